@@ -1,0 +1,67 @@
+#include "client/walk_client.h"
+
+#include <chrono>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+
+namespace walk::client {
+
+WalkClient::WalkClient(const std::string& address, double timeout_s)
+    : timeout_s_(timeout_s),
+      channel_(grpc::CreateChannel(address, grpc::InsecureChannelCredentials())),
+      walk_(walk::v1::WalkService::NewStub(channel_)),
+      health_(grpc::health::v1::Health::NewStub(channel_)) {}
+
+std::unique_ptr<grpc::ClientContext> WalkClient::NewContext() const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->set_deadline(std::chrono::system_clock::now() +
+                        std::chrono::microseconds(static_cast<long long>(timeout_s_ * 1e6)));
+  return context;
+}
+
+grpc::Status WalkClient::Walk(const walk::v1::WalkRequest& request, walk::v1::WalkResponse* response) {
+  auto context = NewContext();
+  return walk_->Walk(context.get(), request, response);
+}
+
+grpc::Status WalkClient::Info(walk::v1::InfoResponse* response) {
+  auto context = NewContext();
+  return walk_->Info(context.get(), walk::v1::InfoRequest(), response);
+}
+
+grpc::Status WalkClient::Health(const std::string& service,
+                                grpc::health::v1::HealthCheckResponse::ServingStatus* status) {
+  auto context = NewContext();
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service(service);
+  grpc::health::v1::HealthCheckResponse response;
+  grpc::Status result = health_->Check(context.get(), request, &response);
+  *status = response.status();
+  return result;
+}
+
+absl::StatusOr<walk::v1::Place> ParsePlace(const std::string& text, std::uint32_t continent,
+                                           const std::string& field) {
+  std::vector<std::string> parts = absl::StrSplit(text, ',');
+  std::vector<double> values;
+  for (const std::string& part : parts) {
+    double value;
+    if (!absl::SimpleAtod(part, &value)) {
+      return absl::InvalidArgumentError(field + ": '" + part + "' is not a number (expected x,y or x,y,z yards)");
+    }
+    values.push_back(value);
+  }
+  if (values.size() != 2 && values.size() != 3) {
+    return absl::InvalidArgumentError(field + ": expected x,y or x,y,z yards, got '" + text + "'");
+  }
+  walk::v1::Place place;
+  place.set_continent(continent);
+  place.set_x_yards(values[0]);
+  place.set_y_yards(values[1]);
+  if (values.size() == 3) place.set_z_yards(values[2]);
+  return place;
+}
+
+}  // namespace walk::client

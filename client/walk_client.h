@@ -1,0 +1,40 @@
+// The C++ client library: a WalkService and health client with a deadline on every call.
+// Thread-safe: one WalkClient may be shared by threads (gRPC channels and stubs are).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "walk/v1/walk.grpc.pb.h"
+
+namespace walk::client {
+
+class WalkClient {
+ public:
+  // A client of the walkd at `address` (HOST:PORT); every call gives up after `timeout_s`.
+  // Connecting is lazy: an unreachable address shows as UNAVAILABLE on the first call.
+  WalkClient(const std::string& address, double timeout_s);
+
+  grpc::Status Walk(const walk::v1::WalkRequest& request, walk::v1::WalkResponse* response);
+  grpc::Status Info(walk::v1::InfoResponse* response);
+  // grpc.health.v1 Check for `service` ("" is walkd as a whole).
+  grpc::Status Health(const std::string& service,
+                      grpc::health::v1::HealthCheckResponse::ServingStatus* status);
+
+ private:
+  std::unique_ptr<grpc::ClientContext> NewContext() const;
+
+  double timeout_s_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<walk::v1::WalkService::Stub> walk_;
+  std::unique_ptr<grpc::health::v1::Health::Stub> health_;
+};
+
+// Parses "x,y" or "x,y,z" (yards) into a Place on `continent`. INVALID_ARGUMENT names `field`.
+absl::StatusOr<walk::v1::Place> ParsePlace(const std::string& text, std::uint32_t continent,
+                                           const std::string& field);
+
+}  // namespace walk::client

@@ -1,0 +1,215 @@
+// walkgrid: the offline grid tool. Builds grids, checks them against the MovingAI oracle, and
+// tells what a grid holds. Every subcommand prints what it did.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "nav/default_world.h"
+#include "nav/grid_format.h"
+#include "nav/movingai.h"
+#include "nav/profile.h"
+#include "nav/reference_dijkstra.h"
+#include "nav/walker.h"
+#include "nlohmann/json.hpp"
+
+namespace {
+
+using walk::nav::World;
+
+int Fail(const std::string& message) {
+  std::cerr << "walkgrid: " << message << "\n";
+  return 1;
+}
+
+std::string MapName(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+int ImportMovingAi(const std::string& map_path, const std::string& out) {
+  auto map = walk::nav::ReadMovingAiMap(map_path);
+  if (!map.ok()) return Fail(std::string(map.status().message()));
+  auto world = walk::nav::WorldFromMovingAi(*map);
+  if (!world.ok()) return Fail(std::string(world.status().message()));
+  if (auto s = walk::nav::SaveWorld(*world, "movingai:" + MapName(map_path), out); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  const auto& c = world->continents[0];
+  std::cout << "walkgrid: imported " << map_path << " (" << map->width << " x " << map->height
+            << ") into " << out << ": " << c.surface_count() << " surfaces, " << c.region_count()
+            << " regions, content id " << walk::nav::FormatId(world->content_id) << "\n";
+  return 0;
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+double Mean(const std::vector<double>& values) {
+  if (values.empty()) return 0.0;
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+// Runs every scenario of a .scen file on the map's grid in-process; prints one JSON line.
+int MovingAiCheck(const std::string& map_path, const std::string& scen_path, int baseline_every,
+                  bool verbose) {
+  using Clock = std::chrono::steady_clock;
+  auto map = walk::nav::ReadMovingAiMap(map_path);
+  if (!map.ok()) return Fail(std::string(map.status().message()));
+  auto scenarios = walk::nav::ReadScenarios(scen_path);
+  if (!scenarios.ok()) return Fail(std::string(scenarios.status().message()));
+  auto world = walk::nav::WorldFromMovingAi(*map);
+  if (!world.ok()) return Fail(std::string(world.status().message()));
+  const walk::nav::Continent& c = world->continents[0];
+  const walk::nav::Profile& profile = *walk::nav::FindProfile("shortest");
+  walk::nav::Walker walker;
+
+  auto surface_at = [&](std::uint32_t x, std::uint32_t y) {
+    if (!c.OnMap(x, y)) return walk::nav::kInvalidId;
+    walk::nav::SurfaceId first, end;
+    c.ColumnSurfaces(x, y, &first, &end);
+    return first < end ? first : walk::nav::kInvalidId;
+  };
+
+  std::uint64_t matched = 0, mismatched = 0, unreachable = 0;
+  std::vector<double> astar_us, sample_astar_us, baseline_us;
+  std::uint64_t nodes = 0, baseline_nodes = 0;
+  const auto start_all = Clock::now();
+  for (std::size_t i = 0; i < scenarios->scenarios.size(); ++i) {
+    const walk::nav::Scenario& s = scenarios->scenarios[i];
+    const auto from = surface_at(s.start_x, s.start_y);
+    const auto to = surface_at(s.goal_x, s.goal_y);
+    if (from == walk::nav::kInvalidId || to == walk::nav::kInvalidId) {
+      ++unreachable;
+      if (verbose) std::cerr << "scenario " << i << ": an end has no surface\n";
+      continue;
+    }
+    const auto t0 = Clock::now();
+    const walk::nav::SearchResult r = walker.FindWalk(c, world->column_yards, profile, from, to);
+    const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    astar_us.push_back(us);
+    nodes += r.stats.nodes_expanded;
+    if (!r.found) {
+      ++unreachable;
+      if (verbose) std::cerr << "scenario " << i << ": no walk found\n";
+    } else if (std::abs(r.yards - s.optimal_length) <= scenarios->Tolerance(s.optimal_length)) {
+      ++matched;
+    } else {
+      ++mismatched;
+      if (verbose) {
+        std::fprintf(stderr, "scenario %zu: %.8f yards, optimal %.8f\n", i, r.yards, s.optimal_length);
+      }
+    }
+    if (baseline_every > 0 && i % static_cast<std::size_t>(baseline_every) == 0) {
+      const auto b0 = Clock::now();
+      const walk::nav::SearchResult b =
+          walk::nav::ReferenceDijkstra(c, world->column_yards, profile, from, to);
+      baseline_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - b0).count());
+      baseline_nodes += b.stats.nodes_expanded;
+      sample_astar_us.push_back(us);
+    }
+  }
+  const double total_s = std::chrono::duration<double>(Clock::now() - start_all).count();
+
+  nlohmann::ordered_json line;
+  line["map"] = MapName(map_path);
+  line["scenarios"] = scenarios->scenarios.size();
+  line["matched"] = matched;
+  line["mismatched"] = mismatched;
+  line["unreachable"] = unreachable;
+  line["median_us"] = Median(astar_us);
+  line["mean_us"] = Mean(astar_us);
+  line["total_s"] = total_s;
+  line["nodes_expanded"] = nodes;
+  if (!baseline_us.empty()) {
+    line["baseline"] = "plain_dijkstra";
+    line["baseline_scenarios"] = baseline_us.size();
+    line["baseline_median_us"] = Median(baseline_us);
+    line["baseline_mean_us"] = Mean(baseline_us);
+    line["astar_mean_us_same_scenarios"] = Mean(sample_astar_us);
+    line["speedup_vs_baseline"] = Mean(baseline_us) / std::max(1e-9, Mean(sample_astar_us));
+    line["baseline_nodes_expanded"] = baseline_nodes;
+  }
+  std::cout << line.dump() << std::endl;
+  return mismatched == 0 && unreachable == 0 ? 0 : 3;
+}
+
+int Info(const std::string& dir) {
+  auto loaded = walk::nav::LoadWorld(dir);
+  if (!loaded.ok()) return Fail(std::string(loaded.status().message()));
+  nlohmann::ordered_json out;
+  out["dir"] = dir;
+  out["source"] = loaded->source;
+  out["content_id"] = walk::nav::FormatId(loaded->world.content_id);
+  out["column_yards"] = loaded->world.column_yards;
+  out["memory_bytes"] = loaded->world.MemoryBytes();
+  for (const auto& c : loaded->world.continents) {
+    out["continents"].push_back({{"id", c.id},
+                                 {"tiles_x", c.tiles_x},
+                                 {"tiles_y", c.tiles_y},
+                                 {"tiles", c.tiles.size()},
+                                 {"width_columns", c.width_columns},
+                                 {"height_columns", c.height_columns},
+                                 {"columns", c.CountColumns()},
+                                 {"surfaces", c.surface_count()},
+                                 {"max_floors", c.MaxFloors()},
+                                 {"regions", c.region_count()}});
+  }
+  std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+int DefaultWorld(const std::string& out, std::uint64_t seed) {
+  auto world = walk::nav::GenerateDefaultWorld(seed);
+  if (!world.ok()) return Fail(std::string(world.status().message()));
+  if (auto s = walk::nav::SaveWorld(*world, "default-world:seed=" + std::to_string(seed), out); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  std::cout << "walkgrid: wrote the default world (seed " << seed << ") to " << out
+            << ", content id " << walk::nav::FormatId(world->content_id) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"walkgrid: build, check and inspect walkd grids"};
+  app.require_subcommand(1);
+
+  std::string map_path, scen_path, out, dir;
+  auto* import = app.add_subcommand("import-movingai", "Build a grid from a MovingAI .map file");
+  import->add_option("map", map_path, "the .map file")->required();
+  import->add_option("--out", out, "the world folder to write (grid.walkgrid inside)")->required();
+
+  int baseline_every = 0;
+  bool verbose = false;
+  auto* check = app.add_subcommand(
+      "movingai-check", "Run every scenario of a .scen file and compare with its optimal lengths");
+  check->add_option("map", map_path, "the .map file")->required();
+  check->add_option("scen", scen_path, "the .map.scen file")->required();
+  check->add_option("--baseline-every", baseline_every,
+                    "also time a plain Dijkstra on every Nth scenario (0: never)");
+  check->add_flag("--verbose", verbose, "name each scenario that does not match");
+
+  auto* info = app.add_subcommand("info", "Describe a grid: continents, tiles, surfaces, regions");
+  info->add_option("dir", dir, "the world folder")->required();
+
+  std::uint64_t seed = walk::nav::kDefaultWorldSeed;
+  auto* default_world = app.add_subcommand("default-world", "Write walkd's embedded default world");
+  default_world->add_option("--out", out, "the world folder to write")->required();
+  default_world->add_option("--seed", seed, "the generator's seed");
+
+  CLI11_PARSE(app, argc, argv);
+  if (*import) return ImportMovingAi(map_path, out);
+  if (*check) return MovingAiCheck(map_path, scen_path, baseline_every, verbose);
+  if (*info) return Info(dir);
+  if (*default_world) return DefaultWorld(out, seed);
+  return 1;
+}

@@ -1,0 +1,84 @@
+#include "nav/grid.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "nav/content_hash.h"
+
+namespace walk::nav {
+
+std::uint64_t Continent::CountColumns() const {
+  std::uint64_t columns = 0;
+  for (const Tile& tile : tiles) {
+    for (std::uint32_t c = 0; c < kColumnsPerTile; ++c) {
+      columns += tile.first_surface[c + 1] > tile.first_surface[c] ? 1 : 0;
+    }
+  }
+  return columns;
+}
+
+std::uint32_t Continent::MaxFloors() const {
+  std::uint32_t most = 0;
+  for (const Tile& tile : tiles) {
+    for (std::uint32_t c = 0; c < kColumnsPerTile; ++c) {
+      most = std::max(most, tile.first_surface[c + 1] - tile.first_surface[c]);
+    }
+  }
+  return most;
+}
+
+std::uint64_t Continent::MemoryBytes() const {
+  std::uint64_t bytes = tile_index.size() * sizeof(std::uint32_t) + region.size() * 4 +
+                        region_size.size() * 4;
+  for (const Tile& tile : tiles) bytes += tile.first_surface.size() * sizeof(SurfaceId);
+  const std::uint64_t per_surface = sizeof(float) * 2 + 1 + 2 + 1 + sizeof(LinkSet) + 2 + 2 + 1;
+  return bytes + per_surface * surface_count();
+}
+
+const Continent* World::FindContinent(ContinentId id) const {
+  for (const Continent& continent : continents) {
+    if (continent.id == id) return &continent;
+  }
+  return nullptr;
+}
+
+std::uint64_t World::MemoryBytes() const {
+  std::uint64_t bytes = 0;
+  for (const Continent& continent : continents) bytes += continent.MemoryBytes();
+  return bytes;
+}
+
+std::uint64_t ComputeContentId(const World& world) {
+  ContentHasher hasher;
+  hasher.AddString("walkd-grid-content-v1");
+  hasher.AddDouble(world.column_yards);
+  hasher.AddU64(world.continents.size());
+  for (const Continent& c : world.continents) {
+    hasher.AddU64(c.id);
+    hasher.AddU64(c.tiles_x);
+    hasher.AddU64(c.tiles_y);
+    hasher.AddU64(c.width_columns);
+    hasher.AddU64(c.height_columns);
+    hasher.AddU64(c.tiles.size());
+    for (const Tile& tile : c.tiles) {
+      hasher.AddU64(tile.tile_x);
+      hasher.AddU64(tile.tile_y);
+      hasher.AddArray(tile.first_surface);
+    }
+    hasher.AddArray(c.height_yards);
+    hasher.AddArray(c.headroom_yards);
+    hasher.AddArray(c.flags);
+    hasher.AddArray(c.zone);
+    hasher.AddArray(c.marks);
+    hasher.AddArray(c.links);
+  }
+  return hasher.Finish();
+}
+
+std::string FormatId(std::uint64_t id) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(id));
+  return text;
+}
+
+}  // namespace walk::nav

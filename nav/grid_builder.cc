@@ -1,0 +1,189 @@
+#include "nav/grid_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "absl/strings/str_cat.h"
+
+namespace walk::nav {
+
+ContinentBuilder::ContinentBuilder(ContinentId id, std::uint32_t width_columns,
+                                   std::uint32_t height_columns)
+    : id_(id),
+      width_columns_(width_columns),
+      height_columns_(height_columns),
+      tiles_x_((width_columns + kTileColumns - 1) / kTileColumns),
+      tiles_y_((height_columns + kTileColumns - 1) / kTileColumns),
+      per_tile_(static_cast<std::size_t>(tiles_x_) * tiles_y_) {}
+
+void ContinentBuilder::AddSurface(std::uint32_t x, std::uint32_t y, const SurfaceSpec& spec) {
+  if (x >= width_columns_ || y >= height_columns_) {
+    out_of_extent_ = true;
+    return;
+  }
+  const std::uint32_t tile = (y / kTileColumns) * tiles_x_ + x / kTileColumns;
+  const std::uint32_t column = (y % kTileColumns) * kTileColumns + x % kTileColumns;
+  per_tile_[tile].push_back({column, spec});
+}
+
+absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules) {
+  if (out_of_extent_) {
+    return absl::InvalidArgumentError(absl::StrCat("continent ", id_,
+                                                   ": a surface lies outside ", width_columns_,
+                                                   " x ", height_columns_, " columns"));
+  }
+  if (tiles_x_ > 256 || tiles_y_ > 256) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("continent ", id_, ": more than 256 tiles along a side"));
+  }
+  Continent c;
+  c.id = id_;
+  c.tiles_x = tiles_x_;
+  c.tiles_y = tiles_y_;
+  c.width_columns = width_columns_;
+  c.height_columns = height_columns_;
+  c.tile_index.assign(per_tile_.size(), kInvalidId);
+
+  for (std::uint32_t t = 0; t < per_tile_.size(); ++t) {
+    std::vector<Placed>& placed = per_tile_[t];
+    if (placed.empty()) continue;
+    for (const Placed& p : placed) {
+      if (!std::isfinite(p.spec.height_yards) || std::isnan(p.spec.headroom_yards)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("continent ", id_, ": a surface has a non-finite height"));
+      }
+    }
+    std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
+      if (a.column != b.column) return a.column < b.column;
+      return a.spec.height_yards < b.spec.height_yards;
+    });
+    Tile tile;
+    tile.tile_x = t % tiles_x_;
+    tile.tile_y = t / tiles_x_;
+    tile.first_surface.assign(kColumnsPerTile + 1, 0);
+    const SurfaceId base = c.surface_count();
+    std::size_t i = 0;
+    for (std::uint32_t column = 0; column < kColumnsPerTile; ++column) {
+      tile.first_surface[column] = base + static_cast<SurfaceId>(i);
+      std::uint8_t level = 0;
+      for (; i < placed.size() && placed[i].column == column; ++i, ++level) {
+        if (level >= kMaxFloors) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "continent ", id_, ": column ", tile.tile_x * kTileColumns + column % kTileColumns,
+              ",", tile.tile_y * kTileColumns + column / kTileColumns, " holds more than ",
+              kMaxFloors, " surfaces"));
+        }
+        const SurfaceSpec& s = placed[i].spec;
+        c.height_yards.push_back(s.height_yards);
+        c.headroom_yards.push_back(s.headroom_yards);
+        c.flags.push_back(s.flags);
+        c.zone.push_back(s.zone);
+        c.marks.push_back(s.marks);
+        c.links.push_back(kNoLinks);
+        c.column_x.push_back(static_cast<std::uint16_t>(tile.tile_x * kTileColumns + column % kTileColumns));
+        c.column_y.push_back(static_cast<std::uint16_t>(tile.tile_y * kTileColumns + column / kTileColumns));
+        c.level.push_back(level);
+      }
+    }
+    tile.first_surface[kColumnsPerTile] = base + static_cast<SurfaceId>(i);
+    c.tile_index[t] = static_cast<std::uint32_t>(c.tiles.size());
+    c.tiles.push_back(std::move(tile));
+    std::vector<Placed>().swap(placed);
+  }
+  DeriveLinks(rules, c);
+  ComputeRegions(c);
+  return c;
+}
+
+void DeriveLinks(const LinkRules& rules, Continent& c) {
+  const double step = rules.step_yards;
+  const double agent = rules.agent_height_yards;
+  for (SurfaceId s = 0; s < c.surface_count(); ++s) {
+    LinkSet& out = c.links[s];
+    out = kNoLinks;
+    if (c.flags[s] & kFlagBlocked) continue;
+    const double sz = c.height_yards[s];
+    const double s_ceiling = sz + c.headroom_yards[s];
+    if (c.headroom_yards[s] < agent) continue;
+    for (int d = 0; d < kDirectionCount; ++d) {
+      const std::int64_t nx = c.column_x[s] + kDirectionDx[d];
+      const std::int64_t ny = c.column_y[s] + kDirectionDy[d];
+      if (!c.OnMap(nx, ny)) continue;
+      SurfaceId first, end;
+      c.ColumnSurfaces(static_cast<std::uint32_t>(nx), static_cast<std::uint32_t>(ny), &first, &end);
+      SurfaceId best_step = kInvalidId, best_fall = kInvalidId;
+      double best_step_dz = 0.0;
+      for (SurfaceId t = first; t < end; ++t) {
+        if (c.flags[t] & kFlagBlocked) continue;
+        const double tz = c.height_yards[t];
+        const double dz = tz - sz;
+        // The walker passes through [max(sz, tz), max(sz, tz) + agent]: both ceilings clear it.
+        const double top = std::max(sz, tz) + agent;
+        if (top > s_ceiling || top > tz + c.headroom_yards[t]) continue;
+        if ((c.flags[t] & kFlagWater) && !(c.flags[s] & kFlagWater) &&
+            rules.water_entered_only_from_water) {
+          continue;
+        }
+        if (std::abs(dz) <= step) {
+          if (best_step == kInvalidId || std::abs(dz) < std::abs(best_step_dz)) {
+            best_step = t;
+            best_step_dz = dz;
+          }
+        } else if (dz < 0 && -dz <= rules.max_fall_yards) {
+          best_fall = t;  // ascending order: the last one is the nearest below
+        }
+      }
+      if (best_step != kInvalidId) {
+        LinkKind kind = LinkKind::kWalk;
+        if (c.flags[best_step] & kFlagWater) {
+          kind = LinkKind::kSwim;
+        } else if (c.flags[best_step] & kFlagIndoor) {
+          kind = LinkKind::kIndoor;
+        }
+        out[d] = MakeLink(c.level[best_step], kind);
+      } else if (best_fall != kInvalidId) {
+        out[d] = MakeLink(c.level[best_fall], LinkKind::kFall);
+      }
+    }
+  }
+}
+
+namespace {
+
+std::uint32_t FindRoot(std::vector<std::uint32_t>& parent, std::uint32_t v) {
+  while (parent[v] != v) {
+    parent[v] = parent[parent[v]];
+    v = parent[v];
+  }
+  return v;
+}
+
+}  // namespace
+
+void ComputeRegions(Continent& c) {
+  const std::uint32_t n = c.surface_count();
+  std::vector<std::uint32_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0u);
+  for (SurfaceId s = 0; s < n; ++s) {
+    for (int d = 0; d < kDirectionCount; ++d) {
+      if (!HasLink(c.links[s][d])) continue;
+      const std::uint32_t a = FindRoot(parent, s);
+      const std::uint32_t b = FindRoot(parent, c.LinkTarget(s, d));
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  c.region.assign(n, kInvalidId);
+  c.region_size.clear();
+  for (SurfaceId s = 0; s < n; ++s) {
+    const std::uint32_t root = FindRoot(parent, s);
+    if (c.region[root] == kInvalidId) {
+      c.region[root] = static_cast<RegionId>(c.region_size.size());
+      c.region_size.push_back(0);
+    }
+    c.region[s] = c.region[root];
+    ++c.region_size[c.region[s]];
+  }
+}
+
+}  // namespace walk::nav

@@ -1,0 +1,17 @@
+// A plain Dijkstra over the surface links: the oracle the walker is tested against and the
+// baseline it is benchmarked against. Deliberately textbook: fresh arrays per call,
+// std::priority_queue with lazy deletion, no heuristic. Not for serving.
+#pragma once
+
+#include "nav/grid.h"
+#include "nav/profile.h"
+#include "nav/walker.h"
+
+namespace walk::nav {
+
+// The cheapest walk from `from` to `to`, by the same rules as Walker::FindWalk (diagonals only
+// with both orthogonal links, forbidden kinds skipped), found without a heuristic.
+SearchResult ReferenceDijkstra(const Continent& continent, double column_yards,
+                               const Profile& profile, SurfaceId from, SurfaceId to);
+
+}  // namespace walk::nav

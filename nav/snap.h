@@ -1,0 +1,33 @@
+// Snapping a place to a surface of the column under it.
+#pragma once
+
+#include <optional>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/status.h"
+#include "nav/grid.h"
+#include "nav/walk_answer.h"
+
+namespace walk::nav {
+
+// Largest coordinate any continent can have, in columns (256 tiles of 256 columns).
+inline constexpr double kMaxColumns = 256.0 * kTileColumns;
+// Heights beyond this many yards from 0 are refused as out of range.
+inline constexpr double kMaxAbsHeightYards = 1e6;
+
+// Checks a place's fields: finite coordinates, 0 <= x, y < 65,536 columns, |z| <= 1e6 yards.
+// INVALID_ARGUMENT names the field as `field`.x_yards and so on.
+absl::Status ValidatePlace(const Place& place, double column_yards, absl::string_view field);
+
+// The outcome of snapping one place.
+struct Snap {
+  WalkStatus status = WalkStatus::kOk;  // kOk, kOffMap or kNoSurface
+  End end;                              // set when kOk
+};
+
+// Snaps `place` (validated, on `continent`) to a surface: with a height, the floor nearest it
+// (the lower on a tie); without one, the lowest indoor floor if the column has one, else the top
+// surface (a street above buried ground, a deck above a river bed).
+Snap SnapPlace(const Continent& continent, double column_yards, const Place& place);
+
+}  // namespace walk::nav

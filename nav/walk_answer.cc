@@ -1,0 +1,24 @@
+#include "nav/walk_answer.h"
+
+namespace walk::nav {
+
+const char* WalkStatusName(WalkStatus status) {
+  switch (status) {
+    case WalkStatus::kOk: return "ok";
+    case WalkStatus::kNoWalk: return "no_walk";
+    case WalkStatus::kOffMap: return "off_map";
+    case WalkStatus::kNoSurface: return "no_surface";
+  }
+  return "unknown";
+}
+
+const char* MethodName(Method method) {
+  switch (method) {
+    case Method::kTrivial: return "trivial";
+    case Method::kRegions: return "regions";
+    case Method::kFineGrid: return "fine_grid";
+  }
+  return "unknown";
+}
+
+}  // namespace walk::nav

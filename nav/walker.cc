@@ -1,0 +1,156 @@
+#include "nav/walker.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace walk::nav {
+namespace {
+
+constexpr std::uint32_t kClosed = kInvalidId - 1;
+constexpr double kSqrt2 = 1.41421356237309504880;
+
+double StepColumns(int direction) { return IsDiagonal(direction) ? kSqrt2 : 1.0; }
+
+}  // namespace
+
+void Walker::Prepare(std::uint32_t surface_count) {
+  if (stamp_.size() < surface_count) {
+    stamp_.assign(surface_count, 0);
+    g_.resize(surface_count);
+    f_.resize(surface_count);
+    parent_.resize(surface_count);
+    heap_pos_.resize(surface_count);
+    heap_.resize(surface_count);
+    generation_ = 0;
+  }
+  if (++generation_ == 0) {  // wrapped: the only time the stamps are cleared
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    generation_ = 1;
+  }
+  heap_size_ = 0;
+}
+
+bool Walker::Less(SurfaceId a, SurfaceId b) const {
+  if (f_[a] != f_[b]) return f_[a] < f_[b];
+  return g_[a] > g_[b];  // on a tie, the one further along
+}
+
+void Walker::SiftUp(std::uint32_t pos) {
+  const SurfaceId v = heap_[pos];
+  while (pos > 0) {
+    const std::uint32_t up = (pos - 1) / 2;
+    if (!Less(v, heap_[up])) break;
+    heap_[pos] = heap_[up];
+    heap_pos_[heap_[pos]] = pos;
+    pos = up;
+  }
+  heap_[pos] = v;
+  heap_pos_[v] = pos;
+}
+
+void Walker::SiftDown(std::uint32_t pos) {
+  const SurfaceId v = heap_[pos];
+  for (;;) {
+    std::uint32_t child = 2 * pos + 1;
+    if (child >= heap_size_) break;
+    if (child + 1 < heap_size_ && Less(heap_[child + 1], heap_[child])) ++child;
+    if (!Less(heap_[child], v)) break;
+    heap_[pos] = heap_[child];
+    heap_pos_[heap_[pos]] = pos;
+    pos = child;
+  }
+  heap_[pos] = v;
+  heap_pos_[v] = pos;
+}
+
+SurfaceId Walker::PopMin() {
+  const SurfaceId top = heap_[0];
+  heap_pos_[top] = kClosed;
+  if (--heap_size_ > 0) {
+    heap_[0] = heap_[heap_size_];
+    SiftDown(0);
+  }
+  return top;
+}
+
+SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Profile& profile,
+                              SurfaceId from, SurfaceId to, std::vector<SurfaceId>* path) {
+  assert(from < c.surface_count() && to < c.surface_count());
+  SearchResult result;
+  Prepare(c.surface_count());
+  // seconds per column of plain running; the heuristic uses the cheapest multiplier.
+  const double seconds_per_column = column_yards / profile.run_yards_per_second;
+  const double h_scale = seconds_per_column * profile.MinMultiplier();
+  const double goal_x = c.column_x[to];
+  const double goal_y = c.column_y[to];
+  auto heuristic = [&](SurfaceId v) {
+    const double dx = std::abs(c.column_x[v] - goal_x);
+    const double dy = std::abs(c.column_y[v] - goal_y);
+    return h_scale * (std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy));
+  };
+
+  stamp_[from] = generation_;
+  g_[from] = 0.0;
+  f_[from] = heuristic(from);
+  parent_[from] = kInvalidId;
+  heap_[0] = from;
+  heap_pos_[from] = 0;
+  heap_size_ = 1;
+  ++result.stats.heap_operations;
+
+  while (heap_size_ > 0) {
+    const SurfaceId v = PopMin();
+    ++result.stats.heap_operations;
+    ++result.stats.nodes_expanded;
+    if (v == to) {
+      result.found = true;
+      result.seconds = g_[v];
+      break;
+    }
+    const LinkSet& links = c.links[v];
+    const double g_v = g_[v];
+    for (int d = 0; d < kDirectionCount; ++d) {
+      const Link link = links[d];
+      if (!HasLink(link)) continue;
+      if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
+      const double multiplier = profile.kind_multiplier[static_cast<int>(LinkKindOf(link))];
+      if (!(multiplier < kInfCost)) continue;
+      const SurfaceId w = c.LinkTarget(v, d);
+      const double g_w = g_v + StepColumns(d) * seconds_per_column * multiplier;
+      if (stamp_[w] != generation_) {
+        stamp_[w] = generation_;
+        g_[w] = g_w;
+        f_[w] = g_w + heuristic(w);
+        parent_[w] = v;
+        heap_[heap_size_] = w;
+        SiftUp(heap_size_++);
+        ++result.stats.heap_operations;
+      } else if (heap_pos_[w] != kClosed && g_w < g_[w]) {
+        f_[w] -= g_[w] - g_w;
+        g_[w] = g_w;
+        parent_[w] = v;
+        SiftUp(heap_pos_[w]);
+        ++result.stats.heap_operations;
+      }
+    }
+  }
+  if (!result.found) return result;
+
+  // Yards along the path, summed from the start (the same order a path-length check sums).
+  std::vector<SurfaceId> local;
+  std::vector<SurfaceId>& steps = path != nullptr ? *path : local;
+  steps.clear();
+  for (SurfaceId v = to; v != kInvalidId; v = parent_[v]) steps.push_back(v);
+  std::reverse(steps.begin(), steps.end());
+  double columns = 0.0;
+  for (std::size_t i = 1; i < steps.size(); ++i) {
+    const bool diagonal = c.column_x[steps[i]] != c.column_x[steps[i - 1]] &&
+                          c.column_y[steps[i]] != c.column_y[steps[i - 1]];
+    columns += diagonal ? kSqrt2 : 1.0;
+  }
+  result.yards = columns * column_yards;
+  return result;
+}
+
+}  // namespace walk::nav

@@ -1,0 +1,63 @@
+// The exact walker: A* over the surface links of the fine grid.
+//
+// Octile heuristic scaled by the profile's cheapest multiplier (admissible and consistent, so no
+// surface is expanded twice). A diagonal link is taken only when both orthogonal links of the
+// same surface exist: a walk never cuts a blocked corner.
+//
+// A Walker owns its search buffers: they are sized once to the largest continent it has searched
+// and generation-stamped, so nothing is cleared or allocated per search. One Walker per thread;
+// a Walker is not thread-safe, the Continent it reads is shared.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "nav/grid.h"
+#include "nav/profile.h"
+
+namespace walk::nav {
+
+// What a search cost: the counters of the RTS seed.
+struct SearchStats {
+  std::uint64_t nodes_expanded = 0;   // surfaces taken off the heap
+  std::uint64_t heap_operations = 0;  // pushes, decrease-keys and pops
+};
+
+struct SearchResult {
+  bool found = false;
+  double seconds = kInfCost;  // the walk's cost
+  double yards = 0.0;         // its length along the searched path (before smoothing)
+  SearchStats stats;
+};
+
+class Walker {
+ public:
+  Walker() = default;
+  Walker(const Walker&) = delete;
+  Walker& operator=(const Walker&) = delete;
+
+  // The cheapest walk from surface `from` to surface `to` of `continent`, whose columns are
+  // `column_yards` wide, priced by `profile`. When `path` is non-null and a walk is found it
+  // receives the surfaces from `from` to `to`.
+  SearchResult FindWalk(const Continent& continent, double column_yards, const Profile& profile,
+                        SurfaceId from, SurfaceId to, std::vector<SurfaceId>* path = nullptr);
+
+ private:
+  void Prepare(std::uint32_t surface_count);
+  // Indexed binary heap keyed by (f, -g).
+  bool Less(SurfaceId a, SurfaceId b) const;
+  void SiftUp(std::uint32_t pos);
+  void SiftDown(std::uint32_t pos);
+  SurfaceId PopMin();
+
+  std::uint32_t generation_ = 0;
+  std::vector<std::uint32_t> stamp_;     // == generation_ when the entries below are valid
+  std::vector<double> g_;                // cost from `from`, seconds
+  std::vector<double> f_;                // g + heuristic
+  std::vector<SurfaceId> parent_;
+  std::vector<std::uint32_t> heap_pos_;  // position in heap_, or kClosed
+  std::vector<SurfaceId> heap_;          // capacity reserved once
+  std::uint32_t heap_size_ = 0;
+};
+
+}  // namespace walk::nav

@@ -1,0 +1,182 @@
+#include "server/health_service.h"
+
+#include <algorithm>
+
+namespace walk::server {
+
+using grpc::health::v1::HealthCheckRequest;
+using grpc::health::v1::HealthCheckResponse;
+
+namespace {
+constexpr const char* kKnownServices[] = {"", "walk.v1.WalkService", "grpc.health.v1.Health"};
+}  // namespace
+
+// One Watch stream: sends the current status, then each change, until cancelled or shut down.
+// Lifetime: owned by shared_ptrs (the service's list and a self-reference dropped in OnDone), so
+// a caller holding a copy may call Update even while the stream ends. No lock is held while
+// calling into gRPC (StartWrite, Finish), so an inline OnDone cannot deadlock.
+class HealthService::Watcher final : public grpc::ServerWriteReactor<HealthCheckResponse> {
+ public:
+  Watcher(HealthService* service, std::string name) : service_(service), name_(std::move(name)) {}
+
+  const std::string& name() const { return name_; }
+  void KeepAliveUntilDone(std::shared_ptr<Watcher> self) { self_ = std::move(self); }
+
+  // Sends `status` if it differs from the last one sent (now, or after the write in flight);
+  // `finish` ends the stream instead.
+  void Update(HealthCheckResponse::ServingStatus status, bool finish) {
+    Action action;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (finish) finish_pending_ = true;
+      pending_ = status;
+      action = NextLocked();
+    }
+    Do(action);
+  }
+
+  void OnWriteDone(bool ok) override {
+    Action action;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      writing_ = false;
+      if (!ok) finish_pending_ = true;
+      action = NextLocked();
+    }
+    Do(action);
+  }
+
+  void OnCancel() override {
+    Action action;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      finish_pending_ = true;
+      action = NextLocked();
+    }
+    Do(action);
+  }
+
+  void OnDone() override {
+    service_->Remove(this);
+    self_.reset();  // may delete this
+  }
+
+ private:
+  enum class Action { kNone, kWrite, kFinish };
+
+  Action NextLocked() {
+    if (done_ || writing_) return Action::kNone;
+    if (finish_pending_) {
+      done_ = true;
+      return Action::kFinish;
+    }
+    if (pending_ == sent_) return Action::kNone;
+    writing_ = true;
+    sent_ = pending_;
+    response_.set_status(sent_);
+    return Action::kWrite;
+  }
+
+  void Do(Action action) {
+    if (action == Action::kWrite) StartWrite(&response_);
+    if (action == Action::kFinish) Finish(grpc::Status::OK);
+  }
+
+  HealthService* const service_;
+  const std::string name_;
+  std::shared_ptr<Watcher> self_;
+  std::mutex mu_;
+  HealthCheckResponse response_;  // not touched while a write is in flight
+  HealthCheckResponse::ServingStatus pending_ = HealthCheckResponse::UNKNOWN;
+  HealthCheckResponse::ServingStatus sent_ = HealthCheckResponse::UNKNOWN;
+  bool writing_ = false;
+  bool finish_pending_ = false;
+  bool done_ = false;
+};
+
+HealthCheckResponse::ServingStatus HealthService::StatusOf(const std::string& service) const {
+  for (const char* known : kKnownServices) {
+    if (service == known) {
+      return serving_ ? HealthCheckResponse::SERVING : HealthCheckResponse::NOT_SERVING;
+    }
+  }
+  return HealthCheckResponse::SERVICE_UNKNOWN;
+}
+
+std::vector<std::shared_ptr<HealthService::Watcher>> HealthService::Watchers() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return watchers_;
+}
+
+void HealthService::SetServing(bool serving) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    serving_ = serving;
+  }
+  for (const auto& w : Watchers()) {
+    HealthCheckResponse::ServingStatus status;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      status = StatusOf(w->name());
+    }
+    w->Update(status, false);
+  }
+}
+
+bool HealthService::serving() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return serving_;
+}
+
+void HealthService::Shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    serving_ = false;
+    shut_down_ = true;
+  }
+  for (const auto& w : Watchers()) w->Update(HealthCheckResponse::NOT_SERVING, true);
+}
+
+void HealthService::Remove(Watcher* watcher) {
+  std::lock_guard<std::mutex> lock(mu_);
+  watchers_.erase(std::remove_if(watchers_.begin(), watchers_.end(),
+                                 [watcher](const auto& w) { return w.get() == watcher; }),
+                  watchers_.end());
+}
+
+grpc::ServerUnaryReactor* HealthService::Check(grpc::CallbackServerContext* context,
+                                               const HealthCheckRequest* request,
+                                               HealthCheckResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  HealthCheckResponse::ServingStatus status;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    status = StatusOf(request->service());
+  }
+  if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
+    reactor->Finish(grpc::Status(grpc::StatusCode::NOT_FOUND,
+                                 "service: unknown service '" + request->service() + "'"));
+  } else {
+    response->set_status(status);
+    reactor->Finish(grpc::Status::OK);
+  }
+  return reactor;
+}
+
+grpc::ServerWriteReactor<HealthCheckResponse>* HealthService::Watch(
+    grpc::CallbackServerContext* context, const HealthCheckRequest* request) {
+  auto watcher = std::make_shared<Watcher>(this, request->service());
+  watcher->KeepAliveUntilDone(watcher);
+  HealthCheckResponse::ServingStatus status;
+  bool shut_down;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    watchers_.push_back(watcher);
+    status = StatusOf(request->service());
+    shut_down = shut_down_;
+  }
+  watcher->Update(shut_down ? HealthCheckResponse::NOT_SERVING : status, shut_down);
+  return watcher.get();
+}
+
+}  // namespace walk::server

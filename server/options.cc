@@ -1,0 +1,40 @@
+#include "server/options.h"
+
+#include <sstream>
+
+#include "CLI/CLI.hpp"
+
+namespace walk::server {
+
+ParsedOptions ParseWalkdOptions(int argc, char** argv) {
+  ParsedOptions parsed;
+  WalkdOptions& o = parsed.options;
+  CLI::App app{"walkd: the walk-query daemon"};
+  app.set_config("--config", "", "Read options from this TOML/INI file (keys as the flags)");
+  app.add_option("--listen", o.listen, "gRPC address HOST:PORT (port 0: any free port)")
+      ->capture_default_str();
+  app.add_option("--metrics-listen", o.metrics_listen,
+                 "Prometheus endpoint HOST:PORT (/metrics, /healthz, /readyz); empty: none")
+      ->capture_default_str();
+  app.add_option("--worlds", o.worlds_dir, "Folder of worlds, one subfolder each");
+  app.add_option("--data", o.data_dir, "walkd's own files (cached default world)")
+      ->capture_default_str();
+  app.add_option("--shutdown-grace-s", o.shutdown_grace_s,
+                 "Seconds calls in flight get to finish after SIGTERM")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--search-threads", o.search_threads, "Search threads (0: one per core)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 256));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream out, err;
+    parsed.exit_now = true;
+    parsed.exit_code = app.exit(e, out, err);
+    parsed.message = out.str() + err.str();
+  }
+  return parsed;
+}
+
+}  // namespace walk::server

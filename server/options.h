@@ -1,0 +1,37 @@
+// walkd's options: flags, or the same keys in a config file (--config FILE, TOML/INI).
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace walk::server {
+
+struct WalkdOptions {
+  // gRPC address, HOST:PORT. Port 0 picks a free port (printed at start).
+  std::string listen = "127.0.0.1:50051";
+  // Prometheus text endpoint (/metrics, /healthz, /readyz), HOST:PORT. Empty: no endpoint.
+  std::string metrics_listen = "127.0.0.1:9464";
+  // Folder of worlds: every subfolder holding a grid.walkgrid is a world named by the subfolder.
+  // Empty, or holding no grid: walkd serves its embedded default world.
+  std::string worlds_dir;
+  // walkd's own files (the cached default world; later the store).
+  std::string data_dir = "walkd-data";
+  // After SIGTERM/SIGINT, calls in flight get this long to finish, seconds.
+  double shutdown_grace_s = 10.0;
+  // Threads that run searches. 0: one per core.
+  int search_threads = 0;
+};
+
+// Parses argv (and the config file it names). Returns the options, or an error whose message is
+// CLI11's (naming the bad flag or key). `exit_code` is set when parsing asked to exit (--help):
+// the caller prints `message` and exits with it.
+struct ParsedOptions {
+  WalkdOptions options;
+  bool exit_now = false;
+  int exit_code = 0;
+  std::string message;
+};
+ParsedOptions ParseWalkdOptions(int argc, char** argv);
+
+}  // namespace walk::server

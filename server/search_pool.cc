@@ -1,0 +1,48 @@
+#include "server/search_pool.h"
+
+#include <algorithm>
+
+namespace walk::server {
+
+SearchPool::SearchPool(int threads) {
+  for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { Run(); });
+}
+
+SearchPool::~SearchPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void SearchPool::Submit(Task task) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(task));
+  }
+  wake_.notify_one();
+}
+
+std::size_t SearchPool::Pending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size();
+}
+
+void SearchPool::Run() {
+  nav::Walker walker;
+  for (;;) {
+    Task task;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and nothing left to run
+      task = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    task(walker);
+  }
+}
+
+}  // namespace walk::server

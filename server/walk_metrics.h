@@ -1,0 +1,35 @@
+// walkd's metrics, registered once: request counts and durations by RPC and code, searches and
+// their counters (nodes expanded, heap operations, as the RTS seed counts them), walks by status,
+// worlds loaded. Names follow Prometheus conventions: walk_ prefix, base units, _total counters.
+#pragma once
+
+#include <string>
+
+#include "nav/walk_answer.h"
+#include "server/metrics.h"
+
+namespace walk::server {
+
+class WalkMetrics {
+ public:
+  // Registers every family in `registry`, which must outlive this object.
+  explicit WalkMetrics(MetricsRegistry& registry);
+
+  // One finished RPC: its method ("Walk"), gRPC code name ("OK") and duration in seconds.
+  void RecordRequest(const std::string& method, const std::string& code, double seconds);
+  // One answered walk: its status, the search that answered and what that search cost.
+  void RecordWalk(const nav::WalkAnswer& answer);
+  void SetWorlds(int loaded, int failed);
+
+ private:
+  CounterFamily& requests_;
+  HistogramFamily& request_seconds_;
+  CounterFamily& searches_;
+  Counter& nodes_expanded_;
+  Counter& heap_operations_;
+  CounterFamily& walks_;
+  Gauge& worlds_loaded_;
+  Gauge& worlds_failed_;
+};
+
+}  // namespace walk::server

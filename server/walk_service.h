@@ -1,0 +1,31 @@
+// walk.v1.WalkService: parses a request into nav/ types, validates it (naming the bad field),
+// runs the search on the search pool (never on gRPC's threads), and formats the reply.
+#pragma once
+
+#include "server/search_pool.h"
+#include "server/walk_metrics.h"
+#include "server/world_registry.h"
+#include "walk/v1/walk.grpc.pb.h"
+
+namespace walk::server {
+
+class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
+ public:
+  // `worlds`, `pool` and `metrics` are borrowed and must outlive the service.
+  WalkServiceImpl(const WorldRegistry& worlds, SearchPool& pool, WalkMetrics& metrics)
+      : worlds_(worlds), pool_(pool), metrics_(metrics) {}
+
+  grpc::ServerUnaryReactor* Walk(grpc::CallbackServerContext* context,
+                                 const walk::v1::WalkRequest* request,
+                                 walk::v1::WalkResponse* response) override;
+  grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* context,
+                                 const walk::v1::InfoRequest* request,
+                                 walk::v1::InfoResponse* response) override;
+
+ private:
+  const WorldRegistry& worlds_;
+  SearchPool& pool_;
+  WalkMetrics& metrics_;
+};
+
+}  // namespace walk::server

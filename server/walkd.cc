@@ -1,0 +1,130 @@
+#include "server/walkd.h"
+
+#include <chrono>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/grpcpp.h"
+#include "server/health_service.h"
+#include "server/metrics.h"
+#include "server/metrics_http.h"
+#include "server/search_pool.h"
+#include "server/walk_metrics.h"
+#include "server/walk_service.h"
+#include "server/world_registry.h"
+
+namespace walk::server {
+
+struct Walkd::Parts {
+  WalkdOptions options;
+  MetricsRegistry registry;
+  std::unique_ptr<WalkMetrics> metrics;
+  WorldRegistry worlds;
+  std::unique_ptr<SearchPool> pool;
+  HealthService health;
+  std::unique_ptr<WalkServiceImpl> service;
+  std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<MetricsHttpServer> metrics_http;
+  std::string grpc_address;
+  std::string metrics_address;
+  std::once_flag shutdown_once;
+};
+
+namespace {
+
+// "host:port" → host and the port bound, as walkd prints them.
+std::string HostOf(const std::string& address) {
+  const std::size_t colon = address.rfind(':');
+  return colon == std::string::npos ? address : address.substr(0, colon);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options) {
+  auto parts = std::make_unique<Parts>();
+  Parts& p = *parts;
+  p.options = options;
+  AddProcessMetrics(p.registry);
+  p.metrics = std::make_unique<WalkMetrics>(p.registry);
+
+  absl::StatusOr<std::vector<std::string>> names = p.worlds.Discover(options.worlds_dir, options.data_dir);
+  if (!names.ok()) return names.status();
+
+  const int threads = options.search_threads > 0
+                          ? options.search_threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  p.pool = std::make_unique<SearchPool>(threads);
+  p.service = std::make_unique<WalkServiceImpl>(p.worlds, *p.pool, *p.metrics);
+
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(p.service.get());
+  builder.RegisterService(&p.health);
+  p.server = builder.BuildAndStart();
+  if (p.server == nullptr || port == 0) {
+    return absl::UnavailableError(absl::StrCat("--listen: cannot listen on ", options.listen));
+  }
+  p.grpc_address = absl::StrCat(HostOf(options.listen), ":", port);
+
+  if (!options.metrics_listen.empty()) {
+    const std::size_t colon = options.metrics_listen.rfind(':');
+    int metrics_port = -1;
+    if (colon == std::string::npos ||
+        !absl::SimpleAtoi(options.metrics_listen.substr(colon + 1), &metrics_port) ||
+        metrics_port < 0 || metrics_port > 65535) {
+      p.server->Shutdown();
+      return absl::InvalidArgumentError(
+          absl::StrCat("--metrics-listen: '", options.metrics_listen, "' is not HOST:PORT"));
+    }
+    HealthService* health = &p.health;
+    p.metrics_http = std::make_unique<MetricsHttpServer>(p.registry, [health] { return health->serving(); });
+    absl::StatusOr<int> bound = p.metrics_http->Start(HostOf(options.metrics_listen), metrics_port);
+    if (!bound.ok()) {
+      p.server->Shutdown();
+      return absl::UnavailableError(absl::StrCat("--metrics-listen: ", bound.status().message()));
+    }
+    p.metrics_address = absl::StrCat(HostOf(options.metrics_listen), ":", *bound);
+  }
+
+  Parts* raw = parts.get();
+  p.worlds.StartLoading([raw] {
+    raw->metrics->SetWorlds(raw->worlds.ReadyCount(), raw->worlds.FailedCount());
+    for (const WorldStatus& w : raw->worlds.Snapshot()) {
+      if (w.state == WorldState::kFailed) {
+        std::cerr << "walkd: world '" << w.name << "' failed to load: " << w.error << "\n";
+      }
+    }
+    if (raw->worlds.AllReady()) raw->health.SetServing(true);
+  });
+  return std::unique_ptr<Walkd>(new Walkd(std::move(parts)));
+}
+
+Walkd::Walkd(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+
+Walkd::~Walkd() { Shutdown(0.0); }
+
+std::string Walkd::grpc_address() const { return parts_->grpc_address; }
+std::string Walkd::metrics_address() const { return parts_->metrics_address; }
+void Walkd::WaitForWorlds() { parts_->worlds.JoinLoading(); }
+bool Walkd::serving() const { return parts_->health.serving(); }
+
+void Walkd::Shutdown(double grace_s) {
+  std::call_once(parts_->shutdown_once, [this, grace_s] {
+    Parts& p = *parts_;
+    p.health.Shutdown();  // NOT_SERVING first, so balancers stop sending
+    const auto deadline = std::chrono::system_clock::now() +
+                          std::chrono::milliseconds(static_cast<long long>(grace_s * 1000));
+    p.server->Shutdown(deadline);  // waits for calls in flight, cancels them at the deadline
+    p.server->Wait();
+    p.pool.reset();  // runs what is queued (cancelled calls finish at once), joins
+    p.worlds.JoinLoading();
+    if (p.metrics_http) p.metrics_http->Stop();
+  });
+}
+
+}  // namespace walk::server

@@ -1,0 +1,41 @@
+// walkd: the walk-query daemon. Parses options, starts, prints where it listens, and waits for
+// SIGTERM or SIGINT to shut down cleanly (exit 0).
+#include <csignal>
+#include <iostream>
+
+#include "server/options.h"
+#include "server/walkd.h"
+
+int main(int argc, char** argv) {
+  walk::server::ParsedOptions parsed = walk::server::ParseWalkdOptions(argc, argv);
+  if (parsed.exit_now) {
+    (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message;
+    return parsed.exit_code;
+  }
+  // Block the stop signals in every thread (threads inherit the mask); this one waits for them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  auto walkd = walk::server::Walkd::Start(parsed.options);
+  if (!walkd.ok()) {
+    std::cerr << "walkd: " << walkd.status().message() << "\n";
+    return 1;
+  }
+  std::cout << "walkd: grpc listening on " << (*walkd)->grpc_address() << "\n";
+  if (!(*walkd)->metrics_address().empty()) {
+    std::cout << "walkd: metrics on http://" << (*walkd)->metrics_address() << "/metrics\n";
+  }
+  std::cout << "walkd: loading worlds; health is NOT_SERVING until they are ready" << std::endl;
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  std::cout << "walkd: " << (signal_number == SIGTERM ? "SIGTERM" : "SIGINT")
+            << ": stopping (grace " << parsed.options.shutdown_grace_s << " s)" << std::endl;
+  (*walkd)->Shutdown(parsed.options.shutdown_grace_s);
+  std::cout << "walkd: stopped" << std::endl;
+  return 0;
+}

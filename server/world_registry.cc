@@ -1,0 +1,178 @@
+#include "server/world_registry.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "nav/default_world.h"
+#include "nav/grid_format.h"
+
+namespace walk::server {
+namespace {
+
+// The default world's cache is reused only when its note names this generator and seed.
+std::string DefaultWorldNote() {
+  return absl::StrCat("default-world:generator=1:seed=", nav::kDefaultWorldSeed);
+}
+
+}  // namespace
+
+absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir) {
+  const std::string dir = (std::filesystem::path(data_dir) / "default-world").string();
+  ServedWorld served;
+  served.name = nav::kDefaultWorldName;
+  if (nav::HasGrid(dir)) {
+    absl::StatusOr<nav::LoadedWorld> cached = nav::LoadWorld(dir);
+    if (cached.ok() && cached->source == DefaultWorldNote()) {
+      served.source = cached->source;
+      served.world = std::move(cached->world);
+      return served;
+    }
+    std::cerr << "walkd: regenerating the default world: "
+              << (cached.ok() ? "cache is from another generator" : cached.status().message())
+              << "\n";
+  }
+  absl::StatusOr<nav::World> world = nav::GenerateDefaultWorld(nav::kDefaultWorldSeed);
+  if (!world.ok()) return world.status();
+  served.source = DefaultWorldNote();
+  served.world = *std::move(world);
+  if (absl::Status saved = nav::SaveWorld(served.world, served.source, dir); !saved.ok()) {
+    // Serving does not need the cache; say so and go on.
+    std::cerr << "walkd: could not cache the default world: " << saved.message() << "\n";
+  }
+  return served;
+}
+
+WorldRegistry::~WorldRegistry() { JoinLoading(); }
+
+absl::StatusOr<std::vector<std::string>> WorldRegistry::Discover(const std::string& worlds_dir,
+                                                                 const std::string& data_dir) {
+  std::vector<WorldStatus> found;
+  if (!worlds_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(worlds_dir, ec)) {
+      return absl::InvalidArgumentError(absl::StrCat("--worlds: ", worlds_dir, " is not a folder"));
+    }
+    for (const auto& entry : std::filesystem::directory_iterator(worlds_dir, ec)) {
+      if (entry.is_directory() && nav::HasGrid(entry.path().string())) {
+        WorldStatus w;
+        w.name = entry.path().filename().string();
+        w.dir = entry.path().string();
+        found.push_back(std::move(w));
+      }
+    }
+    std::sort(found.begin(), found.end(),
+              [](const WorldStatus& a, const WorldStatus& b) { return a.name < b.name; });
+  }
+  if (found.empty()) {
+    WorldStatus w;
+    w.name = nav::kDefaultWorldName;  // dir empty: the embedded default world
+    found.push_back(std::move(w));
+  }
+  std::vector<std::string> names;
+  for (const WorldStatus& w : found) names.push_back(w.name);
+  std::lock_guard<std::mutex> lock(mu_);
+  worlds_ = std::move(found);
+  data_dir_ = data_dir;
+  return names;
+}
+
+void WorldRegistry::LoadOne(std::size_t index) {
+  std::string dir;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    dir = worlds_[index].dir;
+  }
+  absl::StatusOr<ServedWorld> loaded;
+  if (dir.empty()) {
+    loaded = LoadOrGenerateDefaultWorld(data_dir_);
+  } else {
+    absl::StatusOr<nav::LoadedWorld> read = nav::LoadWorld(dir);
+    if (read.ok()) {
+      ServedWorld served;
+      served.source = read->source;
+      served.world = std::move(read->world);
+      loaded = std::move(served);
+    } else {
+      loaded = read.status();
+    }
+  }
+  if (loaded.ok()) {
+    for (const nav::Continent& c : loaded->world.continents) {
+      loaded->columns.push_back(c.CountColumns());
+      loaded->max_floors.push_back(c.MaxFloors());
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  WorldStatus& w = worlds_[index];
+  if (loaded.ok()) {
+    loaded->name = w.name;
+    w.served = std::make_shared<const ServedWorld>(*std::move(loaded));
+    w.state = WorldState::kReady;
+  } else {
+    w.state = WorldState::kFailed;
+    w.error = std::string(loaded.status().message());
+  }
+}
+
+void WorldRegistry::StartLoading(std::function<void()> on_change) {
+  std::size_t count;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    count = worlds_.size();
+  }
+  loader_ = std::thread([this, count, on_change = std::move(on_change)] {
+    for (std::size_t i = 0; i < count; ++i) {
+      LoadOne(i);
+      if (on_change) on_change();
+    }
+  });
+}
+
+void WorldRegistry::JoinLoading() {
+  if (loader_.joinable()) loader_.join();
+}
+
+absl::StatusOr<std::shared_ptr<const ServedWorld>> WorldRegistry::Find(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const WorldStatus& w : worlds_) {
+    if (w.name != name) continue;
+    switch (w.state) {
+      case WorldState::kReady: return w.served;
+      case WorldState::kLoading:
+        return absl::UnavailableError(absl::StrCat("world: '", name, "' is still loading"));
+      case WorldState::kFailed:
+        return absl::UnavailableError(absl::StrCat("world: '", name, "' failed to load: ", w.error));
+    }
+  }
+  return absl::NotFoundError(absl::StrCat("world: no world named '", name, "'"));
+}
+
+std::vector<WorldStatus> WorldRegistry::Snapshot() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return worlds_;
+}
+
+bool WorldRegistry::AllReady() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return !worlds_.empty() && std::all_of(worlds_.begin(), worlds_.end(), [](const WorldStatus& w) {
+    return w.state == WorldState::kReady;
+  });
+}
+
+int WorldRegistry::ReadyCount() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(std::count_if(worlds_.begin(), worlds_.end(), [](const WorldStatus& w) {
+    return w.state == WorldState::kReady;
+  }));
+}
+
+int WorldRegistry::FailedCount() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(std::count_if(worlds_.begin(), worlds_.end(), [](const WorldStatus& w) {
+    return w.state == WorldState::kFailed;
+  }));
+}
+
+}  // namespace walk::server

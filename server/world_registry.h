@@ -1,0 +1,82 @@
+// The worlds walkd serves, by name, and how far each has got in loading.
+//
+// Worlds are declared at start (state kLoading) and loaded on a background thread; a world is
+// served only once kReady. Thread safety: every method may be called from any thread; a served
+// world is a shared_ptr to an immutable World, so a lookup never blocks a load for long.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nav/grid.h"
+
+namespace walk::server {
+
+enum class WorldState { kLoading, kReady, kFailed };
+
+// A world ready to serve.
+struct ServedWorld {
+  std::string name;
+  std::string source;  // where its grid came from (the grid file's note)
+  nav::World world;
+  // Per continent (in world.continents' order), counted once at load for Info.
+  std::vector<std::uint64_t> columns;
+  std::vector<std::uint32_t> max_floors;
+};
+
+struct WorldStatus {
+  std::string name;
+  std::string dir;
+  WorldState state = WorldState::kLoading;
+  std::string error;  // why it failed
+  std::shared_ptr<const ServedWorld> served;  // set when kReady
+};
+
+class WorldRegistry {
+ public:
+  WorldRegistry() = default;
+  ~WorldRegistry();
+  WorldRegistry(const WorldRegistry&) = delete;
+  WorldRegistry& operator=(const WorldRegistry&) = delete;
+
+  // Declares the worlds under `worlds_dir` (each subfolder holding a grid file, named by it), or
+  // the embedded default world cached under `data_dir` when there are none. Returns the names.
+  // Errors: INVALID_ARGUMENT when `worlds_dir` is given but is not a folder.
+  absl::StatusOr<std::vector<std::string>> Discover(const std::string& worlds_dir,
+                                                    const std::string& data_dir);
+
+  // Loads every declared world on a background thread, calling `on_change` after each.
+  void StartLoading(std::function<void()> on_change);
+  // Waits for the loading thread (tests; shutdown).
+  void JoinLoading();
+
+  // The world of that name. Errors: NOT_FOUND (unknown name), UNAVAILABLE (loading or failed;
+  // the message says which).
+  absl::StatusOr<std::shared_ptr<const ServedWorld>> Find(const std::string& name) const;
+
+  std::vector<WorldStatus> Snapshot() const;
+  // True when every declared world is ready (and there is at least one).
+  bool AllReady() const;
+  int ReadyCount() const;
+  int FailedCount() const;
+
+ private:
+  void LoadOne(std::size_t index);
+
+  mutable std::mutex mu_;
+  std::vector<WorldStatus> worlds_;  // guarded by mu_
+  std::string data_dir_;
+  std::thread loader_;
+};
+
+// Loads the default world from its cache under `data_dir`, or generates it (and caches it) when
+// the cache is missing, damaged or from another generator version.
+absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir);
+
+}  // namespace walk::server
