@@ -10,6 +10,7 @@
 
 FROM debian:12 AS build
 
+# python3: tests/deploy/CMakeLists.txt does find_program(python3 REQUIRED) at configure time.
 ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
@@ -18,6 +19,7 @@ RUN apt-get update \
       libabsl-dev librocksdb-dev \
       libgtest-dev libgmock-dev libbenchmark-dev \
       libcpp-httplib-dev librecast-dev nlohmann-json3-dev libcli11-dev \
+      python3 \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src

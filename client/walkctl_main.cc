@@ -9,6 +9,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "absl/status/status.h"
 #include "client/walk_client.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -20,8 +21,8 @@ constexpr int kExitRefused = 4;
 constexpr int kExitNotServing = 5;
 
 int ReportRpcError(const grpc::Status& status) {
-  std::cerr << "walkctl: " << static_cast<int>(status.error_code()) << " "
-            << status.error_message() << "\n";
+  std::cerr << "walkctl: " << absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code()))
+            << ": " << status.error_message() << "\n";
   const bool unreachable = status.error_code() == grpc::StatusCode::UNAVAILABLE &&
                            status.error_message().find("world") == std::string::npos;
   return unreachable || status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ? kExitUnreachable
@@ -117,6 +118,7 @@ int Health(walk::client::WalkClient& client, const std::string& service) {
 int main(int argc, char** argv) {
   CLI::App app{"walkctl: ask walkd for walks"};
   app.require_subcommand(1);
+  app.fallthrough();  // --addr and --timeout-s may come before or after the subcommand
   std::string address = "127.0.0.1:50051";
   double timeout_s = 10.0;
   app.add_option("--addr", address, "walkd's gRPC address HOST:PORT")->capture_default_str();

@@ -11,7 +11,8 @@
 #   WALKD_METRICS_LISTEN    --metrics-listen HOST:PORT  (0.0.0.0:9464)
 #   WALKD_DATA              --data DIR                  (/var/lib/walkd)
 #   WALKD_WORLDS            --worlds DIR                (unset: embedded "default" world)
-#   WALKD_SHUTDOWN_GRACE_S  --shutdown-grace-s N        (unset: walkd's own default)
+#   WALKD_SHUTDOWN_GRACE_S  --shutdown-grace-s N        (unset: walkd's own default, 10)
+#   WALKD_SEARCH_THREADS    --search-threads N          (unset: walkd's own default, 0 = one per core)
 #   WALKD_CONFIG            --config FILE               (unset)
 # When WALKD_CONFIG is set, only the variables that are actually set are turned into flags, so
 # the config file's values are not overridden by the container defaults.
@@ -71,10 +72,13 @@ else
 fi
 worlds=${WALKD_WORLDS-}
 grace=${WALKD_SHUTDOWN_GRACE_S-}
+search_threads=${WALKD_SEARCH_THREADS-}
 config=${WALKD_CONFIG-}
 
 # Prepend flags in reverse order so the final command line reads
-#   walkd --config F --listen A --metrics-listen B --data D --worlds W --shutdown-grace-s N ARGS...
+#   walkd --config F --listen A --metrics-listen B --data D --worlds W --shutdown-grace-s N
+#         --search-threads T ARGS...
+if [ -n "$search_threads" ] && ! has_flag search-threads "$@"; then set -- --search-threads "$search_threads" "$@"; fi
 if [ -n "$grace" ] && ! has_flag shutdown-grace-s "$@"; then set -- --shutdown-grace-s "$grace" "$@"; fi
 if [ -n "$worlds" ] && ! has_flag worlds "$@"; then set -- --worlds "$worlds" "$@"; fi
 if [ -n "$data" ] && ! has_flag data "$@"; then set -- --data "$data" "$@"; fi

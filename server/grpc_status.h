@@ -1,6 +1,8 @@
 // The one place an absl::Status becomes a grpc::Status.
 #pragma once
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "grpcpp/support/status.h"
 
@@ -8,6 +10,6 @@ namespace walk::server {
 
 grpc::Status ToGrpcStatus(const absl::Status& status);
 // The upper-case name of a gRPC code ("OK", "INVALID_ARGUMENT"), as metrics label it.
-const char* GrpcCodeName(grpc::StatusCode code);
+std::string GrpcCodeName(grpc::StatusCode code);
 
 }  // namespace walk::server

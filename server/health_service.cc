@@ -40,7 +40,7 @@ class HealthService::Watcher final : public grpc::ServerWriteReactor<HealthCheck
     {
       std::lock_guard<std::mutex> lock(mu_);
       writing_ = false;
-      if (!ok) finish_pending_ = true;
+      if (!ok) broken_ = true;
       action = NextLocked();
     }
     Do(action);
@@ -50,7 +50,7 @@ class HealthService::Watcher final : public grpc::ServerWriteReactor<HealthCheck
     Action action;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      finish_pending_ = true;
+      broken_ = true;
       action = NextLocked();
     }
     Do(action);
@@ -64,17 +64,25 @@ class HealthService::Watcher final : public grpc::ServerWriteReactor<HealthCheck
  private:
   enum class Action { kNone, kWrite, kFinish };
 
+  // What to do next: a broken stream finishes at once; otherwise the last status is sent before
+  // a requested finish, so a watcher sees NOT_SERVING before the stream ends at shutdown.
   Action NextLocked() {
     if (done_ || writing_) return Action::kNone;
+    if (broken_) {
+      done_ = true;
+      return Action::kFinish;
+    }
+    if (pending_ != sent_) {
+      writing_ = true;
+      sent_ = pending_;
+      response_.set_status(sent_);
+      return Action::kWrite;
+    }
     if (finish_pending_) {
       done_ = true;
       return Action::kFinish;
     }
-    if (pending_ == sent_) return Action::kNone;
-    writing_ = true;
-    sent_ = pending_;
-    response_.set_status(sent_);
-    return Action::kWrite;
+    return Action::kNone;
   }
 
   void Do(Action action) {
@@ -90,7 +98,8 @@ class HealthService::Watcher final : public grpc::ServerWriteReactor<HealthCheck
   HealthCheckResponse::ServingStatus pending_ = HealthCheckResponse::UNKNOWN;
   HealthCheckResponse::ServingStatus sent_ = HealthCheckResponse::UNKNOWN;
   bool writing_ = false;
-  bool finish_pending_ = false;
+  bool finish_pending_ = false;  // end the stream once the last status is sent
+  bool broken_ = false;          // cancelled, or a write failed: end it now
   bool done_ = false;
 };
 

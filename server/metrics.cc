@@ -45,8 +45,8 @@ void AppendValue(std::string& out, double value) {
     out += "NaN";
   } else if (std::isinf(value)) {
     out += value > 0 ? "+Inf" : "-Inf";
-  } else if (value == std::trunc(value) && std::fabs(value) < 1e15) {
-    // Below 1e15 every integral double converts to int64_t exactly (and -0 prints as "0").
+  } else if (value == std::trunc(value) && std::fabs(value) < 0x1p63) {
+    // An integral double below 2^63 converts to int64_t exactly (and -0 prints as "0").
     char buffer[24];
     const auto result = std::to_chars(buffer, buffer + sizeof(buffer), static_cast<int64_t>(value));
     out.append(buffer, result.ptr);
@@ -82,8 +82,7 @@ void AppendQuotedLabelValue(std::string& out, std::string_view value) {
 }
 
 // Appends the "# HELP" and "# TYPE" lines of a family. HELP text escapes backslash and newline.
-void AppendHeader(std::string& out, const metrics_internal::Family& family,
-                  std::string_view type) {
+void AppendHeader(std::string& out, const metrics_internal::Family& family, std::string_view type) {
   out.append("# HELP ").append(family.name()).append(" ");
   for (const char c : family.help()) {
     if (c == '\\') {
@@ -100,8 +99,7 @@ void AppendHeader(std::string& out, const metrics_internal::Family& family,
 // Appends one sample line: name+suffix, the labels (plus `le` when given) and the value.
 void AppendSample(std::string& out, std::string_view name, std::string_view suffix,
                   const std::vector<std::string>& label_names,
-                  const std::vector<std::string>& label_values, const double* le,
-                  double value) {
+                  const std::vector<std::string>& label_values, const double* le, double value) {
   out.append(name).append(suffix);
   if (!label_names.empty() || le != nullptr) {
     out += '{';
@@ -181,9 +179,8 @@ double StatmBytes(size_t index) {
 // Unix time this process started: boot time (/proc/stat "btime") plus the process start time in
 // clock ticks since boot (/proc/self/stat field 22). Falls back to the current time.
 double ProcessStartTimeSeconds() {
-  const double now = std::chrono::duration<double>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   double boot_time = -1;
   std::ifstream stat("/proc/stat");
   for (std::string line; std::getline(stat, line);) {
@@ -430,15 +427,15 @@ GaugeFamily& MetricsRegistry::AddGauge(std::string name, std::string help,
 HistogramFamily& MetricsRegistry::AddHistogram(std::string name, std::string help,
                                                std::vector<std::string> label_names,
                                                std::vector<double> upper_bounds) {
-  return static_cast<HistogramFamily&>(Register(std::unique_ptr<HistogramFamily>(
-      new HistogramFamily(std::move(name), std::move(help), std::move(label_names),
-                          std::move(upper_bounds)))));
+  return static_cast<HistogramFamily&>(
+      Register(std::unique_ptr<HistogramFamily>(new HistogramFamily(
+          std::move(name), std::move(help), std::move(label_names), std::move(upper_bounds)))));
 }
 
 void MetricsRegistry::AddCallbackGauge(std::string name, std::string help,
                                        std::function<double()> read) {
-  Register(std::make_unique<CallbackGaugeFamily>(std::move(name), std::move(help),
-                                                 std::move(read)));
+  Register(
+      std::make_unique<CallbackGaugeFamily>(std::move(name), std::move(help), std::move(read)));
 }
 
 std::string MetricsRegistry::Render() const {

@@ -1,5 +1,6 @@
 #include "server/metrics_http.h"
 
+#include <httplib.h>
 #include <netdb.h>
 #include <sys/socket.h>
 
@@ -8,8 +9,6 @@
 #include <string>
 #include <system_error>
 #include <utility>
-
-#include <httplib.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"

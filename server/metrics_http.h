@@ -53,9 +53,9 @@ class MetricsHttpServer {
   const MetricsRegistry& registry_;
   const std::function<bool()> is_serving_;
 
-  std::mutex mu_;                           // serializes Start() and Stop()
-  std::unique_ptr<httplib::Server> server_;  // guarded by mu_; null when not started
-  std::thread listen_thread_;               // guarded by mu_; runs the accept loop
+  std::mutex mu_;                             // serializes Start() and Stop()
+  std::unique_ptr<httplib::Server> server_;   // guarded by mu_; null when not started
+  std::thread listen_thread_;                 // guarded by mu_; runs the accept loop
   std::atomic<bool> listen_returned_{false};  // set by listen_thread_ when its loop ends
 };
 

@@ -92,12 +92,14 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
   }
 
   Parts* raw = parts.get();
-  p.worlds.StartLoading([raw] {
+  p.worlds.StartLoading([raw](const WorldStatus& loaded) {
     raw->metrics->SetWorlds(raw->worlds.ReadyCount(), raw->worlds.FailedCount());
-    for (const WorldStatus& w : raw->worlds.Snapshot()) {
-      if (w.state == WorldState::kFailed) {
-        std::cerr << "walkd: world '" << w.name << "' failed to load: " << w.error << "\n";
-      }
+    if (loaded.state == WorldState::kFailed) {
+      std::cerr << "walkd: world '" << loaded.name << "' failed to load: " << loaded.error << "\n";
+    } else {
+      std::cout << "walkd: world '" << loaded.name << "' ready (content id "
+                << nav::FormatId(loaded.served->world.content_id) << ", from "
+                << loaded.served->source << ")" << std::endl;
     }
     if (raw->worlds.AllReady()) raw->health.SetServing(true);
   });

@@ -116,7 +116,7 @@ void WorldRegistry::LoadOne(std::size_t index) {
   }
 }
 
-void WorldRegistry::StartLoading(std::function<void()> on_change) {
+void WorldRegistry::StartLoading(std::function<void(const WorldStatus&)> on_change) {
   std::size_t count;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -125,7 +125,12 @@ void WorldRegistry::StartLoading(std::function<void()> on_change) {
   loader_ = std::thread([this, count, on_change = std::move(on_change)] {
     for (std::size_t i = 0; i < count; ++i) {
       LoadOne(i);
-      if (on_change) on_change();
+      WorldStatus status;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        status = worlds_[i];
+      }
+      if (on_change) on_change(status);
     }
   });
 }

@@ -51,8 +51,9 @@ class WorldRegistry {
   absl::StatusOr<std::vector<std::string>> Discover(const std::string& worlds_dir,
                                                     const std::string& data_dir);
 
-  // Loads every declared world on a background thread, calling `on_change` after each.
-  void StartLoading(std::function<void()> on_change);
+  // Loads every declared world on a background thread, calling `on_change` with each world's
+  // status once it has loaded or failed.
+  void StartLoading(std::function<void(const WorldStatus&)> on_change);
   // Waits for the loading thread (tests; shutdown).
   void JoinLoading();
 

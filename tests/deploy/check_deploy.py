@@ -44,9 +44,9 @@ DASHBOARD_UID = "walkd-overview"
 DASHBOARDS_PATH = "/var/lib/grafana/dashboards"
 ENV_VARS = [
     "WALKD_LISTEN", "WALKD_METRICS_LISTEN", "WALKD_DATA", "WALKD_WORLDS",
-    "WALKD_CONFIG", "WALKD_SHUTDOWN_GRACE_S",
+    "WALKD_CONFIG", "WALKD_SHUTDOWN_GRACE_S", "WALKD_SEARCH_THREADS",
 ]
-CONFIG_KEYS = {"listen", "metrics-listen", "data", "worlds", "shutdown-grace-s"}
+CONFIG_KEYS = {"listen", "metrics-listen", "data", "worlds", "shutdown-grace-s", "search-threads"}
 
 
 class CheckError(Exception):
@@ -69,17 +69,20 @@ class YamlSubsetError(Exception):
 def _strip_comment(text):
     """Remove a trailing ' # comment' that is outside quotes."""
     quote = None
-    for i, ch in enumerate(text):
+    i = 0
+    while i < len(text):
+        ch = text[i]
         if quote:
-            if ch == quote:
+            if ch == "\\" and quote == '"':
+                i += 1  # skip the escaped character
+            elif ch == quote:
                 quote = None
-            elif ch == "\\" and quote == '"':
-                continue
         elif ch in "\"'":
             if i == 0 or text[i - 1] in " \t[{,:-":
                 quote = ch
         elif ch == "#" and (i == 0 or text[i - 1] in " \t"):
             return text[:i].rstrip()
+        i += 1
     return text.rstrip()
 
 
@@ -618,7 +621,7 @@ class Checker:
             for src in srcs:
                 if src in (".", "./"):
                     continue
-                require(not ignored(src.strip("./") if src.startswith("./") else src),
+                require(not ignored(src[2:] if src.startswith("./") else src),
                         f"{src} is COPY'd by the Dockerfile but excluded by .dockerignore")
                 require(os.path.exists(self.path(src)), f"{src} is COPY'd by the Dockerfile but does not exist")
 

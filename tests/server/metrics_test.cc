@@ -2,6 +2,7 @@
 // and of the HTTP server that exposes it.
 #include "server/metrics.h"
 
+#include <httplib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,8 +17,6 @@
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <httplib.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -143,21 +142,28 @@ TEST(RenderTest, FormatsNumbersAsPrometheusParsesThem) {
   MetricsRegistry registry;
   GaugeFamily& family = registry.AddGauge("walk_value", "Values.", {"case"});
   const std::vector<std::pair<double, std::string>> cases = {
-      {0, "0"},          {-0.0, "0"},
-      {42, "42"},        {-7, "-7"},
-      {0.1, "0.1"},      {1.5e-7, "1.5e-07"},
-      {1e20, "1e+20"},   {9007199254740992.0, "9007199254740992"},
-      {kInf, "+Inf"},    {-kInf, "-Inf"},
-      {kNaN, "NaN"},     {0.0001, "0.0001"},
-      {1e15, "1e+15"},   {1234567.25, "1.23456725e+06"},
+      {0, "0"},
+      {-0.0, "0"},
+      {42, "42"},
+      {-7, "-7"},
+      {0.1, "0.1"},
+      {1.5e-7, "1.5e-07"},
+      {1e20, "1e+20"},
+      {9007199254740992.0, "9007199254740992"},
+      {kInf, "+Inf"},
+      {-kInf, "-Inf"},
+      {kNaN, "NaN"},
+      {0.0001, "0.0001"},
+      {1e18, "1000000000000000000"},
+      {1234567.25, "1.23456725e+06"},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     family.WithLabels({absl::StrCat("c", i + 10)}).Set(cases[i].first);
   }
   const std::string text = registry.Render();
   for (size_t i = 0; i < cases.size(); ++i) {
-    EXPECT_TRUE(Contains(
-        text, absl::StrCat("walk_value{case=\"c", i + 10, "\"} ", cases[i].second, "\n")))
+    EXPECT_TRUE(
+        Contains(text, absl::StrCat("walk_value{case=\"c", i + 10, "\"} ", cases[i].second, "\n")))
         << "value #" << i;
   }
 }
@@ -260,9 +266,8 @@ TEST(ProcessMetricsTest, ReportsPlausibleValues) {
   EXPECT_GE(SampleValue(text, "process_virtual_memory_bytes"),
             SampleValue(text, "process_resident_memory_bytes"));
   EXPECT_GE(SampleValue(text, "process_open_fds"), 3);  // stdin, stdout, stderr
-  const double now = std::chrono::duration<double>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   const double start = SampleValue(text, "process_start_time_seconds");
   EXPECT_LE(start, now + 1);
   EXPECT_GT(start, now - 24 * 3600);
@@ -286,9 +291,8 @@ TEST(PromtoolTest, AcceptsEveryKindOfMetric) {
   if (access(kPromtool, X_OK) != 0) GTEST_SKIP() << kPromtool << " not installed";
 
   MetricsRegistry registry;
-  CounterFamily& requests =
-      registry.AddCounter("walk_requests_total", "Walk requests by method and code.",
-                          {"method", "code"});
+  CounterFamily& requests = registry.AddCounter(
+      "walk_requests_total", "Walk requests by method and code.", {"method", "code"});
   requests.WithLabels({"Walk", "OK"}).Increment(3);
   requests.WithLabels({"quote\"back\\slash\nnewline", "\\"}).Increment();
   requests.WithLabels({"", "unicode \xc3\xa9"}).Increment(0.25);
@@ -298,8 +302,8 @@ TEST(PromtoolTest, AcceptsEveryKindOfMetric) {
   loaded.WithLabels({"west"}).Set(-kInf);
   loaded.WithLabels({"north"}).Set(kNaN);
   loaded.WithLabels({"south"}).Set(1.5e-9);
-  HistogramFamily& latency = registry.AddHistogram(
-      "walk_latency_seconds", "Walk latency.", {"method"}, ExponentialBuckets(0.0001, 4, 10));
+  HistogramFamily& latency = registry.AddHistogram("walk_latency_seconds", "Walk latency.",
+                                                   {"method"}, ExponentialBuckets(0.0001, 4, 10));
   latency.WithLabels({"Walk"}).Observe(0.003);
   latency.WithLabels({"Walk"}).Observe(500);  // only in +Inf
   latency.WithLabels({"Batch \"x\""}).Observe(0.0001);

@@ -1,0 +1,147 @@
+// Runs a real walkd (or any program) as a child process for integration tests: captures its
+// output line by line, finds the addresses it prints, signals it, and reaps it.
+#pragma once
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace walk::testing {
+
+// The output and exit code of a finished command.
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `argv` to completion (stdin closed) and returns its exit code and output.
+inline CommandResult RunCommand(const std::vector<std::string>& argv) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) return {};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(pipe_fds[1], 1);
+    dup2(pipe_fds[1], 2);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    const int null_fd = open("/dev/null", O_RDONLY);
+    dup2(null_fd, 0);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+  CommandResult result;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = read(pipe_fds[0], buffer, sizeof buffer)) > 0) result.output.append(buffer, n);
+  close(pipe_fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+class ChildProcess {
+ public:
+  // Starts `argv` (argv[0] is the program's path) with stdout and stderr captured.
+  explicit ChildProcess(const std::vector<std::string>& argv) {
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(pipe_fds[1], 1);
+      dup2(pipe_fds[1], 2);
+      close(pipe_fds[0]);
+      close(pipe_fds[1]);
+      std::vector<char*> args;
+      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    close(pipe_fds[1]);
+    reader_ = std::thread([this, fd = pipe_fds[0]] {
+      char buffer[4096];
+      ssize_t n;
+      while ((n = read(fd, buffer, sizeof buffer)) > 0) {
+        std::lock_guard<std::mutex> lock(mu_);
+        output_.append(buffer, static_cast<std::size_t>(n));
+      }
+      close(fd);
+    });
+  }
+
+  ~ChildProcess() {
+    if (pid_ > 0 && !exit_code_) {
+      kill(pid_, SIGKILL);
+      Wait();
+    }
+    if (reader_.joinable()) reader_.join();
+  }
+
+  std::string output() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return output_;
+  }
+
+  // Waits (up to `patience`) for a printed line starting with `prefix`; returns the rest of it.
+  std::optional<std::string> WaitForLine(const std::string& prefix,
+                                         std::chrono::seconds patience = std::chrono::seconds(60)) {
+    const auto give_up = std::chrono::steady_clock::now() + patience;
+    while (std::chrono::steady_clock::now() < give_up) {
+      const std::string text = output();
+      std::size_t at = text.find(prefix);
+      if (at != std::string::npos) {
+        const std::size_t end = text.find('\n', at);
+        if (end != std::string::npos) return text.substr(at + prefix.size(), end - at - prefix.size());
+      }
+      if (Exited()) return std::nullopt;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return std::nullopt;
+  }
+
+  void Signal(int signal_number) { kill(pid_, signal_number); }
+
+  bool Exited() {
+    if (exit_code_) return true;
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      return true;
+    }
+    return false;
+  }
+
+  // Waits for the process to end and returns its exit code (128 + signal when killed).
+  int Wait() {
+    if (!exit_code_) {
+      int status = 0;
+      waitpid(pid_, &status, 0);
+      exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    return *exit_code_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> exit_code_;
+  mutable std::mutex mu_;
+  std::string output_;
+  std::thread reader_;
+};
+
+}  // namespace walk::testing

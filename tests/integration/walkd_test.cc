@@ -1,0 +1,349 @@
+// Integration tests: a real walkd on ephemeral loopback ports, asked through the C++ client,
+// walkctl, gRPC reflection and its metrics endpoint.
+#include <httplib.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "client/walk_client.h"
+#include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
+#include "gtest/gtest.h"
+#include "nav/grid_format.h"
+#include "nav/movingai.h"
+#include "tests/integration/walkd_process.h"
+
+namespace walk {
+namespace {
+
+using grpc::health::v1::HealthCheckResponse;
+using testing::ChildProcess;
+using testing::RunCommand;
+
+std::string MakeTempDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("walkd-it-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+// A world drawn in ASCII: two rooms a wall apart (x 0-4 and x 6-9), one column per yard.
+void WriteAsciiWorld(const std::string& dir) {
+  auto map = nav::ParseMovingAiMap(
+      "type octile\nheight 3\nwidth 10\nmap\n"
+      ".....@....\n"
+      ".....@....\n"
+      ".....@....\n");
+  ASSERT_TRUE(map.ok());
+  auto world = nav::WorldFromMovingAi(*map);
+  ASSERT_TRUE(world.ok());
+  ASSERT_TRUE(nav::SaveWorld(*world, "test:two-rooms", dir).ok());
+}
+
+// A started walkd and a client of it.
+struct RunningWalkd {
+  std::unique_ptr<ChildProcess> process;
+  std::string grpc_address;
+  std::string metrics_address;
+};
+
+RunningWalkd StartWalkd(const std::vector<std::string>& extra_args) {
+  std::vector<std::string> argv = {WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen",
+                                   "127.0.0.1:0", "--search-threads", "2"};
+  argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+  RunningWalkd walkd;
+  walkd.process = std::make_unique<ChildProcess>(argv);
+  auto grpc_line = walkd.process->WaitForLine("walkd: grpc listening on ");
+  auto metrics_line = walkd.process->WaitForLine("walkd: metrics on http://");
+  EXPECT_TRUE(grpc_line.has_value()) << walkd.process->output();
+  EXPECT_TRUE(metrics_line.has_value()) << walkd.process->output();
+  walkd.grpc_address = grpc_line.value_or("");
+  const std::string metrics = metrics_line.value_or("");
+  walkd.metrics_address = metrics.substr(0, metrics.find('/'));
+  return walkd;
+}
+
+// Asks health until it says SERVING (or gives up after a bounded number of tries).
+bool WaitServing(client::WalkClient& client) {
+  for (int attempt = 0; attempt < 600; ++attempt) {
+    HealthCheckResponse::ServingStatus status;
+    if (client.Health("", &status).ok() && status == HealthCheckResponse::SERVING) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+walk::v1::Place At(double x, double y) {
+  walk::v1::Place p;
+  p.set_x_yards(x);
+  p.set_y_yards(y);
+  return p;
+}
+
+walk::v1::WalkRequest Request(const std::string& world, walk::v1::Place from, walk::v1::Place to) {
+  walk::v1::WalkRequest request;
+  request.set_world(world);
+  *request.mutable_from() = from;
+  *request.mutable_to() = to;
+  return request;
+}
+
+class WalkdTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    data_dir_ = new std::string(MakeTempDir("data"));
+    worlds_dir_ = new std::string(MakeTempDir("worlds"));
+    WriteAsciiWorld(*worlds_dir_ + "/two-rooms");
+    walkd_ = new RunningWalkd(StartWalkd({"--worlds", *worlds_dir_, "--data", *data_dir_}));
+    client_ = new client::WalkClient(walkd_->grpc_address, 10.0);
+    ASSERT_TRUE(WaitServing(*client_)) << walkd_->process->output();
+  }
+  static void TearDownTestSuite() {
+    delete client_;
+    delete walkd_;
+    std::filesystem::remove_all(*data_dir_);
+    std::filesystem::remove_all(*worlds_dir_);
+    delete data_dir_;
+    delete worlds_dir_;
+  }
+
+  static std::string* data_dir_;
+  static std::string* worlds_dir_;
+  static RunningWalkd* walkd_;
+  static client::WalkClient* client_;
+};
+std::string* WalkdTest::data_dir_;
+std::string* WalkdTest::worlds_dir_;
+RunningWalkd* WalkdTest::walkd_;
+client::WalkClient* WalkdTest::client_;
+
+TEST_F(WalkdTest, AnswersAnExactWalk) {
+  walk::v1::WalkResponse response;
+  ASSERT_TRUE(client_->Walk(Request("two-rooms", At(0.5, 0.5), At(4.5, 2.5)), &response).ok());
+  EXPECT_EQ(response.status(), walk::v1::WALK_STATUS_OK);
+  EXPECT_EQ(response.method(), walk::v1::METHOD_FINE_GRID);
+  EXPECT_NEAR(response.yards(), 2 + 2 * std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(response.seconds(), response.yards() / 7.0, 1e-9);
+  EXPECT_EQ(response.to_end().column_x(), 4u);
+  EXPECT_EQ(response.model_id().size(), 16u);
+}
+
+TEST_F(WalkdTest, PairsWithoutAWalkGetTheirOwnStatusInASuccessfulReply) {
+  struct Case {
+    walk::v1::Place from, to;
+    walk::v1::WalkStatus status;
+  };
+  for (const Case& c : {Case{At(0.5, 0.5), At(7.5, 1.5), walk::v1::WALK_STATUS_NO_WALK},
+                        Case{At(0.5, 0.5), At(5.5, 1.5), walk::v1::WALK_STATUS_NO_SURFACE},
+                        Case{At(50.5, 0.5), At(1.5, 1.5), walk::v1::WALK_STATUS_OFF_MAP}}) {
+    walk::v1::WalkResponse response;
+    const grpc::Status status = client_->Walk(Request("two-rooms", c.from, c.to), &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(response.status(), c.status);
+  }
+}
+
+TEST_F(WalkdTest, BadInputIsInvalidArgumentNamingTheField) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  walk::v1::Place high = At(1.5, 1.5);
+  high.set_z_yards(inf);
+  walk::v1::Place far_continent = At(1.5, 1.5);
+  far_continent.set_continent(9);
+  struct Case {
+    walk::v1::WalkRequest request;
+    grpc::StatusCode code;
+    std::string field;
+  };
+  walk::v1::WalkRequest no_from;
+  no_from.set_world("two-rooms");
+  *no_from.mutable_to() = At(1, 1);
+  walk::v1::WalkRequest bad_profile = Request("two-rooms", At(1, 1), At(2, 2));
+  bad_profile.set_profile("teleport");
+  const std::vector<Case> cases = {
+      {Request("two-rooms", At(nan, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT, "from.x_yards"},
+      {Request("two-rooms", At(1, 1), At(2, inf)), grpc::StatusCode::INVALID_ARGUMENT, "to.y_yards"},
+      {Request("two-rooms", At(-3, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT, "from.x_yards"},
+      {Request("two-rooms", At(1, 1), At(2, 1e15)), grpc::StatusCode::INVALID_ARGUMENT, "to.y_yards"},
+      {Request("two-rooms", At(1, 1), high), grpc::StatusCode::INVALID_ARGUMENT, "to.z_yards"},
+      {Request("two-rooms", At(1, 1), far_continent), grpc::StatusCode::INVALID_ARGUMENT, "to.continent"},
+      {Request("", At(1, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT, "world"},
+      {no_from, grpc::StatusCode::INVALID_ARGUMENT, "from"},
+      {bad_profile, grpc::StatusCode::INVALID_ARGUMENT, "profile"},
+      {Request("atlantis", At(1, 1), At(2, 2)), grpc::StatusCode::NOT_FOUND, "world"},
+  };
+  for (const Case& c : cases) {
+    walk::v1::WalkResponse response;
+    const grpc::Status status = client_->Walk(c.request, &response);
+    EXPECT_EQ(status.error_code(), c.code) << c.field << ": " << status.error_message();
+    EXPECT_EQ(status.error_message().substr(0, c.field.size()), c.field) << status.error_message();
+  }
+}
+
+TEST_F(WalkdTest, InfoListsWorldsWithContentIds) {
+  walk::v1::InfoResponse info;
+  ASSERT_TRUE(client_->Info(&info).ok());
+  ASSERT_EQ(info.worlds_size(), 1);
+  const auto& world = info.worlds(0);
+  EXPECT_EQ(world.name(), "two-rooms");  // named by its folder
+  EXPECT_EQ(world.state(), walk::v1::WORLD_STATE_READY);
+  EXPECT_EQ(world.content_id().size(), 16u);
+  EXPECT_EQ(world.source(), "test:two-rooms");
+  ASSERT_EQ(world.continents_size(), 1);
+  EXPECT_EQ(world.continents(0).surfaces(), 27u);
+  EXPECT_EQ(world.continents(0).regions(), 2u);
+  EXPECT_EQ(world.continents(0).max_floors(), 1u);
+  ASSERT_GE(info.profiles_size(), 1);
+}
+
+TEST_F(WalkdTest, ReflectionListsTheServices) {
+  auto channel = grpc::CreateChannel(walkd_->grpc_address, grpc::InsecureChannelCredentials());
+  auto stub = grpc::reflection::v1alpha::ServerReflection::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  auto stream = stub->ServerReflectionInfo(&context);
+  grpc::reflection::v1alpha::ServerReflectionRequest request;
+  request.set_list_services("");
+  ASSERT_TRUE(stream->Write(request));
+  grpc::reflection::v1alpha::ServerReflectionResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  stream->WritesDone();
+  std::vector<std::string> names;
+  for (const auto& s : response.list_services_response().service()) names.push_back(s.name());
+  EXPECT_NE(std::find(names.begin(), names.end(), "walk.v1.WalkService"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "grpc.health.v1.Health"), names.end());
+  EXPECT_TRUE(stream->Finish().ok());
+}
+
+TEST_F(WalkdTest, MetricsPassPromtool) {
+  walk::v1::WalkResponse response;
+  ASSERT_TRUE(client_->Walk(Request("two-rooms", At(0.5, 0.5), At(3.5, 1.5)), &response).ok());
+  httplib::Client http("http://" + walkd_->metrics_address);
+  auto reply = http.Get("/metrics");
+  ASSERT_TRUE(reply) << "no reply from " << walkd_->metrics_address;
+  EXPECT_EQ(reply->status, 200);
+  const std::string& text = reply->body;
+  for (const char* expected :
+       {"walk_requests_total{method=\"Walk\",code=\"OK\"}", "walk_request_duration_seconds_bucket",
+        "walk_searches_total{method=\"fine_grid\"}", "walk_search_nodes_expanded_total",
+        "walk_search_heap_operations_total", "walk_worlds_loaded 1",
+        "process_resident_memory_bytes"}) {
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << " missing from:\n" << text;
+  }
+  EXPECT_EQ(http.Get("/readyz")->status, 200);
+  if (!std::filesystem::exists(PROMTOOL_BIN)) GTEST_SKIP() << "promtool is not installed";
+  const std::string file = *data_dir_ + "/scrape.txt";
+  std::ofstream(file) << text;
+  const auto check = RunCommand({"/bin/sh", "-c", std::string(PROMTOOL_BIN) + " check metrics < " + file});
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+}
+
+TEST_F(WalkdTest, WalkctlAsksAndReportsWithExitCodes) {
+  const std::string addr = walkd_->grpc_address;
+  auto walk = RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--world", "two-rooms", "--from",
+                          "0.5,0.5", "--to", "4.5,2.5"});
+  EXPECT_EQ(walk.exit_code, 0) << walk.output;
+  EXPECT_NE(walk.output.find("WALK_STATUS_OK: 4.828 yards"), std::string::npos) << walk.output;
+  auto json = RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--world", "two-rooms", "--from",
+                          "0.5,0.5", "--to", "7.5,0.5", "--json"});
+  EXPECT_EQ(json.exit_code, 0);
+  EXPECT_NE(json.output.find("\"status\":\"WALK_STATUS_NO_WALK\""), std::string::npos) << json.output;
+  auto health = RunCommand({WALKCTL_BIN, "--addr", addr, "health"});
+  EXPECT_EQ(health.exit_code, 0) << health.output;
+  auto info = RunCommand({WALKCTL_BIN, "--addr", addr, "info"});
+  EXPECT_EQ(info.exit_code, 0);
+  EXPECT_NE(info.output.find("world two-rooms: WORLD_STATE_READY"), std::string::npos) << info.output;
+  auto unknown = RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--world", "atlantis", "--from",
+                             "1,1", "--to", "2,2"});
+  EXPECT_EQ(unknown.exit_code, 4) << unknown.output;
+  EXPECT_NE(unknown.output.find("NOT_FOUND"), std::string::npos) << unknown.output;
+  auto bad_place = RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--from", "1;1", "--to", "2,2"});
+  EXPECT_EQ(bad_place.exit_code, 2) << bad_place.output;
+  auto usage = RunCommand({WALKCTL_BIN, "walk", "--bogus"});
+  EXPECT_EQ(usage.exit_code, 2) << usage.output;
+  // Nothing listens on port 1: unreachable, within the deadline.
+  auto nobody = RunCommand({WALKCTL_BIN, "--addr", "127.0.0.1:1", "--timeout-s", "2", "health"});
+  EXPECT_EQ(nobody.exit_code, 3) << nobody.output;
+}
+
+TEST(WalkdLifecycleTest, ServesTheDefaultWorldWhenGivenNoneAndStopsCleanlyOnSigterm) {
+  const std::string data = MakeTempDir("default");
+  RunningWalkd walkd = StartWalkd({"--data", data, "--shutdown-grace-s", "5"});
+  client::WalkClient client(walkd.grpc_address, 10.0);
+  ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+  EXPECT_TRUE(std::filesystem::exists(data + "/default-world/grid.walkgrid"));  // cached
+
+  // Watch health: SERVING now, NOT_SERVING once SIGTERM arrives.
+  auto channel = grpc::CreateChannel(walkd.grpc_address, grpc::InsecureChannelCredentials());
+  auto health = grpc::health::v1::Health::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  grpc::health::v1::HealthCheckRequest request;
+  auto watch = health->Watch(&context, request);
+  HealthCheckResponse seen;
+  ASSERT_TRUE(watch->Read(&seen));
+  EXPECT_EQ(seen.status(), HealthCheckResponse::SERVING);
+
+  walk::v1::WalkResponse response;
+  ASSERT_TRUE(client.Walk(Request("default", At(20, 20), At(500, 500)), &response).ok());
+  EXPECT_EQ(response.status(), walk::v1::WALK_STATUS_OK);
+
+  walkd.process->Signal(SIGTERM);
+  ASSERT_TRUE(watch->Read(&seen));
+  EXPECT_EQ(seen.status(), HealthCheckResponse::NOT_SERVING);
+  EXPECT_EQ(walkd.process->Wait(), 0) << walkd.process->output();
+  EXPECT_NE(walkd.process->output().find("walkd: stopped"), std::string::npos);
+  std::filesystem::remove_all(data);
+}
+
+TEST(WalkdLifecycleTest, ADamagedWorldIsReportedAndUnavailableAndNeverServing) {
+  const std::string data = MakeTempDir("damaged-data");
+  const std::string worlds = MakeTempDir("damaged-worlds");
+  WriteAsciiWorld(worlds + "/good");
+  WriteAsciiWorld(worlds + "/broken");
+  std::filesystem::resize_file(worlds + "/broken/grid.walkgrid", 100);
+  RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", data});
+  client::WalkClient client(walkd.grpc_address, 10.0);
+  walk::v1::InfoResponse info;
+  for (int attempt = 0; attempt < 600; ++attempt) {
+    info.Clear();
+    ASSERT_TRUE(client.Info(&info).ok());
+    bool loading = false;
+    for (const auto& w : info.worlds()) loading |= w.state() == walk::v1::WORLD_STATE_LOADING;
+    if (!loading) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(info.worlds_size(), 2);
+  EXPECT_EQ(info.worlds(0).name(), "broken");
+  EXPECT_EQ(info.worlds(0).state(), walk::v1::WORLD_STATE_FAILED);
+  EXPECT_NE(info.worlds(0).error().find("damaged"), std::string::npos) << info.worlds(0).error();
+  EXPECT_EQ(info.worlds(1).state(), walk::v1::WORLD_STATE_READY);
+
+  walk::v1::WalkResponse response;
+  const grpc::Status broken = client.Walk(Request("broken", At(1, 1), At(2, 2)), &response);
+  EXPECT_EQ(broken.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_TRUE(client.Walk(Request("good", At(1, 1), At(2, 2)), &response).ok());
+  HealthCheckResponse::ServingStatus status;
+  ASSERT_TRUE(client.Health("", &status).ok());
+  EXPECT_EQ(status, HealthCheckResponse::NOT_SERVING);
+  EXPECT_NE(walkd.process->output().find("world 'broken' failed to load"), std::string::npos);
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+  std::filesystem::remove_all(worlds);
+}
+
+TEST(WalkdLifecycleTest, RefusesABadOptionNamingIt) {
+  auto bad_worlds = RunCommand({WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
+                                "--worlds", "/nonexistent/worlds"});
+  EXPECT_EQ(bad_worlds.exit_code, 1);
+  EXPECT_NE(bad_worlds.output.find("--worlds"), std::string::npos) << bad_worlds.output;
+  auto bad_flag = RunCommand({WALKD_BIN, "--shutdown-grace-s", "-4"});
+  EXPECT_NE(bad_flag.exit_code, 0);
+  EXPECT_NE(bad_flag.output.find("shutdown-grace-s"), std::string::npos) << bad_flag.output;
+}
+
+}  // namespace
+}  // namespace walk
