@@ -18,7 +18,6 @@ void Walker::Prepare(std::uint32_t surface_count) {
   if (stamp_.size() < surface_count) {
     stamp_.assign(surface_count, 0);
     g_.resize(surface_count);
-    f_.resize(surface_count);
     parent_.resize(surface_count);
     heap_pos_.resize(surface_count);
     heap_.resize(surface_count);
@@ -31,46 +30,40 @@ void Walker::Prepare(std::uint32_t surface_count) {
   heap_size_ = 0;
 }
 
-bool Walker::Less(SurfaceId a, SurfaceId b) const {
-  if (f_[a] != f_[b]) return f_[a] < f_[b];
-  return g_[a] > g_[b];  // on a tie, the one further along
-}
-
-void Walker::SiftUp(std::uint32_t pos) {
-  const SurfaceId v = heap_[pos];
+void Walker::SiftUp(std::uint32_t pos, HeapEntry entry) {
   while (pos > 0) {
-    const std::uint32_t up = (pos - 1) / 2;
-    if (!Less(v, heap_[up])) break;
+    const std::uint32_t up = (pos - 1) / 4;
+    if (!Before(entry, heap_[up])) break;
     heap_[pos] = heap_[up];
-    heap_pos_[heap_[pos]] = pos;
+    heap_pos_[heap_[pos].surface] = pos;
     pos = up;
   }
-  heap_[pos] = v;
-  heap_pos_[v] = pos;
+  heap_[pos] = entry;
+  heap_pos_[entry.surface] = pos;
 }
 
-void Walker::SiftDown(std::uint32_t pos) {
-  const SurfaceId v = heap_[pos];
+void Walker::SiftDown(std::uint32_t pos, HeapEntry entry) {
   for (;;) {
-    std::uint32_t child = 2 * pos + 1;
-    if (child >= heap_size_) break;
-    if (child + 1 < heap_size_ && Less(heap_[child + 1], heap_[child])) ++child;
-    if (!Less(heap_[child], v)) break;
-    heap_[pos] = heap_[child];
-    heap_pos_[heap_[pos]] = pos;
-    pos = child;
+    const std::uint32_t first = 4 * pos + 1;
+    if (first >= heap_size_) break;
+    const std::uint32_t last = std::min(first + 4, heap_size_);
+    std::uint32_t best = first;
+    for (std::uint32_t child = first + 1; child < last; ++child) {
+      if (Before(heap_[child], heap_[best])) best = child;
+    }
+    if (!Before(heap_[best], entry)) break;
+    heap_[pos] = heap_[best];
+    heap_pos_[heap_[pos].surface] = pos;
+    pos = best;
   }
-  heap_[pos] = v;
-  heap_pos_[v] = pos;
+  heap_[pos] = entry;
+  heap_pos_[entry.surface] = pos;
 }
 
 SurfaceId Walker::PopMin() {
-  const SurfaceId top = heap_[0];
+  const SurfaceId top = heap_[0].surface;
   heap_pos_[top] = kClosed;
-  if (--heap_size_ > 0) {
-    heap_[0] = heap_[heap_size_];
-    SiftDown(0);
-  }
+  if (--heap_size_ > 0) SiftDown(0, heap_[heap_size_]);
   return top;
 }
 
@@ -92,11 +85,9 @@ SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Pro
 
   stamp_[from] = generation_;
   g_[from] = 0.0;
-  f_[from] = heuristic(from);
   parent_[from] = kInvalidId;
-  heap_[0] = from;
-  heap_pos_[from] = 0;
   heap_size_ = 1;
+  SiftUp(0, HeapEntry{heuristic(from), 0.0, from});
   ++result.stats.heap_operations;
 
   while (heap_size_ > 0) {
@@ -121,16 +112,15 @@ SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Pro
       if (stamp_[w] != generation_) {
         stamp_[w] = generation_;
         g_[w] = g_w;
-        f_[w] = g_w + heuristic(w);
         parent_[w] = v;
-        heap_[heap_size_] = w;
-        SiftUp(heap_size_++);
+        SiftUp(heap_size_++, HeapEntry{g_w + heuristic(w), g_w, w});
         ++result.stats.heap_operations;
       } else if (heap_pos_[w] != kClosed && g_w < g_[w]) {
-        f_[w] -= g_[w] - g_w;
+        const std::uint32_t pos = heap_pos_[w];
+        const double h = heap_[pos].f - heap_[pos].g;
         g_[w] = g_w;
         parent_[w] = v;
-        SiftUp(heap_pos_[w]);
+        SiftUp(pos, HeapEntry{g_w + h, g_w, w});
         ++result.stats.heap_operations;
       }
     }

@@ -43,20 +43,28 @@ class Walker {
                         SurfaceId from, SurfaceId to, std::vector<SurfaceId>* path = nullptr);
 
  private:
+  // A heap entry carries its keys, so sifting compares without touching per-surface arrays.
+  struct HeapEntry {
+    double f;  // g + heuristic, seconds
+    double g;  // cost from `from`, seconds (ties: the larger g, further along, goes first)
+    SurfaceId surface;
+  };
+  static bool Before(const HeapEntry& a, const HeapEntry& b) {
+    return a.f < b.f || (a.f == b.f && a.g > b.g);
+  }
+
   void Prepare(std::uint32_t surface_count);
-  // Indexed binary heap keyed by (f, -g).
-  bool Less(SurfaceId a, SurfaceId b) const;
-  void SiftUp(std::uint32_t pos);
-  void SiftDown(std::uint32_t pos);
+  // Indexed 4-ary min-heap (decrease-key through heap_pos_).
+  void SiftUp(std::uint32_t pos, HeapEntry entry);
+  void SiftDown(std::uint32_t pos, HeapEntry entry);
   SurfaceId PopMin();
 
   std::uint32_t generation_ = 0;
   std::vector<std::uint32_t> stamp_;     // == generation_ when the entries below are valid
   std::vector<double> g_;                // cost from `from`, seconds
-  std::vector<double> f_;                // g + heuristic
   std::vector<SurfaceId> parent_;
   std::vector<std::uint32_t> heap_pos_;  // position in heap_, or kClosed
-  std::vector<SurfaceId> heap_;          // capacity reserved once
+  std::vector<HeapEntry> heap_;          // sized once to the surface count
   std::uint32_t heap_size_ = 0;
 };
 
