@@ -24,36 +24,6 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `argv` to completion (stdin closed) and returns its exit code and output.
-inline CommandResult RunCommand(const std::vector<std::string>& argv) {
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return {};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(pipe_fds[1], 1);
-    dup2(pipe_fds[1], 2);
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    const int null_fd = open("/dev/null", O_RDONLY);
-    dup2(null_fd, 0);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  close(pipe_fds[1]);
-  CommandResult result;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = read(pipe_fds[0], buffer, sizeof buffer)) > 0) result.output.append(buffer, n);
-  close(pipe_fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return result;
-}
-
 class ChildProcess {
  public:
   // Starts `argv` (argv[0] is the program's path) with stdout and stderr captured.
@@ -66,6 +36,8 @@ class ChildProcess {
       dup2(pipe_fds[1], 2);
       close(pipe_fds[0]);
       close(pipe_fds[1]);
+      const int null_fd = open("/dev/null", O_RDONLY);
+      dup2(null_fd, 0);
       std::vector<char*> args;
       for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
       args.push_back(nullptr);
@@ -114,6 +86,13 @@ class ChildProcess {
     return std::nullopt;
   }
 
+  // Waits for the process to end and its output to close; returns everything it printed.
+  std::string FinishOutput() {
+    Wait();
+    if (reader_.joinable()) reader_.join();
+    return output();
+  }
+
   void Signal(int signal_number) { kill(pid_, signal_number); }
 
   bool Exited() {
@@ -143,5 +122,16 @@ class ChildProcess {
   std::string output_;
   std::thread reader_;
 };
+
+
+
+// Runs `argv` to completion (stdin from /dev/null) and returns its exit code and output.
+inline CommandResult RunCommand(const std::vector<std::string>& argv) {
+  ChildProcess process(argv);
+  CommandResult result;
+  result.output = process.FinishOutput();
+  result.exit_code = process.Wait();
+  return result;
+}
 
 }  // namespace walk::testing

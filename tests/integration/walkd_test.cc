@@ -304,7 +304,7 @@ TEST(WalkdLifecycleTest, ADamagedWorldIsReportedAndUnavailableAndNeverServing) {
   WriteAsciiWorld(worlds + "/good");
   WriteAsciiWorld(worlds + "/broken");
   std::filesystem::resize_file(worlds + "/broken/grid.walkgrid", 100);
-  RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", data});
+  RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", data, "--shutdown-grace-s", "30"});
   client::WalkClient client(walkd.grpc_address, 10.0);
   walk::v1::InfoResponse info;
   for (int attempt = 0; attempt < 600; ++attempt) {
