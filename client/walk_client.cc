@@ -26,6 +26,17 @@ grpc::Status WalkClient::Walk(const walk::v1::WalkRequest& request, walk::v1::Wa
   return walk_->Walk(context.get(), request, response);
 }
 
+grpc::Status WalkClient::Path(const walk::v1::PathRequest& request, walk::v1::PathResponse* response) {
+  auto context = NewContext();
+  return walk_->Path(context.get(), request, response);
+}
+
+grpc::Status WalkClient::Floors(const walk::v1::FloorsRequest& request,
+                                walk::v1::FloorsResponse* response) {
+  auto context = NewContext();
+  return walk_->Floors(context.get(), request, response);
+}
+
 grpc::Status WalkClient::Info(walk::v1::InfoResponse* response) {
   auto context = NewContext();
   return walk_->Info(context.get(), walk::v1::InfoRequest(), response);

@@ -19,6 +19,8 @@ class WalkClient {
   WalkClient(const std::string& address, double timeout_s);
 
   grpc::Status Walk(const walk::v1::WalkRequest& request, walk::v1::WalkResponse* response);
+  grpc::Status Path(const walk::v1::PathRequest& request, walk::v1::PathResponse* response);
+  grpc::Status Floors(const walk::v1::FloorsRequest& request, walk::v1::FloorsResponse* response);
   grpc::Status Info(walk::v1::InfoResponse* response);
   // grpc.health.v1 Check for `service` ("" is walkd as a whole).
   grpc::Status Health(const std::string& service,

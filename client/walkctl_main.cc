@@ -1,20 +1,25 @@
 // walkctl: asks walkd. Every call has a deadline (--timeout-s).
 //
-// Exit codes (docs/api.md): 0 the call succeeded (for `walk`, whatever the walk's own status;
-// for `health`, SERVING); 2 bad usage or input; 3 walkd unreachable or the deadline passed;
-// 4 walkd refused the request (INVALID_ARGUMENT, NOT_FOUND, UNAVAILABLE world, ...);
-// 5 `health`: walkd answered NOT_SERVING.
+// Exit codes (docs/api.md): 0 the call succeeded (for `walk` and `path`, whatever the walk's own
+// status; for `health`, SERVING); 2 bad usage or input; 3 walkd unreachable or the deadline
+// passed; 4 walkd refused the request (INVALID_ARGUMENT, NOT_FOUND, UNAVAILABLE world, ...);
+// 5 `health`: walkd answered NOT_SERVING; 1 a local failure (cannot write --out).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "client/walk_client.h"
+#include "client/walk_svg.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace {
 
+constexpr int kExitLocal = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitUnreachable = 3;
 constexpr int kExitRefused = 4;
@@ -38,30 +43,44 @@ std::string ToJson(const google::protobuf::Message& message) {
   return json;
 }
 
-int Walk(walk::client::WalkClient& client, const std::string& world, const std::string& from,
-         const std::string& to, std::uint32_t continent, const std::string& profile, bool json) {
-  walk::v1::WalkRequest request;
-  request.set_world(world);
-  request.set_profile(profile);
-  auto from_place = walk::client::ParsePlace(from, continent, "--from");
-  auto to_place = walk::client::ParsePlace(to, continent, "--to");
-  for (const auto* parsed : {&from_place, &to_place}) {
-    if (!parsed->ok()) {
-      std::cerr << "walkctl: " << parsed->status().message() << "\n";
-      return kExitUsage;
+// What a walk request is made of, as flags.
+struct WalkArgs {
+  std::string world = "default";
+  std::string from, to, profile;
+  std::uint32_t continent = 0;
+  std::uint32_t band = 0;
+
+  void AddTo(CLI::App* command) {
+    command->add_option("--world", world, "World name")->capture_default_str();
+    command->add_option("--from", from, "Start: x,y or x,y,z yards")->required();
+    command->add_option("--to", to, "End: x,y or x,y,z yards")->required();
+    command->add_option("--continent", continent, "Continent id of both places")->capture_default_str();
+    command->add_option("--profile", profile, "Profile (default: shortest; see `walkctl info`)");
+    command->add_option("--band", band, "Danger band: 0, 10, 20, 30, 40 or 50")->capture_default_str();
+  }
+
+  // Fills `request`, or prints what is wrong and returns false.
+  bool Fill(walk::v1::WalkRequest* request) const {
+    request->set_world(world);
+    request->set_profile(profile);
+    request->set_band(band);
+    auto from_place = walk::client::ParsePlace(from, continent, "--from");
+    auto to_place = walk::client::ParsePlace(to, continent, "--to");
+    for (const auto* parsed : {&from_place, &to_place}) {
+      if (!parsed->ok()) {
+        std::cerr << "walkctl: " << parsed->status().message() << "\n";
+        return false;
+      }
     }
+    *request->mutable_from() = *from_place;
+    *request->mutable_to() = *to_place;
+    return true;
   }
-  *request.mutable_from() = *from_place;
-  *request.mutable_to() = *to_place;
-  walk::v1::WalkResponse response;
-  const grpc::Status status = client.Walk(request, &response);
-  if (!status.ok()) return ReportRpcError(status);
-  if (json) {
-    std::cout << ToJson(response) << "\n";
-    return 0;
-  }
-  std::string name = walk::v1::WalkStatus_Name(response.status());
-  std::string method = walk::v1::Method_Name(response.method());
+};
+
+void PrintWalk(const walk::v1::WalkResponse& response) {
+  const std::string name = walk::v1::WalkStatus_Name(response.status());
+  const std::string method = walk::v1::Method_Name(response.method());
   if (response.status() == walk::v1::WALK_STATUS_OK) {
     std::printf("%s: %.3f yards, %.3f seconds (%s, %llu surfaces expanded, model %s)\n",
                 name.c_str(), response.yards(), response.seconds(), method.c_str(),
@@ -73,9 +92,144 @@ int Walk(walk::client::WalkClient& client, const std::string& world, const std::
        {std::tuple{"from", &response.from_end(), response.has_from_end()},
         std::tuple{"to", &response.to_end(), response.has_to_end()}}) {
     if (!present) continue;
-    std::printf("  %-4s column %u,%u level %u at z %.2f yards, region %u\n", label, end->column_x(),
-                end->column_y(), end->level(), end->surface_z_yards(), end->region());
+    std::printf("  %-4s column %u,%u level %u at z %.2f yards, zone %u, region %u%s\n", label,
+                end->column_x(), end->column_y(), end->level(), end->surface_z_yards(), end->zone(),
+                end->region(),
+                end->settled() ? (" (settled " + std::to_string(end->settle_yards()) + " yards)").c_str() : "");
   }
+  if (response.retried()) std::printf("  found on the second asking, at the columns' usual floors\n");
+  for (const auto& cell : response.zone_cells()) {
+    std::printf("  zone cell %d,%d zone %u: %.1f yards\n", cell.cell_x(), cell.cell_y(), cell.zone(), cell.yards());
+  }
+}
+
+int Walk(walk::client::WalkClient& client, const WalkArgs& args, bool json) {
+  walk::v1::WalkRequest request;
+  if (!args.Fill(&request)) return kExitUsage;
+  walk::v1::WalkResponse response;
+  const grpc::Status status = client.Walk(request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (json) {
+    std::cout << ToJson(response) << "\n";
+  } else {
+    PrintWalk(response);
+  }
+  return 0;
+}
+
+int Path(walk::client::WalkClient& client, const WalkArgs& args, bool json,
+         walk::v1::PathResponse* out = nullptr) {
+  walk::v1::PathRequest request;
+  if (!args.Fill(request.mutable_walk())) return kExitUsage;
+  walk::v1::PathResponse response;
+  const grpc::Status status = client.Path(request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (out != nullptr) {
+    *out = response;
+    return 0;
+  }
+  if (json) {
+    std::cout << ToJson(response) << "\n";
+    return 0;
+  }
+  PrintWalk(response.walk());
+  std::printf("  %u steps pulled taut to %d points:\n", response.steps(), response.points_size());
+  for (const auto& p : response.points()) {
+    std::printf("    %.2f, %.2f, %.2f\n", p.x_yards(), p.y_yards(), p.z_yards());
+  }
+  for (const auto& k : response.seconds_by_kind()) {
+    std::printf("  %-7s %.2f seconds\n", k.kind().c_str(), k.seconds());
+  }
+  for (const auto& f : response.falls()) {
+    std::printf("  fall of %.2f yards at %.2f, %.2f\n", f.drop_yards(), f.from().x_yards(), f.from().y_yards());
+  }
+  return 0;
+}
+
+int Floors(walk::client::WalkClient& client, const std::string& world, const std::string& at,
+           std::uint32_t continent, bool json) {
+  auto place = walk::client::ParsePlace(at, continent, "--at");
+  if (!place.ok()) {
+    std::cerr << "walkctl: " << place.status().message() << "\n";
+    return kExitUsage;
+  }
+  walk::v1::FloorsRequest request;
+  request.set_world(world);
+  *request.mutable_place() = *place;
+  walk::v1::FloorsResponse response;
+  const grpc::Status status = client.Floors(request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (json) {
+    std::cout << ToJson(response) << "\n";
+    return 0;
+  }
+  for (const auto& column : response.columns()) {
+    std::printf("column %u,%u: %d floors\n", column.column_x(), column.column_y(), column.floors_size());
+    for (const auto& f : column.floors()) {
+      std::string flags, marks, links;
+      for (const auto& x : f.flags()) flags += " " + x;
+      for (const auto& x : f.marks()) marks += " " + x;
+      for (const auto& x : f.links()) links += (links.empty() ? "" : ", ") + x;
+      std::printf("  level %u at z %.2f, headroom %s, flags%s, marks%s, zone %u, region %u (%u surfaces)\n    links: %s\n",
+                  f.level(), f.z_yards(),
+                  f.has_headroom_yards() ? std::to_string(f.headroom_yards()).c_str() : "open sky",
+                  flags.c_str(), marks.empty() ? " none" : marks.c_str(), f.zone(), f.region(),
+                  f.region_surfaces(), links.c_str());
+    }
+  }
+  return 0;
+}
+
+// Draws the walk over the ground around it (the path's box plus a margin) into an SVG file.
+int Draw(walk::client::WalkClient& client, const WalkArgs& args, const std::string& out,
+         double margin_yards) {
+  walk::v1::PathResponse path;
+  if (int code = Path(client, args, false, &path); code != 0) return code;
+  if (path.walk().status() != walk::v1::WALK_STATUS_OK) {
+    std::cerr << "walkctl: no walk to draw: " << walk::v1::WalkStatus_Name(path.walk().status()) << "\n";
+    return kExitRefused;
+  }
+  double min_x = 1e300, min_y = 1e300, max_x = -1e300, max_y = -1e300;
+  for (const auto& p : path.points()) {
+    min_x = std::min(min_x, p.x_yards());
+    min_y = std::min(min_y, p.y_yards());
+    max_x = std::max(max_x, p.x_yards());
+    max_y = std::max(max_y, p.y_yards());
+  }
+  // Ask the ground once to learn the column width, then the box at a stride that fits one call.
+  walk::v1::FloorsRequest probe;
+  probe.set_world(args.world);
+  probe.mutable_place()->set_continent(args.continent);
+  probe.mutable_place()->set_x_yards(std::max(0.0, min_x));
+  probe.mutable_place()->set_y_yards(std::max(0.0, min_y));
+  walk::v1::FloorsResponse one;
+  if (grpc::Status s = client.Floors(probe, &one); !s.ok()) return ReportRpcError(s);
+  const double column = one.column_yards();
+  const double x0 = std::max(0.0, min_x - margin_yards), y0 = std::max(0.0, min_y - margin_yards);
+  const auto columns_x = static_cast<std::uint32_t>(std::ceil((max_x + margin_yards - x0) / column)) + 1;
+  const auto columns_y = static_cast<std::uint32_t>(std::ceil((max_y + margin_yards - y0) / column)) + 1;
+  std::uint32_t stride = 1;
+  while (static_cast<std::uint64_t>((columns_x + stride - 1) / stride) * ((columns_y + stride - 1) / stride) > 65536) ++stride;
+  walk::v1::FloorsRequest request = probe;
+  request.mutable_place()->set_x_yards(x0);
+  request.mutable_place()->set_y_yards(y0);
+  request.set_columns_x(columns_x);
+  request.set_columns_y(columns_y);
+  request.set_stride(stride);
+  walk::v1::FloorsResponse ground;
+  if (grpc::Status s = client.Floors(request, &ground); !s.ok()) return ReportRpcError(s);
+  char caption[256];
+  std::snprintf(caption, sizeof caption, "%s %s -> %s: %.1f yards, %.1f s (%s, band %u)",
+                args.world.c_str(), args.from.c_str(), args.to.c_str(), path.walk().yards(),
+                path.walk().seconds(), args.profile.empty() ? "shortest" : args.profile.c_str(), args.band);
+  std::ofstream file(out);
+  file << walk::client::DrawWalkSvg(path, ground, stride, caption);
+  if (!file) {
+    std::cerr << "walkctl: cannot write " << out << "\n";
+    return kExitLocal;
+  }
+  std::cout << "walkctl: drew " << path.points_size() << " points over " << ground.columns_size()
+            << " columns (stride " << stride << ") to " << out << "\n";
   return 0;
 }
 
@@ -89,6 +243,8 @@ int Info(walk::client::WalkClient& client, bool json) {
   }
   std::cout << "walkd " << response.version() << ", profiles:";
   for (const auto& p : response.profiles()) std::cout << " " << p;
+  std::cout << ", bands:";
+  for (const auto& b : response.bands()) std::cout << " " << b;
   std::cout << "\n";
   for (const auto& w : response.worlds()) {
     std::cout << "world " << w.name() << ": " << walk::v1::WorldState_Name(w.state())
@@ -99,7 +255,11 @@ int Info(walk::client::WalkClient& client, bool json) {
       std::cout << "  continent " << c.id() << ": " << c.tiles() << " tiles of " << c.tiles_x()
                 << " x " << c.tiles_y() << ", " << c.columns() << " columns, " << c.surfaces()
                 << " surfaces, at most " << c.max_floors() << " floors, " << c.regions()
-                << " regions\n";
+                << " regions, " << c.lift_rides() << " lift rides\n";
+    }
+    for (const auto& z : w.zones()) {
+      std::cout << "  zone " << z.id() << " " << z.name() << ": levels " << z.min_level() << "-"
+                << z.max_level() << "\n";
     }
   }
   return 0;
@@ -126,16 +286,30 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
 
-  std::string world = "default", from, to, profile;
-  std::uint32_t continent = 0;
+  WalkArgs walk_args, path_args, draw_args;
   bool json = false;
   auto* walk = app.add_subcommand("walk", "The walk between two places");
-  walk->add_option("--world", world, "World name")->capture_default_str();
-  walk->add_option("--from", from, "Start: x,y or x,y,z yards")->required();
-  walk->add_option("--to", to, "End: x,y or x,y,z yards")->required();
-  walk->add_option("--continent", continent, "Continent id of both places")->capture_default_str();
-  walk->add_option("--profile", profile, "Profile (default: shortest)");
+  walk_args.AddTo(walk);
   walk->add_flag("--json", json, "Print the reply as JSON");
+
+  auto* path = app.add_subcommand("path", "The walk and its way: points, seconds by kind, falls");
+  path_args.AddTo(path);
+  path->add_flag("--json", json, "Print the reply as JSON");
+
+  std::string out = "walk.svg";
+  double margin_yards = 20.0;
+  auto* draw = app.add_subcommand("draw", "Draw a walk over the ground around it as SVG");
+  draw_args.AddTo(draw);
+  draw->add_option("--out", out, "The SVG file to write")->capture_default_str();
+  draw->add_option("--margin-yards", margin_yards, "Ground shown around the path, yards")->capture_default_str();
+
+  std::string floors_world = "default", at;
+  std::uint32_t floors_continent = 0;
+  auto* floors = app.add_subcommand("floors", "Every surface of the column under a place");
+  floors->add_option("--world", floors_world, "World name")->capture_default_str();
+  floors->add_option("--at", at, "The place: x,y yards")->required();
+  floors->add_option("--continent", floors_continent, "Continent id")->capture_default_str();
+  floors->add_flag("--json", json, "Print the reply as JSON");
 
   auto* info = app.add_subcommand("info", "The worlds walkd holds");
   info->add_flag("--json", json, "Print the reply as JSON");
@@ -151,7 +325,10 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kExitUsage;
   }
   walk::client::WalkClient client(address, timeout_s);
-  if (*walk) return Walk(client, world, from, to, continent, profile, json);
+  if (*walk) return Walk(client, walk_args, json);
+  if (*path) return Path(client, path_args, json);
+  if (*draw) return Draw(client, draw_args, out, margin_yards);
+  if (*floors) return Floors(client, floors_world, at, floors_continent, json);
   if (*info) return Info(client, json);
   if (*health) return Health(client, service);
   return kExitUsage;

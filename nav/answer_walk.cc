@@ -1,12 +1,82 @@
 #include "nav/answer_walk.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
-#include "nav/snap.h"
+#include "nav/line_walk.h"
+#include "nav/path_detail.h"
 
 namespace walk::nav {
+namespace {
 
-absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Profile& profile,
-                                      const Place& from, const Place& to, Walker& walker) {
+constexpr double kSqrt2 = 1.41421356237309504880;
+// The straight line answers only within this much of the best possible cost (the octile lower
+// bound at the cheapest ground present), which makes it exact for the costs we have.
+constexpr double kStraightLineSlack = 1.002;
+
+double OctileColumns(const Continent& c, SurfaceId a, SurfaceId b) {
+  const double dx = std::abs(static_cast<double>(c.column_x[a]) - c.column_x[b]);
+  const double dy = std::abs(static_cast<double>(c.column_y[a]) - c.column_y[b]);
+  return std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy);
+}
+
+// A route between two snapped ends: its status, method, cost and steps.
+struct Route {
+  WalkStatus status = WalkStatus::kNoWalk;
+  Method method = Method::kTrivial;
+  double seconds = 0.0;
+  double yards = 0.0;  // searched, before smoothing
+  std::vector<PathStep> steps;
+  SearchStats stats;
+};
+
+Route FindRoute(const Continent& c, double column_yards, const Metric& metric, const End& a,
+                const End& b, Walker& walker, const WalkOptions& options) {
+  Route route;
+  if (a.surface == b.surface) {
+    route.status = WalkStatus::kOk;
+    route.steps = {{a.surface, PathStep::kViaStart}};
+    return route;
+  }
+  if (a.region != b.region) {
+    route.method = Method::kRegions;
+    return route;
+  }
+  if (options.try_straight_line) {
+    if (auto line = PlainOctileLine(c, metric, a.surface, b.surface)) {
+      const double octile = OctileColumns(c, a.surface, b.surface);
+      const double line_seconds = octile * metric.seconds_per_column();
+      if (line_seconds <= kStraightLineSlack * octile * metric.min_seconds_per_column()) {
+        route.status = WalkStatus::kOk;
+        route.method = Method::kStraightLine;
+        route.seconds = line_seconds;
+        route.yards = octile * column_yards;
+        route.steps = *std::move(line);
+        return route;
+      }
+    }
+  }
+  route.method = Method::kFineGrid;
+  const SearchResult found = walker.FindWalk(c, column_yards, metric, a.surface, b.surface, &route.steps);
+  route.stats = found.stats;
+  if (found.found) {
+    route.status = WalkStatus::kOk;
+    route.seconds = found.seconds;
+    route.yards = found.yards;
+  }
+  return route;
+}
+
+void AddStats(const SearchStats& more, SearchStats* total) {
+  total->nodes_expanded += more.nodes_expanded;
+  total->heap_operations += more.heap_operations;
+}
+
+}  // namespace
+
+absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
+                                      const Place& to, Walker& walker, const WalkOptions& options) {
   if (absl::Status s = ValidatePlace(from, world.column_yards, "from"); !s.ok()) return s;
   if (absl::Status s = ValidatePlace(to, world.column_yards, "to"); !s.ok()) return s;
   if (from.continent != to.continent) {
@@ -18,37 +88,57 @@ absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Profile& profile
   if (continent == nullptr) {
     return absl::NotFoundError(absl::StrCat("from.continent: the world has no continent ", from.continent));
   }
+  const Continent& c = *continent;
 
   WalkAnswer answer;
-  answer.method = Method::kTrivial;
-  const Snap a = SnapPlace(*continent, world.column_yards, from);
-  const Snap b = SnapPlace(*continent, world.column_yards, to);
-  if (a.status == WalkStatus::kOk) answer.from_end = a.end;
-  if (b.status == WalkStatus::kOk) answer.to_end = b.end;
+  Snap a = SnapPlace(c, world.column_yards, from);
+  Snap b = SnapPlace(c, world.column_yards, to);
   if (a.status != WalkStatus::kOk || b.status != WalkStatus::kOk) {
+    if (a.status == WalkStatus::kOk) answer.from_end = a.end;
+    if (b.status == WalkStatus::kOk) answer.to_end = b.end;
     answer.status = a.status != WalkStatus::kOk ? a.status : b.status;
     return answer;
   }
-  if (a.end.surface == b.end.surface) {
-    answer.status = WalkStatus::kOk;
-    return answer;
+  // An end in a small pocket, apart from the other end, is settled onto a large region.
+  auto settle = [&](End* x, const End& other) {
+    if (x->region != other.region) SettleEnd(c, world.column_yards, options.settle, x);
+  };
+  settle(&a.end, b.end);
+  settle(&b.end, a.end);
+
+  Route route = FindRoute(c, world.column_yards, metric, a.end, b.end, walker, options);
+  SearchStats stats = route.stats;
+  if (route.status != WalkStatus::kOk && (from.z_yards || to.z_yards)) {
+    // The places' own heights found no walk: ask once more at the columns' usual floors.
+    Place from_floor = from, to_floor = to;
+    from_floor.z_yards.reset();
+    to_floor.z_yards.reset();
+    Snap a2 = SnapPlace(c, world.column_yards, from_floor);
+    Snap b2 = SnapPlace(c, world.column_yards, to_floor);
+    settle(&a2.end, b2.end);
+    settle(&b2.end, a2.end);
+    if (a2.end.surface != a.end.surface || b2.end.surface != b.end.surface) {
+      answer.retried = true;
+      Route again = FindRoute(c, world.column_yards, metric, a2.end, b2.end, walker, options);
+      AddStats(again.stats, &stats);
+      if (again.status == WalkStatus::kOk) {
+        route = std::move(again);
+        a = a2;
+        b = b2;
+      }
+    }
   }
-  if (a.end.region != b.end.region) {
-    answer.status = WalkStatus::kNoWalk;
-    answer.method = Method::kRegions;
-    return answer;
-  }
-  answer.method = Method::kFineGrid;
-  const SearchResult found =
-      walker.FindWalk(*continent, world.column_yards, profile, a.end.surface, b.end.surface);
-  answer.stats = found.stats;
-  if (!found.found) {
-    answer.status = WalkStatus::kNoWalk;
-    return answer;
-  }
-  answer.status = WalkStatus::kOk;
-  answer.seconds = found.seconds;
-  answer.yards = found.yards * profile.smoothing;
+  answer.from_end = a.end;
+  answer.to_end = b.end;
+  answer.status = route.status;
+  answer.method = route.method;
+  answer.stats = stats;
+  if (route.status != WalkStatus::kOk) return answer;
+  const double smoothing = metric.profile().smoothing;
+  answer.seconds = route.seconds;
+  answer.yards = route.yards * smoothing;
+  answer.zone_cells = ZoneCellsOf(c, world.column_yards, smoothing, route.steps);
+  if (options.want_path) answer.path = DescribePath(c, world.column_yards, metric, route.steps);
   return answer;
 }
 

@@ -35,6 +35,20 @@ std::uint64_t Continent::MemoryBytes() const {
   return bytes + per_surface * surface_count();
 }
 
+void Continent::LiftsFrom(SurfaceId from, const LiftRide** first, const LiftRide** end) const {
+  auto range = std::equal_range(lifts.begin(), lifts.end(), LiftRide{from, 0, 0.0f},
+                                [](const LiftRide& a, const LiftRide& b) { return a.from < b.from; });
+  *first = lifts.data() + (range.first - lifts.begin());
+  *end = lifts.data() + (range.second - lifts.begin());
+}
+
+const Zone* World::FindZone(std::uint16_t id) const {
+  for (const Zone& zone : zones) {
+    if (zone.id == id) return &zone;
+  }
+  return nullptr;
+}
+
 const Continent* World::FindContinent(ContinentId id) const {
   for (const Continent& continent : continents) {
     if (continent.id == id) return &continent;
@@ -71,6 +85,17 @@ std::uint64_t ComputeContentId(const World& world) {
     hasher.AddArray(c.zone);
     hasher.AddArray(c.marks);
     hasher.AddArray(c.links);
+    hasher.AddU64(c.lifts.size());
+    for (const LiftRide& lift : c.lifts) {
+      hasher.AddU64(lift.from);
+      hasher.AddU64(lift.to);
+      hasher.AddDouble(lift.shaft_yards);
+    }
+  }
+  hasher.AddU64(world.zones.size());
+  for (const Zone& zone : world.zones) {
+    hasher.AddU64(zone.id);  // names and the top of the range decide no answer
+    hasher.AddU64(zone.min_level);
   }
   return hasher.Finish();
 }

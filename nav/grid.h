@@ -10,6 +10,7 @@
 // Thread safety: a World is immutable once built or loaded, and safe to share across threads.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +26,22 @@ struct Tile {
   std::uint32_t tile_y = 0;
   // kColumnsPerTile + 1 continent-wide surface ids; column (cx, cy) is index cy * 256 + cx.
   std::vector<SurfaceId> first_surface;
+};
+
+// A lift ride: from one landing to another of the same column (a shaft is vertical, which
+// keeps the A* heuristic admissible). Each direction of a lift is its own ride.
+struct LiftRide {
+  SurfaceId from = kInvalidId;
+  SurfaceId to = kInvalidId;
+  float shaft_yards = 0.0f;  // the height ridden
+};
+
+// A zone: an area with a level range, for danger bands.
+struct Zone {
+  std::uint16_t id = 0;  // as in Continent::zone; 0 means "no zone"
+  std::string name;
+  std::uint16_t min_level = 0;
+  std::uint16_t max_level = 0;
 };
 
 // A landmass. Walks never leave it.
@@ -53,9 +70,15 @@ struct Continent {
   std::vector<std::uint16_t> column_y;
   std::vector<std::uint8_t> level;      // its place in the column's stack, 0 = lowest
 
+  // Lift rides, sorted by `from`; every `from` carries kMarkLift.
+  std::vector<LiftRide> lifts;
+
   // Regions: connected sets of surfaces (links taken either way). Computed by ComputeRegions.
   std::vector<RegionId> region;
   std::vector<std::uint32_t> region_size;  // surfaces per region
+  // Which ground kinds occur: bit (flags | (road ? 256 : 0)) is set when some surface has them.
+  // Lets a metric know the cheapest ground this continent really has (the A* bound).
+  std::array<std::uint64_t, 8> ground_present{};
 
   std::uint32_t surface_count() const { return static_cast<std::uint32_t>(height_yards.size()); }
   std::uint32_t region_count() const { return static_cast<std::uint32_t>(region_size.size()); }
@@ -92,6 +115,9 @@ struct Continent {
            LinkLevel(links[from][direction]);
   }
 
+  // The lift rides leaving `from` (a surface marked kMarkLift): [*first, *end) of `lifts`.
+  void LiftsFrom(SurfaceId from, const LiftRide** first, const LiftRide** end) const;
+
   // Columns with at least one surface, and the most surfaces in one column.
   std::uint64_t CountColumns() const;
   std::uint32_t MaxFloors() const;
@@ -104,16 +130,19 @@ struct World {
   // Width of a column, yards. MovingAI maps use 1 (one cell, one yard).
   double column_yards = 1.0;
   std::vector<Continent> continents;  // sorted by id, ids unique
+  std::vector<Zone> zones;            // sorted by id, ids unique, none is 0
   // A hash of everything above that decides answers (see ComputeContentId). 0 until computed.
   std::uint64_t content_id = 0;
 
   // The continent with that id, or nullptr.
   const Continent* FindContinent(ContinentId id) const;
+  // The zone with that id, or nullptr.
+  const Zone* FindZone(std::uint16_t id) const;
   std::uint64_t MemoryBytes() const;
 };
 
 // Computes the hash of everything in `world` that decides answers: column size, each continent's
-// extent, tiles, surfaces (heights, headroom, flags, areas) and links. Regions are derived from
+// extent, tiles, surfaces (heights, headroom, flags, areas), links and lifts, and the zones. Regions are derived from
 // links and are not hashed. The world's name and where it was read from are not in it.
 std::uint64_t ComputeContentId(const World& world);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 
@@ -25,6 +26,10 @@ void ContinentBuilder::AddSurface(std::uint32_t x, std::uint32_t y, const Surfac
   const std::uint32_t tile = (y / kTileColumns) * tiles_x_ + x / kTileColumns;
   const std::uint32_t column = (y % kTileColumns) * kTileColumns + x % kTileColumns;
   per_tile_[tile].push_back({column, spec});
+}
+
+void ContinentBuilder::AddLift(std::uint32_t x, std::uint32_t y, float z_a, float z_b) {
+  lifts_.push_back({x, y, z_a, z_b});
 }
 
 absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules) {
@@ -92,59 +97,92 @@ absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules) {
     std::vector<Placed>().swap(placed);
   }
   DeriveLinks(rules, c);
-  ComputeRegions(c);
+  for (const PlannedLift& lift : lifts_) {
+    SurfaceId first = 0, end = 0;
+    if (c.OnMap(lift.x, lift.y)) c.ColumnSurfaces(lift.x, lift.y, &first, &end);
+    auto nearest = [&](float z) {
+      SurfaceId best = kInvalidId;
+      for (SurfaceId s = first; s < end; ++s) {
+        if (best == kInvalidId || std::abs(c.height_yards[s] - z) < std::abs(c.height_yards[best] - z)) best = s;
+      }
+      return best;
+    };
+    const SurfaceId a = nearest(lift.z_a), b = nearest(lift.z_b);
+    if (a == kInvalidId || a == b) {
+      return absl::InvalidArgumentError(absl::StrCat("continent ", id_, ": the lift at column ", lift.x,
+                                                     ",", lift.y, " needs two surfaces to join"));
+    }
+    const float shaft = std::abs(c.height_yards[b] - c.height_yards[a]);
+    c.lifts.push_back({a, b, shaft});
+    c.lifts.push_back({b, a, shaft});
+    c.marks[a] |= kMarkLift;
+    c.marks[b] |= kMarkLift;
+  }
+  std::sort(c.lifts.begin(), c.lifts.end(), [](const LiftRide& a, const LiftRide& b) {
+    return a.from != b.from ? a.from < b.from : a.to < b.to;
+  });
+  FinishContinent(c);
   return c;
 }
 
+namespace {
+
+// The kind of link from a surface at `sz` onto surface `t` at `tz`, or nullopt when none goes.
+std::optional<LinkKind> KindOnto(const LinkRules& rules, const Continent& c, SurfaceId s,
+                                 SurfaceId t) {
+  const double dz = static_cast<double>(c.height_yards[t]) - c.height_yards[s];
+  const std::uint8_t to = c.flags[t];
+  if (to & kFlagWater) {
+    if (rules.water_entered_only_from_water && !(c.flags[s] & kFlagWater)) return std::nullopt;
+    if (std::abs(dz) <= rules.step_yards) return LinkKind::kSwim;
+    if (dz < 0 && -dz <= rules.max_fall_yards) return LinkKind::kFall;
+    return std::nullopt;
+  }
+  if (to & (kFlagClimb | kFlagSteep)) {
+    if (std::abs(dz) <= rules.climb_yards) return (to & kFlagClimb) ? LinkKind::kClimb : LinkKind::kSteep;
+    if (dz < 0 && -dz <= rules.max_fall_yards) return LinkKind::kFall;
+    return std::nullopt;
+  }
+  if (std::abs(dz) <= rules.step_yards) return (to & kFlagIndoor) ? LinkKind::kIndoor : LinkKind::kWalk;
+  if (dz > 0 && dz <= rules.jump_yards) return LinkKind::kJump;
+  if (dz < 0 && -dz <= rules.max_fall_yards) return LinkKind::kFall;
+  return std::nullopt;
+}
+
+}  // namespace
+
 void DeriveLinks(const LinkRules& rules, Continent& c) {
-  const double step = rules.step_yards;
   const double agent = rules.agent_height_yards;
   for (SurfaceId s = 0; s < c.surface_count(); ++s) {
     LinkSet& out = c.links[s];
     out = kNoLinks;
-    if (c.flags[s] & kFlagBlocked) continue;
+    if ((c.flags[s] & kFlagBlocked) || c.headroom_yards[s] < agent) continue;
     const double sz = c.height_yards[s];
     const double s_ceiling = sz + c.headroom_yards[s];
-    if (c.headroom_yards[s] < agent) continue;
     for (int d = 0; d < kDirectionCount; ++d) {
       const std::int64_t nx = c.column_x[s] + kDirectionDx[d];
       const std::int64_t ny = c.column_y[s] + kDirectionDy[d];
       if (!c.OnMap(nx, ny)) continue;
       SurfaceId first, end;
       c.ColumnSurfaces(static_cast<std::uint32_t>(nx), static_cast<std::uint32_t>(ny), &first, &end);
-      SurfaceId best_step = kInvalidId, best_fall = kInvalidId;
-      double best_step_dz = 0.0;
+      SurfaceId best = kInvalidId;
+      LinkKind best_kind = LinkKind::kWalk;
+      double best_dz = 0.0;
       for (SurfaceId t = first; t < end; ++t) {
         if (c.flags[t] & kFlagBlocked) continue;
         const double tz = c.height_yards[t];
-        const double dz = tz - sz;
         // The walker passes through [max(sz, tz), max(sz, tz) + agent]: both ceilings clear it.
         const double top = std::max(sz, tz) + agent;
         if (top > s_ceiling || top > tz + c.headroom_yards[t]) continue;
-        if ((c.flags[t] & kFlagWater) && !(c.flags[s] & kFlagWater) &&
-            rules.water_entered_only_from_water) {
-          continue;
-        }
-        if (std::abs(dz) <= step) {
-          if (best_step == kInvalidId || std::abs(dz) < std::abs(best_step_dz)) {
-            best_step = t;
-            best_step_dz = dz;
-          }
-        } else if (dz < 0 && -dz <= rules.max_fall_yards) {
-          best_fall = t;  // ascending order: the last one is the nearest below
+        const std::optional<LinkKind> kind = KindOnto(rules, c, s, t);
+        if (!kind) continue;
+        if (best == kInvalidId || std::abs(tz - sz) < std::abs(best_dz)) {
+          best = t;
+          best_kind = *kind;
+          best_dz = tz - sz;
         }
       }
-      if (best_step != kInvalidId) {
-        LinkKind kind = LinkKind::kWalk;
-        if (c.flags[best_step] & kFlagWater) {
-          kind = LinkKind::kSwim;
-        } else if (c.flags[best_step] & kFlagIndoor) {
-          kind = LinkKind::kIndoor;
-        }
-        out[d] = MakeLink(c.level[best_step], kind);
-      } else if (best_fall != kInvalidId) {
-        out[d] = MakeLink(c.level[best_fall], LinkKind::kFall);
-      }
+      if (best != kInvalidId) out[d] = MakeLink(c.level[best], best_kind);
     }
   }
 }
@@ -161,6 +199,15 @@ std::uint32_t FindRoot(std::vector<std::uint32_t>& parent, std::uint32_t v) {
 
 }  // namespace
 
+void FinishContinent(Continent& c) {
+  ComputeRegions(c);
+  c.ground_present.fill(0);
+  for (SurfaceId s = 0; s < c.surface_count(); ++s) {
+    const unsigned index = c.flags[s] | ((c.marks[s] & kMarkRoad) ? 256u : 0u);
+    c.ground_present[index / 64] |= std::uint64_t{1} << (index % 64);
+  }
+}
+
 void ComputeRegions(Continent& c) {
   const std::uint32_t n = c.surface_count();
   std::vector<std::uint32_t> parent(n);
@@ -172,6 +219,11 @@ void ComputeRegions(Continent& c) {
       const std::uint32_t b = FindRoot(parent, c.LinkTarget(s, d));
       if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
+  }
+  for (const LiftRide& lift : c.lifts) {
+    const std::uint32_t a = FindRoot(parent, lift.from);
+    const std::uint32_t b = FindRoot(parent, lift.to);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
   c.region.assign(n, kInvalidId);
   c.region_size.clear();

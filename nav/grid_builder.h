@@ -25,6 +25,10 @@ struct SurfaceSpec {
 struct LinkRules {
   // Largest rise or drop walked as a step, yards.
   double step_yards = 0.6;
+  // Largest rise taken as a jump (a small step up, beyond a step), yards.
+  double jump_yards = 1.5;
+  // Largest rise or drop onto a steep or climb surface (walked up the slope), yards.
+  double climb_yards = 2.0;
   // Largest drop taken as a one-way fall, yards.
   double max_fall_yards = 10.0;
   // Room a walker needs above its feet, yards.
@@ -42,7 +46,11 @@ class ContinentBuilder {
   // stacked by height. Out-of-extent columns are an error reported by Build.
   void AddSurface(std::uint32_t x, std::uint32_t y, const SurfaceSpec& spec);
 
-  // Lays out the continent, derives links with `rules`, computes regions.
+  // Adds a lift between the surfaces of column (x, y) nearest heights `z_a` and `z_b` (both
+  // ways; the shaft is the height between them). Resolved by Build.
+  void AddLift(std::uint32_t x, std::uint32_t y, float z_a, float z_b);
+
+  // Lays out the continent, derives links with `rules`, adds the lifts, computes regions.
   // Errors: INVALID_ARGUMENT for a surface off the extent, more than 31 surfaces in a column,
   // or a non-finite height.
   absl::StatusOr<Continent> Build(const LinkRules& rules);
@@ -58,11 +66,24 @@ class ContinentBuilder {
   std::uint32_t tiles_x_;
   std::uint32_t tiles_y_;
   std::vector<std::vector<Placed>> per_tile_;  // tiles_x * tiles_y
+  struct PlannedLift {
+    std::uint32_t x, y;
+    float z_a, z_b;
+  };
+  std::vector<PlannedLift> lifts_;
   bool out_of_extent_ = false;
 };
 
-// Derives every surface's links from heights, headroom and flags.
+// Derives every surface's links from heights, headroom and flags. In each direction the link
+// goes to the neighbouring surface nearest in height that can be reached: onto water by a swim
+// (within a step), onto a steep or climb surface by a steep or climb link (within climb_yards),
+// otherwise a walk (indoor onto an indoor floor) within a step, a jump up to jump_yards, or a
+// one-way fall down to max_fall_yards. Both ceilings must leave the agent's height free.
 void DeriveLinks(const LinkRules& rules, Continent& continent);
+
+// Computes what is derived from surfaces and links: regions and the ground kinds present.
+// Called by ContinentBuilder::Build and by LoadWorld.
+void FinishContinent(Continent& continent);
 
 // Numbers the regions of `continent`: surfaces joined by links, taken either way, share a region.
 // Regions are numbered in order of their lowest surface id (deterministic).

@@ -112,6 +112,19 @@ absl::Status SaveWorld(const World& world, const std::string& source, const std:
       w.PutArray(c.zone);
       w.PutArray(c.marks);
       w.PutArray(c.links);
+      w.Put<std::uint32_t>(static_cast<std::uint32_t>(c.lifts.size()));
+      for (const LiftRide& lift : c.lifts) {
+        w.Put<std::uint32_t>(lift.from);
+        w.Put<std::uint32_t>(lift.to);
+        w.Put<float>(lift.shaft_yards);
+      }
+    }
+    w.Put<std::uint32_t>(static_cast<std::uint32_t>(world.zones.size()));
+    for (const Zone& zone : world.zones) {
+      w.Put<std::uint16_t>(zone.id);
+      w.Put<std::uint16_t>(zone.min_level);
+      w.Put<std::uint16_t>(zone.max_level);
+      w.PutString(zone.name);
     }
     out.flush();
     if (!out) return absl::InternalError(absl::StrCat("write failed: ", temp.string()));
@@ -219,8 +232,36 @@ absl::StatusOr<LoadedWorld> LoadWorld(const std::string& dir) {
         if (first + LinkLevel(link) >= end) return Damaged(path, "a link leads to no surface");
       }
     }
-    ComputeRegions(c);
+    std::uint32_t lift_count;
+    if (!r.Get(&lift_count) || lift_count > surface_count * 2u + 16u) return Damaged(path, "truncated lifts");
+    for (std::uint32_t i = 0; i < lift_count; ++i) {
+      LiftRide lift;
+      if (!r.Get(&lift.from) || !r.Get(&lift.to) || !r.Get(&lift.shaft_yards)) {
+        return Damaged(path, "truncated lifts");
+      }
+      if (lift.from >= surface_count || lift.to >= surface_count || lift.from == lift.to ||
+          c.column_x[lift.from] != c.column_x[lift.to] || c.column_y[lift.from] != c.column_y[lift.to] ||
+          !(c.marks[lift.from] & kMarkLift) || !std::isfinite(lift.shaft_yards) ||
+          lift.shaft_yards < 0 || (!c.lifts.empty() && c.lifts.back().from > lift.from)) {
+        return Damaged(path, "a lift ride is out of place");
+      }
+      c.lifts.push_back(lift);
+    }
+    FinishContinent(c);
     world.continents.push_back(std::move(c));
+  }
+  std::uint32_t zone_count;
+  if (!r.Get(&zone_count) || zone_count > 65535) return Damaged(path, "truncated zones");
+  for (std::uint32_t i = 0; i < zone_count; ++i) {
+    Zone zone;
+    if (!r.Get(&zone.id) || !r.Get(&zone.min_level) || !r.Get(&zone.max_level) ||
+        !r.GetString(&zone.name)) {
+      return Damaged(path, "truncated zones");
+    }
+    if (zone.id == 0 || (!world.zones.empty() && world.zones.back().id >= zone.id)) {
+      return Damaged(path, "zone ids out of order");
+    }
+    world.zones.push_back(std::move(zone));
   }
   if (!r.AtEnd()) return Damaged(path, "trailing bytes");
   for (std::size_t k = 1; k < world.continents.size(); ++k) {

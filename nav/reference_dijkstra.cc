@@ -8,7 +8,7 @@
 
 namespace walk::nav {
 
-SearchResult ReferenceDijkstra(const Continent& c, double column_yards, const Profile& profile,
+SearchResult ReferenceDijkstra(const Continent& c, double column_yards, const Metric& metric,
                                SurfaceId from, SurfaceId to) {
   const std::uint32_t n = c.surface_count();
   std::vector<double> seconds(n, kInfCost);
@@ -35,19 +35,28 @@ SearchResult ReferenceDijkstra(const Continent& c, double column_yards, const Pr
         const int left = (d + 7) % 8, right = (d + 1) % 8;
         if (!HasLink(c.links[v][left]) || !HasLink(c.links[v][right])) continue;
       }
-      const double multiplier = profile.kind_multiplier[static_cast<int>(LinkKindOf(link))];
-      if (std::isinf(multiplier)) continue;
       const std::uint32_t nx = c.column_x[v] + kDirectionDx[d];
       const std::uint32_t ny = c.column_y[v] + kDirectionDy[d];
       SurfaceId first, end;
       c.ColumnSurfaces(nx, ny, &first, &end);
       const SurfaceId w = first + LinkLevel(link);
-      const double step_yards = (d % 2 == 1 ? std::sqrt(2.0) : 1.0) * column_yards;
-      const double next = cost + step_yards * multiplier / profile.run_yards_per_second;
-      if (next < seconds[w]) {
-        seconds[w] = next;
-        yards[w] = yards[v] + step_yards;
-        queue.push({next, w});
+      const double columns = d % 2 == 1 ? std::sqrt(2.0) : 1.0;
+      const double step = metric.StepSeconds(c, w, LinkKindOf(link), columns, c.zone[from], c.zone[to]);
+      if (std::isinf(step)) continue;
+      if (cost + step < seconds[w]) {
+        seconds[w] = cost + step;
+        yards[w] = yards[v] + columns * column_yards;
+        queue.push({seconds[w], w});
+        ++result.stats.heap_operations;
+      }
+    }
+    for (const LiftRide& ride : c.lifts) {  // plain: scan every ride
+      if (ride.from != v) continue;
+      const double step = metric.LiftSeconds(c, ride.to, ride.shaft_yards, c.zone[from], c.zone[to]);
+      if (cost + step < seconds[ride.to]) {
+        seconds[ride.to] = cost + step;
+        yards[ride.to] = yards[v];
+        queue.push({seconds[ride.to], ride.to});
         ++result.stats.heap_operations;
       }
     }

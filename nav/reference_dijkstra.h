@@ -4,14 +4,14 @@
 #pragma once
 
 #include "nav/grid.h"
-#include "nav/profile.h"
+#include "nav/metric.h"
 #include "nav/walker.h"
 
 namespace walk::nav {
 
 // The cheapest walk from `from` to `to`, by the same rules as Walker::FindWalk (diagonals only
-// with both orthogonal links, forbidden kinds skipped), found without a heuristic.
+// with both orthogonal links, steps priced by `metric`, lifts ridden), found without a heuristic.
 SearchResult ReferenceDijkstra(const Continent& continent, double column_yards,
-                               const Profile& profile, SurfaceId from, SurfaceId to);
+                               const Metric& metric, SurfaceId from, SurfaceId to);
 
 }  // namespace walk::nav

@@ -1,5 +1,6 @@
 #include "nav/snap.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -33,6 +34,57 @@ absl::Status ValidatePlace(const Place& place, double column_yards, absl::string
   return absl::OkStatus();
 }
 
+namespace {
+
+End EndAt(const Continent& c, SurfaceId s) {
+  End end;
+  end.column_x = c.column_x[s];
+  end.column_y = c.column_y[s];
+  end.surface = s;
+  end.level = c.level[s];
+  end.surface_z_yards = c.height_yards[s];
+  end.region = c.region[s];
+  end.zone = c.zone[s];
+  return end;
+}
+
+}  // namespace
+
+bool SettleEnd(const Continent& c, double column_yards, const SettleOptions& options, End* end) {
+  const std::uint32_t large = options.large_region_surfaces;
+  if (c.region_size[end->region] >= large) return false;
+  const auto reach = static_cast<std::int64_t>(std::ceil(options.radius_yards / column_yards));
+  const double z = end->surface_z_yards;
+  SurfaceId best = kInvalidId;
+  double best_horizontal = kInfCost, best_vertical = kInfCost;
+  for (std::int64_t dy = -reach; dy <= reach; ++dy) {
+    for (std::int64_t dx = -reach; dx <= reach; ++dx) {
+      const double horizontal = std::hypot(static_cast<double>(dx), static_cast<double>(dy)) * column_yards;
+      if (horizontal > options.radius_yards || horizontal > best_horizontal) continue;
+      const std::int64_t x = end->column_x + dx, y = end->column_y + dy;
+      if (!c.OnMap(x, y)) continue;
+      SurfaceId first, last;
+      c.ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &last);
+      for (SurfaceId s = first; s < last; ++s) {
+        const double rise = c.height_yards[s] - z;
+        if (rise > options.up_yards || -rise > options.down_yards) continue;
+        if (c.region_size[c.region[s]] < large || c.links[s] == kNoLinks) continue;
+        if (horizontal < best_horizontal ||
+            (horizontal == best_horizontal && std::abs(rise) < best_vertical)) {
+          best = s;
+          best_horizontal = horizontal;
+          best_vertical = std::abs(rise);
+        }
+      }
+    }
+  }
+  if (best == kInvalidId) return false;
+  *end = EndAt(c, best);
+  end->settled = true;
+  end->settle_yards = std::hypot(best_horizontal, best_vertical);
+  return true;
+}
+
 Snap SnapPlace(const Continent& c, double column_yards, const Place& place) {
   Snap snap;
   const auto x = static_cast<std::int64_t>(std::floor(place.x_yards / column_yards));
@@ -63,12 +115,7 @@ Snap SnapPlace(const Continent& c, double column_yards, const Place& place) {
     }
     if (chosen == kInvalidId) chosen = end - 1;
   }
-  snap.end.column_x = static_cast<std::uint32_t>(x);
-  snap.end.column_y = static_cast<std::uint32_t>(y);
-  snap.end.surface = chosen;
-  snap.end.level = c.level[chosen];
-  snap.end.surface_z_yards = c.height_yards[chosen];
-  snap.end.region = c.region[chosen];
+  snap.end = EndAt(c, chosen);
   return snap;
 }
 

@@ -25,6 +25,21 @@ struct Snap {
   End end;                              // set when kOk
 };
 
+// How far a place in a small pocket may be settled, and what counts as a large region.
+struct SettleOptions {
+  double radius_yards = 25.0;  // horizontally
+  double up_yards = 10.0;      // at most this much higher
+  double down_yards = 30.0;    // at most this much lower
+  // A region of at least this many surfaces is large; a smaller one is a pocket.
+  std::uint32_t large_region_surfaces = 1000;
+};
+
+// Moves `end` (a snapped end whose region is small) to the nearest surface of a large region
+// within the settle bounds: nearest horizontally, then vertically. Returns false, leaving `end`
+// as it was, when its region is already large or nothing is in reach.
+bool SettleEnd(const Continent& continent, double column_yards, const SettleOptions& options,
+               End* end);
+
 // Snaps `place` (validated, on `continent`) to a surface: with a height, the floor nearest it
 // (the lower on a tie); without one, the lowest indoor floor if the column has one, else the top
 // surface (a street above buried ground, a deck above a river bed).

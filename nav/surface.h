@@ -37,6 +37,7 @@ enum SurfaceFlag : std::uint8_t {
   kFlagSteep = 1 << 4,     // a slope too steep to walk comfortably
   kFlagBlocked = 1 << 5,   // standable geometry nobody may enter (kept for snapping and drawing)
   kFlagForest = 1 << 6,    // forest ground: heavy move profiles may not enter
+  kFlagClimb = 1 << 7,     // so steep that only a climb goes up it
 };
 
 // Area marks (bit set), beside the zone id.
@@ -44,6 +45,7 @@ enum AreaMark : std::uint8_t {
   kMarkRoad = 1 << 0,
   kMarkHubA = 1 << 1,  // a town or outpost of faction A
   kMarkHubB = 1 << 2,  // a town or outpost of faction B
+  kMarkLift = 1 << 3,  // a lift landing: the surface has lift rides (Continent::lifts)
 };
 
 // The 8 directions, counter-clockwise from east. Even directions are orthogonal; the two

@@ -16,6 +16,7 @@ const char* MethodName(Method method) {
   switch (method) {
     case Method::kTrivial: return "trivial";
     case Method::kRegions: return "regions";
+    case Method::kStraightLine: return "straight_line";
     case Method::kFineGrid: return "fine_grid";
   }
   return "unknown";

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "nav/ids.h"
 #include "nav/walker.h"
@@ -18,7 +20,7 @@ struct Place {
 };
 
 enum class WalkStatus : std::uint8_t { kOk, kNoWalk, kOffMap, kNoSurface };
-enum class Method : std::uint8_t { kTrivial, kRegions, kFineGrid };
+enum class Method : std::uint8_t { kTrivial, kRegions, kStraightLine, kFineGrid };
 
 const char* WalkStatusName(WalkStatus status);
 const char* MethodName(Method method);
@@ -31,6 +33,40 @@ struct End {
   std::uint8_t level = 0;
   double surface_z_yards = 0.0;
   RegionId region = kInvalidId;
+  std::uint16_t zone = 0;
+  // The place stood in a small pocket and was moved to the nearest surface that reaches a large
+  // region; settle_yards is how far (3D, between column centres and surface heights).
+  bool settled = false;
+  double settle_yards = 0.0;
+};
+
+// The yards a walk spends in one zone inside one 200-yard zone cell.
+struct ZoneCell {
+  std::int32_t cell_x = 0;  // floor(x_yards / 200)
+  std::int32_t cell_y = 0;
+  std::uint16_t zone = 0;
+  double yards = 0.0;  // walked yards (after smoothing)
+};
+
+struct PathPoint {
+  double x_yards = 0.0;
+  double y_yards = 0.0;
+  double z_yards = 0.0;
+};
+
+// A drop taken on the way: where it starts and how far down it goes.
+struct Fall {
+  PathPoint from;
+  double drop_yards = 0.0;
+};
+
+// The way itself: points pulled taut, and what the seconds were spent on.
+struct PathDetail {
+  std::vector<PathPoint> points;
+  // Seconds by kind of ground or move: walk, road, indoor, swim, steep, climb, jump, fall, lift.
+  std::vector<std::pair<std::string, double>> seconds_by_kind;
+  std::vector<Fall> falls;
+  std::size_t steps = 0;  // column steps before pulling
 };
 
 struct WalkAnswer {
@@ -40,6 +76,10 @@ struct WalkAnswer {
   Method method = Method::kTrivial;
   std::optional<End> from_end;
   std::optional<End> to_end;
+  // No walk at the places' own heights: asked once more at their columns' usual floors.
+  bool retried = false;
+  std::vector<ZoneCell> zone_cells;  // sorted by cell, then zone
+  std::optional<PathDetail> path;    // when asked for
   SearchStats stats;
 };
 

@@ -19,6 +19,7 @@ void Walker::Prepare(std::uint32_t surface_count) {
     stamp_.assign(surface_count, 0);
     g_.resize(surface_count);
     parent_.resize(surface_count);
+    via_.resize(surface_count);
     heap_pos_.resize(surface_count);
     heap_.resize(surface_count);
     generation_ = 0;
@@ -67,14 +68,13 @@ SurfaceId Walker::PopMin() {
   return top;
 }
 
-SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Profile& profile,
-                              SurfaceId from, SurfaceId to, std::vector<SurfaceId>* path) {
+SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Metric& metric,
+                              SurfaceId from, SurfaceId to, std::vector<PathStep>* path) {
   assert(from < c.surface_count() && to < c.surface_count());
   SearchResult result;
   Prepare(c.surface_count());
-  // seconds per column of plain running; the heuristic uses the cheapest multiplier.
-  const double seconds_per_column = column_yards / profile.run_yards_per_second;
-  const double h_scale = seconds_per_column * profile.MinMultiplier();
+  const double h_scale = metric.min_seconds_per_column();
+  const std::uint16_t exempt_a = c.zone[from], exempt_b = c.zone[to];
   const double goal_x = c.column_x[to];
   const double goal_y = c.column_y[to];
   auto heuristic = [&](SurfaceId v) {
@@ -82,10 +82,30 @@ SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Pro
     const double dy = std::abs(c.column_y[v] - goal_y);
     return h_scale * (std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy));
   };
+  // Relaxes the step v -> w costing `step` seconds, reached `via`.
+  auto relax = [&](SurfaceId v, SurfaceId w, double g_w, std::uint8_t via) {
+    if (stamp_[w] != generation_) {
+      stamp_[w] = generation_;
+      g_[w] = g_w;
+      parent_[w] = v;
+      via_[w] = via;
+      SiftUp(heap_size_++, HeapEntry{g_w + heuristic(w), g_w, w});
+      ++result.stats.heap_operations;
+    } else if (heap_pos_[w] != kClosed && g_w < g_[w]) {
+      const std::uint32_t pos = heap_pos_[w];
+      const double h = heap_[pos].f - heap_[pos].g;
+      g_[w] = g_w;
+      parent_[w] = v;
+      via_[w] = via;
+      SiftUp(pos, HeapEntry{g_w + h, g_w, w});
+      ++result.stats.heap_operations;
+    }
+  };
 
   stamp_[from] = generation_;
   g_[from] = 0.0;
   parent_[from] = kInvalidId;
+  via_[from] = PathStep::kViaStart;
   heap_size_ = 1;
   SiftUp(0, HeapEntry{heuristic(from), 0.0, from});
   ++result.stats.heap_operations;
@@ -105,39 +125,33 @@ SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Pro
       const Link link = links[d];
       if (!HasLink(link)) continue;
       if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-      const double multiplier = profile.kind_multiplier[static_cast<int>(LinkKindOf(link))];
-      if (!(multiplier < kInfCost)) continue;
       const SurfaceId w = c.LinkTarget(v, d);
-      const double g_w = g_v + StepColumns(d) * seconds_per_column * multiplier;
-      if (stamp_[w] != generation_) {
-        stamp_[w] = generation_;
-        g_[w] = g_w;
-        parent_[w] = v;
-        SiftUp(heap_size_++, HeapEntry{g_w + heuristic(w), g_w, w});
-        ++result.stats.heap_operations;
-      } else if (heap_pos_[w] != kClosed && g_w < g_[w]) {
-        const std::uint32_t pos = heap_pos_[w];
-        const double h = heap_[pos].f - heap_[pos].g;
-        g_[w] = g_w;
-        parent_[w] = v;
-        SiftUp(pos, HeapEntry{g_w + h, g_w, w});
-        ++result.stats.heap_operations;
+      const double step =
+          metric.StepSeconds(c, w, LinkKindOf(link), StepColumns(d), exempt_a, exempt_b);
+      if (!(step < kInfCost)) continue;
+      relax(v, w, g_v + step, static_cast<std::uint8_t>(d));
+    }
+    if (c.marks[v] & kMarkLift) {
+      const LiftRide *ride, *rides_end;
+      c.LiftsFrom(v, &ride, &rides_end);
+      for (; ride != rides_end; ++ride) {
+        const double step = metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
+        if (step < kInfCost) relax(v, ride->to, g_v + step, PathStep::kViaLift);
       }
     }
   }
   if (!result.found) return result;
 
-  // Yards along the path, summed from the start (the same order a path-length check sums).
-  std::vector<SurfaceId> local;
-  std::vector<SurfaceId>& steps = path != nullptr ? *path : local;
+  // Yards along the path, summed from the start (the order a path-length check sums in). A lift
+  // ride is not walked: no yards.
+  std::vector<PathStep> local;
+  std::vector<PathStep>& steps = path != nullptr ? *path : local;
   steps.clear();
-  for (SurfaceId v = to; v != kInvalidId; v = parent_[v]) steps.push_back(v);
+  for (SurfaceId v = to; v != kInvalidId; v = parent_[v]) steps.push_back({v, via_[v]});
   std::reverse(steps.begin(), steps.end());
   double columns = 0.0;
   for (std::size_t i = 1; i < steps.size(); ++i) {
-    const bool diagonal = c.column_x[steps[i]] != c.column_x[steps[i - 1]] &&
-                          c.column_y[steps[i]] != c.column_y[steps[i - 1]];
-    columns += diagonal ? kSqrt2 : 1.0;
+    if (steps[i].via < kDirectionCount) columns += StepColumns(steps[i].via);
   }
   result.yards = columns * column_yards;
   return result;

@@ -1,8 +1,9 @@
 // The exact walker: A* over the surface links of the fine grid.
 //
-// Octile heuristic scaled by the profile's cheapest multiplier (admissible and consistent, so no
-// surface is expanded twice). A diagonal link is taken only when both orthogonal links of the
-// same surface exist: a walk never cuts a blocked corner.
+// Steps are priced by a Metric (nav/metric.h). Octile heuristic scaled by the metric's cheapest
+// seconds per column (admissible and consistent, so no surface is expanded twice; lifts stay in
+// their column, so they keep it so). A diagonal link is taken only when both orthogonal links of
+// the same surface exist: a walk never cuts a blocked corner.
 //
 // A Walker owns its search buffers: they are sized once to the largest continent it has searched
 // and generation-stamped, so nothing is cleared or allocated per search. One Walker per thread;
@@ -13,7 +14,7 @@
 #include <vector>
 
 #include "nav/grid.h"
-#include "nav/profile.h"
+#include "nav/metric.h"
 
 namespace walk::nav {
 
@@ -21,6 +22,14 @@ namespace walk::nav {
 struct SearchStats {
   std::uint64_t nodes_expanded = 0;   // surfaces taken off the heap
   std::uint64_t heap_operations = 0;  // pushes, decrease-keys and pops
+};
+
+// One step of a found walk: the surface reached and how (the first step has kViaStart).
+struct PathStep {
+  static constexpr std::uint8_t kViaStart = 255;
+  static constexpr std::uint8_t kViaLift = 8;
+  SurfaceId surface = kInvalidId;
+  std::uint8_t via = kViaStart;  // a direction 0..7, kViaLift, or kViaStart
 };
 
 struct SearchResult {
@@ -37,10 +46,10 @@ class Walker {
   Walker& operator=(const Walker&) = delete;
 
   // The cheapest walk from surface `from` to surface `to` of `continent`, whose columns are
-  // `column_yards` wide, priced by `profile`. When `path` is non-null and a walk is found it
-  // receives the surfaces from `from` to `to`.
-  SearchResult FindWalk(const Continent& continent, double column_yards, const Profile& profile,
-                        SurfaceId from, SurfaceId to, std::vector<SurfaceId>* path = nullptr);
+  // `column_yards` wide, priced by `metric` (the zones of `from` and `to` exempt from danger).
+  // When `path` is non-null and a walk is found it receives the steps from `from` to `to`.
+  SearchResult FindWalk(const Continent& continent, double column_yards, const Metric& metric,
+                        SurfaceId from, SurfaceId to, std::vector<PathStep>* path = nullptr);
 
  private:
   // A heap entry carries its keys, so sifting compares without touching per-surface arrays.
@@ -63,6 +72,7 @@ class Walker {
   std::vector<std::uint32_t> stamp_;     // == generation_ when the entries below are valid
   std::vector<double> g_;                // cost from `from`, seconds
   std::vector<SurfaceId> parent_;
+  std::vector<std::uint8_t> via_;        // how parent_ reached the surface (PathStep::via)
   std::vector<std::uint32_t> heap_pos_;  // position in heap_, or kClosed
   std::vector<HeapEntry> heap_;          // sized once to the surface count
   std::uint32_t heap_size_ = 0;

@@ -4,10 +4,11 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "nav/answer_walk.h"
-#include "nav/profile.h"
+#include "nav/danger.h"
+#include "nav/snap.h"
 #include "server/grpc_status.h"
+#include "server/proto_convert.h"
 #include "store/model_hash.h"
 
 namespace walk::server {
@@ -15,84 +16,99 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-nav::Place ToPlace(const walk::v1::Place& place) {
-  nav::Place p;
-  p.continent = place.continent();
-  p.x_yards = place.x_yards();
-  p.y_yards = place.y_yards();
-  if (place.has_z_yards()) p.z_yards = place.z_yards();
-  return p;
-}
+// Most columns one Floors call may ask about.
+constexpr std::uint64_t kMaxFloorColumns = 65536;
 
-walk::v1::WalkStatus ToProto(nav::WalkStatus status) {
-  switch (status) {
-    case nav::WalkStatus::kOk: return walk::v1::WALK_STATUS_OK;
-    case nav::WalkStatus::kNoWalk: return walk::v1::WALK_STATUS_NO_WALK;
-    case nav::WalkStatus::kOffMap: return walk::v1::WALK_STATUS_OFF_MAP;
-    case nav::WalkStatus::kNoSurface: return walk::v1::WALK_STATUS_NO_SURFACE;
-  }
-  return walk::v1::WALK_STATUS_UNSPECIFIED;
-}
-
-walk::v1::Method ToProto(nav::Method method) {
-  switch (method) {
-    case nav::Method::kTrivial: return walk::v1::METHOD_TRIVIAL;
-    case nav::Method::kRegions: return walk::v1::METHOD_REGIONS;
-    case nav::Method::kFineGrid: return walk::v1::METHOD_FINE_GRID;
-  }
-  return walk::v1::METHOD_UNSPECIFIED;
-}
-
-void ToProto(const nav::End& end, walk::v1::End* out) {
-  out->set_column_x(end.column_x);
-  out->set_column_y(end.column_y);
-  out->set_level(end.level);
-  out->set_surface_z_yards(end.surface_z_yards);
-  out->set_region(end.region);
-}
-
-void ToProto(const nav::WalkAnswer& answer, walk::v1::WalkResponse* out) {
-  out->set_status(ToProto(answer.status));
-  out->set_method(ToProto(answer.method));
-  if (answer.status == nav::WalkStatus::kOk) {
-    out->set_seconds(answer.seconds);
-    out->set_yards(answer.yards);
-  }
-  if (answer.from_end) ToProto(*answer.from_end, out->mutable_from_end());
-  if (answer.to_end) ToProto(*answer.to_end, out->mutable_to_end());
-  out->set_nodes_expanded(answer.stats.nodes_expanded);
-}
-
-// The request's fields that need no world: present ends, a known profile.
-absl::Status ValidateWalkRequest(const walk::v1::WalkRequest& request) {
-  if (request.world().empty()) return absl::InvalidArgumentError("world: required");
-  if (!request.has_from()) return absl::InvalidArgumentError("from: required");
-  if (!request.has_to()) return absl::InvalidArgumentError("to: required");
-  if (nav::FindProfile(request.profile()) == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("profile: unknown profile '", request.profile(),
-                                                   "' (known: ",
-                                                   absl::StrJoin(nav::ProfileNames(), ", "), ")"));
-  }
-  return absl::OkStatus();
+// A finisher for a unary call: records the request's metrics, then finishes the reactor.
+std::function<void(const absl::Status&)> Finisher(grpc::ServerUnaryReactor* reactor,
+                                                  WalkMetrics& metrics, const char* method) {
+  const Clock::time_point start = Clock::now();
+  return [reactor, start, &metrics, method](const absl::Status& status) {
+    const grpc::Status reply = ToGrpcStatus(status);
+    metrics.RecordRequest(method, GrpcCodeName(reply.error_code()),
+                          std::chrono::duration<double>(Clock::now() - start).count());
+    reactor->Finish(reply);
+  };
 }
 
 }  // namespace
+
+void WalkServiceImpl::AnswerOnPool(grpc::CallbackServerContext* context,
+                                   const walk::v1::WalkRequest& request,
+                                   const std::string& field_prefix,
+                                   walk::v1::WalkResponse* response, walk::v1::PathResponse* path,
+                                   std::function<void(const absl::Status&)> finish) {
+  if (absl::Status valid = ValidateWalkRequest(request, field_prefix); !valid.ok()) {
+    finish(valid);
+    return;
+  }
+  absl::StatusOr<std::shared_ptr<const ServedWorld>> world = worlds_.Find(request.world());
+  if (!world.ok()) {
+    finish(absl::Status(world.status().code(), field_prefix + std::string(world.status().message())));
+    return;
+  }
+  const nav::Metric* metric = (*world)->MetricFor(request.profile(), request.band());
+  WalkMetrics& metrics = metrics_;
+  pool_.Submit([context, &request, response, path, metric, world = *std::move(world),
+                finish = std::move(finish), &metrics](nav::Walker& walker) {
+    if (context->IsCancelled()) {
+      finish(absl::CancelledError("the call was cancelled before its search ran"));
+      return;
+    }
+    nav::WalkOptions options;
+    options.want_path = path != nullptr;
+    absl::StatusOr<nav::WalkAnswer> answer = nav::AnswerWalk(
+        world->world, *metric, ToPlace(request.from()), ToPlace(request.to()), walker, options);
+    if (!answer.ok()) {
+      finish(answer.status());
+      return;
+    }
+    metrics.RecordWalk(*answer);
+    ToProto(*answer, response);
+    response->set_band(request.band());
+    response->set_model_id(nav::FormatId(store::ModelHash({world->world.content_id, metric})));
+    if (path != nullptr && answer->path) ToProto(*answer->path, path);
+    finish(absl::OkStatus());
+  });
+}
 
 grpc::ServerUnaryReactor* WalkServiceImpl::Walk(grpc::CallbackServerContext* context,
                                                 const walk::v1::WalkRequest* request,
                                                 walk::v1::WalkResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const Clock::time_point start = Clock::now();
-  WalkMetrics& metrics = metrics_;
-  auto finish = [reactor, start, &metrics](const absl::Status& status) {
-    const grpc::Status reply = ToGrpcStatus(status);
-    metrics.RecordRequest("Walk", GrpcCodeName(reply.error_code()),
-                          std::chrono::duration<double>(Clock::now() - start).count());
-    reactor->Finish(reply);
-  };
+  AnswerOnPool(context, *request, "", response, nullptr, Finisher(reactor, metrics_, "Walk"));
+  return reactor;
+}
 
-  if (absl::Status valid = ValidateWalkRequest(*request); !valid.ok()) {
-    finish(valid);
+grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* context,
+                                                const walk::v1::PathRequest* request,
+                                                walk::v1::PathResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  AnswerOnPool(context, request->walk(), "walk.", response->mutable_walk(), response,
+               Finisher(reactor, metrics_, "Path"));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* context,
+                                                  const walk::v1::FloorsRequest* request,
+                                                  walk::v1::FloorsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto finish = Finisher(reactor, metrics_, "Floors");
+  if (request->world().empty()) {
+    finish(absl::InvalidArgumentError("world: required"));
+    return reactor;
+  }
+  if (!request->has_place()) {
+    finish(absl::InvalidArgumentError("place: required"));
+    return reactor;
+  }
+  const std::uint64_t wide = std::max<std::uint32_t>(1, request->columns_x());
+  const std::uint64_t high = std::max<std::uint32_t>(1, request->columns_y());
+  const std::uint64_t stride = std::max<std::uint32_t>(1, request->stride());
+  if (((wide + stride - 1) / stride) * ((high + stride - 1) / stride) > kMaxFloorColumns) {
+    finish(absl::InvalidArgumentError(absl::StrCat(
+        "columns_x: a Floors call returns at most ", kMaxFloorColumns,
+        " columns (columns_x / stride x columns_y / stride); raise stride")));
     return reactor;
   }
   absl::StatusOr<std::shared_ptr<const ServedWorld>> world = worlds_.Find(request->world());
@@ -100,24 +116,29 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Walk(grpc::CallbackServerContext* con
     finish(world.status());
     return reactor;
   }
-  const nav::Profile* profile = nav::FindProfile(request->profile());
-  pool_.Submit([context, request, response, profile, world = *std::move(world), finish,
-                &metrics](nav::Walker& walker) {
-    if (context->IsCancelled()) {
-      finish(absl::CancelledError("the call was cancelled before its search ran"));
-      return;
+  const nav::World& w = (*world)->world;
+  const nav::Place place = ToPlace(request->place());
+  if (absl::Status valid = nav::ValidatePlace(place, w.column_yards, "place"); !valid.ok()) {
+    finish(valid);
+    return reactor;
+  }
+  const nav::Continent* c = w.FindContinent(place.continent);
+  if (c == nullptr) {
+    finish(absl::NotFoundError(absl::StrCat("place.continent: the world has no continent ", place.continent)));
+    return reactor;
+  }
+  const auto x0 = static_cast<std::int64_t>(place.x_yards / w.column_yards);
+  const auto y0 = static_cast<std::int64_t>(place.y_yards / w.column_yards);
+  const auto step = static_cast<std::int64_t>(stride);
+  for (std::int64_t y = y0; y < y0 + static_cast<std::int64_t>(high); y += step) {
+    for (std::int64_t x = x0; x < x0 + static_cast<std::int64_t>(wide); x += step) {
+      if (!c->OnMap(x, y)) continue;
+      ColumnToProto(*c, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
+                    response->add_columns());
     }
-    absl::StatusOr<nav::WalkAnswer> answer = nav::AnswerWalk(
-        world->world, *profile, ToPlace(request->from()), ToPlace(request->to()), walker);
-    if (!answer.ok()) {
-      finish(answer.status());
-      return;
-    }
-    metrics.RecordWalk(*answer);
-    ToProto(*answer, response);
-    response->set_model_id(nav::FormatId(store::ModelHash({world->world.content_id, profile})));
-    finish(absl::OkStatus());
-  });
+  }
+  response->set_column_yards(w.column_yards);
+  finish(absl::OkStatus());
   return reactor;
 }
 
@@ -125,7 +146,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
                                                 const walk::v1::InfoRequest* request,
                                                 walk::v1::InfoResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const Clock::time_point start = Clock::now();
+  auto finish = Finisher(reactor, metrics_, "Info");
   for (const WorldStatus& w : worlds_.Snapshot()) {
     walk::v1::WorldInfo* info = response->add_worlds();
     info->set_name(w.name);
@@ -152,12 +173,20 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
       ci->set_surfaces(c.surface_count());
       ci->set_regions(c.region_count());
       ci->set_max_floors(w.served->max_floors[k]);
+      ci->set_lift_rides(static_cast<std::uint32_t>(c.lifts.size()));
+    }
+    for (const nav::Zone& zone : world.zones) {
+      walk::v1::ZoneInfo* zi = info->add_zones();
+      zi->set_id(zone.id);
+      zi->set_name(zone.name);
+      zi->set_min_level(zone.min_level);
+      zi->set_max_level(zone.max_level);
     }
   }
   for (const std::string& name : nav::ProfileNames()) response->add_profiles(name);
+  for (std::uint32_t band : nav::kDangerBands) response->add_bands(band);
   response->set_version(WALKD_VERSION);
-  metrics_.RecordRequest("Info", "OK", std::chrono::duration<double>(Clock::now() - start).count());
-  reactor->Finish(grpc::Status::OK);
+  finish(absl::OkStatus());
   return reactor;
 }
 

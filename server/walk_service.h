@@ -18,11 +18,23 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   grpc::ServerUnaryReactor* Walk(grpc::CallbackServerContext* context,
                                  const walk::v1::WalkRequest* request,
                                  walk::v1::WalkResponse* response) override;
+  grpc::ServerUnaryReactor* Path(grpc::CallbackServerContext* context,
+                                 const walk::v1::PathRequest* request,
+                                 walk::v1::PathResponse* response) override;
+  grpc::ServerUnaryReactor* Floors(grpc::CallbackServerContext* context,
+                                   const walk::v1::FloorsRequest* request,
+                                   walk::v1::FloorsResponse* response) override;
   grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* context,
                                  const walk::v1::InfoRequest* request,
                                  walk::v1::InfoResponse* response) override;
 
  private:
+  // Validates `request`, finds its world, and answers it on the search pool; `path`, when
+  // non-null, also receives the way. Calls `finish` exactly once.
+  void AnswerOnPool(grpc::CallbackServerContext* context, const walk::v1::WalkRequest& request,
+                    const std::string& field_prefix, walk::v1::WalkResponse* response,
+                    walk::v1::PathResponse* path, std::function<void(const absl::Status&)> finish);
+
   const WorldRegistry& worlds_;
   SearchPool& pool_;
   WalkMetrics& metrics_;

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "nav/danger.h"
 #include "nav/default_world.h"
 #include "nav/grid_format.h"
 
@@ -42,6 +43,15 @@ absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_d
     std::cerr << "walkd: could not cache the default world: " << saved.message() << "\n";
   }
   return served;
+}
+
+const nav::Metric* ServedWorld::MetricFor(const std::string& profile, std::uint32_t band) const {
+  const nav::Profile* wanted = nav::FindProfile(profile);
+  if (wanted == nullptr) return nullptr;
+  for (const auto& metric : metrics) {
+    if (metric->profile().name == wanted->name && metric->band() == band) return metric.get();
+  }
+  return nullptr;
 }
 
 WorldRegistry::~WorldRegistry() { JoinLoading(); }
@@ -102,6 +112,12 @@ void WorldRegistry::LoadOne(std::size_t index) {
     for (const nav::Continent& c : loaded->world.continents) {
       loaded->columns.push_back(c.CountColumns());
       loaded->max_floors.push_back(c.MaxFloors());
+    }
+    for (const std::string& name : nav::ProfileNames()) {
+      for (std::uint32_t band : nav::kDangerBands) {
+        loaded->metrics.push_back(
+            std::make_unique<nav::Metric>(loaded->world, *nav::FindProfile(name), band));
+      }
     }
   }
   std::lock_guard<std::mutex> lock(mu_);

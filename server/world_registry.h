@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/grid.h"
+#include "nav/metric.h"
 
 namespace walk::server {
 
@@ -28,6 +29,11 @@ struct ServedWorld {
   // Per continent (in world.continents' order), counted once at load for Info.
   std::vector<std::uint64_t> columns;
   std::vector<std::uint32_t> max_floors;
+  // Every profile's metric in every danger band, customized once at load.
+  std::vector<std::unique_ptr<nav::Metric>> metrics;
+
+  // The metric of `profile` in `band`, or nullptr when either is unknown.
+  const nav::Metric* MetricFor(const std::string& profile, std::uint32_t band) const;
 };
 
 struct WorldStatus {

@@ -6,14 +6,32 @@ namespace walk::store {
 
 std::uint64_t ModelHash(const ModelInputs& inputs) {
   nav::ContentHasher hasher;
-  hasher.AddString("walkd-model-v1");
+  hasher.AddString("walkd-model-v2");
   hasher.AddU64(inputs.grid_content_id);
   hasher.AddU64(inputs.walker_answer_version);
+  const nav::Metric& metric = *inputs.metric;
+  // The cost model: its version and every constant (a changed constant changes answers even if
+  // someone forgot the version).
+  hasher.AddU64(nav::kCostModelVersion);
+  const nav::CostModel& m = metric.model();
+  for (double value : {m.run_yards_per_second, m.road, m.water, m.steep, m.climb, m.hostile,
+                       m.jump_seconds, m.fall_seconds, m.lift_wait_seconds,
+                       m.lift_shaft_yards_per_second}) {
+    hasher.AddDouble(value);
+  }
   // The profile by what it prices, not by its name: two names for one pricing share answers.
-  const nav::Profile& p = *inputs.profile;
-  hasher.AddDouble(p.run_yards_per_second);
-  for (double multiplier : p.kind_multiplier) hasher.AddDouble(multiplier);
+  const nav::Profile& p = metric.profile();
+  hasher.AddU64(static_cast<std::uint64_t>(p.pricing));
+  hasher.AddU64(static_cast<std::uint64_t>(p.faction));
+  hasher.AddU64(static_cast<std::uint64_t>(p.move));
   hasher.AddDouble(p.smoothing);
+  // The band's danger table, not the band's number: bands that price alike share answers.
+  const auto table = metric.DangerTable();
+  hasher.AddU64(table.size());
+  for (const auto& [zone, multiplier] : table) {
+    hasher.AddU64(zone);
+    hasher.AddDouble(multiplier);
+  }
   return hasher.Finish();
 }
 

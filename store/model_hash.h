@@ -1,23 +1,23 @@
 // The model: everything that decides a walk's answer, hashed into the half of every store key
 // that is not the ends. Nothing that does not change an answer goes in (not a world's folder
 // name, not a log setting, not the source code), so an unchanged model keeps its answers and a
-// changed one can never return a stale answer.
+// changed one can never return a stale answer. docs/store.md lists what goes in.
 #pragma once
 
 #include <cstdint>
-#include <string>
 
-#include "nav/profile.h"
+#include "nav/metric.h"
 
 namespace walk::store {
 
 // The walker's answer version: bump it whenever the walker answers differently for the same
-// ends on the same grid (a fix in snapping, searching or measuring). Old answers stop matching.
-inline constexpr std::uint32_t kWalkerAnswerVersion = 1;
+// ends on the same grid (a fix in snapping, settling, searching or measuring). Old answers stop
+// matching.
+inline constexpr std::uint32_t kWalkerAnswerVersion = 2;
 
 struct ModelInputs {
-  std::uint64_t grid_content_id = 0;  // nav::World::content_id
-  const nav::Profile* profile = nullptr;
+  std::uint64_t grid_content_id = 0;  // nav::World::content_id: the grid and its zones
+  const nav::Metric* metric = nullptr;  // cost model, profile, band and its danger table
   std::uint32_t walker_answer_version = kWalkerAnswerVersion;
 };
 

@@ -123,7 +123,7 @@ TEST_F(WalkdTest, AnswersAnExactWalk) {
   walk::v1::WalkResponse response;
   ASSERT_TRUE(client_->Walk(Request("two-rooms", At(0.5, 0.5), At(4.5, 2.5)), &response).ok());
   EXPECT_EQ(response.status(), walk::v1::WALK_STATUS_OK);
-  EXPECT_EQ(response.method(), walk::v1::METHOD_FINE_GRID);
+  EXPECT_EQ(response.method(), walk::v1::METHOD_STRAIGHT_LINE);  // open room: the line is plain
   EXPECT_NEAR(response.yards(), 2 + 2 * std::sqrt(2.0), 1e-9);
   EXPECT_NEAR(response.seconds(), response.yards() / 7.0, 1e-9);
   EXPECT_EQ(response.to_end().column_x(), 4u);
@@ -227,7 +227,7 @@ TEST_F(WalkdTest, MetricsPassPromtool) {
   const std::string& text = reply->body;
   for (const char* expected :
        {"walk_requests_total{method=\"Walk\",code=\"OK\"}", "walk_request_duration_seconds_bucket",
-        "walk_searches_total{method=\"fine_grid\"}", "walk_search_nodes_expanded_total",
+        "walk_searches_total{method=\"straight_line\"}", "walk_search_nodes_expanded_total",
         "walk_search_heap_operations_total", "walk_worlds_loaded 1",
         "process_resident_memory_bytes"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << " missing from:\n" << text;

@@ -4,6 +4,7 @@
 #include "gtest/gtest.h"
 #include "nav/answer_walk.h"
 #include "nav/default_world.h"
+#include "nav/grid_builder.h"
 #include "tests/nav/ascii_grid.h"
 
 namespace walk::nav {
@@ -24,20 +25,46 @@ class AnswerWalkTest : public ::testing::Test {
       "....@...",
       "....@...",
   });
-  const Profile& shortest_ = *FindProfile("shortest");
+  const Metric shortest_{world_, *FindProfile("shortest"), 0};
   Walker walker_;
 };
 
-TEST_F(AnswerWalkTest, FindsAWalkOnTheFineGrid) {
+TEST_F(AnswerWalkTest, APlainStraightLineAnswersWithoutASearch) {
   auto answer = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_);
   ASSERT_TRUE(answer.ok()) << answer.status();
   EXPECT_EQ(answer->status, WalkStatus::kOk);
+  EXPECT_EQ(answer->method, Method::kStraightLine);
+  EXPECT_EQ(answer->stats.nodes_expanded, 0u);
+  // The same as the search finds.
+  WalkOptions no_line;
+  no_line.try_straight_line = false;
+  auto searched = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, no_line);
+  ASSERT_TRUE(searched.ok());
+  EXPECT_EQ(searched->method, Method::kFineGrid);
+  EXPECT_DOUBLE_EQ(searched->seconds, answer->seconds);
+  EXPECT_DOUBLE_EQ(searched->yards, answer->yards);
+}
+
+TEST(AnswerWalkBlockedTest, SearchesTheFineGridWhenTheLineIsBlocked) {
+  const World world = testing::AsciiWorld({"....", ".@@.", "...."});
+  const Metric shortest(world, *FindProfile("shortest"), 0);
+  Walker walker;
+  auto answer = AnswerWalk(world, shortest, At(0, 1), At(3, 1), walker);
+  ASSERT_TRUE(answer.ok());
   EXPECT_EQ(answer->method, Method::kFineGrid);
+  EXPECT_DOUBLE_EQ(answer->yards, 5.0);
+}
+
+TEST_F(AnswerWalkTest, MeasuresYardsAndSeconds) {
+  auto answer = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_);
+  ASSERT_TRUE(answer.ok()) << answer.status();
   EXPECT_NEAR(answer->yards, 1 + 2 * std::sqrt(2.0), 1e-12);
   EXPECT_NEAR(answer->seconds, answer->yards / 7.0, 1e-12);
   ASSERT_TRUE(answer->from_end.has_value());
   EXPECT_EQ(answer->to_end->column_x, 3u);
-  EXPECT_GT(answer->stats.nodes_expanded, 0u);
+  // Zone cells: all 4.83 yards in cell 0,0 of zone 0.
+  ASSERT_EQ(answer->zone_cells.size(), 1u);
+  EXPECT_NEAR(answer->zone_cells[0].yards, answer->yards, 1e-12);
 }
 
 TEST_F(AnswerWalkTest, DifferentRegionsAnswerNoWalkWithoutASearch) {
@@ -96,6 +123,64 @@ TEST_F(AnswerWalkTest, BadCoordinatesAreInvalidArgumentsNamingTheField) {
   EXPECT_NE(missing.status().message().find("from.continent"), std::string::npos);
 }
 
+// A 40 x 40 field (1,600 surfaces: a large region) and, 3 yards off its edge, a closed 2 x 2
+// pocket. A walk into the pocket is settled onto the field; a walk inside it is not.
+TEST(AnswerWalkSettleTest, APlaceInAPocketIsSettledOntoTheLargeRegionNearby) {
+  std::vector<std::string> rows(40, std::string(40, '.') + "@@@@@@@");
+  rows[10] = std::string(40, '.') + "@@@..@@";
+  rows[11] = std::string(40, '.') + "@@@..@@";
+  const World world = testing::AsciiWorld(rows);
+  const Metric shortest(world, *FindProfile("shortest"), 0);
+  Walker walker;
+  auto answer = AnswerWalk(world, shortest, At(5, 5), At(43, 10), walker);
+  ASSERT_TRUE(answer.ok());
+  EXPECT_EQ(answer->status, WalkStatus::kOk);
+  ASSERT_TRUE(answer->to_end.has_value());
+  EXPECT_TRUE(answer->to_end->settled);
+  EXPECT_EQ(answer->to_end->column_x, 39u);  // the field's edge, 4 columns west
+  EXPECT_NEAR(answer->to_end->settle_yards, 4.0, 1e-9);
+  EXPECT_FALSE(answer->from_end->settled);
+  auto inside = AnswerWalk(world, shortest, At(43, 10), At(44, 11), walker);
+  ASSERT_TRUE(inside.ok());
+  EXPECT_FALSE(inside->to_end->settled);
+  EXPECT_FALSE(inside->from_end->settled);
+  SettleOptions tight;
+  tight.radius_yards = 2.0;  // nothing large within 2 yards: stays, and has no walk
+  WalkOptions options;
+  options.settle = tight;
+  auto unsettled = AnswerWalk(world, shortest, At(5, 5), At(43, 10), walker, options);
+  ASSERT_TRUE(unsettled.ok());
+  EXPECT_EQ(unsettled->status, WalkStatus::kNoWalk);
+}
+
+TEST(AnswerWalkRetryTest, NoWalkAtThePlacesHeightsIsAskedAgainAtTheUsualFloors) {
+  // Column 1 holds ground (0) and an unreachable platform (5) with no way up. Asked at z = 5,
+  // the goal snaps to the platform: no walk; asked again at the usual floor (the top surface,
+  // the platform) would not help, so use an indoor floor: the usual floor is the lowest indoor.
+  ContinentBuilder builder(0, 3, 1);
+  SurfaceSpec ground, platform;
+  ground.flags = kFlagIndoor | kFlagBuilding;
+  ground.headroom_yards = 4.0f;
+  platform.height_yards = 5.0f;
+  for (std::uint32_t x = 0; x < 3; ++x) builder.AddSurface(x, 0, ground);
+  builder.AddSurface(2, 0, platform);
+  auto built = builder.Build(LinkRules{});
+  ASSERT_TRUE(built.ok()) << built.status();
+  World world;
+  world.continents.push_back(*std::move(built));
+  world.content_id = ComputeContentId(world);
+  const Metric shortest(world, *FindProfile("shortest"), 0);
+  Walker walker;
+  Place to = At(2, 0);
+  to.z_yards = 5.0;
+  auto answer = AnswerWalk(world, shortest, At(0, 0), to, walker);
+  ASSERT_TRUE(answer.ok());
+  EXPECT_EQ(answer->status, WalkStatus::kOk);
+  EXPECT_TRUE(answer->retried);
+  EXPECT_EQ(answer->to_end->level, 0);
+  EXPECT_DOUBLE_EQ(answer->yards, 2.0);
+}
+
 TEST(DefaultWorldTest, IsDeterministicAndMultiFloor) {
   auto a = GenerateDefaultWorld(kDefaultWorldSeed);
   auto b = GenerateDefaultWorld(kDefaultWorldSeed);
@@ -126,7 +211,7 @@ TEST(DefaultWorldTest, TheBridgeDeckAndTheRiverBedAreBothReachable) {
     in_river.z_yards = c.height_yards[s];
     Place field;
     field.x_yards = field.y_yards = 5 * world->column_yards;
-    const Profile& shortest = *FindProfile("shortest");
+    const Metric shortest(*world, *FindProfile("shortest"), 0);
     auto to_deck = AnswerWalk(*world, shortest, field, on_deck, walker);
     auto to_river = AnswerWalk(*world, shortest, field, in_river, walker);
     ASSERT_TRUE(to_deck.ok() && to_river.ok());

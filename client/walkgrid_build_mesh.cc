@@ -1,0 +1,135 @@
+// walkgrid build-mesh: voxelizes an OBJ level mesh with Recast into a grid folder and prints one
+// JSON line saying what it built.
+//
+//   walkgrid build-mesh ../shared/data/meshes/dungeon.obj --out /tmp/dungeon
+//   {"mesh":"dungeon.obj","out":"/tmp/dungeon","triangles":10133,...,"build_seconds":0.21}
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "client/walkgrid_commands.h"
+#include "nav/grid.h"
+#include "nav/grid_format.h"
+#include "nav/triangle_mesh.h"
+#include "nav/voxelizer.h"
+#include "nlohmann/json.hpp"
+
+namespace walk::client {
+namespace {
+
+struct BuildMeshArgs {
+  std::string mesh_path;
+  std::string out;
+  nav::VoxelizeOptions options;
+};
+
+[[noreturn]] void Fail(const std::string& message) {
+  std::cerr << "walkgrid build-mesh: " << message << "\n";
+  throw CLI::RuntimeError(1);
+}
+
+std::string FileName(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void RunBuildMesh(BuildMeshArgs& args) {
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();
+  absl::StatusOr<nav::TriangleMesh> mesh = nav::ReadObj(args.mesh_path);
+  if (!mesh.ok()) Fail(std::string(mesh.status().message()));
+  const double read_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+
+  nav::VoxelizeOptions& options = args.options;
+  float min[3], max[3];
+  mesh->Bounds(min, max);
+  options.origin_x = min[0];
+  options.origin_z = min[2];
+  std::uint32_t width = 0, height = 0;
+  nav::MeshExtent(*mesh, options, &width, &height);
+
+  // A tile counter on stderr when someone watches (tiled meshes only: a whole mesh is one step).
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  bool counted = false;
+  if (terminal) {
+    options.progress = [&](std::uint32_t done, std::uint32_t total) {
+      if (total <= 1) return;
+      std::cerr << "\rwalkgrid build-mesh: tile " << done << "/" << total << std::flush;
+      counted = true;
+    };
+  }
+  nav::VoxelizeStats stats;
+  absl::StatusOr<nav::Continent> continent =
+      nav::VoxelizeMesh(*mesh, options, /*id=*/0, width, height, &stats);
+  if (counted) std::cerr << "\n";
+  if (!continent.ok()) Fail(std::string(continent.status().message()));
+
+  nav::World world;
+  world.column_yards = options.column_yards;
+  world.continents.push_back(*std::move(continent));
+  world.content_id = nav::ComputeContentId(world);
+  const std::string name = FileName(args.mesh_path);
+  if (absl::Status saved = nav::SaveWorld(world, "mesh:" + name, args.out); !saved.ok()) {
+    Fail(std::string(saved.message()));
+  }
+
+  const nav::Continent& c = world.continents[0];
+  nlohmann::ordered_json line;
+  line["mesh"] = name;
+  line["out"] = args.out;
+  line["triangles"] = stats.triangles;
+  line["width_columns"] = c.width_columns;
+  line["height_columns"] = c.height_columns;
+  line["heightfields"] = stats.heightfields;
+  line["columns"] = c.CountColumns();
+  line["surfaces"] = c.surface_count();
+  line["max_floors"] = c.MaxFloors();
+  line["regions"] = c.region_count();
+  line["dropped_surfaces"] = stats.dropped_surfaces;
+  line["read_seconds"] = read_seconds;
+  line["build_seconds"] = stats.seconds;
+  line["content_id"] = nav::FormatId(world.content_id);
+  std::cout << line.dump() << std::endl;
+}
+
+}  // namespace
+
+void AddBuildMeshCommand(CLI::App& app) {
+  auto args = std::make_shared<BuildMeshArgs>();
+  nav::VoxelizeOptions& o = args->options;
+  CLI::App* cmd = app.add_subcommand(
+      "build-mesh", "Voxelize an OBJ level mesh (Recast) into a grid folder; prints one JSON line");
+  cmd->add_option("mesh", args->mesh_path, "The .obj mesh (y up, yards)")->required();
+  cmd->add_option("--out", args->out, "Folder to write grid.walkgrid into")->required();
+  cmd->add_option("--column-yards", o.column_yards, "Column width (Recast's cs)")
+      ->capture_default_str();
+  cmd->add_option("--height-step-yards", o.height_step_yards, "Height resolution (Recast's ch)")
+      ->capture_default_str();
+  cmd->add_option("--agent-height-yards", o.agent_height_yards, "Room a walker needs above it")
+      ->capture_default_str();
+  cmd->add_option("--agent-radius-yards", o.agent_radius_yards,
+                  "Erode walkable areas by this much (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--step-yards", o.step_yards, "Largest rise walked as a step")
+      ->capture_default_str();
+  cmd->add_option("--jump-yards", o.jump_yards, "Largest rise taken as a jump")
+      ->capture_default_str();
+  cmd->add_option("--max-fall-yards", o.max_fall_yards, "Largest drop taken as a one-way fall")
+      ->capture_default_str();
+  cmd->add_option("--walk-slope", o.walk_slope_degrees, "Steeper than this (degrees): steep")
+      ->capture_default_str();
+  cmd->add_option("--steep-slope", o.steep_slope_degrees, "Steeper than this (degrees): climb")
+      ->capture_default_str();
+  cmd->add_option("--climb-slope", o.climb_slope_degrees,
+                  "Steeper than this (degrees): not standable")
+      ->capture_default_str();
+  cmd->add_flag("--filter-ledges", o.filter_ledges,
+                "Run Recast's ledge filter (drops rims of drops and steep slopes)");
+  cmd->callback([args] { RunBuildMesh(*args); });
+}
+
+}  // namespace walk::client

@@ -1,0 +1,25 @@
+// Between walk.v1 protos and nav/ types: the only place the two meet.
+#pragma once
+
+#include "absl/status/status.h"
+#include "nav/grid.h"
+#include "nav/walk_answer.h"
+#include "walk/v1/walk.pb.h"
+
+namespace walk::server {
+
+nav::Place ToPlace(const walk::v1::Place& place);
+
+// Checks a WalkRequest's fields that need no world: world, from, to, a known profile, a danger
+// band. INVALID_ARGUMENT names the field (prefixed with `prefix`, e.g. "walk." for PathRequest).
+absl::Status ValidateWalkRequest(const walk::v1::WalkRequest& request, const std::string& prefix);
+
+// Fills `out` from a walk's answer (not model_id or band).
+void ToProto(const nav::WalkAnswer& answer, walk::v1::WalkResponse* out);
+// Fills a PathResponse's way from a path's detail.
+void ToProto(const nav::PathDetail& path, walk::v1::PathResponse* out);
+// The floors of column (x, y) of `continent`.
+void ColumnToProto(const nav::Continent& continent, std::uint32_t x, std::uint32_t y,
+                   walk::v1::Column* out);
+
+}  // namespace walk::server
