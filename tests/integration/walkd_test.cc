@@ -182,6 +182,66 @@ TEST_F(WalkdTest, BadInputIsInvalidArgumentNamingTheField) {
   }
 }
 
+TEST_F(WalkdTest, PathReturnsTheWayPulledTaut) {
+  walk::v1::PathRequest request;
+  *request.mutable_walk() = Request("two-rooms", At(0.5, 0.5), At(4.5, 2.5));
+  request.mutable_walk()->set_profile("neutral");
+  walk::v1::PathResponse response;
+  ASSERT_TRUE(client_->Path(request, &response).ok());
+  EXPECT_EQ(response.walk().status(), walk::v1::WALK_STATUS_OK);
+  // Open ground: the way pulls taut to its two ends.
+  ASSERT_EQ(response.points_size(), 2);
+  EXPECT_DOUBLE_EQ(response.points(1).x_yards(), 4.5);
+  EXPECT_EQ(response.steps(), 4u);
+  ASSERT_EQ(response.seconds_by_kind_size(), 1);
+  EXPECT_EQ(response.seconds_by_kind(0).kind(), "walk");
+  EXPECT_NEAR(response.seconds_by_kind(0).seconds(), response.walk().seconds(), 1e-9);
+  // A bad field inside the nested request is named with its path.
+  request.mutable_walk()->set_band(7);
+  const grpc::Status bad = client_->Path(request, &response);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(bad.error_message().rfind("walk.band:", 0), 0u) << bad.error_message();
+}
+
+TEST_F(WalkdTest, FloorsListsEverySurfaceOfAColumn) {
+  walk::v1::FloorsRequest request;
+  request.set_world("two-rooms");
+  *request.mutable_place() = At(1.5, 1.5);
+  walk::v1::FloorsResponse response;
+  ASSERT_TRUE(client_->Floors(request, &response).ok());
+  ASSERT_EQ(response.columns_size(), 1);
+  ASSERT_EQ(response.columns(0).floors_size(), 1);
+  const walk::v1::Floor& floor = response.columns(0).floors(0);
+  EXPECT_FALSE(floor.has_headroom_yards());  // open sky
+  EXPECT_EQ(floor.links_size(), 8);          // an inner column of the room
+  EXPECT_EQ(floor.region_surfaces(), 15u);
+  // A rectangle, and one too large.
+  request.set_columns_x(10);
+  request.set_columns_y(3);
+  *request.mutable_place() = At(0, 0);
+  ASSERT_TRUE(client_->Floors(request, &response).ok());
+  EXPECT_EQ(response.columns_size(), 30);
+  request.set_columns_x(1000);
+  request.set_columns_y(1000);
+  walk::v1::FloorsResponse big;
+  const grpc::Status refused = client_->Floors(request, &big);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(refused.error_message().find("stride"), std::string::npos);
+}
+
+TEST_F(WalkdTest, BandsAreValidatedAndEchoed) {
+  walk::v1::WalkRequest request = Request("two-rooms", At(0.5, 0.5), At(3.5, 0.5));
+  request.set_profile("faction-a");
+  request.set_band(30);
+  walk::v1::WalkResponse response;
+  ASSERT_TRUE(client_->Walk(request, &response).ok());
+  EXPECT_EQ(response.band(), 30u);
+  request.set_band(35);
+  const grpc::Status bad = client_->Walk(request, &response);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(bad.error_message().rfind("band:", 0), 0u) << bad.error_message();
+}
+
 TEST_F(WalkdTest, InfoListsWorldsWithContentIds) {
   walk::v1::InfoResponse info;
   ASSERT_TRUE(client_->Info(&info).ok());
@@ -259,6 +319,21 @@ TEST_F(WalkdTest, WalkctlAsksAndReportsWithExitCodes) {
                              "1,1", "--to", "2,2"});
   EXPECT_EQ(unknown.exit_code, 4) << unknown.output;
   EXPECT_NE(unknown.output.find("NOT_FOUND"), std::string::npos) << unknown.output;
+  const std::string svg = *data_dir_ + "/walk.svg";
+  auto draw = RunCommand({WALKCTL_BIN, "--addr", addr, "draw", "--world", "two-rooms", "--from",
+                          "0.5,0.5", "--to", "4.5,2.5", "--out", svg});
+  EXPECT_EQ(draw.exit_code, 0) << draw.output;
+  std::ifstream drawn(svg);
+  const std::string picture((std::istreambuf_iterator<char>(drawn)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(picture.rfind("<svg", 0), 0u);
+  EXPECT_NE(picture.find("<polyline"), std::string::npos);
+  auto path = RunCommand({WALKCTL_BIN, "--addr", addr, "path", "--world", "two-rooms", "--from",
+                          "0.5,0.5", "--to", "4.5,2.5"});
+  EXPECT_EQ(path.exit_code, 0) << path.output;
+  EXPECT_NE(path.output.find("pulled taut to 2 points"), std::string::npos) << path.output;
+  auto floors = RunCommand({WALKCTL_BIN, "--addr", addr, "floors", "--world", "two-rooms", "--at", "1.5,1.5"});
+  EXPECT_EQ(floors.exit_code, 0) << floors.output;
+  EXPECT_NE(floors.output.find("column 1,1: 1 floors"), std::string::npos) << floors.output;
   auto bad_place = RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--from", "1;1", "--to", "2,2"});
   EXPECT_EQ(bad_place.exit_code, 2) << bad_place.output;
   auto usage = RunCommand({WALKCTL_BIN, "walk", "--bogus"});
