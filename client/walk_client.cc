@@ -8,9 +8,20 @@
 
 namespace walk::client {
 
+namespace {
+
+// Replies can be large (a Floors rectangle of 65,536 columns is several MB): allow 64 MB.
+grpc::ChannelArguments ChannelArguments() {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(64 << 20);
+  return args;
+}
+
+}  // namespace
+
 WalkClient::WalkClient(const std::string& address, double timeout_s)
     : timeout_s_(timeout_s),
-      channel_(grpc::CreateChannel(address, grpc::InsecureChannelCredentials())),
+      channel_(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), ChannelArguments())),
       walk_(walk::v1::WalkService::NewStub(channel_)),
       health_(grpc::health::v1::Health::NewStub(channel_)) {}
 

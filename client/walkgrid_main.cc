@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "nav/default_world.h"
 #include "nav/grid_format.h"
 #include "nav/movingai.h"
 #include "nav/metric.h"
@@ -218,17 +217,6 @@ int Floors(const std::string& dir, double x_yards, double y_yards, std::uint32_t
   return 0;
 }
 
-int DefaultWorld(const std::string& out, std::uint64_t seed) {
-  auto world = walk::nav::GenerateDefaultWorld(seed);
-  if (!world.ok()) return Fail(std::string(world.status().message()));
-  if (auto s = walk::nav::SaveWorld(*world, "default-world:seed=" + std::to_string(seed), out); !s.ok()) {
-    return Fail(std::string(s.message()));
-  }
-  std::cout << "walkgrid: wrote the default world (seed " << seed << ") to " << out
-            << ", content id " << walk::nav::FormatId(world->content_id) << "\n";
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -253,10 +241,6 @@ int main(int argc, char** argv) {
   auto* info = app.add_subcommand("info", "Describe a grid: continents, tiles, surfaces, regions");
   info->add_option("dir", dir, "the world folder")->required();
 
-  std::uint64_t seed = walk::nav::kDefaultWorldSeed;
-  auto* default_world = app.add_subcommand("default-world", "Write walkd's embedded default world");
-  default_world->add_option("--out", out, "the world folder to write")->required();
-  default_world->add_option("--seed", seed, "the generator's seed");
 
   double at_x = 0, at_y = 0;
   std::uint32_t continent = 0;
@@ -283,6 +267,5 @@ int main(int argc, char** argv) {
   if (*import) return ImportMovingAi(map_path, out);
   if (*check) return MovingAiCheck(map_path, scen_path, baseline_every, verbose);
   if (*info) return Info(dir);
-  if (*default_world) return DefaultWorld(out, seed);
   return 0;  // a subcommand that ran as a callback, and succeeded
 }

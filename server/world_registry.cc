@@ -6,15 +6,24 @@
 
 #include "absl/strings/str_cat.h"
 #include "nav/danger.h"
-#include "nav/default_world.h"
+#include "nav/demo_world.h"
 #include "nav/grid_format.h"
 
 namespace walk::server {
 namespace {
 
-// The default world's cache is reused only when its note names this generator and seed.
+// The embedded default world: a 2 x 2-tile demo world (nav/demo_world.h) of the default seed.
+nav::DemoOptions DefaultWorldOptions() {
+  nav::DemoOptions options;
+  options.tiles_x = 2;
+  options.tiles_y = 2;
+  return options;
+}
+
+// The default world's cache is reused only when its note names this generator and seed; bump
+// the generator number whenever the demo generator changes what it makes.
 std::string DefaultWorldNote() {
-  return absl::StrCat("default-world:generator=1:seed=", nav::kDefaultWorldSeed);
+  return absl::StrCat("default-world:demo-generator=1:seed=", DefaultWorldOptions().seed, ":tiles=2x2");
 }
 
 }  // namespace
@@ -22,7 +31,7 @@ std::string DefaultWorldNote() {
 absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir) {
   const std::string dir = (std::filesystem::path(data_dir) / "default-world").string();
   ServedWorld served;
-  served.name = nav::kDefaultWorldName;
+  served.name = kDefaultWorldName;
   if (nav::HasGrid(dir)) {
     absl::StatusOr<nav::LoadedWorld> cached = nav::LoadWorld(dir);
     if (cached.ok() && cached->source == DefaultWorldNote()) {
@@ -34,7 +43,7 @@ absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_d
               << (cached.ok() ? "cache is from another generator" : cached.status().message())
               << "\n";
   }
-  absl::StatusOr<nav::World> world = nav::GenerateDefaultWorld(nav::kDefaultWorldSeed);
+  absl::StatusOr<nav::World> world = nav::GenerateDemoWorld(DefaultWorldOptions());
   if (!world.ok()) return world.status();
   served.source = DefaultWorldNote();
   served.world = *std::move(world);
@@ -77,7 +86,7 @@ absl::StatusOr<std::vector<std::string>> WorldRegistry::Discover(const std::stri
   }
   if (found.empty()) {
     WorldStatus w;
-    w.name = nav::kDefaultWorldName;  // dir empty: the embedded default world
+    w.name = kDefaultWorldName;  // dir empty: the embedded default world
     found.push_back(std::move(w));
   }
   std::vector<std::string> names;

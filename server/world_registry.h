@@ -19,6 +19,9 @@
 
 namespace walk::server {
 
+// The name walkd gives its embedded default world.
+inline constexpr char kDefaultWorldName[] = "default";
+
 enum class WorldState { kLoading, kReady, kFailed };
 
 // A world ready to serve.
@@ -82,8 +85,8 @@ class WorldRegistry {
   std::thread loader_;
 };
 
-// Loads the default world from its cache under `data_dir`, or generates it (and caches it) when
-// the cache is missing, damaged or from another generator version.
+// Loads the default world (a 2 x 2-tile demo world) from its cache under `data_dir`, or
+// generates it (and caches it) when the cache is missing, damaged or from another generator.
 absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir);
 
 }  // namespace walk::server

@@ -3,7 +3,6 @@
 
 #include "gtest/gtest.h"
 #include "nav/answer_walk.h"
-#include "nav/default_world.h"
 #include "nav/grid_builder.h"
 #include "tests/nav/ascii_grid.h"
 
@@ -179,49 +178,6 @@ TEST(AnswerWalkRetryTest, NoWalkAtThePlacesHeightsIsAskedAgainAtTheUsualFloors) 
   EXPECT_TRUE(answer->retried);
   EXPECT_EQ(answer->to_end->level, 0);
   EXPECT_DOUBLE_EQ(answer->yards, 2.0);
-}
-
-TEST(DefaultWorldTest, IsDeterministicAndMultiFloor) {
-  auto a = GenerateDefaultWorld(kDefaultWorldSeed);
-  auto b = GenerateDefaultWorld(kDefaultWorldSeed);
-  auto other = GenerateDefaultWorld(kDefaultWorldSeed + 1);
-  ASSERT_TRUE(a.ok() && b.ok() && other.ok());
-  EXPECT_EQ(a->content_id, b->content_id);
-  EXPECT_NE(a->content_id, other->content_id);
-  const Continent& c = a->continents[0];
-  EXPECT_EQ(c.MaxFloors(), 2u);  // the bridge: a deck over the river bed
-  // Most ground is one region; the river bed and the deck are both walkable.
-  std::uint32_t largest = 0;
-  for (std::uint32_t size : c.region_size) largest = std::max(largest, size);
-  EXPECT_GT(largest, c.surface_count() / 2);
-}
-
-TEST(DefaultWorldTest, TheBridgeDeckAndTheRiverBedAreBothReachable) {
-  auto world = GenerateDefaultWorld(kDefaultWorldSeed);
-  ASSERT_TRUE(world.ok());
-  const Continent& c = world->continents[0];
-  // Find a column with two surfaces: the deck over the river.
-  for (SurfaceId s = 0; s + 1 < c.surface_count(); ++s) {
-    if (c.column_x[s] != c.column_x[s + 1] || c.column_y[s] != c.column_y[s + 1]) continue;
-    Walker walker;
-    Place on_deck, in_river;
-    on_deck.x_yards = in_river.x_yards = (c.column_x[s] + 0.5) * world->column_yards;
-    on_deck.y_yards = in_river.y_yards = (c.column_y[s] + 0.5) * world->column_yards;
-    on_deck.z_yards = c.height_yards[s + 1];
-    in_river.z_yards = c.height_yards[s];
-    Place field;
-    field.x_yards = field.y_yards = 5 * world->column_yards;
-    const Metric shortest(*world, *FindProfile("shortest"), 0);
-    auto to_deck = AnswerWalk(*world, shortest, field, on_deck, walker);
-    auto to_river = AnswerWalk(*world, shortest, field, in_river, walker);
-    ASSERT_TRUE(to_deck.ok() && to_river.ok());
-    EXPECT_EQ(to_deck->status, WalkStatus::kOk);
-    EXPECT_EQ(to_river->status, WalkStatus::kOk);
-    EXPECT_EQ(to_deck->to_end->level, 1);
-    EXPECT_EQ(to_river->to_end->level, 0);
-    return;
-  }
-  FAIL() << "the default world has no bridge";
 }
 
 }  // namespace
