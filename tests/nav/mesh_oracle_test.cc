@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "gtest/gtest.h"
+#include "nav/demo_world.h"
 #include "nav/oracle_check.h"
 #include "nav/voxelizer.h"
 #include "tests/nav/ascii_grid.h"
@@ -39,6 +40,22 @@ TEST_P(MeshOracleTest, SecondsEqualAPlainDijkstraOnRandomPairs) {
     EXPECT_EQ(report.disagree, 0u) << profile << ": " << (report.problems.empty() ? "" : report.problems[0]);
     EXPECT_GT(report.walks, 20u) << profile;  // the comparison must have compared walks
     EXPECT_LE(report.worst_relative_difference, 1e-6);
+  }
+}
+
+// The demo world: towns, roads, water, steep and climb ground, forest, lifts, zones and danger.
+TEST(DemoOracleTest, SecondsEqualAPlainDijkstraOnRandomPairsInEveryProfileAndBand) {
+  DemoOptions options;
+  options.seed = 3;
+  auto world = GenerateDemoWorld(options);
+  ASSERT_TRUE(world.ok()) << world.status();
+  for (const auto& [profile, band] : {std::pair{"shortest", 0u}, std::pair{"neutral", 0u},
+                                      std::pair{"faction-a", 10u}, std::pair{"faction-b-heavy", 30u},
+                                      std::pair{"faction-b", 50u}}) {
+    const Metric metric(*world, *FindProfile(profile), band);
+    const OracleReport report = OracleCheck(*world, metric, 25, 11);
+    EXPECT_EQ(report.disagree, 0u) << profile << ": " << (report.problems.empty() ? "" : report.problems[0]);
+    EXPECT_GT(report.walks, 15u) << profile;
   }
 }
 
