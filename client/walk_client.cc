@@ -48,6 +48,11 @@ grpc::Status WalkClient::Floors(const walk::v1::FloorsRequest& request,
   return walk_->Floors(context.get(), request, response);
 }
 
+grpc::Status WalkClient::Table(const walk::v1::TableRequest& request, walk::v1::TableResponse* response) {
+  auto context = NewContext();
+  return walk_->Table(context.get(), request, response);
+}
+
 grpc::Status WalkClient::Info(walk::v1::InfoResponse* response) {
   auto context = NewContext();
   return walk_->Info(context.get(), walk::v1::InfoRequest(), response);

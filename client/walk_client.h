@@ -21,6 +21,7 @@ class WalkClient {
   grpc::Status Walk(const walk::v1::WalkRequest& request, walk::v1::WalkResponse* response);
   grpc::Status Path(const walk::v1::PathRequest& request, walk::v1::PathResponse* response);
   grpc::Status Floors(const walk::v1::FloorsRequest& request, walk::v1::FloorsResponse* response);
+  grpc::Status Table(const walk::v1::TableRequest& request, walk::v1::TableResponse* response);
   grpc::Status Info(walk::v1::InfoResponse* response);
   // grpc.health.v1 Check for `service` ("" is walkd as a whole).
   grpc::Status Health(const std::string& service,

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "client/walk_client.h"
 #include "client/walk_svg.h"
+#include "client/walkctl_batch.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace {
@@ -233,6 +234,52 @@ int Draw(walk::client::WalkClient& client, const WalkArgs& args, const std::stri
   return 0;
 }
 
+// Sources x targets in one call: a matrix of seconds (blank where there is no walk).
+int Table(walk::client::WalkClient& client, const std::string& world, const std::string& sources,
+          const std::string& targets, const std::string& profile, std::uint32_t band,
+          std::uint32_t continent, bool json) {
+  walk::v1::TableRequest request;
+  request.set_world(world);
+  request.set_profile(profile);
+  request.set_band(band);
+  for (const auto& [list, field, add] :
+       {std::tuple{&sources, "--sources", &walk::v1::TableRequest::add_sources},
+        std::tuple{&targets, "--targets", &walk::v1::TableRequest::add_targets}}) {
+    std::size_t start = 0;
+    while (start <= list->size()) {
+      const std::size_t end = std::min(list->find(';', start), list->size());
+      auto place = walk::client::ParsePlace(list->substr(start, end - start), continent, field);
+      if (!place.ok()) {
+        std::cerr << "walkctl: " << place.status().message() << "\n";
+        return kExitUsage;
+      }
+      *(request.*add)() = *place;
+      start = end + 1;
+    }
+  }
+  walk::v1::TableResponse response;
+  const grpc::Status status = client.Table(request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (json) {
+    std::cout << ToJson(response) << "\n";
+    return 0;
+  }
+  std::printf("seconds, %u sources x %u targets (%llu from the store)\n", response.sources(),
+              response.targets(), static_cast<unsigned long long>(response.stored()));
+  for (std::uint32_t s = 0; s < response.sources(); ++s) {
+    for (std::uint32_t t = 0; t < response.targets(); ++t) {
+      const auto& walk = response.walks(static_cast<int>(s * response.targets() + t));
+      if (walk.status() == walk::v1::WALK_STATUS_OK) {
+        std::printf("%10.2f", walk.seconds());
+      } else {
+        std::printf("%10s", "-");
+      }
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
+
 int Info(walk::client::WalkClient& client, bool json) {
   walk::v1::InfoResponse response;
   const grpc::Status status = client.Info(&response);
@@ -311,6 +358,26 @@ int main(int argc, char** argv) {
   floors->add_option("--continent", floors_continent, "Continent id")->capture_default_str();
   floors->add_flag("--json", json, "Print the reply as JSON");
 
+  std::string table_world = "default", sources, targets, table_profile;
+  std::uint32_t table_band = 0, table_continent = 0;
+  auto* table = app.add_subcommand("table", "Every source against every target in one call");
+  table->add_option("--world", table_world, "World name")->capture_default_str();
+  table->add_option("--sources", sources, "Places: x,y[,z];x,y[,z];...")->required();
+  table->add_option("--targets", targets, "Places: x,y[,z];x,y[,z];...")->required();
+  table->add_option("--profile", table_profile, "Profile (default: shortest)");
+  table->add_option("--band", table_band, "Danger band")->capture_default_str();
+  table->add_option("--continent", table_continent, "Continent id")->capture_default_str();
+  table->add_flag("--json", json, "Print the reply as JSON");
+
+  walk::client::BatchArgs batch_args;
+  auto* batch = app.add_subcommand("batch", "Stream pairs from a file through WalkBatch");
+  batch->add_option("pairs", batch_args.pairs_path, "JSON lines (or .csv with a header)")->required();
+  batch->add_option("--out", batch_args.out_path, "Answers, JSON lines (re-running asks only what is missing)")->required();
+  batch->add_option("--world", batch_args.defaults.world, "World of pairs that name none")->capture_default_str();
+  batch->add_option("--profile", batch_args.defaults.profile, "Profile of pairs that name none");
+  batch->add_option("--band", batch_args.defaults.band, "Band of pairs that name none")->capture_default_str();
+  batch->add_option("--stream-timeout-s", batch_args.timeout_s, "Deadline of the whole stream, seconds")->capture_default_str();
+
   auto* info = app.add_subcommand("info", "The worlds walkd holds");
   info->add_flag("--json", json, "Print the reply as JSON");
 
@@ -330,6 +397,11 @@ int main(int argc, char** argv) {
   if (*draw) return Draw(client, draw_args, out, margin_yards);
   if (*floors) return Floors(client, floors_world, at, floors_continent, json);
   if (*info) return Info(client, json);
+  if (*table) return Table(client, table_world, sources, targets, table_profile, table_band, table_continent, json);
+  if (*batch) {
+    batch_args.address = address;
+    return walk::client::RunBatch(batch_args);
+  }
   if (*health) return Health(client, service);
   return kExitUsage;
 }

@@ -1,6 +1,7 @@
 // walkd's options: flags, or the same keys in a config file (--config FILE, TOML/INI).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,14 @@ struct WalkdOptions {
   double shutdown_grace_s = 10.0;
   // Threads that run searches. 0: one per core.
   int search_threads = 0;
+  // The walk store (RocksDB). Empty: <data_dir>/store.
+  std::string store_dir;
+  // Run without a store: every walk is routed, nothing is kept.
+  bool no_store = false;
+  // A store pack (walkctl store export) to ingest at start, before serving.
+  std::string ingest_dir;
+  // Most walks one Table call may hold (sources x targets).
+  std::uint64_t max_table_cells = 10000;
 };
 
 // Parses argv (and the config file it names). Returns the options, or an error whose message is

@@ -21,7 +21,15 @@ WalkMetrics::WalkMetrics(MetricsRegistry& registry)
       walks_(registry.AddCounter("walk_walks_total", "Walks answered, by walk status.", {"status"})),
       worlds_loaded_(registry.AddGauge("walk_worlds_loaded", "Worlds loaded and serving.", {}).Get()),
       worlds_failed_(
-          registry.AddGauge("walk_worlds_failed", "Worlds that failed to load.", {}).Get()) {}
+          registry.AddGauge("walk_worlds_failed", "Worlds that failed to load.", {}).Get()),
+      store_lookups_(registry.AddCounter("walk_store_lookups_total",
+                                         "Walk-store lookups, by result (hit or miss).", {"result"})),
+      batch_pairs_(registry.AddCounter("walk_batch_pairs_total",
+                                       "Pairs of WalkBatch streams, by outcome.", {"outcome"})) {}
+
+void WalkMetrics::RecordStoreLookup(bool hit) { store_lookups_.WithLabels({hit ? "hit" : "miss"}).Increment(); }
+
+void WalkMetrics::RecordBatchPair(const char* outcome) { batch_pairs_.WithLabels({outcome}).Increment(); }
 
 void WalkMetrics::RecordRequest(const std::string& method, const std::string& code, double seconds) {
   requests_.WithLabels({method, code}).Increment();

@@ -20,6 +20,10 @@ class WalkMetrics {
   // One answered walk: its status, the search that answered and what that search cost.
   void RecordWalk(const nav::WalkAnswer& answer);
   void SetWorlds(int loaded, int failed);
+  // A walk-store lookup: a hit answers without a search.
+  void RecordStoreLookup(bool hit);
+  // One pair of a batch, by outcome: stored, routed, straight, failed, refused.
+  void RecordBatchPair(const char* outcome);
 
  private:
   CounterFamily& requests_;
@@ -30,6 +34,8 @@ class WalkMetrics {
   CounterFamily& walks_;
   Gauge& worlds_loaded_;
   Gauge& worlds_failed_;
+  CounterFamily& store_lookups_;
+  CounterFamily& batch_pairs_;
 };
 
 }  // namespace walk::server

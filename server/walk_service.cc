@@ -1,15 +1,16 @@
 #include "server/walk_service.h"
 
 #include <chrono>
+#include <atomic>
 #include <memory>
+#include <mutex>
 
 #include "absl/strings/str_cat.h"
-#include "nav/answer_walk.h"
 #include "nav/danger.h"
 #include "nav/snap.h"
 #include "server/grpc_status.h"
 #include "server/proto_convert.h"
-#include "store/model_hash.h"
+#include "server/walk_batch.h"
 
 namespace walk::server {
 namespace {
@@ -38,37 +39,15 @@ void WalkServiceImpl::AnswerOnPool(grpc::CallbackServerContext* context,
                                    const std::string& field_prefix,
                                    walk::v1::WalkResponse* response, walk::v1::PathResponse* path,
                                    std::function<void(const absl::Status&)> finish) {
-  if (absl::Status valid = ValidateWalkRequest(request, field_prefix); !valid.ok()) {
-    finish(valid);
-    return;
-  }
-  absl::StatusOr<std::shared_ptr<const ServedWorld>> world = worlds_.Find(request.world());
-  if (!world.ok()) {
-    finish(absl::Status(world.status().code(), field_prefix + std::string(world.status().message())));
-    return;
-  }
-  const nav::Metric* metric = (*world)->MetricFor(request.profile(), request.band());
-  WalkMetrics& metrics = metrics_;
-  pool_.Submit([context, &request, response, path, metric, world = *std::move(world),
-                finish = std::move(finish), &metrics](nav::Walker& walker) {
+  const WalkAnswerer& answerer = answerer_;
+  pool_.Submit([context, &request, field_prefix, response, path, &answerer,
+                finish = std::move(finish)](nav::Walker& walker) {
     if (context->IsCancelled()) {
       finish(absl::CancelledError("the call was cancelled before its search ran"));
       return;
     }
-    nav::WalkOptions options;
-    options.want_path = path != nullptr;
-    absl::StatusOr<nav::WalkAnswer> answer = nav::AnswerWalk(
-        world->world, *metric, ToPlace(request.from()), ToPlace(request.to()), walker, options);
-    if (!answer.ok()) {
-      finish(answer.status());
-      return;
-    }
-    metrics.RecordWalk(*answer);
-    ToProto(*answer, response);
-    response->set_band(request.band());
-    response->set_model_id(nav::FormatId(store::ModelHash({world->world.content_id, metric})));
-    if (path != nullptr && answer->path) ToProto(*answer->path, path);
-    finish(absl::OkStatus());
+    bool stored = false;
+    finish(answerer.Answer(request, field_prefix, walker, response, &stored, path));
   });
 }
 
@@ -86,6 +65,76 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* con
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   AnswerOnPool(context, request->walk(), "walk.", response->mutable_walk(), response,
                Finisher(reactor, metrics_, "Path"));
+  return reactor;
+}
+
+grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>*
+WalkServiceImpl::WalkBatch(grpc::CallbackServerContext* context) {
+  return new WalkBatchReactor(answerer_, pool_, metrics_);
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* context,
+                                                 const walk::v1::TableRequest* request,
+                                                 walk::v1::TableResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto finish = Finisher(reactor, metrics_, "Table");
+  const std::uint64_t sources = request->sources_size(), targets = request->targets_size();
+  if (sources == 0 || targets == 0) {
+    finish(absl::InvalidArgumentError(sources == 0 ? "sources: required" : "targets: required"));
+    return reactor;
+  }
+  if (sources * targets > max_table_cells_) {
+    finish(absl::ResourceExhaustedError(absl::StrCat(
+        "max-table-cells: a table holds at most ", max_table_cells_,
+        " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
+    return reactor;
+  }
+  response->set_sources(static_cast<std::uint32_t>(sources));
+  response->set_targets(static_cast<std::uint32_t>(targets));
+  for (std::uint64_t i = 0; i < sources * targets; ++i) response->add_walks();
+  // One task per source row; the last row to finish replies. The first error wins.
+  struct Shared {
+    std::atomic<std::uint64_t> rows_left;
+    std::atomic<std::uint64_t> stored{0};
+    std::mutex mu;
+    absl::Status error;
+  };
+  auto shared = std::make_shared<Shared>();
+  shared->rows_left = sources;
+  const WalkAnswerer& answerer = answerer_;
+  for (std::uint64_t s = 0; s < sources; ++s) {
+    pool_.Submit([s, targets, request, response, shared, finish, context, &answerer](nav::Walker& walker) {
+      for (std::uint64_t t = 0; t < targets && !context->IsCancelled(); ++t) {
+        walk::v1::WalkRequest walk;
+        walk.set_world(request->world());
+        *walk.mutable_from() = request->sources(static_cast<int>(s));
+        *walk.mutable_to() = request->targets(static_cast<int>(t));
+        walk.set_profile(request->profile());
+        walk.set_band(request->band());
+        bool stored = false;
+        const absl::Status status = answerer.Answer(walk, "", walker,
+                                                    response->mutable_walks(static_cast<int>(s * targets + t)), &stored);
+        if (stored) ++shared->stored;
+        if (!status.ok()) {
+          std::lock_guard<std::mutex> lock(shared->mu);
+          if (shared->error.ok()) {
+            shared->error = absl::Status(status.code(), absl::StrCat("sources[", s, "] to targets[", t, "]: ", status.message()));
+          }
+          break;
+        }
+      }
+      if (--shared->rows_left == 0) {
+        response->set_stored(shared->stored);
+        absl::Status error;
+        {
+          std::lock_guard<std::mutex> lock(shared->mu);
+          error = shared->error;
+        }
+        if (error.ok() && context->IsCancelled()) error = absl::CancelledError("the call was cancelled");
+        finish(error);
+      }
+    });
+  }
   return reactor;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "server/search_pool.h"
+#include "server/walk_answerer.h"
 #include "server/walk_metrics.h"
 #include "server/world_registry.h"
 #include "walk/v1/walk.grpc.pb.h"
@@ -11,9 +12,11 @@ namespace walk::server {
 
 class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
  public:
-  // `worlds`, `pool` and `metrics` are borrowed and must outlive the service.
-  WalkServiceImpl(const WorldRegistry& worlds, SearchPool& pool, WalkMetrics& metrics)
-      : worlds_(worlds), pool_(pool), metrics_(metrics) {}
+  // Everything is borrowed and must outlive the service. `max_table_cells` bounds Table.
+  WalkServiceImpl(const WorldRegistry& worlds, const WalkAnswerer& answerer, SearchPool& pool,
+                  WalkMetrics& metrics, std::uint64_t max_table_cells)
+      : worlds_(worlds), answerer_(answerer), pool_(pool), metrics_(metrics),
+        max_table_cells_(max_table_cells) {}
 
   grpc::ServerUnaryReactor* Walk(grpc::CallbackServerContext* context,
                                  const walk::v1::WalkRequest* request,
@@ -24,20 +27,27 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   grpc::ServerUnaryReactor* Floors(grpc::CallbackServerContext* context,
                                    const walk::v1::FloorsRequest* request,
                                    walk::v1::FloorsResponse* response) override;
+  grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>* WalkBatch(
+      grpc::CallbackServerContext* context) override;
+  grpc::ServerUnaryReactor* Table(grpc::CallbackServerContext* context,
+                                  const walk::v1::TableRequest* request,
+                                  walk::v1::TableResponse* response) override;
   grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* context,
                                  const walk::v1::InfoRequest* request,
                                  walk::v1::InfoResponse* response) override;
 
  private:
-  // Validates `request`, finds its world, and answers it on the search pool; `path`, when
-  // non-null, also receives the way. Calls `finish` exactly once.
+  // Answers `request` on the search pool; `path`, when non-null, also receives the way. Calls
+  // `finish` exactly once.
   void AnswerOnPool(grpc::CallbackServerContext* context, const walk::v1::WalkRequest& request,
                     const std::string& field_prefix, walk::v1::WalkResponse* response,
                     walk::v1::PathResponse* path, std::function<void(const absl::Status&)> finish);
 
   const WorldRegistry& worlds_;
+  const WalkAnswerer& answerer_;
   SearchPool& pool_;
   WalkMetrics& metrics_;
+  std::uint64_t max_table_cells_;
 };
 
 }  // namespace walk::server

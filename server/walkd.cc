@@ -1,6 +1,7 @@
 #include "server/walkd.h"
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -13,7 +14,9 @@
 #include "server/metrics_http.h"
 #include "server/search_pool.h"
 #include "server/walk_metrics.h"
+#include "server/walk_answerer.h"
 #include "server/walk_service.h"
+#include "store/walk_store.h"
 #include "server/world_registry.h"
 
 namespace walk::server {
@@ -24,6 +27,8 @@ struct Walkd::Parts {
   std::unique_ptr<WalkMetrics> metrics;
   WorldRegistry worlds;
   std::unique_ptr<SearchPool> pool;
+  std::unique_ptr<store::WalkStore> store;
+  std::unique_ptr<WalkAnswerer> answerer;
   HealthService health;
   std::unique_ptr<WalkServiceImpl> service;
   std::unique_ptr<grpc::Server> server;
@@ -53,11 +58,41 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
   absl::StatusOr<std::vector<std::string>> names = p.worlds.Discover(options.worlds_dir, options.data_dir);
   if (!names.ok()) return names.status();
 
+  if (!options.no_store) {
+    store::WalkStoreOptions store_options;
+    store_options.dir = options.store_dir.empty()
+                            ? (std::filesystem::path(options.data_dir) / "store").string()
+                            : options.store_dir;
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
+    absl::StatusOr<std::unique_ptr<store::WalkStore>> opened = store::WalkStore::Open(store_options);
+    if (!opened.ok()) {
+      return absl::Status(opened.status().code(),
+                          absl::StrCat("--store: ", opened.status().message()));
+    }
+    p.store = *std::move(opened);
+    if (!options.ingest_dir.empty()) {
+      auto ingested = p.store->Ingest(options.ingest_dir);
+      if (!ingested.ok()) {
+        return absl::Status(ingested.status().code(), absl::StrCat("--ingest: ", ingested.status().message()));
+      }
+      std::cout << "walkd: ingested the store pack " << options.ingest_dir << std::endl;
+    }
+    store::WalkStore* raw_store = p.store.get();
+    p.registry.AddCallbackGauge("walk_store_answers", "Answers in the walk store (RocksDB's estimate).",
+                                [raw_store] {
+                                  auto answers = raw_store->EstimateAnswers();
+                                  return answers.ok() ? static_cast<double>(*answers) : 0.0;
+                                });
+  }
+  p.answerer = std::make_unique<WalkAnswerer>(p.worlds, p.store.get(), *p.metrics);
+
   const int threads = options.search_threads > 0
                           ? options.search_threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   p.pool = std::make_unique<SearchPool>(threads);
-  p.service = std::make_unique<WalkServiceImpl>(p.worlds, *p.pool, *p.metrics);
+  p.service = std::make_unique<WalkServiceImpl>(p.worlds, *p.answerer, *p.pool, *p.metrics,
+                                                options.max_table_cells);
 
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;

@@ -1,0 +1,300 @@
+// store_lookup_bench: how long an in-process lookup of a stored walk takes.
+//
+// Fills a store in a temporary directory with --answers answers of one model (plus --other of a
+// second), compacts it, warms the block cache, then times:
+//   - Get of random stored keys, one call at a time (median, p99, mean, µs; decode included);
+//   - Get of keys not stored (the bloom filters' work);
+//   - MultiGet of random stored keys in batches of --batch (µs per key);
+// against a baseline measured in the same run: the same answers in a std::unordered_map keyed by
+// the encoded key, looked up and decoded the same way (the cost of the answer without RocksDB).
+//
+//   store_lookup_bench [--answers 1000000] [--other 100000] [--lookups 200000] [--batch 1000]
+//                      [--cache-mb 256] [--dir DIR] [--keep]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "store/walk_store.h"
+
+namespace {
+
+using walk::store::StoredWalk;
+using walk::store::WalkKey;
+using walk::store::WalkStore;
+using Clock = std::chrono::steady_clock;
+
+struct Args {
+  std::uint64_t answers = 1000000;
+  std::uint64_t other = 100000;
+  std::uint64_t lookups = 200000;
+  std::uint64_t batch = 1000;
+  std::uint64_t cache_mb = 256;
+  std::string dir;
+  bool keep = false;
+};
+
+bool ParseArgs(int argc, char** argv, Args* args) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto next = [&](std::uint64_t* value) {
+      if (i + 1 >= argc) return false;
+      *value = std::strtoull(argv[++i], nullptr, 10);
+      return true;
+    };
+    bool ok = true;
+    if (flag == "--answers") ok = next(&args->answers);
+    else if (flag == "--other") ok = next(&args->other);
+    else if (flag == "--lookups") ok = next(&args->lookups);
+    else if (flag == "--batch") ok = next(&args->batch);
+    else if (flag == "--cache-mb") ok = next(&args->cache_mb);
+    else if (flag == "--dir" && i + 1 < argc) args->dir = argv[++i];
+    else if (flag == "--keep") args->keep = true;
+    else ok = false;
+    if (!ok) {
+      std::fprintf(stderr, "store_lookup_bench: bad argument %s (see the file's header)\n", argv[i]);
+      return false;
+    }
+  }
+  return args->answers > 0 && args->lookups > 0 && args->batch > 0;
+}
+
+// A key like a real one: two places on a continent about 10 km wide, on their snapped surfaces.
+WalkKey RandomKey(std::uint64_t model, std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::int32_t> coord(0, 100000);  // decis
+  WalkKey key;
+  key.model = model;
+  for (walk::store::EndKey* end : {&key.from, &key.to}) {
+    end->continent = 1;
+    end->x_decis = coord(rng);
+    end->y_decis = coord(rng);
+    end->has_z = rng() % 4 == 0;
+    end->z_decis = end->has_z ? coord(rng) / 100 : 0;
+    end->surface = static_cast<std::uint32_t>(rng() % 5000000);
+  }
+  return key;
+}
+
+StoredWalk RandomWalk(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> seconds(5.0, 900.0);
+  StoredWalk walk;
+  walk.status = rng() % 20 == 0 ? walk::nav::WalkStatus::kNoWalk : walk::nav::WalkStatus::kOk;
+  walk.method = walk::nav::Method::kFineGrid;
+  if (walk.status == walk::nav::WalkStatus::kOk) {
+    walk.seconds = seconds(rng);
+    walk.yards = walk.seconds * 6.5;
+    const int cells = 1 + static_cast<int>(rng() % 6);
+    for (int c = 0; c < cells; ++c) {
+      walk.zone_cells.push_back({static_cast<std::int32_t>(rng() % 50), static_cast<std::int32_t>(rng() % 50),
+                                 static_cast<std::uint16_t>(1 + rng() % 40), walk.yards / cells});
+    }
+  }
+  return walk;
+}
+
+struct Figures {
+  double median_us = 0, p99_us = 0, mean_us = 0;
+};
+
+Figures Summarize(std::vector<double> us) {
+  Figures f;
+  std::sort(us.begin(), us.end());
+  f.median_us = us[us.size() / 2];
+  f.p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+  double total = 0;
+  for (double u : us) total += u;
+  f.mean_us = total / static_cast<double>(us.size());
+  return f;
+}
+
+double Micros(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::micro>(b - a).count();
+}
+
+void Print(const char* what, const Figures& f) {
+  std::printf("  %-44s median %7.3f us   p99 %7.3f us   mean %7.3f us\n", what, f.median_us,
+              f.p99_us, f.mean_us);
+}
+
+std::uint64_t DirBytes(const std::string& dir) {
+  std::uint64_t bytes = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.is_regular_file(ec)) bytes += e.file_size(ec);
+  }
+  return bytes;
+}
+
+int Fail(const char* what, const absl::Status& s) {
+  std::fprintf(stderr, "store_lookup_bench: %s: %s\n", what, s.ToString().c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (!ParseArgs(argc, argv, &args)) return 2;
+  namespace fs = std::filesystem;
+  bool made_dir = false;
+  if (args.dir.empty()) {
+    std::string pattern = (fs::temp_directory_path() / "store_lookup_bench-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      std::perror("mkdtemp");
+      return 1;
+    }
+    args.dir = pattern + "/store";
+    made_dir = true;
+  }
+  const std::uint64_t model = 0x5EED5EED5EED5EEDULL, other_model = 0x0DDBA11C0FFEE000ULL;
+
+  walk::store::WalkStoreOptions options;
+  options.dir = args.dir;
+  options.block_cache_bytes = static_cast<std::size_t>(args.cache_mb) << 20;
+  absl::StatusOr<std::unique_ptr<WalkStore>> opened = WalkStore::Open(options);
+  if (!opened.ok()) return Fail("open", opened.status());
+  WalkStore& store = **opened;
+
+  // Fill: the answers of `model` and of `other_model`, in batches of 10,000, as walkd writes.
+  std::mt19937_64 rng(2024);
+  std::vector<WalkKey> stored_keys;
+  stored_keys.reserve(args.answers);
+  std::unordered_map<std::string, std::string> baseline;
+  baseline.reserve(args.answers);
+  const Clock::time_point fill_start = Clock::now();
+  std::vector<std::pair<WalkKey, StoredWalk>> batch;
+  auto fill = [&](std::uint64_t m, std::uint64_t count, bool keep_keys) -> absl::Status {
+    for (std::uint64_t i = 0; i < count; ++i) {
+      batch.emplace_back(RandomKey(m, rng), RandomWalk(rng));
+      if (keep_keys) {
+        stored_keys.push_back(batch.back().first);
+        baseline[walk::store::EncodeWalkKey(batch.back().first)] =
+            walk::store::EncodeWalkValue(batch.back().second);
+      }
+      if (batch.size() == 10000 || i + 1 == count) {
+        if (absl::Status s = store.PutBatch(batch); !s.ok()) return s;
+        batch.clear();
+      }
+    }
+    return absl::OkStatus();
+  };
+  if (absl::Status s = fill(model, args.answers, true); !s.ok()) return Fail("fill", s);
+  if (absl::Status s = fill(other_model, args.other, false); !s.ok()) return Fail("fill", s);
+  const double fill_s = Micros(fill_start, Clock::now()) / 1e6;
+  const Clock::time_point compact_start = Clock::now();
+  if (absl::Status s = store.Flush(); !s.ok()) return Fail("flush", s);
+  if (absl::Status s = store.CompactAll(); !s.ok()) return Fail("compact", s);
+  const double compact_s = Micros(compact_start, Clock::now()) / 1e6;
+  absl::StatusOr<std::uint64_t> count = store.CountAnswers(model);
+  if (!count.ok()) return Fail("count", count.status());
+
+  std::printf("store_lookup_bench: %llu answers of one model + %llu of another in %s\n",
+              static_cast<unsigned long long>(args.answers), static_cast<unsigned long long>(args.other),
+              args.dir.c_str());
+  std::printf("  fill %.2f s (%.0f answers/s, batches of 10,000, WAL on, no sync); flush + full "
+              "compaction %.2f s; %.1f MB on disk; %llu distinct answers of the model; block "
+              "cache %llu MB\n",
+              fill_s, static_cast<double>(args.answers + args.other) / fill_s, compact_s,
+              static_cast<double>(DirBytes(args.dir)) / 1e6, static_cast<unsigned long long>(*count),
+              static_cast<unsigned long long>(args.cache_mb));
+
+  // The keys to look up: random stored ones, and as many that are not stored.
+  std::vector<WalkKey> hits(args.lookups), misses(args.lookups);
+  for (auto& k : hits) k = stored_keys[rng() % stored_keys.size()];
+  for (auto& k : misses) k = RandomKey(model, rng);
+
+  StoredWalk out;
+  bool found = false;
+  std::uint64_t found_count = 0;
+  // Warm the block cache: every stored key once.
+  for (const WalkKey& k : stored_keys) {
+    if (absl::Status s = store.Get(k, &out, &found); !s.ok()) return Fail("warm", s);
+    found_count += found;
+  }
+  if (found_count != stored_keys.size()) {
+    std::fprintf(stderr, "store_lookup_bench: %llu of %zu stored keys not found\n",
+                 static_cast<unsigned long long>(stored_keys.size() - found_count), stored_keys.size());
+    return 1;
+  }
+
+  std::vector<double> us(args.lookups);
+  // The clock's own cost, to read the figures below against.
+  for (std::uint64_t i = 0; i < args.lookups; ++i) {
+    const Clock::time_point a = Clock::now();
+    us[i] = Micros(a, Clock::now());
+  }
+  const Figures clock = Summarize(us);
+
+  // Baseline: find the encoded key in a hash map and decode the value.
+  std::string key_string(walk::store::kWalkKeyBytes, '\0');
+  for (std::uint64_t i = 0; i < args.lookups; ++i) {
+    const Clock::time_point a = Clock::now();
+    walk::store::EncodeWalkKeyTo(hits[i], key_string.data());
+    auto it = baseline.find(key_string);
+    if (it == baseline.end() || !walk::store::DecodeWalkValue(it->second, &out).ok()) return 1;
+    us[i] = Micros(a, Clock::now());
+  }
+  const Figures map_hit = Summarize(us);
+
+  for (std::uint64_t i = 0; i < args.lookups; ++i) {
+    const Clock::time_point a = Clock::now();
+    const absl::Status s = store.Get(hits[i], &out, &found);
+    us[i] = Micros(a, Clock::now());
+    if (!s.ok() || !found) return Fail("get", s);
+  }
+  const Figures get_hit = Summarize(us);
+
+  std::uint64_t false_hits = 0;
+  for (std::uint64_t i = 0; i < args.lookups; ++i) {
+    const Clock::time_point a = Clock::now();
+    const absl::Status s = store.Get(misses[i], &out, &found);
+    us[i] = Micros(a, Clock::now());
+    if (!s.ok()) return Fail("get", s);
+    false_hits += found;
+  }
+  const Figures get_miss = Summarize(us);
+
+  // MultiGet: batches of random stored keys, µs per key.
+  std::vector<double> per_key;
+  std::vector<WalkKey> keys(args.batch);
+  std::vector<std::optional<StoredWalk>> answers;
+  const std::uint64_t batches = std::max<std::uint64_t>(1, args.lookups / args.batch);
+  for (std::uint64_t b = 0; b < batches; ++b) {
+    for (auto& k : keys) k = stored_keys[rng() % stored_keys.size()];
+    const Clock::time_point a = Clock::now();
+    const absl::Status s = store.MultiGet(keys, &answers);
+    per_key.push_back(Micros(a, Clock::now()) / static_cast<double>(args.batch));
+    if (!s.ok()) return Fail("multiget", s);
+  }
+  const Figures multi = Summarize(per_key);
+
+  std::printf("  lookups: %llu random stored keys, warm block cache, one thread\n",
+              static_cast<unsigned long long>(args.lookups));
+  Print("clock overhead (two now() calls)", clock);
+  Print("baseline: unordered_map find + decode", map_hit);
+  Print("WalkStore::Get, stored key", get_hit);
+  Print("WalkStore::Get, key not stored", get_miss);
+  char what[64];
+  std::snprintf(what, sizeof what, "WalkStore::MultiGet, per key (batches of %llu)",
+                static_cast<unsigned long long>(args.batch));
+  Print(what, multi);
+  std::printf("  ratio Get / baseline (median): %.1fx; MultiGet per key / baseline: %.1fx; "
+              "goal: Get <= 1 us: %s (%.3f us)\n",
+              get_hit.median_us / map_hit.median_us, multi.median_us / map_hit.median_us,
+              get_hit.median_us <= 1.0 ? "met" : "NOT met", get_hit.median_us);
+  std::printf("  keys not stored found anyway: %llu (must be 0)\n",
+              static_cast<unsigned long long>(false_hits));
+
+  if (absl::Status s = store.Close(); !s.ok()) return Fail("close", s);
+  if (made_dir && !args.keep) {
+    std::error_code ec;
+    fs::remove_all(fs::path(args.dir).parent_path(), ec);  // best effort: a temp dir
+  }
+  return false_hits == 0 ? 0 : 1;
+}

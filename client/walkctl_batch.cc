@@ -1,0 +1,220 @@
+#include "client/walkctl_batch.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "grpcpp/grpcpp.h"
+#include "nlohmann/json.hpp"
+#include "walk/v1/walk.grpc.pb.h"
+
+namespace walk::client {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string Lower(std::string text) {
+  for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return text;
+}
+
+// The output line of one answered pair.
+nlohmann::ordered_json AnswerLine(const BatchPair& pair, const walk::v1::WalkBatchResponse& r) {
+  nlohmann::ordered_json line;
+  line["line"] = pair.line;
+  if (!pair.id.empty()) line["id"] = pair.id;
+  if (r.code() != 0) {
+    line["error"] = absl::StatusCodeToString(static_cast<absl::StatusCode>(r.code())) + ": " + r.message();
+    return line;
+  }
+  std::string status = walk::v1::WalkStatus_Name(r.walk().status());
+  std::string method = walk::v1::Method_Name(r.walk().method());
+  line["status"] = Lower(status.substr(std::string("WALK_STATUS_").size()));
+  if (r.walk().status() == walk::v1::WALK_STATUS_OK) {
+    line["seconds"] = r.walk().seconds();
+    line["yards"] = r.walk().yards();
+  }
+  line["stored"] = r.stored();
+  line["method"] = Lower(method.substr(std::string("METHOD_").size()));
+  return line;
+}
+
+// Reads earlier answers from `path` (if it exists): line number -> its output line, for the
+// pairs that were answered without an error.
+std::map<std::uint64_t, std::string> EarlierAnswers(const std::string& path) {
+  std::map<std::uint64_t, std::string> answers;
+  std::ifstream in(path);
+  std::string text;
+  while (std::getline(in, text)) {
+    nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_discarded() || !json.contains("line") || json.contains("error")) continue;
+    answers[json["line"].get<std::uint64_t>()] = text;
+  }
+  return answers;
+}
+
+class Progress {
+ public:
+  explicit Progress(std::uint64_t total) : total_(total), tty_(isatty(2) != 0) {}
+  void Update(std::uint64_t done, std::uint64_t stored, std::uint64_t routed, bool last = false) {
+    const auto now = Clock::now();
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    const double every = tty_ ? 0.2 : 5.0;
+    if (!last && std::chrono::duration<double>(now - shown_).count() < every) return;
+    shown_ = now;
+    const double rate = seconds > 0 ? done / seconds : 0;
+    const double share = total_ > 0 ? static_cast<double>(done) / total_ : 1.0;
+    if (tty_) {
+      const int width = 30, filled = static_cast<int>(share * width);
+      std::fprintf(stderr, "\r[%s%s] %3.0f%% %llu/%llu pairs, %.0f pairs/s, stored %llu, routed %llu ",
+                   std::string(filled, '=').c_str(), std::string(width - filled, ' ').c_str(),
+                   share * 100, static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
+                   rate, static_cast<unsigned long long>(stored), static_cast<unsigned long long>(routed));
+      if (last) std::fprintf(stderr, "\n");
+    } else {
+      std::fprintf(stderr, "walkctl batch: %llu/%llu pairs, %.0f pairs/s, stored %llu, routed %llu\n",
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), rate,
+                   static_cast<unsigned long long>(stored), static_cast<unsigned long long>(routed));
+    }
+  }
+
+ private:
+  std::uint64_t total_;
+  bool tty_;
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point shown_ = Clock::time_point();
+};
+
+}  // namespace
+
+int RunBatch(const BatchArgs& args) {
+  std::ifstream input(args.pairs_path);
+  if (!input) {
+    std::cerr << "walkctl: cannot read " << args.pairs_path << "\n";
+    return 2;
+  }
+  // Read every pair; a malformed line is reported and skipped.
+  std::vector<BatchPair> pairs;
+  std::uint64_t malformed = 0;
+  const bool csv = absl::EndsWith(args.pairs_path, ".csv");
+  std::optional<CsvPairs> csv_pairs;
+  std::string text;
+  for (std::uint64_t line = 1; std::getline(input, text); ++line) {
+    if (text.empty() || text[0] == '#') continue;
+    absl::StatusOr<BatchPair> pair;
+    if (csv && !csv_pairs) {
+      auto header = CsvPairs::FromHeader(text);
+      if (!header.ok()) {
+        std::cerr << "walkctl: " << args.pairs_path << ": " << header.status().message() << "\n";
+        return 2;
+      }
+      csv_pairs = *std::move(header);
+      continue;
+    }
+    pair = csv ? csv_pairs->Parse(text, line, args.defaults) : ParseJsonPair(text, line, args.defaults);
+    if (!pair.ok()) {
+      std::cerr << "walkctl: " << args.pairs_path << ": " << pair.status().message() << " (skipped)\n";
+      ++malformed;
+      continue;
+    }
+    pairs.push_back(*std::move(pair));
+  }
+
+  const std::map<std::uint64_t, std::string> earlier = EarlierAnswers(args.out_path);
+  std::vector<std::size_t> to_ask;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (!earlier.count(pairs[i].line)) to_ask.push_back(i);
+  }
+  if (!earlier.empty()) {
+    std::cerr << "walkctl batch: " << pairs.size() - to_ask.size() << " pairs already answered in "
+              << args.out_path << "; asking " << to_ask.size() << "\n";
+  }
+
+  grpc::ChannelArguments channel_args;
+  channel_args.SetMaxReceiveMessageSize(64 << 20);
+  auto channel = grpc::CreateCustomChannel(args.address, grpc::InsecureChannelCredentials(), channel_args);
+  auto stub = walk::v1::WalkService::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::microseconds(static_cast<long long>(args.timeout_s * 1e6)));
+  auto stream = stub->WalkBatch(&context);
+  std::thread writer([&] {
+    walk::v1::WalkBatchRequest request;
+    for (std::size_t i : to_ask) {
+      request.set_index(i);
+      *request.mutable_walk() = pairs[i].walk;
+      if (!stream->Write(request)) break;  // the stream ended: Finish says why
+    }
+    stream->WritesDone();
+  });
+
+  std::vector<std::optional<walk::v1::WalkBatchResponse>> answers(pairs.size());
+  walk::v1::WalkBatchResponse response;
+  walk::v1::BatchSummary summary;
+  std::uint64_t done = 0, stored = 0, routed = 0;
+  Progress progress(to_ask.size());
+  while (stream->Read(&response)) {
+    if (response.has_summary()) {
+      summary = response.summary();
+      continue;
+    }
+    if (response.index() >= answers.size()) continue;  // not ours: ignore it, visibly
+    ++done;
+    (response.stored() ? stored : routed) += response.code() == 0 ? 1 : 0;
+    answers[response.index()] = std::move(response);
+    progress.Update(done, stored, routed);
+  }
+  writer.join();
+  const grpc::Status status = stream->Finish();
+  progress.Update(done, stored, routed, true);
+  if (!status.ok()) {
+    std::cerr << "walkctl: the batch stream ended: "
+              << absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code())) << ": "
+              << status.error_message() << " (" << done << " pairs answered; re-run to ask the rest)\n";
+  }
+
+  // Answers in input order: earlier ones kept, new ones added; unanswered pairs left out.
+  std::ofstream out(args.out_path + ".tmp", std::ios::trunc);
+  std::uint64_t failed = 0, refused = 0;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (auto it = earlier.find(pairs[i].line); it != earlier.end()) {
+      out << it->second << "\n";
+    } else if (answers[i]) {
+      out << AnswerLine(pairs[i], *answers[i]).dump() << "\n";
+      failed += answers[i]->code() == 0 && answers[i]->walk().status() != walk::v1::WALK_STATUS_OK;
+      refused += answers[i]->code() != 0;
+    }
+  }
+  nlohmann::ordered_json last;
+  last["summary"] = {{"asked", to_ask.size()},      {"stored", summary.stored()},
+                     {"routed", summary.routed()},  {"straight", summary.straight()},
+                     {"failed", failed},            {"refused", refused},
+                     {"malformed", malformed},      {"kept", pairs.size() - to_ask.size()},
+                     {"store_answers_before", summary.store_answers_before()},
+                     {"store_answers_after", summary.store_answers_after()},
+                     {"wall_s", summary.wall_seconds()}};
+  out << last.dump() << "\n";
+  out.close();
+  if (!out || std::rename((args.out_path + ".tmp").c_str(), args.out_path.c_str()) != 0) {
+    std::cerr << "walkctl: cannot write " << args.out_path << "\n";
+    return 1;
+  }
+  std::cerr << "walkctl batch: " << last.dump() << "\n";
+  if (!status.ok()) {
+    return status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                   status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED
+               ? 3
+               : 4;
+  }
+  return 0;
+}
+
+}  // namespace walk::client

@@ -1,0 +1,23 @@
+// walkctl batch: streams pairs from a file through WalkBatch and writes one JSON answer per
+// pair, in input order, then a summary line. Re-running with the same --out asks only the pairs
+// that have no answer there yet.
+#pragma once
+
+#include <string>
+
+#include "client/batch_input.h"
+
+namespace walk::client {
+
+struct BatchArgs {
+  std::string address;
+  std::string pairs_path;  // JSON lines, or CSV when it ends in .csv
+  std::string out_path;    // answers, JSON lines
+  double timeout_s = 3600;  // the whole stream's deadline
+  BatchDefaults defaults;
+};
+
+// Returns walkctl's exit code (docs/api.md).
+int RunBatch(const BatchArgs& args);
+
+}  // namespace walk::client

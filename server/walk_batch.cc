@@ -1,0 +1,179 @@
+#include "server/walk_batch.h"
+
+#include <utility>
+
+#include "server/grpc_status.h"
+
+namespace walk::server {
+
+WalkBatchReactor::WalkBatchReactor(const WalkAnswerer& answerer, SearchPool& pool,
+                                   WalkMetrics& metrics)
+    : answerer_(answerer), pool_(pool), metrics_(metrics) {
+  if (answerer.store() != nullptr) {
+    if (auto before = answerer.store()->EstimateAnswers(); before.ok()) summary_.set_store_answers_before(*before);
+  }
+  StartRead(&request_);
+}
+
+void WalkBatchReactor::OnReadDone(bool ok) {
+  Action action;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    reading_ = false;
+    if (!ok || cancelled_) {
+      reads_done_ = true;
+    } else {
+      ++in_flight_;
+      summary_.set_asked(summary_.asked() + 1);
+      walk::v1::WalkBatchRequest request = std::move(request_);
+      pool_.Submit([this, request = std::move(request)](nav::Walker& walker) {
+        walk::v1::WalkBatchResponse response;
+        response.set_index(request.index());
+        bool cancelled;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          cancelled = cancelled_;
+        }
+        if (cancelled) {  // the call is over: answer at once, nobody will read it
+          response.set_code(static_cast<int>(grpc::StatusCode::CANCELLED));
+          Answered(std::move(response), "refused", request.walk().band(), false);
+          return;
+        }
+        bool stored = false;
+        const absl::Status status =
+            answerer_.Answer(request.walk(), "walk.", walker, response.mutable_walk(), &stored);
+        if (!status.ok()) {
+          response.clear_walk();
+          response.set_code(static_cast<int>(status.code()));
+          response.set_message(std::string(status.message()));
+          Answered(std::move(response), "refused", request.walk().band(), false);
+          return;
+        }
+        response.set_stored(stored);
+        const bool failed = response.walk().status() != walk::v1::WALK_STATUS_OK;
+        const char* outcome = stored ? "stored"
+                              : response.walk().method() == walk::v1::METHOD_STRAIGHT_LINE ? "straight"
+                                                                                          : "routed";
+        Answered(std::move(response), failed ? "failed" : outcome, request.walk().band(), failed);
+      });
+    }
+    action = NextLocked();
+  }
+  Do(action);
+}
+
+void WalkBatchReactor::Answered(walk::v1::WalkBatchResponse response, const char* outcome,
+                                std::uint32_t band, bool failed) {
+  metrics_.RecordBatchPair(outcome);
+  Action action;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    --in_flight_;
+    if (response.code() != 0) {
+      summary_.set_refused(summary_.refused() + 1);
+    } else {
+      if (response.stored()) summary_.set_stored(summary_.stored() + 1);
+      else summary_.set_routed(summary_.routed() + 1);
+      if (response.walk().method() == walk::v1::METHOD_STRAIGHT_LINE && !response.stored()) {
+        summary_.set_straight(summary_.straight() + 1);
+      }
+      if (failed) ++failed_by_band_[band];
+    }
+    if (!cancelled_) ready_.push_back(std::move(response));
+    action = NextLocked();
+  }
+  Do(action);
+}
+
+WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
+  if (finished_) return Action::kNone;
+  if (cancelled_) {
+    if (in_flight_ == 0 && !writing_ && !reading_) {
+      finished_ = true;
+      return Action::kFinish;
+    }
+    return Action::kNone;
+  }
+  if (!writing_ && !ready_.empty()) {
+    writing_ = true;
+    writing_message_ = std::move(ready_.front());
+    ready_.pop_front();
+    return Action::kWrite;
+  }
+  if (!reading_ && !reads_done_ && in_flight_ + ready_.size() < kMaxOutstanding) {
+    reading_ = true;
+    return Action::kRead;
+  }
+  if (reads_done_ && in_flight_ == 0 && ready_.empty() && !writing_ && !reading_) {
+    if (!summary_sent_) {
+      summary_sent_ = true;
+      for (const auto& [band, count] : failed_by_band_) {
+        walk::v1::BandCount* c = summary_.add_failed();
+        c->set_band(band);
+        c->set_count(count);
+      }
+      if (answerer_.store() != nullptr) {
+        if (auto after = answerer_.store()->EstimateAnswers(); after.ok()) summary_.set_store_answers_after(*after);
+      }
+      summary_.set_wall_seconds(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+      writing_ = true;
+      writing_message_.Clear();
+      *writing_message_.mutable_summary() = summary_;
+      return Action::kWrite;
+    }
+    finished_ = true;
+    return Action::kFinish;
+  }
+  return Action::kNone;
+}
+
+void WalkBatchReactor::Do(Action action) {
+  switch (action) {
+    case Action::kNone: break;
+    case Action::kRead: StartRead(&request_); break;
+    case Action::kWrite: StartWrite(&writing_message_); break;
+    case Action::kFinish: {
+      bool cancelled;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        cancelled = cancelled_;
+      }
+      Finish(cancelled ? grpc::Status::CANCELLED : grpc::Status::OK);
+      break;
+    }
+  }
+}
+
+void WalkBatchReactor::OnWriteDone(bool ok) {
+  Action action;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    writing_ = false;
+    if (!ok) cancelled_ = true;  // the stream broke: stop
+    action = NextLocked();
+  }
+  Do(action);
+  // A read may also be due now that a write slot freed.
+  Action more;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    more = NextLocked();
+  }
+  Do(more);
+}
+
+void WalkBatchReactor::OnCancel() {
+  Action action;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    cancelled_ = true;
+    ready_.clear();
+    action = NextLocked();
+  }
+  Do(action);
+}
+
+void WalkBatchReactor::OnDone() { delete this; }
+
+}  // namespace walk::server

@@ -1,0 +1,63 @@
+// The WalkBatch stream: a bidirectional reactor that reads walk requests, answers each on the
+// search pool (store first), and writes answers as they are ready, each with its index and its
+// own status, then a summary. Memory is bounded: it stops reading while kMaxOutstanding pairs
+// are in flight or waiting to be written, so a slow reader slows the stream instead of growing
+// it. A cancelled call (or a passed deadline) stops the work: queued pairs finish at once.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+
+#include "server/search_pool.h"
+#include "server/walk_answerer.h"
+#include "walk/v1/walk.grpc.pb.h"
+
+namespace walk::server {
+
+class WalkBatchReactor final
+    : public grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse> {
+ public:
+  // Pairs read but not yet written, at most.
+  static constexpr std::size_t kMaxOutstanding = 1024;
+
+  // Starts reading at once. Deletes itself when the call is done.
+  WalkBatchReactor(const WalkAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics);
+
+  void OnReadDone(bool ok) override;
+  void OnWriteDone(bool ok) override;
+  void OnCancel() override;
+  void OnDone() override;
+
+ private:
+  enum class Action { kNone, kRead, kWrite, kFinish };
+  // What to do next, decided under mu_ and done outside it (no lock is held while calling
+  // into gRPC, so an inline reaction cannot deadlock).
+  Action NextLocked();
+  void Do(Action action);
+  void Answered(walk::v1::WalkBatchResponse response, const char* outcome, std::uint32_t band,
+                bool failed);
+
+  const WalkAnswerer& answerer_;
+  SearchPool& pool_;
+  WalkMetrics& metrics_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+
+  std::mutex mu_;
+  walk::v1::WalkBatchRequest request_;             // the read in flight fills it
+  std::deque<walk::v1::WalkBatchResponse> ready_;  // answers waiting to be written
+  walk::v1::WalkBatchResponse writing_message_;    // the write in flight
+  std::size_t in_flight_ = 0;                      // submitted to the pool, not yet answered
+  bool reading_ = true;
+  bool reads_done_ = false;
+  bool writing_ = false;
+  bool summary_sent_ = false;
+  bool cancelled_ = false;
+  bool finished_ = false;
+  walk::v1::BatchSummary summary_;
+  std::map<std::uint32_t, std::uint64_t> failed_by_band_;
+};
+
+}  // namespace walk::server

@@ -1,0 +1,148 @@
+// The walk store: every answer walkd computed for a static world, kept in RocksDB under
+// (model, from, to) so a second asking costs a lookup. RocksDB stays inside walk_store.cc; this
+// header pulls in none of it.
+//
+// Durability: the write-ahead log is always on. An answer is acknowledged when PutBatch returns
+// OK; from then on it survives the process being killed (SIGKILL included), since RocksDB has
+// written it to the log in the kernel's page cache. With `sync_writes` each batch is also
+// fsync'ed before PutBatch returns, which makes it survive a power cut or a kernel crash too.
+// A batch is atomic: after a crash it is there whole or not at all.
+//
+// Thread safety: every method may be called concurrently from any number of threads (RocksDB's
+// DB is thread-safe), except the destructor and Close, which must not overlap any other call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "store/walk_key.h"
+#include "store/walk_value.h"
+
+namespace walk::store {
+
+struct WalkStoreOptions {
+  // The store's directory (walkd's --store; by default inside its --data).
+  std::string dir;
+  // Bytes of uncompressed blocks kept in memory: the warm set lookups are answered from.
+  std::size_t block_cache_bytes = std::size_t{64} << 20;
+  // Bytes of answers gathered in memory (and in the log) before they are written to a table
+  // file. Tests make it small to flush often.
+  std::size_t write_buffer_bytes = std::size_t{64} << 20;
+  // Create the store when `dir` holds none. A directory that holds a damaged store (data files
+  // but no CURRENT file) is refused, never silently replaced by an empty store.
+  bool create_if_missing = true;
+  // The write-ahead log is always on. When true, each PutBatch is also synced to disk before it
+  // returns (survives power loss; costs a few ms per batch on most disks). When false, an
+  // acknowledged batch survives a killed process but the last moments may be lost to a power cut.
+  bool sync_writes = false;
+  // Read every table file's checksums when opening, so a damaged file is reported at start
+  // rather than when an answer in it is first asked. Costs one read of the store (about 1 s per
+  // GB); without it Open still checks the log, the manifest and each table's footer and index.
+  bool verify_checksums_on_open = true;
+};
+
+// What ExportModel wrote.
+struct ExportStats {
+  std::uint64_t model = 0;
+  std::uint64_t answers = 0;
+  std::vector<std::string> files;  // the SST files' names, in key order, inside the pack dir
+  std::uint64_t bytes = 0;         // of the SST files
+};
+
+// What Ingest loaded.
+struct IngestStats {
+  std::uint64_t model = 0;
+  std::uint64_t answers = 0;
+  std::size_t files = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct ExportOptions {
+  // A new SST file is started once the current one holds this many bytes.
+  std::uint64_t max_file_bytes = std::uint64_t{64} << 20;
+};
+
+// The name of a store pack's manifest inside the pack directory.
+inline constexpr char kPackManifestName[] = "walkpack.json";
+
+class WalkStore {
+ public:
+  // Opens (or creates) the store in `options.dir`. Errors, each naming the directory:
+  // INVALID_ARGUMENT (an empty dir), FAILED_PRECONDITION (the path is not a directory; the
+  // store is open in another process; no store there and create_if_missing is false),
+  // DATA_LOSS (a damaged store: RocksDB's reason and what to do), INTERNAL or UNAVAILABLE for
+  // other I/O failures.
+  static absl::StatusOr<std::unique_ptr<WalkStore>> Open(const WalkStoreOptions& options);
+
+  ~WalkStore();
+  WalkStore(const WalkStore&) = delete;
+  WalkStore& operator=(const WalkStore&) = delete;
+
+  // Looks `key` up: `*found` says whether it is stored and, when it is, `*out` holds the answer.
+  // DATA_LOSS when the stored value or the table holding it is damaged.
+  absl::Status Get(const WalkKey& key, StoredWalk* out, bool* found) const;
+
+  // Looks up every key at once: `(*out)[i]` is the answer to `keys[i]`, or nullopt when it is
+  // not stored. Any damaged value or table fails the whole call with DATA_LOSS.
+  absl::Status MultiGet(const std::vector<WalkKey>& keys,
+                        std::vector<std::optional<StoredWalk>>* out) const;
+
+  // Stores every answer in one atomic write (one WriteBatch, logged). OK means acknowledged:
+  // see Durability above. A key already stored is overwritten.
+  absl::Status PutBatch(const std::vector<std::pair<WalkKey, StoredWalk>>& answers);
+
+  // RocksDB's estimate of the number of answers in the store (all models; "estimate-num-keys",
+  // off by overwritten keys until they are compacted). Costs nothing.
+  absl::StatusOr<std::uint64_t> EstimateAnswers() const;
+
+  // The exact number of answers stored under `model`, counted by iterating its prefix.
+  absl::StatusOr<std::uint64_t> CountAnswers(std::uint64_t model) const;
+
+  // Every model with at least one answer, ascending. Costs one seek per model.
+  absl::StatusOr<std::vector<std::uint64_t>> Models() const;
+
+  // Writes `model`'s answers as a store pack into `out_dir` (created; it must not exist or be
+  // empty): sorted SST files of at most about `options.max_file_bytes`, then the manifest
+  // (kPackManifestName: model, files with sizes, answers and CRC-32s). The manifest is written
+  // last, so an interrupted export leaves no pack. Reads a consistent snapshot of the store.
+  // FAILED_PRECONDITION when out_dir is not empty.
+  absl::StatusOr<ExportStats> ExportModel(std::uint64_t model, const std::string& out_dir,
+                                          const ExportOptions& options = ExportOptions()) const;
+
+  // Loads the pack in `pack_dir` (ExportModel's output), atomically: all its files or none. The
+  // pack is checked first, against its manifest and RocksDB's checksums: NOT_FOUND when there is
+  // no manifest, DATA_LOSS naming the file when one is missing, has another size or CRC, fails
+  // its checksums, or holds another count of answers or keys of another model. The pack's files
+  // are copied, never moved; answers already stored under the same keys are replaced (equal
+  // keys mean equal answers).
+  absl::StatusOr<IngestStats> Ingest(const std::string& pack_dir);
+
+  // Writes the answers held in memory to table files. Never needed for durability (the log has
+  // them); tests and tools use it to lay the store out on disk.
+  absl::Status Flush();
+
+  // Compacts the whole store into its last level: what a store looks like after a long life.
+  absl::Status CompactAll();
+
+  // Closes the store, reporting what closing found. Later calls fail with FAILED_PRECONDITION.
+  // The destructor closes a store not closed yet.
+  absl::Status Close();
+
+  const std::string& dir() const { return dir_; }
+
+ private:
+  struct Impl;
+  WalkStore(std::string dir, std::unique_ptr<Impl> impl);
+
+  std::string dir_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace walk::store

@@ -1,0 +1,309 @@
+// Integration tests of the walk store through a real walkd: batches stream and are kept,
+// reruns are answered from the store, a walkd killed with SIGKILL mid-batch keeps every answer
+// it acknowledged, a damaged store is reported at start, tables are bounded.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "client/walk_client.h"
+#include "gtest/gtest.h"
+#include "tests/integration/walkd_process.h"
+
+namespace walk {
+namespace {
+
+using testing::ChildProcess;
+using testing::RunCommand;
+
+std::string MakeTempDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("walkd-store-it-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+struct Walkd {
+  std::unique_ptr<ChildProcess> process;
+  std::string address;
+};
+
+Walkd Start(const std::string& data, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
+                                   "--data", data, "--search-threads", "2"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  Walkd walkd;
+  walkd.process = std::make_unique<ChildProcess>(argv);
+  walkd.address = walkd.process->WaitForLine("walkd: grpc listening on ").value_or("");
+  return walkd;
+}
+
+bool WaitServing(client::WalkClient& client) {
+  for (int attempt = 0; attempt < 1200; ++attempt) {
+    grpc::health::v1::HealthCheckResponse::ServingStatus status;
+    if (client.Health("", &status).ok() && status == grpc::health::v1::HealthCheckResponse::SERVING) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// Random pairs on the default (demo 2 x 2) world, fixed seed.
+std::vector<walk::v1::WalkRequest> Pairs(int count, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> coordinate(0.0, 1060.0);
+  std::vector<walk::v1::WalkRequest> pairs;
+  for (int i = 0; i < count; ++i) {
+    walk::v1::WalkRequest r;
+    r.set_world("default");
+    r.set_profile("neutral");
+    r.mutable_from()->set_x_yards(coordinate(random));
+    r.mutable_from()->set_y_yards(coordinate(random));
+    r.mutable_to()->set_x_yards(coordinate(random));
+    r.mutable_to()->set_y_yards(coordinate(random));
+    pairs.push_back(r);
+  }
+  return pairs;
+}
+
+// Streams `pairs` through WalkBatch; `on_answer` sees each answer as it arrives and may stop the
+// reading by returning false. Returns the answers by index and the summary (if it came).
+struct BatchResult {
+  std::map<std::uint64_t, walk::v1::WalkBatchResponse> answers;
+  std::optional<walk::v1::BatchSummary> summary;
+  grpc::Status status;
+};
+BatchResult Stream(const std::string& address, const std::vector<walk::v1::WalkRequest>& pairs,
+                   std::function<bool(const walk::v1::WalkBatchResponse&)> on_answer = {}) {
+  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  auto stub = walk::v1::WalkService::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(240));
+  auto stream = stub->WalkBatch(&context);
+  std::thread writer([&] {
+    walk::v1::WalkBatchRequest request;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      request.set_index(i);
+      *request.mutable_walk() = pairs[i];
+      if (!stream->Write(request)) break;
+    }
+    stream->WritesDone();
+  });
+  BatchResult result;
+  walk::v1::WalkBatchResponse response;
+  bool reading = true;
+  while (reading && stream->Read(&response)) {
+    if (response.has_summary()) {
+      result.summary = response.summary();
+      continue;
+    }
+    result.answers[response.index()] = response;
+    if (on_answer && !on_answer(response)) reading = false;
+  }
+  if (!reading) context.TryCancel();
+  writer.join();
+  result.status = stream->Finish();
+  return result;
+}
+
+TEST(WalkdStoreTest, BatchesAreKeptAndAReRunIsAnsweredFromTheStore) {
+  const std::string data = MakeTempDir("rerun");
+  Walkd walkd = Start(data);
+  client::WalkClient client(walkd.address, 30.0);
+  ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+  std::vector<walk::v1::WalkRequest> pairs = Pairs(60, 1);
+  pairs[7].set_band(15);  // a bad pair gets its own status; the stream goes on
+  const BatchResult first = Stream(walkd.address, pairs);
+  ASSERT_TRUE(first.status.ok()) << first.status.error_message();
+  ASSERT_EQ(first.answers.size(), pairs.size());
+  ASSERT_TRUE(first.summary.has_value());
+  EXPECT_EQ(first.summary->asked(), 60u);
+  EXPECT_EQ(first.summary->refused(), 1u);
+  EXPECT_EQ(first.answers.at(7).code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  EXPECT_EQ(first.answers.at(7).message().rfind("walk.band:", 0), 0u) << first.answers.at(7).message();
+  EXPECT_EQ(first.summary->stored(), 0u);
+
+  const BatchResult second = Stream(walkd.address, pairs);
+  ASSERT_TRUE(second.status.ok());
+  std::uint64_t stored = 0;
+  for (const auto& [index, answer] : second.answers) {
+    if (answer.code() != 0) continue;
+    const auto& before = first.answers.at(index).walk();
+    // Off-map and no-surface ends are not stored (they cost nothing to answer again).
+    if (before.status() == walk::v1::WALK_STATUS_OK || before.status() == walk::v1::WALK_STATUS_NO_WALK) {
+      EXPECT_TRUE(answer.stored()) << index;
+      ++stored;
+    }
+    EXPECT_EQ(answer.walk().status(), before.status());
+    EXPECT_DOUBLE_EQ(answer.walk().seconds(), before.seconds());
+    EXPECT_DOUBLE_EQ(answer.walk().yards(), before.yards());
+    EXPECT_EQ(answer.walk().zone_cells_size(), before.zone_cells_size());
+  }
+  EXPECT_GT(stored, 40u);
+  EXPECT_EQ(second.summary->stored(), stored);
+  EXPECT_EQ(second.summary->routed() + second.summary->stored() + second.summary->refused(), 60u);
+
+  // A single Walk is answered from the store too, under the same model.
+  walk::v1::WalkResponse single;
+  ASSERT_TRUE(client.Walk(pairs[0], &single).ok());
+  EXPECT_EQ(single.model_id(), first.answers.at(0).walk().model_id());
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+TEST(WalkdStoreTest, ASigkilledWalkdKeepsEveryAnswerItAcknowledged) {
+  const std::string data = MakeTempDir("sigkill");
+  std::vector<walk::v1::WalkRequest> pairs = Pairs(400, 2);
+  std::map<std::uint64_t, walk::v1::WalkResponse> acknowledged;
+  {
+    Walkd walkd = Start(data);
+    client::WalkClient client(walkd.address, 30.0);
+    ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+    // Kill walkd with SIGKILL after 40 routed answers have arrived: mid-batch, for real.
+    const BatchResult partial = Stream(walkd.address, pairs, [&](const walk::v1::WalkBatchResponse& r) {
+      if (r.code() == 0 && !r.stored() && (r.walk().status() == walk::v1::WALK_STATUS_OK ||
+                                           r.walk().status() == walk::v1::WALK_STATUS_NO_WALK)) {
+        acknowledged[r.index()] = r.walk();
+      }
+      if (acknowledged.size() == 40) {
+        walkd.process->Signal(SIGKILL);
+        return false;
+      }
+      return true;
+    });
+    EXPECT_EQ(walkd.process->Wait(), 128 + SIGKILL);
+  }
+  ASSERT_EQ(acknowledged.size(), 40u);
+  // Reopen the same store: no corruption, and every acknowledged answer is there.
+  Walkd again = Start(data);
+  client::WalkClient client(again.address, 30.0);
+  ASSERT_TRUE(WaitServing(client)) << again.process->output();
+  std::vector<walk::v1::WalkRequest> asked;
+  std::vector<std::uint64_t> order;
+  for (const auto& [index, answer] : acknowledged) {
+    asked.push_back(pairs[index]);
+    order.push_back(index);
+  }
+  const BatchResult reread = Stream(again.address, asked);
+  ASSERT_TRUE(reread.status.ok()) << reread.status.error_message();
+  for (std::size_t i = 0; i < asked.size(); ++i) {
+    const auto& answer = reread.answers.at(i);
+    EXPECT_TRUE(answer.stored()) << "acknowledged pair " << order[i] << " is not in the store";
+    EXPECT_DOUBLE_EQ(answer.walk().seconds(), acknowledged[order[i]].seconds());
+  }
+  again.process->Signal(SIGTERM);
+  EXPECT_EQ(again.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+TEST(WalkdStoreTest, ADamagedStoreIsReportedClearlyAtStart) {
+  const std::string data = MakeTempDir("damaged");
+  {
+    Walkd walkd = Start(data);
+    client::WalkClient client(walkd.address, 30.0);
+    ASSERT_TRUE(WaitServing(client));
+    Stream(walkd.address, Pairs(10, 3));
+    walkd.process->Signal(SIGTERM);
+    ASSERT_EQ(walkd.process->Wait(), 0);
+  }
+  // Damage the store: CURRENT names a manifest that is not there.
+  std::ofstream(data + "/store/CURRENT", std::ios::trunc) << "MANIFEST-999999\n";
+  const auto refused = RunCommand({WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
+                                   "--data", data});
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("--store"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find(data + "/store"), std::string::npos) << refused.output;
+  std::filesystem::remove_all(data);
+}
+
+TEST(WalkdStoreTest, TablesAnswerSourcesByTargetsWithinTheirLimit) {
+  const std::string data = MakeTempDir("table");
+  Walkd walkd = Start(data, {"--max-table-cells", "12"});
+  client::WalkClient client(walkd.address, 60.0);
+  ASSERT_TRUE(WaitServing(client));
+  auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
+  auto stub = walk::v1::WalkService::NewStub(channel);
+  walk::v1::TableRequest request;
+  request.set_world("default");
+  request.set_profile("neutral");
+  const std::vector<walk::v1::WalkRequest> places = Pairs(4, 4);
+  for (int s = 0; s < 3; ++s) *request.add_sources() = places[s].from();
+  for (int t = 0; t < 4; ++t) *request.add_targets() = places[t].to();
+  walk::v1::TableResponse table;
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    ASSERT_TRUE(stub->Table(&context, request, &table).ok());
+  }
+  ASSERT_EQ(table.walks_size(), 12);
+  // Cell (1, 2) equals the single walk from source 1 to target 2.
+  walk::v1::WalkRequest single;
+  single.set_world("default");
+  single.set_profile("neutral");
+  *single.mutable_from() = request.sources(1);
+  *single.mutable_to() = request.targets(2);
+  walk::v1::WalkResponse walk;
+  ASSERT_TRUE(client.Walk(single, &walk).ok());
+  EXPECT_DOUBLE_EQ(table.walks(1 * 4 + 2).seconds(), walk.seconds());
+  // One more target: over the limit; the error names the limit, not the request's size.
+  *request.add_targets() = places[0].from();
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  const grpc::Status over = stub->Table(&context, request, &table);
+  EXPECT_EQ(over.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(over.error_message().find("max-table-cells"), std::string::npos);
+  EXPECT_NE(over.error_message().find("12 walks"), std::string::npos);
+  EXPECT_EQ(over.error_message().find("15"), std::string::npos) << over.error_message();
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+TEST(WalkdStoreTest, WalkctlBatchWritesAnswersInOrderAndAsksOnlyWhatIsMissing) {
+  const std::string data = MakeTempDir("walkctl");
+  Walkd walkd = Start(data);
+  client::WalkClient client(walkd.address, 30.0);
+  ASSERT_TRUE(WaitServing(client));
+  const std::string input = data + "/pairs.jsonl", csv = data + "/pairs.csv", out = data + "/answers.jsonl";
+  {
+    std::ofstream f(input);
+    f << R"({"id": "q1", "from": [100, 100], "to": [300, 320], "profile": "neutral"})" << "\n";
+    f << "this line is not JSON\n";
+    f << R"({"id": "q2", "world": "default", "from": [500, 520], "to": [600, 610, 40], "band": 10})" << "\n";
+    f << R"({"from": [900, 200], "to": [150, 900], "profile": "faction-b"})" << "\n";
+  }
+  auto first = RunCommand({WALKCTL_BIN, "--addr", walkd.address, "batch", input, "--out", out});
+  EXPECT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("line 2: not a JSON object (skipped)"), std::string::npos) << first.output;
+  std::ifstream in(out);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 4u);  // three answers in input order, then the summary
+  EXPECT_NE(lines[0].find("\"id\":\"q1\""), std::string::npos);
+  EXPECT_NE(lines[1].find("\"id\":\"q2\""), std::string::npos);
+  EXPECT_NE(lines[2].find("\"line\":4"), std::string::npos);
+  EXPECT_NE(lines[3].find("\"summary\""), std::string::npos);
+  EXPECT_NE(lines[3].find("\"malformed\":1"), std::string::npos);
+  auto again = RunCommand({WALKCTL_BIN, "--addr", walkd.address, "batch", input, "--out", out});
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("\"asked\":0"), std::string::npos) << again.output;
+  // The same pairs as CSV.
+  {
+    std::ofstream f(csv);
+    f << "id,from_x,from_y,to_x,to_y,to_z,profile,band\n";
+    f << "c1,100,100,300,320,,neutral,\n";
+    f << "c2,500,520,600,610,40,,10\n";
+    f << "c3,abc,1,2,3,,,\n";
+  }
+  auto from_csv = RunCommand({WALKCTL_BIN, "--addr", walkd.address, "batch", csv, "--out", data + "/csv.jsonl"});
+  EXPECT_EQ(from_csv.exit_code, 0) << from_csv.output;
+  EXPECT_NE(from_csv.output.find("line 4: from_x: 'abc' is not a number"), std::string::npos) << from_csv.output;
+  EXPECT_NE(from_csv.output.find("\"stored\":2"), std::string::npos) << from_csv.output;  // q1, q2 again
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+}  // namespace
+}  // namespace walk

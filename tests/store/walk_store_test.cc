@@ -1,0 +1,497 @@
+// The walk store against a real RocksDB in a temporary directory: lookups, models kept apart,
+// counts, store packs (export, ingest, refusal of damaged packs), and stores with damaged files.
+// The crash-and-reopen test is walk_store_crash_test.cc.
+#include "store/walk_store.h"
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "gtest/gtest.h"
+#include "nav/answer_walk.h"
+#include "store/model_hash.h"
+#include "tests/nav/ascii_grid.h"
+#include "tests/store/temp_dir.h"
+
+namespace walk::store {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+WalkStoreOptions OptionsFor(const std::string& dir) {
+  WalkStoreOptions options;
+  options.dir = dir;
+  options.block_cache_bytes = 8 << 20;
+  return options;
+}
+
+std::unique_ptr<WalkStore> OpenOrDie(const std::string& dir) {
+  absl::StatusOr<std::unique_ptr<WalkStore>> store = WalkStore::Open(OptionsFor(dir));
+  EXPECT_TRUE(store.ok()) << store.status();
+  return store.ok() ? *std::move(store) : nullptr;
+}
+
+// A key of `model` from (i, 0) to (j, 1) on continent 0.
+WalkKey KeyOf(std::uint64_t model, int i, int j) {
+  WalkKey key;
+  key.model = model;
+  key.from.x_decis = i;
+  key.from.surface = static_cast<std::uint32_t>(i);
+  key.to.x_decis = j;
+  key.to.y_decis = 1;
+  key.to.has_z = j % 2 == 0;
+  key.to.z_decis = key.to.has_z ? -j : 0;
+  key.to.surface = static_cast<std::uint32_t>(j);
+  return key;
+}
+
+StoredWalk WalkOf(int i, int j) {
+  StoredWalk walk;
+  walk.status = (i + j) % 5 == 0 ? nav::WalkStatus::kNoWalk : nav::WalkStatus::kOk;
+  walk.method = nav::Method::kFineGrid;
+  walk.seconds = i * 1.5 + j;
+  walk.yards = i + j * 0.25;
+  walk.retried = i % 7 == 0;
+  for (int k = 0; k < (i + j) % 4; ++k) walk.zone_cells.push_back({k, -k, static_cast<std::uint16_t>(i), 1.0 * j});
+  return walk;
+}
+
+std::vector<std::pair<WalkKey, StoredWalk>> Batch(std::uint64_t model, int rows, int cols) {
+  std::vector<std::pair<WalkKey, StoredWalk>> batch;
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < cols; ++j) batch.emplace_back(KeyOf(model, i, j), WalkOf(i, j));
+  }
+  return batch;
+}
+
+void ExpectAllStored(const WalkStore& store, const std::vector<std::pair<WalkKey, StoredWalk>>& batch) {
+  for (const auto& [key, walk] : batch) {
+    StoredWalk got;
+    bool found = false;
+    ASSERT_TRUE(store.Get(key, &got, &found).ok());
+    ASSERT_TRUE(found);
+    ASSERT_EQ(got, walk);
+  }
+}
+
+TEST(WalkStoreTest, PutThenGetAndMultiGet) {
+  TempDir tmp;
+  auto store = OpenOrDie(tmp.Sub("store"));
+  ASSERT_NE(store, nullptr);
+  const auto batch = Batch(42, 20, 30);
+  ASSERT_TRUE(store->PutBatch(batch).ok());
+  ExpectAllStored(*store, batch);
+
+  StoredWalk got;
+  bool found = true;
+  ASSERT_TRUE(store->Get(KeyOf(42, 20, 0), &got, &found).ok());
+  EXPECT_FALSE(found);
+
+  // Present and missing keys mixed; answers come back in the order asked.
+  std::vector<WalkKey> keys = {KeyOf(42, 3, 4), KeyOf(42, 99, 99), KeyOf(42, 0, 0), KeyOf(43, 3, 4)};
+  std::vector<std::optional<StoredWalk>> out;
+  ASSERT_TRUE(store->MultiGet(keys, &out).ok());
+  ASSERT_EQ(out.size(), 4u);
+  ASSERT_TRUE(out[0].has_value());
+  EXPECT_EQ(*out[0], WalkOf(3, 4));
+  EXPECT_FALSE(out[1].has_value());
+  ASSERT_TRUE(out[2].has_value());
+  EXPECT_EQ(*out[2], WalkOf(0, 0));
+  EXPECT_FALSE(out[3].has_value());
+  ASSERT_TRUE(store->MultiGet({}, &out).ok());
+  EXPECT_TRUE(out.empty());
+  EXPECT_TRUE(store->PutBatch({}).ok());
+
+  // From the tables as from the memtable.
+  ASSERT_TRUE(store->Flush().ok());
+  ExpectAllStored(*store, batch);
+  std::vector<WalkKey> all;
+  for (const auto& [key, walk] : batch) all.push_back(key);
+  ASSERT_TRUE(store->MultiGet(all, &out).ok());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    ASSERT_TRUE(out[i].has_value());
+    ASSERT_EQ(*out[i], batch[i].second);
+  }
+}
+
+TEST(WalkStoreTest, AnswersSurviveCloseAndReopen) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("store");
+  const auto flushed = Batch(1, 10, 10);
+  const auto logged_only = Batch(2, 10, 10);
+  {
+    auto store = OpenOrDie(dir);
+    ASSERT_TRUE(store->PutBatch(flushed).ok());
+    ASSERT_TRUE(store->Flush().ok());
+    ASSERT_TRUE(store->PutBatch(logged_only).ok());  // in the log and the memtable only
+    ASSERT_TRUE(store->Close().ok());
+    StoredWalk got;
+    bool found = false;
+    EXPECT_EQ(store->Get(KeyOf(1, 0, 0), &got, &found).code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_EQ(store->Close().code(), absl::StatusCode::kFailedPrecondition);
+  }
+  auto store = OpenOrDie(dir);
+  ExpectAllStored(*store, flushed);
+  ExpectAllStored(*store, logged_only);
+}
+
+TEST(WalkStoreTest, ModelsAreKeptApart) {
+  TempDir tmp;
+  auto store = OpenOrDie(tmp.Sub("store"));
+  const std::uint64_t a = 0x1111, b = 0xFFFFFFFFFFFFFFFFULL, c = 0;
+  ASSERT_TRUE(store->PutBatch(Batch(a, 10, 12)).ok());
+  ASSERT_TRUE(store->Flush().ok());
+  ASSERT_TRUE(store->PutBatch(Batch(b, 3, 5)).ok());
+  ASSERT_TRUE(store->PutBatch(Batch(c, 1, 1)).ok());
+  // The same ends under a model that holds none of them: not found.
+  StoredWalk got;
+  bool found = true;
+  ASSERT_TRUE(store->Get(KeyOf(a + 1, 0, 0), &got, &found).ok());
+  EXPECT_FALSE(found);
+  ASSERT_TRUE(store->Get(KeyOf(b, 5, 5), &got, &found).ok());
+  EXPECT_FALSE(found);
+  ASSERT_TRUE(store->Get(KeyOf(b, 2, 4), &got, &found).ok());
+  EXPECT_TRUE(found);
+
+  absl::StatusOr<std::vector<std::uint64_t>> models = store->Models();
+  ASSERT_TRUE(models.ok()) << models.status();
+  EXPECT_EQ(*models, (std::vector<std::uint64_t>{c, a, b}));
+
+  EXPECT_EQ(*store->CountAnswers(a), 120u);
+  EXPECT_EQ(*store->CountAnswers(b), 15u);
+  EXPECT_EQ(*store->CountAnswers(c), 1u);
+  EXPECT_EQ(*store->CountAnswers(a + 1), 0u);
+  // Overwriting answers does not count them twice, in memtable or tables.
+  ASSERT_TRUE(store->PutBatch(Batch(a, 10, 12)).ok());
+  EXPECT_EQ(*store->CountAnswers(a), 120u);
+  ASSERT_TRUE(store->Flush().ok());
+  EXPECT_EQ(*store->CountAnswers(a), 120u);
+  absl::StatusOr<std::uint64_t> estimate = store->EstimateAnswers();
+  ASSERT_TRUE(estimate.ok());
+  EXPECT_GT(*estimate, 0u);
+  ASSERT_TRUE(store->CompactAll().ok());
+  EXPECT_EQ(*store->CountAnswers(a), 120u);
+  EXPECT_EQ(*store->EstimateAnswers(), 136u) << "exact once compacted";
+}
+
+// Real answers from the walker on a small world with walls and water, for two profiles.
+class StorePackTest : public ::testing::Test {
+ protected:
+  StorePackTest() {
+    for (const char* name : {"shortest", "neutral"}) {
+      metrics_.push_back(std::make_unique<nav::Metric>(world_, *nav::FindProfile(name), 0));
+    }
+    std::mt19937_64 rng(17);
+    for (int i = 0; i < 24; ++i) {
+      nav::Place p;
+      p.x_yards = static_cast<double>(rng() % 140) / 10.0;  // some in walls, some off the map
+      p.y_yards = static_cast<double>(rng() % 70) / 10.0;
+      if (i % 3 == 0) p.z_yards = 0.0;
+      places_.push_back(p);
+    }
+  }
+
+  std::uint64_t Model(int m) const { return ModelHash({world_.content_id, metrics_[m].get()}); }
+
+  // Every answer of model `m`, computed now (with `walker`, else the fixture's).
+  std::vector<std::pair<WalkKey, StoredWalk>> Compute(int m, nav::Walker* walker = nullptr) {
+    std::vector<std::pair<WalkKey, StoredWalk>> answers;
+    for (const nav::Place& from : places_) {
+      for (const nav::Place& to : places_) {
+        absl::StatusOr<nav::WalkAnswer> answer =
+            nav::AnswerWalk(world_, *metrics_[m], from, to, walker != nullptr ? *walker : walker_);
+        EXPECT_TRUE(answer.ok()) << answer.status();
+        answers.emplace_back(MakeWalkKey(Model(m), world_, from, to), FromAnswer(*answer));
+      }
+    }
+    return answers;
+  }
+
+  const nav::World world_ = nav::testing::AsciiWorld({
+      "......@.....",
+      "..WW..@..S..",
+      "..WW..@.....",
+      "......@@@@..",
+      "............",
+      "..@@@.......",
+  });
+  std::vector<std::unique_ptr<nav::Metric>> metrics_;
+  std::vector<nav::Place> places_;
+  nav::Walker walker_;
+};
+
+TEST_F(StorePackTest, AnswersAfterIngestEqualThoseComputedOnline) {
+  ASSERT_NE(Model(0), Model(1));
+  TempDir tmp;
+  auto source = OpenOrDie(tmp.Sub("source"));
+  const auto first = Compute(0);
+  ASSERT_TRUE(source->PutBatch(first).ok());
+  ASSERT_TRUE(source->PutBatch(Compute(1)).ok());
+  // Some answers in tables, some only in the memtable: the export reads both.
+  ASSERT_TRUE(source->Flush().ok());
+  ASSERT_TRUE(source->PutBatch(Compute(0)).ok());
+
+  ExportOptions small_files;
+  small_files.max_file_bytes = 4096;
+  absl::StatusOr<ExportStats> exported = source->ExportModel(Model(0), tmp.Sub("pack"), small_files);
+  ASSERT_TRUE(exported.ok()) << exported.status();
+  const std::uint64_t distinct = *source->CountAnswers(Model(0));
+  EXPECT_EQ(exported->answers, distinct);
+  EXPECT_GT(exported->files.size(), 1u) << "split at 4 KB";
+  EXPECT_TRUE(fs::exists(fs::path(tmp.Sub("pack")) / kPackManifestName));
+
+  auto fresh = OpenOrDie(tmp.Sub("fresh"));
+  absl::StatusOr<IngestStats> ingested = fresh->Ingest(tmp.Sub("pack"));
+  ASSERT_TRUE(ingested.ok()) << ingested.status();
+  EXPECT_EQ(ingested->model, Model(0));
+  EXPECT_EQ(ingested->answers, distinct);
+  EXPECT_EQ(ingested->files, exported->files.size());
+  EXPECT_EQ(*fresh->CountAnswers(Model(0)), distinct);
+  EXPECT_EQ(*fresh->CountAnswers(Model(1)), 0u) << "only the exported model";
+  EXPECT_EQ(*fresh->Models(), std::vector<std::uint64_t>{Model(0)});
+
+  // Computed again, now, with a fresh walker: equal to what the ingested store answers.
+  nav::Walker fresh_walker;
+  for (const auto& [key, walk] : Compute(0, &fresh_walker)) {
+    StoredWalk got;
+    bool found = false;
+    ASSERT_TRUE(fresh->Get(key, &got, &found).ok());
+    ASSERT_TRUE(found);
+    ASSERT_EQ(got, walk);
+  }
+  // Also after reopening the ingested store.
+  ASSERT_TRUE(fresh->Close().ok());
+  fresh = OpenOrDie(tmp.Sub("fresh"));
+  ExpectAllStored(*fresh, first);
+
+  // Ingesting the same pack again changes nothing; the pack itself is left as it was.
+  ASSERT_TRUE(fresh->Ingest(tmp.Sub("pack")).ok());
+  EXPECT_EQ(*fresh->CountAnswers(Model(0)), distinct);
+  ASSERT_TRUE(fresh->CompactAll().ok());
+  EXPECT_EQ(*fresh->CountAnswers(Model(0)), distinct);
+  ExpectAllStored(*fresh, first);
+}
+
+TEST_F(StorePackTest, ExportRefusesADirectoryInUseAndExportsAnEmptyModel) {
+  TempDir tmp;
+  auto store = OpenOrDie(tmp.Sub("store"));
+  ASSERT_TRUE(store->PutBatch(Compute(0)).ok());
+  fs::create_directories(tmp.Sub("busy"));
+  std::ofstream(tmp.Sub("busy/x")) << "x";
+  EXPECT_EQ(store->ExportModel(Model(0), tmp.Sub("busy")).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+
+  absl::StatusOr<ExportStats> empty = store->ExportModel(Model(1), tmp.Sub("empty"));
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ(empty->answers, 0u);
+  EXPECT_TRUE(empty->files.empty());
+  auto fresh = OpenOrDie(tmp.Sub("fresh"));
+  absl::StatusOr<IngestStats> ingested = fresh->Ingest(tmp.Sub("empty"));
+  ASSERT_TRUE(ingested.ok()) << ingested.status();
+  EXPECT_EQ(ingested->answers, 0u);
+}
+
+class DamagedPackTest : public StorePackTest {
+ protected:
+  void SetUp() override {
+    auto store = OpenOrDie(tmp_.Sub("source"));
+    ASSERT_TRUE(store->PutBatch(Compute(0)).ok());
+    ExportOptions small_files;
+    small_files.max_file_bytes = 4096;
+    absl::StatusOr<ExportStats> exported = store->ExportModel(Model(0), pack_, small_files);
+    ASSERT_TRUE(exported.ok()) << exported.status();
+    ASSERT_GE(exported->files.size(), 2u);
+    second_file_ = (fs::path(pack_) / exported->files[1]).string();
+  }
+
+  // Ingests the pack into a fresh store: it must be refused with `code`, saying `says`, and
+  // leave the store without a single answer of the pack (a pack loads whole or not at all).
+  void ExpectRefused(absl::StatusCode code, const std::string& says) {
+    TempDir fresh_dir;
+    auto fresh = OpenOrDie(fresh_dir.Sub("store"));
+    absl::StatusOr<IngestStats> ingested = fresh->Ingest(pack_);
+    ASSERT_FALSE(ingested.ok());
+    EXPECT_EQ(ingested.status().code(), code) << ingested.status();
+    EXPECT_NE(ingested.status().message().find(says), absl::string_view::npos)
+        << ingested.status().message();
+    EXPECT_EQ(*fresh->CountAnswers(Model(0)), 0u);
+  }
+
+  TempDir tmp_;
+  const std::string pack_ = tmp_.Sub("pack");
+  std::string second_file_;
+};
+
+TEST_F(DamagedPackTest, ATruncatedTableIsRefusedClearly) {
+  fs::resize_file(second_file_, fs::file_size(second_file_) - 100);
+  ExpectRefused(absl::StatusCode::kDataLoss, fs::path(second_file_).filename().string() + " is ");
+  ExpectRefused(absl::StatusCode::kDataLoss, "truncated");
+}
+
+TEST_F(DamagedPackTest, AFlippedByteIsRefusedClearly) {
+  std::fstream f(second_file_, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(100);
+  f.put('\x5A');
+  f.close();
+  ExpectRefused(absl::StatusCode::kDataLoss, "CRC-32");
+}
+
+TEST_F(DamagedPackTest, AMissingTableIsRefusedClearly) {
+  fs::remove(second_file_);
+  ExpectRefused(absl::StatusCode::kDataLoss, "is missing");
+}
+
+TEST_F(DamagedPackTest, ADirectoryWithoutManifestIsNotAPack) {
+  fs::remove(fs::path(pack_) / kPackManifestName);
+  ExpectRefused(absl::StatusCode::kNotFound, "no walkpack.json");
+}
+
+TEST_F(DamagedPackTest, AManifestOfAnotherFormatIsRefused) {
+  std::ofstream(fs::path(pack_) / kPackManifestName) << R"({"format": "something-else"})";
+  ExpectRefused(absl::StatusCode::kDataLoss, "\"format\"");
+  std::ofstream(fs::path(pack_) / kPackManifestName) << "not json {";
+  ExpectRefused(absl::StatusCode::kDataLoss, "not a JSON object");
+}
+
+// Store files damaged while the store was closed: Open reports them, never crashes, and never
+// replaces the store by an empty one.
+class DamagedStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = OpenOrDie(dir_);
+    for (int round = 0; round < 3; ++round) {
+      ASSERT_TRUE(store->PutBatch(Batch(round, 60, 60)).ok());
+      ASSERT_TRUE(store->Flush().ok());
+    }
+    ASSERT_TRUE(store->Close().ok());
+  }
+
+  std::vector<std::string> FilesEndingWith(const std::string& suffix, const std::string& prefix = "") {
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      const std::string name = entry.path().filename().string();
+      if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+          name.rfind(prefix, 0) == 0) {
+        files.push_back(entry.path().string());
+      }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+
+  absl::Status OpenStatus(bool verify = true) {
+    WalkStoreOptions options = OptionsFor(dir_);
+    options.verify_checksums_on_open = verify;
+    return WalkStore::Open(options).status();
+  }
+
+  void ExpectDamaged(const absl::Status& s) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+    EXPECT_NE(s.message().find(dir_), absl::string_view::npos) << "names the store: " << s.message();
+    EXPECT_NE(s.message().find("damaged"), absl::string_view::npos) << s.message();
+    EXPECT_NE(s.message().find("aside"), absl::string_view::npos) << "says what to do: " << s.message();
+  }
+
+  TempDir tmp_;
+  const std::string dir_ = tmp_.Sub("store");
+};
+
+TEST_F(DamagedStoreTest, CorruptBytesInATableAreReportedAtOpen) {
+  const std::vector<std::string> tables = FilesEndingWith(".sst");
+  ASSERT_FALSE(tables.empty());
+  {
+    std::fstream f(tables[0], std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(tables[0]) / 3));
+    for (int i = 0; i < 16; ++i) f.put('\xEE');
+  }
+  ExpectDamaged(OpenStatus());
+
+  // Without the full check at open, the damage surfaces when the answers are read, as a status.
+  WalkStoreOptions options = OptionsFor(dir_);
+  options.verify_checksums_on_open = false;
+  absl::StatusOr<std::unique_ptr<WalkStore>> store = WalkStore::Open(options);
+  if (!store.ok()) {
+    ExpectDamaged(store.status());  // the damage hit a block Open reads itself
+    return;
+  }
+  int damaged = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (const auto& [key, walk] : Batch(round, 60, 60)) {
+      StoredWalk got;
+      bool found = false;
+      const absl::Status s = (*store)->Get(key, &got, &found);
+      if (!s.ok()) {
+        EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+        ++damaged;
+      } else {
+        EXPECT_TRUE(found);
+        EXPECT_EQ(got, walk);
+      }
+    }
+  }
+  EXPECT_GT(damaged, 0);
+}
+
+TEST_F(DamagedStoreTest, ATruncatedTableIsReportedAtOpen) {
+  const std::vector<std::string> tables = FilesEndingWith(".sst");
+  ASSERT_FALSE(tables.empty());
+  fs::resize_file(tables.back(), fs::file_size(tables.back()) / 2);
+  ExpectDamaged(OpenStatus(/*verify=*/false));
+}
+
+TEST_F(DamagedStoreTest, ADeletedCurrentFileIsReportedNotReplacedByAnEmptyStore) {
+  fs::remove(fs::path(dir_) / "CURRENT");
+  const auto tables_before = FilesEndingWith(".sst");
+  const absl::Status s = OpenStatus();
+  ExpectDamaged(s);
+  EXPECT_NE(s.message().find("CURRENT"), absl::string_view::npos) << s.message();
+  EXPECT_EQ(FilesEndingWith(".sst"), tables_before) << "nothing was deleted";
+  EXPECT_FALSE(fs::exists(fs::path(dir_) / "CURRENT")) << "no new store was made";
+}
+
+TEST_F(DamagedStoreTest, AnEmptyCurrentFileIsReported) {
+  fs::resize_file(fs::path(dir_) / "CURRENT", 0);
+  ExpectDamaged(OpenStatus());
+}
+
+TEST_F(DamagedStoreTest, ATruncatedManifestIsReported) {
+  const std::vector<std::string> manifests = FilesEndingWith("", "MANIFEST-");
+  ASSERT_FALSE(manifests.empty());
+  for (const std::string& m : manifests) fs::resize_file(m, fs::file_size(m) / 2);
+  ExpectDamaged(OpenStatus());
+}
+
+TEST_F(DamagedStoreTest, ADeletedManifestIsReported) {
+  for (const std::string& m : FilesEndingWith("", "MANIFEST-")) fs::remove(m);
+  ExpectDamaged(OpenStatus());
+}
+
+TEST(WalkStoreOpenTest, APathThatIsAFileIsRefusedClearly) {
+  TempDir tmp;
+  const std::string file = tmp.Sub("not-a-dir");
+  std::ofstream(file) << "hello";
+  const absl::Status s = WalkStore::Open(OptionsFor(file)).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("is not a directory"), absl::string_view::npos) << s.message();
+  EXPECT_NE(s.message().find(file), absl::string_view::npos) << s.message();
+}
+
+TEST(WalkStoreOpenTest, AStoreOpenElsewhereIsRefused) {
+  TempDir tmp;
+  auto first = OpenOrDie(tmp.Sub("store"));
+  const absl::Status s = WalkStore::Open(OptionsFor(tmp.Sub("store"))).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("in use"), absl::string_view::npos) << s.message();
+}
+
+TEST(WalkStoreOpenTest, NoStoreAndNoCreateIsRefused) {
+  TempDir tmp;
+  WalkStoreOptions options = OptionsFor(tmp.Sub("none"));
+  options.create_if_missing = false;
+  EXPECT_EQ(WalkStore::Open(options).status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(WalkStore::Open(WalkStoreOptions()).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace walk::store
