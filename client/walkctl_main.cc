@@ -16,6 +16,7 @@
 #include "client/walk_client.h"
 #include "client/walk_svg.h"
 #include "client/walkctl_batch.h"
+#include "client/walkctl_store.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace {
@@ -378,6 +379,19 @@ int main(int argc, char** argv) {
   batch->add_option("--band", batch_args.defaults.band, "Band of pairs that name none")->capture_default_str();
   batch->add_option("--stream-timeout-s", batch_args.timeout_s, "Deadline of the whole stream, seconds")->capture_default_str();
 
+  walk::client::StoreArgs store_args;
+  auto* store = app.add_subcommand("store", "Store packs, offline (walkd not running on the store)");
+  store->require_subcommand(1);
+  auto* store_export = store->add_subcommand("export", "Write one model's answers as sorted SST files");
+  store_export->add_option("--store", store_args.store_dir, "The store folder (walkd's <data>/store)")->required();
+  store_export->add_option("--model", store_args.model, "The model id (16 hex digits)")->required();
+  store_export->add_option("--out", store_args.pack_dir, "The pack folder to write")->required();
+  auto* store_ingest = store->add_subcommand("ingest", "Load a store pack into a store");
+  store_ingest->add_option("pack", store_args.pack_dir, "The pack folder")->required();
+  store_ingest->add_option("--store", store_args.store_dir, "The store folder")->required();
+  auto* store_models = store->add_subcommand("models", "The models a store holds, with their answers");
+  store_models->add_option("--store", store_args.store_dir, "The store folder")->required();
+
   auto* info = app.add_subcommand("info", "The worlds walkd holds");
   info->add_flag("--json", json, "Print the reply as JSON");
 
@@ -391,6 +405,9 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : kExitUsage;
   }
+  if (*store_export) return walk::client::RunStoreExport(store_args);
+  if (*store_ingest) return walk::client::RunStoreIngest(store_args);
+  if (*store_models) return walk::client::RunStoreModels(store_args);
   walk::client::WalkClient client(address, timeout_s);
   if (*walk) return Walk(client, walk_args, json);
   if (*path) return Path(client, path_args, json);

@@ -118,16 +118,9 @@ rocksdb::Options MakeOptions(const WalkStoreOptions& options) {
   t.data_block_index_type = rocksdb::BlockBasedTableOptions::kDataBlockBinaryAndHash;
   t.data_block_hash_table_util_ratio = 0.75;
   t.format_version = 5;
-  if (const char* e = std::getenv("EXP_NOFILTER")) { (void)e; t.filter_policy.reset(); }
-  if (const char* e = std::getenv("EXP_BLOCK")) t.block_size = std::atoi(e);
-  if (const char* e = std::getenv("EXP_NOHASH")) { (void)e; t.data_block_index_type = rocksdb::BlockBasedTableOptions::kDataBlockBinarySearch; }
-  if (const char* e = std::getenv("EXP_CLOCK")) { (void)e; t.block_cache = rocksdb::HyperClockCacheOptions(options.block_cache_bytes, t.block_size).MakeSharedCache(); }
-  if (const char* e = std::getenv("EXP_ROWCACHE")) o.row_cache = rocksdb::NewLRUCache(std::size_t(std::atoi(e)) << 20);
-  if (const char* e = std::getenv("EXP_ROWCLOCK")) o.row_cache = rocksdb::HyperClockCacheOptions(std::size_t(std::atoi(e)) << 20, 200).MakeSharedCache();
-  if (const char* e = std::getenv("EXP_RESTART")) t.block_restart_interval = std::atoi(e);
-  if (const char* e = std::getenv("EXP_HITS")) { (void)e; o.optimize_filters_for_hits = true; }
-  if (const char* e = std::getenv("EXP_NOCOMP")) { (void)e; o.compression = rocksdb::kNoCompression; }
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+  // Whole answers by key, ahead of the tables: a hit skips the filter, the index and the block.
+  if (options.row_cache_bytes > 0) o.row_cache = rocksdb::NewLRUCache(options.row_cache_bytes);
   return o;
 }
 

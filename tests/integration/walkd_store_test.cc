@@ -305,5 +305,55 @@ TEST(WalkdStoreTest, WalkctlBatchWritesAnswersInOrderAndAsksOnlyWhatIsMissing) {
   std::filesystem::remove_all(data);
 }
 
+TEST(WalkdStoreTest, AStorePackExportedAndIngestedAnswersAsComputedOnline) {
+  const std::string a = MakeTempDir("pack-a"), b = MakeTempDir("pack-b");
+  const std::vector<walk::v1::WalkRequest> pairs = Pairs(40, 5);
+  BatchResult online;
+  {
+    Walkd walkd = Start(a);
+    client::WalkClient client(walkd.address, 30.0);
+    ASSERT_TRUE(WaitServing(client));
+    online = Stream(walkd.address, pairs);
+    ASSERT_TRUE(online.status.ok());
+    walkd.process->Signal(SIGTERM);
+    ASSERT_EQ(walkd.process->Wait(), 0);
+  }
+  const std::string model = online.answers.at(0).walk().model_id();
+  const std::string pack = a + "/pack";
+  auto exported = RunCommand({WALKCTL_BIN, "store", "export", "--store", a + "/store", "--model",
+                              model, "--out", pack});
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  auto models = RunCommand({WALKCTL_BIN, "store", "models", "--store", a + "/store"});
+  EXPECT_NE(models.output.find(model), std::string::npos) << models.output;
+  // A fresh walkd ingests the pack at start: every answer is stored and equal.
+  Walkd fresh = Start(b, {"--ingest", pack});
+  client::WalkClient client(fresh.address, 30.0);
+  ASSERT_TRUE(WaitServing(client)) << fresh.process->output();
+  EXPECT_NE(fresh.process->output().find("ingested the store pack"), std::string::npos);
+  const BatchResult ingested = Stream(fresh.address, pairs);
+  ASSERT_TRUE(ingested.status.ok());
+  std::uint64_t stored = 0;
+  for (const auto& [index, answer] : ingested.answers) {
+    const auto& before = online.answers.at(index).walk();
+    EXPECT_EQ(answer.walk().status(), before.status());
+    EXPECT_DOUBLE_EQ(answer.walk().seconds(), before.seconds());
+    EXPECT_DOUBLE_EQ(answer.walk().yards(), before.yards());
+    stored += answer.stored() ? 1 : 0;
+  }
+  EXPECT_GT(stored, 30u);
+  fresh.process->Signal(SIGTERM);
+  EXPECT_EQ(fresh.process->Wait(), 0);
+  // A damaged pack is refused, clearly, at start.
+  for (const auto& entry : std::filesystem::directory_iterator(pack)) {
+    if (entry.path().extension() == ".sst") std::filesystem::resize_file(entry.path(), 100);
+  }
+  const auto refused = RunCommand({WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
+                                   "--data", MakeTempDir("pack-c"), "--ingest", pack});
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("--ingest"), std::string::npos) << refused.output;
+  std::filesystem::remove_all(a);
+  std::filesystem::remove_all(b);
+}
+
 }  // namespace
 }  // namespace walk
