@@ -45,26 +45,31 @@ struct Args {
 };
 
 bool ParseArgs(int argc, char** argv, Args* args) {
+  const std::pair<const char*, std::uint64_t*> numbers[] = {
+      {"--answers", &args->answers},
+      {"--other", &args->other},
+      {"--lookups", &args->lookups},
+      {"--batch", &args->batch},
+      {"--hot", &args->hot},
+      {"--cache-mb", &args->cache_mb},
+      {"--row-cache-mb", &args->row_cache_mb}};
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    auto next = [&](std::uint64_t* value) {
-      if (i + 1 >= argc) return false;
-      *value = std::strtoull(argv[++i], nullptr, 10);
-      return true;
-    };
-    bool ok = true;
-    if (flag == "--answers") ok = next(&args->answers);
-    else if (flag == "--other") ok = next(&args->other);
-    else if (flag == "--lookups") ok = next(&args->lookups);
-    else if (flag == "--batch") ok = next(&args->batch);
-    else if (flag == "--hot") ok = next(&args->hot);
-    else if (flag == "--cache-mb") ok = next(&args->cache_mb);
-    else if (flag == "--row-cache-mb") ok = next(&args->row_cache_mb);
-    else if (flag == "--dir" && i + 1 < argc) args->dir = argv[++i];
-    else if (flag == "--keep") args->keep = true;
-    else ok = false;
+    bool ok = false;
+    for (const auto& [name, value] : numbers) {
+      if (flag == name && i + 1 < argc) {
+        *value = std::strtoull(argv[++i], nullptr, 10);
+        ok = true;
+      }
+    }
+    if (flag == "--dir" && i + 1 < argc) {
+      args->dir = argv[++i];
+      ok = true;
+    }
+    if (flag == "--keep") ok = args->keep = true;
     if (!ok) {
-      std::fprintf(stderr, "store_lookup_bench: bad argument %s (see the file's header)\n", argv[i]);
+      std::fprintf(stderr, "store_lookup_bench: bad argument %s (see the file's header)\n",
+                   argv[i]);
       return false;
     }
   }
@@ -97,7 +102,8 @@ StoredWalk RandomWalk(std::mt19937_64& rng) {
     walk.yards = walk.seconds * 6.5;
     const int cells = 1 + static_cast<int>(rng() % 6);
     for (int c = 0; c < cells; ++c) {
-      walk.zone_cells.push_back({static_cast<std::int32_t>(rng() % 50), static_cast<std::int32_t>(rng() % 50),
+      walk.zone_cells.push_back({static_cast<std::int32_t>(rng() % 50),
+                                 static_cast<std::int32_t>(rng() % 50),
                                  static_cast<std::uint16_t>(1 + rng() % 40), walk.yards / cells});
     }
   }
@@ -124,8 +130,8 @@ double Micros(Clock::time_point a, Clock::time_point b) {
 }
 
 void Print(const std::string& what, const Figures& f) {
-  std::printf("  %-52s median %7.3f us   p99 %7.3f us   mean %7.3f us\n", what.c_str(),
-              f.median_us, f.p99_us, f.mean_us);
+  std::printf("  %-52s median %7.3f us   p99 %7.3f us   mean %7.3f us\n", what.c_str(), f.median_us,
+              f.p99_us, f.mean_us);
 }
 
 std::uint64_t DirBytes(const std::string& dir) {
@@ -197,7 +203,8 @@ Phase Measure(const walk::store::WalkStoreOptions& options, const Args& args,
   };
   phase.get_hit = TimeEach(args.lookups, [&](std::uint64_t i) { failed |= !get(hits[i]); });
   phase.get_hot = TimeEach(args.lookups, [&](std::uint64_t i) { failed |= !get(hot[i]); });
-  phase.get_miss = TimeEach(args.lookups, [&](std::uint64_t i) { phase.false_hits += get(misses[i]); });
+  phase.get_miss =
+      TimeEach(args.lookups, [&](std::uint64_t i) { phase.false_hits += get(misses[i]); });
 
   std::vector<double> per_key;
   std::vector<WalkKey> keys(args.batch);
@@ -250,7 +257,7 @@ int main(int argc, char** argv) {
   stored_keys.reserve(args.answers);
   std::unordered_map<std::string, std::string> baseline;
   baseline.reserve(args.answers);
-  double fill_s = 0, compact_s = 0;
+  double fill_s = 0, compact_s = 0, count_s = 0;
   std::uint64_t distinct = 0;
   {
     absl::StatusOr<std::unique_ptr<WalkStore>> opened = WalkStore::Open(options);
@@ -280,8 +287,10 @@ int main(int argc, char** argv) {
     if (absl::Status s = store.Flush(); !s.ok()) return Fail("flush", s);
     if (absl::Status s = store.CompactAll(); !s.ok()) return Fail("compact", s);
     compact_s = Micros(compact_start, Clock::now()) / 1e6;
+    const Clock::time_point count_start = Clock::now();
     absl::StatusOr<std::uint64_t> count = store.CountAnswers(model);
     if (!count.ok()) return Fail("count", count.status());
+    count_s = Micros(count_start, Clock::now()) / 1e6;
     distinct = *count;
     if (absl::Status s = store.Close(); !s.ok()) return Fail("close", s);
   }
@@ -289,11 +298,16 @@ int main(int argc, char** argv) {
   std::printf("store_lookup_bench: %llu answers of one model + %llu of another in %s\n",
               static_cast<unsigned long long>(args.answers),
               static_cast<unsigned long long>(args.other), args.dir.c_str());
-  std::printf("  fill %.2f s (%.0f answers/s, batches of 10,000, WAL on, no sync); flush + full "
-              "compaction %.2f s; %.1f MB on disk; %llu distinct answers of the model\n",
-              fill_s, static_cast<double>(args.answers + args.other) / fill_s, compact_s,
-              static_cast<double>(DirBytes(args.dir)) / 1e6,
-              static_cast<unsigned long long>(distinct));
+  std::printf(
+      "  fill %.2f s (%.0f answers/s, batches of 10,000, WAL on, no sync); flush + full "
+      "compaction %.2f s; %.1f MB on disk\n",
+      fill_s, static_cast<double>(args.answers + args.other) / fill_s, compact_s,
+      static_cast<double>(DirBytes(args.dir)) / 1e6);
+  std::printf(
+      "  CountAnswers (exact, iterating the model's prefix): %llu answers in %.3f s "
+      "(%.1f M answers/s)\n",
+      static_cast<unsigned long long>(distinct), count_s,
+      static_cast<double>(distinct) / count_s / 1e6);
 
   // The keys to look up: random stored ones, random ones of a hot set, and keys not stored.
   std::vector<WalkKey> hits(args.lookups), hot(args.lookups), misses(args.lookups);
@@ -330,25 +344,27 @@ int main(int argc, char** argv) {
   Print("baseline: unordered_map find + decode, stored key", map_hit);
   Print("baseline: unordered_map find + decode, hot key", map_hot);
   const std::string hot_what = "Get, hot key (one of " + std::to_string(hot_count) + ")";
-  const std::string multi_what = "MultiGet, per key (batches of " + std::to_string(args.batch) + ")";
+  const std::string multi_what =
+      "MultiGet, per key (batches of " + std::to_string(args.batch) + ")";
   const struct {
     const char* name;
     const Phase* phase;
   } phases[] = {{"block cache", &blocks}, {"block + row cache", &rows}};
   for (const auto& [name, phase] : phases) {
-    std::printf("  WalkStore, %s (block cache %llu MB%s):\n", name,
-                static_cast<unsigned long long>(args.cache_mb),
-                phase == &rows ? (", row cache " + std::to_string(args.row_cache_mb) + " MB").c_str() : "");
+    std::printf(
+        "  WalkStore, %s (block cache %llu MB%s):\n", name,
+        static_cast<unsigned long long>(args.cache_mb),
+        phase == &rows ? (", row cache " + std::to_string(args.row_cache_mb) + " MB").c_str() : "");
     Print("  Get, stored key", phase->get_hit);
     Print("  " + hot_what, phase->get_hot);
     Print("  Get, key not stored", phase->get_miss);
     Print("  " + multi_what, phase->multi);
-    std::printf("    ratio to the baseline (medians): Get %.1fx, hot Get %.1fx, MultiGet %.1fx; "
-                "goal Get <= 1 us: %s (%.3f us)\n",
-                phase->get_hit.median_us / map_hit.median_us,
-                phase->get_hot.median_us / map_hot.median_us,
-                phase->multi.median_us / map_hit.median_us,
-                phase->get_hit.median_us <= 1.0 ? "met" : "NOT met", phase->get_hit.median_us);
+    std::printf(
+        "    ratio to the baseline (medians): Get %.1fx, hot Get %.1fx, MultiGet %.1fx; "
+        "goal Get <= 1 us: %s (%.3f us)\n",
+        phase->get_hit.median_us / map_hit.median_us, phase->get_hot.median_us / map_hot.median_us,
+        phase->multi.median_us / map_hit.median_us,
+        phase->get_hit.median_us <= 1.0 ? "met" : "NOT met", phase->get_hit.median_us);
   }
   const std::uint64_t false_hits = blocks.false_hits + rows.false_hits;
   std::printf("  keys not stored found anyway: %llu (must be 0)\n",

@@ -1,5 +1,7 @@
 #include "server/walk_answerer.h"
 
+#include <optional>
+
 #include "nav/answer_walk.h"
 #include "nav/snap.h"
 #include "server/proto_convert.h"
@@ -9,61 +11,99 @@
 
 namespace walk::server {
 
-absl::Status WalkAnswerer::Answer(const walk::v1::WalkRequest& request,
-                                  const std::string& field_prefix, nav::Walker& walker,
-                                  walk::v1::WalkResponse* out, bool* stored,
-                                  walk::v1::PathResponse* path) const {
-  *stored = false;
+struct WalkAnswerer::Prepared {
+  std::shared_ptr<const ServedWorld> world;
+  const ServedWorld::MetricEntry* metric = nullptr;
+  nav::Place from, to;
+  std::optional<nav::Snap> from_snap, to_snap;
+  std::optional<store::WalkKey> key;  // when both ends snapped and there is a store
+};
+
+absl::Status WalkAnswerer::Prepare(const walk::v1::WalkRequest& request,
+                                   const std::string& field_prefix, Prepared* p) const {
   if (absl::Status valid = ValidateWalkRequest(request, field_prefix); !valid.ok()) return valid;
   absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(request.world());
   if (!found.ok()) {
     return absl::Status(found.status().code(), field_prefix + std::string(found.status().message()));
   }
-  const ServedWorld& served = **found;
-  const nav::World& world = served.world;
-  const nav::Metric& metric = *served.MetricFor(request.profile(), request.band());
-  const nav::Place from = ToPlace(request.from()), to = ToPlace(request.to());
-  const std::uint64_t model = store::ModelHash({world.content_id, &metric});
-  out->set_band(request.band());
-  out->set_model_id(nav::FormatId(model));
-
-  // The store's key needs the snapped surfaces: snap first (cheap), then look up.
-  std::optional<store::WalkKey> key;
-  const nav::Continent* continent = world.FindContinent(from.continent);
-  if (store_ != nullptr && continent != nullptr && from.continent == to.continent &&
-      nav::ValidatePlace(from, world.column_yards, "from").ok() &&
-      nav::ValidatePlace(to, world.column_yards, "to").ok()) {
-    const nav::Snap a = nav::SnapPlace(*continent, world.column_yards, from);
-    const nav::Snap b = nav::SnapPlace(*continent, world.column_yards, to);
-    if (a.status == nav::WalkStatus::kOk && b.status == nav::WalkStatus::kOk) {
-      key = store::WalkKey{model, store::MakeEndKey(from, a.end.surface),
-                           store::MakeEndKey(to, b.end.surface)};
-      if (path == nullptr) {
-        store::StoredWalk hit;
-        bool present = false;
-        if (absl::Status s = store_->Get(*key, &hit, &present); !s.ok()) return s;
-        metrics_.RecordStoreLookup(present);
-        if (present) {
-          nav::WalkAnswer answer = store::ToAnswer(std::move(hit));
-          answer.from_end = a.end;  // where the places snap (settling is in the stored seconds)
-          answer.to_end = b.end;
-          ToProto(answer, out);
-          *stored = true;
-          return absl::OkStatus();
-        }
-      }
+  p->world = *std::move(found);
+  p->metric = p->world->MetricFor(request.profile(), request.band());
+  p->from = ToPlace(request.from());
+  p->to = ToPlace(request.to());
+  const nav::World& world = p->world->world;
+  const nav::Continent* continent = world.FindContinent(p->from.continent);
+  if (store_ != nullptr && continent != nullptr && p->from.continent == p->to.continent &&
+      nav::ValidatePlace(p->from, world.column_yards, "from").ok() &&
+      nav::ValidatePlace(p->to, world.column_yards, "to").ok()) {
+    p->from_snap = nav::SnapPlace(*continent, world.column_yards, p->from);
+    p->to_snap = nav::SnapPlace(*continent, world.column_yards, p->to);
+    if (p->from_snap->status == nav::WalkStatus::kOk && p->to_snap->status == nav::WalkStatus::kOk) {
+      p->key = store::WalkKey{p->metric->model, store::MakeEndKey(p->from, p->from_snap->end.surface),
+                              store::MakeEndKey(p->to, p->to_snap->end.surface)};
     }
   }
+  return absl::OkStatus();
+}
 
+absl::StatusOr<bool> WalkAnswerer::Lookup(const Prepared& p, walk::v1::WalkResponse* out) const {
+  if (!p.key) return false;
+  store::StoredWalk hit;
+  bool present = false;
+  if (absl::Status s = store_->Get(*p.key, &hit, &present); !s.ok()) return s;
+  metrics_.RecordStoreLookup(present);
+  if (!present) return false;
+  nav::WalkAnswer answer = store::ToAnswer(std::move(hit));
+  answer.from_end = p.from_snap->end;  // where the places snap (settling is in the stored seconds)
+  answer.to_end = p.to_snap->end;
+  ToProto(answer, out);
+  return true;
+}
+
+bool WalkAnswerer::AnswerFromStore(const walk::v1::WalkRequest& request,
+                                   const std::string& field_prefix, walk::v1::WalkResponse* out,
+                                   absl::Status* status) const {
+  Prepared prepared;
+  *status = Prepare(request, field_prefix, &prepared);
+  if (!status->ok()) return true;
+  out->set_band(request.band());
+  out->set_model_id(nav::FormatId(prepared.metric->model));
+  absl::StatusOr<bool> hit = Lookup(prepared, out);
+  if (!hit.ok()) {
+    *status = hit.status();
+    return true;
+  }
+  return *hit;
+}
+
+absl::Status WalkAnswerer::Answer(const walk::v1::WalkRequest& request,
+                                  const std::string& field_prefix, nav::Walker& walker,
+                                  walk::v1::WalkResponse* out, bool* stored,
+                                  walk::v1::PathResponse* path) const {
+  *stored = false;
+  Prepared p;
+  if (absl::Status s = Prepare(request, field_prefix, &p); !s.ok()) return s;
+  out->set_band(request.band());
+  out->set_model_id(nav::FormatId(p.metric->model));
+  if (path == nullptr) {
+    absl::StatusOr<bool> hit = Lookup(p, out);
+    if (!hit.ok()) return hit.status();
+    if (*hit) {
+      *stored = true;
+      return absl::OkStatus();
+    }
+  }
   nav::WalkOptions options;
   options.want_path = path != nullptr;
-  absl::StatusOr<nav::WalkAnswer> answer = nav::AnswerWalk(world, metric, from, to, walker, options);
-  if (!answer.ok()) return absl::Status(answer.status().code(), field_prefix + std::string(answer.status().message()));
+  absl::StatusOr<nav::WalkAnswer> answer =
+      nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, walker, options);
+  if (!answer.ok()) {
+    return absl::Status(answer.status().code(), field_prefix + std::string(answer.status().message()));
+  }
   metrics_.RecordWalk(*answer);
   ToProto(*answer, out);
   if (path != nullptr && answer->path) ToProto(*answer->path, path);
-  if (key) {
-    if (absl::Status s = store_->PutBatch({{*key, store::FromAnswer(*answer)}}); !s.ok()) return s;
+  if (p.key) {
+    if (absl::Status s = store_->PutBatch({{*p.key, store::FromAnswer(*answer)}}); !s.ok()) return s;
   }
   return absl::OkStatus();
 }

@@ -29,9 +29,22 @@ class WalkAnswerer {
                       nav::Walker& walker, walk::v1::WalkResponse* out, bool* stored,
                       walk::v1::PathResponse* path = nullptr) const;
 
+  // Answers `request` from the store alone when it can, without searching: returns true when
+  // `out` (or `*status`, an error) is final; false when the walk must be routed (call Answer).
+  // Cheap enough to run on a gRPC thread.
+  bool AnswerFromStore(const walk::v1::WalkRequest& request, const std::string& field_prefix,
+                       walk::v1::WalkResponse* out, absl::Status* status) const;
+
   store::WalkStore* store() const { return store_; }
 
  private:
+  // What both paths share: the checked request, its world, metric, snapped ends and store key.
+  struct Prepared;
+  absl::Status Prepare(const walk::v1::WalkRequest& request, const std::string& field_prefix,
+                       Prepared* prepared) const;
+  // Fills `out` from a store hit; false on a miss.
+  absl::StatusOr<bool> Lookup(const Prepared& prepared, walk::v1::WalkResponse* out) const;
+
   const WorldRegistry& worlds_;
   store::WalkStore* store_;
   WalkMetrics& metrics_;

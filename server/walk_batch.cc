@@ -16,50 +16,77 @@ WalkBatchReactor::WalkBatchReactor(const WalkAnswerer& answerer, SearchPool& poo
 }
 
 void WalkBatchReactor::OnReadDone(bool ok) {
-  Action action;
+  // Take the request out of request_ before reading_ turns false: from then on another thread
+  // may start the next read into request_.
+  walk::v1::WalkBatchRequest request;
+  if (ok) request = std::move(request_);
+  bool cancelled;
   {
     std::lock_guard<std::mutex> lock(mu_);
     reading_ = false;
-    if (!ok || cancelled_) {
-      reads_done_ = true;
-    } else {
+    if (!ok || cancelled_) reads_done_ = true;
+    cancelled = cancelled_;
+    if (ok && !cancelled) {
       ++in_flight_;
       summary_.set_asked(summary_.asked() + 1);
-      walk::v1::WalkBatchRequest request = std::move(request_);
-      pool_.Submit([this, request = std::move(request)](nav::Walker& walker) {
-        walk::v1::WalkBatchResponse response;
-        response.set_index(request.index());
-        bool cancelled;
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          cancelled = cancelled_;
-        }
-        if (cancelled) {  // the call is over: answer at once, nobody will read it
-          response.set_code(static_cast<int>(grpc::StatusCode::CANCELLED));
-          Answered(std::move(response), "refused", request.walk().band(), false);
-          return;
-        }
-        bool stored = false;
-        const absl::Status status =
-            answerer_.Answer(request.walk(), "walk.", walker, response.mutable_walk(), &stored);
-        if (!status.ok()) {
-          response.clear_walk();
-          response.set_code(static_cast<int>(status.code()));
-          response.set_message(std::string(status.message()));
-          Answered(std::move(response), "refused", request.walk().band(), false);
-          return;
-        }
-        response.set_stored(stored);
-        const bool failed = response.walk().status() != walk::v1::WALK_STATUS_OK;
-        const char* outcome = stored ? "stored"
-                              : response.walk().method() == walk::v1::METHOD_STRAIGHT_LINE ? "straight"
-                                                                                          : "routed";
-        Answered(std::move(response), failed ? "failed" : outcome, request.walk().band(), failed);
-      });
     }
+  }
+  if (!ok || cancelled) {
+    Action action;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      action = NextLocked();
+    }
+    Do(action);
+    return;
+  }
+  walk::v1::WalkBatchResponse response;
+  response.set_index(request.index());
+  // A stored answer costs a lookup: answer it here, on gRPC's thread; route the rest on the pool.
+  absl::Status status;
+  if (answerer_.AnswerFromStore(request.walk(), "walk.", response.mutable_walk(), &status)) {
+    Finalize(std::move(response), status, /*stored=*/true, request.walk().band());
+    return;
+  }
+  pool_.Submit([this, request = std::move(request), response = std::move(response)](nav::Walker& walker) mutable {
+    bool cancelled;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      cancelled = cancelled_;
+    }
+    if (cancelled) {  // the call is over: answer at once, nobody will read it
+      Finalize(std::move(response), absl::CancelledError("the batch was cancelled"), false,
+               request.walk().band());
+      return;
+    }
+    bool stored = false;
+    const absl::Status status =
+        answerer_.Answer(request.walk(), "walk.", walker, response.mutable_walk(), &stored);
+    Finalize(std::move(response), status, stored, request.walk().band());
+  });
+  Action action;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
     action = NextLocked();
   }
   Do(action);
+}
+
+void WalkBatchReactor::Finalize(walk::v1::WalkBatchResponse response, const absl::Status& status,
+                                bool stored, std::uint32_t band) {
+  if (!status.ok()) {
+    response.clear_walk();
+    response.set_code(static_cast<int>(status.code()));
+    response.set_message(std::string(status.message()));
+    Answered(std::move(response), "refused", band, false);
+    return;
+  }
+  response.set_stored(stored);
+  const bool failed = response.walk().status() != walk::v1::WALK_STATUS_OK;
+  const char* outcome = stored ? "stored"
+                        : response.walk().method() == walk::v1::METHOD_STRAIGHT_LINE ? "straight"
+                                                                                    : "routed";
+  Answered(std::move(response), failed ? "failed" : outcome, band, failed);
 }
 
 void WalkBatchReactor::Answered(walk::v1::WalkBatchResponse response, const char* outcome,
@@ -98,6 +125,9 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
     writing_ = true;
     writing_message_ = std::move(ready_.front());
     ready_.pop_front();
+    // More answers are queued behind this one: let gRPC coalesce them into fewer frames; the
+    // last one in the queue goes without the hint and flushes.
+    write_buffered_ = !ready_.empty();
     return Action::kWrite;
   }
   if (!reading_ && !reads_done_ && in_flight_ + ready_.size() < kMaxOutstanding) {
@@ -118,6 +148,7 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
       summary_.set_wall_seconds(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
       writing_ = true;
+      write_buffered_ = false;
       writing_message_.Clear();
       *writing_message_.mutable_summary() = summary_;
       return Action::kWrite;
@@ -132,7 +163,10 @@ void WalkBatchReactor::Do(Action action) {
   switch (action) {
     case Action::kNone: break;
     case Action::kRead: StartRead(&request_); break;
-    case Action::kWrite: StartWrite(&writing_message_); break;
+    case Action::kWrite:
+      StartWrite(&writing_message_,
+                 write_buffered_ ? grpc::WriteOptions().set_buffer_hint() : grpc::WriteOptions());
+      break;
     case Action::kFinish: {
       bool cancelled;
       {

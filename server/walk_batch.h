@@ -37,6 +37,9 @@ class WalkBatchReactor final
   // into gRPC, so an inline reaction cannot deadlock).
   Action NextLocked();
   void Do(Action action);
+  // Turns an answer (or its error) into the pair's response and hands it to Answered.
+  void Finalize(walk::v1::WalkBatchResponse response, const absl::Status& status, bool stored,
+                std::uint32_t band);
   void Answered(walk::v1::WalkBatchResponse response, const char* outcome, std::uint32_t band,
                 bool failed);
 
@@ -53,6 +56,7 @@ class WalkBatchReactor final
   bool reading_ = true;
   bool reads_done_ = false;
   bool writing_ = false;
+  bool write_buffered_ = false;  // the write in flight carries gRPC's buffer hint
   bool summary_sent_ = false;
   bool cancelled_ = false;
   bool finished_ = false;

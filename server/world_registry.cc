@@ -8,6 +8,7 @@
 #include "nav/danger.h"
 #include "nav/demo_world.h"
 #include "nav/grid_format.h"
+#include "store/model_hash.h"
 
 namespace walk::server {
 namespace {
@@ -54,11 +55,12 @@ absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_d
   return served;
 }
 
-const nav::Metric* ServedWorld::MetricFor(const std::string& profile, std::uint32_t band) const {
+const ServedWorld::MetricEntry* ServedWorld::MetricFor(const std::string& profile,
+                                                       std::uint32_t band) const {
   const nav::Profile* wanted = nav::FindProfile(profile);
   if (wanted == nullptr) return nullptr;
-  for (const auto& metric : metrics) {
-    if (metric->profile().name == wanted->name && metric->band() == band) return metric.get();
+  for (const MetricEntry& entry : metrics) {
+    if (entry.metric->profile().name == wanted->name && entry.metric->band() == band) return &entry;
   }
   return nullptr;
 }
@@ -124,8 +126,10 @@ void WorldRegistry::LoadOne(std::size_t index) {
     }
     for (const std::string& name : nav::ProfileNames()) {
       for (std::uint32_t band : nav::kDangerBands) {
-        loaded->metrics.push_back(
-            std::make_unique<nav::Metric>(loaded->world, *nav::FindProfile(name), band));
+        ServedWorld::MetricEntry entry;
+        entry.metric = std::make_unique<nav::Metric>(loaded->world, *nav::FindProfile(name), band);
+        entry.model = store::ModelHash({loaded->world.content_id, entry.metric.get()});
+        loaded->metrics.push_back(std::move(entry));
       }
     }
   }

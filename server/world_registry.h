@@ -32,11 +32,16 @@ struct ServedWorld {
   // Per continent (in world.continents' order), counted once at load for Info.
   std::vector<std::uint64_t> columns;
   std::vector<std::uint32_t> max_floors;
-  // Every profile's metric in every danger band, customized once at load.
-  std::vector<std::unique_ptr<nav::Metric>> metrics;
+  // Every profile's metric in every danger band, customized once at load, with its model hash
+  // (store/model_hash.h: the half of every store key that is not the ends).
+  struct MetricEntry {
+    std::unique_ptr<nav::Metric> metric;
+    std::uint64_t model = 0;
+  };
+  std::vector<MetricEntry> metrics;
 
   // The metric of `profile` in `band`, or nullptr when either is unknown.
-  const nav::Metric* MetricFor(const std::string& profile, std::uint32_t band) const;
+  const MetricEntry* MetricFor(const std::string& profile, std::uint32_t band) const;
 };
 
 struct WorldStatus {

@@ -32,13 +32,9 @@ std::uint32_t GetU32(const char* in) {
          std::uint32_t{b[3]};
 }
 
-std::uint64_t GetU64(const char* in) {
-  return (std::uint64_t{GetU32(in)} << 32) | GetU32(in + 4);
-}
+std::uint64_t GetU64(const char* in) { return (std::uint64_t{GetU32(in)} << 32) | GetU32(in + 4); }
 
-std::int32_t GetSigned(const char* in) {
-  return static_cast<std::int32_t>(GetU32(in) ^ kSignFlip);
-}
+std::int32_t GetSigned(const char* in) { return static_cast<std::int32_t>(GetU32(in) ^ kSignFlip); }
 
 // continent u32 | x i32 | y i32 | has_z u8 | z i32 | surface u32: 21 bytes.
 void PutEnd(const EndKey& end, char* out) {
@@ -62,9 +58,8 @@ absl::Status GetEnd(const char* in, const char* which, EndKey* end) {
   end->has_z = flag == 1;
   end->z_decis = GetSigned(in + 13);
   if (!end->has_z && end->z_decis != 0) {
-    return absl::DataLossError(
-        absl::StrCat("walk key: the ", which, " end has no height but a height of ", end->z_decis,
-                     " decis"));
+    return absl::DataLossError(absl::StrCat(
+        "walk key: the ", which, " end has no height but a height of ", end->z_decis, " decis"));
   }
   end->surface = GetU32(in + 17);
   return absl::OkStatus();
@@ -130,8 +125,8 @@ std::string EncodeModelPrefix(std::uint64_t model) {
 
 absl::StatusOr<WalkKey> DecodeWalkKey(absl::string_view bytes) {
   if (bytes.size() != kWalkKeyBytes) {
-    return absl::DataLossError(absl::StrCat("walk key: ", bytes.size(), " bytes, expected ",
-                                            kWalkKeyBytes));
+    return absl::DataLossError(
+        absl::StrCat("walk key: ", bytes.size(), " bytes, expected ", kWalkKeyBytes));
   }
   WalkKey key;
   key.model = GetU64(bytes.data());

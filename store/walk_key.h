@@ -23,8 +23,8 @@ struct EndKey {
   std::uint32_t continent = 0;
   std::int32_t x_decis = 0;  // x in tenths of a unit (yards), see QuantizeDecis
   std::int32_t y_decis = 0;
-  bool has_z = false;        // the place named its own height
-  std::int32_t z_decis = 0;  // the height in tenths of a yard when has_z, else 0
+  bool has_z = false;                        // the place named its own height
+  std::int32_t z_decis = 0;                  // the height in tenths of a yard when has_z, else 0
   nav::SurfaceId surface = nav::kInvalidId;  // the snapped surface; kInvalidId when none
 
   friend auto operator<=>(const EndKey&, const EndKey&) = default;

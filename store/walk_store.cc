@@ -156,7 +156,8 @@ absl::Status FileCrc32(const std::string& path, std::uint32_t* crc, std::uint64_
 // Writes `text` to `path` and syncs it.
 absl::Status WriteFileSynced(const std::string& path, const std::string& text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return absl::InternalError(absl::StrCat("cannot create ", path, ": ", std::strerror(errno)));
+  if (fd < 0)
+    return absl::InternalError(absl::StrCat("cannot create ", path, ": ", std::strerror(errno)));
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -240,8 +241,8 @@ absl::StatusOr<PackManifest> ParseManifest(const std::string& text, const std::s
     return bad(absl::StrCat("\"key_bytes\" is not ", kWalkKeyBytes));
   }
   if (!json.contains("value_version") || json["value_version"] != kWalkValueVersion) {
-    return bad(absl::StrCat("\"value_version\" is not ", kWalkValueVersion,
-                            " (a pack of another walkd)"));
+    return bad(
+        absl::StrCat("\"value_version\" is not ", kWalkValueVersion, " (a pack of another walkd)"));
   }
   PackManifest manifest;
   if (!json.contains("model") || !json["model"].is_string() ||
@@ -289,7 +290,7 @@ absl::StatusOr<PackManifest> ParseManifest(const std::string& text, const std::s
 // out; this keeps a second WalkStore of this process out, before Open looks at the directory
 // (closing any descriptor of LOCK would drop the POSIX lock RocksDB holds on it).
 std::mutex open_dirs_mutex;
-std::set<std::string>* open_dirs = new std::set<std::string>;
+std::set<std::string>* open_dirs = new std::set<std::string>;  // never destroyed
 
 bool ClaimDir(const std::string& canonical) {
   std::lock_guard<std::mutex> lock(open_dirs_mutex);
@@ -378,11 +379,11 @@ absl::Status CheckNoTableForgotten(const rocksdb::Options& base, const std::stri
     }
     if (!it->status().ok()) continue;  // as above: an unfinished output
     if (missing > 0) {
-      return absl::DataLossError(absl::StrCat(
-          "walk store ", dir, " is damaged: its MANIFEST does not list table file ", name,
-          ", which holds ", missing, " of its ", answers,
-          " answers that the store no longer has (a truncated or replaced MANIFEST).",
-          DamagedAdvice(dir)));
+      return absl::DataLossError(
+          absl::StrCat("walk store ", dir, " is damaged: its MANIFEST does not list table file ",
+                       name, ", which holds ", missing, " of its ", answers,
+                       " answers that the store no longer has (a truncated or replaced MANIFEST).",
+                       DamagedAdvice(dir)));
     }
   }
   return absl::OkStatus();
@@ -437,9 +438,10 @@ absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::Open(const WalkStoreOption
   std::vector<std::string> tables;
   if (fs::exists(status)) {
     if (!fs::is_directory(status)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "walk store ", dir, " is not a directory: give --store a directory (it is created when "
-          "missing)"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("walk store ", dir,
+                       " is not a directory: give --store a directory (it is created when "
+                       "missing)"));
     }
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
       const std::string name = it->path().filename().string();
@@ -465,8 +467,8 @@ absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::Open(const WalkStoreOption
   auto impl = std::make_unique<Impl>();
   const std::string canonical = fs::weakly_canonical(dir, ec).string();
   if (ec || !ClaimDir(canonical)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "walk store ", dir, " is in use: this process has it open already"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("walk store ", dir, " is in use: this process has it open already"));
   }
   impl->claimed_dir = canonical;  // released when `impl` goes, whatever happens below
   impl->options = MakeOptions(options);
@@ -543,8 +545,8 @@ absl::Status WalkStore::MultiGet(const std::vector<WalkKey>& keys,
     if (statuses[i].IsNotFound()) continue;
     if (!statuses[i].ok()) return FromRocks(statuses[i], dir_, absl::StrCat("multiget key ", i));
     StoredWalk& walk = (*out)[i].emplace();
-    if (absl::Status d = DecodeWalkValue(absl::string_view(values[i].data(), values[i].size()),
-                                         &walk);
+    if (absl::Status d =
+            DecodeWalkValue(absl::string_view(values[i].data(), values[i].size()), &walk);
         !d.ok()) {
       return absl::DataLossError(
           absl::StrCat("walk store ", dir_, ": multiget key ", i, ": a stored ", d.message()));
@@ -741,7 +743,8 @@ absl::StatusOr<IngestStats> WalkStore::Ingest(const std::string& pack_dir) {
     if (!fs::is_regular_file(path, ec)) return damaged(f.name, "is missing");
     std::uint32_t crc = 0;
     std::uint64_t bytes = 0;
-    if (absl::Status c = FileCrc32(path, &crc, &bytes); !c.ok()) return damaged(f.name, "cannot be read");
+    if (absl::Status c = FileCrc32(path, &crc, &bytes); !c.ok())
+      return damaged(f.name, "cannot be read");
     if (bytes != f.bytes) {
       return damaged(f.name, absl::StrCat("is ", bytes, " bytes, the manifest says ", f.bytes,
                                           " (truncated or replaced)"));
@@ -784,8 +787,8 @@ absl::StatusOr<IngestStats> WalkStore::Ingest(const std::string& pack_dir) {
     stats.bytes += bytes;
   }
   if (answers != manifest->answers) {
-    return damaged(kPackManifestName, absl::StrCat("says ", manifest->answers,
-                                                   " answers, its files hold ", answers));
+    return damaged(kPackManifestName,
+                   absl::StrCat("says ", manifest->answers, " answers, its files hold ", answers));
   }
   stats.answers = answers;
   stats.files = paths.size();

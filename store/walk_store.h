@@ -33,8 +33,8 @@ struct WalkStoreOptions {
   // Bytes of uncompressed blocks kept in memory: the warm set lookups are answered from.
   std::size_t block_cache_bytes = std::size_t{64} << 20;
   // Bytes of whole answers kept by key (RocksDB's row cache; 0: none). A hit skips the table's
-  // filter, index and block: about 2.5x faster than a block cache hit (docs/store.md). Each
-  // answer costs about 250 bytes here, and a row cache smaller than the set of answers asked
+  // filter, index and block: 2-2.5x faster than a block cache hit (docs/store.md). Each answer
+  // takes roughly 200-250 bytes here, and a row cache smaller than the set of answers asked
   // again makes lookups slower, not faster: size it for the hot set or leave it off.
   std::size_t row_cache_bytes = 0;
   // Bytes of answers gathered in memory (and in the log) before they are written to a table

@@ -152,13 +152,13 @@ std::string EncodeWalkValue(const StoredWalk& walk) {
 
 absl::Status DecodeWalkValue(absl::string_view bytes, StoredWalk* out) {
   if (bytes.size() < kFixedBytes + 1) {
-    return Malformed(absl::StrCat(bytes.size(), " bytes, fewer than the ", kFixedBytes + 1,
-                                  " every value has"));
+    return Malformed(
+        absl::StrCat(bytes.size(), " bytes, fewer than the ", kFixedBytes + 1, " every value has"));
   }
   const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(bytes[i]); };
   if (byte(0) != kWalkValueVersion) {
-    return Malformed(absl::StrCat("version ", byte(0), ", this walkd reads version ",
-                                  kWalkValueVersion));
+    return Malformed(
+        absl::StrCat("version ", byte(0), ", this walkd reads version ", kWalkValueVersion));
   }
   if (byte(1) > kMaxStatus) return Malformed(absl::StrCat("unknown status ", byte(1)));
   if (byte(2) > kMaxMethod) return Malformed(absl::StrCat("unknown method ", byte(2)));
@@ -174,8 +174,8 @@ absl::Status DecodeWalkValue(absl::string_view bytes, StoredWalk* out) {
   std::uint64_t count = 0;
   if (!reader.GetVarint(&count, 5)) return Malformed("the zone cell count is cut off or overlong");
   if (count > reader.left() / kMinCellBytes) {
-    return Malformed(absl::StrCat(count, " zone cells cannot fit in the ", reader.left(),
-                                  " bytes left"));
+    return Malformed(
+        absl::StrCat(count, " zone cells cannot fit in the ", reader.left(), " bytes left"));
   }
   out->zone_cells.resize(count);
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -198,8 +198,7 @@ absl::Status DecodeWalkValue(absl::string_view bytes, StoredWalk* out) {
     cell.zone = static_cast<std::uint16_t>(zone);
   }
   if (reader.left() != 0) {
-    return Malformed(absl::StrCat(reader.left(), " bytes left over after ", count,
-                                  " zone cells"));
+    return Malformed(absl::StrCat(reader.left(), " bytes left over after ", count, " zone cells"));
   }
   return absl::OkStatus();
 }

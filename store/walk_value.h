@@ -21,9 +21,9 @@ inline constexpr std::uint8_t kWalkValueVersion = 1;
 struct StoredWalk {
   nav::WalkStatus status = nav::WalkStatus::kNoWalk;
   nav::Method method = nav::Method::kTrivial;
-  double seconds = 0.0;  // cost at the profile's pace; set when kOk
-  double yards = 0.0;    // walked yards; set when kOk
-  bool retried = false;  // found only at the columns' usual floors
+  double seconds = 0.0;                   // cost at the profile's pace; set when kOk
+  double yards = 0.0;                     // walked yards; set when kOk
+  bool retried = false;                   // found only at the columns' usual floors
   std::vector<nav::ZoneCell> zone_cells;  // sorted by cell, then zone
 };
 

@@ -13,7 +13,8 @@ namespace walk::store::testing {
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = (std::filesystem::path(::testing::TempDir()) / "walkstore-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::path(::testing::TempDir()) / "walkstore-XXXXXX").string();
     const char* made = ::mkdtemp(pattern.data());
     EXPECT_NE(made, nullptr) << "mkdtemp " << pattern;
     path_ = pattern;

@@ -85,7 +85,7 @@ TEST(WalkKeyTest, QuantizesToTenthsRoundingHalfAwayFromZero) {
   EXPECT_EQ(QuantizeDecis(1.04), 10);
   EXPECT_EQ(QuantizeDecis(1.06), 11);
   EXPECT_EQ(QuantizeDecis(-1.06), -11);
-  EXPECT_EQ(QuantizeDecis(0.25), 3);    // 2.5 tenths: half, away from zero
+  EXPECT_EQ(QuantizeDecis(0.25), 3);  // 2.5 tenths: half, away from zero
   EXPECT_EQ(QuantizeDecis(-0.25), -3);
   EXPECT_EQ(QuantizeDecis(0.75), 8);
   EXPECT_EQ(QuantizeDecis(0.04), 0);

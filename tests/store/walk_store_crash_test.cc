@@ -107,10 +107,10 @@ pid_t StartChild(const std::string& dir, int round, bool sync, int* read_fd) {
     return -1;
   }
   // Everything the child needs is built before fork: after it, only async-signal-safe calls.
-  std::vector<std::string> env_strings = {
-      std::string(kChildDirEnv) + "=" + dir, std::string(kChildFdEnv) + "=" + std::to_string(fds[1]),
-      std::string(kChildRoundEnv) + "=" + std::to_string(round),
-      std::string(kChildSyncEnv) + "=" + (sync ? "1" : "0")};
+  std::vector<std::string> env_strings = {std::string(kChildDirEnv) + "=" + dir,
+                                          std::string(kChildFdEnv) + "=" + std::to_string(fds[1]),
+                                          std::string(kChildRoundEnv) + "=" + std::to_string(round),
+                                          std::string(kChildSyncEnv) + "=" + (sync ? "1" : "0")};
   std::vector<char*> env;
   for (char** e = environ; *e != nullptr; ++e) env.push_back(*e);
   for (std::string& s : env_strings) env.push_back(s.data());
@@ -158,7 +158,8 @@ int CountStored(const WalkStore& store, int round, int batch) {
   for (int i = 0; i < kAnswersPerBatch; ++i) {
     if (!got[i].has_value()) continue;
     ++stored;
-    EXPECT_EQ(*got[i], WalkOf(round, batch, i)) << "round " << round << " batch " << batch << " answer " << i;
+    EXPECT_EQ(*got[i], WalkOf(round, batch, i))
+        << "round " << round << " batch " << batch << " answer " << i;
   }
   return stored;
 }
@@ -180,7 +181,8 @@ TEST(WalkStoreCrashTest, SigkillMidBatchKeepsEveryAcknowledgedAnswer) {
       ASSERT_EQ(ack, last + 1) << "acknowledgements come in order";
       last = ack;
       if (!killed && ack >= kill_after) {
-        // Somewhere inside the next batch (or a flush): sometimes at once, sometimes a little later.
+        // Somewhere inside the next batch (or a flush): sometimes at once, sometimes a little
+        // later.
         if (rng() % 2 == 0) ::usleep(rng() % 3000);
         ASSERT_EQ(::kill(pid, SIGKILL), 0);
         killed = true;
@@ -219,10 +221,11 @@ TEST(WalkStoreCrashTest, SigkillMidBatchKeepsEveryAcknowledgedAnswer) {
     absl::StatusOr<std::uint64_t> count = (*store)->CountAnswers(1000 + round);
     ASSERT_TRUE(count.ok()) << count.status();
     EXPECT_EQ(*count, static_cast<std::uint64_t>(last + 1 + survived) * kAnswersPerBatch);
-    std::printf("round %d (%s): killed after %d acknowledged batches; %d unacknowledged batch(es) "
-                "also survived; %llu answers of the round stored\n",
-                round, sync ? "synced writes" : "log, no sync", last + 1, survived,
-                static_cast<unsigned long long>(*count));
+    std::printf(
+        "round %d (%s): killed after %d acknowledged batches; %d unacknowledged batch(es) "
+        "also survived; %llu answers of the round stored\n",
+        round, sync ? "synced writes" : "log, no sync", last + 1, survived,
+        static_cast<unsigned long long>(*count));
     ASSERT_TRUE((*store)->Close().ok());
   }
 }

@@ -53,7 +53,8 @@ StoredWalk WalkOf(int i, int j) {
   walk.seconds = i * 1.5 + j;
   walk.yards = i + j * 0.25;
   walk.retried = i % 7 == 0;
-  for (int k = 0; k < (i + j) % 4; ++k) walk.zone_cells.push_back({k, -k, static_cast<std::uint16_t>(i), 1.0 * j});
+  for (int k = 0; k < (i + j) % 4; ++k)
+    walk.zone_cells.push_back({k, -k, static_cast<std::uint16_t>(i), 1.0 * j});
   return walk;
 }
 
@@ -65,7 +66,8 @@ std::vector<std::pair<WalkKey, StoredWalk>> Batch(std::uint64_t model, int rows,
   return batch;
 }
 
-void ExpectAllStored(const WalkStore& store, const std::vector<std::pair<WalkKey, StoredWalk>>& batch) {
+void ExpectAllStored(const WalkStore& store,
+                     const std::vector<std::pair<WalkKey, StoredWalk>>& batch) {
   for (const auto& [key, walk] : batch) {
     StoredWalk got;
     bool found = false;
@@ -89,7 +91,8 @@ TEST(WalkStoreTest, PutThenGetAndMultiGet) {
   EXPECT_FALSE(found);
 
   // Present and missing keys mixed; answers come back in the order asked.
-  std::vector<WalkKey> keys = {KeyOf(42, 3, 4), KeyOf(42, 99, 99), KeyOf(42, 0, 0), KeyOf(43, 3, 4)};
+  std::vector<WalkKey> keys = {KeyOf(42, 3, 4), KeyOf(42, 99, 99), KeyOf(42, 0, 0),
+                               KeyOf(43, 3, 4)};
   std::vector<std::optional<StoredWalk>> out;
   ASSERT_TRUE(store->MultiGet(keys, &out).ok());
   ASSERT_EQ(out.size(), 4u);
@@ -128,7 +131,8 @@ TEST(WalkStoreTest, AnswersSurviveCloseAndReopen) {
     ASSERT_TRUE(store->Close().ok());
     StoredWalk got;
     bool found = false;
-    EXPECT_EQ(store->Get(KeyOf(1, 0, 0), &got, &found).code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_EQ(store->Get(KeyOf(1, 0, 0), &got, &found).code(),
+              absl::StatusCode::kFailedPrecondition);
     EXPECT_EQ(store->Close().code(), absl::StatusCode::kFailedPrecondition);
   }
   auto store = OpenOrDie(dir);
@@ -234,7 +238,8 @@ TEST_F(StorePackTest, AnswersAfterIngestEqualThoseComputedOnline) {
 
   ExportOptions small_files;
   small_files.max_file_bytes = 4096;
-  absl::StatusOr<ExportStats> exported = source->ExportModel(Model(0), tmp.Sub("pack"), small_files);
+  absl::StatusOr<ExportStats> exported =
+      source->ExportModel(Model(0), tmp.Sub("pack"), small_files);
   ASSERT_TRUE(exported.ok()) << exported.status();
   const std::uint64_t distinct = *source->CountAnswers(Model(0));
   EXPECT_EQ(exported->answers, distinct);
@@ -367,11 +372,13 @@ class DamagedStoreTest : public ::testing::Test {
     ASSERT_TRUE(store->Close().ok());
   }
 
-  std::vector<std::string> FilesEndingWith(const std::string& suffix, const std::string& prefix = "") {
+  std::vector<std::string> FilesEndingWith(const std::string& suffix,
+                                           const std::string& prefix = "") {
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(dir_)) {
       const std::string name = entry.path().filename().string();
-      if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+      if (name.size() >= suffix.size() &&
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
           name.rfind(prefix, 0) == 0) {
         files.push_back(entry.path().string());
       }
@@ -388,9 +395,11 @@ class DamagedStoreTest : public ::testing::Test {
 
   void ExpectDamaged(const absl::Status& s) {
     EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
-    EXPECT_NE(s.message().find(dir_), absl::string_view::npos) << "names the store: " << s.message();
+    EXPECT_NE(s.message().find(dir_), absl::string_view::npos)
+        << "names the store: " << s.message();
     EXPECT_NE(s.message().find("damaged"), absl::string_view::npos) << s.message();
-    EXPECT_NE(s.message().find("aside"), absl::string_view::npos) << "says what to do: " << s.message();
+    EXPECT_NE(s.message().find("aside"), absl::string_view::npos)
+        << "says what to do: " << s.message();
   }
 
   TempDir tmp_;
@@ -490,7 +499,8 @@ TEST(WalkStoreOpenTest, NoStoreAndNoCreateIsRefused) {
   WalkStoreOptions options = OptionsFor(tmp.Sub("none"));
   options.create_if_missing = false;
   EXPECT_EQ(WalkStore::Open(options).status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_EQ(WalkStore::Open(WalkStoreOptions()).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(WalkStore::Open(WalkStoreOptions()).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

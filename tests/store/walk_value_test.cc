@@ -29,7 +29,8 @@ StoredWalk RandomWalk(std::mt19937_64& rng) {
   walk.retried = rng() % 2 == 0;
   const int cells = static_cast<int>(rng() % 12);
   for (int i = 0; i < cells; ++i) {
-    walk.zone_cells.push_back({static_cast<std::int32_t>(rng()), static_cast<std::int32_t>(rng() % 100) - 50,
+    walk.zone_cells.push_back({static_cast<std::int32_t>(rng()),
+                               static_cast<std::int32_t>(rng() % 100) - 50,
                                static_cast<std::uint16_t>(rng()), real(rng)});
   }
   return walk;
