@@ -37,10 +37,13 @@ absl::Status WalkAnswerer::Prepare(const walk::v1::WalkRequest& request,
       nav::ValidatePlace(p->to, world.column_yards, "to").ok()) {
     p->from_snap = nav::SnapPlace(*continent, world.column_yards, p->from);
     p->to_snap = nav::SnapPlace(*continent, world.column_yards, p->to);
-    if (p->from_snap->status == nav::WalkStatus::kOk && p->to_snap->status == nav::WalkStatus::kOk) {
-      p->key = store::WalkKey{p->metric->model, store::MakeEndKey(p->from, p->from_snap->end.surface),
-                              store::MakeEndKey(p->to, p->to_snap->end.surface)};
-    }
+    // An end that did not snap keys with no surface: its answer (off the map, no surface) is as
+    // much a fact of the model as a walk, so a rerun asks nothing again.
+    auto surface = [](const nav::Snap& snap) {
+      return snap.status == nav::WalkStatus::kOk ? snap.end.surface : nav::kInvalidId;
+    };
+    p->key = store::WalkKey{p->metric->model, store::MakeEndKey(p->from, surface(*p->from_snap)),
+                            store::MakeEndKey(p->to, surface(*p->to_snap))};
   }
   return absl::OkStatus();
 }
@@ -53,8 +56,9 @@ absl::StatusOr<bool> WalkAnswerer::Lookup(const Prepared& p, walk::v1::WalkRespo
   metrics_.RecordStoreLookup(present);
   if (!present) return false;
   nav::WalkAnswer answer = store::ToAnswer(std::move(hit));
-  answer.from_end = p.from_snap->end;  // where the places snap (settling is in the stored seconds)
-  answer.to_end = p.to_snap->end;
+  // Where the places snap (settling is in the stored seconds).
+  if (p.from_snap->status == nav::WalkStatus::kOk) answer.from_end = p.from_snap->end;
+  if (p.to_snap->status == nav::WalkStatus::kOk) answer.to_end = p.to_snap->end;
   ToProto(answer, out);
   return true;
 }

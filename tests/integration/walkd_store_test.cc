@@ -129,17 +129,14 @@ TEST(WalkdStoreTest, BatchesAreKeptAndAReRunIsAnsweredFromTheStore) {
   for (const auto& [index, answer] : second.answers) {
     if (answer.code() != 0) continue;
     const auto& before = first.answers.at(index).walk();
-    // Off-map and no-surface ends are not stored (they cost nothing to answer again).
-    if (before.status() == walk::v1::WALK_STATUS_OK || before.status() == walk::v1::WALK_STATUS_NO_WALK) {
-      EXPECT_TRUE(answer.stored()) << index;
-      ++stored;
-    }
+    EXPECT_TRUE(answer.stored()) << index;  // every answer, off-map and no-surface ones too
+    ++stored;
     EXPECT_EQ(answer.walk().status(), before.status());
     EXPECT_DOUBLE_EQ(answer.walk().seconds(), before.seconds());
     EXPECT_DOUBLE_EQ(answer.walk().yards(), before.yards());
     EXPECT_EQ(answer.walk().zone_cells_size(), before.zone_cells_size());
   }
-  EXPECT_GT(stored, 40u);
+  EXPECT_EQ(stored, 59u);
   EXPECT_EQ(second.summary->stored(), stored);
   EXPECT_EQ(second.summary->routed() + second.summary->stored() + second.summary->refused(), 60u);
 
@@ -162,8 +159,7 @@ TEST(WalkdStoreTest, ASigkilledWalkdKeepsEveryAnswerItAcknowledged) {
     ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
     // Kill walkd with SIGKILL after 40 routed answers have arrived: mid-batch, for real.
     const BatchResult partial = Stream(walkd.address, pairs, [&](const walk::v1::WalkBatchResponse& r) {
-      if (r.code() == 0 && !r.stored() && (r.walk().status() == walk::v1::WALK_STATUS_OK ||
-                                           r.walk().status() == walk::v1::WALK_STATUS_NO_WALK)) {
+      if (r.code() == 0 && !r.stored()) {
         acknowledged[r.index()] = r.walk();
       }
       if (acknowledged.size() == 40) {

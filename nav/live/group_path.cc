@@ -1,0 +1,113 @@
+#include "nav/live/group_path.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+#include "nav/live/live_search.h"
+#include "nav/live/taut_path.h"
+
+namespace walk::nav::live {
+
+const char* GroupRouteName(GroupRoute route) {
+  switch (route) {
+    case GroupRoute::kShared: return "shared";
+    case GroupRoute::kIndividual: return "individual";
+    case GroupRoute::kUnreachable: return "unreachable";
+    case GroupRoute::kStartBlocked: return "start_blocked";
+  }
+  return "unknown";
+}
+
+void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell goal,
+               const GroupOptions& options, const GroupPathFn& find_path, GroupPlan* plan) {
+  *plan = GroupPlan{};
+  plan->goal = goal;
+  plan->members.resize(members.size());
+  const bool any_heavy = std::any_of(members.begin(), members.end(), [](const GroupMember& m) {
+    return m.passability == Passability::kHeavy;
+  });
+  const Passability corridor_pass = any_heavy ? Passability::kHeavy : Passability::kLight;
+  plan->corridor_passability = corridor_pass;
+  const bool goal_open = grid.Open(goal, corridor_pass);
+  auto may_share = [&](const GroupMember& m) {
+    return goal_open && grid.Open(m.start, corridor_pass) &&
+           grid.Reachable(m.start, goal, corridor_pass);
+  };
+
+  // The anchor: the member that may share nearest the centroid of all starts (ties: first).
+  double cx = 0.0, cy = 0.0;
+  for (const GroupMember& m : members) {
+    cx += m.start.x;
+    cy += m.start.y;
+  }
+  if (!members.empty()) {
+    cx /= static_cast<double>(members.size());
+    cy /= static_cast<double>(members.size());
+  }
+  std::size_t anchor = members.size();
+  double anchor_distance = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    if (!may_share(members[k])) continue;
+    const double dx = members[k].start.x - cx, dy = members[k].start.y - cy;
+    if (dx * dx + dy * dy < anchor_distance) {
+      anchor_distance = dx * dx + dy * dy;
+      anchor = k;
+    }
+  }
+  if (anchor < members.size()) {
+    std::shared_ptr<const CachedPath> corridor =
+        find_path(members[anchor].start, goal, corridor_pass);
+    if (corridor->found) plan->corridor = corridor->cells;
+  }
+
+  const std::vector<Cell>& corridor = plan->corridor;
+  const std::int32_t radius = std::max(options.local_radius, 0);
+  std::vector<Cell> leg;
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    const GroupMember& m = members[k];
+    MemberPath& out = plan->members[k];
+    if (!grid.Open(m.start, m.passability)) {
+      out.route = GroupRoute::kStartBlocked;
+      continue;
+    }
+    const Cell anchor_start = anchor < members.size() ? members[anchor].start : m.start;
+    const bool local = std::max(std::abs(m.start.x - anchor_start.x),
+                                std::abs(m.start.y - anchor_start.y)) <= radius;
+    if (!corridor.empty() && local && may_share(m)) {
+      // Join at the furthest of the corridor's first cells that a clear straight leg reaches.
+      const std::size_t limit =
+          std::min(corridor.size() - 1, static_cast<std::size_t>(2 * radius));
+      for (std::size_t j = limit + 1; j-- > 0;) {
+        const Cell c = corridor[j];
+        if (std::max(std::abs(c.x - m.start.x), std::abs(c.y - m.start.y)) > radius) continue;
+        if (!SegmentClear(grid, m.start, c, corridor_pass, /*reject_portals=*/true, &leg)) continue;
+        out.cells = leg;
+        out.cells.insert(out.cells.end(), corridor.begin() + static_cast<std::ptrdiff_t>(j) + 1,
+                         corridor.end());
+        out.cost = PriceCells(grid, out.cells, corridor_pass);
+        out.waypoints = PullTaut(grid, out.cells, corridor_pass);
+        out.route = GroupRoute::kShared;
+        ++plan->shared;
+        break;
+      }
+      if (out.route == GroupRoute::kShared) continue;
+    }
+    if (!grid.Open(goal, m.passability) || !grid.Reachable(m.start, goal, m.passability)) {
+      out.route = GroupRoute::kUnreachable;
+      continue;
+    }
+    std::shared_ptr<const CachedPath> own = find_path(m.start, goal, m.passability);
+    if (!own->found) {
+      out.route = GroupRoute::kUnreachable;
+      continue;
+    }
+    out.route = GroupRoute::kIndividual;
+    out.cost = own->cost;
+    out.cells = own->cells;
+    out.waypoints = own->waypoints;
+    ++plan->individual;
+  }
+}
+
+}  // namespace walk::nav::live

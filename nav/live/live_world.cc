@@ -1,0 +1,497 @@
+#include "nav/live/live_world.h"
+
+#include <cmath>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "absl/strings/str_cat.h"
+#include "nav/live/layer_file.h"
+#include "nav/live/live_search.h"
+#include "nav/live/nearest.h"
+#include "nav/live/taut_path.h"
+#include "nav/movingai.h"
+
+namespace walk::nav::live {
+namespace {
+
+constexpr auto kRelaxed = std::memory_order_relaxed;
+
+// The calling thread's search buffers, shared by every world the thread searches.
+LiveSearch& ThreadSearch() {
+  thread_local LiveSearch search;
+  return search;
+}
+
+std::string CellText(Cell c) { return absl::StrCat("(", c.x, ", ", c.y, ")"); }
+
+absl::Status ValidateOptions(const LiveWorldOptions& o) {
+  if (o.nearest_max_radius < 0) return absl::InvalidArgumentError("nearest_max_radius < 0");
+  if (o.group_local_radius < 0) return absl::InvalidArgumentError("group_local_radius < 0");
+  if (o.region_margin < 1) return absl::InvalidArgumentError("region_margin < 1");
+  if (!(o.full_rebuild_fraction >= 0.0)) {
+    return absl::InvalidArgumentError("full_rebuild_fraction must be >= 0");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+BlockerChange BlockerChange::AddBuilding(EntityId id, WorldRect rect) {
+  BlockerChange c;
+  c.kind = Kind::kAddBuilding;
+  c.id = id;
+  c.rect = rect;
+  return c;
+}
+BlockerChange BlockerChange::RemoveBuilding(EntityId id) {
+  BlockerChange c;
+  c.kind = Kind::kRemoveBuilding;
+  c.id = id;
+  return c;
+}
+BlockerChange BlockerChange::MoveBuilding(EntityId id, WorldRect rect) {
+  BlockerChange c;
+  c.kind = Kind::kMoveBuilding;
+  c.id = id;
+  c.rect = rect;
+  return c;
+}
+BlockerChange BlockerChange::AddGate(EntityId id, EntityId owner, WorldRect rect, bool open) {
+  BlockerChange c;
+  c.kind = Kind::kAddGate;
+  c.id = id;
+  c.owner = owner;
+  c.rect = rect;
+  c.open = open;
+  return c;
+}
+BlockerChange BlockerChange::RemoveGate(EntityId id) {
+  BlockerChange c;
+  c.kind = Kind::kRemoveGate;
+  c.id = id;
+  return c;
+}
+BlockerChange BlockerChange::OpenGate(EntityId id) {
+  BlockerChange c;
+  c.kind = Kind::kOpenGate;
+  c.id = id;
+  c.open = true;
+  return c;
+}
+BlockerChange BlockerChange::ShutGate(EntityId id) {
+  BlockerChange c;
+  c.kind = Kind::kShutGate;
+  c.id = id;
+  return c;
+}
+BlockerChange BlockerChange::Harvest(WorldPoint point) {
+  BlockerChange c;
+  c.kind = Kind::kHarvest;
+  c.point = point;
+  return c;
+}
+BlockerChange BlockerChange::PlaceResource(WorldPoint point, CellValue resource) {
+  BlockerChange c;
+  c.kind = Kind::kPlaceResource;
+  c.point = point;
+  c.resource = resource;
+  return c;
+}
+
+const char* PathStatusName(PathStatus status) {
+  switch (status) {
+    case PathStatus::kFound: return "found";
+    case PathStatus::kUnreachable: return "unreachable";
+    case PathStatus::kStartBlocked: return "start_blocked";
+    case PathStatus::kGoalBlocked: return "goal_blocked";
+  }
+  return "unknown";
+}
+
+LiveWorld::LiveWorld(Layers layers, const LiveWorldOptions& options)
+    : options_(options),
+      width_(layers.width()),
+      height_(layers.height()),
+      cell_size_(layers.cell_size()),
+      layers_(std::move(layers)),
+      grid_(layers_),
+      cache_(options.path_cache_entries) {
+  counters_.full_rebuilds = 1;
+  counters_.dirty_cells_rebuilt = grid_.cell_count();
+}
+
+absl::StatusOr<std::unique_ptr<LiveWorld>> LiveWorld::FromLayers(Layers layers,
+                                                                 const LiveWorldOptions& options) {
+  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
+  if (layers.width() <= 0 || layers.height() <= 0) {
+    return absl::InvalidArgumentError("layers: the map has no cells");
+  }
+  return std::unique_ptr<LiveWorld>(new LiveWorld(std::move(layers), options));
+}
+
+absl::StatusOr<std::unique_ptr<LiveWorld>> LiveWorld::FromText(absl::string_view map_text,
+                                                               absl::string_view layer_text,
+                                                               const LiveWorldOptions& options) {
+  absl::StatusOr<MovingAiMap> map = ParseMovingAiMap(map_text);
+  if (!map.ok()) return map.status();
+  absl::StatusOr<Layers> layers = Layers::FromMovingAi(*map);
+  if (!layers.ok()) return layers.status();
+  if (absl::Status s = ApplyLayerText(layer_text, &*layers); !s.ok()) return s;
+  return FromLayers(*std::move(layers), options);
+}
+
+absl::StatusOr<std::unique_ptr<LiveWorld>> LiveWorld::Create(const std::string& map_path,
+                                                             const std::string& layer_path,
+                                                             const LiveWorldOptions& options) {
+  absl::StatusOr<MovingAiMap> map = ReadMovingAiMap(map_path);
+  if (!map.ok()) return map.status();
+  absl::StatusOr<Layers> layers = Layers::FromMovingAi(*map);
+  if (!layers.ok()) {
+    return absl::Status(layers.status().code(),
+                        absl::StrCat(map_path, ": ", layers.status().message()));
+  }
+  if (!layer_path.empty()) {
+    if (absl::Status s = ApplyLayerFile(layer_path, &*layers); !s.ok()) return s;
+  }
+  return FromLayers(*std::move(layers), options);
+}
+
+absl::Status LiveWorld::CheckCell(Cell c, const char* field) const {
+  if (c.x >= 0 && c.y >= 0 && c.x < width_ && c.y < height_) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", CellText(c), " is off the ", width_,
+                                                 " x ", height_, " map"));
+}
+
+absl::Status LiveWorld::ValidateChanges(std::span<const BlockerChange> changes) const {
+  // What each id is after the changes so far: 0 none, 1 building, 2 gate.
+  std::unordered_map<EntityId, int> kind;
+  auto kind_of = [&](EntityId id) {
+    auto it = kind.find(id);
+    if (it != kind.end()) return it->second;
+    if (layers_.FindGate(id) != nullptr) return 2;
+    return layers_.FindFootprint(id) != nullptr ? 1 : 0;
+  };
+  std::unordered_map<CellIndex, CellValue> resources;  // after the changes so far
+  for (std::size_t k = 0; k < changes.size(); ++k) {
+    const BlockerChange& c = changes[k];
+    const std::string at = absl::StrCat("changes[", k, "]");
+    auto rect_ok = [&]() -> absl::Status {
+      if (absl::Status s = ValidateWorldRect(c.rect, "rect"); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(at, ".", s.message()));
+      }
+      if (layers_.Covering(c.rect).empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(at, ".rect: covers no cell of the map"));
+      }
+      return absl::OkStatus();
+    };
+    auto need = [&](int want, const char* what) -> absl::Status {
+      if (kind_of(c.id) == want) return absl::OkStatus();
+      return absl::NotFoundError(absl::StrCat(at, ": ", what, " ", c.id, " not found"));
+    };
+    switch (c.kind) {
+      case BlockerChange::Kind::kAddBuilding:
+      case BlockerChange::Kind::kAddGate:
+        if (kind_of(c.id) != 0) {
+          return absl::AlreadyExistsError(absl::StrCat(at, ": entity ", c.id, " exists"));
+        }
+        if (absl::Status s = rect_ok(); !s.ok()) return s;
+        kind[c.id] = c.kind == BlockerChange::Kind::kAddBuilding ? 1 : 2;
+        break;
+      case BlockerChange::Kind::kRemoveBuilding:
+        if (absl::Status s = need(1, "building"); !s.ok()) return s;
+        kind[c.id] = 0;
+        break;
+      case BlockerChange::Kind::kMoveBuilding:
+        if (absl::Status s = need(1, "building"); !s.ok()) return s;
+        if (absl::Status s = rect_ok(); !s.ok()) return s;
+        break;
+      case BlockerChange::Kind::kRemoveGate:
+        if (absl::Status s = need(2, "gate"); !s.ok()) return s;
+        kind[c.id] = 0;
+        break;
+      case BlockerChange::Kind::kOpenGate:
+      case BlockerChange::Kind::kShutGate:
+        if (absl::Status s = need(2, "gate"); !s.ok()) return s;
+        break;
+      case BlockerChange::Kind::kHarvest:
+      case BlockerChange::Kind::kPlaceResource: {
+        if (!std::isfinite(c.point.x) || !std::isfinite(c.point.y)) {
+          return absl::InvalidArgumentError(absl::StrCat(at, ".point: must be finite"));
+        }
+        const Cell cell = CellContaining(c.point, cell_size_);
+        if (!layers_.InBounds(cell)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(at, ".point: cell ", CellText(cell), " is off the map"));
+        }
+        const CellIndex i = layers_.Index(cell);
+        auto it = resources.find(i);
+        const CellValue now = it != resources.end() ? it->second : layers_.ResourceAt(i);
+        if (c.kind == BlockerChange::Kind::kHarvest) {
+          if (!IsResource(now)) {
+            return absl::NotFoundError(
+                absl::StrCat(at, ": no resource to harvest on cell ", CellText(cell)));
+          }
+          resources[i] = CellValue::kWalkable;
+        } else {
+          if (!IsResource(c.resource)) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                at, ".resource: ", CellValueName(c.resource), " is not a resource"));
+          }
+          resources[i] = c.resource;
+        }
+        break;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+void LiveWorld::AddRebuild(const RebuildStats& stats) {
+  counters_.updates.fetch_add(1, kRelaxed);
+  if (stats.full) counters_.full_rebuilds.fetch_add(1, kRelaxed);
+  counters_.dirty_cells_rebuilt.fetch_add(stats.cells_rebuilt, kRelaxed);
+  counters_.region_cells_visited.fetch_add(stats.region_cells, kRelaxed);
+}
+
+absl::StatusOr<UpdateResult> LiveWorld::UpdateBlockers(std::span<const BlockerChange> changes) {
+  std::unique_lock lock(mutex_);
+  if (absl::Status s = ValidateChanges(changes); !s.ok()) return s;
+  std::vector<CellRect> dirty;
+  for (const BlockerChange& c : changes) {
+    CellRect a, b;
+    absl::Status s;
+    switch (c.kind) {
+      case BlockerChange::Kind::kAddBuilding: s = layers_.AddBuilding(c.id, c.rect, &a); break;
+      case BlockerChange::Kind::kRemoveBuilding: s = layers_.RemoveBuilding(c.id, &a); break;
+      case BlockerChange::Kind::kMoveBuilding: s = layers_.MoveBuilding(c.id, c.rect, &a, &b); break;
+      case BlockerChange::Kind::kAddGate: s = layers_.AddGate(c.id, c.owner, c.rect, c.open, &a); break;
+      case BlockerChange::Kind::kRemoveGate: s = layers_.RemoveGate(c.id, &a); break;
+      case BlockerChange::Kind::kOpenGate: s = layers_.SetGateOpen(c.id, true, &a); break;
+      case BlockerChange::Kind::kShutGate: s = layers_.SetGateOpen(c.id, false, &a); break;
+      case BlockerChange::Kind::kHarvest:
+      case BlockerChange::Kind::kPlaceResource: {
+        const Cell cell = CellContaining(c.point, cell_size_);
+        layers_.SetResource(layers_.Index(cell), c.kind == BlockerChange::Kind::kHarvest
+                                                     ? CellValue::kWalkable
+                                                     : c.resource);
+        a = CellRect{cell.x, cell.y, cell.x + 1, cell.y + 1};
+        break;
+      }
+    }
+    // Validation ran against the same state: a failure here is a bug, not bad input.
+    if (!s.ok()) return absl::InternalError(absl::StrCat("validated change failed: ", s.message()));
+    dirty.push_back(a);
+    dirty.push_back(b);
+  }
+  const RebuildStats stats =
+      grid_.RebuildDirty(layers_, std::move(dirty), options_.full_rebuild_fraction);
+  AddRebuild(stats);
+  return UpdateResult{grid_.revision(), stats.cells_rebuilt, stats.rects, stats.full};
+}
+
+UpdateResult LiveWorld::RebuildAll() {
+  std::unique_lock lock(mutex_);
+  const RebuildStats stats = grid_.RebuildAll(layers_);
+  AddRebuild(stats);
+  return UpdateResult{grid_.revision(), stats.cells_rebuilt, stats.rects, stats.full};
+}
+
+std::shared_ptr<const CachedPath> LiveWorld::CachedSearch(Cell start, Cell goal, Passability p,
+                                                          bool* from_cache) {
+  const PathCacheKey key{grid_.Index(start), grid_.Index(goal), grid_.revision(), p};
+  if (std::shared_ptr<const CachedPath> hit = cache_.Get(key)) {
+    if (from_cache != nullptr) *from_cache = true;
+    return hit;
+  }
+  if (from_cache != nullptr) *from_cache = false;
+  auto path = std::make_shared<CachedPath>();
+  const SearchResult r = ThreadSearch().FindPath(grid_, start, goal, p, &path->cells);
+  counters_.searches.fetch_add(1, kRelaxed);
+  counters_.cells_expanded.fetch_add(r.stats.cells_expanded, kRelaxed);
+  counters_.heap_operations.fetch_add(r.stats.heap_operations, kRelaxed);
+  path->found = r.found;
+  if (r.found) {
+    path->cost = r.cost;
+    path->waypoints = PullTaut(grid_, path->cells, p);
+  } else {
+    path->cells.clear();
+  }
+  cache_.Put(key, path);
+  return path;
+}
+
+absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
+  if (absl::Status s = CheckCell(request.start, "start"); !s.ok()) return s;
+  if (absl::Status s = CheckCell(request.goal, "goal"); !s.ok()) return s;
+  std::shared_lock lock(mutex_);
+  counters_.paths.fetch_add(1, kRelaxed);
+  const Passability p = request.passability;
+  LivePath out;
+  out.revision = grid_.revision();
+  out.goal = request.goal;
+  if (!grid_.Open(request.start, p)) {
+    out.status = PathStatus::kStartBlocked;
+    return out;
+  }
+  if (!grid_.Open(request.goal, p)) {
+    std::optional<Cell> resolved;
+    if (request.resolve_blocked_goal) {
+      RingStats ring;
+      resolved = ResolveToward(grid_, request.goal, request.start, p, options_.nearest_max_radius,
+                               &ring);
+      counters_.nearest_searches.fetch_add(1, kRelaxed);
+      counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
+    }
+    if (!resolved) {
+      out.status = PathStatus::kGoalBlocked;
+      return out;
+    }
+    out.goal = *resolved;
+  }
+  if (!grid_.Reachable(request.start, out.goal, p)) {
+    counters_.region_answers.fetch_add(1, kRelaxed);
+    out.status = PathStatus::kUnreachable;
+    return out;
+  }
+  std::shared_ptr<const CachedPath> path = CachedSearch(request.start, out.goal, p, &out.from_cache);
+  if (!path->found) {  // regions said reachable: cannot happen unless they are wrong
+    out.status = PathStatus::kUnreachable;
+    return out;
+  }
+  out.status = PathStatus::kFound;
+  out.cost = path->cost;
+  out.cells = path->cells;
+  out.waypoints = path->waypoints;
+  return out;
+}
+
+absl::StatusOr<Cell> LiveWorld::Nearest(Cell cell, Passability passability) {
+  std::shared_lock lock(mutex_);
+  RingStats ring;
+  std::optional<Cell> found =
+      NearestStandable(grid_, cell, passability, options_.nearest_max_radius, &ring);
+  counters_.nearest_searches.fetch_add(1, kRelaxed);
+  counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
+  if (!found) {
+    return absl::NotFoundError(absl::StrCat("no ", PassabilityName(passability),
+                                            "-standable cell within ", options_.nearest_max_radius,
+                                            " cells of ", CellText(cell)));
+  }
+  return *found;
+}
+
+absl::StatusOr<Cell> LiveWorld::ResolveTarget(Cell target, Cell from, Passability passability) {
+  if (absl::Status s = CheckCell(from, "from"); !s.ok()) return s;
+  std::shared_lock lock(mutex_);
+  RingStats ring;
+  std::optional<Cell> found =
+      ResolveToward(grid_, target, from, passability, options_.nearest_max_radius, &ring);
+  counters_.nearest_searches.fetch_add(1, kRelaxed);
+  counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
+  if (!found) {
+    return absl::NotFoundError(absl::StrCat("no standable cell within ",
+                                            options_.nearest_max_radius, " cells of ",
+                                            CellText(target)));
+  }
+  return *found;
+}
+
+absl::StatusOr<bool> LiveWorld::Reachable(Cell a, Cell b, Passability passability) {
+  if (absl::Status s = CheckCell(a, "a"); !s.ok()) return s;
+  if (absl::Status s = CheckCell(b, "b"); !s.ok()) return s;
+  std::shared_lock lock(mutex_);
+  return grid_.Reachable(a, b, passability);
+}
+
+absl::StatusOr<GroupPlan> LiveWorld::PathGroup(std::span<const GroupMember> members, Cell goal) {
+  if (members.empty()) return absl::InvalidArgumentError("members: none");
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    const std::string field = absl::StrCat("members[", k, "].start");
+    if (absl::Status s = CheckCell(members[k].start, field.c_str()); !s.ok()) return s;
+  }
+  if (absl::Status s = CheckCell(goal, "goal"); !s.ok()) return s;
+  std::shared_lock lock(mutex_);
+  counters_.group_routes.fetch_add(1, kRelaxed);
+  bool any_heavy = false;
+  for (const GroupMember& m : members) any_heavy |= m.passability == Passability::kHeavy;
+  const Passability corridor = any_heavy ? Passability::kHeavy : Passability::kLight;
+  RingStats ring;
+  std::optional<Cell> resolved = ResolveToward(grid_, goal, members[0].start, corridor,
+                                               options_.nearest_max_radius, &ring);
+  if (!grid_.Open(goal, corridor)) {
+    counters_.nearest_searches.fetch_add(1, kRelaxed);
+    counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
+  }
+  if (!resolved) {
+    return absl::NotFoundError(absl::StrCat("goal: no standable cell within ",
+                                            options_.nearest_max_radius, " cells of ",
+                                            CellText(goal)));
+  }
+  GroupPlan plan;
+  GroupOptions group_options;
+  group_options.local_radius = options_.group_local_radius;
+  PlanGroup(grid_, members, *resolved, group_options,
+            [this](Cell s, Cell g, Passability p) { return CachedSearch(s, g, p, nullptr); },
+            &plan);
+  counters_.group_shared_members.fetch_add(plan.shared, kRelaxed);
+  counters_.group_individual_members.fetch_add(plan.individual, kRelaxed);
+  return plan;
+}
+
+LiveCounters LiveWorld::Counters() const {
+  LiveCounters c;
+  c.revision = revision();
+  c.paths = counters_.paths.load(kRelaxed);
+  c.region_answers = counters_.region_answers.load(kRelaxed);
+  const PathCacheCounters cache = cache_.counters();
+  c.cache_hits = cache.hits;
+  c.cache_misses = cache.misses;
+  c.cache_evictions = cache.evictions;
+  c.cache_expired = cache.expired;
+  c.cache_entries = cache.entries;
+  c.searches = counters_.searches.load(kRelaxed);
+  c.cells_expanded = counters_.cells_expanded.load(kRelaxed);
+  c.heap_operations = counters_.heap_operations.load(kRelaxed);
+  c.updates = counters_.updates.load(kRelaxed);
+  c.full_rebuilds = counters_.full_rebuilds.load(kRelaxed);
+  c.dirty_cells_rebuilt = counters_.dirty_cells_rebuilt.load(kRelaxed);
+  c.region_cells_visited = counters_.region_cells_visited.load(kRelaxed);
+  c.nearest_searches = counters_.nearest_searches.load(kRelaxed);
+  c.ring_cells_scanned = counters_.ring_cells_scanned.load(kRelaxed);
+  c.group_routes = counters_.group_routes.load(kRelaxed);
+  c.group_shared_members = counters_.group_shared_members.load(kRelaxed);
+  c.group_individual_members = counters_.group_individual_members.load(kRelaxed);
+  return c;
+}
+
+std::uint64_t LiveWorld::revision() const {
+  std::shared_lock lock(mutex_);
+  return grid_.revision();
+}
+
+absl::StatusOr<CellValue> LiveWorld::At(Cell c) const {
+  if (absl::Status s = CheckCell(c, "cell"); !s.ok()) return s;
+  std::shared_lock lock(mutex_);
+  return grid_.value(c);
+}
+
+std::string LiveWorld::Draw() const {
+  std::shared_lock lock(mutex_);
+  std::string out;
+  out.reserve(static_cast<std::size_t>(width_ + 1) * height_);
+  for (std::int32_t y = 0; y < height_; ++y) {
+    for (std::int32_t x = 0; x < width_; ++x) {
+      out.push_back(CellValueGlyph(grid_.value(Cell{x, y})));
+    }
+    out.push_back('\n');
+  }
+  return out;
+}
+
+void LiveWorld::Inspect(const std::function<void(const LiveGrid&, const Layers&)>& f) const {
+  std::shared_lock lock(mutex_);
+  f(grid_, layers_);
+}
+
+}  // namespace walk::nav::live

@@ -1,0 +1,223 @@
+// LiveWorld: the facade a game server talks to. It owns a world's layers, its composed grid and
+// regions, and a path cache, and answers path, nearest, reachability and group-path questions
+// while blocker updates arrive.
+//
+// Thread safety: every member is safe to call from any thread. Queries (FindPath, Nearest,
+// ResolveTarget, Reachable, PathGroup, At, Draw) read the grid under a shared lock, each with the
+// calling thread's own search buffers (thread_local, sized once to the largest grid it searched);
+// UpdateBlockers and RebuildAll write it under the exclusive lock. A query therefore sees one
+// revision from start to end, and every answer it caches is keyed by that revision, so nothing
+// computed for an older revision is served for a newer one. Counters are atomics.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "nav/live/cell.h"
+#include "nav/live/group_path.h"
+#include "nav/live/layers.h"
+#include "nav/live/live_grid.h"
+#include "nav/live/path_cache.h"
+
+namespace walk::nav::live {
+
+struct LiveWorldOptions {
+  std::size_t path_cache_entries = PathCache::kDefaultCapacity;  // entries; 0 disables the cache
+  std::int32_t nearest_max_radius = 32;   // cells: how far Nearest and goal resolution look
+  std::int32_t group_local_radius = 8;    // cells: see GroupOptions
+  double full_rebuild_fraction = 0.25;    // dirty area (of the map) above which a rebuild is full
+  std::int32_t region_margin = 4;         // cells: the local window of region split checks
+};
+
+// One blocker change. Build them with the named constructors.
+struct BlockerChange {
+  enum class Kind : std::uint8_t {
+    kAddBuilding,     // id, rect: construction finished, the footprint becomes solid
+    kRemoveBuilding,  // id: destroyed or removed
+    kMoveBuilding,    // id, rect: the footprint moved or changed
+    kAddGate,         // id, owner, rect, open
+    kRemoveGate,      // id
+    kOpenGate,        // id
+    kShutGate,        // id
+    kHarvest,         // point: the resource on the cell holding it is gone
+    kPlaceResource,   // point, resource: a resource appears on the cell holding it
+  };
+  Kind kind = Kind::kAddBuilding;
+  EntityId id = 0;
+  EntityId owner = 0;
+  WorldRect rect;
+  WorldPoint point;
+  CellValue resource = CellValue::kTree;
+  bool open = false;
+
+  static BlockerChange AddBuilding(EntityId id, WorldRect rect);
+  static BlockerChange RemoveBuilding(EntityId id);
+  static BlockerChange MoveBuilding(EntityId id, WorldRect rect);
+  static BlockerChange AddGate(EntityId id, EntityId owner, WorldRect rect, bool open);
+  static BlockerChange RemoveGate(EntityId id);
+  static BlockerChange OpenGate(EntityId id);
+  static BlockerChange ShutGate(EntityId id);
+  static BlockerChange Harvest(WorldPoint point);
+  static BlockerChange PlaceResource(WorldPoint point, CellValue resource);
+};
+
+struct UpdateResult {
+  std::uint64_t revision = 0;     // the world's revision after the update
+  std::uint64_t dirty_cells = 0;  // cells recomposed (the merged dirty rectangles)
+  std::uint32_t dirty_rects = 0;  // merged dirty rectangles
+  bool full_rebuild = false;      // the dirty area was large enough to rebuild everything
+};
+
+enum class PathStatus : std::uint8_t {
+  kFound,
+  kUnreachable,   // start and goal lie in different regions (answered without a search)
+  kStartBlocked,  // the start is not standable: recover with Nearest(start) first
+  kGoalBlocked,   // the goal is not standable and could not be resolved
+};
+const char* PathStatusName(PathStatus status);
+
+struct PathRequest {
+  Cell start;
+  Cell goal;
+  Passability passability = Passability::kLight;
+  // A goal the unit cannot stand on is resolved toward the start's side (ResolveTarget) first.
+  bool resolve_blocked_goal = true;
+};
+
+struct LivePath {
+  PathStatus status = PathStatus::kUnreachable;
+  Cell goal;                    // the goal searched for (the resolved one)
+  std::uint32_t cost = 0;       // of `cells`, in the search's units (10 per straight step)
+  std::vector<Cell> cells;      // start .. goal, cell by cell
+  std::vector<Cell> waypoints;  // `cells` pulled taut: what a unit follows
+  std::uint64_t revision = 0;   // the revision the answer was computed for
+  bool from_cache = false;
+};
+
+// Cumulative counters since creation: what the server exports (as walk_live_*_total).
+struct LiveCounters {
+  std::uint64_t revision = 0;
+  std::uint64_t paths = 0;                 // FindPath calls answered (any status)
+  std::uint64_t region_answers = 0;        // unreachable pairs answered from regions
+  std::uint64_t cache_hits = 0;
+  std::uint64_t cache_misses = 0;
+  std::uint64_t cache_evictions = 0;      // current-revision entries pushed out (cache too small)
+  std::uint64_t cache_expired = 0;        // older-revision entries pushed out
+  std::uint64_t cache_entries = 0;         // now
+  std::uint64_t searches = 0;              // A* searches run (misses, group corridors, fallbacks)
+  std::uint64_t cells_expanded = 0;
+  std::uint64_t heap_operations = 0;
+  std::uint64_t updates = 0;               // UpdateBlockers calls applied
+  std::uint64_t full_rebuilds = 0;
+  std::uint64_t dirty_cells_rebuilt = 0;   // cells recomposed, full rebuilds included
+  std::uint64_t region_cells_visited = 0;  // cells the region updates touched
+  std::uint64_t nearest_searches = 0;      // ring searches (Nearest, goal resolution)
+  std::uint64_t ring_cells_scanned = 0;
+  std::uint64_t group_routes = 0;          // PathGroup calls
+  std::uint64_t group_shared_members = 0;
+  std::uint64_t group_individual_members = 0;
+};
+
+class LiveWorld {
+ public:
+  // A world from a map file (MovingAI form; characters as Layers::FromMovingAi) and a layer file
+  // (layer_file.h; empty path: none). Errors: NOT_FOUND for a missing file, INVALID_ARGUMENT
+  // naming the bad line or option.
+  static absl::StatusOr<std::unique_ptr<LiveWorld>> Create(const std::string& map_path,
+                                                           const std::string& layer_path,
+                                                           const LiveWorldOptions& options = {});
+  // The same from the files' text.
+  static absl::StatusOr<std::unique_ptr<LiveWorld>> FromText(absl::string_view map_text,
+                                                             absl::string_view layer_text,
+                                                             const LiveWorldOptions& options = {});
+  // A world from layers built by the caller.
+  static absl::StatusOr<std::unique_ptr<LiveWorld>> FromLayers(Layers layers,
+                                                               const LiveWorldOptions& options = {});
+
+  LiveWorld(const LiveWorld&) = delete;
+  LiveWorld& operator=(const LiveWorld&) = delete;
+
+  // Applies `changes` in order, all or nothing, recomposes only their merged dirty rectangles and
+  // brings the regions up to date; the revision increments once. Errors (nothing applied):
+  // INVALID_ARGUMENT (bad rectangle, point off the map, not a resource), NOT_FOUND (unknown
+  // building or gate, no resource to harvest), ALREADY_EXISTS (id in use); each names the index
+  // of the change ("changes[2]: ...").
+  absl::StatusOr<UpdateResult> UpdateBlockers(std::span<const BlockerChange> changes);
+  // Recomposes every cell and relabels every region (explicit full invalidation).
+  UpdateResult RebuildAll();
+
+  // The path for `request`: resolved goal, cells, taut waypoints and cost, from the cache when an
+  // answer for the same start, goal, revision and passability is there. Errors: INVALID_ARGUMENT
+  // when start or goal lies off the map (naming which). "No path" is a status, not an error.
+  absl::StatusOr<LivePath> FindPath(const PathRequest& request);
+  // The standable cell nearest `cell` (NearestStandable, up to nearest_max_radius). Errors:
+  // NOT_FOUND when none is that close.
+  absl::StatusOr<Cell> Nearest(Cell cell, Passability passability);
+  // `target` resolved onto standable ground on `from`'s side (ResolveToward). Errors: NOT_FOUND
+  // when nothing is standable within nearest_max_radius; INVALID_ARGUMENT for `from` off the map.
+  absl::StatusOr<Cell> ResolveTarget(Cell target, Cell from, Passability passability);
+  // Whether a path joins a and b, from the regions (no search). A closed cell reaches nothing.
+  // Errors: INVALID_ARGUMENT for a cell off the map.
+  absl::StatusOr<bool> Reachable(Cell a, Cell b, Passability passability);
+  // Paths for many units to one goal through one shared corridor where sharing is safe
+  // (group_path.h). The goal is resolved toward the first member's side for the heaviest member's
+  // passability. Errors: INVALID_ARGUMENT for a cell off the map or no members; NOT_FOUND when
+  // the goal cannot be resolved.
+  absl::StatusOr<GroupPlan> PathGroup(std::span<const GroupMember> members, Cell goal);
+
+  LiveCounters Counters() const;
+  std::uint64_t revision() const;
+  std::int32_t width() const { return width_; }
+  std::int32_t height() const { return height_; }
+  double cell_size() const { return cell_size_; }
+  // The cell holding a world point (may be off the map), and a cell's centre in world units.
+  Cell CellAt(WorldPoint p) const { return CellContaining(p, cell_size_); }
+  WorldPoint CellCenter(Cell c) const {
+    return WorldPoint{(c.x + 0.5) * cell_size_, (c.y + 0.5) * cell_size_};
+  }
+  // The composed value of a cell. Errors: INVALID_ARGUMENT off the map.
+  absl::StatusOr<CellValue> At(Cell c) const;
+  // The grid drawn one character per cell (CellValueGlyph), rows ending in '\n'.
+  std::string Draw() const;
+  // Runs `f` with the grid and layers under the shared lock (tests, tools, benchmarks).
+  void Inspect(const std::function<void(const LiveGrid&, const Layers&)>& f) const;
+
+ private:
+  LiveWorld(Layers layers, const LiveWorldOptions& options);
+  absl::Status CheckCell(Cell c, const char* field) const;
+  absl::Status ValidateChanges(std::span<const BlockerChange> changes) const;
+  // The cached answer for (start, goal) at the current revision, searching on a miss. Both cells
+  // standable. Call under the shared lock.
+  std::shared_ptr<const CachedPath> CachedSearch(Cell start, Cell goal, Passability p,
+                                                 bool* from_cache);
+  void AddRebuild(const RebuildStats& stats);
+
+  const LiveWorldOptions options_;
+  const std::int32_t width_;
+  const std::int32_t height_;
+  const double cell_size_;
+
+  mutable std::shared_mutex mutex_;  // guards layers_ and grid_
+  Layers layers_;
+  LiveGrid grid_;
+  PathCache cache_;  // internally synchronized
+
+  struct AtomicCounters {
+    std::atomic<std::uint64_t> paths{0}, region_answers{0}, searches{0}, cells_expanded{0},
+        heap_operations{0}, updates{0}, full_rebuilds{0}, dirty_cells_rebuilt{0},
+        region_cells_visited{0}, nearest_searches{0}, ring_cells_scanned{0}, group_routes{0},
+        group_shared_members{0}, group_individual_members{0};
+  };
+  mutable AtomicCounters counters_;
+};
+
+}  // namespace walk::nav::live

@@ -1,0 +1,63 @@
+// Ring searches: the nearest standable cell, and resolving a blocked target toward the caller.
+//
+// Both search square rings of growing radius around the target and visit only each ring's
+// perimeter (O(r²) cells for radius r, not the O(r³) of scanning each (2r + 1)² square and
+// discarding its interior), in the row-major order such a discarding scan would produce, so ties
+// between equal-score candidates fall the same way: to the first in row-major order.
+//
+// All functions read the grid only: call them under the world's shared lock.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "nav/live/cell.h"
+#include "nav/live/live_grid.h"
+
+namespace walk::nav::live {
+
+// Calls f(cell) for every map cell of the ring at Chebyshev distance `radius` from `center`, in
+// row-major order: the top row left to right, then each middle row's left and right cell, then the
+// bottom row. Radius 0 is the centre alone. Cells off the map are skipped.
+template <typename F>
+void ForEachRingCell(Cell center, std::int32_t radius, std::int32_t width, std::int32_t height,
+                     F&& f) {
+  const std::int32_t x0 = center.x - radius, x1 = center.x + radius;
+  const std::int32_t y0 = center.y - radius, y1 = center.y + radius;
+  const std::int32_t cx0 = x0 < 0 ? 0 : x0, cx1 = x1 >= width ? width - 1 : x1;
+  auto full_row = [&](std::int32_t y) {
+    if (y < 0 || y >= height) return;
+    for (std::int32_t x = cx0; x <= cx1; ++x) f(Cell{x, y});
+  };
+  full_row(y0);
+  if (radius == 0) return;
+  for (std::int32_t y = (y0 + 1 < 0 ? 0 : y0 + 1); y < y1 && y < height; ++y) {
+    if (x0 >= 0 && x0 < width) f(Cell{x0, y});
+    if (x1 >= 0 && x1 < width) f(Cell{x1, y});
+  }
+  full_row(y1);
+}
+
+// What a ring search cost.
+struct RingStats {
+  std::uint64_t rings = 0;          // rings searched (radius 0 included)
+  std::uint64_t cells_scanned = 0;  // cells looked at
+};
+
+// The standable cell nearest `target` for `passability`: `target` itself when standable, else
+// the cell of the first ring (radius 1 .. max_radius) that holds any, closest to `target` by
+// Euclidean distance, ties to the first in row-major order. Nothing within max_radius: nullopt.
+// `target` may lie off the map (the rings are clipped).
+std::optional<Cell> NearestStandable(const LiveGrid& grid, Cell target, Passability passability,
+                                     std::int32_t max_radius, RingStats* stats = nullptr);
+
+// Resolves an order onto ground the unit can stand on, on the unit's own side: `target` itself
+// when standable; else, in the first ring around `target` holding a standable cell in the same
+// region as `from` (the caller's position), the one closest to `target`, then to `from` (ties:
+// row-major). When no ring within max_radius holds one (or `from` is not standable),
+// NearestStandable(target).
+std::optional<Cell> ResolveToward(const LiveGrid& grid, Cell target, Cell from,
+                                  Passability passability, std::int32_t max_radius,
+                                  RingStats* stats = nullptr);
+
+}  // namespace walk::nav::live
