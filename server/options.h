@@ -28,6 +28,8 @@ struct WalkdOptions {
   bool no_store = false;
   // A store pack (walkctl store export) to ingest at start, before serving.
   std::string ingest_dir;
+  // Folder of live worlds (LiveService): every subfolder holding map.map (and layers.txt).
+  std::string live_worlds_dir;
   // Most walks one Table call may hold (sources x targets).
   std::uint64_t max_table_cells = 10000;
 };

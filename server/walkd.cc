@@ -10,6 +10,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "server/health_service.h"
+#include "server/live_service.h"
 #include "server/metrics.h"
 #include "server/metrics_http.h"
 #include "server/search_pool.h"
@@ -31,6 +32,7 @@ struct Walkd::Parts {
   std::unique_ptr<WalkAnswerer> answerer;
   HealthService health;
   std::unique_ptr<WalkServiceImpl> service;
+  std::unique_ptr<LiveServiceImpl> live;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<MetricsHttpServer> metrics_http;
   std::string grpc_address;
@@ -94,12 +96,17 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
   p.service = std::make_unique<WalkServiceImpl>(p.worlds, *p.answerer, *p.pool, *p.metrics,
                                                 options.max_table_cells);
 
+  absl::StatusOr<std::unique_ptr<LiveServiceImpl>> live = LiveServiceImpl::Create(options.live_worlds_dir, p.registry);
+  if (!live.ok()) return live.status();
+  p.live = *std::move(live);
+
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(p.service.get());
   builder.RegisterService(&p.health);
+  builder.RegisterService(p.live.get());
   p.server = builder.BuildAndStart();
   if (p.server == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat("--listen: cannot listen on ", options.listen));

@@ -1,0 +1,57 @@
+// walk.v1.LiveService: live 2D worlds for game servers (nav/live). Each world is a folder under
+// --live-worlds holding `map.map` (MovingAI letters plus the RTS ones, docs/live_grids.md) and
+// an optional `layers.txt`; it is named by the folder. Calls are short (a cached path is
+// microseconds, a search milliseconds), so they run on gRPC's callback threads; LiveWorld is
+// thread-safe (readers share, updates are exclusive).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "nav/live/live_world.h"
+#include "server/metrics.h"
+#include "walk/v1/walk.grpc.pb.h"
+
+namespace walk::server {
+
+class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
+ public:
+  // Loads every live world under `dir` (empty: none). Errors name the folder and the line.
+  static absl::StatusOr<std::unique_ptr<LiveServiceImpl>> Create(const std::string& dir,
+                                                                 MetricsRegistry& registry);
+
+  std::size_t world_count() const { return worlds_.size(); }
+
+  grpc::ServerUnaryReactor* LivePath(grpc::CallbackServerContext* context,
+                                     const walk::v1::LivePathRequest* request,
+                                     walk::v1::LivePathResponse* response) override;
+  grpc::ServerUnaryReactor* UpdateBlockers(grpc::CallbackServerContext* context,
+                                           const walk::v1::UpdateBlockersRequest* request,
+                                           walk::v1::UpdateBlockersResponse* response) override;
+  grpc::ServerUnaryReactor* Nearest(grpc::CallbackServerContext* context,
+                                    const walk::v1::NearestRequest* request,
+                                    walk::v1::NearestResponse* response) override;
+  grpc::ServerUnaryReactor* Reachable(grpc::CallbackServerContext* context,
+                                      const walk::v1::ReachableRequest* request,
+                                      walk::v1::ReachableResponse* response) override;
+  grpc::ServerUnaryReactor* PathGroup(grpc::CallbackServerContext* context,
+                                      const walk::v1::PathGroupRequest* request,
+                                      walk::v1::PathGroupResponse* response) override;
+
+ private:
+  explicit LiveServiceImpl(MetricsRegistry& registry);
+  absl::StatusOr<nav::live::LiveWorld*> Find(const std::string& name) const;
+  // Finishes the call, recording it, and brings the counter metrics up to the worlds' counters.
+  void Finish(grpc::ServerUnaryReactor* reactor, const char* method, const absl::Status& status);
+
+  std::map<std::string, std::unique_ptr<nav::live::LiveWorld>> worlds_;  // fixed after Create
+  CounterFamily& requests_;
+  CounterFamily& events_;  // walk_live_events_total{event}: from the worlds' counters
+  std::mutex counters_mu_;
+  std::map<std::string, std::uint64_t> exported_;  // guarded by counters_mu_: what was added
+};
+
+}  // namespace walk::server
