@@ -27,6 +27,9 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
   app.add_option("--store", o.store_dir, "Walk store folder (default: <data>/store)");
+  app.add_option("--store-row-cache-mb", o.store_row_cache_mb,
+                 "Walk-store row cache, MiB (whole answers in memory; 0: none)")
+      ->capture_default_str();
   app.add_flag("--no-store", o.no_store, "Keep no walk store: route every walk");
   app.add_option("--ingest", o.ingest_dir, "Ingest this store pack at start");
   app.add_option("--live-worlds", o.live_worlds_dir, "Folder of live RTS worlds (LiveService)");

@@ -24,6 +24,8 @@ struct WalkdOptions {
   int search_threads = 0;
   // The walk store (RocksDB). Empty: <data_dir>/store.
   std::string store_dir;
+  // The store's row cache, MiB: whole answers kept in memory (about 1 µs a lookup). 0: none.
+  std::uint64_t store_row_cache_mb = 128;
   // Run without a store: every walk is routed, nothing is kept.
   bool no_store = false;
   // A store pack (walkctl store export) to ingest at start, before serving.

@@ -65,6 +65,7 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
     store_options.dir = options.store_dir.empty()
                             ? (std::filesystem::path(options.data_dir) / "store").string()
                             : options.store_dir;
+    store_options.row_cache_bytes = options.store_row_cache_mb << 20;
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
     absl::StatusOr<std::unique_ptr<store::WalkStore>> opened = store::WalkStore::Open(store_options);
