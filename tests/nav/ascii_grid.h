@@ -35,4 +35,16 @@ inline std::string SharedDataDir() {
   return env != nullptr ? env : WALK_SHARED_DATA_DEFAULT;
 }
 
+// A parameterized test's name from a data file's path: "dao/arena.map" -> "dao_arena_map".
+struct FileParamName {
+  template <typename Info>
+  std::string operator()(const Info& info) const {
+    std::string name = info.param;
+    for (char& ch : name) {
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    }
+    return name;
+  }
+};
+
 }  // namespace walk::nav::testing

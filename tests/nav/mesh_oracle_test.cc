@@ -62,13 +62,7 @@ TEST(DemoOracleTest, SecondsEqualAPlainDijkstraOnRandomPairsInEveryProfileAndBan
 INSTANTIATE_TEST_SUITE_P(Sample, MeshOracleTest,
                          ::testing::Values("dungeon.obj", "Neogen3.obj", "undulating.obj",
                                            "cs_assault.obj", "Library.obj"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           }
-                           return name;
-                         });
+                         testing::FileParamName());
 
 }  // namespace
 }  // namespace walk::nav

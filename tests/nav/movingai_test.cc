@@ -103,13 +103,7 @@ INSTANTIATE_TEST_SUITE_P(Sample, MovingAiOracleTest,
                          ::testing::Values("dao/arena.map", "dao/den001d.map", "dao/rmtst.map",
                                            "dao/lak250d.map", "bg512/AR0011SR.map",
                                            "rooms/8room_000.map", "random/random512-10-0.map"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           }
-                           return name;
-                         });
+                         testing::FileParamName());
 
 }  // namespace
 }  // namespace walk::nav
