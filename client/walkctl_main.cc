@@ -16,6 +16,7 @@
 #include "client/walk_client.h"
 #include "client/walk_svg.h"
 #include "client/walkctl_batch.h"
+#include "client/walkctl_routes.h"
 #include "client/walkctl_store.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -379,6 +380,11 @@ int main(int argc, char** argv) {
   batch->add_option("--band", batch_args.defaults.band, "Band of pairs that name none")->capture_default_str();
   batch->add_option("--stream-timeout-s", batch_args.timeout_s, "Deadline of the whole stream, seconds")->capture_default_str();
 
+  walk::client::RoutesArgs routes_args;
+  auto* routes = app.add_subcommand("routes", "Price candidate routes and improve the order of free stops");
+  routes->add_option("routes", routes_args.routes_path, "The routes file (docs/routes.md)")->required();
+  routes->add_option("--out", routes_args.out_path, "Write the priced routes here (default: stdout)");
+
   walk::client::StoreArgs store_args;
   auto* store = app.add_subcommand("store", "Store packs, offline (walkd not running on the store)");
   store->require_subcommand(1);
@@ -415,6 +421,10 @@ int main(int argc, char** argv) {
   if (*floors) return Floors(client, floors_world, at, floors_continent, json);
   if (*info) return Info(client, json);
   if (*table) return Table(client, table_world, sources, targets, table_profile, table_band, table_continent, json);
+  if (*routes) {
+    routes_args.address = address;
+    return walk::client::RunRoutes(routes_args);
+  }
   if (*batch) {
     batch_args.address = address;
     return walk::client::RunBatch(batch_args);

@@ -301,6 +301,44 @@ TEST(WalkdStoreTest, WalkctlBatchWritesAnswersInOrderAndAsksOnlyWhatIsMissing) {
   std::filesystem::remove_all(data);
 }
 
+TEST(WalkdStoreTest, WalkctlRoutesPricesRoutesAndImprovesTheOrderOfFreeStops) {
+  const std::string data = MakeTempDir("routes");
+  Walkd walkd = Start(data);
+  client::WalkClient client(walkd.address, 30.0);
+  ASSERT_TRUE(WaitServing(client));
+  const std::string routes = data + "/routes.json", out = data + "/priced.jsonl";
+  // Free stops given in a zig-zag along a line: the improved order walks it once. The same
+  // stops in a second route of the same band share their pairs; a stop off the map falls back
+  // to the straight line.
+  std::ofstream(routes) << R"({"world": "default", "profile": "neutral", "routes": [
+    {"id": "zigzag", "level": 3, "stops": [
+      {"name": "a", "at": [300, 300]},
+      {"name": "d", "at": [600, 300], "free": true},
+      {"name": "b", "at": [400, 300], "free": true},
+      {"name": "c", "at": [500, 300], "free": true},
+      {"name": "e", "at": [700, 300]}]},
+    {"id": "again", "level": 2, "stops": [
+      {"name": "a", "at": [300, 300]}, {"name": "b", "at": [400, 300]}]},
+    {"id": "nowhere", "level": 48, "stops": [
+      {"name": "a", "at": [300, 300]}, {"name": "far", "at": [9000, 9000]}]}]})";
+  auto priced = RunCommand({WALKCTL_BIN, "--addr", walkd.address, "routes", routes, "--out", out});
+  ASSERT_EQ(priced.exit_code, 0) << priced.output;
+  std::ifstream in(out);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_NE(lines[0].find(R"("improved_order":["a","b","c","d","e"])"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[0].find(R"("saved_seconds":0.0)"), std::string::npos) << lines[0];  // it saved time
+  EXPECT_NE(lines[2].find(R"("band":50)"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[2].find(R"("fallback_legs":1)"), std::string::npos) << lines[2];
+  // 20 + 2 + 2 ordered pairs asked; "again" repeats two of "zigzag"'s (same band 0).
+  EXPECT_NE(lines[3].find(R"("pairs_asked":24)"), std::string::npos) << lines[3];
+  EXPECT_NE(lines[3].find(R"("pairs_streamed":22)"), std::string::npos) << lines[3];
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
 TEST(WalkdStoreTest, AStorePackExportedAndIngestedAnswersAsComputedOnline) {
   const std::string a = MakeTempDir("pack-a"), b = MakeTempDir("pack-b");
   const std::vector<walk::v1::WalkRequest> pairs = Pairs(40, 5);
