@@ -1,5 +1,6 @@
 #include "client/walk_stream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -17,11 +18,17 @@ absl::StatusOr<std::vector<walk::v1::WalkBatchResponse>> StreamWalks(
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6)));
   auto stream = stub->WalkBatch(&context);
+  constexpr std::size_t kPairsPerMessage = 256;  // as walkctl batch: chunks spare message costs
   std::thread writer([&] {
-    walk::v1::WalkBatchRequest request;
-    for (std::size_t i = 0; i < walks.size(); ++i) {
-      request.set_index(i);
-      *request.mutable_walk() = walks[i];
+    for (std::size_t start = 0; start < walks.size(); start += kPairsPerMessage) {
+      walk::v1::WalkBatchRequest request;
+      request.set_index(start);
+      *request.mutable_walk() = walks[start];
+      for (std::size_t k = start + 1; k < std::min(walks.size(), start + kPairsPerMessage); ++k) {
+        walk::v1::WalkBatchRequest* more = request.add_more();
+        more->set_index(k);
+        *more->mutable_walk() = walks[k];
+      }
       if (!stream->Write(request)) break;
     }
     stream->WritesDone();
@@ -29,10 +36,16 @@ absl::StatusOr<std::vector<walk::v1::WalkBatchResponse>> StreamWalks(
   std::vector<walk::v1::WalkBatchResponse> answers(walks.size());
   std::vector<bool> seen(walks.size(), false);
   walk::v1::WalkBatchResponse response;
+  auto take = [&](walk::v1::WalkBatchResponse&& answer) {
+    if (answer.index() >= answers.size()) return;
+    seen[answer.index()] = true;
+    answers[answer.index()] = std::move(answer);
+  };
   while (stream->Read(&response)) {
-    if (response.has_summary() || response.index() >= answers.size()) continue;
-    seen[response.index()] = true;
-    answers[response.index()] = std::move(response);
+    if (response.has_summary()) continue;
+    for (auto& more : *response.mutable_more()) take(std::move(more));
+    response.clear_more();
+    take(std::move(response));
   }
   writer.join();
   const grpc::Status status = stream->Finish();

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -20,6 +21,9 @@ namespace walk::client {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Pairs per stream message: enough to spread a message's fixed cost thin.
+constexpr std::size_t kPairsPerMessage = 256;
 
 std::string Lower(std::string text) {
   for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -147,10 +151,17 @@ int RunBatch(const BatchArgs& args) {
                        std::chrono::microseconds(static_cast<long long>(args.timeout_s * 1e6)));
   auto stream = stub->WalkBatch(&context);
   std::thread writer([&] {
-    walk::v1::WalkBatchRequest request;
-    for (std::size_t i : to_ask) {
-      request.set_index(i);
-      *request.mutable_walk() = pairs[i].walk;
+    // Pairs go in chunks of kPairsPerMessage: the first in the message itself, the rest in `more`.
+    for (std::size_t start = 0; start < to_ask.size(); start += kPairsPerMessage) {
+      walk::v1::WalkBatchRequest request;
+      const std::size_t end = std::min(to_ask.size(), start + kPairsPerMessage);
+      request.set_index(to_ask[start]);
+      *request.mutable_walk() = pairs[to_ask[start]].walk;
+      for (std::size_t k = start + 1; k < end; ++k) {
+        walk::v1::WalkBatchRequest* more = request.add_more();
+        more->set_index(to_ask[k]);
+        *more->mutable_walk() = pairs[to_ask[k]].walk;
+      }
       if (!stream->Write(request)) break;  // the stream ended: Finish says why
     }
     stream->WritesDone();
@@ -161,15 +172,20 @@ int RunBatch(const BatchArgs& args) {
   walk::v1::BatchSummary summary;
   std::uint64_t done = 0, stored = 0, routed = 0;
   Progress progress(to_ask.size());
+  auto take = [&](walk::v1::WalkBatchResponse&& answer) {
+    if (answer.index() >= answers.size()) return;  // not ours: ignore it, visibly
+    ++done;
+    (answer.stored() ? stored : routed) += answer.code() == 0 ? 1 : 0;
+    answers[answer.index()] = std::move(answer);
+  };
   while (stream->Read(&response)) {
     if (response.has_summary()) {
       summary = response.summary();
       continue;
     }
-    if (response.index() >= answers.size()) continue;  // not ours: ignore it, visibly
-    ++done;
-    (response.stored() ? stored : routed) += response.code() == 0 ? 1 : 0;
-    answers[response.index()] = std::move(response);
+    for (auto& more : *response.mutable_more()) take(std::move(more));
+    response.clear_more();
+    take(std::move(response));
     progress.Update(done, stored, routed);
   }
   writer.join();

@@ -20,6 +20,17 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   // may start the next read into request_.
   walk::v1::WalkBatchRequest request;
   if (ok) request = std::move(request_);
+  // The message's pairs: its own and those it carries.
+  std::vector<walk::v1::WalkBatchRequest> pairs;
+  if (ok) {
+    pairs.reserve(1 + request.more_size());
+    for (auto& more : *request.mutable_more()) {
+      more.clear_more();
+      pairs.push_back(std::move(more));
+    }
+    request.clear_more();
+    pairs.insert(pairs.begin(), std::move(request));
+  }
   bool cancelled;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -27,8 +38,8 @@ void WalkBatchReactor::OnReadDone(bool ok) {
     if (!ok || cancelled_) reads_done_ = true;
     cancelled = cancelled_;
     if (ok && !cancelled) {
-      ++in_flight_;
-      summary_.set_asked(summary_.asked() + 1);
+      in_flight_ += pairs.size();
+      summary_.set_asked(summary_.asked() + pairs.size());
     }
   }
   if (!ok || cancelled) {
@@ -40,30 +51,33 @@ void WalkBatchReactor::OnReadDone(bool ok) {
     Do(action);
     return;
   }
-  walk::v1::WalkBatchResponse response;
-  response.set_index(request.index());
-  // A stored answer costs a lookup: answer it here, on gRPC's thread; route the rest on the pool.
-  absl::Status status;
-  if (answerer_.AnswerFromStore(request.walk(), "walk.", response.mutable_walk(), &status)) {
-    Finalize(std::move(response), status, /*stored=*/true, request.walk().band());
-    return;
+  for (walk::v1::WalkBatchRequest& pair : pairs) {
+    walk::v1::WalkBatchResponse response;
+    response.set_index(pair.index());
+    // A stored answer costs a lookup: answer it here, on gRPC's thread; route the rest on the
+    // pool.
+    absl::Status status;
+    if (answerer_.AnswerFromStore(pair.walk(), "walk.", response.mutable_walk(), &status)) {
+      Finalize(std::move(response), status, /*stored=*/true, pair.walk().band());
+      continue;
+    }
+    pool_.Submit([this, pair = std::move(pair), response = std::move(response)](nav::Walker& walker) mutable {
+      bool cancelled;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        cancelled = cancelled_;
+      }
+      if (cancelled) {  // the call is over: answer at once, nobody will read it
+        Finalize(std::move(response), absl::CancelledError("the batch was cancelled"), false,
+                 pair.walk().band());
+        return;
+      }
+      bool stored = false;
+      const absl::Status status =
+          answerer_.Answer(pair.walk(), "walk.", walker, response.mutable_walk(), &stored);
+      Finalize(std::move(response), status, stored, pair.walk().band());
+    });
   }
-  pool_.Submit([this, request = std::move(request), response = std::move(response)](nav::Walker& walker) mutable {
-    bool cancelled;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      cancelled = cancelled_;
-    }
-    if (cancelled) {  // the call is over: answer at once, nobody will read it
-      Finalize(std::move(response), absl::CancelledError("the batch was cancelled"), false,
-               request.walk().band());
-      return;
-    }
-    bool stored = false;
-    const absl::Status status =
-        answerer_.Answer(request.walk(), "walk.", walker, response.mutable_walk(), &stored);
-    Finalize(std::move(response), status, stored, request.walk().band());
-  });
   Action action;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -122,11 +136,17 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
     return Action::kNone;
   }
   if (!writing_ && !ready_.empty()) {
+    // One message answers up to kAnswersPerMessage ready pairs: the first, and the rest in
+    // `more`. Fewer messages, fewer round trips.
     writing_ = true;
     writing_message_ = std::move(ready_.front());
     ready_.pop_front();
-    // More answers are queued behind this one: let gRPC coalesce them into fewer frames; the
-    // last one in the queue goes without the hint and flushes.
+    while (!ready_.empty() && static_cast<std::size_t>(writing_message_.more_size()) + 1 < kAnswersPerMessage) {
+      *writing_message_.add_more() = std::move(ready_.front());
+      ready_.pop_front();
+    }
+    // More answers are queued behind this message: let gRPC coalesce them into fewer frames; the
+    // last one goes without the hint and flushes.
     write_buffered_ = !ready_.empty();
     return Action::kWrite;
   }

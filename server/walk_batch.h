@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <vector>
 #include <mutex>
 
 #include "server/search_pool.h"
@@ -20,8 +21,11 @@ namespace walk::server {
 class WalkBatchReactor final
     : public grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse> {
  public:
-  // Pairs read but not yet written, at most.
-  static constexpr std::size_t kMaxOutstanding = 1024;
+  // Pairs read but not yet written, at most (a message read may carry many: the bound is checked
+  // before each read).
+  static constexpr std::size_t kMaxOutstanding = 4096;
+  // Most answers one message carries.
+  static constexpr std::size_t kAnswersPerMessage = 256;
 
   // Starts reading at once. Deletes itself when the call is done.
   WalkBatchReactor(const WalkAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics);

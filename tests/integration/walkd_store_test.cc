@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 
 #include "client/walk_client.h"
 #include "gtest/gtest.h"
@@ -97,8 +98,13 @@ BatchResult Stream(const std::string& address, const std::vector<walk::v1::WalkR
       result.summary = response.summary();
       continue;
     }
-    result.answers[response.index()] = response;
-    if (on_answer && !on_answer(response)) reading = false;
+    std::vector<walk::v1::WalkBatchResponse> answers(response.more().begin(), response.more().end());
+    response.clear_more();
+    answers.insert(answers.begin(), response);  // one message may carry many answers
+    for (const auto& answer : answers) {
+      result.answers[answer.index()] = answer;
+      if (reading && on_answer && !on_answer(answer)) reading = false;
+    }
   }
   if (!reading) context.TryCancel();
   writer.join();
@@ -144,6 +150,50 @@ TEST(WalkdStoreTest, BatchesAreKeptAndAReRunIsAnsweredFromTheStore) {
   walk::v1::WalkResponse single;
   ASSERT_TRUE(client.Walk(pairs[0], &single).ok());
   EXPECT_EQ(single.model_id(), first.answers.at(0).walk().model_id());
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+TEST(WalkdStoreTest, ChunkedMessagesAreAnsweredPairByPair) {
+  const std::string data = MakeTempDir("chunks");
+  Walkd walkd = Start(data);
+  client::WalkClient client(walkd.address, 30.0);
+  ASSERT_TRUE(WaitServing(client));
+  const std::vector<walk::v1::WalkRequest> pairs = Pairs(30, 6);
+  auto stub = walk::v1::WalkService::NewStub(grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+  auto stream = stub->WalkBatch(&context);
+  for (int message = 0; message < 3; ++message) {  // 3 messages of 10 pairs: indices 100..129
+    walk::v1::WalkBatchRequest request;
+    request.set_index(100 + message * 10);
+    *request.mutable_walk() = pairs[message * 10];
+    for (int k = 1; k < 10; ++k) {
+      walk::v1::WalkBatchRequest* more = request.add_more();
+      more->set_index(100 + message * 10 + k);
+      *more->mutable_walk() = pairs[message * 10 + k];
+    }
+    ASSERT_TRUE(stream->Write(request));
+  }
+  stream->WritesDone();
+  std::set<std::uint64_t> answered;
+  walk::v1::WalkBatchResponse response;
+  std::optional<walk::v1::BatchSummary> summary;
+  while (stream->Read(&response)) {
+    if (response.has_summary()) {
+      summary = response.summary();
+      continue;
+    }
+    answered.insert(response.index());
+    for (const auto& more : response.more()) answered.insert(more.index());
+  }
+  ASSERT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(answered.size(), 30u);
+  EXPECT_EQ(*answered.begin(), 100u);
+  EXPECT_EQ(*answered.rbegin(), 129u);
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(summary->asked(), 30u);
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(data);
