@@ -9,17 +9,26 @@
 #include "walk/v1/walk.grpc.pb.h"
 
 namespace walk::client {
+namespace {
 
-absl::StatusOr<std::vector<walk::v1::WalkBatchResponse>> StreamWalks(
-    const std::string& address, double timeout_s, const std::vector<walk::v1::WalkRequest>& walks) {
+// Pairs per stream message: enough to spread a message's fixed cost thin.
+constexpr std::size_t kPairsPerMessage = 256;
+
+}  // namespace
+
+StreamedWalks StreamWalks(const std::string& address, double timeout_s,
+                          const std::vector<walk::v1::WalkRequest>& walks,
+                          const std::function<void(const walk::v1::WalkBatchResponse&)>& on_answer) {
+  grpc::ChannelArguments channel_args;
+  channel_args.SetMaxReceiveMessageSize(64 << 20);
   auto stub = walk::v1::WalkService::NewStub(
-      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), channel_args));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6)));
   auto stream = stub->WalkBatch(&context);
-  constexpr std::size_t kPairsPerMessage = 256;  // as walkctl batch: chunks spare message costs
   std::thread writer([&] {
+    // The first pair of a chunk in the message itself, the rest in `more`.
     for (std::size_t start = 0; start < walks.size(); start += kPairsPerMessage) {
       walk::v1::WalkBatchRequest request;
       request.set_index(start);
@@ -29,20 +38,23 @@ absl::StatusOr<std::vector<walk::v1::WalkBatchResponse>> StreamWalks(
         more->set_index(k);
         *more->mutable_walk() = walks[k];
       }
-      if (!stream->Write(request)) break;
+      if (!stream->Write(request)) break;  // the stream ended: Finish says why
     }
     stream->WritesDone();
   });
-  std::vector<walk::v1::WalkBatchResponse> answers(walks.size());
-  std::vector<bool> seen(walks.size(), false);
-  walk::v1::WalkBatchResponse response;
+  StreamedWalks result;
+  result.answers.resize(walks.size());
   auto take = [&](walk::v1::WalkBatchResponse&& answer) {
-    if (answer.index() >= answers.size()) return;
-    seen[answer.index()] = true;
-    answers[answer.index()] = std::move(answer);
+    if (answer.index() >= result.answers.size()) return;  // not ours: ignore it, visibly
+    if (on_answer) on_answer(answer);
+    result.answers[answer.index()] = std::move(answer);
   };
+  walk::v1::WalkBatchResponse response;
   while (stream->Read(&response)) {
-    if (response.has_summary()) continue;
+    if (response.has_summary()) {
+      result.summary = response.summary();
+      continue;
+    }
     for (auto& more : *response.mutable_more()) take(std::move(more));
     response.clear_more();
     take(std::move(response));
@@ -50,13 +62,10 @@ absl::StatusOr<std::vector<walk::v1::WalkBatchResponse>> StreamWalks(
   writer.join();
   const grpc::Status status = stream->Finish();
   if (!status.ok()) {
-    return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                        absl::StrCat("the batch stream ended: ", status.error_message()));
+    result.status = absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                                 absl::StrCat("the batch stream ended: ", status.error_message()));
   }
-  for (std::size_t i = 0; i < seen.size(); ++i) {
-    if (!seen[i]) return absl::InternalError(absl::StrCat("walk ", i, " was never answered"));
-  }
-  return answers;
+  return result;
 }
 
 }  // namespace walk::client

@@ -1,18 +1,31 @@
-// Streams many walks through WalkBatch and collects every answer by its index: the client
-// side of a batch, for tools that need all answers before they go on (walkctl routes).
+// Streams many walks through WalkBatch, 256 pairs a message, and collects every answer by its
+// index (unpacking answers carried in `more`): the client side of a batch, shared by walkctl
+// batch and walkctl routes.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/status/statusor.h"
+#include "absl/status/status.h"
 #include "walk/v1/walk.pb.h"
 
 namespace walk::client {
 
-// Answers `walks` (answer i is walks[i]'s); the stream's deadline is `timeout_s`. Errors are the
-// stream's (UNAVAILABLE, DEADLINE_EXCEEDED, ...); a pair refused alone has its own code.
-absl::StatusOr<std::vector<walk::v1::WalkBatchResponse>> StreamWalks(
-    const std::string& address, double timeout_s, const std::vector<walk::v1::WalkRequest>& walks);
+struct StreamedWalks {
+  // answers[i] answers walks[i]; nullopt when the stream ended before answering it.
+  std::vector<std::optional<walk::v1::WalkBatchResponse>> answers;
+  std::optional<walk::v1::BatchSummary> summary;
+  // The stream's own outcome (UNAVAILABLE, DEADLINE_EXCEEDED, ...); a pair refused alone has its
+  // own code in its answer.
+  absl::Status status;
+};
+
+// Answers `walks`; the stream's deadline is `timeout_s`. `on_answer`, when set, sees each answer
+// as it arrives (on the calling thread).
+StreamedWalks StreamWalks(const std::string& address, double timeout_s,
+                          const std::vector<walk::v1::WalkRequest>& walks,
+                          const std::function<void(const walk::v1::WalkBatchResponse&)>& on_answer = {});
 
 }  // namespace walk::client

@@ -9,21 +9,18 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
-#include "grpcpp/grpcpp.h"
 #include "nlohmann/json.hpp"
-#include "walk/v1/walk.grpc.pb.h"
+#include "client/walk_stream.h"
 
 namespace walk::client {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Pairs per stream message: enough to spread a message's fixed cost thin.
-constexpr std::size_t kPairsPerMessage = 256;
+
 
 std::string Lower(std::string text) {
   for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -142,59 +139,25 @@ int RunBatch(const BatchArgs& args) {
               << args.out_path << "; asking " << to_ask.size() << "\n";
   }
 
-  grpc::ChannelArguments channel_args;
-  channel_args.SetMaxReceiveMessageSize(64 << 20);
-  auto channel = grpc::CreateCustomChannel(args.address, grpc::InsecureChannelCredentials(), channel_args);
-  auto stub = walk::v1::WalkService::NewStub(channel);
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() +
-                       std::chrono::microseconds(static_cast<long long>(args.timeout_s * 1e6)));
-  auto stream = stub->WalkBatch(&context);
-  std::thread writer([&] {
-    // Pairs go in chunks of kPairsPerMessage: the first in the message itself, the rest in `more`.
-    for (std::size_t start = 0; start < to_ask.size(); start += kPairsPerMessage) {
-      walk::v1::WalkBatchRequest request;
-      const std::size_t end = std::min(to_ask.size(), start + kPairsPerMessage);
-      request.set_index(to_ask[start]);
-      *request.mutable_walk() = pairs[to_ask[start]].walk;
-      for (std::size_t k = start + 1; k < end; ++k) {
-        walk::v1::WalkBatchRequest* more = request.add_more();
-        more->set_index(to_ask[k]);
-        *more->mutable_walk() = pairs[to_ask[k]].walk;
-      }
-      if (!stream->Write(request)) break;  // the stream ended: Finish says why
-    }
-    stream->WritesDone();
-  });
-
-  std::vector<std::optional<walk::v1::WalkBatchResponse>> answers(pairs.size());
-  walk::v1::WalkBatchResponse response;
-  walk::v1::BatchSummary summary;
+  std::vector<walk::v1::WalkRequest> walks;
+  walks.reserve(to_ask.size());
+  for (std::size_t i : to_ask) walks.push_back(pairs[i].walk);
   std::uint64_t done = 0, stored = 0, routed = 0;
   Progress progress(to_ask.size());
-  auto take = [&](walk::v1::WalkBatchResponse&& answer) {
-    if (answer.index() >= answers.size()) return;  // not ours: ignore it, visibly
-    ++done;
-    (answer.stored() ? stored : routed) += answer.code() == 0 ? 1 : 0;
-    answers[answer.index()] = std::move(answer);
-  };
-  while (stream->Read(&response)) {
-    if (response.has_summary()) {
-      summary = response.summary();
-      continue;
-    }
-    for (auto& more : *response.mutable_more()) take(std::move(more));
-    response.clear_more();
-    take(std::move(response));
-    progress.Update(done, stored, routed);
-  }
-  writer.join();
-  const grpc::Status status = stream->Finish();
+  StreamedWalks streamed = StreamWalks(args.address, args.timeout_s, walks,
+                                       [&](const walk::v1::WalkBatchResponse& answer) {
+                                         ++done;
+                                         (answer.stored() ? stored : routed) += answer.code() == 0 ? 1 : 0;
+                                         progress.Update(done, stored, routed);
+                                       });
   progress.Update(done, stored, routed, true);
+  std::vector<std::optional<walk::v1::WalkBatchResponse>> answers(pairs.size());
+  for (std::size_t k = 0; k < to_ask.size(); ++k) answers[to_ask[k]] = std::move(streamed.answers[k]);
+  const walk::v1::BatchSummary summary = streamed.summary.value_or(walk::v1::BatchSummary());
+  const absl::Status& status = streamed.status;
   if (!status.ok()) {
-    std::cerr << "walkctl: the batch stream ended: "
-              << absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code())) << ": "
-              << status.error_message() << " (" << done << " pairs answered; re-run to ask the rest)\n";
+    std::cerr << "walkctl: " << absl::StatusCodeToString(status.code()) << ": " << status.message()
+              << " (" << done << " pairs answered; re-run to ask the rest)\n";
   }
 
   // Answers in input order: earlier ones kept, new ones added; unanswered pairs left out.
@@ -225,8 +188,8 @@ int RunBatch(const BatchArgs& args) {
   }
   std::cerr << "walkctl batch: " << last.dump() << "\n";
   if (!status.ok()) {
-    return status.error_code() == grpc::StatusCode::UNAVAILABLE ||
-                   status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED
+    return status.code() == absl::StatusCode::kUnavailable ||
+                   status.code() == absl::StatusCode::kDeadlineExceeded
                ? 3
                : 4;
   }

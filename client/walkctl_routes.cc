@@ -104,11 +104,20 @@ int RunRoutes(const RoutesArgs& args) {
       }
     }
   }
-  auto answers = StreamWalks(args.address, args.timeout_s, walks);
-  if (!answers.ok()) {
-    std::cerr << "walkctl: " << answers.status().message() << "\n";
+  StreamedWalks streamed = StreamWalks(args.address, args.timeout_s, walks);
+  if (!streamed.status.ok()) {
+    std::cerr << "walkctl: " << streamed.status.message() << "\n";
     return 3;
   }
+  std::vector<walk::v1::WalkBatchResponse> answers_by_index(walks.size());
+  for (std::size_t i = 0; i < walks.size(); ++i) {
+    if (!streamed.answers[i]) {
+      std::cerr << "walkctl: pair " << i << " was never answered\n";
+      return 3;
+    }
+    answers_by_index[i] = std::move(*streamed.answers[i]);
+  }
+  const auto* answers = &answers_by_index;
 
   std::ofstream file;
   if (!args.out_path.empty()) file.open(args.out_path, std::ios::trunc);
