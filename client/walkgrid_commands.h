@@ -10,5 +10,6 @@ namespace walk::client {
 void AddBuildMeshCommand(CLI::App& app);  // walkgrid_build_mesh.cc
 void AddDemoCommand(CLI::App& app);       // walkgrid_demo.cc
 void AddOracleCommand(CLI::App& app);     // walkgrid_oracle.cc
+void AddGraphCommands(CLI::App& app);     // walkgrid_graph.cc: prepare, export-graph, abstract-check
 
 }  // namespace walk::client

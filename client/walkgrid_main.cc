@@ -254,6 +254,7 @@ int main(int argc, char** argv) {
   walk::client::AddBuildMeshCommand(app);
 #endif
   walk::client::AddOracleCommand(app);
+  walk::client::AddGraphCommands(app);
 #ifdef WALKGRID_HAS_DEMO
   walk::client::AddDemoCommand(app);
 #endif

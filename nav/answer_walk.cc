@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "nav/line_walk.h"
@@ -28,11 +29,14 @@ struct Route {
   double seconds = 0.0;
   double yards = 0.0;  // searched, before smoothing
   std::vector<PathStep> steps;
+  bool has_zone_cells = false;  // abstract walks tally their own
+  std::vector<ZoneCell> zone_cells;
   SearchStats stats;
 };
 
-Route FindRoute(const Continent& c, double column_yards, const Metric& metric, const End& a,
-                const End& b, Walker& walker, const WalkOptions& options) {
+absl::StatusOr<Route> FindRoute(const Continent& c, double column_yards, const Metric& metric,
+                                const End& a, const End& b, Walker& walker,
+                                AbstractSearcher* abstract, const WalkOptions& options) {
   Route route;
   if (a.surface == b.surface) {
     route.status = WalkStatus::kOk;
@@ -43,7 +47,9 @@ Route FindRoute(const Continent& c, double column_yards, const Metric& metric, c
     route.method = Method::kRegions;
     return route;
   }
-  if (options.try_straight_line) {
+  const SearchMode mode = abstract != nullptr ? options.search : SearchMode::kAuto;
+  const AbstractRouter* router = abstract != nullptr ? options.router : nullptr;
+  if (options.try_straight_line && mode == SearchMode::kAuto) {
     if (auto line = PlainOctileLine(c, metric, a.surface, b.surface)) {
       const double octile = OctileColumns(c, a.surface, b.surface);
       const double line_seconds = octile * metric.seconds_per_column();
@@ -56,6 +62,31 @@ Route FindRoute(const Continent& c, double column_yards, const Metric& metric, c
         return route;
       }
     }
+  }
+  const bool forced_abstract = mode == SearchMode::kDijkstra || mode == SearchMode::kCch;
+  if (forced_abstract && router == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "search: ", SearchModeName(mode), " needs the world's abstract graph, and it has none (walkgrid prepare)"));
+  }
+  // Near ends: the exact fine-grid walk is cheap there, and a detour to an entrance would be a
+  // large share of a short walk.
+  const bool near = OctileColumns(c, a.surface, b.surface) <= (router != nullptr ? router->near_columns() : 0.0);
+  if (router != nullptr && (forced_abstract || (mode == SearchMode::kAuto && !near &&
+                                                router->HasProfile(metric.profile().name)))) {
+    absl::StatusOr<AbstractWalk> walk =
+        router->Route(c, metric, a.surface, b.surface, mode, options.want_path, *abstract);
+    if (!walk.ok()) return walk.status();
+    route.method = walk->method;
+    route.stats = walk->stats;
+    if (walk->found) {
+      route.status = WalkStatus::kOk;
+      route.seconds = walk->seconds;
+      route.yards = walk->yards;
+      route.steps = std::move(walk->steps);
+      route.zone_cells = std::move(walk->zone_cells);
+      route.has_zone_cells = true;
+    }
+    return route;
   }
   route.method = Method::kFineGrid;
   const SearchResult found = walker.FindWalk(c, column_yards, metric, a.surface, b.surface, &route.steps);
@@ -73,10 +104,9 @@ void AddStats(const SearchStats& more, SearchStats* total) {
   total->heap_operations += more.heap_operations;
 }
 
-}  // namespace
-
-absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
-                                      const Place& to, Walker& walker, const WalkOptions& options) {
+absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, const Place& from,
+                                      const Place& to, Walker& walker, AbstractSearcher* abstract,
+                                      const WalkOptions& options) {
   if (absl::Status s = ValidatePlace(from, world.column_yards, "from"); !s.ok()) return s;
   if (absl::Status s = ValidatePlace(to, world.column_yards, "to"); !s.ok()) return s;
   if (from.continent != to.continent) {
@@ -106,7 +136,9 @@ absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, 
   settle(&a.end, b.end);
   settle(&b.end, a.end);
 
-  Route route = FindRoute(c, world.column_yards, metric, a.end, b.end, walker, options);
+  absl::StatusOr<Route> found = FindRoute(c, world.column_yards, metric, a.end, b.end, walker, abstract, options);
+  if (!found.ok()) return found.status();
+  Route route = *std::move(found);
   SearchStats stats = route.stats;
   if (route.status != WalkStatus::kOk && (from.z_yards || to.z_yards)) {
     // The places' own heights found no walk: ask once more at the columns' usual floors.
@@ -119,7 +151,9 @@ absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, 
     settle(&b2.end, a2.end);
     if (a2.end.surface != a.end.surface || b2.end.surface != b.end.surface) {
       answer.retried = true;
-      Route again = FindRoute(c, world.column_yards, metric, a2.end, b2.end, walker, options);
+      absl::StatusOr<Route> retried = FindRoute(c, world.column_yards, metric, a2.end, b2.end, walker, abstract, options);
+      if (!retried.ok()) return retried.status();
+      Route again = *std::move(retried);
       AddStats(again.stats, &stats);
       if (again.status == WalkStatus::kOk) {
         route = std::move(again);
@@ -137,9 +171,22 @@ absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, 
   const double smoothing = metric.profile().smoothing;
   answer.seconds = route.seconds;
   answer.yards = route.yards * smoothing;
-  answer.zone_cells = ZoneCellsOf(c, world.column_yards, smoothing, route.steps);
+  answer.zone_cells = route.has_zone_cells ? std::move(route.zone_cells)
+                                           : ZoneCellsOf(c, world.column_yards, smoothing, route.steps);
   if (options.want_path) answer.path = DescribePath(c, world.column_yards, metric, route.steps);
   return answer;
+}
+
+}  // namespace
+
+absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
+                                      const Place& to, Searchers& searchers, const WalkOptions& options) {
+  return AnswerWith(world, metric, from, to, searchers.walker, &searchers.abstract, options);
+}
+
+absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
+                                      const Place& to, Walker& walker, const WalkOptions& options) {
+  return AnswerWith(world, metric, from, to, walker, nullptr, options);
 }
 
 }  // namespace walk::nav

@@ -1,10 +1,13 @@
 // One walk, step by step, as the seed walks it: validate; snap both ends; settle an end that
 // stands in a small pocket; answer from regions when they differ; take the straight line when it
-// is plain walking and provably optimal; else search the fine grid; with no walk at the places'
+// is plain walking and provably optimal; else search: the abstract graph (legs, then the CCH for
+// band 0 or the danger-pricing Dijkstra) when the world has one for the profile, else the fine
+// grid; with no walk at the places'
 // own heights, ask once more at their columns' usual floors.
 #pragma once
 
 #include "absl/status/statusor.h"
+#include "nav/abstract_router.h"
 #include "nav/grid.h"
 #include "nav/metric.h"
 #include "nav/snap.h"
@@ -17,13 +20,29 @@ struct WalkOptions {
   SettleOptions settle;
   bool want_path = false;       // fill WalkAnswer::path
   bool try_straight_line = true;
+  // kAuto: the fastest correct search. Forcing one (diagnostics) also skips the straight line.
+  SearchMode search = SearchMode::kAuto;
+  // The world's abstract graph, or nullptr (the fine grid answers).
+  const AbstractRouter* router = nullptr;
+};
+
+// One thread's searchers: the fine-grid walker and the abstract searcher.
+struct Searchers {
+  Walker walker;
+  AbstractSearcher abstract;
 };
 
 // Answers the walk from `from` to `to` on `world`, priced by `metric` (built for this world),
-// searching with `walker` (the caller's per-thread walker).
+// searching with `searchers` (the caller's per-thread searchers).
 // Errors: INVALID_ARGUMENT naming the field (a bad coordinate; ends on two continents),
-// NOT_FOUND naming the field (no such continent). Ends off the map, on no surface, or with no
-// walk between them are answers with that status, not errors.
+// NOT_FOUND naming the field (no such continent), FAILED_PRECONDITION naming `search` (a forced
+// search this world cannot do). Ends off the map, on no surface, or with no walk between them
+// are answers with that status, not errors.
+absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
+                                      const Place& to, Searchers& searchers,
+                                      const WalkOptions& options = WalkOptions());
+
+// The same on the fine grid alone (options.router and options.search are not consulted).
 absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
                                       const Place& to, Walker& walker,
                                       const WalkOptions& options = WalkOptions());

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "nav/binary_io.h"
 #include "nav/grid_builder.h"
 
 namespace walk::nav {
@@ -13,58 +14,8 @@ namespace {
 
 constexpr char kMagic[8] = {'W', 'A', 'L', 'K', 'G', 'R', 'I', 'D'};
 
-class Writer {
- public:
-  explicit Writer(std::ofstream& out) : out_(out) {}
-  template <typename T>
-  void Put(T value) {
-    out_.write(reinterpret_cast<const char*>(&value), sizeof value);
-  }
-  template <typename T>
-  void PutArray(const std::vector<T>& values) {
-    out_.write(reinterpret_cast<const char*>(values.data()),
-               static_cast<std::streamsize>(values.size() * sizeof(T)));
-  }
-  void PutString(const std::string& text) {
-    Put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
-    out_.write(text.data(), static_cast<std::streamsize>(text.size()));
-  }
-
- private:
-  std::ofstream& out_;
-};
-
-class Reader {
- public:
-  Reader(const std::string& bytes) : bytes_(bytes) {}
-  template <typename T>
-  bool Get(T* value) {
-    if (pos_ + sizeof(T) > bytes_.size()) return false;
-    std::memcpy(value, bytes_.data() + pos_, sizeof(T));
-    pos_ += sizeof(T);
-    return true;
-  }
-  template <typename T>
-  bool GetArray(std::size_t count, std::vector<T>* values) {
-    if (count > (bytes_.size() - pos_) / sizeof(T)) return false;
-    values->resize(count);
-    std::memcpy(values->data(), bytes_.data() + pos_, count * sizeof(T));
-    pos_ += count * sizeof(T);
-    return true;
-  }
-  bool GetString(std::string* text) {
-    std::uint32_t size;
-    if (!Get(&size) || size > bytes_.size() - pos_) return false;
-    text->assign(bytes_.data() + pos_, size);
-    pos_ += size;
-    return true;
-  }
-  bool AtEnd() const { return pos_ == bytes_.size(); }
-
- private:
-  const std::string& bytes_;
-  std::size_t pos_ = 0;
-};
+using Writer = BinaryWriter;
+using Reader = BinaryReader;
 
 absl::Status Damaged(const std::string& path, const std::string& what) {
   return absl::DataLossError(absl::StrCat(path, ": damaged grid file (", what, ")"));

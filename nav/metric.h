@@ -43,6 +43,14 @@ class Metric {
            mark_multiplier_[marks] * danger;
   }
 
+  // The fixed seconds a link of `kind` adds (a jump, a fall): the part of a step danger does not
+  // multiply.
+  double FixedSeconds(LinkKind kind) const { return kind_fixed_seconds_[static_cast<int>(kind)]; }
+  // The danger multiplier of `zone` in this band (1 outside danger bands and for unknown zones).
+  double ZoneMultiplier(std::uint16_t zone) const {
+    return zone < zone_multiplier_.size() ? zone_multiplier_[zone] : 1.0;
+  }
+
   // A lower bound of the seconds per column of any step: the A* heuristic's scale.
   double min_seconds_per_column() const { return min_seconds_per_column_; }
   double seconds_per_column() const { return seconds_per_column_; }

@@ -18,6 +18,9 @@ const char* MethodName(Method method) {
     case Method::kRegions: return "regions";
     case Method::kStraightLine: return "straight_line";
     case Method::kFineGrid: return "fine_grid";
+    case Method::kTile: return "tile";
+    case Method::kCch: return "cch";
+    case Method::kDijkstra: return "dijkstra";
   }
   return "unknown";
 }

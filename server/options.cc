@@ -33,6 +33,10 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
   app.add_flag("--no-store", o.no_store, "Keep no walk store: route every walk");
   app.add_option("--ingest", o.ingest_dir, "Ingest this store pack at start");
   app.add_option("--live-worlds", o.live_worlds_dir, "Folder of live RTS worlds (LiveService)");
+  app.add_option("--leg-cache-mb", o.leg_cache_mb,
+                 "Each world's leg cache, MiB (legs of places into the abstract graph)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
   app.add_option("--max-table-cells", o.max_table_cells, "Most walks one Table call may hold")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));

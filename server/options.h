@@ -32,6 +32,9 @@ struct WalkdOptions {
   std::string ingest_dir;
   // Folder of live worlds (LiveService): every subfolder holding map.map (and layers.txt).
   std::string live_worlds_dir;
+  // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many
+  // walks is searched once.
+  std::uint64_t leg_cache_mb = 256;
   // Most walks one Table call may hold (sources x targets).
   std::uint64_t max_table_cells = 10000;
 };

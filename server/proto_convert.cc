@@ -26,6 +26,9 @@ walk::v1::Method MethodToProto(nav::Method method) {
     case nav::Method::kRegions: return walk::v1::METHOD_REGIONS;
     case nav::Method::kStraightLine: return walk::v1::METHOD_STRAIGHT_LINE;
     case nav::Method::kFineGrid: return walk::v1::METHOD_FINE_GRID;
+    case nav::Method::kTile: return walk::v1::METHOD_TILE;
+    case nav::Method::kCch: return walk::v1::METHOD_CCH;
+    case nav::Method::kDijkstra: return walk::v1::METHOD_DIJKSTRA;
   }
   return walk::v1::METHOD_UNSPECIFIED;
 }
@@ -72,7 +75,20 @@ absl::Status ValidateWalkRequest(const walk::v1::WalkRequest& request, const std
   if (absl::Status band = nav::ValidateBand(request.band()); !band.ok()) {
     return absl::InvalidArgumentError(prefix + std::string(band.message()));
   }
+  if (!walk::v1::Search_IsValid(request.search())) {
+    return absl::InvalidArgumentError(absl::StrCat(prefix, "search: unknown value ", request.search(),
+                                                   " (known: SEARCH_AUTO, SEARCH_GRID, SEARCH_DIJKSTRA, SEARCH_CCH)"));
+  }
   return absl::OkStatus();
+}
+
+nav::SearchMode ToSearchMode(walk::v1::Search search) {
+  switch (search) {
+    case walk::v1::SEARCH_GRID: return nav::SearchMode::kGrid;
+    case walk::v1::SEARCH_DIJKSTRA: return nav::SearchMode::kDijkstra;
+    case walk::v1::SEARCH_CCH: return nav::SearchMode::kCch;
+    default: return nav::SearchMode::kAuto;
+  }
 }
 
 void ToProto(const nav::WalkAnswer& answer, walk::v1::WalkResponse* out) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "absl/status/status.h"
+#include "nav/abstract_router.h"
 #include "nav/grid.h"
 #include "nav/walk_answer.h"
 #include "walk/v1/walk.pb.h"
@@ -13,6 +14,9 @@ nav::Place ToPlace(const walk::v1::Place& place);
 // Checks a WalkRequest's fields that need no world: world, from, to, a known profile, a danger
 // band. INVALID_ARGUMENT names the field (prefixed with `prefix`, e.g. "walk." for PathRequest).
 absl::Status ValidateWalkRequest(const walk::v1::WalkRequest& request, const std::string& prefix);
+
+// The search a request forces (AUTO unless set). The value must be valid (ValidateWalkRequest).
+nav::SearchMode ToSearchMode(walk::v1::Search search);
 
 // Fills `out` from a walk's answer (not model_id or band).
 void ToProto(const nav::WalkAnswer& answer, walk::v1::WalkResponse* out);

@@ -31,7 +31,7 @@ std::size_t SearchPool::Pending() const {
 }
 
 void SearchPool::Run() {
-  nav::Walker walker;
+  nav::Searchers searchers;
   for (;;) {
     Task task;
     {
@@ -41,7 +41,7 @@ void SearchPool::Run() {
       task = std::move(queue_.front());
       queue_.pop_front();
     }
-    task(walker);
+    task(searchers);
   }
 }
 

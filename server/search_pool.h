@@ -1,5 +1,6 @@
 // Threads that run searches, so gRPC's own threads never block on long work. Each thread owns a
-// nav::Walker (its search buffers), reused for every search it runs.
+// nav::Searchers (the fine-grid walker and the abstract searcher: its search buffers), reused
+// for every search it runs.
 #pragma once
 
 #include <condition_variable>
@@ -9,13 +10,13 @@
 #include <thread>
 #include <vector>
 
-#include "nav/walker.h"
+#include "nav/answer_walk.h"
 
 namespace walk::server {
 
 class SearchPool {
  public:
-  using Task = std::function<void(nav::Walker&)>;
+  using Task = std::function<void(nav::Searchers&)>;
 
   // Starts `threads` threads (at least 1).
   explicit SearchPool(int threads);
@@ -24,7 +25,7 @@ class SearchPool {
   SearchPool(const SearchPool&) = delete;
   SearchPool& operator=(const SearchPool&) = delete;
 
-  // Queues `task`; it runs on a pool thread with that thread's walker. Thread-safe.
+  // Queues `task`; it runs on a pool thread with that thread's searchers. Thread-safe.
   void Submit(Task task);
   // Tasks queued and not yet started.
   std::size_t Pending() const;

@@ -32,7 +32,9 @@ absl::Status WalkAnswerer::Prepare(const walk::v1::WalkRequest& request,
   p->to = ToPlace(request.to());
   const nav::World& world = p->world->world;
   const nav::Continent* continent = world.FindContinent(p->from.continent);
-  if (store_ != nullptr && continent != nullptr && p->from.continent == p->to.continent &&
+  // A forced search (diagnostics) answers outside the store: the store keeps what auto answers.
+  const bool forced = request.search() != walk::v1::SEARCH_AUTO;
+  if (store_ != nullptr && !forced && continent != nullptr && p->from.continent == p->to.continent &&
       nav::ValidatePlace(p->from, world.column_yards, "from").ok() &&
       nav::ValidatePlace(p->to, world.column_yards, "to").ok()) {
     p->from_snap = nav::SnapPlace(*continent, world.column_yards, p->from);
@@ -80,7 +82,7 @@ bool WalkAnswerer::AnswerFromStore(const walk::v1::WalkRequest& request,
 }
 
 absl::Status WalkAnswerer::Answer(const walk::v1::WalkRequest& request,
-                                  const std::string& field_prefix, nav::Walker& walker,
+                                  const std::string& field_prefix, nav::Searchers& searchers,
                                   walk::v1::WalkResponse* out, bool* stored,
                                   walk::v1::PathResponse* path) const {
   *stored = false;
@@ -98,8 +100,10 @@ absl::Status WalkAnswerer::Answer(const walk::v1::WalkRequest& request,
   }
   nav::WalkOptions options;
   options.want_path = path != nullptr;
+  options.router = p.world->router.get();
+  options.search = ToSearchMode(request.search());
   absl::StatusOr<nav::WalkAnswer> answer =
-      nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, walker, options);
+      nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, options);
   if (!answer.ok()) {
     return absl::Status(answer.status().code(), field_prefix + std::string(answer.status().message()));
   }

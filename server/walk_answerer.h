@@ -1,13 +1,13 @@
 // Answers one walk request as walkd answers every walk: validate; find the world and metric;
 // snap the ends; ask the walk store (by the model and both ends); route only on a miss, and keep
 // what was routed. Shared by Walk, Path, WalkBatch and Table. Thread-safe: call it from any
-// search thread with that thread's Walker.
+// search thread with that thread's Searchers.
 #pragma once
 
 #include <string>
 
 #include "absl/status/status.h"
-#include "nav/walker.h"
+#include "nav/answer_walk.h"
 #include "server/walk_metrics.h"
 #include "server/world_registry.h"
 #include "store/walk_store.h"
@@ -26,7 +26,7 @@ class WalkAnswerer {
   // `stored` says whether the store answered. `path`, when non-null, also receives the way
   // (a path is always routed; its answer is still kept in the store).
   absl::Status Answer(const walk::v1::WalkRequest& request, const std::string& field_prefix,
-                      nav::Walker& walker, walk::v1::WalkResponse* out, bool* stored,
+                      nav::Searchers& searchers, walk::v1::WalkResponse* out, bool* stored,
                       walk::v1::PathResponse* path = nullptr) const;
 
   // Answers `request` from the store alone when it can, without searching: returns true when

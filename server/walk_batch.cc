@@ -61,7 +61,7 @@ void WalkBatchReactor::OnReadDone(bool ok) {
       Finalize(std::move(response), status, /*stored=*/true, pair.walk().band());
       continue;
     }
-    pool_.Submit([this, pair = std::move(pair), response = std::move(response)](nav::Walker& walker) mutable {
+    pool_.Submit([this, pair = std::move(pair), response = std::move(response)](nav::Searchers& searchers) mutable {
       bool cancelled;
       {
         std::lock_guard<std::mutex> lock(mu_);
@@ -74,7 +74,7 @@ void WalkBatchReactor::OnReadDone(bool ok) {
       }
       bool stored = false;
       const absl::Status status =
-          answerer_.Answer(pair.walk(), "walk.", walker, response.mutable_walk(), &stored);
+          answerer_.Answer(pair.walk(), "walk.", searchers, response.mutable_walk(), &stored);
       Finalize(std::move(response), status, stored, pair.walk().band());
     });
   }

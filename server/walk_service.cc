@@ -41,13 +41,13 @@ void WalkServiceImpl::AnswerOnPool(grpc::CallbackServerContext* context,
                                    std::function<void(const absl::Status&)> finish) {
   const WalkAnswerer& answerer = answerer_;
   pool_.Submit([context, &request, field_prefix, response, path, &answerer,
-                finish = std::move(finish)](nav::Walker& walker) {
+                finish = std::move(finish)](nav::Searchers& searchers) {
     if (context->IsCancelled()) {
       finish(absl::CancelledError("the call was cancelled before its search ran"));
       return;
     }
     bool stored = false;
-    finish(answerer.Answer(request, field_prefix, walker, response, &stored, path));
+    finish(answerer.Answer(request, field_prefix, searchers, response, &stored, path));
   });
 }
 
@@ -103,7 +103,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
   shared->rows_left = sources;
   const WalkAnswerer& answerer = answerer_;
   for (std::uint64_t s = 0; s < sources; ++s) {
-    pool_.Submit([s, targets, request, response, shared, finish, context, &answerer](nav::Walker& walker) {
+    pool_.Submit([s, targets, request, response, shared, finish, context, &answerer](nav::Searchers& searchers) {
       for (std::uint64_t t = 0; t < targets && !context->IsCancelled(); ++t) {
         walk::v1::WalkRequest walk;
         walk.set_world(request->world());
@@ -112,7 +112,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
         walk.set_profile(request->profile());
         walk.set_band(request->band());
         bool stored = false;
-        const absl::Status status = answerer.Answer(walk, "", walker,
+        const absl::Status status = answerer.Answer(walk, "", searchers,
                                                     response->mutable_walks(static_cast<int>(s * targets + t)), &stored);
         if (stored) ++shared->stored;
         if (!status.ok()) {
@@ -223,6 +223,21 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
       ci->set_regions(c.region_count());
       ci->set_max_floors(w.served->max_floors[k]);
       ci->set_lift_rides(static_cast<std::uint32_t>(c.lifts.size()));
+    }
+    if (const nav::AbstractRouter* router = w.served->router.get()) {
+      const nav::AbstractGraph& graph = router->graph();
+      walk::v1::GraphInfo* gi = info->mutable_graph();
+      gi->set_cell_columns(graph.cell_columns);
+      gi->set_entrance_spacing(graph.entrance_spacing);
+      for (const nav::ContinentGraph& g : graph.continents) {
+        gi->set_nodes(gi->nodes() + g.node_count());
+        gi->set_arcs(gi->arcs() + g.arc_count());
+      }
+      gi->set_cch_arcs(router->timings().cch_arcs);
+      for (const std::string& profile : graph.profiles) gi->add_profiles(profile);
+      gi->set_cch_build_seconds(router->timings().cch_build_seconds);
+      gi->set_customize_seconds(router->timings().customize_seconds);
+      gi->set_memory_bytes(router->timings().memory_bytes);
     }
     for (const nav::Zone& zone : world.zones) {
       walk::v1::ZoneInfo* zi = info->add_zones();

@@ -57,6 +57,7 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
   AddProcessMetrics(p.registry);
   p.metrics = std::make_unique<WalkMetrics>(p.registry);
 
+  p.worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
   absl::StatusOr<std::vector<std::string>> names = p.worlds.Discover(options.worlds_dir, options.data_dir);
   if (!names.ok()) return names.status();
 
@@ -142,7 +143,7 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
     } else {
       std::cout << "walkd: world '" << loaded.name << "' ready (content id "
                 << nav::FormatId(loaded.served->world.content_id) << ", from "
-                << loaded.served->source << ")" << std::endl;
+                << loaded.served->source << "); abstract graph: " << loaded.served->graph_note << std::endl;
     }
     if (raw->worlds.AllReady()) raw->health.SetServing(true);
   });

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "nav/abstract_graph_format.h"
 #include "nav/danger.h"
 #include "nav/demo_world.h"
 #include "nav/grid_format.h"
@@ -27,10 +28,41 @@ std::string DefaultWorldNote() {
   return absl::StrCat("default-world:demo-generator=1:seed=", DefaultWorldOptions().seed, ":tiles=2x2");
 }
 
+
+// The abstract graph of the world in `dir`: read from graph.walkgraph, or, for the default world
+// (`prepare_if_missing`), built and cached there when missing or stale. Null (with a note) when
+// the world has none: its walks then search the fine grid.
+std::unique_ptr<nav::AbstractGraph> LoadGraph(const nav::World& world, const std::string& dir,
+                                              bool prepare_if_missing, std::string* note) {
+  absl::StatusOr<nav::AbstractGraph> graph = nav::LoadAbstractGraph(world, dir);
+  if (graph.ok()) {
+    *note = "loaded from " + dir;
+    return std::make_unique<nav::AbstractGraph>(*std::move(graph));
+  }
+  if (!prepare_if_missing) {
+    *note = absl::StrCat(graph.status().message(), "; walks search the fine grid");
+    return nullptr;
+  }
+  graph = nav::BuildAbstractGraph(world, nav::AbstractGraphOptions());
+  if (!graph.ok()) {
+    *note = absl::StrCat("could not prepare: ", graph.status().message());
+    return nullptr;
+  }
+  if (absl::Status saved = nav::SaveAbstractGraph(*graph, dir); !saved.ok()) {
+    std::cerr << "walkd: could not cache the default world's abstract graph: " << saved.message() << "\n";
+  }
+  *note = "prepared at start, cached in " + dir;
+  return std::make_unique<nav::AbstractGraph>(*std::move(graph));
+}
+
 }  // namespace
 
+std::string DefaultWorldDir(const std::string& data_dir) {
+  return (std::filesystem::path(data_dir) / "default-world").string();
+}
+
 absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir) {
-  const std::string dir = (std::filesystem::path(data_dir) / "default-world").string();
+  const std::string dir = DefaultWorldDir(data_dir);
   ServedWorld served;
   served.name = kDefaultWorldName;
   if (nav::HasGrid(dir)) {
@@ -119,25 +151,36 @@ void WorldRegistry::LoadOne(std::size_t index) {
       loaded = read.status();
     }
   }
+  // The world gets its final address first: the router keeps a reference to it.
+  std::shared_ptr<ServedWorld> served;
   if (loaded.ok()) {
-    for (const nav::Continent& c : loaded->world.continents) {
-      loaded->columns.push_back(c.CountColumns());
-      loaded->max_floors.push_back(c.MaxFloors());
+    served = std::make_shared<ServedWorld>(*std::move(loaded));
+    for (const nav::Continent& c : served->world.continents) {
+      served->columns.push_back(c.CountColumns());
+      served->max_floors.push_back(c.MaxFloors());
     }
+    const std::string graph_dir = dir.empty() ? DefaultWorldDir(data_dir_) : dir;
+    if (std::unique_ptr<nav::AbstractGraph> graph =
+            LoadGraph(served->world, graph_dir, /*prepare_if_missing=*/dir.empty(), &served->graph_note)) {
+      served->router = std::make_unique<nav::AbstractRouter>(served->world, std::move(*graph), leg_cache_bytes_);
+    }
+    const std::uint64_t graph_fingerprint = served->router ? served->router->graph().Fingerprint() : 0;
     for (const std::string& name : nav::ProfileNames()) {
+      const bool over_graph = served->router != nullptr && served->router->HasProfile(name);
       for (std::uint32_t band : nav::kDangerBands) {
         ServedWorld::MetricEntry entry;
-        entry.metric = std::make_unique<nav::Metric>(loaded->world, *nav::FindProfile(name), band);
-        entry.model = store::ModelHash({loaded->world.content_id, entry.metric.get()});
-        loaded->metrics.push_back(std::move(entry));
+        entry.metric = std::make_unique<nav::Metric>(served->world, *nav::FindProfile(name), band);
+        entry.model = store::ModelHash({served->world.content_id, entry.metric.get(),
+                                        store::kWalkerAnswerVersion, over_graph ? graph_fingerprint : 0});
+        served->metrics.push_back(std::move(entry));
       }
     }
   }
   std::lock_guard<std::mutex> lock(mu_);
   WorldStatus& w = worlds_[index];
-  if (loaded.ok()) {
-    loaded->name = w.name;
-    w.served = std::make_shared<const ServedWorld>(*std::move(loaded));
+  if (served != nullptr) {
+    served->name = w.name;
+    w.served = std::move(served);
     w.state = WorldState::kReady;
   } else {
     w.state = WorldState::kFailed;

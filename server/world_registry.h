@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "nav/abstract_router.h"
 #include "nav/grid.h"
 #include "nav/metric.h"
 
@@ -39,6 +40,10 @@ struct ServedWorld {
     std::uint64_t model = 0;
   };
   std::vector<MetricEntry> metrics;
+  // The abstract graph walks go over (walkgrid prepare), or null: every walk searches the fine
+  // grid. `graph_note` says which, and why (for the log and Info).
+  std::unique_ptr<nav::AbstractRouter> router;
+  std::string graph_note;
 
   // The metric of `profile` in `band`, or nullptr when either is unknown.
   const MetricEntry* MetricFor(const std::string& profile, std::uint32_t band) const;
@@ -75,6 +80,10 @@ class WorldRegistry {
   // the message says which).
   absl::StatusOr<std::shared_ptr<const ServedWorld>> Find(const std::string& name) const;
 
+  // The byte budget of each world's leg cache (legs of places into its abstract graph). Call
+  // before StartLoading.
+  void SetLegCacheBytes(std::uint64_t bytes) { leg_cache_bytes_ = bytes; }
+
   std::vector<WorldStatus> Snapshot() const;
   // True when every declared world is ready (and there is at least one).
   bool AllReady() const;
@@ -87,11 +96,15 @@ class WorldRegistry {
   mutable std::mutex mu_;
   std::vector<WorldStatus> worlds_;  // guarded by mu_
   std::string data_dir_;
+  std::uint64_t leg_cache_bytes_ = 256ull << 20;
   std::thread loader_;
 };
 
 // Loads the default world (a 2 x 2-tile demo world) from its cache under `data_dir`, or
 // generates it (and caches it) when the cache is missing, damaged or from another generator.
 absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir);
+
+// The folder the default world is cached in under `data_dir`.
+std::string DefaultWorldDir(const std::string& data_dir);
 
 }  // namespace walk::server

@@ -9,6 +9,7 @@ std::uint64_t ModelHash(const ModelInputs& inputs) {
   hasher.AddString("walkd-model-v2");
   hasher.AddU64(inputs.grid_content_id);
   hasher.AddU64(inputs.walker_answer_version);
+  hasher.AddU64(inputs.abstract_graph);
   const nav::Metric& metric = *inputs.metric;
   // The cost model: its version and every constant (a changed constant changes answers even if
   // someone forgot the version).

@@ -13,12 +13,15 @@ namespace walk::store {
 // The walker's answer version: bump it whenever the walker answers differently for the same
 // ends on the same grid (a fix in snapping, settling, searching or measuring). Old answers stop
 // matching.
-inline constexpr std::uint32_t kWalkerAnswerVersion = 2;
+inline constexpr std::uint32_t kWalkerAnswerVersion = 3;
 
 struct ModelInputs {
   std::uint64_t grid_content_id = 0;  // nav::World::content_id: the grid and its zones
   const nav::Metric* metric = nullptr;  // cost model, profile, band and its danger table
   std::uint32_t walker_answer_version = kWalkerAnswerVersion;
+  // nav::AbstractGraph::Fingerprint() when walks of this profile go over the world's abstract
+  // graph (its cell side and entrance spacing decide answers), 0 when the fine grid answers.
+  std::uint64_t abstract_graph = 0;
 };
 
 // The model hash of `inputs`: stable across runs, machines and builds.

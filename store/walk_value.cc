@@ -16,7 +16,7 @@ constexpr std::size_t kMinCellBytes = 1 + 1 + 1 + 8;
 constexpr std::uint8_t kFlagRetried = 0x01;
 constexpr std::uint8_t kKnownFlags = kFlagRetried;
 constexpr std::uint8_t kMaxStatus = static_cast<std::uint8_t>(nav::WalkStatus::kNoSurface);
-constexpr std::uint8_t kMaxMethod = static_cast<std::uint8_t>(nav::Method::kFineGrid);
+constexpr std::uint8_t kMaxMethod = static_cast<std::uint8_t>(nav::kMethodCount - 1);
 
 static_assert(std::endian::native == std::endian::little,
               "the value codec copies doubles as little-endian bytes");

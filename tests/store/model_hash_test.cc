@@ -42,6 +42,11 @@ TEST(ModelHashTest, EveryAnswerDecidingInputChangesIt) {
   cheaper_roads.road = 0.7;
   EXPECT_NE(base, Hash(world, "faction-a", 10, cheaper_roads));  // a cost constant
   EXPECT_NE(base, Hash(world, "faction-a", 10, nav::DefaultCostModel(), kWalkerAnswerVersion + 1));
+  // Walks over an abstract graph, and which one (its cell side, spacing, version).
+  const nav::Metric metric(world, *nav::FindProfile("faction-a"), 10);
+  EXPECT_NE(base, ModelHash({world.content_id, &metric, kWalkerAnswerVersion, 0x1234}));
+  EXPECT_NE(ModelHash({world.content_id, &metric, kWalkerAnswerVersion, 0x1234}),
+            ModelHash({world.content_id, &metric, kWalkerAnswerVersion, 0x1235}));
   nav::World deadlier = world;
   deadlier.zones[0].min_level = 30;  // a zone's lowest level decides danger
   deadlier.content_id = nav::ComputeContentId(deadlier);

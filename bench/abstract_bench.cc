@@ -1,0 +1,235 @@
+// abstract_bench: what the abstract graph costs and buys on one prepared world, in one run.
+//
+//   order, CCH build, customization  seconds (customization: one profile's metric, in memory)
+//   legs                             µs per leg search (one cell, outward or backward)
+//   CCH / Dijkstra / danger Dijkstra µs per query (median, p99) over the same random pairs and
+//                                    the same legs, and the Dijkstra / CCH ratio of medians
+//   whole walk, cold and warm        µs per AnswerWalk (auto): first with no leg cached, then
+//                                    the same pairs again with their legs cached
+//
+// Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
+// DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nav/abstract_graph_format.h"
+#include "nav/abstract_router.h"
+#include "nav/answer_walk.h"
+#include "nav/cch.h"
+#include "nav/cch_order.h"
+#include "nav/cost_model.h"
+#include "nav/grid_format.h"
+#include "nav/snap.h"
+#include "nlohmann/json.hpp"
+
+namespace walk::nav {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MicrosSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
+}
+
+double Percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
+int Run(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]\n");
+    return 2;
+  }
+  std::string dir = argv[1], profile_name = "neutral";
+  std::uint32_t pairs = 1000, band = 20;
+  std::uint64_t seed = 7;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--pairs")) pairs = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--profile")) profile_name = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--band")) band = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--seed")) seed = std::strtoull(argv[i + 1], nullptr, 10);
+  }
+  auto t = Clock::now();
+  auto loaded = LoadWorld(dir);
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "abstract_bench: %s\n", std::string(loaded.status().message()).c_str());
+    return 1;
+  }
+  const World& world = loaded->world;
+  const double load_world_s = MicrosSince(t) / 1e6;
+  t = Clock::now();
+  auto graph = LoadAbstractGraph(world, dir);
+  if (!graph.ok()) {
+    std::fprintf(stderr, "abstract_bench: %s\n", std::string(graph.status().message()).c_str());
+    return 1;
+  }
+  const double load_graph_s = MicrosSince(t) / 1e6;
+  const int p = graph->ProfileIndex(profile_name);
+  const Profile* profile = FindProfile(profile_name);
+  if (p < 0 || profile == nullptr) {
+    std::fprintf(stderr, "abstract_bench: profile %s was not prepared\n", profile_name.c_str());
+    return 2;
+  }
+  const Continent& c = world.continents.at(0);
+  const ContinentGraph& g = graph->continents.at(0);
+
+  // Order, hierarchy and one customization, timed on their own.
+  const std::vector<std::uint32_t> tails = g.ArcTails();
+  std::vector<float> x(g.node_count()), y(g.node_count());
+  for (std::uint32_t n = 0; n < g.node_count(); ++n) {
+    x[n] = c.column_x[g.node_surface[n]];
+    y[n] = c.column_y[g.node_surface[n]];
+  }
+  t = Clock::now();
+  const std::vector<std::uint32_t> order = NestedDissectionOrder(g.node_count(), tails, g.arc_head, x, y);
+  const double order_s = MicrosSince(t) / 1e6;
+  t = Clock::now();
+  const Cch cch(g.node_count(), g.order, tails, g.arc_head);
+  const double cch_build_s = MicrosSince(t) / 1e6;
+  const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
+  t = Clock::now();
+  CchMetric cch_metric(cch, weights);
+  const double customize_s = MicrosSince(t) / 1e6;
+
+  const AbstractRouter router(world, *std::move(graph), 1ull << 30);
+  const ContinentGraph& rg = router.graph().continents.at(0);
+  const Metric base(world, *profile, 0), danger(world, *profile, band);
+
+  // Random pairs of surfaces in one region, far enough apart for the abstract graph to answer.
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  std::vector<std::pair<SurfaceId, SurfaceId>> chosen;
+  const double near = router.near_columns();
+  for (int tries = 0; chosen.size() < pairs && tries < 1000000; ++tries) {
+    const SurfaceId a = any(random), b = any(random);
+    if (c.region[a] != c.region[b] || c.region_size[c.region[a]] < 1000) continue;
+    const double dx = std::abs(double(c.column_x[a]) - c.column_x[b]), dy = std::abs(double(c.column_y[a]) - c.column_y[b]);
+    if (std::max(dx, dy) <= near) continue;
+    chosen.push_back({a, b});
+  }
+
+  // Legs, then the three searches over the same seeds.
+  CellSearch search;
+  std::vector<double> leg_us, cch_us, dijkstra_us, danger_us;
+  std::uint32_t mismatches = 0, found = 0;
+  CchQuery query(cch);
+  AbstractDijkstra dijkstra;
+  double cch_settled = 0, dijkstra_settled = 0;
+  for (const auto& [a, b] : chosen) {
+    t = Clock::now();
+    const Leg start = ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, a, false, search);
+    leg_us.push_back(MicrosSince(t));
+    t = Clock::now();
+    const Leg goal = ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, b, true, search);
+    leg_us.push_back(MicrosSince(t));
+    std::vector<CchQuery::Seed> cs, ct;
+    std::vector<AbstractSeed> ds, dt, zs, zt;
+    for (const Leg::Entry& e : start.entries) {
+      cs.push_back({e.node, e.seconds});
+      ds.push_back({e.node, e.seconds});
+      zs.push_back({e.node, DangerSeconds(e.seconds, start.MixOf(e), danger, c.zone[a], c.zone[b])});
+    }
+    for (const Leg::Entry& e : goal.entries) {
+      ct.push_back({e.node, e.seconds});
+      dt.push_back({e.node, e.seconds});
+      zt.push_back({e.node, DangerSeconds(e.seconds, goal.MixOf(e), danger, c.zone[a], c.zone[b])});
+    }
+    t = Clock::now();
+    const CchQuery::Result rc = query.Run(cch_metric, cs, ct);
+    cch_us.push_back(MicrosSince(t));
+    t = Clock::now();
+    const AbstractResult rd = dijkstra.Run(rg, rg.prices[p], base, c.zone[a], c.zone[b], ds, dt);
+    dijkstra_us.push_back(MicrosSince(t));
+    dijkstra_settled += rd.settled;
+    t = Clock::now();
+    dijkstra.Run(rg, rg.prices[p], danger, c.zone[a], c.zone[b], zs, zt);
+    danger_us.push_back(MicrosSince(t));
+    found += rc.found ? 1 : 0;
+    if (rc.found != rd.found || (rc.found && std::abs(rc.cost - rd.seconds) > 1e-9 * std::max(1.0, rd.seconds))) {
+      ++mismatches;
+    }
+  }
+  (void)cch_settled;
+
+  // Whole walks through AnswerWalk (auto): cold (no leg cached), then warm (the same pairs).
+  auto place_of = [&](SurfaceId s) {
+    Place pl;
+    pl.continent = c.id;
+    pl.x_yards = (c.column_x[s] + 0.5) * world.column_yards;
+    pl.y_yards = (c.column_y[s] + 0.5) * world.column_yards;
+    pl.z_yards = c.height_yards[s];
+    return pl;
+  };
+  Searchers searchers;
+  WalkOptions options;
+  options.router = &router;
+  std::vector<double> cold_us, warm_us;
+  std::array<std::uint32_t, kMethodCount> methods{};
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& [a, b] : chosen) {
+      t = Clock::now();
+      auto answer = AnswerWalk(world, base, place_of(a), place_of(b), searchers, options);
+      (pass == 0 ? cold_us : warm_us).push_back(MicrosSince(t));
+      if (pass == 0 && answer.ok()) ++methods[static_cast<int>(answer->method)];
+    }
+  }
+
+  const double cch_median = Percentile(cch_us, 0.5), dijkstra_median = Percentile(dijkstra_us, 0.5);
+  std::printf("world %s: %u surfaces; abstract graph %u nodes, %u arcs (cell %u, spacing %u)\n", dir.c_str(),
+              c.surface_count(), g.node_count(), g.arc_count(), router.graph().cell_columns,
+              router.graph().entrance_spacing);
+  std::printf("load: grid %.2f s, graph %.2f s\n", load_world_s, load_graph_s);
+  std::printf("order %.3f s, CCH build %.3f s (%llu arcs, tree height %u), customization %.3f s per metric\n",
+              order_s, cch_build_s, static_cast<unsigned long long>(cch.arc_count()), cch.elimination_tree_height(),
+              customize_s);
+  std::printf("pairs %zu (found %u, CCH/Dijkstra cost mismatches %u)\n", chosen.size(), found, mismatches);
+  std::printf("leg               median %8.1f us  p99 %8.1f us\n", Percentile(leg_us, 0.5), Percentile(leg_us, 0.99));
+  std::printf("CCH query         median %8.1f us  p99 %8.1f us\n", cch_median, Percentile(cch_us, 0.99));
+  std::printf("Dijkstra band 0   median %8.1f us  p99 %8.1f us  (%.0f nodes settled on average)\n", dijkstra_median,
+              Percentile(dijkstra_us, 0.99), chosen.empty() ? 0.0 : dijkstra_settled / chosen.size());
+  std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us\n", band, Percentile(danger_us, 0.5),
+              Percentile(danger_us, 0.99));
+  std::printf("Dijkstra / CCH    %.1fx (medians)\n", cch_median > 0 ? dijkstra_median / cch_median : 0.0);
+  std::printf("whole walk cold   median %8.1f us  p99 %8.1f us\n", Percentile(cold_us, 0.5), Percentile(cold_us, 0.99));
+  std::printf("whole walk warm   median %8.1f us  p99 %8.1f us\n", Percentile(warm_us, 0.5), Percentile(warm_us, 0.99));
+  nlohmann::ordered_json line;
+  line["nodes"] = g.node_count();
+  line["arcs"] = g.arc_count();
+  line["order_s"] = order_s;
+  line["cch_build_s"] = cch_build_s;
+  line["cch_arcs"] = cch.arc_count();
+  line["customize_s"] = customize_s;
+  line["leg_median_us"] = Percentile(leg_us, 0.5);
+  line["cch_median_us"] = cch_median;
+  line["cch_p99_us"] = Percentile(cch_us, 0.99);
+  line["dijkstra_median_us"] = dijkstra_median;
+  line["dijkstra_p99_us"] = Percentile(dijkstra_us, 0.99);
+  line["danger_median_us"] = Percentile(danger_us, 0.5);
+  line["danger_p99_us"] = Percentile(danger_us, 0.99);
+  line["dijkstra_over_cch"] = cch_median > 0 ? dijkstra_median / cch_median : 0.0;
+  line["cold_median_us"] = Percentile(cold_us, 0.5);
+  line["cold_p99_us"] = Percentile(cold_us, 0.99);
+  line["warm_median_us"] = Percentile(warm_us, 0.5);
+  line["warm_p99_us"] = Percentile(warm_us, 0.99);
+  nlohmann::ordered_json method_counts;
+  for (int m = 0; m < kMethodCount; ++m) {
+    if (methods[m] > 0) method_counts[MethodName(static_cast<Method>(m))] = methods[m];
+  }
+  line["methods"] = method_counts;
+  line["mismatches"] = mismatches;
+  std::printf("%s\n", line.dump().c_str());
+  return 0;
+}
+
+}  // namespace
+}  // namespace walk::nav
+
+int main(int argc, char** argv) { return walk::nav::Run(argc, argv); }

@@ -1,0 +1,105 @@
+// The abstract graph of a continent: entrances on cell borders and the edges between them.
+//
+// A cell is a square of `cell_columns` columns (a divisor of the 256-column tile, so a cell never
+// straddles tiles). Where a surface on one side of a cell border links to a surface on the other
+// side, the two columns form a crossing. Crossings next to each other along the border whose
+// surfaces link along the border and whose ground is alike (flags, towns, zone, on both sides)
+// form a run. A run gets entrances at both of its ends and every `entrance_spacing` columns in
+// between, evenly spread (a run no longer than the spacing gets one, at its middle); each
+// entrance is two nodes, the surfaces on both sides.
+//
+// Edges (arcs, directed): a crossing step between two nodes in neighbouring cells, and, inside a
+// cell, from each node to each other node it reaches without leaving the cell, priced by a
+// Dijkstra in the cell (nav/cell_search.h). Each arc keeps, per profile, its band-0 seconds, its
+// yards and its zone mix, so danger bands are priced later without searching cells again.
+//
+// Layout (RoutingKit style): nodes sorted by surface id; arcs sorted by tail (first_arc, CSR).
+// Immutable once built or loaded; safe to share across threads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nav/grid.h"
+#include "nav/zone_mix.h"
+
+namespace walk::nav {
+
+// Bump when the way entrances or edges are chosen or priced changes (it decides answers).
+inline constexpr std::uint32_t kAbstractGraphVersion = 1;
+
+struct AbstractGraphOptions {
+  std::uint32_t cell_columns = 64;
+  std::uint32_t entrance_spacing = 16;
+  std::vector<std::string> profiles;  // empty: every profile
+  unsigned threads = 0;               // 0: one per core
+  // Called now and then with cells done and cells in all (from one thread at a time).
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+// One profile's prices of every arc.
+struct ArcPrices {
+  std::string profile;
+  std::vector<float> seconds;  // band-0 seconds; +inf where this profile cannot take the arc
+  std::vector<float> yards;    // searched yards
+  std::vector<std::uint32_t> mix_first;  // arc_count + 1: the arc's shares in `mix`
+  std::vector<ZoneShare> mix;
+
+  std::span<const ZoneShare> MixOf(std::uint32_t arc) const {
+    return {mix.data() + mix_first[arc], mix.data() + mix_first[arc + 1]};
+  }
+};
+
+struct ContinentGraph {
+  ContinentId continent = 0;
+  std::uint32_t cells_x = 0;  // cells along x and y
+  std::uint32_t cells_y = 0;
+  std::vector<SurfaceId> node_surface;   // sorted
+  std::vector<std::uint32_t> first_arc;  // node_count + 1
+  std::vector<std::uint32_t> arc_head;
+  std::vector<std::uint32_t> order;      // the CCH's nested-dissection order: order[rank] = node
+  std::vector<ArcPrices> prices;         // one per prepared profile, in the graph's profile order
+  // Derived at build and load (IndexCells): each cell's nodes, CSR by cell y * cells_x + x.
+  std::vector<std::uint32_t> cell_first_node;
+  std::vector<std::uint32_t> cell_nodes;
+
+  std::uint32_t node_count() const { return static_cast<std::uint32_t>(node_surface.size()); }
+  std::uint32_t arc_count() const { return static_cast<std::uint32_t>(arc_head.size()); }
+  // The node standing on surface `s`, or kInvalidId.
+  std::uint32_t NodeOf(SurfaceId s) const;
+  // The nodes of the cell holding column (x, y).
+  std::span<const std::uint32_t> CellNodes(std::uint32_t cell_columns, std::uint32_t x,
+                                            std::uint32_t y) const;
+  // Every arc's tail (arcs are stored by tail; this expands first_arc).
+  std::vector<std::uint32_t> ArcTails() const;
+  void IndexCells(const Continent& c, std::uint32_t cell_columns);
+  std::uint64_t MemoryBytes() const;
+};
+
+struct AbstractGraph {
+  std::uint64_t content_id = 0;  // the grid's
+  std::uint32_t cost_model_version = 0;
+  std::uint32_t graph_version = kAbstractGraphVersion;
+  std::uint32_t cell_columns = 0;
+  std::uint32_t entrance_spacing = 0;
+  std::vector<std::string> profiles;         // prepared profiles
+  std::vector<ContinentGraph> continents;    // in the world's continent order
+
+  // The index of `profile` in `profiles`, or -1.
+  int ProfileIndex(const std::string& profile) const;
+  // A hash of everything here that decides answers (version, cell side, spacing, content id).
+  std::uint64_t Fingerprint() const;
+  std::uint64_t MemoryBytes() const;
+};
+
+// Builds the abstract graph of every continent of `world` (content id set) and its CCH order.
+// INVALID_ARGUMENT naming the option for a cell side that does not divide 256, a spacing of 0 or
+// an unknown profile.
+absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
+                                                 const AbstractGraphOptions& options);
+
+}  // namespace walk::nav

@@ -1,0 +1,251 @@
+#include "nav/abstract_router.h"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "nav/path_detail.h"
+#include "nav/zone_mix.h"
+
+namespace walk::nav {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool SameCell(const Continent& c, std::uint32_t cell_columns, SurfaceId a, SurfaceId b) {
+  return c.column_x[a] / cell_columns == c.column_x[b] / cell_columns &&
+         c.column_y[a] / cell_columns == c.column_y[b] / cell_columns;
+}
+
+// Walked yards by (cell x, cell y, zone): each piece of an abstract walk counts in the zone cell
+// of its midpoint (the exact split needs the path, which is unpacked only when asked for).
+class ZoneCellTally {
+ public:
+  ZoneCellTally(const Continent& c, double column_yards, double smoothing)
+      : c_(c), column_yards_(column_yards), smoothing_(smoothing) {}
+  void Add(SurfaceId a, SurfaceId b, double yards, std::span<const ZoneShare> mix) {
+    const double x = (c_.column_x[a] + c_.column_x[b] + 1.0) * 0.5 * column_yards_;
+    const double y = (c_.column_y[a] + c_.column_y[b] + 1.0) * 0.5 * column_yards_;
+    const auto cx = static_cast<std::int32_t>(std::floor(x / kZoneCellYards));
+    const auto cy = static_cast<std::int32_t>(std::floor(y / kZoneCellYards));
+    double rest = yards;
+    for (const ZoneShare& share : mix) {
+      if (share.yards > 0.0f) yards_[{cx, cy, share.zone}] += share.yards * smoothing_;
+      rest -= share.yards;
+    }
+    if (rest > 1e-6) yards_[{cx, cy, std::uint16_t{0}}] += rest * smoothing_;
+  }
+  std::vector<ZoneCell> Cells() const {
+    std::vector<ZoneCell> cells;
+    for (const auto& [key, value] : yards_) {
+      cells.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), value});
+    }
+    return cells;
+  }
+
+ private:
+  const Continent& c_;
+  double column_yards_;
+  double smoothing_;
+  std::map<std::tuple<std::int32_t, std::int32_t, std::uint16_t>, double> yards_;
+};
+
+// Appends the steps of `more` (which starts where `steps` ends) to `steps`.
+void Append(const std::vector<PathStep>& more, std::vector<PathStep>* steps) {
+  if (steps->empty()) {
+    *steps = more;
+    return;
+  }
+  steps->insert(steps->end(), more.begin() + 1, more.end());
+}
+
+}  // namespace
+
+const char* SearchModeName(SearchMode mode) {
+  switch (mode) {
+    case SearchMode::kAuto: return "auto";
+    case SearchMode::kGrid: return "grid";
+    case SearchMode::kDijkstra: return "dijkstra";
+    case SearchMode::kCch: return "cch";
+  }
+  return "unknown";
+}
+
+CchQuery& AbstractSearcher::QueryFor(const Cch& cch) {
+  std::unique_ptr<CchQuery>& query = cch_queries[&cch];
+  if (query == nullptr) query = std::make_unique<CchQuery>(cch);
+  return *query;
+}
+
+AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes)
+    : world_(world), graph_(std::move(graph)), legs_(leg_cache_bytes) {
+  for (const std::string& name : graph_.profiles) base_.emplace_back(world, *FindProfile(name), 0);
+  timings_.memory_bytes = graph_.MemoryBytes();
+  for (std::size_t i = 0; i < graph_.continents.size(); ++i) {
+    const ContinentGraph& g = graph_.continents[i];
+    ContinentIndex index;
+    index.continent = &world.continents[i];
+    index.graph = &g;
+    auto start = std::chrono::steady_clock::now();
+    index.cch = std::make_unique<Cch>(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+    timings_.cch_build_seconds += SecondsSince(start);
+    timings_.cch_arcs += index.cch->arc_count();
+    timings_.memory_bytes += index.cch->MemoryBytes();
+    for (const ArcPrices& prices : g.prices) {
+      start = std::chrono::steady_clock::now();
+      const std::vector<double> weights(prices.seconds.begin(), prices.seconds.end());
+      index.metrics.push_back(std::make_unique<CchMetric>(*index.cch, weights));
+      timings_.customize_seconds += SecondsSince(start);
+      timings_.memory_bytes += index.metrics.back()->MemoryBytes();
+    }
+    continents_.push_back(std::move(index));
+  }
+}
+
+const AbstractRouter::ContinentIndex* AbstractRouter::IndexOf(const Continent& c) const {
+  for (const ContinentIndex& index : continents_) {
+    if (index.continent == &c) return &index;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<const Leg> AbstractRouter::LegOf(std::uint32_t continent_index, const ContinentGraph& g,
+                                                 const Continent& c, int profile, SurfaceId s,
+                                                 bool backward, AbstractSearcher& searcher) const {
+  const LegCache::Key key{continent_index, s, static_cast<std::uint16_t>(profile), backward};
+  if (auto leg = legs_.Find(key)) return leg;
+  auto leg = std::make_shared<const Leg>(
+      ComputeLeg(c, world_.column_yards, g, graph_.cell_columns, base_[profile], s, backward, searcher.cell));
+  legs_.Insert(key, leg);
+  return leg;
+}
+
+absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Metric& band,
+                                                   SurfaceId from, SurfaceId to, SearchMode mode,
+                                                   bool want_steps, AbstractSearcher& searcher) const {
+  const ContinentIndex* index = IndexOf(c);
+  const int p = graph_.ProfileIndex(band.profile().name);
+  if (index == nullptr || p < 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "search: profile \"", band.profile().name, "\" has no abstract graph on this world (walkgrid prepare --profiles)"));
+  }
+  const bool danger = band.prices_danger();
+  if (mode == SearchMode::kCch && danger) {
+    return absl::FailedPreconditionError(
+        "search: the CCH prices no danger; ask band 0, or search dijkstra or auto");
+  }
+  const ContinentGraph& g = *index->graph;
+  const std::uint32_t continent_index = static_cast<std::uint32_t>(index - continents_.data());
+  const std::uint16_t exempt_a = c.zone[from], exempt_b = c.zone[to];
+  AbstractWalk walk;
+  const std::shared_ptr<const Leg> start = LegOf(continent_index, g, c, p, from, false, searcher);
+  const std::shared_ptr<const Leg> goal = LegOf(continent_index, g, c, p, to, true, searcher);
+  auto priced = [&](const Leg& leg, const Leg::Entry& e) {
+    return danger ? DangerSeconds(e.seconds, leg.MixOf(e), band, exempt_a, exempt_b) : e.seconds;
+  };
+
+  std::vector<std::uint32_t> arcs;
+  std::uint32_t source = kInvalidId, target = kInvalidId;
+  double seconds = kInfCost;
+  if (mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger)) {
+    std::vector<CchQuery::Seed> sources, targets;
+    for (const Leg::Entry& e : start->entries) sources.push_back({e.node, e.seconds});
+    for (const Leg::Entry& e : goal->entries) targets.push_back({e.node, e.seconds});
+    const CchQuery::Result r =
+        searcher.QueryFor(*index->cch).Run(*index->metrics[p], sources, targets, &arcs);
+    walk.method = Method::kCch;
+    if (r.found) {
+      seconds = r.cost;
+      source = r.source;
+      target = r.target;
+    }
+  } else {
+    std::vector<AbstractSeed> sources, targets;
+    for (const Leg::Entry& e : start->entries) sources.push_back({e.node, priced(*start, e)});
+    for (const Leg::Entry& e : goal->entries) targets.push_back({e.node, priced(*goal, e)});
+    const AbstractResult r = searcher.dijkstra.Run(g, g.prices[p], band, exempt_a, exempt_b, sources, targets, &arcs);
+    walk.method = Method::kDijkstra;
+    walk.stats.nodes_expanded += r.settled;
+    if (r.found) {
+      seconds = r.seconds;
+      source = r.source;
+      target = r.target;
+    }
+  }
+
+  const double smoothing = band.profile().smoothing;
+  const std::uint32_t cc = graph_.cell_columns;
+  // Two ends in one cell: the cell search's own way when it is cheaper.
+  if (mode == SearchMode::kAuto && SameCell(c, cc, from, to)) {
+    searcher.cell.Run(c, CellOf(c, cc, from), band, from, false, exempt_a, exempt_b, {}, to);
+    walk.stats.nodes_expanded += searcher.cell.settled_count();
+    if (searcher.cell.Settled(to) && searcher.cell.Seconds(to) <= seconds) {
+      walk.found = true;
+      walk.method = Method::kTile;
+      walk.seconds = searcher.cell.Seconds(to);
+      searcher.cell.Steps(to, &walk.steps);
+      double columns = 0.0;
+      for (std::size_t i = 1; i < walk.steps.size(); ++i) {
+        if (walk.steps[i].via < kDirectionCount) columns += IsDiagonal(walk.steps[i].via) ? std::sqrt(2.0) : 1.0;
+      }
+      walk.yards = columns * world_.column_yards;
+      walk.zone_cells = ZoneCellsOf(c, world_.column_yards, smoothing, walk.steps);
+      if (!want_steps) walk.steps.clear();
+      return walk;
+    }
+  }
+  if (!(seconds < kInfCost)) return walk;
+
+  walk.found = true;
+  walk.seconds = seconds;
+  const Leg::Entry& first = start->entries[source];
+  const Leg::Entry& last = goal->entries[target];
+  const ArcPrices& prices = g.prices[p];
+  ZoneCellTally tally(c, world_.column_yards, smoothing);
+  walk.yards = first.yards + last.yards;
+  tally.Add(from, g.node_surface[first.node], first.yards, start->MixOf(first));
+  std::uint32_t tail = first.node;
+  for (std::uint32_t a : arcs) {
+    const std::uint32_t head = g.arc_head[a];
+    walk.yards += prices.yards[a];
+    tally.Add(g.node_surface[tail], g.node_surface[head], prices.yards[a], prices.MixOf(a));
+    tail = head;
+  }
+  tally.Add(g.node_surface[last.node], to, last.yards, goal->MixOf(last));
+  walk.zone_cells = tally.Cells();
+  if (!want_steps) return walk;
+
+  // Unpack: each piece searched again inside its cell (or one crossing step).
+  const Metric& base = base_[p];
+  std::vector<PathStep> piece;
+  auto cell_piece = [&](SurfaceId a, SurfaceId b) {
+    searcher.cell.Run(c, CellOf(c, cc, a), base, a, false, 0, 0, {}, b);
+    searcher.cell.Steps(b, &piece);
+    Append(piece, &walk.steps);
+  };
+  cell_piece(from, g.node_surface[first.node]);
+  tail = first.node;
+  for (std::uint32_t a : arcs) {
+    const SurfaceId sa = g.node_surface[tail], sb = g.node_surface[g.arc_head[a]];
+    if (SameCell(c, cc, sa, sb)) {
+      cell_piece(sa, sb);
+    } else {
+      for (int d = 0; d < kDirectionCount; ++d) {
+        if (HasLink(c.links[sa][d]) && c.LinkTarget(sa, d) == sb) {
+          walk.steps.push_back({sb, static_cast<std::uint8_t>(d)});
+          break;
+        }
+      }
+    }
+    tail = g.arc_head[a];
+  }
+  cell_piece(g.node_surface[last.node], to);
+  walk.zone_cells = ZoneCellsOf(c, world_.column_yards, smoothing, walk.steps);
+  return walk;
+}
+
+}  // namespace walk::nav

@@ -1,0 +1,96 @@
+// Walks over the abstract graph: legs into the graph, a search across it, legs out.
+//
+// An AbstractRouter belongs to one world: it holds the prepared graph, each continent's CCH
+// (built once from the saved order) with one metric customized per prepared profile, the band-0
+// metrics legs are priced with, and the leg cache. Everything but the cache is immutable after
+// construction; Route may be called from any thread with that thread's AbstractSearcher.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nav/abstract_dijkstra.h"
+#include "nav/abstract_graph.h"
+#include "nav/cch.h"
+#include "nav/cell_search.h"
+#include "nav/legs.h"
+#include "nav/walk_answer.h"
+
+namespace walk::nav {
+
+// Which search answers a walk. kAuto picks the fastest correct one; the others force one for
+// diagnostics.
+enum class SearchMode : std::uint8_t { kAuto, kGrid, kDijkstra, kCch };
+const char* SearchModeName(SearchMode mode);
+
+// One thread's search buffers for abstract walks.
+struct AbstractSearcher {
+  CellSearch cell;
+  AbstractDijkstra dijkstra;
+  std::unordered_map<const Cch*, std::unique_ptr<CchQuery>> cch_queries;
+  CchQuery& QueryFor(const Cch& cch);
+};
+
+// An abstract walk between two surfaces.
+struct AbstractWalk {
+  bool found = false;
+  Method method = Method::kDijkstra;
+  double seconds = 0.0;
+  double yards = 0.0;                // searched yards, before smoothing
+  std::vector<ZoneCell> zone_cells;  // walked yards (after smoothing), by cell and zone
+  std::vector<PathStep> steps;       // when asked for: the whole way, column by column
+  SearchStats stats;
+};
+
+// How long the router took to build (for Info, logs and benchmarks).
+struct RouterTimings {
+  double cch_build_seconds = 0.0;
+  double customize_seconds = 0.0;  // all profiles, all continents
+  std::uint64_t cch_arcs = 0;
+  std::uint64_t memory_bytes = 0;  // graph + CCHs + metrics
+};
+
+class AbstractRouter {
+ public:
+  AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes);
+
+  const AbstractGraph& graph() const { return graph_; }
+  const RouterTimings& timings() const { return timings_; }
+  LegCache& leg_cache() const { return legs_; }
+  // Ends at most this many columns apart (octile) are walked on the fine grid under kAuto.
+  double near_columns() const { return 2.0 * graph_.cell_columns; }
+  // True when `profile` was prepared.
+  bool HasProfile(const std::string& profile) const { return graph_.ProfileIndex(profile) >= 0; }
+
+  // The walk from `from` to `to` (same continent, same region, different surfaces) priced by
+  // `band` (built for this world). `mode` is kAuto, kDijkstra or kCch. Errors:
+  // FAILED_PRECONDITION naming `search` when the profile was not prepared or the CCH is asked
+  // for a band with danger.
+  absl::StatusOr<AbstractWalk> Route(const Continent& c, const Metric& band, SurfaceId from,
+                                     SurfaceId to, SearchMode mode, bool want_steps,
+                                     AbstractSearcher& searcher) const;
+
+ private:
+  struct ContinentIndex {
+    const Continent* continent = nullptr;
+    const ContinentGraph* graph = nullptr;
+    std::unique_ptr<Cch> cch;
+    std::vector<std::unique_ptr<CchMetric>> metrics;  // per profile
+  };
+  std::shared_ptr<const Leg> LegOf(std::uint32_t continent_index, const ContinentGraph& g,
+                                   const Continent& c, int profile, SurfaceId s, bool backward,
+                                   AbstractSearcher& searcher) const;
+  const ContinentIndex* IndexOf(const Continent& c) const;
+
+  const World& world_;
+  AbstractGraph graph_;
+  std::vector<Metric> base_;  // band 0, per prepared profile
+  std::vector<ContinentIndex> continents_;
+  RouterTimings timings_;
+  mutable LegCache legs_;
+};
+
+}  // namespace walk::nav

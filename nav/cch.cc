@@ -1,0 +1,308 @@
+#include "nav/cch.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace walk::nav {
+namespace {
+
+template <typename T>
+std::uint64_t Bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+
+}  // namespace
+
+Cch::Cch(std::uint32_t node_count, const std::vector<std::uint32_t>& order,
+         const std::vector<std::uint32_t>& tails, const std::vector<std::uint32_t>& heads)
+    : node_count_(node_count),
+      order_(order),
+      rank_(node_count, kInvalidId),
+      parent_(node_count, kInvalidId),
+      first_out_(node_count + 1, 0),
+      input_slot_(tails.size(), kInvalidId) {
+  assert(order.size() == node_count);
+  assert(tails.size() == heads.size());
+  assert(tails.size() < CchMetric::kViaMiddle);  // input arc ids must not collide with kViaMiddle
+  for (std::uint32_t r = 0; r < node_count; ++r) {
+    assert(order[r] < node_count && rank_[order[r]] == kInvalidId);  // a permutation
+    rank_[order[r]] = r;
+  }
+
+  // The input arcs as upward edges in rank space, grouped by lower rank (repeats allowed).
+  std::vector<std::uint32_t> input_first(node_count + 1, 0);
+  for (std::size_t a = 0; a < tails.size(); ++a) {
+    assert(tails[a] < node_count && heads[a] < node_count);
+    const std::uint32_t t = rank_[tails[a]];
+    const std::uint32_t h = rank_[heads[a]];
+    if (t != h) ++input_first[std::min(t, h) + 1];
+  }
+  for (std::uint32_t r = 0; r < node_count; ++r) input_first[r + 1] += input_first[r];
+  std::vector<std::uint32_t> input_head(input_first[node_count]);
+  {
+    std::vector<std::uint32_t> fill(input_first.begin(), input_first.end() - 1);
+    for (std::size_t a = 0; a < tails.size(); ++a) {
+      const std::uint32_t t = rank_[tails[a]];
+      const std::uint32_t h = rank_[heads[a]];
+      if (t != h) input_head[fill[std::min(t, h)]++] = std::max(t, h);
+    }
+  }
+
+  // Contract in rank order. Eliminating a rank joins its upward neighbours into a clique; all
+  // of those edges but the ones at its lowest neighbour (its parent) reach their own lower end
+  // by passing up the elimination tree, so a rank's upward neighbours are its input ones plus
+  // its children's, itself removed. Children are finished before their parent.
+  std::vector<std::uint32_t> first_child(node_count, kInvalidId);
+  std::vector<std::uint32_t> next_sibling(node_count, kInvalidId);
+  std::vector<std::uint32_t> mark(node_count, kInvalidId);
+  std::vector<std::uint32_t> up;
+  for (std::uint32_t r = 0; r < node_count; ++r) {
+    up.clear();
+    mark[r] = r;
+    for (std::uint32_t e = input_first[r]; e < input_first[r + 1]; ++e) {
+      const std::uint32_t h = input_head[e];
+      if (mark[h] != r) {
+        mark[h] = r;
+        up.push_back(h);
+      }
+    }
+    for (std::uint32_t c = first_child[r]; c != kInvalidId; c = next_sibling[c]) {
+      for (std::uint32_t e = first_out_[c]; e < first_out_[c + 1]; ++e) {
+        const std::uint32_t h = head_[e];
+        if (mark[h] != r) {
+          mark[h] = r;
+          up.push_back(h);
+        }
+      }
+    }
+    std::sort(up.begin(), up.end());
+    head_.insert(head_.end(), up.begin(), up.end());
+    assert(head_.size() < CchMetric::kViaMiddle);  // slots 2 * arc + 1 must fit 32 bits
+    first_out_[r + 1] = static_cast<std::uint32_t>(head_.size());
+    if (!up.empty()) {
+      const std::uint32_t p = up.front();
+      parent_[r] = p;
+      next_sibling[r] = first_child[p];
+      first_child[p] = r;
+    }
+  }
+  head_.shrink_to_fit();
+
+  std::vector<std::uint32_t> depth(node_count, 0);
+  for (std::uint32_t r = node_count; r-- > 0;) {
+    depth[r] = parent_[r] == kInvalidId ? 1 : depth[parent_[r]] + 1;
+    elimination_tree_height_ = std::max(elimination_tree_height_, depth[r]);
+  }
+
+  for (std::size_t a = 0; a < tails.size(); ++a) {
+    const std::uint32_t t = rank_[tails[a]];
+    const std::uint32_t h = rank_[heads[a]];
+    if (t == h) continue;
+    const std::uint32_t arc = FindArc(std::min(t, h), std::max(t, h));
+    assert(arc != kInvalidId);
+    input_slot_[a] = 2 * arc + (t < h ? kForward : kBackward);
+  }
+}
+
+std::uint32_t Cch::FindArc(std::uint32_t lower, std::uint32_t upper) const {
+  const auto begin = head_.begin() + first_out_[lower];
+  const auto end = head_.begin() + first_out_[lower + 1];
+  const auto it = std::lower_bound(begin, end, upper);
+  if (it == end || *it != upper) return kInvalidId;
+  return static_cast<std::uint32_t>(it - head_.begin());
+}
+
+std::uint64_t Cch::MemoryBytes() const {
+  return sizeof(*this) + Bytes(order_) + Bytes(rank_) + Bytes(parent_) + Bytes(first_out_) +
+         Bytes(head_) + Bytes(input_slot_);
+}
+
+CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights) : cch_(&cch) {
+  Customize(weights);
+}
+
+void CchMetric::Customize(const std::vector<double>& weights) {
+  const Cch& cch = *cch_;
+  assert(weights.size() == cch.input_arc_count());
+  const std::size_t slot_count = 2 * cch.arc_count();
+  weight_.assign(slot_count, kInfCost);
+  via_.assign(slot_count, kInvalidId);
+  for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
+    const std::uint32_t slot = cch.input_slot(a);
+    assert(!(weights[a] < 0.0));
+    if (slot != kInvalidId && weights[a] < weight_[slot]) {  // parallel arcs: the cheapest
+      weight_[slot] = weights[a];
+      via_[slot] = a;
+    }
+  }
+
+  // Lower triangles in rank order: when rank v is reached, its own arcs are final (their lower
+  // triangles pass through lower ranks), so each pair of them, to a < b, bounds arc (a, b).
+  // The arcs of a are a superset of v's above a, both sorted: a merge finds each (a, b).
+  double* const w = weight_.data();
+  std::uint32_t* const via = via_.data();
+  const std::uint32_t* const first_out = cch.first_out().data();
+  const std::uint32_t* const head = cch.head().data();
+  for (std::uint32_t v = 0; v < cch.node_count(); ++v) {
+    const std::uint32_t end = first_out[v + 1];
+    const std::uint32_t middle = kViaMiddle | v;
+    for (std::uint32_t x = first_out[v]; x + 1 < end; ++x) {
+      const double v_to_a = w[2 * x + Cch::kForward];
+      const double a_to_v = w[2 * x + Cch::kBackward];
+      if (v_to_a == kInfCost && a_to_v == kInfCost) continue;
+      std::uint32_t z = first_out[head[x]];
+      for (std::uint32_t y = x + 1; y < end; ++y) {
+        const std::uint32_t b = head[y];
+        while (head[z] != b) ++z;
+        assert(z < first_out[head[x] + 1]);  // chordal: (a, b) exists
+        const double a_to_b = a_to_v + w[2 * y + Cch::kForward];
+        if (a_to_b < w[2 * z + Cch::kForward]) {
+          w[2 * z + Cch::kForward] = a_to_b;
+          via[2 * z + Cch::kForward] = middle;
+        }
+        const double b_to_a = w[2 * y + Cch::kBackward] + v_to_a;
+        if (b_to_a < w[2 * z + Cch::kBackward]) {
+          w[2 * z + Cch::kBackward] = b_to_a;
+          via[2 * z + Cch::kBackward] = middle;
+        }
+      }
+    }
+  }
+}
+
+std::uint64_t CchMetric::MemoryBytes() const {
+  return sizeof(*this) + Bytes(weight_) + Bytes(via_);
+}
+
+CchQuery::CchQuery(const Cch& cch) : cch_(&cch) {
+  for (Side& side : side_) {
+    side.stamp.assign(cch.node_count(), 0);
+    side.cost.resize(cch.node_count());
+    side.seed.resize(cch.node_count());
+    side.pred.resize(cch.node_count());
+    side.pred_arc.resize(cch.node_count());
+  }
+}
+
+void CchQuery::Start(Side& side, const std::vector<Seed>& seeds) {
+  side.visited.clear();
+  for (const Seed& seed : seeds) {
+    assert(seed.node < cch_->node_count());
+    if (!(seed.cost < kInfCost)) continue;
+    // Up to the first ancestor already visited: the rest of the way is visited too.
+    for (std::uint32_t r = cch_->rank(seed.node); r != kInvalidId && side.stamp[r] != generation_;
+         r = cch_->parent(r)) {
+      side.stamp[r] = generation_;
+      side.cost[r] = kInfCost;
+      side.seed[r] = kInvalidId;
+      side.pred[r] = kInvalidId;
+      side.visited.push_back(r);
+    }
+  }
+  for (std::uint32_t i = 0; i < seeds.size(); ++i) {
+    if (!(seeds[i].cost < kInfCost)) continue;
+    const std::uint32_t r = cch_->rank(seeds[i].node);
+    if (seeds[i].cost < side.cost[r]) {
+      side.cost[r] = seeds[i].cost;
+      side.seed[r] = i;
+    }
+  }
+  std::sort(side.visited.begin(), side.visited.end());
+}
+
+void CchQuery::Sweep(Side& side, const CchMetric& metric, std::uint32_t direction) {
+  const double* const w = metric.weights().data();
+  const std::uint32_t* const first_out = cch_->first_out().data();
+  const std::uint32_t* const head = cch_->head().data();
+  for (std::uint32_t r : side.visited) {
+    const double cost = side.cost[r];
+    if (cost == kInfCost) continue;
+    for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
+      const std::uint32_t h = head[x];
+      assert(side.stamp[h] == generation_);  // upward neighbours are ancestors
+      const double via_r = cost + w[2 * x + direction];
+      if (via_r < side.cost[h]) {
+        side.cost[h] = via_r;
+        side.seed[h] = side.seed[r];
+        side.pred[h] = r;
+        side.pred_arc[h] = x;
+      }
+    }
+  }
+}
+
+CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>& sources,
+                               const std::vector<Seed>& targets,
+                               std::vector<std::uint32_t>* arc_path) {
+  assert(&metric.cch() == cch_);
+  if (arc_path != nullptr) arc_path->clear();
+  if (++generation_ == 0) {  // wrapped: the only time the stamps are cleared
+    for (Side& side : side_) std::fill(side.stamp.begin(), side.stamp.end(), 0);
+    generation_ = 1;
+  }
+  Side& up = side_[Cch::kForward];
+  Side& down = side_[Cch::kBackward];
+  Start(up, sources);
+  Start(down, targets);
+  Sweep(up, metric, Cch::kForward);
+  Sweep(down, metric, Cch::kBackward);
+
+  Result result;
+  std::uint32_t meet = kInvalidId;
+  for (std::uint32_t r : up.visited) {
+    if (down.stamp[r] != generation_) continue;
+    const double cost = up.cost[r] + down.cost[r];
+    if (cost < result.cost) {
+      result.cost = cost;
+      meet = r;
+    }
+  }
+  if (meet == kInvalidId) return result;
+  result.found = true;
+  result.source = up.seed[meet];
+  result.target = down.seed[meet];
+  if (arc_path == nullptr) return result;
+
+  // Up from the source to the meeting rank (collected top down, unpacked bottom up), then
+  // down to the target.
+  chain_.clear();
+  for (std::uint32_t r = meet; up.pred[r] != kInvalidId; r = up.pred[r]) chain_.push_back(r);
+  for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
+    Unpack(metric, up.pred_arc[*it], up.pred[*it], *it, Cch::kForward, arc_path);
+  }
+  for (std::uint32_t r = meet; down.pred[r] != kInvalidId; r = down.pred[r]) {
+    Unpack(metric, down.pred_arc[r], down.pred[r], r, Cch::kBackward, arc_path);
+  }
+  return result;
+}
+
+void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t lower,
+                      std::uint32_t upper, std::uint32_t direction,
+                      std::vector<std::uint32_t>* arc_path) {
+  unpack_stack_.clear();
+  unpack_stack_.push_back({arc, lower, upper, direction});
+  while (!unpack_stack_.empty()) {
+    const Pending p = unpack_stack_.back();
+    unpack_stack_.pop_back();
+    const std::uint32_t via = metric.via(2 * p.arc + p.direction);
+    assert(via != kInvalidId);
+    if ((via & CchMetric::kViaMiddle) == 0) {
+      arc_path->push_back(via);
+      continue;
+    }
+    // Through middle rank m below both ends: two arcs up from m. Pushed last goes first.
+    const std::uint32_t m = via & ~CchMetric::kViaMiddle;
+    const std::uint32_t to_lower = cch_->FindArc(m, p.lower);
+    const std::uint32_t to_upper = cch_->FindArc(m, p.upper);
+    assert(to_lower != kInvalidId && to_upper != kInvalidId);
+    if (p.direction == Cch::kForward) {  // lower -> m -> upper
+      unpack_stack_.push_back({to_upper, m, p.upper, Cch::kForward});
+      unpack_stack_.push_back({to_lower, m, p.lower, Cch::kBackward});
+    } else {  // upper -> m -> lower
+      unpack_stack_.push_back({to_lower, m, p.lower, Cch::kForward});
+      unpack_stack_.push_back({to_upper, m, p.upper, Cch::kBackward});
+    }
+  }
+}
+
+}  // namespace walk::nav

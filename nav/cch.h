@@ -1,0 +1,157 @@
+// A customizable contraction hierarchy (CCH) over a small directed graph: the topology built
+// once from a node order (Cch), weights customized onto it (CchMetric), and per-thread
+// elimination-tree queries from many sources to many targets (CchQuery).
+//
+// Conventions, as in RoutingKit:
+//  - Nodes are renamed to their rank (0 = contracted first); the hierarchy is the chordal
+//    supergraph of the input graph (read as undirected) under that order.
+//  - Its arcs are stored upward only, in rank space: the arcs of rank r are
+//    first_out()[r] .. first_out()[r + 1] - 1, to head()[arc] > r, heads sorted ascending.
+//  - A metric keeps two weights per arc in "slots": slot 2 * arc + kForward for
+//    lower -> higher rank, slot 2 * arc + kBackward for higher -> lower.
+//  - The elimination-tree parent of a rank is its lowest upward neighbour; every upward
+//    neighbour is an elimination-tree ancestor, so a query only visits the ancestors of its
+//    seeds.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "nav/ids.h"
+
+namespace walk::nav {
+
+// The topology: built once from an order, independent of weights. Immutable; safe to share
+// across threads.
+class Cch {
+ public:
+  static constexpr std::uint32_t kForward = 0;   // slot of lower -> higher rank
+  static constexpr std::uint32_t kBackward = 1;  // slot of higher -> lower rank
+
+  // Builds the hierarchy of the graph with arcs `tails[a] -> heads[a]` (a = input arc id) on
+  // nodes 0 .. node_count - 1, contracted in `order` (order[rank] = node, a permutation, e.g.
+  // NestedDissectionOrder). Self loops are kept as input arcs that map to no slot.
+  Cch(std::uint32_t node_count, const std::vector<std::uint32_t>& order,
+      const std::vector<std::uint32_t>& tails, const std::vector<std::uint32_t>& heads);
+
+  std::uint32_t node_count() const { return node_count_; }
+  // Arcs of the chordal supergraph, each stored once (upward).
+  std::uint64_t arc_count() const { return head_.size(); }
+  std::uint32_t input_arc_count() const { return static_cast<std::uint32_t>(input_slot_.size()); }
+  // Nodes on the longest root-to-leaf path of the elimination tree (0 for an empty graph).
+  std::uint32_t elimination_tree_height() const { return elimination_tree_height_; }
+  // Bytes held by this object's arrays.
+  std::uint64_t MemoryBytes() const;
+
+  std::uint32_t rank(std::uint32_t node) const { return rank_[node]; }
+  std::uint32_t node_at(std::uint32_t rank) const { return order_[rank]; }
+  // The elimination-tree parent of `rank`, kInvalidId at a root.
+  std::uint32_t parent(std::uint32_t rank) const { return parent_[rank]; }
+  const std::vector<std::uint32_t>& first_out() const { return first_out_; }
+  const std::vector<std::uint32_t>& head() const { return head_; }
+  // The slot (2 * arc + direction) input arc `a` customizes, kInvalidId for a self loop.
+  std::uint32_t input_slot(std::uint32_t a) const { return input_slot_[a]; }
+  // The arc from rank `lower` up to rank `upper`, kInvalidId if there is none.
+  std::uint32_t FindArc(std::uint32_t lower, std::uint32_t upper) const;
+
+ private:
+  std::uint32_t node_count_;
+  std::uint32_t elimination_tree_height_ = 0;
+  std::vector<std::uint32_t> order_;       // rank -> node
+  std::vector<std::uint32_t> rank_;        // node -> rank
+  std::vector<std::uint32_t> parent_;      // rank -> elimination-tree parent rank
+  std::vector<std::uint32_t> first_out_;   // rank -> first upward arc; node_count + 1 entries
+  std::vector<std::uint32_t> head_;        // arc -> upper rank
+  std::vector<std::uint32_t> input_slot_;  // input arc -> slot
+};
+
+// One set of weights customized onto a Cch: for every arc a forward and a backward weight
+// (slots, see above), each the cost of the cheapest path between the arc's ends through lower
+// ranks, and how it was reached, so paths unpack to input arcs. Immutable once customized; safe
+// to share across threads. Keeps a pointer to the Cch, which must outlive it.
+class CchMetric {
+ public:
+  // A via() with this bit set names the middle rank of a lower triangle (the bit cleared);
+  // without it, an input arc id; kInvalidId when the slot is unreachable.
+  static constexpr std::uint32_t kViaMiddle = 1u << 31;
+
+  // Customizes `weights` (weights[a] = cost of input arc a, >= 0, or kInfCost where the arc is
+  // absent) onto `cch`. Of parallel input arcs the cheapest counts.
+  CchMetric(const Cch& cch, const std::vector<double>& weights);
+
+  // Customizes other weights onto the same Cch, reusing this metric's arrays.
+  void Customize(const std::vector<double>& weights);
+
+  const Cch& cch() const { return *cch_; }
+  double weight(std::uint32_t slot) const { return weight_[slot]; }
+  std::uint32_t via(std::uint32_t slot) const { return via_[slot]; }
+  const std::vector<double>& weights() const { return weight_; }
+  // Bytes held by this object's arrays (not the Cch's).
+  std::uint64_t MemoryBytes() const;
+
+ private:
+  const Cch* cch_;
+  std::vector<double> weight_;      // slot -> cost
+  std::vector<std::uint32_t> via_;  // slot -> input arc, or kViaMiddle | middle rank
+};
+
+// A reusable query: its buffers are sized once to the Cch and generation-stamped, so nothing is
+// cleared or allocated per query after the first. One CchQuery per thread; not thread-safe.
+// Keeps a pointer to the Cch, which must outlive it.
+class CchQuery {
+ public:
+  explicit CchQuery(const Cch& cch);
+  CchQuery(const CchQuery&) = delete;
+  CchQuery& operator=(const CchQuery&) = delete;
+
+  // A node with a cost already paid to reach it (a source) or still to pay after it (a target).
+  struct Seed {
+    std::uint32_t node;
+    double cost;
+  };
+  struct Result {
+    bool found = false;
+    double cost = kInfCost;
+    std::uint32_t source = kInvalidId;  // index into `sources`
+    std::uint32_t target = kInvalidId;  // index into `targets`
+  };
+
+  // The cheapest s.cost + dist(s.node, t.node) + t.cost over all s in `sources` and t in
+  // `targets`, priced by `metric` (customized on this query's Cch). Seed nodes must be below
+  // node_count(); seeds costing kInfCost are ignored; an empty list finds nothing. Ties are
+  // broken deterministically (the meeting rank lowest first). When `arc_path` is non-null it
+  // is cleared and, when found, receives the input arc ids of the path from
+  // sources[source].node to targets[target].node in order (empty when they are the same node).
+  Result Run(const CchMetric& metric, const std::vector<Seed>& sources,
+             const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path = nullptr);
+
+ private:
+  // One direction of the search: up from the sources over forward slots, or up from the
+  // targets over backward slots. Per rank, valid where stamp == generation_.
+  struct Side {
+    std::vector<std::uint32_t> stamp;
+    std::vector<double> cost;
+    std::vector<std::uint32_t> seed;      // index of the seed the cost comes from
+    std::vector<std::uint32_t> pred;      // lower rank reached from, kInvalidId at a seed
+    std::vector<std::uint32_t> pred_arc;  // the arc from pred
+    std::vector<std::uint32_t> visited;   // ranks visited, in rank order after Sweep
+  };
+
+  // Visits the elimination-tree ancestors of `seeds` and sets the seeds' costs.
+  void Start(Side& side, const std::vector<Seed>& seeds);
+  void Sweep(Side& side, const CchMetric& metric, std::uint32_t direction);
+  // Appends the input arcs of slot 2 * arc + direction, the arc between ranks lower < upper.
+  void Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t lower,
+              std::uint32_t upper, std::uint32_t direction, std::vector<std::uint32_t>* arc_path);
+
+  const Cch* cch_;
+  std::uint32_t generation_ = 0;
+  Side side_[2];  // [Cch::kForward]: from the sources; [Cch::kBackward]: from the targets
+  struct Pending {
+    std::uint32_t arc, lower, upper, direction;
+  };
+  std::vector<Pending> unpack_stack_;
+  std::vector<std::uint32_t> chain_;
+};
+
+}  // namespace walk::nav

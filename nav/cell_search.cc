@@ -1,0 +1,160 @@
+#include "nav/cell_search.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace walk::nav {
+namespace {
+
+constexpr double kSqrt2 = 1.41421356237309504880;
+
+}  // namespace
+
+Cell CellOf(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
+  Cell cell;
+  cell.x0 = c.column_x[s] / cell_columns * cell_columns;
+  cell.y0 = c.column_y[s] / cell_columns * cell_columns;
+  cell.x1 = cell.x0 + cell_columns;
+  cell.y1 = cell.y0 + cell_columns;
+  const Tile* tile = c.TileAt(c.column_x[s], c.column_y[s]);
+  cell.tile_first = tile->first_surface.front();
+  cell.tile_end = tile->first_surface.back();
+  return cell;
+}
+
+void CellSearch::Reach(std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
+  if (stamp_[local] != generation_) {
+    stamp_[local] = generation_;
+    settled_[local] = 0;
+    g_[local] = g;
+    parent_[local] = parent;
+    via_[local] = via;
+    heap_.Push(local, g);
+  } else if (!settled_[local] && g < g_[local]) {
+    g_[local] = g;
+    parent_[local] = parent;
+    via_[local] = via;
+    heap_.Decrease(local, g);
+  }
+}
+
+void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
+                     bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
+                     std::span<const SurfaceId> targets, SurfaceId stop_at) {
+  const std::uint32_t size = cell.tile_end - cell.tile_first;
+  if (stamp_.size() < size) {
+    stamp_.assign(size, 0);
+    target_stamp_.assign(size, 0);
+    settled_.resize(size);
+    g_.resize(size);
+    parent_.resize(size);
+    via_.resize(size);
+    generation_ = 0;
+  }
+  if (++generation_ == 0) {
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    std::fill(target_stamp_.begin(), target_stamp_.end(), 0);
+    generation_ = 1;
+  }
+  heap_.Reset(size);
+  backward_ = backward;
+  tile_first_ = cell.tile_first;
+  origin_ = origin;
+  settled_count_ = 0;
+  std::size_t targets_left = 0;
+  for (SurfaceId t : targets) {
+    const std::uint32_t local = t - tile_first_;
+    if (target_stamp_[local] != generation_) {
+      target_stamp_[local] = generation_;
+      ++targets_left;
+    }
+  }
+  const bool stop_when_targets_done = !targets.empty();
+
+  Reach(origin - tile_first_, 0.0, kInvalidId, PathStep::kViaStart);
+  while (!heap_.empty()) {
+    double g;
+    const std::uint32_t local = heap_.PopMin(&g);
+    settled_[local] = 1;
+    ++settled_count_;
+    const SurfaceId v = tile_first_ + local;
+    if (target_stamp_[local] == generation_ && --targets_left == 0 && stop_when_targets_done) break;
+    if (v == stop_at) break;
+    if (!backward) {
+      const LinkSet& links = c.links[v];
+      for (int d = 0; d < kDirectionCount; ++d) {
+        const Link link = links[d];
+        if (!HasLink(link)) continue;
+        if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
+        const std::uint32_t nx = c.column_x[v] + kDirectionDx[d];
+        const std::uint32_t ny = c.column_y[v] + kDirectionDy[d];
+        if (!cell.Contains(nx, ny)) continue;
+        const SurfaceId w = c.LinkTarget(v, d);
+        const double step = metric.StepSeconds(c, w, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0,
+                                               exempt_a, exempt_b);
+        if (step < kInfCost) Reach(w - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
+      }
+      if (c.marks[v] & kMarkLift) {
+        const LiftRide *ride, *end;
+        c.LiftsFrom(v, &ride, &end);
+        for (; ride != end; ++ride) {
+          const double step = metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
+          if (step < kInfCost) Reach(ride->to - tile_first_, g + step, local, PathStep::kViaLift);
+        }
+      }
+      continue;
+    }
+    // Backward: every surface u with a step u -> v, priced as entering v.
+    const double enter = metric.EnterMultiplier(c, v, exempt_a, exempt_b);
+    const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
+    const std::uint8_t v_level = c.level[v];
+    for (int d = 0; d < kDirectionCount; ++d) {
+      const std::uint32_t ux = vx - kDirectionDx[d];
+      const std::uint32_t uy = vy - kDirectionDy[d];
+      if (!cell.Contains(ux, uy)) continue;
+      SurfaceId first, end;
+      c.ColumnSurfaces(ux, uy, &first, &end);
+      for (SurfaceId u = first; u < end; ++u) {
+        const LinkSet& links = c.links[u];
+        const Link link = links[d];
+        if (!HasLink(link) || LinkLevel(link) != v_level) continue;
+        if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
+        if (!(enter < kInfCost)) continue;
+        const double step = metric.StepSeconds(c, v, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0,
+                                               exempt_a, exempt_b);
+        Reach(u - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
+      }
+    }
+    SurfaceId first, end;
+    c.ColumnSurfaces(vx, vy, &first, &end);
+    for (SurfaceId u = first; u < end; ++u) {
+      if (!(c.marks[u] & kMarkLift)) continue;
+      const LiftRide *ride, *rides_end;
+      c.LiftsFrom(u, &ride, &rides_end);
+      for (; ride != rides_end; ++ride) {
+        if (ride->to != v) continue;
+        const double step = metric.LiftSeconds(c, v, ride->shaft_yards, exempt_a, exempt_b);
+        if (step < kInfCost) Reach(u - tile_first_, g + step, local, PathStep::kViaLift);
+      }
+    }
+  }
+}
+
+void CellSearch::Steps(SurfaceId s, std::vector<PathStep>* steps) const {
+  steps->clear();
+  std::uint32_t local = s - tile_first_;
+  if (!backward_) {
+    for (std::uint32_t v = local; v != kInvalidId; v = parent_[v]) {
+      steps->push_back({tile_first_ + v, via_[v]});
+    }
+    std::reverse(steps->begin(), steps->end());
+    return;
+  }
+  // Backward: parent_ is the next surface, via_ the step from this surface to it.
+  steps->push_back({s, PathStep::kViaStart});
+  for (std::uint32_t v = local; parent_[v] != kInvalidId; v = parent_[v]) {
+    steps->push_back({tile_first_ + parent_[v], via_[v]});
+  }
+}
+
+}  // namespace walk::nav

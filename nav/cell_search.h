@@ -1,0 +1,73 @@
+// Dijkstra inside one cell of the abstract graph: a square of columns that never leaves its
+// tile (the cell side divides 256). It prices the abstract graph's edges (from each entrance to
+// the others), a place's legs (outward from a start, backward into a goal) and a walk whose two
+// ends share a cell.
+//
+// A search never leaves its cell: a way that goes out and comes back is the abstract graph's to
+// find. Buffers are indexed by a surface's offset inside its tile and generation-stamped: one
+// CellSearch per thread, sized once.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "nav/grid.h"
+#include "nav/indexed_heap.h"
+#include "nav/metric.h"
+#include "nav/walker.h"
+
+namespace walk::nav {
+
+// A cell: its column rectangle [x0, x1) x [y0, y1) and the surface ids of its tile.
+struct Cell {
+  std::uint32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  SurfaceId tile_first = 0;  // the tile's first surface
+  SurfaceId tile_end = 0;    // one past its last
+  bool Contains(std::uint32_t x, std::uint32_t y) const {
+    return x >= x0 && x < x1 && y >= y0 && y < y1;
+  }
+};
+
+// The cell of side `cell_columns` holding surface `s`.
+Cell CellOf(const Continent& c, std::uint32_t cell_columns, SurfaceId s);
+
+class CellSearch {
+ public:
+  // Settles the surfaces of `cell` in cost order from `origin` (forward: walks leaving origin;
+  // backward: walks arriving at origin), priced by `metric` with zones `exempt_a`, `exempt_b`
+  // free of danger, until every surface of `targets` is settled or nothing is left to settle.
+  // Stops at once when `targets` is empty and `stop_at` (a single target) is settled.
+  void Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
+           bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
+           std::span<const SurfaceId> targets, SurfaceId stop_at = kInvalidId);
+
+  bool Settled(SurfaceId s) const {
+    const std::uint32_t i = s - tile_first_;
+    return s >= tile_first_ && i < stamp_.size() && stamp_[i] == generation_ && settled_[i];
+  }
+  // The cost between the origin and settled surface `s`, seconds.
+  double Seconds(SurfaceId s) const { return g_[s - tile_first_]; }
+  // The steps of the walk between the origin and settled `s`, in walking order (forward: origin
+  // to s; backward: s to origin).
+  void Steps(SurfaceId s, std::vector<PathStep>* steps) const;
+  std::uint64_t settled_count() const { return settled_count_; }
+
+ private:
+  void Reach(std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via);
+
+  bool backward_ = false;
+  SurfaceId tile_first_ = 0;
+  SurfaceId origin_ = kInvalidId;
+  std::uint32_t generation_ = 0;
+  std::uint64_t settled_count_ = 0;
+  std::vector<std::uint32_t> stamp_;        // == generation_ when the entries below are valid
+  std::vector<std::uint32_t> target_stamp_;  // == generation_ for a target
+  std::vector<std::uint8_t> settled_;
+  std::vector<double> g_;
+  std::vector<std::uint32_t> parent_;  // local index: the previous (forward) or next (backward)
+  std::vector<std::uint8_t> via_;      // direction of the step between parent and surface, or lift
+  IndexedMinHeap heap_;
+};
+
+}  // namespace walk::nav
