@@ -69,6 +69,7 @@ struct PrepareArgs {
   std::string dir;
   std::uint32_t cell_columns = nav::AbstractGraphOptions().cell_columns;
   std::uint32_t spacing = nav::AbstractGraphOptions().entrance_spacing;
+  std::uint32_t tile_spacing = nav::AbstractGraphOptions().tile_entrance_spacing;
   std::vector<std::string> profiles;
   unsigned threads = 0;
 };
@@ -84,6 +85,7 @@ int RunPrepare(const PrepareArgs& args) {
   nav::AbstractGraphOptions options;
   options.cell_columns = args.cell_columns;
   options.entrance_spacing = args.spacing;
+  options.tile_entrance_spacing = args.tile_spacing;
   options.profiles = args.profiles;
   options.threads = args.threads;
   options.progress = ProgressPrinter("prepare");
@@ -104,6 +106,7 @@ int RunPrepare(const PrepareArgs& args) {
   line["content_id"] = nav::FormatId(graph->content_id);
   line["cell_columns"] = graph->cell_columns;
   line["entrance_spacing"] = graph->entrance_spacing;
+  line["tile_entrance_spacing"] = graph->tile_entrance_spacing;
   line["profiles"] = graph->profiles;
   std::uint64_t nodes = 0, arcs = 0;
   for (const nav::ContinentGraph& g : graph->continents) {
@@ -272,6 +275,8 @@ void AddGraphCommands(CLI::App& app) {
   prepare->add_option("dir", prepare_args->dir, "the world folder")->required();
   prepare->add_option("--cell", prepare_args->cell_columns, "cell side, columns (divides 256)")->capture_default_str();
   prepare->add_option("--spacing", prepare_args->spacing, "most columns between entrances of a run")->capture_default_str();
+  prepare->add_option("--tile-spacing", prepare_args->tile_spacing,
+                      "most columns between entrances of a run on a tile border")->capture_default_str();
   prepare->add_option("--profiles", prepare_args->profiles, "profiles to price (default: all)")->delimiter(',');
   prepare->add_option("--threads", prepare_args->threads, "threads (0: one per core)")->capture_default_str();
   prepare->callback([prepare_args] {

@@ -200,6 +200,7 @@ std::uint64_t AbstractGraph::Fingerprint() const {
   h.AddU64(cost_model_version);
   h.AddU64(cell_columns);
   h.AddU64(entrance_spacing);
+  h.AddU64(tile_entrance_spacing);
   return h.Finish();
 }
 
@@ -215,7 +216,7 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     return absl::InvalidArgumentError(
         absl::StrCat("cell_columns: ", options.cell_columns, " does not divide the tile's ", kTileColumns));
   }
-  if (options.entrance_spacing == 0) {
+  if (options.entrance_spacing == 0 || options.tile_entrance_spacing == 0) {
     return absl::InvalidArgumentError("entrance_spacing: must be at least 1");
   }
   AbstractGraph graph;
@@ -223,6 +224,7 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
   graph.cost_model_version = kCostModelVersion;
   graph.cell_columns = options.cell_columns;
   graph.entrance_spacing = options.entrance_spacing;
+  graph.tile_entrance_spacing = options.tile_entrance_spacing;
   graph.profiles = options.profiles.empty() ? ProfileNames() : options.profiles;
   std::vector<Metric> base;
   for (const std::string& name : graph.profiles) {
@@ -257,11 +259,14 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
         if (c.TileAt(x0, y0) == nullptr) continue;
         const std::uint32_t rows = std::min(cc, c.height_columns - y0);
         const std::uint32_t cols = std::min(cc, c.width_columns - x0);
+        auto spacing = [&](std::uint32_t border) {
+          return border % kTileColumns == 0 ? options.tile_entrance_spacing : options.entrance_spacing;
+        };
         if (x0 + cc < c.width_columns && c.TileAt(x0 + cc, y0) != nullptr) {
-          ScanBorder(c, x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, options.entrance_spacing, &nodes);
+          ScanBorder(c, x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, spacing(x0 + cc), &nodes);
         }
         if (y0 + cc < c.height_columns && c.TileAt(x0, y0 + cc) != nullptr) {
-          ScanBorder(c, x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, options.entrance_spacing, &nodes);
+          ScanBorder(c, x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, spacing(y0 + cc), &nodes);
         }
       }
     }

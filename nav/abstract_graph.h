@@ -6,7 +6,9 @@
 // surfaces link along the border and whose ground is alike (flags, towns, zone, on both sides)
 // form a run. A run gets entrances at both of its ends and every `entrance_spacing` columns in
 // between, evenly spread (a run no longer than the spacing gets one, at its middle); each
-// entrance is two nodes, the surfaces on both sides.
+// entrance is two nodes, the surfaces on both sides. Borders that are also tile borders may take
+// a wider spacing (`tile_entrance_spacing`): the CCH's top separators lie along them, and its
+// customization grows with the cube of their size.
 //
 // Edges (arcs, directed): a crossing step between two nodes in neighbouring cells, and, inside a
 // cell, from each node to each other node it reaches without leaving the cell, priced by a
@@ -35,6 +37,7 @@ inline constexpr std::uint32_t kAbstractGraphVersion = 1;
 struct AbstractGraphOptions {
   std::uint32_t cell_columns = 64;
   std::uint32_t entrance_spacing = 16;
+  std::uint32_t tile_entrance_spacing = 32;  // on borders between tiles
   std::vector<std::string> profiles;  // empty: every profile
   unsigned threads = 0;               // 0: one per core
   // Called now and then with cells done and cells in all (from one thread at a time).
@@ -86,6 +89,7 @@ struct AbstractGraph {
   std::uint32_t graph_version = kAbstractGraphVersion;
   std::uint32_t cell_columns = 0;
   std::uint32_t entrance_spacing = 0;
+  std::uint32_t tile_entrance_spacing = 0;
   std::vector<std::string> profiles;         // prepared profiles
   std::vector<ContinentGraph> continents;    // in the world's continent order
 

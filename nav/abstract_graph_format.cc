@@ -53,6 +53,7 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
     w.Put<std::uint32_t>(graph.cost_model_version);
     w.Put<std::uint32_t>(graph.cell_columns);
     w.Put<std::uint32_t>(graph.entrance_spacing);
+    w.Put<std::uint32_t>(graph.tile_entrance_spacing);
     w.Put<std::uint32_t>(static_cast<std::uint32_t>(graph.profiles.size()));
     for (const std::string& p : graph.profiles) w.PutString(p);
     w.Put<std::uint32_t>(static_cast<std::uint32_t>(graph.continents.size()));
@@ -101,7 +102,8 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
                                                       kGraphFormatVersion, "; run walkgrid prepare again"));
   }
   if (!r.Get(&graph.graph_version) || !r.Get(&graph.content_id) || !r.Get(&graph.cost_model_version) ||
-      !r.Get(&graph.cell_columns) || !r.Get(&graph.entrance_spacing) || !r.Get(&profile_count)) {
+      !r.Get(&graph.cell_columns) || !r.Get(&graph.entrance_spacing) ||
+      !r.Get(&graph.tile_entrance_spacing) || !r.Get(&profile_count)) {
     return damaged("header");
   }
   if (graph.content_id != world.content_id || graph.cost_model_version != kCostModelVersion ||
@@ -130,6 +132,11 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
     if (g.first_arc.size() != n + 1 || g.first_arc.front() != 0 || g.first_arc.back() != m ||
         g.order.size() != n) {
       return damaged(absl::StrCat("continent ", c.id, " arrays"));
+    }
+    std::vector<bool> ranked(n, false);  // the order must be a permutation
+    for (std::uint32_t node : g.order) {
+      if (node >= n || ranked[node]) return damaged(absl::StrCat("continent ", c.id, " order"));
+      ranked[node] = true;
     }
     for (std::size_t k = 0; k < n; ++k) {
       if (g.node_surface[k] >= c.surface_count() || (k > 0 && g.node_surface[k] <= g.node_surface[k - 1]) ||

@@ -22,22 +22,6 @@ Cell CellOf(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
   return cell;
 }
 
-void CellSearch::Reach(std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
-  if (stamp_[local] != generation_) {
-    stamp_[local] = generation_;
-    settled_[local] = 0;
-    g_[local] = g;
-    parent_[local] = parent;
-    via_[local] = via;
-    heap_.Push(local, g);
-  } else if (!settled_[local] && g < g_[local]) {
-    g_[local] = g;
-    parent_[local] = parent;
-    via_[local] = via;
-    heap_.Decrease(local, g);
-  }
-}
-
 void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
                      bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
                      std::span<const SurfaceId> targets, SurfaceId stop_at) {
@@ -56,7 +40,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     std::fill(target_stamp_.begin(), target_stamp_.end(), 0);
     generation_ = 1;
   }
-  heap_.Reset(size);
+  heap_.Clear();
   backward_ = backward;
   tile_first_ = cell.tile_first;
   origin_ = origin;
@@ -71,70 +55,88 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   }
   const bool stop_when_targets_done = !targets.empty();
 
-  Reach(origin - tile_first_, 0.0, kInvalidId, PathStep::kViaStart);
+  // The cell lies in one tile: a column's surfaces are read straight from the tile's table.
+  const Tile& tile = *c.TileAt(cell.x0, cell.y0);
+  const SurfaceId* column_first = tile.first_surface.data();
+  const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
+  auto column_index = [&](std::uint32_t x, std::uint32_t y) { return (y - tile_y0) * kTileColumns + (x - tile_x0); };
+  const std::uint32_t generation = generation_;
+  auto reach = [&](std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
+    if (stamp_[local] != generation) {
+      stamp_[local] = generation;
+      settled_[local] = 0;
+      g_[local] = g;
+      parent_[local] = parent;
+      via_[local] = via;
+      heap_.Push(local, g);
+    } else if (!settled_[local] && g < g_[local]) {
+      g_[local] = g;
+      parent_[local] = parent;
+      via_[local] = via;
+      heap_.Push(local, g);  // the old entry goes stale
+    }
+  };
+
+  reach(origin - tile_first_, 0.0, kInvalidId, PathStep::kViaStart);
   while (!heap_.empty()) {
     double g;
     const std::uint32_t local = heap_.PopMin(&g);
+    if (settled_[local] || g != g_[local]) continue;  // stale
     settled_[local] = 1;
     ++settled_count_;
     const SurfaceId v = tile_first_ + local;
-    if (target_stamp_[local] == generation_ && --targets_left == 0 && stop_when_targets_done) break;
+    if (target_stamp_[local] == generation && --targets_left == 0 && stop_when_targets_done) break;
     if (v == stop_at) break;
+    const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
     if (!backward) {
       const LinkSet& links = c.links[v];
       for (int d = 0; d < kDirectionCount; ++d) {
         const Link link = links[d];
         if (!HasLink(link)) continue;
         if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-        const std::uint32_t nx = c.column_x[v] + kDirectionDx[d];
-        const std::uint32_t ny = c.column_y[v] + kDirectionDy[d];
+        const std::uint32_t nx = vx + kDirectionDx[d], ny = vy + kDirectionDy[d];
         if (!cell.Contains(nx, ny)) continue;
-        const SurfaceId w = c.LinkTarget(v, d);
+        const SurfaceId w = column_first[column_index(nx, ny)] + LinkLevel(link);
         const double step = metric.StepSeconds(c, w, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0,
                                                exempt_a, exempt_b);
-        if (step < kInfCost) Reach(w - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
+        if (step < kInfCost) reach(w - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
       }
       if (c.marks[v] & kMarkLift) {
         const LiftRide *ride, *end;
         c.LiftsFrom(v, &ride, &end);
         for (; ride != end; ++ride) {
           const double step = metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
-          if (step < kInfCost) Reach(ride->to - tile_first_, g + step, local, PathStep::kViaLift);
+          if (step < kInfCost) reach(ride->to - tile_first_, g + step, local, PathStep::kViaLift);
         }
       }
       continue;
     }
     // Backward: every surface u with a step u -> v, priced as entering v.
-    const double enter = metric.EnterMultiplier(c, v, exempt_a, exempt_b);
-    const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
+    if (!(metric.EnterMultiplier(c, v, exempt_a, exempt_b) < kInfCost)) continue;
     const std::uint8_t v_level = c.level[v];
     for (int d = 0; d < kDirectionCount; ++d) {
-      const std::uint32_t ux = vx - kDirectionDx[d];
-      const std::uint32_t uy = vy - kDirectionDy[d];
+      const std::uint32_t ux = vx - kDirectionDx[d], uy = vy - kDirectionDy[d];
       if (!cell.Contains(ux, uy)) continue;
-      SurfaceId first, end;
-      c.ColumnSurfaces(ux, uy, &first, &end);
-      for (SurfaceId u = first; u < end; ++u) {
+      const std::uint32_t column = column_index(ux, uy);
+      for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u) {
         const LinkSet& links = c.links[u];
         const Link link = links[d];
         if (!HasLink(link) || LinkLevel(link) != v_level) continue;
         if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-        if (!(enter < kInfCost)) continue;
         const double step = metric.StepSeconds(c, v, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0,
                                                exempt_a, exempt_b);
-        Reach(u - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
+        reach(u - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
       }
     }
-    SurfaceId first, end;
-    c.ColumnSurfaces(vx, vy, &first, &end);
-    for (SurfaceId u = first; u < end; ++u) {
+    const std::uint32_t column = column_index(vx, vy);
+    for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u) {
       if (!(c.marks[u] & kMarkLift)) continue;
       const LiftRide *ride, *rides_end;
       c.LiftsFrom(u, &ride, &rides_end);
       for (; ride != rides_end; ++ride) {
         if (ride->to != v) continue;
         const double step = metric.LiftSeconds(c, v, ride->shaft_yards, exempt_a, exempt_b);
-        if (step < kInfCost) Reach(u - tile_first_, g + step, local, PathStep::kViaLift);
+        if (step < kInfCost) reach(u - tile_first_, g + step, local, PathStep::kViaLift);
       }
     }
   }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "nav/grid.h"
-#include "nav/indexed_heap.h"
+#include "nav/radix_heap.h"
 #include "nav/metric.h"
 #include "nav/walker.h"
 
@@ -54,8 +54,6 @@ class CellSearch {
   std::uint64_t settled_count() const { return settled_count_; }
 
  private:
-  void Reach(std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via);
-
   bool backward_ = false;
   SurfaceId tile_first_ = 0;
   SurfaceId origin_ = kInvalidId;
@@ -67,7 +65,7 @@ class CellSearch {
   std::vector<double> g_;
   std::vector<std::uint32_t> parent_;  // local index: the previous (forward) or next (backward)
   std::vector<std::uint8_t> via_;      // direction of the step between parent and surface, or lift
-  IndexedMinHeap heap_;
+  RadixHeap heap_;
 };
 
 }  // namespace walk::nav

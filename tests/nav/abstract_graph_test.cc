@@ -1,0 +1,283 @@
+// The abstract graph: CCH and Dijkstra agree on random pairs; abstract walks are never cheaper
+// than the exact fine-grid walk and come close to it; the saved graph round-trips and a stale
+// or damaged one is refused; forced searches fail clearly where they cannot run.
+#include "nav/abstract_graph.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "ascii_grid.h"
+#include "gtest/gtest.h"
+#include "nav/abstract_check.h"
+#include "nav/abstract_graph_format.h"
+#include "nav/abstract_router.h"
+#include "nav/answer_walk.h"
+#include "nav/demo_world.h"
+#include "nav/movingai.h"
+#include "nav/triangle_mesh.h"
+#include "nav/voxelizer.h"
+
+namespace walk::nav {
+namespace {
+
+// The 2 x 2-tile demo world (floors, lifts, zones, towns, roads, water, forest, steep ground).
+const World& DemoWorld() {
+  static const World* world = [] {
+    DemoOptions options;
+    options.tiles_x = options.tiles_y = 2;
+    auto generated = GenerateDemoWorld(options);
+    EXPECT_TRUE(generated.ok()) << generated.status();
+    return new World(generated.ok() ? *std::move(generated) : World());
+  }();
+  return *world;
+}
+
+AbstractGraph Prepare(const World& world, std::vector<std::string> profiles) {
+  AbstractGraphOptions options;
+  options.profiles = std::move(profiles);
+  auto graph = BuildAbstractGraph(world, options);
+  EXPECT_TRUE(graph.ok()) << graph.status();
+  return graph.ok() ? *std::move(graph) : AbstractGraph();
+}
+
+// Random pairs of surfaces in one region and different cells: CCH and Dijkstra costs agree.
+void ExpectSearchesAgree(const World& world, const AbstractRouter& router, const std::string& profile,
+                         int pairs, std::uint64_t seed) {
+  const Continent& c = world.continents.at(0);
+  const Metric metric(world, *FindProfile(profile), 0);
+  AbstractSearcher searcher;
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  int compared = 0;
+  for (int i = 0; i < 20 * pairs && compared < pairs; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a == b || c.region[a] != c.region[b]) continue;
+    auto cch = router.Route(c, metric, a, b, SearchMode::kCch, false, searcher);
+    auto dijkstra = router.Route(c, metric, a, b, SearchMode::kDijkstra, false, searcher);
+    ASSERT_TRUE(cch.ok()) << cch.status();
+    ASSERT_TRUE(dijkstra.ok()) << dijkstra.status();
+    ASSERT_EQ(cch->found, dijkstra->found) << profile << " " << a << " -> " << b;
+    if (!cch->found) continue;
+    ++compared;
+    EXPECT_NEAR(cch->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds))
+        << profile << " " << a << " -> " << b;
+  }
+  EXPECT_GT(compared, pairs / 2) << "the comparison must have compared walks";
+}
+
+TEST(AbstractGraphTest, CchAndDijkstraAgreeOnTheDemoWorld) {
+  const World& world = DemoWorld();
+  const AbstractRouter router(world, Prepare(world, {"shortest", "neutral", "faction-a-heavy"}), 64 << 20);
+  for (const char* profile : {"shortest", "neutral", "faction-a-heavy"}) {
+    ExpectSearchesAgree(world, router, profile, 60, 11);
+  }
+}
+
+TEST(AbstractGraphTest, AbstractWalksAreNeverCheaperThanExactAndCloseToIt) {
+  const World& world = DemoWorld();
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20);
+  for (SearchMode mode : {SearchMode::kAuto, SearchMode::kCch}) {
+    const Metric metric(world, *FindProfile("neutral"), 0);
+    const ExactnessReport report = CheckExactness(world, metric, router, 120, 5, mode);
+    EXPECT_EQ(report.disagree, 0u) << SearchModeName(mode) << ": "
+                                   << (report.problems.empty() ? "" : report.problems[0]);
+    EXPECT_GT(report.compared, 100u);
+    // Forced CCH walks short pairs through entrances too; auto walks them on the fine grid.
+    EXPECT_LT(report.mean_seconds_excess, mode == SearchMode::kAuto ? 0.01 : 0.03) << SearchModeName(mode);
+    EXPECT_LT(report.worst_seconds_excess, mode == SearchMode::kAuto ? 0.10 : 1.0) << SearchModeName(mode);
+  }
+  // A danger band: Dijkstra prices danger from the zone mix; never below the exact walk.
+  const Metric band20(world, *FindProfile("neutral"), 20);
+  const ExactnessReport danger = CheckExactness(world, band20, router, 80, 6, SearchMode::kAuto);
+  EXPECT_EQ(danger.disagree, 0u) << (danger.problems.empty() ? "" : danger.problems[0]);
+  EXPECT_GT(danger.methods[static_cast<int>(Method::kDijkstra)], 40u);
+  EXPECT_LT(danger.mean_seconds_excess, 0.03);
+}
+
+TEST(AbstractGraphTest, OpenGroundIsNearlyExact) {
+  // 512 x 512 open columns: every crossing is plain, so the only loss is where entrances sit.
+  // Auto walks near ends on the fine grid (exact) and lines straight; forced CCH walks all
+  // through entrances, which costs most on short walks nearly along a border.
+  MovingAiMap map;
+  map.width = map.height = 512;
+  map.cells.assign(std::size_t{512} * 512, '.');
+  auto world = WorldFromMovingAi(map);
+  ASSERT_TRUE(world.ok()) << world.status();
+  const AbstractRouter router(*world, Prepare(*world, {"shortest"}), 16 << 20);
+  const Metric metric(*world, *FindProfile("shortest"), 0);
+  const ExactnessReport forced = CheckExactness(*world, metric, router, 100, 3, SearchMode::kCch);
+  EXPECT_EQ(forced.disagree, 0u);
+  EXPECT_LT(forced.mean_seconds_excess, 0.10);
+  const ExactnessReport automatic = CheckExactness(*world, metric, router, 100, 3, SearchMode::kAuto);
+  EXPECT_EQ(automatic.disagree, 0u);
+  EXPECT_LT(automatic.mean_seconds_excess, 0.001);
+}
+
+TEST(AbstractGraphTest, MeshesAndMovingAiMapsAgreeToo) {
+  const std::string data = testing::SharedDataDir();
+  const std::string map_path = data + "/movingai/bg512/AR0011SR.map";
+  const std::string mesh_path = data + "/meshes/Library.obj";
+  if (!std::filesystem::exists(map_path) || !std::filesystem::exists(mesh_path)) {
+    GTEST_SKIP() << data << " lacks the MovingAI maps or meshes (set WALKD_SHARED_DATA)";
+  }
+  auto map = ReadMovingAiMap(map_path);
+  ASSERT_TRUE(map.ok()) << map.status();
+  auto grid = WorldFromMovingAi(*map);
+  ASSERT_TRUE(grid.ok()) << grid.status();
+  const AbstractRouter grid_router(*grid, Prepare(*grid, {"shortest"}), 16 << 20);
+  ExpectSearchesAgree(*grid, grid_router, "shortest", 80, 2);
+
+  auto mesh = ReadObj(mesh_path);
+  ASSERT_TRUE(mesh.ok()) << mesh.status();
+  VoxelizeOptions options;
+  float min[3], max[3];
+  mesh->Bounds(min, max);
+  options.origin_x = min[0];
+  options.origin_z = min[2];
+  std::uint32_t width, height;
+  MeshExtent(*mesh, options, &width, &height);
+  auto continent = VoxelizeMesh(*mesh, options, 0, width, height);
+  ASSERT_TRUE(continent.ok()) << continent.status();
+  World floors;
+  floors.column_yards = options.column_yards;
+  floors.continents.push_back(*std::move(continent));
+  floors.content_id = ComputeContentId(floors);
+  const AbstractRouter mesh_router(floors, Prepare(floors, {"neutral"}), 16 << 20);
+  ExpectSearchesAgree(floors, mesh_router, "neutral", 60, 4);
+}
+
+TEST(AbstractGraphTest, SavedGraphRoundTripsAndStaleOrDamagedIsRefused) {
+  const World& world = DemoWorld();
+  const AbstractGraph graph = Prepare(world, {"shortest"});
+  const std::string dir = ::testing::TempDir() + "/abstract_graph_test";
+  std::filesystem::create_directories(dir);
+  ASSERT_TRUE(SaveAbstractGraph(graph, dir).ok());
+  auto loaded = LoadAbstractGraph(world, dir);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->Fingerprint(), graph.Fingerprint());
+  ASSERT_EQ(loaded->continents.size(), graph.continents.size());
+  EXPECT_EQ(loaded->continents[0].node_surface, graph.continents[0].node_surface);
+  EXPECT_EQ(loaded->continents[0].arc_head, graph.continents[0].arc_head);
+  EXPECT_EQ(loaded->continents[0].order, graph.continents[0].order);
+  EXPECT_EQ(loaded->continents[0].prices[0].seconds, graph.continents[0].prices[0].seconds);
+  EXPECT_EQ(loaded->continents[0].cell_nodes, graph.continents[0].cell_nodes);
+
+  // Another grid: stale, not served.
+  World other = world;
+  other.content_id ^= 1;
+  auto stale = LoadAbstractGraph(other, dir);
+  EXPECT_EQ(stale.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(stale.status().message().find("walkgrid prepare"), std::string::npos) << stale.status();
+
+  // Cut off: data loss, never a crash.
+  const std::string path = dir + "/" + kGraphFileName;
+  const auto size = std::filesystem::file_size(path);
+  std::filesystem::resize_file(path, size / 2);
+  EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kDataLoss);
+  std::filesystem::remove(path);
+  EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(AbstractGraphTest, BadOptionsNameTheField) {
+  AbstractGraphOptions options;
+  options.cell_columns = 100;
+  auto graph = BuildAbstractGraph(DemoWorld(), options);
+  EXPECT_EQ(graph.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(graph.status().message().find("cell_columns"), std::string::npos);
+  options = AbstractGraphOptions();
+  options.profiles = {"walking-on-air"};
+  graph = BuildAbstractGraph(DemoWorld(), options);
+  EXPECT_NE(graph.status().message().find("profiles"), std::string::npos);
+}
+
+TEST(AbstractGraphTest, ForcedSearchesFailClearlyWhereTheyCannotRun) {
+  const World& world = DemoWorld();
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 16 << 20);
+  const Continent& c = world.continents[0];
+  Searchers searchers;
+  WalkOptions options;
+  options.router = &router;
+  auto place = [&](SurfaceId s) {
+    return Place{c.id, (c.column_x[s] + 0.5) * world.column_yards, (c.column_y[s] + 0.5) * world.column_yards,
+                 c.height_yards[s]};
+  };
+  // Two surfaces of the largest region, far apart.
+  SurfaceId a = kInvalidId, b = kInvalidId;
+  RegionId largest = 0;
+  for (RegionId r = 0; r < c.region_count(); ++r) {
+    if (c.region_size[r] > c.region_size[largest]) largest = r;
+  }
+  for (SurfaceId s = 0; s < c.surface_count(); ++s) {
+    if (c.region[s] != largest) continue;
+    if (a == kInvalidId) a = s;
+    b = s;
+  }
+  const Metric danger(world, *FindProfile("neutral"), 30);
+  options.search = SearchMode::kCch;
+  auto refused = AnswerWalk(world, danger, place(a), place(b), searchers, options);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(refused.status().message().rfind("search:", 0), 0u) << refused.status();
+  // A profile that was not prepared.
+  const Metric shortest(world, *FindProfile("shortest"), 0);
+  options.search = SearchMode::kDijkstra;
+  refused = AnswerWalk(world, shortest, place(a), place(b), searchers, options);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  // ...which auto answers on the fine grid instead.
+  options.search = SearchMode::kAuto;
+  auto answered = AnswerWalk(world, shortest, place(a), place(b), searchers, options);
+  ASSERT_TRUE(answered.ok()) << answered.status();
+  EXPECT_EQ(answered->method, Method::kFineGrid);
+  // No router: forcing the abstract graph is refused, naming `search`.
+  options.router = nullptr;
+  options.search = SearchMode::kCch;
+  refused = AnswerWalk(world, shortest, place(a), place(b), searchers, options);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(AbstractGraphTest, LegsAreCachedAndPathsUnpackToTheSameWalk) {
+  const World& world = DemoWorld();
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 16 << 20);
+  const Continent& c = world.continents[0];
+  const Metric metric(world, *FindProfile("neutral"), 0);
+  AbstractSearcher searcher;
+  std::mt19937_64 random(9);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  int walks = 0;
+  for (int i = 0; i < 400 && walks < 10; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (c.region[a] != c.region[b] || CellOf(c, 64, a).x0 == CellOf(c, 64, b).x0) continue;
+    const std::uint64_t misses = router.leg_cache().misses();
+    auto first = router.Route(c, metric, a, b, SearchMode::kCch, true, searcher);
+    ASSERT_TRUE(first.ok());
+    if (!first->found) continue;
+    ++walks;
+    auto again = router.Route(c, metric, a, b, SearchMode::kCch, false, searcher);
+    EXPECT_EQ(router.leg_cache().misses(), misses + 2) << "the second walk's legs come from the cache";
+    EXPECT_EQ(again->seconds, first->seconds);
+    // The unpacked way is a real walk from a to b whose steps cost what the answer says.
+    ASSERT_GE(first->steps.size(), 2u);
+    EXPECT_EQ(first->steps.front().surface, a);
+    EXPECT_EQ(first->steps.back().surface, b);
+    double seconds = 0.0;
+    for (std::size_t k = 1; k < first->steps.size(); ++k) {
+      const SurfaceId from = first->steps[k - 1].surface, to = first->steps[k].surface;
+      const std::uint8_t via = first->steps[k].via;
+      if (via == PathStep::kViaLift) {
+        seconds += metric.LiftSeconds(c, to, std::abs(c.height_yards[to] - c.height_yards[from]), c.zone[a], c.zone[b]);
+        continue;
+      }
+      ASSERT_LT(via, kDirectionCount);
+      ASSERT_TRUE(HasLink(c.links[from][via]));
+      ASSERT_EQ(c.LinkTarget(from, via), to);
+      seconds += metric.StepSeconds(c, to, LinkKindOf(c.links[from][via]), IsDiagonal(via) ? std::sqrt(2.0) : 1.0,
+                                    c.zone[a], c.zone[b]);
+    }
+    EXPECT_NEAR(seconds, first->seconds, 1e-3 * first->seconds);
+  }
+  EXPECT_GE(walks, 5);
+}
+
+}  // namespace
+}  // namespace walk::nav
