@@ -118,7 +118,7 @@ int Run(int argc, char** argv) {
 
   // Legs, then the three searches over the same seeds.
   CellSearch search;
-  std::vector<double> leg_us, cch_us, dijkstra_us, danger_us;
+  std::vector<double> leg_us, cch_us, cch_dijkstra_us, dijkstra_us, danger_us;
   std::uint32_t mismatches = 0, found = 0;
   CchQuery query(cch);
   AbstractDijkstra dijkstra;
@@ -145,6 +145,12 @@ int Run(int argc, char** argv) {
     t = Clock::now();
     const CchQuery::Result rc = query.Run(cch_metric, cs, ct);
     cch_us.push_back(MicrosSince(t));
+    t = Clock::now();
+    const CchQuery::Result rcd = query.RunDijkstra(cch_metric, cs, ct);
+    cch_dijkstra_us.push_back(MicrosSince(t));
+    if (rcd.found != rc.found || (rc.found && std::abs(rc.cost - rcd.cost) > 1e-9 * std::max(1.0, rc.cost))) {
+      ++mismatches;
+    }
     t = Clock::now();
     const AbstractResult rd = dijkstra.Run(rg, rg.prices[p], base, c.zone[a], c.zone[b], ds, dt);
     dijkstra_us.push_back(MicrosSince(t));
@@ -192,7 +198,9 @@ int Run(int argc, char** argv) {
               customize_s);
   std::printf("pairs %zu (found %u, CCH/Dijkstra cost mismatches %u)\n", chosen.size(), found, mismatches);
   std::printf("leg               median %8.1f us  p99 %8.1f us\n", Percentile(leg_us, 0.5), Percentile(leg_us, 0.99));
-  std::printf("CCH query         median %8.1f us  p99 %8.1f us\n", cch_median, Percentile(cch_us, 0.99));
+  std::printf("CCH query (tree)  median %8.1f us  p99 %8.1f us\n", cch_median, Percentile(cch_us, 0.99));
+  std::printf("CCH query (bidi)  median %8.1f us  p99 %8.1f us\n", Percentile(cch_dijkstra_us, 0.5),
+              Percentile(cch_dijkstra_us, 0.99));
   std::printf("Dijkstra band 0   median %8.1f us  p99 %8.1f us  (%.0f nodes settled on average)\n", dijkstra_median,
               Percentile(dijkstra_us, 0.99), chosen.empty() ? 0.0 : dijkstra_settled / chosen.size());
   std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us\n", band, Percentile(danger_us, 0.5),
@@ -210,6 +218,8 @@ int Run(int argc, char** argv) {
   line["leg_median_us"] = Percentile(leg_us, 0.5);
   line["cch_median_us"] = cch_median;
   line["cch_p99_us"] = Percentile(cch_us, 0.99);
+  line["cch_bidi_median_us"] = Percentile(cch_dijkstra_us, 0.5);
+  line["cch_bidi_p99_us"] = Percentile(cch_dijkstra_us, 0.99);
   line["dijkstra_median_us"] = dijkstra_median;
   line["dijkstra_p99_us"] = Percentile(dijkstra_us, 0.99);
   line["danger_median_us"] = Percentile(danger_us, 0.5);

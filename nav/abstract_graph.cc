@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -63,26 +64,32 @@ bool PlainCrossing(const Continent& c, const Crossing& x) {
   return ((c.flags[x.a] | c.flags[x.b]) & kAvoided) == 0;
 }
 
+// True when crossing at `x` goes from road to road.
+bool RoadCrossing(const Continent& c, const Crossing& x) {
+  return (c.marks[x.a] & c.marks[x.b] & kMarkRoad) != 0 && PlainCrossing(c, x);
+}
+
 // Picks the entrances of one run: both ends and evenly spread ones at most `spacing` apart, or
 // the middle of a run no longer than the spacing; each moved to the nearest plain crossing within
 // a quarter of the spacing, when there is one.
 void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::uint32_t spacing,
                    std::vector<SurfaceId>* nodes) {
   const std::size_t length = run.size();
-  auto take = [&](std::size_t i) {
+  // The nearest crossing to `i` within reach that `good` accepts, or `i`.
+  auto nearest = [&](std::size_t i, auto good) {
     const std::size_t reach = spacing / 4;
     for (std::size_t d = 0; d <= reach; ++d) {
-      if (i >= d && PlainCrossing(c, run[i - d])) {
-        i -= d;
-        break;
-      }
-      if (i + d < length && PlainCrossing(c, run[i + d])) {
-        i += d;
-        break;
-      }
+      if (i >= d && good(run[i - d])) return i - d;
+      if (i + d < length && good(run[i + d])) return i + d;
     }
-    nodes->push_back(run[i].a);
-    nodes->push_back(run[i].b);
+    return length;
+  };
+  auto take = [&](std::size_t i) {
+    std::size_t at = nearest(i, [&](const Crossing& x) { return RoadCrossing(c, x); });
+    if (at == length) at = nearest(i, [&](const Crossing& x) { return PlainCrossing(c, x); });
+    if (at == length) at = i;
+    nodes->push_back(run[at].a);
+    nodes->push_back(run[at].b);
   };
   if (length <= spacing) {
     take((length - 1) / 2);

@@ -181,6 +181,7 @@ CchQuery::CchQuery(const Cch& cch) : cch_(&cch) {
     side.seed.resize(cch.node_count());
     side.pred.resize(cch.node_count());
     side.pred_arc.resize(cch.node_count());
+    side.settled.resize(cch.node_count());
   }
 }
 
@@ -210,27 +211,6 @@ void CchQuery::Start(Side& side, const std::vector<Seed>& seeds) {
   std::sort(side.visited.begin(), side.visited.end());
 }
 
-void CchQuery::Sweep(Side& side, const CchMetric& metric, std::uint32_t direction) {
-  const double* const w = metric.weights().data();
-  const std::uint32_t* const first_out = cch_->first_out().data();
-  const std::uint32_t* const head = cch_->head().data();
-  for (std::uint32_t r : side.visited) {
-    const double cost = side.cost[r];
-    if (cost == kInfCost) continue;
-    for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
-      const std::uint32_t h = head[x];
-      assert(side.stamp[h] == generation_);  // upward neighbours are ancestors
-      const double via_r = cost + w[2 * x + direction];
-      if (via_r < side.cost[h]) {
-        side.cost[h] = via_r;
-        side.seed[h] = side.seed[r];
-        side.pred[h] = r;
-        side.pred_arc[h] = x;
-      }
-    }
-  }
-}
-
 CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>& sources,
                                const std::vector<Seed>& targets,
                                std::vector<std::uint32_t>* arc_path) {
@@ -244,19 +224,61 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
   Side& down = side_[Cch::kBackward];
   Start(up, sources);
   Start(down, targets);
-  Sweep(up, metric, Cch::kForward);
-  Sweep(down, metric, Cch::kBackward);
 
+  // Both sweeps at once, rank by rank up the union of the two ancestor sets, pruned: a rank
+  // whose cost from its side is already no better than the best meeting found cannot lead to a
+  // better one (weights are not negative), so its arcs are not relaxed. On long separators most
+  // ranks are far from the way and pruned.
+  const double* const w = metric.weights().data();
+  const std::uint32_t* const first_out = cch_->first_out().data();
+  const std::uint32_t* const head = cch_->head().data();
   Result result;
   std::uint32_t meet = kInvalidId;
-  for (std::uint32_t r : up.visited) {
-    if (down.stamp[r] != generation_) continue;
-    const double cost = up.cost[r] + down.cost[r];
-    if (cost < result.cost) {
-      result.cost = cost;
-      meet = r;
+  auto relax = [&](Side& side, std::uint32_t r, std::uint32_t direction) {
+    const double cost = side.cost[r];
+    if (!(cost < result.cost)) return;
+    for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
+      const std::uint32_t h = head[x];
+      assert(side.stamp[h] == generation_);  // upward neighbours are ancestors
+      const double via_r = cost + w[2 * x + direction];
+      if (via_r < side.cost[h]) {
+        side.cost[h] = via_r;
+        side.seed[h] = side.seed[r];
+        side.pred[h] = r;
+        side.pred_arc[h] = x;
+      }
+    }
+  };
+  std::size_t i = 0, j = 0;
+  while (i < up.visited.size() || j < down.visited.size()) {
+    const std::uint32_t ru = i < up.visited.size() ? up.visited[i] : kInvalidId;
+    const std::uint32_t rd = j < down.visited.size() ? down.visited[j] : kInvalidId;
+    const std::uint32_t r = std::min(ru, rd);
+    if (ru == r && rd == r) {
+      const double cost = up.cost[r] + down.cost[r];
+      if (cost < result.cost) {
+        result.cost = cost;
+        meet = r;
+      }
+    }
+    if (ru == r) {
+      relax(up, r, Cch::kForward);
+      ++i;
+    }
+    if (rd == r) {
+      relax(down, r, Cch::kBackward);
+      ++j;
     }
   }
+  return Conclude(metric, meet, result.cost, arc_path);
+}
+
+CchQuery::Result CchQuery::Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
+                                    std::vector<std::uint32_t>* arc_path) {
+  const Side& up = side_[Cch::kForward];
+  const Side& down = side_[Cch::kBackward];
+  Result result;
+  result.cost = cost;
   if (meet == kInvalidId) return result;
   result.found = true;
   result.source = up.seed[meet];
@@ -274,6 +296,84 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
     Unpack(metric, down.pred_arc[r], down.pred[r], r, Cch::kBackward, arc_path);
   }
   return result;
+}
+
+CchQuery::Result CchQuery::RunDijkstra(const CchMetric& metric, const std::vector<Seed>& sources,
+                                       const std::vector<Seed>& targets,
+                                       std::vector<std::uint32_t>* arc_path) {
+  assert(&metric.cch() == cch_);
+  if (arc_path != nullptr) arc_path->clear();
+  if (++generation_ == 0) {
+    for (Side& side : side_) std::fill(side.stamp.begin(), side.stamp.end(), 0);
+    generation_ = 1;
+  }
+  const double* const w = metric.weights().data();
+  const std::uint32_t* const first_out = cch_->first_out().data();
+  const std::uint32_t* const head = cch_->head().data();
+  auto reach = [&](Side& side, std::uint32_t r, double cost, std::uint32_t seed, std::uint32_t pred,
+                   std::uint32_t pred_arc) {
+    if (side.stamp[r] != generation_) {
+      side.stamp[r] = generation_;
+      side.settled[r] = 0;
+      side.cost[r] = cost;
+      side.seed[r] = seed;
+      side.pred[r] = pred;
+      side.pred_arc[r] = pred_arc;
+      side.heap.Push(r, cost);
+    } else if (!side.settled[r] && cost < side.cost[r]) {
+      side.cost[r] = cost;
+      side.seed[r] = seed;
+      side.pred[r] = pred;
+      side.pred_arc[r] = pred_arc;
+      side.heap.Decrease(r, cost);
+    }
+  };
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    Side& side = side_[d];
+    side.heap.Reset(cch_->node_count());
+    const std::vector<Seed>& seeds = d == Cch::kForward ? sources : targets;
+    for (std::uint32_t i = 0; i < seeds.size(); ++i) {
+      assert(seeds[i].node < cch_->node_count());
+      if (seeds[i].cost < kInfCost) reach(side, cch_->rank(seeds[i].node), seeds[i].cost, i, kInvalidId, kInvalidId);
+    }
+  }
+  double best = kInfCost;
+  std::uint32_t meet = kInvalidId;
+  bool open[2] = {true, true};
+  std::uint32_t turn = Cch::kForward;
+  while (open[0] || open[1]) {
+    if (!open[turn]) turn ^= 1;
+    Side& side = side_[turn];
+    const Side& other = side_[turn ^ 1];
+    if (side.heap.empty()) {
+      open[turn] = false;
+      continue;
+    }
+    double cost;
+    const std::uint32_t r = side.heap.PopMin(&cost);
+    if (!(cost < best)) {  // nothing cheaper is left on this side
+      open[turn] = false;
+      continue;
+    }
+    side.settled[r] = 1;
+    if (other.stamp[r] == generation_ && cost + other.cost[r] < best) {
+      best = cost + other.cost[r];
+      meet = r;
+    }
+    // Stalled: a higher rank reaches r more cheaply going down, so no shortest up-way passes r.
+    bool stalled = false;
+    for (std::uint32_t x = first_out[r]; x < first_out[r + 1] && !stalled; ++x) {
+      const std::uint32_t h = head[x];
+      stalled = side.stamp[h] == generation_ && side.cost[h] + w[2 * x + (turn ^ 1)] < cost;
+    }
+    if (!stalled) {
+      for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
+        reach(side, head[x], cost + w[2 * x + turn], side.seed[r], r, x);
+      }
+    }
+    turn ^= 1;
+  }
+  return Conclude(metric, meet, best, arc_path);
 }
 
 void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t lower,

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "nav/ids.h"
+#include "nav/indexed_heap.h"
 
 namespace walk::nav {
 
@@ -125,6 +126,13 @@ class CchQuery {
   Result Run(const CchMetric& metric, const std::vector<Seed>& sources,
              const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path = nullptr);
 
+  // The same answer by a bidirectional Dijkstra over the hierarchy's upward arcs, with
+  // stall-on-demand: each side settles ranks in cost order and stops once its cheapest open
+  // rank costs no less than the best meeting, so ranks far along a long separator are never
+  // touched. (Ties may pick another of the equally cheap ways.)
+  Result RunDijkstra(const CchMetric& metric, const std::vector<Seed>& sources,
+                     const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path = nullptr);
+
  private:
   // One direction of the search: up from the sources over forward slots, or up from the
   // targets over backward slots. Per rank, valid where stamp == generation_.
@@ -134,12 +142,17 @@ class CchQuery {
     std::vector<std::uint32_t> seed;      // index of the seed the cost comes from
     std::vector<std::uint32_t> pred;      // lower rank reached from, kInvalidId at a seed
     std::vector<std::uint32_t> pred_arc;  // the arc from pred
-    std::vector<std::uint32_t> visited;   // ranks visited, in rank order after Sweep
+    std::vector<std::uint32_t> visited;   // ranks visited, in rank order after Start
+    std::vector<std::uint8_t> settled;    // RunDijkstra: taken off the heap
+    IndexedMinHeap heap;                  // RunDijkstra
   };
+
+  // The meeting at `meet` (kInvalidId: none) as a Result, its path unpacked when asked.
+  Result Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
+                  std::vector<std::uint32_t>* arc_path);
 
   // Visits the elimination-tree ancestors of `seeds` and sets the seeds' costs.
   void Start(Side& side, const std::vector<Seed>& seeds);
-  void Sweep(Side& side, const CchMetric& metric, std::uint32_t direction);
   // Appends the input arcs of slot 2 * arc + direction, the arc between ranks lower < upper.
   void Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t lower,
               std::uint32_t upper, std::uint32_t direction, std::vector<std::uint32_t>* arc_path);

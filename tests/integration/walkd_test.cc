@@ -373,6 +373,129 @@ TEST(WalkdLifecycleTest, ServesTheDefaultWorldWhenGivenNoneAndStopsCleanlyOnSigt
   std::filesystem::remove_all(data);
 }
 
+// Long walks on the default world go over its abstract graph (prepared at the first start and
+// cached); every search can be forced, and answers say how they were found.
+TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
+  const std::string data = MakeTempDir("graph");
+  {
+    RunningWalkd walkd = StartWalkd({"--data", data, "--no-store"});
+    client::WalkClient client(walkd.grpc_address, 30.0);
+    ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+    EXPECT_TRUE(std::filesystem::exists(data + "/default-world/graph.walkgraph"));
+    EXPECT_NE(walkd.process->output().find("abstract graph: prepared at start"), std::string::npos)
+        << walkd.process->output();
+
+    walk::v1::InfoResponse info;
+    ASSERT_TRUE(client.Info(&info).ok());
+    ASSERT_EQ(info.worlds_size(), 1);
+    ASSERT_TRUE(info.worlds(0).has_graph());
+    EXPECT_GT(info.worlds(0).graph().nodes(), 100u);
+    EXPECT_GT(info.worlds(0).graph().cch_arcs(), info.worlds(0).graph().nodes());
+    EXPECT_EQ(info.worlds(0).graph().profiles_size(), 6);
+
+    // Between the two towns (docs/demo_world.md), neutral, band 0.
+    walk::v1::WalkRequest request = Request("default", At(771.9, 246.9), At(119.8, 861.5));
+    request.set_profile("neutral");
+    auto ask = [&](walk::v1::Search search, std::uint32_t band, walk::v1::WalkResponse* response) {
+      request.set_search(search);
+      request.set_band(band);
+      return client.Walk(request, response);
+    };
+    walk::v1::WalkResponse automatic, cch, dijkstra, grid;
+    ASSERT_TRUE(ask(walk::v1::SEARCH_AUTO, 0, &automatic).ok());
+    EXPECT_EQ(automatic.method(), walk::v1::METHOD_CCH);
+    ASSERT_TRUE(ask(walk::v1::SEARCH_CCH, 0, &cch).ok());
+    ASSERT_TRUE(ask(walk::v1::SEARCH_DIJKSTRA, 0, &dijkstra).ok());
+    EXPECT_EQ(dijkstra.method(), walk::v1::METHOD_DIJKSTRA);
+    ASSERT_TRUE(ask(walk::v1::SEARCH_GRID, 0, &grid).ok());
+    EXPECT_EQ(grid.method(), walk::v1::METHOD_FINE_GRID);
+    EXPECT_NEAR(cch.seconds(), dijkstra.seconds(), 1e-6 * dijkstra.seconds());
+    EXPECT_GE(cch.seconds(), grid.seconds() - 1e-6);        // never better than exact
+    EXPECT_LE(cch.seconds(), 1.05 * grid.seconds());        // and close to it
+    EXPECT_GT(grid.nodes_expanded(), 10 * cch.nodes_expanded() + 1);
+
+    // A danger band: auto takes the Dijkstra; the CCH is refused, naming the field.
+    walk::v1::WalkResponse danger;
+    ASSERT_TRUE(ask(walk::v1::SEARCH_AUTO, 20, &danger).ok());
+    EXPECT_EQ(danger.method(), walk::v1::METHOD_DIJKSTRA);
+    const grpc::Status refused = ask(walk::v1::SEARCH_CCH, 20, &danger);
+    EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    EXPECT_EQ(refused.error_message().rfind("search:", 0), 0u) << refused.error_message();
+    const grpc::Status unknown = ask(static_cast<walk::v1::Search>(9), 0, &danger);
+    EXPECT_EQ(unknown.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(unknown.error_message().rfind("search:", 0), 0u) << unknown.error_message();
+    walkd.process->Signal(SIGTERM);
+    EXPECT_EQ(walkd.process->Wait(), 0);
+  }
+  // A second start reads the cached graph.
+  RunningWalkd again = StartWalkd({"--data", data, "--no-store"});
+  client::WalkClient client(again.grpc_address, 30.0);
+  ASSERT_TRUE(WaitServing(client)) << again.process->output();
+  EXPECT_NE(again.process->output().find("abstract graph: loaded from"), std::string::npos) << again.process->output();
+  again.process->Signal(SIGTERM);
+  EXPECT_EQ(again.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+// walkgrid prepares a world's graph and exports it as DIMACS; walkd serves the prepared world.
+TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
+  const std::string worlds = MakeTempDir("prepared");
+  const std::string world = worlds + "/small";
+  auto demo = RunCommand({WALKGRID_BIN, "demo", "--tiles", "1x1", "--out", world});
+  ASSERT_EQ(demo.exit_code, 0) << demo.output;
+  auto bad = RunCommand({WALKGRID_BIN, "prepare", world, "--cell", "100"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("cell_columns"), std::string::npos) << bad.output;
+  auto prepared = RunCommand({WALKGRID_BIN, "prepare", world, "--profiles", "neutral,shortest"});
+  ASSERT_EQ(prepared.exit_code, 0) << prepared.output;
+  EXPECT_NE(prepared.output.find("\"nodes\":"), std::string::npos) << prepared.output;
+
+  const std::string out = worlds + "/dimacs";
+  auto exported = RunCommand({WALKGRID_BIN, "export-graph", world, "--profile", "neutral", "--out", out});
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  std::ifstream gr(out + "/neutral.gr");
+  std::string line;
+  std::uint64_t nodes = 0, arcs = 0, arc_lines = 0;
+  while (std::getline(gr, line)) {
+    if (line.rfind("p sp ", 0) == 0) std::sscanf(line.c_str(), "p sp %lu %lu", &nodes, &arcs);
+    if (line.rfind("a ", 0) == 0) {
+      std::uint64_t u, v, w;
+      ASSERT_EQ(std::sscanf(line.c_str(), "a %lu %lu %lu", &u, &v, &w), 3) << line;
+      EXPECT_TRUE(u >= 1 && u <= nodes && v >= 1 && v <= nodes) << line;
+      ++arc_lines;
+    }
+  }
+  EXPECT_GT(nodes, 10u);
+  EXPECT_EQ(arc_lines, arcs);
+  std::ifstream order(out + "/neutral.order");
+  std::vector<bool> seen(nodes + 1, false);
+  std::uint64_t ranks = 0, node;
+  while (order >> node) {
+    ASSERT_TRUE(node >= 1 && node <= nodes && !seen[node]) << node;
+    seen[node] = true;
+    ++ranks;
+  }
+  EXPECT_EQ(ranks, nodes);
+  std::ifstream co(out + "/neutral.co");
+  std::uint64_t coordinates = 0;
+  while (std::getline(co, line)) coordinates += line.rfind("v ", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(coordinates, nodes);
+  auto unknown = RunCommand({WALKGRID_BIN, "export-graph", world, "--profile", "faction-a", "--out", out});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+
+  std::filesystem::remove_all(out);
+  RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", MakeTempDir("prepared-data"), "--no-store"});
+  client::WalkClient client(walkd.grpc_address, 30.0);
+  ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+  walk::v1::InfoResponse info;
+  ASSERT_TRUE(client.Info(&info).ok());
+  ASSERT_EQ(info.worlds_size(), 1);
+  EXPECT_EQ(info.worlds(0).graph().profiles_size(), 2);
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(worlds);
+}
+
 TEST(WalkdLifecycleTest, ADamagedWorldIsReportedAndUnavailableAndNeverServing) {
   const std::string data = MakeTempDir("damaged-data");
   const std::string worlds = MakeTempDir("damaged-worlds");

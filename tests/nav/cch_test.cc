@@ -186,6 +186,7 @@ void ExpectMatchesReference(const Graph& g, const std::vector<double>& weights,
   if (!r.found) {
     EXPECT_EQ(r.cost, kInfCost);
     EXPECT_TRUE(path.empty());
+    EXPECT_FALSE(query.RunDijkstra(metric, sources, targets).found);
     return;
   }
   EXPECT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected;
@@ -206,6 +207,20 @@ void ExpectMatchesReference(const Graph& g, const std::vector<double>& weights,
   EXPECT_EQ(again.cost, r.cost);
   EXPECT_EQ(again.source, r.source);
   EXPECT_EQ(again.target, r.target);
+  // So does the bidirectional Dijkstra over the hierarchy, and its path is a real one.
+  std::vector<std::uint32_t> dijkstra_path;
+  const CchQuery::Result d = query.RunDijkstra(metric, sources, targets, &dijkstra_path);
+  ASSERT_TRUE(d.found);
+  EXPECT_TRUE(SameCost(d.cost, expected)) << d.cost << " vs " << expected;
+  at = sources[d.source].node;
+  sum = sources[d.source].cost + targets[d.target].cost;
+  for (std::uint32_t a : dijkstra_path) {
+    ASSERT_EQ(g.tails[a], at);
+    sum += weights[a];
+    at = g.heads[a];
+  }
+  EXPECT_EQ(at, targets[d.target].node);
+  EXPECT_TRUE(SameCost(sum, d.cost)) << sum << " vs " << d.cost;
 }
 
 void ExpectPermutation(const std::vector<std::uint32_t>& order, std::uint32_t node_count) {
