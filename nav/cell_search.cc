@@ -31,6 +31,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     target_stamp_.assign(size, 0);
     settled_.resize(size);
     g_.resize(size);
+    enter_.resize(size);
     parent_.resize(size);
     via_.resize(size);
     generation_ = 0;
@@ -61,6 +62,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
   auto column_index = [&](std::uint32_t x, std::uint32_t y) { return (y - tile_y0) * kTileColumns + (x - tile_x0); };
   const std::uint32_t generation = generation_;
+  const double seconds_per_column = metric.seconds_per_column();
   auto reach = [&](std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
     if (stamp_[local] != generation) {
       stamp_[local] = generation;
@@ -97,22 +99,51 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
         const std::uint32_t nx = vx + kDirectionDx[d], ny = vy + kDirectionDy[d];
         if (!cell.Contains(nx, ny)) continue;
         const SurfaceId w = column_first[column_index(nx, ny)] + LinkLevel(link);
-        const double step = metric.StepSeconds(c, w, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0,
-                                               exempt_a, exempt_b);
-        if (step < kInfCost) reach(w - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
+        const std::uint32_t lw = w - tile_first_;
+        // A surface's multiplier is read once, when it is first reached (up to 8 steps enter it);
+        // one nobody may enter is closed at once.
+        double multiplier;
+        if (stamp_[lw] != generation) {
+          multiplier = metric.EnterMultiplier(c, w, exempt_a, exempt_b);
+          if (!(multiplier < kInfCost)) {
+            stamp_[lw] = generation;
+            settled_[lw] = 1;
+            continue;
+          }
+          enter_[lw] = multiplier;
+        } else {
+          if (settled_[lw]) continue;
+          multiplier = enter_[lw];
+        }
+        const double step = (IsDiagonal(d) ? kSqrt2 : 1.0) * seconds_per_column * multiplier +
+                            metric.FixedSeconds(LinkKindOf(link));
+        reach(lw, g + step, local, static_cast<std::uint8_t>(d));
       }
       if (c.marks[v] & kMarkLift) {
         const LiftRide *ride, *end;
         c.LiftsFrom(v, &ride, &end);
         for (; ride != end; ++ride) {
+          const std::uint32_t lt = ride->to - tile_first_;
+          if (stamp_[lt] != generation) {
+            const double multiplier = metric.EnterMultiplier(c, ride->to, exempt_a, exempt_b);
+            if (!(multiplier < kInfCost)) {
+              stamp_[lt] = generation;
+              settled_[lt] = 1;
+              continue;
+            }
+            enter_[lt] = multiplier;
+          } else if (settled_[lt]) {
+            continue;
+          }
           const double step = metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
-          if (step < kInfCost) reach(ride->to - tile_first_, g + step, local, PathStep::kViaLift);
+          if (step < kInfCost) reach(lt, g + step, local, PathStep::kViaLift);
         }
       }
       continue;
     }
     // Backward: every surface u with a step u -> v, priced as entering v.
-    if (!(metric.EnterMultiplier(c, v, exempt_a, exempt_b) < kInfCost)) continue;
+    const double v_multiplier = metric.EnterMultiplier(c, v, exempt_a, exempt_b);
+    if (!(v_multiplier < kInfCost)) continue;
     const std::uint8_t v_level = c.level[v];
     for (int d = 0; d < kDirectionCount; ++d) {
       const std::uint32_t ux = vx - kDirectionDx[d], uy = vy - kDirectionDy[d];
@@ -123,8 +154,8 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
         const Link link = links[d];
         if (!HasLink(link) || LinkLevel(link) != v_level) continue;
         if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-        const double step = metric.StepSeconds(c, v, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0,
-                                               exempt_a, exempt_b);
+        const double step = (IsDiagonal(d) ? kSqrt2 : 1.0) * seconds_per_column * v_multiplier +
+                            metric.FixedSeconds(LinkKindOf(link));
         reach(u - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
       }
     }

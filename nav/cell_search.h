@@ -63,6 +63,7 @@ class CellSearch {
   std::vector<std::uint32_t> target_stamp_;  // == generation_ for a target
   std::vector<std::uint8_t> settled_;
   std::vector<double> g_;
+  std::vector<double> enter_;          // forward: the surface's enter multiplier
   std::vector<std::uint32_t> parent_;  // local index: the previous (forward) or next (backward)
   std::vector<std::uint8_t> via_;      // direction of the step between parent and surface, or lift
   RadixHeap heap_;
