@@ -274,9 +274,9 @@ void AddGraphCommands(CLI::App& app) {
       "prepare", "Build the abstract graph and its CCH order beside a grid (graph.walkgraph)");
   prepare->add_option("dir", prepare_args->dir, "the world folder")->required();
   prepare->add_option("--cell", prepare_args->cell_columns, "cell side, columns (divides 256)")->capture_default_str();
-  prepare->add_option("--spacing", prepare_args->spacing, "most columns between entrances of a run")->capture_default_str();
+  prepare->add_option("--spacing", prepare_args->spacing, "most columns between entrances of a run (0: by the world's size)")->capture_default_str();
   prepare->add_option("--tile-spacing", prepare_args->tile_spacing,
-                      "most columns between entrances of a run on a tile border")->capture_default_str();
+                      "the same on tile borders (0: twice the spacing)")->capture_default_str();
   prepare->add_option("--profiles", prepare_args->profiles, "profiles to price (default: all)")->delimiter(',');
   prepare->add_option("--threads", prepare_args->threads, "threads (0: one per core)")->capture_default_str();
   prepare->callback([prepare_args] {

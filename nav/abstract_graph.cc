@@ -217,14 +217,24 @@ std::uint64_t AbstractGraph::MemoryBytes() const {
   return bytes;
 }
 
+std::uint32_t AutoEntranceSpacing(std::uint32_t columns) {
+  if (columns <= 1024) return 4;
+  if (columns <= 4096) return 8;
+  return 16;
+}
+
 absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
-                                                 const AbstractGraphOptions& options) {
+                                                 const AbstractGraphOptions& asked) {
+  AbstractGraphOptions options = asked;
+  if (options.entrance_spacing == 0) {
+    std::uint32_t widest = 0;
+    for (const Continent& c : world.continents) widest = std::max({widest, c.width_columns, c.height_columns});
+    options.entrance_spacing = AutoEntranceSpacing(widest);
+  }
+  if (options.tile_entrance_spacing == 0) options.tile_entrance_spacing = 2 * options.entrance_spacing;
   if (options.cell_columns == 0 || kTileColumns % options.cell_columns != 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("cell_columns: ", options.cell_columns, " does not divide the tile's ", kTileColumns));
-  }
-  if (options.entrance_spacing == 0 || options.tile_entrance_spacing == 0) {
-    return absl::InvalidArgumentError("entrance_spacing: must be at least 1");
   }
   AbstractGraph graph;
   graph.content_id = world.content_id;

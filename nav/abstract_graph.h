@@ -36,8 +36,10 @@ inline constexpr std::uint32_t kAbstractGraphVersion = 1;
 
 struct AbstractGraphOptions {
   std::uint32_t cell_columns = 64;
-  std::uint32_t entrance_spacing = 16;
-  std::uint32_t tile_entrance_spacing = 32;  // on borders between tiles
+  // 0: by the world's size (AutoEntranceSpacing). Denser entrances walk closer to the exact
+  // walk; the CCH's customization and queries grow with them, so large worlds take them wider.
+  std::uint32_t entrance_spacing = 0;
+  std::uint32_t tile_entrance_spacing = 0;  // on borders between tiles; 0: twice the spacing
   std::vector<std::string> profiles;  // empty: every profile
   unsigned threads = 0;               // 0: one per core
   // Called now and then with cells done and cells in all (from one thread at a time).
@@ -99,6 +101,11 @@ struct AbstractGraph {
   std::uint64_t Fingerprint() const;
   std::uint64_t MemoryBytes() const;
 };
+
+// The entrance spacing `walkgrid prepare` takes by default for a world whose widest continent
+// spans `columns` columns: 4 up to 1,024 columns (meshes, MovingAI maps, 4 x 4 tiles), 8 up to
+// 4,096, 16 beyond (the 32 x 32-tile demo world); tile borders take twice that.
+std::uint32_t AutoEntranceSpacing(std::uint32_t columns);
 
 // Builds the abstract graph of every continent of `world` (content id set) and its CCH order.
 // INVALID_ARGUMENT naming the option for a cell side that does not divide 256, a spacing of 0 or

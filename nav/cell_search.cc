@@ -108,6 +108,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
           if (!(multiplier < kInfCost)) {
             stamp_[lw] = generation;
             settled_[lw] = 1;
+            g_[lw] = kInfCost;  // closed, never reached: Settled() says no
             continue;
           }
           enter_[lw] = multiplier;
@@ -129,6 +130,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
             if (!(multiplier < kInfCost)) {
               stamp_[lt] = generation;
               settled_[lt] = 1;
+              g_[lt] = kInfCost;
               continue;
             }
             enter_[lt] = multiplier;

@@ -44,7 +44,8 @@ class CellSearch {
 
   bool Settled(SurfaceId s) const {
     const std::uint32_t i = s - tile_first_;
-    return s >= tile_first_ && i < stamp_.size() && stamp_[i] == generation_ && settled_[i];
+    return s >= tile_first_ && i < stamp_.size() && stamp_[i] == generation_ && settled_[i] &&
+           g_[i] < kInfCost;
   }
   // The cost between the origin and settled surface `s`, seconds.
   double Seconds(SurfaceId s) const { return g_[s - tile_first_]; }
