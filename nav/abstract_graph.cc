@@ -29,13 +29,16 @@ void CrossingsAt(const Continent& c, std::uint32_t ax, std::uint32_t ay, int d,
   const int back = (d + 4) & 7;
   SurfaceId first, end;
   c.ColumnSurfaces(ax, ay, &first, &end);
+  // Blocked ground is a surface nobody may enter: no crossing starts or ends there.
+  auto open = [&](SurfaceId s) { return (c.flags[s] & kFlagBlocked) == 0; };
   for (SurfaceId s = first; s < end; ++s) {
-    if (HasLink(c.links[s][d])) out->push_back({s, c.LinkTarget(s, d)});
+    if (HasLink(c.links[s][d]) && open(s) && open(c.LinkTarget(s, d))) out->push_back({s, c.LinkTarget(s, d)});
   }
   c.ColumnSurfaces(ax + kDirectionDx[d], ay + kDirectionDy[d], &first, &end);
   for (SurfaceId t = first; t < end; ++t) {
-    if (!HasLink(c.links[t][back])) continue;
+    if (!HasLink(c.links[t][back]) || !open(t)) continue;
     const SurfaceId s = c.LinkTarget(t, back);
+    if (!open(s)) continue;
     const bool known = std::any_of(out->begin(), out->end(),
                                    [&](const Crossing& x) { return x.a == s && x.b == t; });
     if (!known) out->push_back({s, t});

@@ -58,6 +58,25 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
   p.metrics = std::make_unique<WalkMetrics>(p.registry);
 
   p.worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
+  // The worlds' leg caches, summed over every ready world (read at scrape time).
+  WorldRegistry* worlds = &p.worlds;
+  auto leg_caches = [worlds](auto read) {
+    double total = 0.0;
+    for (const WorldStatus& w : worlds->Snapshot()) {
+      if (w.served && w.served->router) total += read(w.served->router->leg_cache());
+    }
+    return total;
+  };
+  p.registry.AddCallbackGauge("walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
+    return leg_caches([](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
+  });
+  p.registry.AddCallbackGauge(
+      "walk_leg_cache_hit_ratio", "Share of leg lookups the leg caches answered since start.", [leg_caches] {
+        const double hits = leg_caches([](const nav::LegCache& cache) { return static_cast<double>(cache.hits()); });
+        const double misses =
+            leg_caches([](const nav::LegCache& cache) { return static_cast<double>(cache.misses()); });
+        return hits + misses > 0 ? hits / (hits + misses) : 0.0;
+      });
   absl::StatusOr<std::vector<std::string>> names = p.worlds.Discover(options.worlds_dir, options.data_dir);
   if (!names.ok()) return names.status();
 
