@@ -121,7 +121,8 @@ def main():
 
         def weighted(search, key):
             total = sum(r[search]["compared"] for r in rows)
-            return sum(r[search][key] * r[search]["compared"] for r in rows) / max(1, total)
+            mean = sum(r[search][key] * r[search]["compared"] for r in rows) / max(1, total)
+            return max(0.0, mean) if abs(mean) < 1e-9 else mean  # no "-0.000 %"
 
         compared = sum(r["auto"]["compared"] for r in rows)
         methods = {}
