@@ -52,6 +52,7 @@ struct WalkArgs {
   std::string from, to, profile;
   std::uint32_t continent = 0;
   std::uint32_t band = 0;
+  std::string search = "auto";
 
   void AddTo(CLI::App* command) {
     command->add_option("--world", world, "World name")->capture_default_str();
@@ -60,6 +61,9 @@ struct WalkArgs {
     command->add_option("--continent", continent, "Continent id of both places")->capture_default_str();
     command->add_option("--profile", profile, "Profile (default: shortest; see `walkctl info`)");
     command->add_option("--band", band, "Danger band: 0, 10, 20, 30, 40 or 50")->capture_default_str();
+    command->add_option("--search", search, "Force a search (diagnostics): auto, grid, dijkstra or cch")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "grid", "dijkstra", "cch"}));
   }
 
   // Fills `request`, or prints what is wrong and returns false.
@@ -67,6 +71,10 @@ struct WalkArgs {
     request->set_world(world);
     request->set_profile(profile);
     request->set_band(band);
+    request->set_search(search == "grid"       ? walk::v1::SEARCH_GRID
+                        : search == "dijkstra" ? walk::v1::SEARCH_DIJKSTRA
+                        : search == "cch"      ? walk::v1::SEARCH_CCH
+                                               : walk::v1::SEARCH_AUTO);
     auto from_place = walk::client::ParsePlace(from, continent, "--from");
     auto to_place = walk::client::ParsePlace(to, continent, "--to");
     for (const auto* parsed : {&from_place, &to_place}) {
@@ -305,6 +313,16 @@ int Info(walk::client::WalkClient& client, bool json) {
                 << " x " << c.tiles_y() << ", " << c.columns() << " columns, " << c.surfaces()
                 << " surfaces, at most " << c.max_floors() << " floors, " << c.regions()
                 << " regions, " << c.lift_rides() << " lift rides\n";
+    }
+    if (w.has_graph()) {
+      const auto& g = w.graph();
+      std::cout << "  abstract graph: cells of " << g.cell_columns() << " columns, entrances every "
+                << g.entrance_spacing() << ", " << g.nodes() << " nodes, " << g.arcs() << " arcs, "
+                << g.cch_arcs() << " CCH arcs, " << g.profiles_size() << " profiles; CCH built in "
+                << g.cch_build_seconds() << " s, customized in " << g.customize_seconds() << " s, "
+                << g.memory_bytes() / 1024 << " KiB\n";
+    } else {
+      std::cout << "  no abstract graph: walks search the fine grid (walkgrid prepare)\n";
     }
     for (const auto& z : w.zones()) {
       std::cout << "  zone " << z.id() << " " << z.name() << ": levels " << z.min_level() << "-"

@@ -37,7 +37,8 @@ class ZoneCellTally {
       if (share.yards > 0.0f) yards_[{cx, cy, share.zone}] += share.yards * smoothing_;
       rest -= share.yards;
     }
-    if (rest > 1e-6) yards_[{cx, cy, std::uint16_t{0}}] += rest * smoothing_;
+    // The shares are floats: a remainder under a hundredth of a yard is their rounding.
+    if (rest > 0.01) yards_[{cx, cy, std::uint16_t{0}}] += rest * smoothing_;
   }
   std::vector<ZoneCell> Cells() const {
     std::vector<ZoneCell> cells;
@@ -115,11 +116,13 @@ const AbstractRouter::ContinentIndex* AbstractRouter::IndexOf(const Continent& c
 
 std::shared_ptr<const Leg> AbstractRouter::LegOf(std::uint32_t continent_index, const ContinentGraph& g,
                                                  const Continent& c, int profile, SurfaceId s,
-                                                 bool backward, AbstractSearcher& searcher) const {
+                                                 bool backward, AbstractSearcher& searcher,
+                                                 SearchStats* stats) const {
   const LegCache::Key key{continent_index, s, static_cast<std::uint16_t>(profile), backward};
   if (auto leg = legs_.Find(key)) return leg;
   auto leg = std::make_shared<const Leg>(
       ComputeLeg(c, world_.column_yards, g, graph_.cell_columns, base_[profile], s, backward, searcher.cell));
+  stats->nodes_expanded += searcher.cell.settled_count();
   legs_.Insert(key, leg);
   return leg;
 }
@@ -142,8 +145,8 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   const std::uint32_t continent_index = static_cast<std::uint32_t>(index - continents_.data());
   const std::uint16_t exempt_a = c.zone[from], exempt_b = c.zone[to];
   AbstractWalk walk;
-  const std::shared_ptr<const Leg> start = LegOf(continent_index, g, c, p, from, false, searcher);
-  const std::shared_ptr<const Leg> goal = LegOf(continent_index, g, c, p, to, true, searcher);
+  const std::shared_ptr<const Leg> start = LegOf(continent_index, g, c, p, from, false, searcher, &walk.stats);
+  const std::shared_ptr<const Leg> goal = LegOf(continent_index, g, c, p, to, true, searcher, &walk.stats);
   auto priced = [&](const Leg& leg, const Leg::Entry& e) {
     return danger ? DangerSeconds(e.seconds, leg.MixOf(e), band, exempt_a, exempt_b) : e.seconds;
   };

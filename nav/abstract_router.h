@@ -82,7 +82,7 @@ class AbstractRouter {
   };
   std::shared_ptr<const Leg> LegOf(std::uint32_t continent_index, const ContinentGraph& g,
                                    const Continent& c, int profile, SurfaceId s, bool backward,
-                                   AbstractSearcher& searcher) const;
+                                   AbstractSearcher& searcher, SearchStats* stats) const;
   const ContinentIndex* IndexOf(const Continent& c) const;
 
   const World& world_;
