@@ -166,14 +166,7 @@ int Run(int argc, char** argv) {
   (void)cch_settled;
 
   // Whole walks through AnswerWalk (auto): cold (no leg cached), then warm (the same pairs).
-  auto place_of = [&](SurfaceId s) {
-    Place pl;
-    pl.continent = c.id;
-    pl.x_yards = (c.column_x[s] + 0.5) * world.column_yards;
-    pl.y_yards = (c.column_y[s] + 0.5) * world.column_yards;
-    pl.z_yards = c.height_yards[s];
-    return pl;
-  };
+  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.column_yards, s); };
   Searchers searchers;
   WalkOptions options;
   options.router = &router;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nav/answer_walk.h"
+#include "nav/snap.h"
 
 namespace walk::nav {
 
@@ -23,14 +24,7 @@ ExactnessReport CheckExactness(const World& world, const Metric& metric, const A
   WalkOptions abstract_options;
   abstract_options.router = &router;
   abstract_options.search = mode;
-  auto place_of = [&](SurfaceId s) {
-    Place p;
-    p.continent = c.id;
-    p.x_yards = (c.column_x[s] + 0.5) * world.column_yards;
-    p.y_yards = (c.column_y[s] + 0.5) * world.column_yards;
-    p.z_yards = c.height_yards[s];
-    return p;
-  };
+  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.column_yards, s); };
   auto problem = [&](std::string text) {
     ++report.disagree;
     if (report.problems.size() < 20) report.problems.push_back(std::move(text));

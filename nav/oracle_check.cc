@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nav/answer_walk.h"
+#include "nav/snap.h"
 #include "nav/reference_dijkstra.h"
 
 namespace walk::nav {
@@ -19,14 +20,7 @@ OracleReport OracleCheck(const World& world, const Metric& metric, std::uint32_t
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
   Walker walker;
-  auto place_of = [&](SurfaceId s) {
-    Place p;
-    p.continent = c.id;
-    p.x_yards = (c.column_x[s] + 0.5) * world.column_yards;
-    p.y_yards = (c.column_y[s] + 0.5) * world.column_yards;
-    p.z_yards = c.height_yards[s];
-    return p;
-  };
+  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.column_yards, s); };
   auto problem = [&](std::string text) {
     ++report.disagree;
     if (report.problems.size() < 20) report.problems.push_back(std::move(text));

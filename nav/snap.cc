@@ -119,4 +119,13 @@ Snap SnapPlace(const Continent& c, double column_yards, const Place& place) {
   return snap;
 }
 
+Place PlaceOf(const Continent& c, double column_yards, SurfaceId s) {
+  Place p;
+  p.continent = c.id;
+  p.x_yards = (c.column_x[s] + 0.5) * column_yards;
+  p.y_yards = (c.column_y[s] + 0.5) * column_yards;
+  p.z_yards = c.height_yards[s];
+  return p;
+}
+
 }  // namespace walk::nav

@@ -40,6 +40,10 @@ struct SettleOptions {
 bool SettleEnd(const Continent& continent, double column_yards, const SettleOptions& options,
                End* end);
 
+// The place standing on surface `s`: its column's centre at the surface's height (what checks
+// and benchmarks ask walks between).
+Place PlaceOf(const Continent& continent, double column_yards, SurfaceId s);
+
 // Snaps `place` (validated, on `continent`) to a surface: with a height, the floor nearest it
 // (the lower on a tie); without one, the lowest indoor floor if the column has one, else the top
 // surface (a street above buried ground, a deck above a river bed).

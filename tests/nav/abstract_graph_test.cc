@@ -8,7 +8,8 @@
 #include <fstream>
 #include <random>
 
-#include "ascii_grid.h"
+#include "tests/nav/ascii_grid.h"
+#include "tests/nav/mesh_world.h"
 #include "gtest/gtest.h"
 #include "nav/abstract_check.h"
 #include "nav/abstract_graph_format.h"
@@ -16,8 +17,7 @@
 #include "nav/answer_walk.h"
 #include "nav/demo_world.h"
 #include "nav/movingai.h"
-#include "nav/triangle_mesh.h"
-#include "nav/voxelizer.h"
+#include "nav/snap.h"
 
 namespace walk::nav {
 namespace {
@@ -129,23 +129,10 @@ TEST(AbstractGraphTest, MeshesAndMovingAiMapsAgreeToo) {
   const AbstractRouter grid_router(*grid, Prepare(*grid, {"shortest"}), 16 << 20);
   ExpectSearchesAgree(*grid, grid_router, "shortest", 80, 2);
 
-  auto mesh = ReadObj(mesh_path);
-  ASSERT_TRUE(mesh.ok()) << mesh.status();
-  VoxelizeOptions options;
-  float min[3], max[3];
-  mesh->Bounds(min, max);
-  options.origin_x = min[0];
-  options.origin_z = min[2];
-  std::uint32_t width, height;
-  MeshExtent(*mesh, options, &width, &height);
-  auto continent = VoxelizeMesh(*mesh, options, 0, width, height);
-  ASSERT_TRUE(continent.ok()) << continent.status();
-  World floors;
-  floors.column_yards = options.column_yards;
-  floors.continents.push_back(*std::move(continent));
-  floors.content_id = ComputeContentId(floors);
-  const AbstractRouter mesh_router(floors, Prepare(floors, {"neutral"}), 16 << 20);
-  ExpectSearchesAgree(floors, mesh_router, "neutral", 60, 4);
+  auto floors = testing::MeshWorld(mesh_path);
+  ASSERT_TRUE(floors.ok()) << floors.status();
+  const AbstractRouter mesh_router(*floors, Prepare(*floors, {"neutral"}), 16 << 20);
+  ExpectSearchesAgree(*floors, mesh_router, "neutral", 60, 4);
 }
 
 TEST(AbstractGraphTest, SavedGraphRoundTripsAndStaleOrDamagedIsRefused) {
@@ -199,10 +186,7 @@ TEST(AbstractGraphTest, ForcedSearchesFailClearlyWhereTheyCannotRun) {
   Searchers searchers;
   WalkOptions options;
   options.router = &router;
-  auto place = [&](SurfaceId s) {
-    return Place{c.id, (c.column_x[s] + 0.5) * world.column_yards, (c.column_y[s] + 0.5) * world.column_yards,
-                 c.height_yards[s]};
-  };
+  auto place = [&](SurfaceId s) { return PlaceOf(c, world.column_yards, s); };
   // Two surfaces of the largest region, far apart.
   SurfaceId a = kInvalidId, b = kInvalidId;
   RegionId largest = 0;

@@ -7,6 +7,7 @@
 #include "nav/oracle_check.h"
 #include "nav/voxelizer.h"
 #include "tests/nav/ascii_grid.h"
+#include "tests/nav/mesh_world.h"
 
 namespace walk::nav {
 namespace {
@@ -18,21 +19,9 @@ TEST_P(MeshOracleTest, SecondsEqualAPlainDijkstraOnRandomPairs) {
   if (!std::filesystem::exists(path)) {
     GTEST_SKIP() << path << " is absent (set WALKD_SHARED_DATA to the shared data folder)";
   }
-  auto mesh = ReadObj(path);
-  ASSERT_TRUE(mesh.ok()) << mesh.status();
-  VoxelizeOptions options;
-  float min[3], max[3];
-  mesh->Bounds(min, max);
-  options.origin_x = min[0];
-  options.origin_z = min[2];
-  std::uint32_t width, height;
-  MeshExtent(*mesh, options, &width, &height);
-  auto continent = VoxelizeMesh(*mesh, options, 0, width, height);
-  ASSERT_TRUE(continent.ok()) << continent.status();
-  World world;
-  world.column_yards = options.column_yards;
-  world.continents.push_back(*std::move(continent));
-  world.content_id = ComputeContentId(world);
+  auto loaded = testing::MeshWorld(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const World& world = *loaded;
   for (const auto& [profile, band] : {std::pair{"shortest", 0u}, std::pair{"neutral", 0u},
                                       std::pair{"faction-a-heavy", 20u}}) {
     const Metric metric(world, *FindProfile(profile), band);

@@ -1,0 +1,33 @@
+// A shared-data OBJ mesh voxelized into a one-continent world, as `walkgrid build-mesh` does
+// with default options (tests that walk on real level geometry).
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "nav/grid.h"
+#include "nav/triangle_mesh.h"
+#include "nav/voxelizer.h"
+
+namespace walk::nav::testing {
+
+inline absl::StatusOr<World> MeshWorld(const std::string& path) {
+  absl::StatusOr<TriangleMesh> mesh = ReadObj(path);
+  if (!mesh.ok()) return mesh.status();
+  VoxelizeOptions options;
+  float min[3], max[3];
+  mesh->Bounds(min, max);
+  options.origin_x = min[0];
+  options.origin_z = min[2];
+  std::uint32_t width, height;
+  MeshExtent(*mesh, options, &width, &height);
+  absl::StatusOr<Continent> continent = VoxelizeMesh(*mesh, options, 0, width, height);
+  if (!continent.ok()) return continent.status();
+  World world;
+  world.column_yards = options.column_yards;
+  world.continents.push_back(*std::move(continent));
+  world.content_id = ComputeContentId(world);
+  return world;
+}
+
+}  // namespace walk::nav::testing
