@@ -1,8 +1,11 @@
 #include "nav/abstract_router.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <thread>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -96,13 +99,24 @@ AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph, std::uin
     timings_.cch_build_seconds += SecondsSince(start);
     timings_.cch_arcs += index.cch->arc_count();
     timings_.memory_bytes += index.cch->MemoryBytes();
-    for (const ArcPrices& prices : g.prices) {
-      start = std::chrono::steady_clock::now();
-      const std::vector<double> weights(prices.seconds.begin(), prices.seconds.end());
-      index.metrics.push_back(std::make_unique<CchMetric>(*index.cch, weights));
-      timings_.customize_seconds += SecondsSince(start);
-      timings_.memory_bytes += index.metrics.back()->MemoryBytes();
-    }
+    // One metric per profile, customized side by side: they share only the (immutable) CCH.
+    start = std::chrono::steady_clock::now();
+    index.metrics.resize(g.prices.size());
+    std::atomic<std::size_t> next{0};
+    auto customize = [&] {
+      for (std::size_t p; (p = next.fetch_add(1)) < g.prices.size();) {
+        const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
+        index.metrics[p] = std::make_unique<CchMetric>(*index.cch, weights);
+      }
+    };
+    const std::size_t threads = std::min<std::size_t>(
+        g.prices.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(customize);
+    customize();
+    for (std::thread& t : pool) t.join();
+    timings_.customize_seconds += SecondsSince(start);
+    for (const auto& metric : index.metrics) timings_.memory_bytes += metric->MemoryBytes();
     continents_.push_back(std::move(index));
   }
 }

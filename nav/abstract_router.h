@@ -48,7 +48,7 @@ struct AbstractWalk {
 // How long the router took to build (for Info, logs and benchmarks).
 struct RouterTimings {
   double cch_build_seconds = 0.0;
-  double customize_seconds = 0.0;  // all profiles, all continents
+  double customize_seconds = 0.0;  // wall time: every profile's metric (side by side), every continent
   std::uint64_t cch_arcs = 0;
   std::uint64_t memory_bytes = 0;  // graph + CCHs + metrics
 };
