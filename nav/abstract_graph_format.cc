@@ -1,5 +1,6 @@
 #include "nav/abstract_graph_format.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -158,6 +159,10 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
       }
       for (std::size_t a = 0; a < m; ++a) {
         if (prices.mix_first[a] > prices.mix_first[a + 1]) return damaged("mix");
+        // Seconds are >= 0 or +inf (NaN fails both); yards finite and >= 0.
+        if (!(prices.seconds[a] >= 0.0f) || !(prices.yards[a] >= 0.0f) || !std::isfinite(prices.yards[a])) {
+          return damaged(absl::StrCat("continent ", c.id, " arc prices"));
+        }
       }
     }
     g.IndexCells(c, graph.cell_columns);

@@ -85,12 +85,17 @@ absl::StatusOr<Route> FindRoute(const Continent& c, double column_yards, const M
       route.steps = std::move(walk->steps);
       route.zone_cells = std::move(walk->zone_cells);
       route.has_zone_cells = true;
+      return route;
     }
-    return route;
+    // The ends share a region, yet no way through the entrances: one-way links along a border
+    // can hide an entrance from a leg. Under auto the fine grid has the last word.
+    if (mode != SearchMode::kAuto) return route;
   }
   route.method = Method::kFineGrid;
+  const SearchStats abstract_stats = route.stats;
   const SearchResult found = walker.FindWalk(c, column_yards, metric, a.surface, b.surface, &route.steps);
   route.stats = found.stats;
+  route.stats.nodes_expanded += abstract_stats.nodes_expanded;  // an abstract search that found nothing
   if (found.found) {
     route.status = WalkStatus::kOk;
     route.seconds = found.seconds;

@@ -158,6 +158,16 @@ TEST(AbstractGraphTest, SavedGraphRoundTripsAndStaleOrDamagedIsRefused) {
   EXPECT_EQ(stale.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(stale.status().message().find("walkgrid prepare"), std::string::npos) << stale.status();
 
+  // A price no metric can carry (negative, not a number): data loss, never served.
+  AbstractGraph bad = graph;
+  bad.continents[0].prices[0].seconds[0] = -1.0f;
+  ASSERT_TRUE(SaveAbstractGraph(bad, dir).ok());
+  EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kDataLoss);
+  bad.continents[0].prices[0].seconds[0] = std::nanf("");
+  ASSERT_TRUE(SaveAbstractGraph(bad, dir).ok());
+  EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kDataLoss);
+  ASSERT_TRUE(SaveAbstractGraph(graph, dir).ok());
+
   // Cut off: data loss, never a crash.
   const std::string path = dir + "/" + kGraphFileName;
   const auto size = std::filesystem::file_size(path);
