@@ -298,7 +298,8 @@ TEST(CchTest, AsymmetricArcsOnATinyGraph) {
 TEST(CchTest, GridGraphsMatchDijkstra) {
   std::mt19937_64 rng(4);
   for (const auto& [columns, rows, per_side] : std::vector<std::tuple<int, int, int>>{
-           {1, 1, 4}, {3, 2, 2}, {5, 5, 3}, {8, 6, 4}, {10, 3, 1}}) {
+           {1, 1, 4}, {3, 2, 2}, {5, 5, 3}, {8, 6, 4}, {10, 3, 1},
+           {40, 30, 3}}) {  // large enough that customization splits subtrees over two threads
     const Graph g = GridGraph(columns, rows, per_side, rng);
     const Cch cch(g.node_count, Order(g), g.tails, g.heads);
     const std::vector<double> weights = RandomWeights(g, rng);
