@@ -3,6 +3,9 @@
 // CLI::RuntimeError(code) to exit with a non-zero code.
 #pragma once
 
+#include <algorithm>
+#include <vector>
+
 #include "CLI/CLI.hpp"
 
 namespace walk::client {
@@ -11,5 +14,12 @@ void AddBuildMeshCommand(CLI::App& app);  // walkgrid_build_mesh.cc
 void AddDemoCommand(CLI::App& app);       // walkgrid_demo.cc
 void AddOracleCommand(CLI::App& app);     // walkgrid_oracle.cc
 void AddGraphCommands(CLI::App& app);     // walkgrid_graph.cc: prepare, export-graph, abstract-check
+
+// The median of `values` (0 when empty), as the checks print it.
+inline double Median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
 
 }  // namespace walk::client

@@ -29,12 +29,6 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
-
 // Peak resident memory of this process, bytes (Linux: VmHWM).
 std::uint64_t PeakResidentBytes() {
   std::ifstream status("/proc/self/status");

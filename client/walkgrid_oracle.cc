@@ -26,12 +26,6 @@ struct OracleArgs {
   std::uint32_t band = 0;
 };
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
-
 int RunOracle(const OracleArgs& args) {
   auto loaded = nav::LoadWorld(args.dir);
   if (!loaded.ok()) {
