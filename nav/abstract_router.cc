@@ -196,9 +196,9 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
 
   const double smoothing = band.profile().smoothing;
   const std::uint32_t cc = graph_.cell_columns;
-  // Two ends in one cell: the cell search's own way when it is cheaper.
-  if (mode == SearchMode::kAuto && SameCell(c, cc, from, to)) {
-    searcher.cell.Run(c, CellOf(c, cc, from), band, from, false, exempt_a, exempt_b, {}, to);
+  // Two ends in one tile: the tile's own way (an A* that stays in the tile) when it is cheaper.
+  if (mode == SearchMode::kAuto && SameCell(c, kTileColumns, from, to)) {
+    searcher.cell.Run(c, CellOf(c, kTileColumns, from), band, from, false, exempt_a, exempt_b, {}, to);
     walk.stats.nodes_expanded += searcher.cell.settled_count();
     if (searcher.cell.Settled(to) && searcher.cell.Seconds(to) <= seconds) {
       walk.found = true;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace walk::nav {
 namespace {
@@ -63,6 +64,17 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   auto column_index = [&](std::uint32_t x, std::uint32_t y) { return (y - tile_y0) * kTileColumns + (x - tile_x0); };
   const std::uint32_t generation = generation_;
   const double seconds_per_column = metric.seconds_per_column();
+  // Toward a single target the search is an A*: octile distance at the cheapest ground there
+  // is (admissible and consistent, so keys still rise monotonically for the radix heap).
+  const bool guided = !backward && targets.empty() && stop_at != kInvalidId;
+  const double h_scale = metric.min_seconds_per_column();
+  const double goal_x = guided ? c.column_x[stop_at] : 0.0, goal_y = guided ? c.column_y[stop_at] : 0.0;
+  auto heuristic = [&](std::uint32_t local) {
+    if (!guided) return 0.0;
+    const SurfaceId v = tile_first_ + local;
+    const double dx = std::abs(c.column_x[v] - goal_x), dy = std::abs(c.column_y[v] - goal_y);
+    return h_scale * (std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy));
+  };
   auto reach = [&](std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
     if (stamp_[local] != generation) {
       stamp_[local] = generation;
@@ -70,20 +82,21 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
       g_[local] = g;
       parent_[local] = parent;
       via_[local] = via;
-      heap_.Push(local, g);
+      heap_.Push(local, g + heuristic(local));
     } else if (!settled_[local] && g < g_[local]) {
       g_[local] = g;
       parent_[local] = parent;
       via_[local] = via;
-      heap_.Push(local, g);  // the old entry goes stale
+      heap_.Push(local, g + heuristic(local));  // the old entry goes stale
     }
   };
 
   reach(origin - tile_first_, 0.0, kInvalidId, PathStep::kViaStart);
   while (!heap_.empty()) {
-    double g;
-    const std::uint32_t local = heap_.PopMin(&g);
-    if (settled_[local] || g != g_[local]) continue;  // stale
+    double key;
+    const std::uint32_t local = heap_.PopMin(&key);
+    if (settled_[local] || key != g_[local] + heuristic(local)) continue;  // stale
+    const double g = g_[local];
     settled_[local] = 1;
     ++settled_count_;
     const SurfaceId v = tile_first_ + local;

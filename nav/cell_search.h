@@ -37,7 +37,8 @@ class CellSearch {
   // Settles the surfaces of `cell` in cost order from `origin` (forward: walks leaving origin;
   // backward: walks arriving at origin), priced by `metric` with zones `exempt_a`, `exempt_b`
   // free of danger, until every surface of `targets` is settled or nothing is left to settle.
-  // Stops at once when `targets` is empty and `stop_at` (a single target) is settled.
+  // With `targets` empty and `stop_at` (a single target) given, it is an A* toward it (forward
+  // only) and stops once it is settled.
   void Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
            bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
            std::span<const SurfaceId> targets, SurfaceId stop_at = kInvalidId);
