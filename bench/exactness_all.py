@@ -122,7 +122,7 @@ def main():
         def weighted(search, key):
             total = sum(r[search]["compared"] for r in rows)
             mean = sum(r[search][key] * r[search]["compared"] for r in rows) / max(1, total)
-            return max(0.0, mean) if abs(mean) < 1e-9 else mean  # no "-0.000 %"
+            return 0.0 if abs(mean) < 5e-4 else mean  # no "-0.000 %" from rounding
 
         compared = sum(r["auto"]["compared"] for r in rows)
         methods = {}

@@ -198,7 +198,9 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   const std::uint32_t cc = graph_.cell_columns;
   // Two ends in one tile: the tile's own way (an A* that stays in the tile) when it is cheaper.
   if (mode == SearchMode::kAuto && SameCell(c, kTileColumns, from, to)) {
-    searcher.cell.Run(c, CellOf(c, kTileColumns, from), band, from, false, exempt_a, exempt_b, {}, to);
+    // Bounded by the graph's way: the A* stops once it cannot beat it, so it costs little when
+    // the graph's way is good.
+    searcher.cell.Run(c, CellOf(c, kTileColumns, from), band, from, false, exempt_a, exempt_b, {}, to, seconds);
     walk.stats.nodes_expanded += searcher.cell.settled_count();
     if (searcher.cell.Settled(to) && searcher.cell.Seconds(to) <= seconds) {
       walk.found = true;

@@ -25,7 +25,7 @@ Cell CellOf(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
 
 void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
                      bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
-                     std::span<const SurfaceId> targets, SurfaceId stop_at) {
+                     std::span<const SurfaceId> targets, SurfaceId stop_at, double bound) {
   const std::uint32_t size = cell.tile_end - cell.tile_first;
   if (stamp_.size() < size) {
     stamp_.assign(size, 0);
@@ -96,6 +96,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     double key;
     const std::uint32_t local = heap_.PopMin(&key);
     if (settled_[local] || key != g_[local] + heuristic(local)) continue;  // stale
+    if (!(key < bound)) break;  // nothing left can beat the bound
     const double g = g_[local];
     settled_[local] = 1;
     ++settled_count_;

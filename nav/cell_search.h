@@ -38,10 +38,12 @@ class CellSearch {
   // backward: walks arriving at origin), priced by `metric` with zones `exempt_a`, `exempt_b`
   // free of danger, until every surface of `targets` is settled or nothing is left to settle.
   // With `targets` empty and `stop_at` (a single target) given, it is an A* toward it (forward
-  // only) and stops once it is settled.
+  // only) and stops once it is settled, or once nothing cheaper than `bound` is left: a way
+  // known elsewhere that the search must beat to matter.
   void Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
            bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
-           std::span<const SurfaceId> targets, SurfaceId stop_at = kInvalidId);
+           std::span<const SurfaceId> targets, SurfaceId stop_at = kInvalidId,
+           double bound = kInfCost);
 
   bool Settled(SurfaceId s) const {
     const std::uint32_t i = s - tile_first_;
