@@ -312,7 +312,6 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
           for (std::uint32_t n : cell_nodes) targets.push_back(g.node_surface[n]);
           const Cell bounds = CellOf(c, cc, targets.front());
           std::vector<ArcRecord>& out = found[cell];
-          std::vector<std::size_t> record_of(cell_nodes.size());
           for (std::uint32_t tail : cell_nodes) {
             const std::size_t first_record = out.size();
             for (std::uint32_t head : cell_nodes) {
@@ -340,10 +339,11 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
                       out.end());
           }
         }
-        const std::uint64_t done = cells_done.fetch_add(1) + 1;
         if (options.progress) {
-          std::lock_guard<std::mutex> lock(progress_mu);
-          options.progress(done, total_cells);
+          std::lock_guard<std::mutex> lock(progress_mu);  // counts arrive in order
+          options.progress(++cells_done, total_cells);
+        } else {
+          ++cells_done;
         }
       }
     };

@@ -1,5 +1,6 @@
 #include "nav/abstract_graph_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -118,8 +119,17 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
     return damaged("cell side or profiles");
   }
   graph.profiles.resize(profile_count);
-  for (std::string& p : graph.profiles) {
+  for (std::size_t i = 0; i < graph.profiles.size(); ++i) {
+    std::string& p = graph.profiles[i];
     if (!r.GetString(&p)) return damaged("profiles");
+    // A profile this walkd does not know (renamed or removed) cannot be priced: stale.
+    if (FindProfile(p) == nullptr || p.empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(path, ": prepared for profile \"", p, "\", which this walkd does not know; run walkgrid prepare again"));
+    }
+    if (std::find(graph.profiles.begin(), graph.profiles.begin() + i, p) != graph.profiles.begin() + i) {
+      return damaged(absl::StrCat("profile ", p, " twice"));
+    }
   }
   if (!r.Get(&continent_count) || continent_count != world.continents.size()) return damaged("continents");
   for (std::uint32_t i = 0; i < continent_count; ++i) {
@@ -145,8 +155,26 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
         return damaged(absl::StrCat("continent ", c.id, " nodes"));
       }
     }
-    for (std::uint32_t head : g.arc_head) {
-      if (head >= n) return damaged(absl::StrCat("continent ", c.id, " arcs"));
+    for (std::size_t k = 0; k < n; ++k) {
+      const SurfaceId s = g.node_surface[k];
+      if (!c.OnMap(c.column_x[s], c.column_y[s])) return damaged(absl::StrCat("continent ", c.id, " nodes"));
+    }
+    // Every arc is what prepare makes: inside one cell between two nodes, or one linked step
+    // across a cell border (path unpacking relies on it).
+    const std::uint32_t cc = graph.cell_columns;
+    for (std::uint32_t tail = 0; tail < n; ++tail) {
+      for (std::uint32_t a = g.first_arc[tail]; a < g.first_arc[tail + 1]; ++a) {
+        const std::uint32_t head = g.arc_head[a];
+        if (head >= n || head == tail) return damaged(absl::StrCat("continent ", c.id, " arcs"));
+        const SurfaceId st = g.node_surface[tail], sh = g.node_surface[head];
+        const bool same_cell =
+            c.column_x[st] / cc == c.column_x[sh] / cc && c.column_y[st] / cc == c.column_y[sh] / cc;
+        bool step = false;
+        for (int d = 0; d < kDirectionCount && !same_cell && !step; ++d) {
+          step = HasLink(c.links[st][d]) && c.LinkTarget(st, d) == sh;
+        }
+        if (!same_cell && !step) return damaged(absl::StrCat("continent ", c.id, " arc ", a));
+      }
     }
     g.prices.resize(profile_count);
     for (std::uint32_t p = 0; p < profile_count; ++p) {
@@ -159,7 +187,15 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
       }
       for (std::size_t a = 0; a < m; ++a) {
         if (prices.mix_first[a] > prices.mix_first[a + 1]) return damaged("mix");
-        // Seconds are >= 0 or +inf (NaN fails both); yards finite and >= 0.
+      }
+      for (std::size_t a = 0; a < m; ++a) {  // offsets are sound: the values now
+        // Seconds are >= 0 or +inf (NaN fails both); yards finite and >= 0; shares likewise.
+        for (const ZoneShare& share : prices.MixOf(static_cast<std::uint32_t>(a))) {
+          if (share.zone == 0 || !(share.seconds >= 0.0f) || !std::isfinite(share.seconds) ||
+              !(share.yards >= 0.0f) || !std::isfinite(share.yards)) {
+            return damaged(absl::StrCat("continent ", c.id, " zone mix"));
+          }
+        }
         if (!(prices.seconds[a] >= 0.0f) || !(prices.yards[a] >= 0.0f) || !std::isfinite(prices.yards[a])) {
           return damaged(absl::StrCat("continent ", c.id, " arc prices"));
         }

@@ -60,6 +60,7 @@ class ZoneCellTally {
 
 // Appends the steps of `more` (which starts where `steps` ends) to `steps`.
 void Append(const std::vector<PathStep>& more, std::vector<PathStep>* steps) {
+  if (more.empty()) return;
   if (steps->empty()) {
     *steps = more;
     return;
@@ -199,10 +200,10 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   // Two ends in one tile: the tile's own way (an A* that stays in the tile) when it is cheaper.
   if (mode == SearchMode::kAuto && SameCell(c, kTileColumns, from, to)) {
     // Bounded by the graph's way: the A* stops once it cannot beat it, so it costs little when
-    // the graph's way is good.
+    // the graph's way is good; on a tie the graph's way stands.
     searcher.cell.Run(c, CellOf(c, kTileColumns, from), band, from, false, exempt_a, exempt_b, {}, to, seconds);
     walk.stats.nodes_expanded += searcher.cell.settled_count();
-    if (searcher.cell.Settled(to) && searcher.cell.Seconds(to) <= seconds) {
+    if (searcher.cell.Settled(to) && searcher.cell.Seconds(to) < seconds) {
       walk.found = true;
       walk.method = Method::kTile;
       walk.seconds = searcher.cell.Seconds(to);
@@ -263,7 +264,8 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     tail = g.arc_head[a];
   }
   cell_piece(g.node_surface[last.node], to);
-  walk.zone_cells = ZoneCellsOf(c, world_.column_yards, smoothing, walk.steps);
+  // The zone cells stay the tally's: an answer is the same whether or not its path was asked for
+  // (the store keeps one answer per ends and model).
   return walk;
 }
 

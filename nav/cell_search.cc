@@ -32,6 +32,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     target_stamp_.assign(size, 0);
     settled_.resize(size);
     g_.resize(size);
+    key_.resize(size);
     enter_.resize(size);
     parent_.resize(size);
     via_.resize(size);
@@ -45,6 +46,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   heap_.Clear();
   backward_ = backward;
   tile_first_ = cell.tile_first;
+  tile_size_ = size;
   origin_ = origin;
   settled_count_ = 0;
   std::size_t targets_left = 0;
@@ -75,6 +77,15 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     const double dx = std::abs(c.column_x[v] - goal_x), dy = std::abs(c.column_y[v] - goal_y);
     return h_scale * (std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy));
   };
+  // A heap key never goes below the last one taken: with the A*'s heuristic, rounding can make
+  // g + step + h(next) an ulp smaller than g + h, and the radix heap needs monotone keys. The
+  // key pushed is kept, so a stale entry is one whose key is not the node's latest.
+  double last_key = 0.0;
+  auto push = [&](std::uint32_t local, double g) {
+    const double key = std::max(g + heuristic(local), last_key);
+    key_[local] = key;
+    heap_.Push(local, key);
+  };
   auto reach = [&](std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
     if (stamp_[local] != generation) {
       stamp_[local] = generation;
@@ -82,12 +93,12 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
       g_[local] = g;
       parent_[local] = parent;
       via_[local] = via;
-      heap_.Push(local, g + heuristic(local));
+      push(local, g);
     } else if (!settled_[local] && g < g_[local]) {
       g_[local] = g;
       parent_[local] = parent;
       via_[local] = via;
-      heap_.Push(local, g + heuristic(local));  // the old entry goes stale
+      push(local, g);  // the old entry goes stale
     }
   };
 
@@ -95,7 +106,8 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   while (!heap_.empty()) {
     double key;
     const std::uint32_t local = heap_.PopMin(&key);
-    if (settled_[local] || key != g_[local] + heuristic(local)) continue;  // stale
+    if (settled_[local] || key != key_[local]) continue;  // stale
+    last_key = key;
     if (!(key < bound)) break;  // nothing left can beat the bound
     const double g = g_[local];
     settled_[local] = 1;
@@ -191,6 +203,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
 
 void CellSearch::Steps(SurfaceId s, std::vector<PathStep>* steps) const {
   steps->clear();
+  if (!Settled(s)) return;
   std::uint32_t local = s - tile_first_;
   if (!backward_) {
     for (std::uint32_t v = local; v != kInvalidId; v = parent_[v]) {

@@ -47,19 +47,20 @@ class CellSearch {
 
   bool Settled(SurfaceId s) const {
     const std::uint32_t i = s - tile_first_;
-    return s >= tile_first_ && i < stamp_.size() && stamp_[i] == generation_ && settled_[i] &&
+    return s >= tile_first_ && i < tile_size_ && stamp_[i] == generation_ && settled_[i] &&
            g_[i] < kInfCost;
   }
   // The cost between the origin and settled surface `s`, seconds.
   double Seconds(SurfaceId s) const { return g_[s - tile_first_]; }
   // The steps of the walk between the origin and settled `s`, in walking order (forward: origin
-  // to s; backward: s to origin).
+  // to s; backward: s to origin); none when `s` was not settled.
   void Steps(SurfaceId s, std::vector<PathStep>* steps) const;
   std::uint64_t settled_count() const { return settled_count_; }
 
  private:
   bool backward_ = false;
   SurfaceId tile_first_ = 0;
+  std::uint32_t tile_size_ = 0;  // surfaces of the searched tile
   SurfaceId origin_ = kInvalidId;
   std::uint32_t generation_ = 0;
   std::uint64_t settled_count_ = 0;
@@ -67,6 +68,7 @@ class CellSearch {
   std::vector<std::uint32_t> target_stamp_;  // == generation_ for a target
   std::vector<std::uint8_t> settled_;
   std::vector<double> g_;
+  std::vector<double> key_;             // the heap key last pushed for the surface
   std::vector<double> enter_;          // forward: the surface's enter multiplier
   std::vector<std::uint32_t> parent_;  // local index: the previous (forward) or next (backward)
   std::vector<std::uint8_t> via_;      // direction of the step between parent and surface, or lift

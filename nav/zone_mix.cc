@@ -24,7 +24,11 @@ PieceCost PriceSteps(const Continent& c, double column_yards, const Metric& base
   for (std::size_t i = 1; i < steps.size(); ++i) {
     const SurfaceId from = steps[i - 1].surface, to = steps[i].surface;
     if (steps[i].via == PathStep::kViaLift) {
-      const double shaft = std::abs(c.height_yards[to] - c.height_yards[from]);
+      // Priced as the searches price it: by the ride's own shaft.
+      const LiftRide *ride, *end;
+      c.LiftsFrom(from, &ride, &end);
+      while (ride != end && ride->to != to) ++ride;
+      const double shaft = ride != end ? ride->shaft_yards : std::abs(c.height_yards[to] - c.height_yards[from]);
       const double seconds = base.LiftSeconds(c, to, shaft, 0, 0);
       cost.seconds += seconds;
       add(c.zone[to], seconds, 0.0);

@@ -15,6 +15,7 @@
 #include "nav/abstract_graph_format.h"
 #include "nav/abstract_router.h"
 #include "nav/answer_walk.h"
+#include "nav/cell_search.h"
 #include "nav/demo_world.h"
 #include "nav/movingai.h"
 #include "nav/snap.h"
@@ -173,6 +174,22 @@ TEST(AbstractGraphTest, SavedGraphRoundTripsAndStaleOrDamagedIsRefused) {
   EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kDataLoss);
   ASSERT_TRUE(SaveAbstractGraph(graph, dir).ok());
 
+  // A profile this walkd does not know: stale, not served.
+  bad = graph;
+  bad.profiles[0] = "teleport";
+  ASSERT_TRUE(SaveAbstractGraph(bad, dir).ok());
+  EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kFailedPrecondition);
+  // An arc between nodes of different cells that is not one linked step: refused.
+  bad = graph;
+  ContinentGraph& g = bad.continents[0];
+  const std::uint32_t far = g.node_count() - 1;
+  std::uint32_t tail = 0;
+  while (g.first_arc[tail] == g.first_arc[tail + 1]) ++tail;
+  g.arc_head[g.first_arc[tail]] = far;
+  ASSERT_TRUE(SaveAbstractGraph(bad, dir).ok());
+  EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kDataLoss);
+  ASSERT_TRUE(SaveAbstractGraph(graph, dir).ok());
+
   // Cut off: data loss, never a crash.
   const std::string path = dir + "/" + kGraphFileName;
   const auto size = std::filesystem::file_size(path);
@@ -180,6 +197,32 @@ TEST(AbstractGraphTest, SavedGraphRoundTripsAndStaleOrDamagedIsRefused) {
   EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kDataLoss);
   std::filesystem::remove(path);
   EXPECT_EQ(LoadAbstractGraph(world, dir).status().code(), absl::StatusCode::kNotFound);
+}
+
+// The A* toward one target (what the tile's own way and path unpacking run) finds what the
+// Dijkstra finds: the radix heap's keys stay monotone despite rounding in g + h.
+TEST(AbstractGraphTest, GuidedCellSearchCostsWhatDijkstraCosts) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents[0];
+  const Metric metric(world, *FindProfile("neutral"), 0);
+  CellSearch guided, plain;
+  std::mt19937_64 random(13);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  int compared = 0;
+  for (int i = 0; i < 4000 && compared < 300; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    const Cell tile = CellOf(c, kTileColumns, a);
+    if (!tile.Contains(c.column_x[b], c.column_y[b]) || a == b) continue;
+    guided.Run(c, tile, metric, a, false, c.zone[a], c.zone[b], {}, b);
+    const SurfaceId only[] = {b};
+    plain.Run(c, tile, metric, a, false, c.zone[a], c.zone[b], only);
+    ASSERT_EQ(guided.Settled(b), plain.Settled(b)) << a << " -> " << b;
+    if (!plain.Settled(b)) continue;
+    ++compared;
+    EXPECT_NEAR(guided.Seconds(b), plain.Seconds(b), 1e-9 * plain.Seconds(b)) << a << " -> " << b;
+    EXPECT_LE(guided.settled_count(), plain.settled_count());
+  }
+  EXPECT_GT(compared, 100);
 }
 
 TEST(AbstractGraphTest, BadOptionsNameTheField) {
