@@ -45,7 +45,6 @@ class AbstractDijkstra {
   std::vector<std::uint32_t> source_of_;   // which source the way starts from
   std::vector<double> target_seconds_;
   std::vector<std::uint32_t> target_index_;
-  std::vector<std::uint32_t> arc_tail_;    // scratch for unpacking
   IndexedMinHeap heap_;
 };
 

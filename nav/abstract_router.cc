@@ -208,11 +208,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
       walk.method = Method::kTile;
       walk.seconds = searcher.cell.Seconds(to);
       searcher.cell.Steps(to, &walk.steps);
-      double columns = 0.0;
-      for (std::size_t i = 1; i < walk.steps.size(); ++i) {
-        if (walk.steps[i].via < kDirectionCount) columns += IsDiagonal(walk.steps[i].via) ? std::sqrt(2.0) : 1.0;
-      }
-      walk.yards = columns * world_.column_yards;
+      walk.yards = WalkedColumns(walk.steps) * world_.column_yards;
       walk.zone_cells = ZoneCellsOf(c, world_.column_yards, smoothing, walk.steps);
       if (!want_steps) walk.steps.clear();
       return walk;

@@ -17,9 +17,8 @@ constexpr double kSqrt2 = 1.41421356237309504880;
 constexpr double kStraightLineSlack = 1.002;
 
 double OctileColumns(const Continent& c, SurfaceId a, SurfaceId b) {
-  const double dx = std::abs(static_cast<double>(c.column_x[a]) - c.column_x[b]);
-  const double dy = std::abs(static_cast<double>(c.column_y[a]) - c.column_y[b]);
-  return std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy);
+  return nav::OctileColumns(std::abs(static_cast<double>(c.column_x[a]) - c.column_x[b]),
+                            std::abs(static_cast<double>(c.column_y[a]) - c.column_y[b]));
 }
 
 // A route between two snapped ends: its status, method, cost and steps.

@@ -47,7 +47,6 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   backward_ = backward;
   tile_first_ = cell.tile_first;
   tile_size_ = size;
-  origin_ = origin;
   settled_count_ = 0;
   std::size_t targets_left = 0;
   for (SurfaceId t : targets) {
@@ -74,8 +73,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   auto heuristic = [&](std::uint32_t local) {
     if (!guided) return 0.0;
     const SurfaceId v = tile_first_ + local;
-    const double dx = std::abs(c.column_x[v] - goal_x), dy = std::abs(c.column_y[v] - goal_y);
-    return h_scale * (std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy));
+    return h_scale * OctileColumns(std::abs(c.column_x[v] - goal_x), std::abs(c.column_y[v] - goal_y));
   };
   // A heap key never goes below the last one taken: with the A*'s heuristic, rounding can make
   // g + step + h(next) an ulp smaller than g + h, and the radix heap needs monotone keys. The

@@ -61,7 +61,6 @@ class CellSearch {
   bool backward_ = false;
   SurfaceId tile_first_ = 0;
   std::uint32_t tile_size_ = 0;  // surfaces of the searched tile
-  SurfaceId origin_ = kInvalidId;
   std::uint32_t generation_ = 0;
   std::uint64_t settled_count_ = 0;
   std::vector<std::uint32_t> stamp_;        // == generation_ when the entries below are valid

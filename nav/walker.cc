@@ -14,6 +14,14 @@ double StepColumns(int direction) { return IsDiagonal(direction) ? kSqrt2 : 1.0;
 
 }  // namespace
 
+double WalkedColumns(const std::vector<PathStep>& steps) {
+  double columns = 0.0;  // summed from the start, the order a path-length check sums in
+  for (std::size_t i = 1; i < steps.size(); ++i) {
+    if (steps[i].via < kDirectionCount) columns += StepColumns(steps[i].via);
+  }
+  return columns;
+}
+
 void Walker::Prepare(std::uint32_t surface_count) {
   if (stamp_.size() < surface_count) {
     stamp_.assign(surface_count, 0);
@@ -78,9 +86,7 @@ SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Met
   const double goal_x = c.column_x[to];
   const double goal_y = c.column_y[to];
   auto heuristic = [&](SurfaceId v) {
-    const double dx = std::abs(c.column_x[v] - goal_x);
-    const double dy = std::abs(c.column_y[v] - goal_y);
-    return h_scale * (std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy));
+    return h_scale * OctileColumns(std::abs(c.column_x[v] - goal_x), std::abs(c.column_y[v] - goal_y));
   };
   // Relaxes the step v -> w costing `step` seconds, reached `via`.
   auto relax = [&](SurfaceId v, SurfaceId w, double g_w, std::uint8_t via) {
@@ -149,11 +155,7 @@ SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Met
   steps.clear();
   for (SurfaceId v = to; v != kInvalidId; v = parent_[v]) steps.push_back({v, via_[v]});
   std::reverse(steps.begin(), steps.end());
-  double columns = 0.0;
-  for (std::size_t i = 1; i < steps.size(); ++i) {
-    if (steps[i].via < kDirectionCount) columns += StepColumns(steps[i].via);
-  }
-  result.yards = columns * column_yards;
+  result.yards = WalkedColumns(steps) * column_yards;
   return result;
 }
 

@@ -32,6 +32,9 @@ struct PathStep {
   std::uint8_t via = kViaStart;  // a direction 0..7, kViaLift, or kViaStart
 };
 
+// The columns walked along `steps` (1 or sqrt(2) a step; a lift ride walks none).
+double WalkedColumns(const std::vector<PathStep>& steps);
+
 struct SearchResult {
   bool found = false;
   double seconds = kInfCost;  // the walk's cost
