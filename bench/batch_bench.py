@@ -2,7 +2,9 @@
 """Walk-store and batch figures through a real walkd (docs/benchmarks.md):
 
   stored   1,000,000 pairs on a small MovingAI world through `walkctl batch`: first routed, then
-           again from the store (pairs/s end to end, the routed run is the baseline);
+           again from the store (pairs/s end to end, the routed run is the baseline); then the
+           stream alone (build/bench/batch_stream_bench: PairBlock columns against one message
+           a pair), before and after a restart of walkd;
   rerun    all pairs among N places of the demo world, then again after adding 1 % more places:
            routed pairs (must be exactly the new ones) and wall time;
   fresh    random pairs on a large world (--fresh-world DIR, e.g. a 32 x 32 demo world):
@@ -90,6 +92,14 @@ def stored_figure(tmp, count):
     try:
         first, first_wall = batch(walkd.addr, path, os.path.join(tmp, "a1.jsonl"))
         second, second_wall = batch(walkd.addr, path, os.path.join(tmp, "a2.jsonl"))
+        # The stream alone, without walkctl's JSON: answers still in RocksDB's memtable.
+        warm = stream_bench(walkd.addr, path)
+    finally:
+        walkd.stop()
+    # Again after a restart: the answers now read from table files (the next day's rerun).
+    walkd = Walkd(os.path.join(tmp, "data-stored"), worlds)
+    try:
+        reopened = stream_bench(walkd.addr, path)
     finally:
         walkd.stop()
     print(f"stored: {count} pairs on arena (MovingAI, 49 x 49), walkctl batch end to end")
@@ -99,6 +109,22 @@ def stored_figure(tmp, count):
           f"{count / second_wall:,.0f} pairs/s; server-side {second['wall_s']:.1f} s, "
           f"{count / second['wall_s']:,.0f} pairs/s")
     print(f"  ratio second / first: {first_wall / second_wall:.1f}x")
+    print("  the stream alone (build/bench/batch_stream_bench), answers in the memtable:")
+    print(indent(warm))
+    print("  the stream alone after a restart, answers in table files:")
+    print(indent(reopened))
+
+
+def stream_bench(addr, pairs_path):
+    proc = subprocess.run([os.path.join(BUILD, "bench", "batch_stream_bench"), "--addr", addr,
+                           "--pairs", pairs_path, "--runs", "3"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[-2000:])
+    return proc.stdout
+
+
+def indent(text):
+    return "\n".join("    " + line for line in text.strip().splitlines())
 
 
 def rerun_figure(tmp, places_count):

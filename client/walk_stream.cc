@@ -1,8 +1,13 @@
 #include "client/walk_stream.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
 #include <thread>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
@@ -11,14 +16,78 @@
 namespace walk::client {
 namespace {
 
-// Pairs per stream message: enough to spread a message's fixed cost thin.
+// Pairs per PairBlock, and per-pair walks per stream message: enough to spread a message's fixed
+// cost thin, few enough that answers start flowing at once.
+constexpr std::size_t kPairsPerBlock = 4096;
 constexpr std::size_t kPairsPerMessage = 256;
+
+// What the pairs of one block share.
+using BlockKey = std::tuple<std::string, std::string, std::uint32_t, std::uint32_t, std::uint32_t>;
+
+bool Blockable(const walk::v1::WalkRequest& walk) {
+  return walk.search() == walk::v1::SEARCH_AUTO && walk.has_from() && walk.has_to();
+}
+
+BlockKey KeyOf(const walk::v1::WalkRequest& walk) {
+  return {walk.world(), walk.profile(), walk.band(), walk.from().continent(), walk.to().continent()};
+}
+
+bool SameBlock(const walk::v1::WalkRequest& a, const walk::v1::WalkRequest& b) {
+  return a.band() == b.band() && a.from().continent() == b.from().continent() &&
+         a.to().continent() == b.to().continent() && a.world() == b.world() && a.profile() == b.profile();
+}
+
+void AddToBlock(const walk::v1::WalkRequest& walk, std::size_t index, walk::v1::PairBlock* block) {
+  if (block->index_size() == 0) {
+    block->set_world(walk.world());
+    block->set_profile(walk.profile());
+    block->set_band(walk.band());
+    block->set_from_continent(walk.from().continent());
+    block->set_to_continent(walk.to().continent());
+  }
+  const int before = block->index_size();
+  block->add_index(index);
+  block->add_from_x(walk.from().x_yards());
+  block->add_from_y(walk.from().y_yards());
+  block->add_to_x(walk.to().x_yards());
+  block->add_to_y(walk.to().y_yards());
+  // Heights: a column only once some end names one (NaN for the ends that do not).
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  auto height = [&](const walk::v1::Place& place, google::protobuf::RepeatedField<double>* z) {
+    if (!place.has_z_yards() && z->empty()) return;
+    while (z->size() < before) z->Add(kNone);
+    z->Add(place.has_z_yards() ? place.z_yards() : kNone);
+  };
+  height(walk.from(), block->mutable_from_z());
+  height(walk.to(), block->mutable_to_z());
+}
+
+// Pads the height columns of a finished block to its length.
+void FinishBlock(walk::v1::PairBlock* block) {
+  for (auto* z : {block->mutable_from_z(), block->mutable_to_z()}) {
+    while (!z->empty() && z->size() < block->index_size()) z->Add(std::numeric_limits<double>::quiet_NaN());
+  }
+}
+
+PairAnswer FromResponse(const walk::v1::WalkBatchResponse& r) {
+  PairAnswer a;
+  a.code = r.code();
+  a.message = r.message();
+  a.status = r.walk().status();
+  a.method = r.walk().method();
+  a.seconds = r.walk().seconds();
+  a.yards = r.walk().yards();
+  a.stored = r.stored();
+  const std::string& id = r.walk().model_id();
+  std::from_chars(id.data(), id.data() + id.size(), a.model, 16);
+  return a;
+}
 
 }  // namespace
 
 StreamedWalks StreamWalks(const std::string& address, double timeout_s,
                           const std::vector<walk::v1::WalkRequest>& walks,
-                          const std::function<void(const walk::v1::WalkBatchResponse&)>& on_answer) {
+                          const StreamOptions& options) {
   grpc::ChannelArguments channel_args;
   channel_args.SetMaxReceiveMessageSize(64 << 20);
   auto stub = walk::v1::WalkService::NewStub(
@@ -28,26 +97,54 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
                        std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6)));
   auto stream = stub->WalkBatch(&context);
   std::thread writer([&] {
-    // The first pair of a chunk in the message itself, the rest in `more`.
-    for (std::size_t start = 0; start < walks.size(); start += kPairsPerMessage) {
-      walk::v1::WalkBatchRequest request;
-      request.set_index(start);
-      *request.mutable_walk() = walks[start];
-      for (std::size_t k = start + 1; k < std::min(walks.size(), start + kPairsPerMessage); ++k) {
-        walk::v1::WalkBatchRequest* more = request.add_more();
-        more->set_index(k);
-        *more->mutable_walk() = walks[k];
+    std::map<BlockKey, walk::v1::WalkBatchRequest> open;  // a block being filled, by what it shares
+    walk::v1::WalkBatchRequest singles;                    // per-pair walks being gathered
+    bool has_single = false;
+    walk::v1::WalkBatchRequest* last = nullptr;          // the block of the last blockable walk
+    const walk::v1::WalkRequest* last_walk = nullptr;
+    bool live = true;
+    auto send = [&](walk::v1::WalkBatchRequest* request) {
+      live = live && stream->Write(*request);  // false: the stream ended, Finish says why
+      request->Clear();
+    };
+    for (std::size_t i = 0; i < walks.size() && live; ++i) {
+      if (options.blocks && Blockable(walks[i])) {
+        // Pairs usually come in runs that share their block: look the block up once a run.
+        if (last_walk == nullptr || !SameBlock(*last_walk, walks[i])) last = &open[KeyOf(walks[i])];
+        last_walk = &walks[i];
+        walk::v1::WalkBatchRequest& request = *last;
+        AddToBlock(walks[i], i, request.mutable_block());
+        if (static_cast<std::size_t>(request.block().index_size()) == kPairsPerBlock) {
+          FinishBlock(request.mutable_block());
+          send(&request);
+        }
+        continue;
       }
-      if (!stream->Write(request)) break;  // the stream ended: Finish says why
+      // The first pair of a chunk in the message itself, the rest in `more`.
+      walk::v1::WalkBatchRequest* pair = has_single ? singles.add_more() : &singles;
+      pair->set_index(i);
+      *pair->mutable_walk() = walks[i];
+      has_single = true;
+      if (static_cast<std::size_t>(singles.more_size()) + 1 == kPairsPerMessage) {
+        send(&singles);
+        has_single = false;
+      }
+    }
+    if (has_single && live) send(&singles);
+    for (auto& [key, request] : open) {
+      if (!live) break;
+      if (request.block().index_size() == 0) continue;
+      FinishBlock(request.mutable_block());
+      send(&request);
     }
     stream->WritesDone();
   });
   StreamedWalks result;
   result.answers.resize(walks.size());
-  auto take = [&](walk::v1::WalkBatchResponse&& answer) {
-    if (answer.index() >= result.answers.size()) return;  // not ours: ignore it, visibly
-    if (on_answer) on_answer(answer);
-    result.answers[answer.index()] = std::move(answer);
+  auto take = [&](std::uint64_t index, PairAnswer&& answer) {
+    if (index >= result.answers.size()) return;  // not ours: ignore it, visibly
+    if (options.on_answer) options.on_answer(index, answer);
+    result.answers[index] = std::move(answer);
   };
   walk::v1::WalkBatchResponse response;
   while (stream->Read(&response)) {
@@ -55,9 +152,26 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
       result.summary = response.summary();
       continue;
     }
-    for (auto& more : *response.mutable_more()) take(std::move(more));
-    response.clear_more();
-    take(std::move(response));
+    // The message's own answer (present when it has a walk or a code), those in `more`, and
+    // those in columns.
+    if (response.has_walk() || response.code() != 0) take(response.index(), FromResponse(response));
+    for (const auto& more : response.more()) take(more.index(), FromResponse(more));
+    const walk::v1::AnswerBlock& rows = response.answers();
+    for (int k = 0; k < rows.index_size(); ++k) {
+      PairAnswer a;
+      a.code = k < rows.code_size() ? rows.code(k) : 0;
+      if (a.code != 0) {
+        auto it = rows.message().find(rows.index(k));
+        if (it != rows.message().end()) a.message = it->second;
+      }
+      a.status = k < rows.status_size() ? static_cast<walk::v1::WalkStatus>(rows.status(k)) : walk::v1::WALK_STATUS_UNSPECIFIED;
+      a.method = k < rows.method_size() ? static_cast<walk::v1::Method>(rows.method(k)) : walk::v1::METHOD_UNSPECIFIED;
+      a.seconds = k < rows.seconds_size() ? rows.seconds(k) : 0.0;
+      a.yards = k < rows.yards_size() ? rows.yards(k) : 0.0;
+      a.stored = k < rows.stored_size() && rows.stored(k);
+      a.model = k < rows.model_size() ? rows.model(k) : 0;
+      take(rows.index(k), std::move(a));
+    }
   }
   writer.join();
   const grpc::Status status = stream->Finish();

@@ -1,8 +1,10 @@
-// Streams many walks through WalkBatch, 256 pairs a message, and collects every answer by its
-// index (unpacking answers carried in `more`): the client side of a batch, shared by walkctl
-// batch and walkctl routes.
+// Streams many walks through WalkBatch and collects every answer by its index: the client side
+// of a batch, shared by walkctl batch and walkctl routes. Walks that share a world, profile, band
+// and continents travel in PairBlock columns (1,024 pairs a block) and come back in AnswerBlock
+// columns; forced searches travel one message a pair, 256 pairs a stream message.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,19 +15,41 @@
 
 namespace walk::client {
 
+// One pair's answer, whichever way it travelled.
+struct PairAnswer {
+  int code = 0;         // 0 or a gRPC code number: the pair was refused
+  std::string message;  // why, when code is not 0
+  walk::v1::WalkStatus status = walk::v1::WALK_STATUS_UNSPECIFIED;
+  walk::v1::Method method = walk::v1::METHOD_UNSPECIFIED;
+  double seconds = 0.0;  // set when status is OK
+  double yards = 0.0;
+  bool stored = false;  // the walk store answered
+  std::uint64_t model = 0;
+
+  // A walk was found.
+  bool found() const { return code == 0 && status == walk::v1::WALK_STATUS_OK; }
+};
+
 struct StreamedWalks {
   // answers[i] answers walks[i]; nullopt when the stream ended before answering it.
-  std::vector<std::optional<walk::v1::WalkBatchResponse>> answers;
+  std::vector<std::optional<PairAnswer>> answers;
   std::optional<walk::v1::BatchSummary> summary;
   // The stream's own outcome (UNAVAILABLE, DEADLINE_EXCEEDED, ...); a pair refused alone has its
   // own code in its answer.
   absl::Status status;
 };
 
-// Answers `walks`; the stream's deadline is `timeout_s`. `on_answer`, when set, sees each answer
-// as it arrives (on the calling thread).
+struct StreamOptions {
+  // Send blockable walks in PairBlock columns. False sends every walk as its own WalkRequest
+  // (the slower way, kept for comparison in benchmarks).
+  bool blocks = true;
+  // Called with each answer as it arrives (on the calling thread), with the walk's position.
+  std::function<void(std::size_t, const PairAnswer&)> on_answer;
+};
+
+// Answers `walks`; the stream's deadline is `timeout_s`.
 StreamedWalks StreamWalks(const std::string& address, double timeout_s,
                           const std::vector<walk::v1::WalkRequest>& walks,
-                          const std::function<void(const walk::v1::WalkBatchResponse&)>& on_answer = {});
+                          const StreamOptions& options = StreamOptions());
 
 }  // namespace walk::client

@@ -28,22 +28,22 @@ std::string Lower(std::string text) {
 }
 
 // The output line of one answered pair.
-nlohmann::ordered_json AnswerLine(const BatchPair& pair, const walk::v1::WalkBatchResponse& r) {
+nlohmann::ordered_json AnswerLine(const BatchPair& pair, const PairAnswer& a) {
   nlohmann::ordered_json line;
   line["line"] = pair.line;
   if (!pair.id.empty()) line["id"] = pair.id;
-  if (r.code() != 0) {
-    line["error"] = absl::StatusCodeToString(static_cast<absl::StatusCode>(r.code())) + ": " + r.message();
+  if (a.code != 0) {
+    line["error"] = absl::StatusCodeToString(static_cast<absl::StatusCode>(a.code)) + ": " + a.message;
     return line;
   }
-  std::string status = walk::v1::WalkStatus_Name(r.walk().status());
-  std::string method = walk::v1::Method_Name(r.walk().method());
+  std::string status = walk::v1::WalkStatus_Name(a.status);
+  std::string method = walk::v1::Method_Name(a.method);
   line["status"] = Lower(status.substr(std::string("WALK_STATUS_").size()));
-  if (r.walk().status() == walk::v1::WALK_STATUS_OK) {
-    line["seconds"] = r.walk().seconds();
-    line["yards"] = r.walk().yards();
+  if (a.status == walk::v1::WALK_STATUS_OK) {
+    line["seconds"] = a.seconds;
+    line["yards"] = a.yards;
   }
-  line["stored"] = r.stored();
+  line["stored"] = a.stored;
   line["method"] = Lower(method.substr(std::string("METHOD_").size()));
   return line;
 }
@@ -144,14 +144,15 @@ int RunBatch(const BatchArgs& args) {
   for (std::size_t i : to_ask) walks.push_back(pairs[i].walk);
   std::uint64_t done = 0, stored = 0, routed = 0;
   Progress progress(to_ask.size());
-  StreamedWalks streamed = StreamWalks(args.address, args.timeout_s, walks,
-                                       [&](const walk::v1::WalkBatchResponse& answer) {
-                                         ++done;
-                                         (answer.stored() ? stored : routed) += answer.code() == 0 ? 1 : 0;
-                                         progress.Update(done, stored, routed);
-                                       });
+  StreamOptions stream_options;
+  stream_options.on_answer = [&](std::size_t, const PairAnswer& answer) {
+    ++done;
+    (answer.stored ? stored : routed) += answer.code == 0 ? 1 : 0;
+    progress.Update(done, stored, routed);
+  };
+  StreamedWalks streamed = StreamWalks(args.address, args.timeout_s, walks, stream_options);
   progress.Update(done, stored, routed, true);
-  std::vector<std::optional<walk::v1::WalkBatchResponse>> answers(pairs.size());
+  std::vector<std::optional<PairAnswer>> answers(pairs.size());
   for (std::size_t k = 0; k < to_ask.size(); ++k) answers[to_ask[k]] = std::move(streamed.answers[k]);
   const walk::v1::BatchSummary summary = streamed.summary.value_or(walk::v1::BatchSummary());
   const absl::Status& status = streamed.status;
@@ -168,8 +169,8 @@ int RunBatch(const BatchArgs& args) {
       out << it->second << "\n";
     } else if (answers[i]) {
       out << AnswerLine(pairs[i], *answers[i]).dump() << "\n";
-      failed += answers[i]->code() == 0 && answers[i]->walk().status() != walk::v1::WALK_STATUS_OK;
-      refused += answers[i]->code() != 0;
+      failed += answers[i]->code == 0 && answers[i]->status != walk::v1::WALK_STATUS_OK;
+      refused += answers[i]->code != 0;
     }
   }
   nlohmann::ordered_json last;

@@ -109,7 +109,7 @@ int RunRoutes(const RoutesArgs& args) {
     std::cerr << "walkctl: " << streamed.status.message() << "\n";
     return 3;
   }
-  std::vector<walk::v1::WalkBatchResponse> answers_by_index(walks.size());
+  std::vector<PairAnswer> answers_by_index(walks.size());
   for (std::size_t i = 0; i < walks.size(); ++i) {
     if (!streamed.answers[i]) {
       std::cerr << "walkctl: pair " << i << " was never answered\n";
@@ -132,8 +132,8 @@ int RunRoutes(const RoutesArgs& args) {
       for (std::size_t j = 0; j < n; ++j) {
         if (i == j) continue;
         const auto& answer = (*answers)[index.at(KeyOf(route.band, route.stops[i].place, route.stops[j].place))];
-        if (answer.code() == 0 && answer.walk().status() == walk::v1::WALK_STATUS_OK) {
-          seconds[i][j] = answer.walk().seconds();
+        if (answer.found()) {
+          seconds[i][j] = answer.seconds;
         } else {  // no walk: the straight line times the detour factor, at running pace
           const double dx = route.stops[i].place.x_yards() - route.stops[j].place.x_yards();
           const double dy = route.stops[i].place.y_yards() - route.stops[j].place.y_yards();

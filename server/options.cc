@@ -27,8 +27,15 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
   app.add_option("--store", o.store_dir, "Walk store folder (default: <data>/store)");
+  app.add_option("--store-block-cache-mb", o.store_block_cache_mb,
+                 "Walk-store block cache, MiB (the warm part of the store's tables)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
   app.add_option("--store-row-cache-mb", o.store_row_cache_mb,
-                 "Walk-store row cache, MiB (whole answers in memory; 0: none)")
+                 "Walk-store row cache, MiB (whole answers; 0: none; only for a hot set that fits)")
+      ->capture_default_str();
+  app.add_option("--answer-cache-mb", o.answer_cache_mb,
+                 "Stored answers' outcomes kept in memory for batch lookups, MiB (0: none)")
       ->capture_default_str();
   app.add_flag("--no-store", o.no_store, "Keep no walk store: route every walk");
   app.add_option("--ingest", o.ingest_dir, "Ingest this store pack at start");

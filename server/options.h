@@ -24,8 +24,15 @@ struct WalkdOptions {
   int search_threads = 0;
   // The walk store (RocksDB). Empty: <data_dir>/store.
   std::string store_dir;
-  // The store's row cache, MiB: whole answers kept in memory (about 1 µs a lookup). 0: none.
-  std::uint64_t store_row_cache_mb = 128;
+  // The store's block cache, MiB: uncompressed table blocks, where batches' MultiGets find
+  // stored answers.
+  std::uint64_t store_block_cache_mb = 256;
+  // The store's row cache, MiB: whole answers by key. 0: none. It pays only when the answers
+  // asked again fit in it (~250 B each); a smaller one churns and slows lookups (docs/store.md).
+  std::uint64_t store_row_cache_mb = 0;
+  // Outcomes of stored answers (status, method, seconds, yards) kept in memory, MiB: a batch's
+  // stored pair then costs a hash lookup instead of a RocksDB read. 0: none.
+  std::uint64_t answer_cache_mb = 256;
   // Run without a store: every walk is routed, nothing is kept.
   bool no_store = false;
   // A store pack (walkctl store export) to ingest at start, before serving.

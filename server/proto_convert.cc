@@ -8,7 +8,6 @@
 #include "nav/danger.h"
 
 namespace walk::server {
-namespace {
 
 walk::v1::WalkStatus StatusToProto(nav::WalkStatus status) {
   switch (status) {
@@ -32,6 +31,8 @@ walk::v1::Method MethodToProto(nav::Method method) {
   }
   return walk::v1::METHOD_UNSPECIFIED;
 }
+
+namespace {
 
 void EndToProto(const nav::End& end, walk::v1::End* out) {
   out->set_column_x(end.column_x);

@@ -10,6 +10,8 @@
 namespace walk::server {
 
 nav::Place ToPlace(const walk::v1::Place& place);
+walk::v1::WalkStatus StatusToProto(nav::WalkStatus status);
+walk::v1::Method MethodToProto(nav::Method method);
 
 // Checks a WalkRequest's fields that need no world: world, from, to, a known profile, a danger
 // band. INVALID_ARGUMENT names the field (prefixed with `prefix`, e.g. "walk." for PathRequest).

@@ -4,22 +4,47 @@
 // search thread with that thread's Searchers.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "nav/answer_walk.h"
 #include "server/walk_metrics.h"
 #include "server/world_registry.h"
+#include "store/answer_cache.h"
 #include "store/walk_store.h"
 #include "walk/v1/walk.pb.h"
 
 namespace walk::server {
 
+// One pair of a PairBlock, answered: its entries of AnswerBlock's columns.
+struct BlockAnswer {
+  std::uint64_t index = 0;
+  int code = 0;         // 0 or a gRPC code number
+  std::string message;  // why, when code is not 0
+  walk::v1::WalkStatus status = walk::v1::WALK_STATUS_UNSPECIFIED;
+  walk::v1::Method method = walk::v1::METHOD_UNSPECIFIED;
+  double seconds = 0.0;
+  double yards = 0.0;
+  bool stored = false;
+  std::uint64_t model = 0;
+};
+
+// Pair `i` of `block` as the WalkRequest it stands for.
+walk::v1::WalkRequest BlockPairRequest(const walk::v1::PairBlock& block, std::size_t i);
+
+// Pair `index`'s answer from Answer's outcome (`status`, and `response` when status is OK).
+BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::Status& status,
+                          const walk::v1::WalkResponse& response, bool stored);
+
 class WalkAnswerer {
  public:
-  // `store` may be null (no store: every walk is routed). All are borrowed.
-  WalkAnswerer(const WorldRegistry& worlds, store::WalkStore* store, WalkMetrics& metrics)
-      : worlds_(worlds), store_(store), metrics_(metrics) {}
+  // `store` may be null (no store: every walk is routed); `cache` may be null (batch lookups
+  // read the store). All are borrowed.
+  WalkAnswerer(const WorldRegistry& worlds, store::WalkStore* store, WalkMetrics& metrics,
+               store::AnswerCache* cache = nullptr)
+      : worlds_(worlds), store_(store), metrics_(metrics), cache_(cache) {}
 
   // Answers `request` into `out`. Returns the RPC-level status: INVALID_ARGUMENT naming the
   // field (prefixed with `field_prefix`), NOT_FOUND, UNAVAILABLE, or an internal store error.
@@ -35,6 +60,16 @@ class WalkAnswerer {
   bool AnswerFromStore(const walk::v1::WalkRequest& request, const std::string& field_prefix,
                        walk::v1::WalkResponse* out, absl::Status* status) const;
 
+  // Answers every pair of `block` the store holds (the answer cache first, then one MultiGet
+  // for the rest) into `answered`; appends
+  // the positions (in the block) of the others to `to_route`: route each with
+  // Answer(BlockPairRequest(block, i), "block.", ...), which also gives a pair's own errors. A
+  // block refused as a whole (columns of unequal length, a missing world, an unknown world,
+  // profile or band) answers every pair it indexes with that error. Cheap enough for a gRPC
+  // thread.
+  void AnswerBlockFromStore(const walk::v1::PairBlock& block, std::vector<BlockAnswer>* answered,
+                            std::vector<std::size_t>* to_route) const;
+
   store::WalkStore* store() const { return store_; }
 
  private:
@@ -48,6 +83,7 @@ class WalkAnswerer {
   const WorldRegistry& worlds_;
   store::WalkStore* store_;
   WalkMetrics& metrics_;
+  store::AnswerCache* cache_;
 };
 
 }  // namespace walk::server

@@ -1,5 +1,7 @@
 #include "server/walk_batch.h"
 
+#include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "server/grpc_status.h"
@@ -22,15 +24,21 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   if (ok) request = std::move(request_);
   // The message's pairs: its own and those it carries.
   std::vector<walk::v1::WalkBatchRequest> pairs;
+  walk::v1::PairBlock block;
   if (ok) {
+    block.Swap(request.mutable_block());
+    request.clear_block();
     pairs.reserve(1 + request.more_size());
     for (auto& more : *request.mutable_more()) {
       more.clear_more();
+      more.clear_block();
       pairs.push_back(std::move(more));
     }
     request.clear_more();
-    pairs.insert(pairs.begin(), std::move(request));
+    // A message carrying only a block has no pair of its own.
+    if (request.has_walk() || block.index_size() == 0) pairs.insert(pairs.begin(), std::move(request));
   }
+  const std::size_t asked = pairs.size() + static_cast<std::size_t>(block.index_size());
   bool cancelled;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -38,8 +46,8 @@ void WalkBatchReactor::OnReadDone(bool ok) {
     if (!ok || cancelled_) reads_done_ = true;
     cancelled = cancelled_;
     if (ok && !cancelled) {
-      in_flight_ += pairs.size();
-      summary_.set_asked(summary_.asked() + pairs.size());
+      in_flight_ += asked;
+      summary_.set_asked(summary_.asked() + asked);
     }
   }
   if (!ok || cancelled) {
@@ -51,6 +59,7 @@ void WalkBatchReactor::OnReadDone(bool ok) {
     Do(action);
     return;
   }
+  if (block.index_size() > 0) StartBlock(std::move(block));
   for (walk::v1::WalkBatchRequest& pair : pairs) {
     walk::v1::WalkBatchResponse response;
     response.set_index(pair.index());
@@ -81,6 +90,68 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   Action action;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    action = NextLocked();
+  }
+  Do(action);
+}
+
+void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
+  std::vector<BlockAnswer> answered;
+  std::vector<std::size_t> to_route;
+  answerer_.AnswerBlockFromStore(block, &answered, &to_route);
+  const std::uint32_t band = block.band();
+  if (!answered.empty()) AnsweredRows(std::move(answered), band);
+  if (to_route.empty()) return;
+  auto shared = std::make_shared<const walk::v1::PairBlock>(std::move(block));
+  for (std::size_t i : to_route) {
+    pool_.Submit([this, shared, i, band](nav::Searchers& searchers) {
+      const std::uint64_t index = shared->index(static_cast<int>(i));
+      bool cancelled;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        cancelled = cancelled_;
+      }
+      walk::v1::WalkResponse response;
+      absl::Status status = absl::CancelledError("the batch was cancelled");
+      bool stored = false;
+      if (!cancelled) {  // a cancelled call answers at once: nobody will read it
+        status = answerer_.Answer(BlockPairRequest(*shared, i), "block.", searchers, &response, &stored);
+      }
+      AnsweredRows({ToBlockAnswer(index, status, response, stored)}, band);
+    });
+  }
+}
+
+void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t band) {
+  // Outcomes as Finalize names them: refused, failed, stored, straight, routed.
+  enum Outcome { kRefused, kFailed, kStored, kStraight, kRouted, kOutcomes };
+  static constexpr const char* kNames[kOutcomes] = {"refused", "failed", "stored", "straight", "routed"};
+  std::uint64_t counts[kOutcomes] = {};
+  std::uint64_t stored = 0, routed = 0;
+  for (const BlockAnswer& row : rows) {
+    if (row.code != 0) {
+      ++counts[kRefused];
+      continue;
+    }
+    ++(row.stored ? stored : routed);
+    if (row.status != walk::v1::WALK_STATUS_OK) ++counts[kFailed];
+    else if (row.stored) ++counts[kStored];
+    else if (row.method == walk::v1::METHOD_STRAIGHT_LINE) ++counts[kStraight];
+    else ++counts[kRouted];
+  }
+  for (int o = 0; o < kOutcomes; ++o) metrics_.RecordBatchPairs(kNames[o], counts[o]);
+  Action action;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    in_flight_ -= rows.size();
+    summary_.set_refused(summary_.refused() + counts[kRefused]);
+    summary_.set_stored(summary_.stored() + stored);
+    summary_.set_routed(summary_.routed() + routed);
+    summary_.set_straight(summary_.straight() + counts[kStraight]);
+    if (counts[kFailed] > 0) failed_by_band_[band] += counts[kFailed];
+    if (!cancelled_) {
+      for (BlockAnswer& row : rows) ready_rows_.push_back(std::move(row));
+    }
     action = NextLocked();
   }
   Do(action);
@@ -135,26 +206,32 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
     }
     return Action::kNone;
   }
-  if (!writing_ && !ready_.empty()) {
-    // One message answers up to kAnswersPerMessage ready pairs: the first, and the rest in
-    // `more`. Fewer messages, fewer round trips.
+  if (!writing_ && (!ready_.empty() || !ready_rows_.empty())) {
+    // One message answers up to kAnswersPerMessage ready pairs (the first in the message
+    // itself, the rest in `more`) and up to kRowsPerMessage block pairs in columns. Fewer
+    // messages, fewer round trips.
     writing_ = true;
-    writing_message_ = std::move(ready_.front());
-    ready_.pop_front();
+    if (!ready_.empty()) {
+      writing_message_ = std::move(ready_.front());
+      ready_.pop_front();
+    } else {
+      writing_message_.Clear();  // keeps the columns' capacity
+    }
     while (!ready_.empty() && static_cast<std::size_t>(writing_message_.more_size()) + 1 < kAnswersPerMessage) {
       *writing_message_.add_more() = std::move(ready_.front());
       ready_.pop_front();
     }
+    if (!ready_rows_.empty()) WriteRows(writing_message_.mutable_answers());
     // More answers are queued behind this message: let gRPC coalesce them into fewer frames; the
     // last one goes without the hint and flushes.
-    write_buffered_ = !ready_.empty();
+    write_buffered_ = !ready_.empty() || !ready_rows_.empty();
     return Action::kWrite;
   }
-  if (!reading_ && !reads_done_ && in_flight_ + ready_.size() < kMaxOutstanding) {
+  if (!reading_ && !reads_done_ && in_flight_ + ready_.size() + ready_rows_.size() < kMaxOutstanding) {
     reading_ = true;
     return Action::kRead;
   }
-  if (reads_done_ && in_flight_ == 0 && ready_.empty() && !writing_ && !reading_) {
+  if (reads_done_ && in_flight_ == 0 && ready_.empty() && ready_rows_.empty() && !writing_ && !reading_) {
     if (!summary_sent_) {
       summary_sent_ = true;
       for (const auto& [band, count] : failed_by_band_) {
@@ -164,6 +241,8 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
       }
       if (answerer_.store() != nullptr) {
         if (auto after = answerer_.store()->EstimateAnswers(); after.ok()) summary_.set_store_answers_after(*after);
+        // Failing here only leaves the answers in the memtable (and the log): nothing to report.
+        answerer_.store()->FlushInBackgroundIfAbove(kFlushAfterAnswers).IgnoreError();
       }
       summary_.set_wall_seconds(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
@@ -177,6 +256,32 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
     return Action::kFinish;
   }
   return Action::kNone;
+}
+
+void WalkBatchReactor::WriteRows(walk::v1::AnswerBlock* out) {
+  const std::size_t rows = std::min(ready_rows_.size(), kRowsPerMessage);
+  const int n = static_cast<int>(rows);
+  out->mutable_index()->Reserve(n);
+  out->mutable_code()->Reserve(n);
+  out->mutable_status()->Reserve(n);
+  out->mutable_method()->Reserve(n);
+  out->mutable_seconds()->Reserve(n);
+  out->mutable_yards()->Reserve(n);
+  out->mutable_stored()->Reserve(n);
+  out->mutable_model()->Reserve(n);
+  for (std::size_t k = 0; k < rows; ++k) {
+    BlockAnswer& row = ready_rows_.front();
+    out->add_index(row.index);
+    out->add_code(row.code);
+    if (row.code != 0) (*out->mutable_message())[row.index] = std::move(row.message);
+    out->add_status(row.status);
+    out->add_method(row.method);
+    out->add_seconds(row.seconds);
+    out->add_yards(row.yards);
+    out->add_stored(row.stored);
+    out->add_model(row.model);
+    ready_rows_.pop_front();
+  }
 }
 
 void WalkBatchReactor::Do(Action action) {
@@ -223,6 +328,7 @@ void WalkBatchReactor::OnCancel() {
     std::lock_guard<std::mutex> lock(mu_);
     cancelled_ = true;
     ready_.clear();
+    ready_rows_.clear();
     action = NextLocked();
   }
   Do(action);

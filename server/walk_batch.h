@@ -23,9 +23,13 @@ class WalkBatchReactor final
  public:
   // Pairs read but not yet written, at most (a message read may carry many: the bound is checked
   // before each read).
-  static constexpr std::size_t kMaxOutstanding = 4096;
-  // Most answers one message carries.
+  static constexpr std::size_t kMaxOutstanding = 16384;
+  // Most per-pair answers (`more`) and block answers (AnswerBlock rows) one message carries.
   static constexpr std::size_t kAnswersPerMessage = 256;
+  static constexpr std::size_t kRowsPerMessage = 4096;
+  // A batch ending with at least this many answers in the store's memtable flushes it (in the
+  // background): reruns read table files faster.
+  static constexpr std::uint64_t kFlushAfterAnswers = 100000;
 
   // Starts reading at once. Deletes itself when the call is done.
   WalkBatchReactor(const WalkAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics);
@@ -46,6 +50,12 @@ class WalkBatchReactor final
                 std::uint32_t band);
   void Answered(walk::v1::WalkBatchResponse response, const char* outcome, std::uint32_t band,
                 bool failed);
+  // A block's pairs: the stored ones answered at once (one MultiGet), the rest routed on the pool.
+  void StartBlock(walk::v1::PairBlock block);
+  // Queues answers to block pairs of band `band` and counts them.
+  void AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t band);
+  // Moves up to kRowsPerMessage ready block answers into `out` (under mu_).
+  void WriteRows(walk::v1::AnswerBlock* out);
 
   const WalkAnswerer& answerer_;
   SearchPool& pool_;
@@ -55,6 +65,7 @@ class WalkBatchReactor final
   std::mutex mu_;
   walk::v1::WalkBatchRequest request_;             // the read in flight fills it
   std::deque<walk::v1::WalkBatchResponse> ready_;  // answers waiting to be written
+  std::deque<BlockAnswer> ready_rows_;             // block answers waiting to be written
   walk::v1::WalkBatchResponse writing_message_;    // the write in flight
   std::size_t in_flight_ = 0;                      // submitted to the pool, not yet answered
   bool reading_ = true;

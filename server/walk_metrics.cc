@@ -31,6 +31,15 @@ void WalkMetrics::RecordStoreLookup(bool hit) { store_lookups_.WithLabels({hit ?
 
 void WalkMetrics::RecordBatchPair(const char* outcome) { batch_pairs_.WithLabels({outcome}).Increment(); }
 
+void WalkMetrics::RecordStoreLookups(std::uint64_t hits, std::uint64_t misses) {
+  if (hits > 0) store_lookups_.WithLabels({"hit"}).Increment(static_cast<double>(hits));
+  if (misses > 0) store_lookups_.WithLabels({"miss"}).Increment(static_cast<double>(misses));
+}
+
+void WalkMetrics::RecordBatchPairs(const char* outcome, std::uint64_t count) {
+  if (count > 0) batch_pairs_.WithLabels({outcome}).Increment(static_cast<double>(count));
+}
+
 void WalkMetrics::RecordRequest(const std::string& method, const std::string& code, double seconds) {
   requests_.WithLabels({method, code}).Increment();
   request_seconds_.WithLabels({method}).Observe(seconds);

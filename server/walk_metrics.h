@@ -22,8 +22,12 @@ class WalkMetrics {
   void SetWorlds(int loaded, int failed);
   // A walk-store lookup: a hit answers without a search.
   void RecordStoreLookup(bool hit);
+  // `hits` and `misses` lookups at once (a block's MultiGet).
+  void RecordStoreLookups(std::uint64_t hits, std::uint64_t misses);
   // One pair of a batch, by outcome: stored, routed, straight, failed, refused.
   void RecordBatchPair(const char* outcome);
+  // `count` batch pairs of one outcome at once.
+  void RecordBatchPairs(const char* outcome, std::uint64_t count);
 
  private:
   CounterFamily& requests_;

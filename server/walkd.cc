@@ -29,6 +29,7 @@ struct Walkd::Parts {
   WorldRegistry worlds;
   std::unique_ptr<SearchPool> pool;
   std::unique_ptr<store::WalkStore> store;
+  std::unique_ptr<store::AnswerCache> answer_cache;
   std::unique_ptr<WalkAnswerer> answerer;
   HealthService health;
   std::unique_ptr<WalkServiceImpl> service;
@@ -86,6 +87,7 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
                             ? (std::filesystem::path(options.data_dir) / "store").string()
                             : options.store_dir;
     store_options.row_cache_bytes = options.store_row_cache_mb << 20;
+    store_options.block_cache_bytes = options.store_block_cache_mb << 20;
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
     absl::StatusOr<std::unique_ptr<store::WalkStore>> opened = store::WalkStore::Open(store_options);
@@ -101,6 +103,13 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
       }
       std::cout << "walkd: ingested the store pack " << options.ingest_dir << std::endl;
     }
+    if (options.answer_cache_mb > 0) {
+      p.answer_cache = std::make_unique<store::AnswerCache>(options.answer_cache_mb << 20);
+      store::AnswerCache* cache = p.answer_cache.get();
+      p.registry.AddCallbackGauge("walk_answer_cache_answers",
+                                  "Stored answers held in memory for batch lookups.",
+                                  [cache] { return static_cast<double>(cache->Size()); });
+    }
     store::WalkStore* raw_store = p.store.get();
     p.registry.AddCallbackGauge("walk_store_answers", "Answers in the walk store (RocksDB's estimate).",
                                 [raw_store] {
@@ -108,7 +117,7 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
                                   return answers.ok() ? static_cast<double>(*answers) : 0.0;
                                 });
   }
-  p.answerer = std::make_unique<WalkAnswerer>(p.worlds, p.store.get(), *p.metrics);
+  p.answerer = std::make_unique<WalkAnswerer>(p.worlds, p.store.get(), *p.metrics, p.answer_cache.get());
 
   const int threads = options.search_threads > 0
                           ? options.search_threads

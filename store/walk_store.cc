@@ -815,6 +815,21 @@ absl::Status WalkStore::Flush() {
   return absl::OkStatus();
 }
 
+absl::StatusOr<bool> WalkStore::FlushInBackgroundIfAbove(std::uint64_t answers) {
+  if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
+  std::uint64_t in_memory = 0;
+  if (!impl_->db->GetIntProperty(rocksdb::DB::Properties::kNumEntriesActiveMemTable, &in_memory) ||
+      in_memory < answers) {
+    return false;
+  }
+  rocksdb::FlushOptions flush;
+  flush.wait = false;
+  flush.allow_write_stall = true;
+  const rocksdb::Status s = impl_->db->Flush(flush);
+  if (!s.ok()) return FromRocks(s, dir_, "flush");
+  return true;
+}
+
 absl::Status WalkStore::CompactAll() {
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   rocksdb::CompactRangeOptions compact;

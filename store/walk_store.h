@@ -133,6 +133,12 @@ class WalkStore {
   // them); tests and tools use it to lay the store out on disk.
   absl::Status Flush();
 
+  // Starts writing the answers held in memory to a table file, without waiting, when there are
+  // at least `answers` of them; true when it did. A batch that stored many answers calls it as it
+  // ends: the next rerun then finds them through table blooms and block hash indexes, which a
+  // MultiGet reads ~1.6x faster than the memtable's skiplist (docs/store.md).
+  absl::StatusOr<bool> FlushInBackgroundIfAbove(std::uint64_t answers);
+
   // Compacts the whole store into its last level: what a store looks like after a long life.
   absl::Status CompactAll();
 

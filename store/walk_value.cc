@@ -103,6 +103,10 @@ bool operator==(const StoredWalk& a, const StoredWalk& b) {
   return true;
 }
 
+WalkOutcome OutcomeOf(const StoredWalk& stored) {
+  return WalkOutcome{stored.status, stored.method, stored.seconds, stored.yards};
+}
+
 StoredWalk FromAnswer(const nav::WalkAnswer& answer) {
   StoredWalk stored;
   stored.status = answer.status;

@@ -30,6 +30,17 @@ struct StoredWalk {
 // Field by field, doubles compared exactly (a stored answer is the computed one, bit for bit).
 bool operator==(const StoredWalk& a, const StoredWalk& b);
 
+// What a batch answer says of a walk (StoredWalk without its zone cells).
+struct WalkOutcome {
+  nav::WalkStatus status = nav::WalkStatus::kNoWalk;
+  nav::Method method = nav::Method::kTrivial;
+  double seconds = 0.0;
+  double yards = 0.0;
+};
+
+// What a batch answer in columns says of `stored` (store/answer_cache.h).
+WalkOutcome OutcomeOf(const StoredWalk& stored);
+
 // The stored parts of `answer`.
 StoredWalk FromAnswer(const nav::WalkAnswer& answer);
 // An answer holding what `stored` holds: no ends, no path, zero search counters.

@@ -2,12 +2,14 @@
 // reruns are answered from the store, a walkd killed with SIGKILL mid-batch keeps every answer
 // it acknowledged, a damaged store is reported at start, tables are bounded.
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
 
 #include "client/walk_client.h"
+#include "client/walk_stream.h"
 #include "gtest/gtest.h"
 #include "tests/integration/walkd_process.h"
 
@@ -194,6 +196,110 @@ TEST(WalkdStoreTest, ChunkedMessagesAreAnsweredPairByPair) {
   EXPECT_EQ(*answered.rbegin(), 129u);
   ASSERT_TRUE(summary.has_value());
   EXPECT_EQ(summary->asked(), 30u);
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+// One raw block through WalkBatch; every answer in its columns, by index.
+std::map<std::uint64_t, client::PairAnswer> StreamBlock(const std::string& address,
+                                                        const walk::v1::PairBlock& block) {
+  auto stub = walk::v1::WalkService::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+  auto stream = stub->WalkBatch(&context);
+  walk::v1::WalkBatchRequest request;
+  *request.mutable_block() = block;
+  EXPECT_TRUE(stream->Write(request));
+  stream->WritesDone();
+  std::map<std::uint64_t, client::PairAnswer> answers;
+  walk::v1::WalkBatchResponse response;
+  while (stream->Read(&response)) {
+    EXPECT_FALSE(response.has_walk()) << "a block is answered in columns only";
+    const walk::v1::AnswerBlock& rows = response.answers();
+    for (int k = 0; k < rows.index_size(); ++k) {
+      client::PairAnswer& a = answers[rows.index(k)];
+      a.code = rows.code(k);
+      if (rows.message().count(rows.index(k))) a.message = rows.message().at(rows.index(k));
+    }
+  }
+  EXPECT_TRUE(stream->Finish().ok());
+  return answers;
+}
+
+TEST(WalkdStoreTest, PairBlocksAreAnsweredInColumnsAsPairByPair) {
+  const std::string data = MakeTempDir("blocks");
+  Walkd walkd = Start(data);
+  client::WalkClient client(walkd.address, 30.0);
+  ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+  std::vector<walk::v1::WalkRequest> pairs = Pairs(40, 11);
+  pairs[3].mutable_from()->set_z_yards(500.0);  // a height on one end: the column carries NaN for the rest
+  pairs[5].mutable_to()->set_x_yards(-5.0);     // refused alone, naming its field
+  pairs[9].set_band(20);                        // another band: another block
+  // The reference: pair by pair (and now stored).
+  const BatchResult reference = Stream(walkd.address, pairs);
+  ASSERT_TRUE(reference.status.ok()) << reference.status.error_message();
+  ASSERT_EQ(reference.answers.size(), pairs.size());
+
+  auto expect_same = [&](const client::StreamedWalks& blocks, const std::string& what) {
+    ASSERT_TRUE(blocks.status.ok()) << what << ": " << blocks.status.message();
+    ASSERT_TRUE(blocks.summary.has_value()) << what;
+    EXPECT_EQ(blocks.summary->asked(), pairs.size()) << what;
+    EXPECT_EQ(blocks.summary->stored(), pairs.size() - 1) << what << ": every valid pair is stored";
+    EXPECT_EQ(blocks.summary->refused(), 1u) << what;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      ASSERT_TRUE(blocks.answers[i].has_value()) << what << ": pair " << i;
+      const client::PairAnswer& a = *blocks.answers[i];
+      const walk::v1::WalkBatchResponse& r = reference.answers.at(i);
+      ASSERT_EQ(a.code, r.code()) << what << ": pair " << i << " " << a.message;
+      if (a.code != 0) {
+        EXPECT_EQ(a.message.rfind("block.to.x_yards", 0), 0u) << a.message;
+        continue;
+      }
+      EXPECT_TRUE(a.stored) << what << ": pair " << i;
+      EXPECT_EQ(a.status, r.walk().status()) << what << ": pair " << i;
+      EXPECT_EQ(a.method, r.walk().method()) << what << ": pair " << i;
+      EXPECT_EQ(a.seconds, r.walk().seconds()) << what << ": pair " << i;
+      EXPECT_EQ(a.yards, r.walk().yards()) << what << ": pair " << i;
+      char model[17];
+      std::snprintf(model, sizeof model, "%016llx", static_cast<unsigned long long>(a.model));
+      EXPECT_EQ(model, r.walk().model_id()) << what << ": pair " << i;
+    }
+  };
+  // In blocks: answered from the answer cache (filled as the reference was stored)...
+  expect_same(client::StreamWalks(walkd.address, 120, pairs), "blocks, cached");
+
+  // Whole blocks refused: a short column, an unknown world. Every pair named, the field too.
+  walk::v1::PairBlock bad;
+  bad.set_world("default");
+  for (int i = 0; i < 3; ++i) {
+    bad.add_index(50 + i);
+    bad.add_from_x(10);
+    bad.add_to_x(20);
+    bad.add_to_y(20);
+  }
+  bad.add_from_y(10);
+  auto refused = StreamBlock(walkd.address, bad);
+  ASSERT_EQ(refused.size(), 3u);
+  for (const auto& [index, a] : refused) {
+    EXPECT_EQ(a.code, static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+    EXPECT_EQ(a.message.rfind("block.from_y: 1 values for 3 pairs", 0), 0u) << a.message;
+  }
+  bad.add_from_y(10);
+  bad.add_from_y(10);
+  bad.set_world("atlantis");
+  refused = StreamBlock(walkd.address, bad);
+  ASSERT_EQ(refused.size(), 3u);
+  EXPECT_EQ(refused.at(51).code, static_cast<int>(grpc::StatusCode::NOT_FOUND));
+  EXPECT_EQ(refused.at(51).message.rfind("block.", 0), 0u) << refused.at(51).message;
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+
+  // ...and with no answer cache, from RocksDB: the same answers.
+  walkd = Start(data, {"--answer-cache-mb", "0"});
+  client::WalkClient again(walkd.address, 30.0);
+  ASSERT_TRUE(WaitServing(again)) << walkd.process->output();
+  expect_same(client::StreamWalks(walkd.address, 120, pairs), "blocks, RocksDB");
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(data);

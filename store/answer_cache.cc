@@ -1,0 +1,91 @@
+#include "store/answer_cache.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+
+namespace walk::store {
+namespace {
+
+// An encoded key, hashed by its bytes.
+struct KeyBytes {
+  std::array<char, kWalkKeyBytes> bytes;
+
+  friend bool operator==(const KeyBytes& a, const KeyBytes& b) {
+    return std::memcmp(a.bytes.data(), b.bytes.data(), kWalkKeyBytes) == 0;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const KeyBytes& k) {
+    return H::combine_contiguous(std::move(h), k.bytes.data(), k.bytes.size());
+  }
+};
+
+KeyBytes Encode(const WalkKey& key) {
+  KeyBytes k;
+  EncodeWalkKeyTo(key, k.bytes.data());
+  return k;
+}
+
+}  // namespace
+
+struct AnswerCache::Shard {
+  mutable std::mutex mu;
+  absl::flat_hash_map<KeyBytes, WalkOutcome> young, old;
+};
+
+AnswerCache::AnswerCache(std::size_t max_bytes)
+    // Two generations share the budget.
+    : young_limit_(std::max<std::size_t>(256, max_bytes / kBytesPerAnswer / kShards / 2)) {
+  for (auto& shard : shards_) shard = std::make_unique<Shard>();
+}
+
+AnswerCache::~AnswerCache() = default;
+
+bool AnswerCache::Find(const WalkKey& key, WalkOutcome* out) {
+  const KeyBytes k = Encode(key);
+  const std::size_t hash = absl::Hash<KeyBytes>()(k);
+  Shard& shard = *shards_[hash % kShards];
+  std::lock_guard<std::mutex> lock(shard.mu);
+  if (auto it = shard.young.find(k); it != shard.young.end()) {
+    *out = it->second;
+    return true;
+  }
+  auto it = shard.old.find(k);
+  if (it == shard.old.end()) return false;
+  *out = it->second;
+  // Asked again: young once more.
+  shard.old.erase(it);
+  if (shard.young.size() >= young_limit_) {
+    shard.old = std::move(shard.young);
+    shard.young = {};
+  }
+  shard.young.emplace(k, *out);
+  return true;
+}
+
+void AnswerCache::Insert(const WalkKey& key, const WalkOutcome& outcome) {
+  const KeyBytes k = Encode(key);
+  const std::size_t hash = absl::Hash<KeyBytes>()(k);
+  Shard& shard = *shards_[hash % kShards];
+  std::lock_guard<std::mutex> lock(shard.mu);
+  if (shard.young.size() >= young_limit_) {
+    shard.old = std::move(shard.young);
+    shard.young = {};
+  }
+  shard.young.insert_or_assign(k, outcome);
+}
+
+std::size_t AnswerCache::Size() const {
+  std::size_t n = 0;
+  for (const auto& shard : shards_) {
+    std::lock_guard<std::mutex> lock(shard->mu);
+    n += shard->young.size() + shard->old.size();
+  }
+  return n;
+}
+
+}  // namespace walk::store

@@ -1,0 +1,56 @@
+// The answer cache: what goes in comes out, a small cache forgets answers nobody asks for, and
+// answers asked again survive the ageing of their generation.
+#include "store/answer_cache.h"
+
+#include "gtest/gtest.h"
+
+namespace walk::store {
+namespace {
+
+WalkKey Key(std::uint64_t model, std::int32_t x) {
+  WalkKey key;
+  key.model = model;
+  key.from.x_decis = x;
+  key.to.y_decis = x * 3;
+  key.from.surface = 1;
+  key.to.surface = 2;
+  return key;
+}
+
+WalkOutcome Outcome(double seconds) {
+  return WalkOutcome{nav::WalkStatus::kOk, nav::Method::kCch, seconds, seconds * 2};
+}
+
+TEST(AnswerCacheTest, FindsWhatWasInsertedAndNothingElse) {
+  AnswerCache cache(std::size_t{1} << 20);
+  cache.Insert(Key(7, 1), Outcome(1.5));
+  WalkOutcome out;
+  ASSERT_TRUE(cache.Find(Key(7, 1), &out));
+  EXPECT_EQ(out.seconds, 1.5);
+  EXPECT_EQ(out.yards, 3.0);
+  EXPECT_EQ(out.method, nav::Method::kCch);
+  EXPECT_FALSE(cache.Find(Key(8, 1), &out)) << "another model is another key";
+  EXPECT_FALSE(cache.Find(Key(7, 2), &out));
+  EXPECT_EQ(cache.Size(), 1u);
+}
+
+TEST(AnswerCacheTest, StaysBoundedAndKeepsTheAnswersAskedAgain) {
+  // The smallest cache: 16 shards of 256 young answers (and as many old ones).
+  AnswerCache cache(0);
+  cache.Insert(Key(1, -1), Outcome(42.0));
+  WalkOutcome out;
+  for (std::int32_t x = 0; x < 100000; ++x) {
+    cache.Insert(Key(1, x), Outcome(x));
+    if (x % 1000 == 0) {
+      ASSERT_TRUE(cache.Find(Key(1, -1), &out)) << "asked again at " << x;
+    }
+  }
+  EXPECT_EQ(out.seconds, 42.0);
+  EXPECT_LE(cache.Size(), 16u * 256u * 2u);
+  EXPECT_FALSE(cache.Find(Key(1, 0), &out)) << "never asked again: aged out";
+  ASSERT_TRUE(cache.Find(Key(1, 99999), &out)) << "the newest answers stay";
+  EXPECT_EQ(out.seconds, 99999.0);
+}
+
+}  // namespace
+}  // namespace walk::store
