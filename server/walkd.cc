@@ -2,8 +2,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -30,6 +32,8 @@ struct Walkd::Parts {
   std::unique_ptr<SearchPool> pool;
   std::unique_ptr<store::WalkStore> store;
   std::unique_ptr<store::AnswerCache> answer_cache;
+  // Fills the answer cache from the store at start (declared after both: stopped first).
+  std::jthread cache_warmer;
   std::unique_ptr<WalkAnswerer> answerer;
   HealthService health;
   std::unique_ptr<WalkServiceImpl> service;
@@ -111,6 +115,29 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
                                   [cache] { return static_cast<double>(cache->Size()); });
     }
     store::WalkStore* raw_store = p.store.get();
+    if (p.answer_cache) {
+      // A restarted walkd answers yesterday's batch from memory too: the stored answers, in key
+      // order, as many as the cache's young maps hold, read in the background while it serves.
+      p.cache_warmer = std::jthread([raw_store, cache = p.answer_cache.get()](std::stop_token stop) {
+        const std::size_t room = cache->YoungCapacity() / 10 * 9;
+        std::size_t loaded = 0;
+        const auto started = std::chrono::steady_clock::now();
+        const absl::Status read = raw_store->ForEachOutcome(
+            [&](const store::WalkKey& key, const store::WalkOutcome& outcome) {
+              if (stop.stop_requested() || loaded >= room) return false;
+              cache->Insert(key, outcome);
+              ++loaded;
+              return true;
+            });
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (!read.ok()) {
+          std::cerr << "walkd: the answer cache was not warmed: " << read.message() << std::endl;
+        } else {
+          std::cout << "walkd: answer cache warmed with " << loaded << " stored answers in "
+                    << std::fixed << std::setprecision(1) << seconds << " s" << std::endl;
+        }
+      });
+    }
     p.registry.AddCallbackGauge("walk_store_answers", "Answers in the walk store (RocksDB's estimate).",
                                 [raw_store] {
                                   auto answers = raw_store->EstimateAnswers();
@@ -195,6 +222,10 @@ void Walkd::Shutdown(double grace_s) {
                           std::chrono::milliseconds(static_cast<long long>(grace_s * 1000));
     p.server->Shutdown(deadline);  // waits for calls in flight, cancels them at the deadline
     p.server->Wait();
+    if (p.cache_warmer.joinable()) {
+      p.cache_warmer.request_stop();
+      p.cache_warmer.join();
+    }
     p.pool.reset();  // runs what is queued (cancelled calls finish at once), joins
     p.worlds.JoinLoading();
     if (p.metrics_http) p.metrics_http->Stop();

@@ -596,6 +596,27 @@ absl::StatusOr<std::uint64_t> WalkStore::CountAnswers(std::uint64_t model) const
   return count;
 }
 
+absl::Status WalkStore::ForEachOutcome(
+    const std::function<bool(const WalkKey&, const WalkOutcome&)>& fn) const {
+  if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
+  rocksdb::ReadOptions read;
+  read.total_order_seek = true;  // across prefixes
+  read.fill_cache = false;
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read));
+  StoredWalk walk;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    absl::StatusOr<WalkKey> key = DecodeWalkKey(absl::string_view(it->key().data(), it->key().size()));
+    if (!key.ok()) return absl::DataLossError(absl::StrCat("walk store ", dir_, ": ", key.status().message()));
+    if (absl::Status d = DecodeWalkValue(absl::string_view(it->value().data(), it->value().size()), &walk);
+        !d.ok()) {
+      return absl::DataLossError(absl::StrCat("walk store ", dir_, ": a stored ", d.message()));
+    }
+    if (!fn(*key, OutcomeOf(walk))) return absl::OkStatus();
+  }
+  if (!it->status().ok()) return FromRocks(it->status(), dir_, "read every answer");
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::vector<std::uint64_t>> WalkStore::Models() const {
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   rocksdb::ReadOptions read;

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,6 +110,10 @@ class WalkStore {
 
   // The exact number of answers stored under `model`, counted by iterating its prefix.
   absl::StatusOr<std::uint64_t> CountAnswers(std::uint64_t model) const;
+
+  // Calls `fn` with every stored answer's key and outcome, in key order, until it returns false.
+  // Reads past the block cache (fill_cache off). DATA_LOSS on a damaged key or value.
+  absl::Status ForEachOutcome(const std::function<bool(const WalkKey&, const WalkOutcome&)>& fn) const;
 
   // Every model with at least one answer, ascending. Costs one seek per model.
   absl::StatusOr<std::vector<std::uint64_t>> Models() const;

@@ -100,9 +100,12 @@ BatchResult Stream(const std::string& address, const std::vector<walk::v1::WalkR
       result.summary = response.summary();
       continue;
     }
-    std::vector<walk::v1::WalkBatchResponse> answers(response.more().begin(), response.more().end());
-    response.clear_more();
-    answers.insert(answers.begin(), response);  // one message may carry many answers
+    // One message may carry many answers: its own, then those in `more`.
+    std::vector<walk::v1::WalkBatchResponse> answers;
+    answers.reserve(1 + response.more_size());
+    answers.push_back(response);
+    answers.front().clear_more();
+    for (const auto& more : response.more()) answers.push_back(more);
     for (const auto& answer : answers) {
       result.answers[answer.index()] = answer;
       if (reading && on_answer && !on_answer(answer)) reading = false;
@@ -300,6 +303,18 @@ TEST(WalkdStoreTest, PairBlocksAreAnsweredInColumnsAsPairByPair) {
   client::WalkClient again(walkd.address, 30.0);
   ASSERT_TRUE(WaitServing(again)) << walkd.process->output();
   expect_same(client::StreamWalks(walkd.address, 120, pairs), "blocks, RocksDB");
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+
+  // A restarted walkd warms its answer cache from the store: every stored answer, then the same
+  // answers again.
+  walkd = Start(data);
+  const std::optional<std::string> warmed = walkd.process->WaitForLine("walkd: answer cache warmed with ");
+  ASSERT_TRUE(warmed.has_value()) << walkd.process->output();
+  EXPECT_EQ(std::stoul(*warmed), pairs.size() - 1) << *warmed;
+  client::WalkClient third(walkd.address, 30.0);
+  ASSERT_TRUE(WaitServing(third)) << walkd.process->output();
+  expect_same(client::StreamWalks(walkd.address, 120, pairs), "blocks, warmed cache");
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(data);
