@@ -1,7 +1,10 @@
 #include "client/batch_input.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <optional>
+#include <string_view>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -35,10 +38,153 @@ absl::Status ReadPlace(const nlohmann::json& value, std::uint32_t continent, std
   return absl::OkStatus();
 }
 
+// Reads the usual line fast, without building a JSON document: a flat object of the known keys
+// with strings without escapes, plain numbers and [x, y] / [x, y, z] arrays. Anything else (an
+// escape, another key, a repeated key, nesting, a malformed line) returns nullopt, and the line
+// is read by nlohmann::json instead, which also words the errors.
+class UsualLine {
+ public:
+  explicit UsualLine(std::string_view text) : at_(text.data()), end_(text.data() + text.size()) {}
+
+  std::optional<BatchPair> Parse(std::uint64_t line, const BatchDefaults& defaults) {
+    BatchPair pair;
+    pair.line = line;
+    pair.walk.set_world(defaults.world);
+    pair.walk.set_profile(defaults.profile);
+    pair.walk.set_band(defaults.band);
+    std::uint32_t continent = 0;
+    double from[3], to[3];
+    int from_n = 0, to_n = 0;
+    unsigned seen = 0;  // a bit per key
+    if (!Take('{')) return std::nullopt;
+    for (bool first = true;; first = false) {
+      if (Take('}')) break;
+      if (!first && !Take(',')) return std::nullopt;
+      std::string_view key;
+      if (!String(&key) || !Take(':')) return std::nullopt;
+      static constexpr std::string_view kKeys[] = {"id", "world", "profile", "band", "continent", "from", "to"};
+      const auto known = std::find(std::begin(kKeys), std::end(kKeys), key);
+      if (known == std::end(kKeys)) return std::nullopt;
+      const unsigned bit = 1u << (known - std::begin(kKeys));
+      if (seen & bit) return std::nullopt;
+      seen |= bit;
+      std::string_view s;
+      std::uint64_t u = 0;
+      if (key == "id") {
+        if (Peek() == '"') {
+          if (!String(&s)) return std::nullopt;
+          pair.id = std::string(s);
+        } else {
+          if (!Unsigned(&u, &s)) return std::nullopt;  // other ids (negative, fractions): nlohmann
+          pair.id = std::string(s);
+        }
+      } else if (key == "world" || key == "profile") {
+        if (!String(&s)) return std::nullopt;
+        (key == "world" ? pair.walk.mutable_world() : pair.walk.mutable_profile())->assign(s);
+      } else if (key == "band" || key == "continent") {
+        if (!Unsigned(&u, &s) || u > 0xFFFFFFFFu) return std::nullopt;
+        if (key == "band") pair.walk.set_band(static_cast<std::uint32_t>(u));
+        else continent = static_cast<std::uint32_t>(u);
+      } else if (!Coordinates(key == "from" ? from : to, key == "from" ? &from_n : &to_n)) {
+        return std::nullopt;
+      }
+    }
+    Space();
+    if (at_ != end_ || from_n == 0 || to_n == 0) return std::nullopt;
+    auto place = [&](const double* xyz, int n, walk::v1::Place* out) {
+      out->set_continent(continent);
+      out->set_x_yards(xyz[0]);
+      out->set_y_yards(xyz[1]);
+      if (n == 3) out->set_z_yards(xyz[2]);
+    };
+    place(from, from_n, pair.walk.mutable_from());
+    place(to, to_n, pair.walk.mutable_to());
+    return pair;
+  }
+
+ private:
+  void Space() {
+    while (at_ < end_ && (*at_ == ' ' || *at_ == '\t' || *at_ == '\r' || *at_ == '\n')) ++at_;
+  }
+  char Peek() {
+    Space();
+    return at_ < end_ ? *at_ : '\0';
+  }
+  bool Take(char c) {
+    if (Peek() != c) return false;
+    ++at_;
+    return true;
+  }
+  // A string without escapes or control characters.
+  bool String(std::string_view* out) {
+    if (!Take('"')) return false;
+    const char* start = at_;
+    while (at_ < end_ && *at_ != '"') {
+      if (*at_ == '\\' || static_cast<unsigned char>(*at_) < 0x20) return false;
+      ++at_;
+    }
+    if (at_ == end_) return false;
+    *out = std::string_view(start, static_cast<std::size_t>(at_ - start));
+    ++at_;
+    return true;
+  }
+  // A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+  bool Number(double* out, std::string_view* text, bool* integer) {
+    Space();
+    const char* start = at_;
+    auto digits = [&] {
+      const char* from = at_;
+      while (at_ < end_ && *at_ >= '0' && *at_ <= '9') ++at_;
+      return at_ > from;
+    };
+    if (at_ < end_ && *at_ == '-') ++at_;
+    const char* int_start = at_;
+    if (!digits()) return false;
+    if (*int_start == '0' && at_ - int_start > 1) return false;  // leading zero
+    *integer = true;
+    if (at_ < end_ && *at_ == '.') {
+      ++at_;
+      if (!digits()) return false;
+      *integer = false;
+    }
+    if (at_ < end_ && (*at_ == 'e' || *at_ == 'E')) {
+      ++at_;
+      if (at_ < end_ && (*at_ == '+' || *at_ == '-')) ++at_;
+      if (!digits()) return false;
+      *integer = false;
+    }
+    *text = std::string_view(start, static_cast<std::size_t>(at_ - start));
+    const auto [end, error] = std::from_chars(start, at_, *out);
+    return error == std::errc() && end == at_ && std::isfinite(*out);
+  }
+  // A non-negative integer of at most 18 digits.
+  bool Unsigned(std::uint64_t* out, std::string_view* text) {
+    double value = 0;
+    bool integer = false;
+    if (!Number(&value, text, &integer) || !integer || (*text)[0] == '-' || text->size() > 18) return false;
+    return std::from_chars(text->data(), text->data() + text->size(), *out).ec == std::errc();
+  }
+  // [x, y] or [x, y, z].
+  bool Coordinates(double* xyz, int* n) {
+    if (!Take('[')) return false;
+    for (*n = 0; *n < 3; ++*n) {
+      if (*n > 0 && !Take(',')) break;
+      std::string_view text;
+      bool integer = false;
+      if (!Number(&xyz[*n], &text, &integer)) return false;
+    }
+    return *n >= 2 && Take(']');
+  }
+
+  const char* at_;
+  const char* end_;
+};
+
 }  // namespace
 
 absl::StatusOr<BatchPair> ParseJsonPair(const std::string& text, std::uint64_t line,
                                         const BatchDefaults& defaults) {
+  if (std::optional<BatchPair> usual = UsualLine(text).Parse(line, defaults)) return *std::move(usual);
   nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) return Bad(line, "not a JSON object");
   BatchPair pair;
@@ -46,10 +192,19 @@ absl::StatusOr<BatchPair> ParseJsonPair(const std::string& text, std::uint64_t l
   if (json.contains("id")) {
     pair.id = json["id"].is_string() ? json["id"].get<std::string>() : json["id"].dump();
   }
+  // A field of the wrong type is the line's error (nlohmann's value() would throw).
+  for (const char* text_field : {"world", "profile"}) {
+    if (json.contains(text_field) && !json[text_field].is_string()) {
+      return Bad(line, absl::StrCat(text_field, ": expected a string"));
+    }
+  }
   pair.walk.set_world(json.value("world", defaults.world));
   pair.walk.set_profile(json.value("profile", defaults.profile));
   if (json.contains("band") && !json["band"].is_number_unsigned()) return Bad(line, "band: expected 0, 10, ..., 50");
   pair.walk.set_band(json.value("band", defaults.band));
+  if (json.contains("continent") && !json["continent"].is_number_unsigned()) {
+    return Bad(line, "continent: expected a continent id (0, 1, ...)");
+  }
   const std::uint32_t continent = json.value("continent", 0u);
   if (!json.contains("from") || !json.contains("to")) return Bad(line, "from and to are required");
   if (absl::Status s = ReadPlace(json["from"], continent, line, "from", pair.walk.mutable_from()); !s.ok()) return s;

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -22,30 +24,56 @@ using Clock = std::chrono::steady_clock;
 
 
 
-std::string Lower(std::string text) {
+// `name` without `prefix`, in lower case: WALK_STATUS_NO_WALK -> no_walk.
+std::string LowerSuffix(const std::string& name, std::size_t prefix) {
+  std::string text = name.substr(std::min(prefix, name.size()));
   for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return text;
 }
 
-// The output line of one answered pair.
-nlohmann::ordered_json AnswerLine(const BatchPair& pair, const PairAnswer& a) {
-  nlohmann::ordered_json line;
-  line["line"] = pair.line;
-  if (!pair.id.empty()) line["id"] = pair.id;
+// `value` as JSON, the shortest text that reads back to it, in fixed notation with a decimal
+// point (as nlohmann::json writes doubles in this range: 12.5, 3.0).
+void AppendNumber(double value, std::string* out) {
+  char text[64];
+  const auto [end, error] = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed);
+  if (error != std::errc() || !std::isfinite(value)) {
+    *out += nlohmann::json(value).dump();  // null for a non-finite value, as before
+    return;
+  }
+  out->append(text, end);
+  if (std::find(text, end, '.') == end) *out += ".0";
+}
+
+// The output line of one answered pair, written straight into `out` (a million lines are
+// written in a batch: no JSON object a line).
+void AppendAnswerLine(const BatchPair& pair, const PairAnswer& a, std::string* out) {
+  *out += "{\"line\":";
+  *out += std::to_string(pair.line);
+  if (!pair.id.empty()) {
+    *out += ",\"id\":";
+    *out += nlohmann::json(pair.id).dump();
+  }
   if (a.code != 0) {
-    line["error"] = absl::StatusCodeToString(static_cast<absl::StatusCode>(a.code)) + ": " + a.message;
-    return line;
+    *out += ",\"error\":";
+    *out += nlohmann::json(absl::StatusCodeToString(static_cast<absl::StatusCode>(a.code)) + ": " + a.message).dump();
+    *out += "}\n";
+    return;
   }
-  std::string status = walk::v1::WalkStatus_Name(a.status);
-  std::string method = walk::v1::Method_Name(a.method);
-  line["status"] = Lower(status.substr(std::string("WALK_STATUS_").size()));
+  static const std::size_t kStatusPrefix = std::string("WALK_STATUS_").size();
+  static const std::size_t kMethodPrefix = std::string("METHOD_").size();
+  *out += ",\"status\":\"";
+  *out += LowerSuffix(walk::v1::WalkStatus_Name(a.status), kStatusPrefix);
+  *out += '"';
   if (a.status == walk::v1::WALK_STATUS_OK) {
-    line["seconds"] = a.seconds;
-    line["yards"] = a.yards;
+    *out += ",\"seconds\":";
+    AppendNumber(a.seconds, out);
+    *out += ",\"yards\":";
+    AppendNumber(a.yards, out);
   }
-  line["stored"] = a.stored;
-  line["method"] = Lower(method.substr(std::string("METHOD_").size()));
-  return line;
+  *out += a.stored ? ",\"stored\":true" : ",\"stored\":false";
+  *out += ",\"method\":\"";
+  *out += LowerSuffix(walk::v1::Method_Name(a.method), kMethodPrefix);
+  *out += "\"}\n";
 }
 
 // Reads earlier answers from `path` (if it exists): line number -> its output line, for the
@@ -164,15 +192,22 @@ int RunBatch(const BatchArgs& args) {
   // Answers in input order: earlier ones kept, new ones added; unanswered pairs left out.
   std::ofstream out(args.out_path + ".tmp", std::ios::trunc);
   std::uint64_t failed = 0, refused = 0;
+  std::string text_out;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (text_out.size() > (1 << 20)) {
+      out << text_out;
+      text_out.clear();
+    }
     if (auto it = earlier.find(pairs[i].line); it != earlier.end()) {
-      out << it->second << "\n";
+      text_out += it->second;
+      text_out += '\n';
     } else if (answers[i]) {
-      out << AnswerLine(pairs[i], *answers[i]).dump() << "\n";
+      AppendAnswerLine(pairs[i], *answers[i], &text_out);
       failed += answers[i]->code == 0 && answers[i]->status != walk::v1::WALK_STATUS_OK;
       refused += answers[i]->code != 0;
     }
   }
+  out << text_out;
   nlohmann::ordered_json last;
   last["summary"] = {{"asked", to_ask.size()},      {"stored", summary.stored()},
                      {"routed", summary.routed()},  {"straight", summary.straight()},
