@@ -24,9 +24,17 @@ constexpr std::size_t kPairsPerMessage = 256;
 // What the pairs of one block share.
 using BlockKey = std::tuple<std::string, std::string, std::uint32_t, std::uint32_t, std::uint32_t>;
 
+// A block says "no height" with NaN: a walk naming a NaN height goes alone, and is refused
+// as walkd refuses it.
 bool Blockable(const walk::v1::WalkRequest& walk) {
-  return walk.search() == walk::v1::SEARCH_AUTO && walk.has_from() && walk.has_to();
+  auto nan_height = [](const walk::v1::Place& p) { return p.has_z_yards() && std::isnan(p.z_yards()); };
+  return walk.search() == walk::v1::SEARCH_AUTO && walk.has_from() && walk.has_to() &&
+         !nan_height(walk.from()) && !nan_height(walk.to());
 }
+
+// The index of a message that carries only a block: beyond any pair, so a walkd that predates
+// blocks (and answers such a message as one pair with no walk) answers nothing of ours.
+constexpr std::uint64_t kBlockOnlyIndex = std::numeric_limits<std::uint64_t>::max();
 
 BlockKey KeyOf(const walk::v1::WalkRequest& walk) {
   return {walk.world(), walk.profile(), walk.band(), walk.from().continent(), walk.to().continent()};
@@ -113,6 +121,7 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
         if (last_walk == nullptr || !SameBlock(*last_walk, walks[i])) last = &open[KeyOf(walks[i])];
         last_walk = &walks[i];
         walk::v1::WalkBatchRequest& request = *last;
+        request.set_index(kBlockOnlyIndex);
         AddToBlock(walks[i], i, request.mutable_block());
         if (static_cast<std::size_t>(request.block().index_size()) == kPairsPerBlock) {
           FinishBlock(request.mutable_block());
@@ -178,6 +187,26 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
   if (!status.ok()) {
     result.status = absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                                  absl::StrCat("the batch stream ended: ", status.error_message()));
+    return result;
+  }
+  // A walkd that predates blocks answered none of them: ask those pairs again, one a message.
+  std::vector<std::size_t> unanswered;
+  for (std::size_t i = 0; i < walks.size(); ++i) {
+    if (!result.answers[i]) unanswered.push_back(i);
+  }
+  if (options.blocks && !unanswered.empty()) {
+    std::vector<walk::v1::WalkRequest> again;
+    again.reserve(unanswered.size());
+    for (std::size_t i : unanswered) again.push_back(walks[i]);
+    StreamOptions singles;
+    singles.blocks = false;
+    if (options.on_answer) {
+      singles.on_answer = [&](std::size_t k, const PairAnswer& a) { options.on_answer(unanswered[k], a); };
+    }
+    StreamedWalks retried = StreamWalks(address, timeout_s, again, singles);
+    for (std::size_t k = 0; k < unanswered.size(); ++k) result.answers[unanswered[k]] = std::move(retried.answers[k]);
+    result.status = retried.status;
+    if (retried.summary) result.summary = retried.summary;
   }
   return result;
 }

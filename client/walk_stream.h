@@ -1,7 +1,8 @@
 // Streams many walks through WalkBatch and collects every answer by its index: the client side
 // of a batch, shared by walkctl batch and walkctl routes. Walks that share a world, profile, band
-// and continents travel in PairBlock columns (1,024 pairs a block) and come back in AnswerBlock
-// columns; forced searches travel one message a pair, 256 pairs a stream message.
+// and continents travel in PairBlock columns (4,096 pairs a block) and come back in AnswerBlock
+// columns; forced searches travel one message a pair, 256 pairs a stream message. Against a walkd
+// that predates blocks (it answers none), the unanswered pairs are asked again one a message.
 #pragma once
 
 #include <cstdint>

@@ -168,7 +168,7 @@ bool WalkAnswerer::AnswerFromStore(const walk::v1::WalkRequest& request,
 
 void WalkAnswerer::AnswerBlockFromStore(const walk::v1::PairBlock& block,
                                        std::vector<BlockAnswer>* answered,
-                                       std::vector<std::size_t>* to_route) const {
+                                       std::vector<ToRoute>* to_route) const {
   const std::size_t n = static_cast<std::size_t>(block.index_size());
   auto refuse_all = [&](const absl::Status& status) {
     for (std::size_t i = 0; i < n; ++i) {
@@ -191,7 +191,7 @@ void WalkAnswerer::AnswerBlockFromStore(const walk::v1::PairBlock& block,
   const std::size_t first_routed = to_route->size();
   if (store_ == nullptr || continent == nullptr || block.from_continent() != block.to_continent()) {
     // Nothing to look up: Answer routes each pair (or says what is wrong with it).
-    for (std::size_t i = 0; i < n; ++i) to_route->push_back(i);
+    for (std::size_t i = 0; i < n; ++i) to_route->push_back({i, false});
     return;
   }
   const std::uint64_t model = served.MetricFor(block.profile(), block.band())->model;
@@ -217,7 +217,7 @@ void WalkAnswerer::AnswerBlockFromStore(const walk::v1::PairBlock& block,
     const nav::Place to = place(block.to_continent(), block.to_x(k), block.to_y(k), block.to_z(), k);
     if (!nav::ValidatePlace(from, world.column_yards, "from").ok() ||
         !nav::ValidatePlace(to, world.column_yards, "to").ok()) {
-      to_route->push_back(i);  // Answer names the bad field
+      to_route->push_back({i, false});  // Answer names the bad field
       continue;
     }
     // As Prepare keys a single walk.
@@ -246,16 +246,16 @@ void WalkAnswerer::AnswerBlockFromStore(const walk::v1::PairBlock& block,
   }
   std::vector<std::optional<store::StoredWalk>> hits;
   if (absl::Status s = store_->MultiGet(keys, &hits); !s.ok()) {
-    for (std::size_t i : keyed) {
-      answered->push_back(ToBlockAnswer(block.index(static_cast<int>(i)), s,
-                                        walk::v1::WalkResponse::default_instance(), false));
-    }
+    // One damaged value fails the whole MultiGet: answer these pairs one by one instead, so
+    // only the damaged one is refused (Answer looks each up again).
+    for (std::size_t i : keyed) to_route->push_back({i, /*looked_up=*/false});
+    std::sort(to_route->begin() + static_cast<std::ptrdiff_t>(first_routed), to_route->end());
     return;
   }
   std::uint64_t hit_count = 0;
   for (std::size_t k = 0; k < keyed.size(); ++k) {
     if (!hits[k]) {
-      to_route->push_back(keyed[k]);
+      to_route->push_back({keyed[k], /*looked_up=*/true});
       continue;
     }
     ++hit_count;
@@ -271,13 +271,13 @@ void WalkAnswerer::AnswerBlockFromStore(const walk::v1::PairBlock& block,
 absl::Status WalkAnswerer::Answer(const walk::v1::WalkRequest& request,
                                   const std::string& field_prefix, nav::Searchers& searchers,
                                   walk::v1::WalkResponse* out, bool* stored,
-                                  walk::v1::PathResponse* path) const {
+                                  walk::v1::PathResponse* path, bool look_up) const {
   *stored = false;
   Prepared p;
   if (absl::Status s = Prepare(request, field_prefix, &p); !s.ok()) return s;
   out->set_band(request.band());
   out->set_model_id(nav::FormatId(p.metric->model));
-  if (path == nullptr) {
+  if (path == nullptr && look_up) {
     absl::StatusOr<bool> hit = Lookup(p, out);
     if (!hit.ok()) return hit.status();
     if (*hit) {

@@ -50,9 +50,10 @@ class WalkAnswerer {
   // field (prefixed with `field_prefix`), NOT_FOUND, UNAVAILABLE, or an internal store error.
   // `stored` says whether the store answered. `path`, when non-null, also receives the way
   // (a path is always routed; its answer is still kept in the store).
+  // `look_up` false skips the store lookup (the caller's MultiGet already missed).
   absl::Status Answer(const walk::v1::WalkRequest& request, const std::string& field_prefix,
                       nav::Searchers& searchers, walk::v1::WalkResponse* out, bool* stored,
-                      walk::v1::PathResponse* path = nullptr) const;
+                      walk::v1::PathResponse* path = nullptr, bool look_up = true) const;
 
   // Answers `request` from the store alone when it can, without searching: returns true when
   // `out` (or `*status`, an error) is final; false when the walk must be routed (call Answer).
@@ -63,12 +64,18 @@ class WalkAnswerer {
   // Answers every pair of `block` the store holds (the answer cache first, then one MultiGet
   // for the rest) into `answered`; appends
   // the positions (in the block) of the others to `to_route`: route each with
-  // Answer(BlockPairRequest(block, i), "block.", ...), which also gives a pair's own errors. A
+  // Answer(BlockPairRequest(block, i), "block.", ..., look_up = !looked_up), which also gives a
+  // pair's own errors. A
   // block refused as a whole (columns of unequal length, a missing world, an unknown world,
   // profile or band) answers every pair it indexes with that error. Cheap enough for a gRPC
   // thread.
+  struct ToRoute {
+    std::size_t position;  // in the block
+    bool looked_up;        // the store was asked and has no answer
+    friend bool operator<(const ToRoute& a, const ToRoute& b) { return a.position < b.position; }
+  };
   void AnswerBlockFromStore(const walk::v1::PairBlock& block, std::vector<BlockAnswer>* answered,
-                            std::vector<std::size_t>* to_route) const;
+                            std::vector<ToRoute>* to_route) const;
 
   store::WalkStore* store() const { return store_; }
 

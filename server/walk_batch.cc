@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "server/grpc_status.h"
 
 namespace walk::server {
@@ -25,6 +26,7 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   // The message's pairs: its own and those it carries.
   std::vector<walk::v1::WalkBatchRequest> pairs;
   walk::v1::PairBlock block;
+  const bool has_block = ok && request.has_block();
   if (ok) {
     block.Swap(request.mutable_block());
     request.clear_block();
@@ -36,7 +38,7 @@ void WalkBatchReactor::OnReadDone(bool ok) {
     }
     request.clear_more();
     // A message carrying only a block has no pair of its own.
-    if (request.has_walk() || block.index_size() == 0) pairs.insert(pairs.begin(), std::move(request));
+    if (request.has_walk() || !has_block) pairs.insert(pairs.begin(), std::move(request));
   }
   const std::size_t asked = pairs.size() + static_cast<std::size_t>(block.index_size());
   bool cancelled;
@@ -97,14 +99,24 @@ void WalkBatchReactor::OnReadDone(bool ok) {
 
 void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
   std::vector<BlockAnswer> answered;
-  std::vector<std::size_t> to_route;
-  answerer_.AnswerBlockFromStore(block, &answered, &to_route);
+  std::vector<WalkAnswerer::ToRoute> to_route;
+  if (block.index_size() > static_cast<int>(kMaxBlockPairs)) {
+    const absl::Status too_big = absl::InvalidArgumentError(absl::StrCat(
+        "block.index: a block holds at most ", kMaxBlockPairs, " pairs (send more blocks)"));
+    for (int k = 0; k < block.index_size(); ++k) {
+      answered.push_back(ToBlockAnswer(block.index(k), too_big, walk::v1::WalkResponse::default_instance(), false));
+    }
+  } else {
+    answerer_.AnswerBlockFromStore(block, &answered, &to_route);
+  }
   const std::uint32_t band = block.band();
   if (!answered.empty()) AnsweredRows(std::move(answered), band);
   if (to_route.empty()) return;
   auto shared = std::make_shared<const walk::v1::PairBlock>(std::move(block));
-  for (std::size_t i : to_route) {
-    pool_.Submit([this, shared, i, band](nav::Searchers& searchers) {
+  for (const WalkAnswerer::ToRoute& route : to_route) {
+    const std::size_t i = route.position;
+    const bool look_up = !route.looked_up;
+    pool_.Submit([this, shared, i, look_up, band](nav::Searchers& searchers) {
       const std::uint64_t index = shared->index(static_cast<int>(i));
       bool cancelled;
       {
@@ -115,7 +127,8 @@ void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
       absl::Status status = absl::CancelledError("the batch was cancelled");
       bool stored = false;
       if (!cancelled) {  // a cancelled call answers at once: nobody will read it
-        status = answerer_.Answer(BlockPairRequest(*shared, i), "block.", searchers, &response, &stored);
+        status = answerer_.Answer(BlockPairRequest(*shared, i), "block.", searchers, &response, &stored,
+                                  /*path=*/nullptr, look_up);
       }
       AnsweredRows({ToBlockAnswer(index, status, response, stored)}, band);
     });
@@ -241,8 +254,7 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
       }
       if (answerer_.store() != nullptr) {
         if (auto after = answerer_.store()->EstimateAnswers(); after.ok()) summary_.set_store_answers_after(*after);
-        // Failing here only leaves the answers in the memtable (and the log): nothing to report.
-        answerer_.store()->FlushInBackgroundIfAbove(kFlushAfterAnswers).IgnoreError();
+        flush_due_ = true;  // done in Do, outside the lock
       }
       summary_.set_wall_seconds(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
@@ -289,6 +301,11 @@ void WalkBatchReactor::Do(Action action) {
     case Action::kNone: break;
     case Action::kRead: StartRead(&request_); break;
     case Action::kWrite:
+      if (flush_due_) {
+        flush_due_ = false;
+        // Failing here only leaves the answers in the memtable (and the log): nothing to report.
+        answerer_.store()->FlushInBackgroundIfAbove(kFlushAfterAnswers).IgnoreError();
+      }
       StartWrite(&writing_message_,
                  write_buffered_ ? grpc::WriteOptions().set_buffer_hint() : grpc::WriteOptions());
       break;

@@ -21,8 +21,8 @@ namespace walk::server {
 class WalkBatchReactor final
     : public grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse> {
  public:
-  // Pairs read but not yet written, at most (a message read may carry many: the bound is checked
-  // before each read).
+  // Pairs read but not yet written, at most, plus one message (a message read may carry many:
+  // the bound is checked before each read).
   static constexpr std::size_t kMaxOutstanding = 16384;
   // Most per-pair answers (`more`) and block answers (AnswerBlock rows) one message carries.
   static constexpr std::size_t kAnswersPerMessage = 256;
@@ -30,6 +30,9 @@ class WalkBatchReactor final
   // A batch ending with at least this many answers in the store's memtable flushes it (in the
   // background): reruns read table files faster.
   static constexpr std::uint64_t kFlushAfterAnswers = 100000;
+  // Most pairs one PairBlock may hold: a larger one has every pair refused, naming the limit
+  // (its lookups run on a gRPC thread, and the memory bound counts it whole).
+  static constexpr std::size_t kMaxBlockPairs = 16384;
 
   // Starts reading at once. Deletes itself when the call is done.
   WalkBatchReactor(const WalkAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics);
@@ -73,6 +76,7 @@ class WalkBatchReactor final
   bool writing_ = false;
   bool write_buffered_ = false;  // the write in flight carries gRPC's buffer hint
   bool summary_sent_ = false;
+  bool flush_due_ = false;  // the summary is being written: flush the store's memtable (in Do)
   bool cancelled_ = false;
   bool finished_ = false;
   walk::v1::BatchSummary summary_;

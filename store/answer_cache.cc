@@ -37,9 +37,24 @@ struct AnswerCache::Shard {
   absl::flat_hash_map<KeyBytes, WalkOutcome> young, old;
 };
 
+// A hash table slot: the key, the outcome and absl's control byte.
+constexpr std::size_t kSlotBytes = sizeof(KeyBytes) + sizeof(WalkOutcome) + 1;
+
+// Answers a young map may hold so that its table stays within `bytes`: absl's tables have
+// 2^k - 1 slots and grow once 7/8 of them are full, so the limit is 7/8 of the largest such
+// table that fits.
+std::size_t YoungLimit(std::size_t bytes) {
+  std::size_t slots = 255;
+  while ((2 * slots + 2) * kSlotBytes <= bytes) slots = 2 * slots + 1;
+  return slots - slots / 8;
+}
+
+// The shard of a hash: its high bits (absl's tables use the low ones).
+std::size_t ShardOf(std::size_t hash, std::size_t shards) { return (hash >> 48) % shards; }
+
 AnswerCache::AnswerCache(std::size_t max_bytes)
     // Two generations share the budget.
-    : young_limit_(std::max<std::size_t>(256, max_bytes / kBytesPerAnswer / kShards / 2)) {
+    : young_limit_(YoungLimit(max_bytes / kShards / 2)) {
   for (auto& shard : shards_) shard = std::make_unique<Shard>();
 }
 
@@ -48,7 +63,7 @@ AnswerCache::~AnswerCache() = default;
 bool AnswerCache::Find(const WalkKey& key, WalkOutcome* out) {
   const KeyBytes k = Encode(key);
   const std::size_t hash = absl::Hash<KeyBytes>()(k);
-  Shard& shard = *shards_[hash % kShards];
+  Shard& shard = *shards_[ShardOf(hash, kShards)];
   std::lock_guard<std::mutex> lock(shard.mu);
   if (auto it = shard.young.find(k); it != shard.young.end()) {
     *out = it->second;
@@ -70,7 +85,7 @@ bool AnswerCache::Find(const WalkKey& key, WalkOutcome* out) {
 void AnswerCache::Insert(const WalkKey& key, const WalkOutcome& outcome) {
   const KeyBytes k = Encode(key);
   const std::size_t hash = absl::Hash<KeyBytes>()(k);
-  Shard& shard = *shards_[hash % kShards];
+  Shard& shard = *shards_[ShardOf(hash, kShards)];
   std::lock_guard<std::mutex> lock(shard.mu);
   if (shard.young.size() >= young_limit_) {
     shard.old = std::move(shard.young);

@@ -21,10 +21,9 @@ namespace walk::store {
 
 class AnswerCache {
  public:
-  // Roughly the bytes one cached answer takes, both generations' hash tables counted.
-  static constexpr std::size_t kBytesPerAnswer = 112;
-
-  // Holds about `max_bytes` of answers (at least a few thousand).
+  // Holds at most about `max_bytes` of answers (at least a few thousand): each generation's
+  // tables are sized to half of it, at 81-byte slots no more than 7/8 full (~93 bytes an answer
+  // when full).
   explicit AnswerCache(std::size_t max_bytes);
   ~AnswerCache();
   AnswerCache(const AnswerCache&) = delete;

@@ -269,6 +269,34 @@ TEST(WalkdStoreTest, PairBlocksAreAnsweredInColumnsAsPairByPair) {
       EXPECT_EQ(model, r.walk().model_id()) << what << ": pair " << i;
     }
   };
+  // Fresh pairs routed through blocks answer as the same pairs asked one by one afterwards
+  // (then from the store); a NaN height travels alone and is refused as alone.
+  std::vector<walk::v1::WalkRequest> fresh = Pairs(20, 12);
+  fresh[4].mutable_to()->set_z_yards(std::nan(""));
+  const client::StreamedWalks routed = client::StreamWalks(walkd.address, 120, fresh);
+  ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+  ASSERT_TRUE(routed.summary.has_value());
+  EXPECT_EQ(routed.summary->routed(), fresh.size() - 1);
+  const BatchResult after = Stream(walkd.address, fresh);
+  ASSERT_TRUE(after.status.ok());
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    ASSERT_TRUE(routed.answers[i].has_value()) << i;
+    const client::PairAnswer& a = *routed.answers[i];
+    const walk::v1::WalkBatchResponse& r = after.answers.at(i);
+    ASSERT_EQ(a.code, r.code()) << i << " " << a.message;
+    if (i == 4) {
+      EXPECT_EQ(a.code, static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+      EXPECT_EQ(a.message, r.message());
+      continue;
+    }
+    EXPECT_FALSE(a.stored) << i;
+    EXPECT_TRUE(r.stored()) << i;
+    EXPECT_EQ(a.status, r.walk().status()) << i;
+    EXPECT_EQ(a.method, r.walk().method()) << i;
+    EXPECT_EQ(a.seconds, r.walk().seconds()) << i;
+    EXPECT_EQ(a.yards, r.walk().yards()) << i;
+  }
+
   // In blocks: answered from the answer cache (filled as the reference was stored)...
   expect_same(client::StreamWalks(walkd.address, 120, pairs), "blocks, cached");
 
@@ -306,12 +334,13 @@ TEST(WalkdStoreTest, PairBlocksAreAnsweredInColumnsAsPairByPair) {
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
 
-  // A restarted walkd warms its answer cache from the store: every stored answer, then the same
+  // A restarted walkd warms its answer cache from the store: every stored answer (the valid
+  // pairs and the fresh ones), then the same
   // answers again.
   walkd = Start(data);
   const std::optional<std::string> warmed = walkd.process->WaitForLine("walkd: answer cache warmed with ");
   ASSERT_TRUE(warmed.has_value()) << walkd.process->output();
-  EXPECT_EQ(std::stoul(*warmed), pairs.size() - 1) << *warmed;
+  EXPECT_EQ(std::stoul(*warmed), (pairs.size() - 1) + (fresh.size() - 1)) << *warmed;
   client::WalkClient third(walkd.address, 30.0);
   ASSERT_TRUE(WaitServing(third)) << walkd.process->output();
   expect_same(client::StreamWalks(walkd.address, 120, pairs), "blocks, warmed cache");
