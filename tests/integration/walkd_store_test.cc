@@ -349,6 +349,50 @@ TEST(WalkdStoreTest, PairBlocksAreAnsweredInColumnsAsPairByPair) {
   std::filesystem::remove_all(data);
 }
 
+TEST(WalkdStoreTest, ACancelledBlockStreamStopsItsWork) {
+  const std::string data = MakeTempDir("cancel-block");
+  Walkd walkd = Start(data);
+  client::WalkClient client(walkd.address, 30.0);
+  ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+  const std::vector<walk::v1::WalkRequest> pairs = Pairs(3000, 21);
+  walk::v1::WalkBatchRequest request;
+  request.set_index(UINT64_MAX);
+  walk::v1::PairBlock* block = request.mutable_block();
+  block->set_world("default");
+  block->set_profile("neutral");
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    block->add_index(i);
+    block->add_from_x(pairs[i].from().x_yards());
+    block->add_from_y(pairs[i].from().y_yards());
+    block->add_to_x(pairs[i].to().x_yards());
+    block->add_to_y(pairs[i].to().y_yards());
+  }
+  {
+    auto stub = walk::v1::WalkService::NewStub(grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    auto stream = stub->WalkBatch(&context);
+    ASSERT_TRUE(stream->Write(request));
+    stream->WritesDone();
+    walk::v1::WalkBatchResponse response;
+    ASSERT_TRUE(stream->Read(&response));  // the first answers: the block is being routed
+    EXPECT_GT(response.answers().index_size(), 0);
+    context.TryCancel();
+    while (stream->Read(&response)) {
+    }
+    EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  }
+  // walkd goes on serving, and the cancelled block left most of its pairs unrouted: asked again,
+  // far fewer than all come from the store.
+  const client::StreamedWalks again = client::StreamWalks(walkd.address, 240, pairs);
+  ASSERT_TRUE(again.status.ok()) << again.status.message();
+  ASSERT_TRUE(again.summary.has_value());
+  EXPECT_EQ(again.summary->asked(), pairs.size());
+  EXPECT_LT(again.summary->stored(), pairs.size() / 2) << "the cancelled stream kept routing";
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
 TEST(WalkdStoreTest, ASigkilledWalkdKeepsEveryAnswerItAcknowledged) {
   const std::string data = MakeTempDir("sigkill");
   std::vector<walk::v1::WalkRequest> pairs = Pairs(400, 2);
