@@ -98,6 +98,10 @@ int Run(int argc, char** argv) {
   t = Clock::now();
   CchMetric cch_metric(cch, weights);
   const double customize_s = MicrosSince(t) / 1e6;
+  // The same weights perfectly customized (basic pass, then the perfect pass and arc removal).
+  t = Clock::now();
+  const CchMetric perfect_metric(cch, weights, /*perfect=*/true);
+  const double perfect_customize_s = MicrosSince(t) / 1e6;
 
   const AbstractRouter router(world, *std::move(graph), 1ull << 30);
   const ContinentGraph& rg = router.graph().continents.at(0);
@@ -118,7 +122,7 @@ int Run(int argc, char** argv) {
 
   // Legs, then the three searches over the same seeds.
   CellSearch search;
-  std::vector<double> leg_us, cch_us, cch_dijkstra_us, dijkstra_us, danger_us;
+  std::vector<double> leg_us, cch_us, cch_perfect_us, cch_dijkstra_us, dijkstra_us, danger_us;
   std::uint32_t mismatches = 0, found = 0;
   CchQuery query(cch);
   AbstractDijkstra dijkstra;
@@ -145,6 +149,12 @@ int Run(int argc, char** argv) {
     t = Clock::now();
     const CchQuery::Result rc = query.Run(cch_metric, cs, ct);
     cch_us.push_back(MicrosSince(t));
+    t = Clock::now();
+    const CchQuery::Result rcp = query.Run(perfect_metric, cs, ct);
+    cch_perfect_us.push_back(MicrosSince(t));
+    if (rcp.found != rc.found || (rc.found && std::abs(rc.cost - rcp.cost) > 1e-9 * std::max(1.0, rc.cost))) {
+      ++mismatches;
+    }
     t = Clock::now();
     const CchQuery::Result rcd = query.RunDijkstra(cch_metric, cs, ct);
     cch_dijkstra_us.push_back(MicrosSince(t));
@@ -189,16 +199,23 @@ int Run(int argc, char** argv) {
   std::printf("order %.3f s, CCH build %.3f s (%llu arcs, tree height %u), customization %.3f s per metric\n",
               order_s, cch_build_s, static_cast<unsigned long long>(cch.arc_count()), cch.elimination_tree_height(),
               customize_s);
+  std::printf("perfect customization %.3f s per metric (both passes), arcs kept for queries %llu of %llu\n",
+              perfect_customize_s, static_cast<unsigned long long>(perfect_metric.kept_count()),
+              static_cast<unsigned long long>(2 * cch.arc_count()));
   std::printf("pairs %zu (found %u, CCH/Dijkstra cost mismatches %u)\n", chosen.size(), found, mismatches);
   std::printf("leg               median %8.1f us  p99 %8.1f us\n", Percentile(leg_us, 0.5), Percentile(leg_us, 0.99));
   std::printf("CCH query (tree)  median %8.1f us  p99 %8.1f us\n", cch_median, Percentile(cch_us, 0.99));
+  const double perfect_median = Percentile(cch_perfect_us, 0.5);
+  std::printf("CCH query (perfect) median %8.1f us  p99 %8.1f us\n", perfect_median, Percentile(cch_perfect_us, 0.99));
   std::printf("CCH query (bidi)  median %8.1f us  p99 %8.1f us\n", Percentile(cch_dijkstra_us, 0.5),
               Percentile(cch_dijkstra_us, 0.99));
   std::printf("Dijkstra band 0   median %8.1f us  p99 %8.1f us  (%.0f nodes settled on average)\n", dijkstra_median,
               Percentile(dijkstra_us, 0.99), chosen.empty() ? 0.0 : dijkstra_settled / chosen.size());
   std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us\n", band, Percentile(danger_us, 0.5),
               Percentile(danger_us, 0.99));
-  std::printf("Dijkstra / CCH    %.1fx (medians)\n", cch_median > 0 ? dijkstra_median / cch_median : 0.0);
+  std::printf("Dijkstra / CCH    %.1fx (medians); Dijkstra / perfect CCH %.1fx\n",
+              cch_median > 0 ? dijkstra_median / cch_median : 0.0,
+              perfect_median > 0 ? dijkstra_median / perfect_median : 0.0);
   std::printf("whole walk cold   median %8.1f us  p99 %8.1f us\n", Percentile(cold_us, 0.5), Percentile(cold_us, 0.99));
   std::printf("whole walk warm   median %8.1f us  p99 %8.1f us\n", Percentile(warm_us, 0.5), Percentile(warm_us, 0.99));
   nlohmann::ordered_json line;
@@ -210,6 +227,10 @@ int Run(int argc, char** argv) {
   line["customize_s"] = customize_s;
   line["leg_median_us"] = Percentile(leg_us, 0.5);
   line["cch_median_us"] = cch_median;
+  line["perfect_customize_s"] = perfect_customize_s;
+  line["perfect_kept_arcs"] = perfect_metric.kept_count();
+  line["cch_perfect_median_us"] = perfect_median;
+  line["cch_perfect_p99_us"] = Percentile(cch_perfect_us, 0.99);
   line["cch_p99_us"] = Percentile(cch_us, 0.99);
   line["cch_bidi_median_us"] = Percentile(cch_dijkstra_us, 0.5);
   line["cch_bidi_p99_us"] = Percentile(cch_dijkstra_us, 0.99);

@@ -117,7 +117,8 @@ std::uint64_t Cch::MemoryBytes() const {
          Bytes(head_) + Bytes(input_slot_);
 }
 
-CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights) : cch_(&cch) {
+CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect)
+    : cch_(&cch), perfect_(perfect) {
   Customize(weights);
 }
 
@@ -168,10 +169,80 @@ void CchMetric::Customize(const std::vector<double>& weights) {
       }
     }
   }
+  if (perfect_) Perfect();
+}
+
+void CchMetric::Perfect() {
+  // Top down: when rank x is reached, every arc above it holds the true distance between its
+  // ends. A way from x to its upward neighbour y starts with an arc up from x to some upward
+  // neighbour z (after the basic pass, a shortest way is an up-down way) and goes on above x,
+  // where arc (z, y) holds the distance: so the triangles {x, y, z} with z above x make x's
+  // arcs exact. An arc that such a way matches is not needed by queries: with positive pieces
+  // the ways that justify drops end at kept arcs (each step strictly shorter), so every
+  // shortest way survives as kept arcs. Unpacking still follows via_, which the dropped arcs
+  // alone may disagree with.
+  const Cch& cch = *cch_;
+  double* const w = weight_.data();
+  const std::uint32_t* const first_out = cch.first_out().data();
+  const std::uint32_t* const head = cch.head().data();
+  std::vector<std::uint8_t> keep(weight_.size(), 1);
+  std::vector<double> basic;  // x's slots before this pass
+  for (std::uint32_t x = cch.node_count(); x-- > 0;) {
+    const std::uint32_t begin = first_out[x], end = first_out[x + 1];
+    basic.assign(w + 2 * begin, w + 2 * end);
+    // A way matching slot s (at least as cheap, from two positive pieces, or cheaper) drops it.
+    auto offer = [&](std::uint32_t s, double first, double second) {
+      const double way = first + second;
+      const double before = basic[s - 2 * begin];
+      if (way < before || (way == before && first > 0.0 && second > 0.0)) keep[s] = 0;
+      if (way < w[s]) w[s] = way;
+    };
+    for (std::uint32_t i = begin; i + 1 < end; ++i) {
+      const std::uint32_t y = head[i];
+      std::uint32_t t = first_out[y];
+      for (std::uint32_t j = i + 1; j < end; ++j) {
+        const std::uint32_t z = head[j];  // x < y < z: arcs i = (x, y), j = (x, z), t = (y, z)
+        while (head[t] != z) ++t;
+        assert(t < first_out[y + 1]);
+        const double x_y = w[2 * i + Cch::kForward], y_x = w[2 * i + Cch::kBackward];
+        const double x_z = w[2 * j + Cch::kForward], z_x = w[2 * j + Cch::kBackward];
+        const double y_z = w[2 * t + Cch::kForward], z_y = w[2 * t + Cch::kBackward];
+        offer(2 * i + Cch::kForward, x_z, z_y);   // x -> z -> y (z above y)
+        offer(2 * i + Cch::kBackward, y_z, z_x);  // y -> z -> x
+        offer(2 * j + Cch::kForward, x_y, y_z);   // x -> y -> z (y between)
+        offer(2 * j + Cch::kBackward, z_y, y_x);  // z -> y -> x
+      }
+    }
+  }
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    kept_first_[d].assign(cch.node_count() + 1, 0);
+    kept_head_[d].clear();
+    kept_weight_[d].clear();
+    kept_arc_[d].clear();
+    for (std::uint32_t r = 0; r < cch.node_count(); ++r) {
+      kept_first_[d][r] = static_cast<std::uint32_t>(kept_head_[d].size());
+      for (std::uint32_t a = first_out[r]; a < first_out[r + 1]; ++a) {
+        if (!keep[2 * a + d] || !(w[2 * a + d] < kInfCost)) continue;
+        kept_head_[d].push_back(head[a]);
+        kept_weight_[d].push_back(w[2 * a + d]);
+        kept_arc_[d].push_back(a);
+      }
+    }
+    kept_first_[d][cch.node_count()] = static_cast<std::uint32_t>(kept_head_[d].size());
+  }
+}
+
+std::uint64_t CchMetric::kept_count() const {
+  if (!perfect_) return 2 * cch_->arc_count();
+  return kept_head_[0].size() + kept_head_[1].size();
 }
 
 std::uint64_t CchMetric::MemoryBytes() const {
-  return sizeof(*this) + Bytes(weight_) + Bytes(via_);
+  std::uint64_t kept = 0;
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    kept += Bytes(kept_first_[d]) + Bytes(kept_head_[d]) + Bytes(kept_weight_[d]) + Bytes(kept_arc_[d]);
+  }
+  return sizeof(*this) + Bytes(weight_) + Bytes(via_) + kept;
 }
 
 CchQuery::CchQuery(const Cch& cch) : cch_(&cch) {
@@ -234,9 +305,28 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
   const std::uint32_t* const head = cch_->head().data();
   Result result;
   std::uint32_t meet = kInvalidId;
+  const bool perfect = metric.perfect();
   auto relax = [&](Side& side, std::uint32_t r, std::uint32_t direction) {
     const double cost = side.cost[r];
     if (!(cost < result.cost)) return;
+    if (perfect) {  // only the arcs some shortest way needs, their weights side by side
+      const std::uint32_t* const kept_head = metric.kept_head(direction).data();
+      const double* const kept_weight = metric.kept_weight(direction).data();
+      const std::uint32_t* const kept_arc = metric.kept_arc(direction).data();
+      const std::uint32_t* const kept_first = metric.kept_first(direction).data();
+      for (std::uint32_t k = kept_first[r]; k < kept_first[r + 1]; ++k) {
+        const std::uint32_t h = kept_head[k];
+        assert(side.stamp[h] == generation_);
+        const double via_r = cost + kept_weight[k];
+        if (via_r < side.cost[h]) {
+          side.cost[h] = via_r;
+          side.seed[h] = side.seed[r];
+          side.pred[h] = r;
+          side.pred_arc[h] = kept_arc[k];
+        }
+      }
+      return;
+    }
     for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
       const std::uint32_t h = head[x];
       assert(side.stamp[h] == generation_);  // upward neighbours are ancestors
@@ -359,6 +449,15 @@ CchQuery::Result CchQuery::RunDijkstra(const CchMetric& metric, const std::vecto
     if (other.stamp[r] == generation_ && cost + other.cost[r] < best) {
       best = cost + other.cost[r];
       meet = r;
+    }
+    if (metric.perfect()) {  // the kept arcs only (their weights are exact: no stalling needed)
+      const auto& first = metric.kept_first(turn);
+      for (std::uint32_t k = first[r]; k < first[r + 1]; ++k) {
+        reach(side, metric.kept_head(turn)[k], cost + metric.kept_weight(turn)[k], side.seed[r], r,
+              metric.kept_arc(turn)[k]);
+      }
+      turn ^= 1;
+      continue;
     }
     // Stalled: a higher rank reaches r more cheaply going down, so no shortest up-way passes r.
     bool stalled = false;

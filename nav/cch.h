@@ -77,11 +77,27 @@ class CchMetric {
   static constexpr std::uint32_t kViaMiddle = 1u << 31;
 
   // Customizes `weights` (weights[a] = cost of input arc a, >= 0, or kInfCost where the arc is
-  // absent) onto `cch`. Of parallel input arcs the cheapest counts.
-  CchMetric(const Cch& cch, const std::vector<double>& weights);
+  // absent) onto `cch`. Of parallel input arcs the cheapest counts. `perfect` adds perfect
+  // customization (Dibbelt, Strasser, Wagner): every weight becomes the true distance between
+  // the arc's ends, and arcs that a way through a higher or intermediate rank matches are
+  // dropped from the queries' graph, so queries relax only the arcs some shortest way needs. It
+  // costs a second pass over the triangles.
+  CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect = false);
 
   // Customizes other weights onto the same Cch, reusing this metric's arrays.
   void Customize(const std::vector<double>& weights);
+
+  // Perfectly customized: queries read the kept arcs (below), not all arcs.
+  bool perfect() const { return perfect_; }
+  // The kept arcs of direction d (Cch::kForward: lower -> upper; kBackward: upper -> lower),
+  // by lower rank: kept_first(d)[r] .. kept_first(d)[r + 1] - 1 index kept_head, kept_weight
+  // and kept_arc (the hierarchy arc, for unpacking). Empty unless perfect().
+  const std::vector<std::uint32_t>& kept_first(std::uint32_t d) const { return kept_first_[d]; }
+  const std::vector<std::uint32_t>& kept_head(std::uint32_t d) const { return kept_head_[d]; }
+  const std::vector<double>& kept_weight(std::uint32_t d) const { return kept_weight_[d]; }
+  const std::vector<std::uint32_t>& kept_arc(std::uint32_t d) const { return kept_arc_[d]; }
+  // Arcs kept for queries, both directions (2 * arc_count() when not perfect).
+  std::uint64_t kept_count() const;
 
   const Cch& cch() const { return *cch_; }
   double weight(std::uint32_t slot) const { return weight_[slot]; }
@@ -91,9 +107,15 @@ class CchMetric {
   std::uint64_t MemoryBytes() const;
 
  private:
+  // Perfect customization over the basic weights; fills the kept arcs.
+  void Perfect();
+
   const Cch* cch_;
+  bool perfect_ = false;
   std::vector<double> weight_;      // slot -> cost
   std::vector<std::uint32_t> via_;  // slot -> input arc, or kViaMiddle | middle rank
+  std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];
+  std::vector<double> kept_weight_[2];
 };
 
 // A reusable query: its buffers are sized once to the Cch and generation-stamped, so nothing is

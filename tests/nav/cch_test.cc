@@ -332,6 +332,55 @@ TEST(CchTest, SparseGraphsMatchDijkstra) {
   }
 }
 
+// Small whole weights (some zero, some absent): many ties, which perfect customization must not
+// drop both sides of.
+std::vector<double> TiedWeights(const Graph& g, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> cost(0, 3);
+  std::bernoulli_distribution absent(0.05);
+  std::vector<double> weights(g.tails.size());
+  for (double& w : weights) w = absent(rng) ? kInfCost : cost(rng);
+  return weights;
+}
+
+TEST(CchTest, PerfectCustomizationKeepsEveryShortestWay) {
+  std::mt19937_64 rng(14);
+  for (const bool tied : {false, true}) {
+    for (const auto& [columns, rows, per_side] :
+         std::vector<std::tuple<int, int, int>>{{1, 1, 4}, {3, 2, 2}, {5, 5, 3}, {8, 6, 4}, {20, 15, 3}}) {
+      const Graph g = GridGraph(columns, rows, per_side, rng);
+      const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+      const std::vector<double> weights = tied ? TiedWeights(g, rng) : RandomWeights(g, rng);
+      const CchMetric metric(cch, weights, /*perfect=*/true);
+      ASSERT_TRUE(metric.perfect());
+      EXPECT_LE(metric.kept_count(), 2 * cch.arc_count());
+      if (columns >= 8) {
+        EXPECT_LT(metric.kept_count(), cch.arc_count()) << "most arcs are dropped";
+      }
+      CchQuery query(cch);
+      for (int q = 0; q < 300; ++q) {
+        const auto sources = RandomSeeds(g.node_count, rng);
+        const auto targets = RandomSeeds(g.node_count, rng);
+        ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+            << columns << "x" << rows << " cells, tied " << tied << ", query " << q;
+      }
+    }
+    for (const auto& [nodes, arcs] :
+         std::vector<std::pair<std::uint32_t, std::uint32_t>>{{10, 15}, {100, 150}, {400, 1200}}) {
+      const Graph g = SparseGraph(nodes, arcs, rng);
+      const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+      const std::vector<double> weights = tied ? TiedWeights(g, rng) : RandomWeights(g, rng);
+      const CchMetric metric(cch, weights, /*perfect=*/true);
+      CchQuery query(cch);
+      for (int q = 0; q < 300; ++q) {
+        const auto sources = RandomSeeds(g.node_count, rng);
+        const auto targets = RandomSeeds(g.node_count, rng);
+        ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+            << nodes << " nodes, tied " << tied << ", query " << q;
+      }
+    }
+  }
+}
+
 TEST(CchTest, AnyOrderGivesTheSameCosts) {
   // The hierarchy is exact for any order; nested dissection only makes it small.
   std::mt19937_64 rng(6);
