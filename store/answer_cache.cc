@@ -30,13 +30,6 @@ KeyBytes Encode(const WalkKey& key) {
   return k;
 }
 
-}  // namespace
-
-struct AnswerCache::Shard {
-  mutable std::mutex mu;
-  absl::flat_hash_map<KeyBytes, WalkOutcome> young, old;
-};
-
 // A hash table slot: the key, the outcome and absl's control byte.
 constexpr std::size_t kSlotBytes = sizeof(KeyBytes) + sizeof(WalkOutcome) + 1;
 
@@ -51,6 +44,13 @@ std::size_t YoungLimit(std::size_t bytes) {
 
 // The shard of a hash: its high bits (absl's tables use the low ones).
 std::size_t ShardOf(std::size_t hash, std::size_t shards) { return (hash >> 48) % shards; }
+
+}  // namespace
+
+struct AnswerCache::Shard {
+  mutable std::mutex mu;
+  absl::flat_hash_map<KeyBytes, WalkOutcome> young, old;
+};
 
 AnswerCache::AnswerCache(std::size_t max_bytes)
     // Two generations share the budget.
