@@ -102,6 +102,16 @@ int Run(int argc, char** argv) {
   t = Clock::now();
   const CchMetric perfect_metric(cch, weights, /*perfect=*/true);
   const double perfect_customize_s = MicrosSince(t) / 1e6;
+  // A geometric bound for pruning queries: node columns (by rank for the query) and the lowest
+  // seconds per octile column of any arc.
+  std::vector<float> node_x(g.node_count()), node_y(g.node_count()), rank_x(g.node_count()), rank_y(g.node_count());
+  for (std::uint32_t n = 0; n < g.node_count(); ++n) {
+    node_x[n] = static_cast<float>(c.column_x[g.node_surface[n]]);
+    node_y[n] = static_cast<float>(c.column_y[g.node_surface[n]]);
+    rank_x[cch.rank(n)] = node_x[n];
+    rank_y[cch.rank(n)] = node_y[n];
+  }
+  const CchBound bound{&rank_x, &rank_y, CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y)};
 
   const AbstractRouter router(world, *std::move(graph), 1ull << 30);
   const ContinentGraph& rg = router.graph().continents.at(0);
@@ -122,7 +132,7 @@ int Run(int argc, char** argv) {
 
   // Legs, then the three searches over the same seeds.
   CellSearch search;
-  std::vector<double> leg_us, cch_us, cch_perfect_us, cch_dijkstra_us, dijkstra_us, danger_us;
+  std::vector<double> leg_us, cch_us, cch_bound_us, cch_perfect_us, cch_dijkstra_us, dijkstra_us, danger_us;
   std::uint32_t mismatches = 0, found = 0;
   CchQuery query(cch);
   AbstractDijkstra dijkstra;
@@ -149,6 +159,12 @@ int Run(int argc, char** argv) {
     t = Clock::now();
     const CchQuery::Result rc = query.Run(cch_metric, cs, ct);
     cch_us.push_back(MicrosSince(t));
+    t = Clock::now();
+    const CchQuery::Result rcb = query.Run(cch_metric, cs, ct, nullptr, &bound);
+    cch_bound_us.push_back(MicrosSince(t));
+    if (rcb.found != rc.found || (rc.found && std::abs(rc.cost - rcb.cost) > 1e-9 * std::max(1.0, rc.cost))) {
+      ++mismatches;
+    }
     t = Clock::now();
     const CchQuery::Result rcp = query.Run(perfect_metric, cs, ct);
     cch_perfect_us.push_back(MicrosSince(t));
@@ -206,6 +222,9 @@ int Run(int argc, char** argv) {
   std::printf("leg               median %8.1f us  p99 %8.1f us\n", Percentile(leg_us, 0.5), Percentile(leg_us, 0.99));
   std::printf("CCH query (tree)  median %8.1f us  p99 %8.1f us\n", cch_median, Percentile(cch_us, 0.99));
   const double perfect_median = Percentile(cch_perfect_us, 0.5);
+  const double bound_median = Percentile(cch_bound_us, 0.5);
+  std::printf("CCH query (bound) median %8.1f us  p99 %8.1f us  (%.4f s per column at least)\n", bound_median,
+              Percentile(cch_bound_us, 0.99), bound.cost_per_unit);
   std::printf("CCH query (perfect) median %8.1f us  p99 %8.1f us\n", perfect_median, Percentile(cch_perfect_us, 0.99));
   std::printf("CCH query (bidi)  median %8.1f us  p99 %8.1f us\n", Percentile(cch_dijkstra_us, 0.5),
               Percentile(cch_dijkstra_us, 0.99));
@@ -213,8 +232,9 @@ int Run(int argc, char** argv) {
               Percentile(dijkstra_us, 0.99), chosen.empty() ? 0.0 : dijkstra_settled / chosen.size());
   std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us\n", band, Percentile(danger_us, 0.5),
               Percentile(danger_us, 0.99));
-  std::printf("Dijkstra / CCH    %.1fx (medians); Dijkstra / perfect CCH %.1fx\n",
+  std::printf("Dijkstra / CCH    %.1fx (medians); Dijkstra / bounded CCH %.1fx; Dijkstra / perfect CCH %.1fx\n",
               cch_median > 0 ? dijkstra_median / cch_median : 0.0,
+              bound_median > 0 ? dijkstra_median / bound_median : 0.0,
               perfect_median > 0 ? dijkstra_median / perfect_median : 0.0);
   std::printf("whole walk cold   median %8.1f us  p99 %8.1f us\n", Percentile(cold_us, 0.5), Percentile(cold_us, 0.99));
   std::printf("whole walk warm   median %8.1f us  p99 %8.1f us\n", Percentile(warm_us, 0.5), Percentile(warm_us, 0.99));
@@ -227,6 +247,9 @@ int Run(int argc, char** argv) {
   line["customize_s"] = customize_s;
   line["leg_median_us"] = Percentile(leg_us, 0.5);
   line["cch_median_us"] = cch_median;
+  line["cch_bound_median_us"] = bound_median;
+  line["cch_bound_p99_us"] = Percentile(cch_bound_us, 0.99);
+  line["bound_seconds_per_column"] = bound.cost_per_unit;
   line["perfect_customize_s"] = perfect_customize_s;
   line["perfect_kept_arcs"] = perfect_metric.kept_count();
   line["cch_perfect_median_us"] = perfect_median;

@@ -103,11 +103,24 @@ AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph, std::uin
     // One metric per profile, customized side by side: they share only the (immutable) CCH.
     start = std::chrono::steady_clock::now();
     index.metrics.resize(g.prices.size());
+    index.seconds_per_column.resize(g.prices.size());
+    std::vector<float> node_x(g.node_count()), node_y(g.node_count());
+    index.rank_x.resize(g.node_count());
+    index.rank_y.resize(g.node_count());
+    for (std::uint32_t n = 0; n < g.node_count(); ++n) {
+      const SurfaceId s = g.node_surface[n];
+      node_x[n] = static_cast<float>(world.continents[i].column_x[s]);
+      node_y[n] = static_cast<float>(world.continents[i].column_y[s]);
+      index.rank_x[index.cch->rank(n)] = node_x[n];
+      index.rank_y[index.cch->rank(n)] = node_y[n];
+    }
+    const std::vector<std::uint32_t> tails = g.ArcTails();
     std::atomic<std::size_t> next{0};
     auto customize = [&] {
       for (std::size_t p; (p = next.fetch_add(1)) < g.prices.size();) {
         const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
         index.metrics[p] = std::make_unique<CchMetric>(*index.cch, weights);
+        index.seconds_per_column[p] = CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y);
       }
     };
     const std::size_t threads = std::min<std::size_t>(
@@ -118,6 +131,7 @@ AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph, std::uin
     for (std::thread& t : pool) t.join();
     timings_.customize_seconds += SecondsSince(start);
     for (const auto& metric : index.metrics) timings_.memory_bytes += metric->MemoryBytes();
+    timings_.memory_bytes += 2 * sizeof(float) * index.rank_x.size();
     continents_.push_back(std::move(index));
   }
 }
@@ -173,8 +187,9 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     std::vector<CchQuery::Seed> sources, targets;
     for (const Leg::Entry& e : start->entries) sources.push_back({e.node, e.seconds});
     for (const Leg::Entry& e : goal->entries) targets.push_back({e.node, e.seconds});
+    const CchBound bound{&index->rank_x, &index->rank_y, index->seconds_per_column[p]};
     const CchQuery::Result r =
-        searcher.QueryFor(*index->cch).Run(*index->metrics[p], sources, targets, &arcs);
+        searcher.QueryFor(*index->cch).Run(*index->metrics[p], sources, targets, &arcs, &bound);
     walk.method = Method::kCch;
     if (r.found) {
       seconds = r.cost;

@@ -79,6 +79,10 @@ class AbstractRouter {
     const ContinentGraph* graph = nullptr;
     std::unique_ptr<Cch> cch;
     std::vector<std::unique_ptr<CchMetric>> metrics;  // per profile
+    // The geometric bound that prunes CCH queries: node columns by rank, and per profile the
+    // fewest seconds any arc spends per octile column.
+    std::vector<float> rank_x, rank_y;
+    std::vector<double> seconds_per_column;  // per profile
   };
   std::shared_ptr<const Leg> LegOf(std::uint32_t continent_index, const ContinentGraph& g,
                                    const Continent& c, int profile, SurfaceId s, bool backward,

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <optional>
+
+#include "nav/surface.h"
 
 namespace walk::nav {
 namespace {
@@ -282,9 +286,59 @@ void CchQuery::Start(Side& side, const std::vector<Seed>& seeds) {
   std::sort(side.visited.begin(), side.visited.end());
 }
 
+double CchBound::LowestCostPerUnit(const std::vector<std::uint32_t>& tails,
+                                   const std::vector<std::uint32_t>& heads,
+                                   const std::vector<double>& weights, const std::vector<float>& x,
+                                   const std::vector<float>& y) {
+  double lowest = kInfCost;
+  for (std::size_t a = 0; a < tails.size(); ++a) {
+    const double units = OctileColumns(std::abs(double{x[tails[a]]} - x[heads[a]]),
+                                       std::abs(double{y[tails[a]]} - y[heads[a]]));
+    if (units > 0.0 && weights[a] < kInfCost) lowest = std::min(lowest, weights[a] / units);
+  }
+  return lowest < kInfCost ? lowest * (1.0 - 1e-9) : 0.0;
+}
+
+namespace {
+
+// A lower bound of the cost from a rank at (x, y) to the cheapest of some seeds (or from them
+// to it): their centre, how far the farthest lies from it, and the cheapest seed's cost.
+struct SeedsBound {
+  double x = 0.0, y = 0.0, radius = 0.0, cheapest = 0.0, cost_per_unit = 0.0;
+
+  SeedsBound(const CchBound& bound, const Cch& cch, const std::vector<CchQuery::Seed>& seeds)
+      : cost_per_unit(bound.cost_per_unit) {
+    std::size_t n = 0;
+    cheapest = kInfCost;
+    for (const CchQuery::Seed& s : seeds) {
+      if (!(s.cost < kInfCost)) continue;
+      const std::uint32_t r = cch.rank(s.node);
+      x += (*bound.x)[r];
+      y += (*bound.y)[r];
+      cheapest = std::min(cheapest, s.cost);
+      ++n;
+    }
+    if (n == 0) return;
+    x /= static_cast<double>(n);
+    y /= static_cast<double>(n);
+    for (const CchQuery::Seed& s : seeds) {
+      if (!(s.cost < kInfCost)) continue;
+      const std::uint32_t r = cch.rank(s.node);
+      radius = std::max(radius, OctileColumns(std::abs((*bound.x)[r] - x), std::abs((*bound.y)[r] - y)));
+    }
+  }
+  // dist(r, seed) + seed cost >= cost_per_unit * (octile(r, centre) - radius) + cheapest.
+  double At(double rx, double ry) const {
+    const double units = OctileColumns(std::abs(rx - x), std::abs(ry - y)) - radius;
+    return (units > 0.0 ? cost_per_unit * units : 0.0) + cheapest;
+  }
+};
+
+}  // namespace
+
 CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>& sources,
                                const std::vector<Seed>& targets,
-                               std::vector<std::uint32_t>* arc_path) {
+                               std::vector<std::uint32_t>* arc_path, const CchBound* bound) {
   assert(&metric.cch() == cch_);
   if (arc_path != nullptr) arc_path->clear();
   if (++generation_ == 0) {  // wrapped: the only time the stamps are cleared
@@ -306,9 +360,29 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
   Result result;
   std::uint32_t meet = kInvalidId;
   const bool perfect = metric.perfect();
+  // With a bound: the rest of the way from a rank of the forward side to the targets, and from
+  // the sources to a rank of the backward side.
+  std::optional<SeedsBound> to_targets, from_sources;
+  if (bound != nullptr && bound->cost_per_unit > 0.0) {
+    to_targets.emplace(*bound, *cch_, targets);
+    from_sources.emplace(*bound, *cch_, sources);
+  }
   auto relax = [&](Side& side, std::uint32_t r, std::uint32_t direction) {
     const double cost = side.cost[r];
     if (!(cost < result.cost)) return;
+    if (to_targets && result.cost < kInfCost) {
+      const SeedsBound& rest = direction == Cch::kForward ? *to_targets : *from_sources;
+      if (!(cost + rest.At((*bound->x)[r], (*bound->y)[r]) < result.cost)) return;
+    }
+    // A rank both sides reach is a way already, before either settles it: the best of those
+    // bounds the search from the start, so the pruning above bites low in the tree too.
+    Side& other = &side == &up ? down : up;
+    auto met = [&](std::uint32_t h, double via) {
+      if (other.stamp[h] == generation_ && via + other.cost[h] < result.cost) {
+        result.cost = via + other.cost[h];
+        meet = h;
+      }
+    };
     if (perfect) {  // only the arcs some shortest way needs, their weights side by side
       const std::uint32_t* const kept_head = metric.kept_head(direction).data();
       const double* const kept_weight = metric.kept_weight(direction).data();
@@ -323,6 +397,7 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
           side.seed[h] = side.seed[r];
           side.pred[h] = r;
           side.pred_arc[h] = kept_arc[k];
+          met(h, via_r);
         }
       }
       return;
@@ -336,6 +411,7 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
         side.seed[h] = side.seed[r];
         side.pred[h] = r;
         side.pred_arc[h] = x;
+        met(h, via_r);
       }
     }
   };

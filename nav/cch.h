@@ -118,6 +118,22 @@ class CchMetric {
   std::vector<double> kept_weight_[2];
 };
 
+// A lower bound on ways, for pruning queries: every input arc costs at least `cost_per_unit`
+// times the octile distance between its ends' coordinates, so no way costs less than that times
+// the octile distance between its ends (octile distance is a norm). Coordinates are by rank.
+struct CchBound {
+  const std::vector<float>* x = nullptr;  // by rank
+  const std::vector<float>* y = nullptr;  // by rank
+  double cost_per_unit = 0.0;
+
+  // The largest cost_per_unit that holds for `weights` on arcs tails[a] -> heads[a], with node
+  // coordinates x[node], y[node]; a hair below it, so rounding never makes a bound too high.
+  static double LowestCostPerUnit(const std::vector<std::uint32_t>& tails,
+                                  const std::vector<std::uint32_t>& heads,
+                                  const std::vector<double>& weights, const std::vector<float>& x,
+                                  const std::vector<float>& y);
+};
+
 // A reusable query: its buffers are sized once to the Cch and generation-stamped, so nothing is
 // cleared or allocated per query after the first. One CchQuery per thread; not thread-safe.
 // Keeps a pointer to the Cch, which must outlive it.
@@ -142,11 +158,15 @@ class CchQuery {
   // The cheapest s.cost + dist(s.node, t.node) + t.cost over all s in `sources` and t in
   // `targets`, priced by `metric` (customized on this query's Cch). Seed nodes must be below
   // node_count(); seeds costing kInfCost are ignored; an empty list finds nothing. Ties are
-  // broken deterministically (the meeting rank lowest first). When `arc_path` is non-null it
+  // broken deterministically (the first meeting found at the best cost). When `arc_path` is non-null it
   // is cleared and, when found, receives the input arc ids of the path from
   // sources[source].node to targets[target].node in order (empty when they are the same node).
+  // With `bound`, a rank whose cost plus the bound of the rest of the way to the other side's
+  // seeds is no better than the best meeting found so far is not relaxed: far fewer ranks of
+  // the long separators are (the cost is the same; among equally cheap ways another may win).
   Result Run(const CchMetric& metric, const std::vector<Seed>& sources,
-             const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path = nullptr);
+             const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path = nullptr,
+             const CchBound* bound = nullptr);
 
   // The same answer by a bidirectional Dijkstra over the hierarchy's upward arcs, with
   // stall-on-demand: each side settles ranks in cost order and stops once its cheapest open

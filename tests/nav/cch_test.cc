@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "nav/cch_order.h"
+#include "nav/surface.h"
 
 namespace walk::nav {
 namespace {
@@ -376,6 +377,64 @@ TEST(CchTest, PerfectCustomizationKeepsEveryShortestWay) {
         const auto targets = RandomSeeds(g.node_count, rng);
         ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
             << nodes << " nodes, tied " << tied << ", query " << q;
+      }
+    }
+  }
+}
+
+// Weights that follow the nodes' coordinates (each arc 1-3 times its octile length; whole
+// multiples when `tied`), so a geometric bound prunes.
+std::vector<double> GeometricWeights(const Graph& g, std::mt19937_64& rng, bool tied) {
+  std::uniform_real_distribution<double> factor(1.0, 3.0);
+  std::uniform_int_distribution<int> whole(1, 3);
+  std::vector<double> weights(g.tails.size());
+  for (std::size_t a = 0; a < weights.size(); ++a) {
+    const double units = OctileColumns(std::abs(double{g.x[g.tails[a]]} - g.x[g.heads[a]]),
+                                       std::abs(double{g.y[g.tails[a]]} - g.y[g.heads[a]]));
+    weights[a] = units * (tied ? whole(rng) : factor(rng));
+  }
+  return weights;
+}
+
+TEST(CchTest, BoundedQueriesFindTheSameCosts) {
+  std::mt19937_64 rng(15);
+  for (const bool tied : {false, true}) {
+    for (const auto& [columns, rows, per_side] :
+         std::vector<std::tuple<int, int, int>>{{1, 1, 4}, {3, 2, 2}, {8, 6, 4}, {20, 15, 3}}) {
+      const Graph g = GridGraph(columns, rows, per_side, rng);
+      const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+      for (const bool geometric : {true, false}) {
+        const std::vector<double> weights = geometric ? GeometricWeights(g, rng, tied) : RandomWeights(g, rng);
+        const CchMetric metric(cch, weights);
+        std::vector<float> x(g.node_count), y(g.node_count);
+        for (std::uint32_t v = 0; v < g.node_count; ++v) {
+          x[cch.rank(v)] = g.x[v];
+          y[cch.rank(v)] = g.y[v];
+        }
+        const CchBound bound{&x, &y, CchBound::LowestCostPerUnit(g.tails, g.heads, weights, g.x, g.y)};
+        if (geometric && g.tails.size() > 1) {
+          EXPECT_GE(bound.cost_per_unit, 0.99) << "every arc costs at least its octile length";
+        }
+        CchQuery query(cch);
+        for (int q = 0; q < 300; ++q) {
+          const auto sources = RandomSeeds(g.node_count, rng);
+          const auto targets = RandomSeeds(g.node_count, rng);
+          const double expected = ReferenceCost(g, weights, sources, targets);
+          std::vector<std::uint32_t> path;
+          const CchQuery::Result r = query.Run(metric, sources, targets, &path, &bound);
+          ASSERT_EQ(r.found, expected < kInfCost) << q;
+          if (!r.found) continue;
+          ASSERT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected << ", query " << q;
+          std::uint32_t at = sources[r.source].node;
+          double sum = sources[r.source].cost + targets[r.target].cost;
+          for (std::uint32_t a : path) {
+            ASSERT_EQ(g.tails[a], at);
+            sum += weights[a];
+            at = g.heads[a];
+          }
+          EXPECT_EQ(at, targets[r.target].node);
+          EXPECT_TRUE(SameCost(sum, r.cost)) << sum << " vs " << r.cost;
+        }
       }
     }
   }
