@@ -112,6 +112,14 @@ int Run(int argc, char** argv) {
     rank_y[cch.rank(n)] = node_y[n];
   }
   const CchBound bound{&rank_x, &rank_y, CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y)};
+  // And landmarks (ALT) on top of it.
+  const char* marks_env = std::getenv("WALK_BENCH_LANDMARKS");
+  const std::uint32_t landmark_count = marks_env != nullptr ? static_cast<std::uint32_t>(std::atoi(marks_env)) : 16;
+  t = Clock::now();
+  const CchLandmarks landmarks = CchLandmarks::Compute(cch, tails, g.arc_head, weights, landmark_count);
+  const double landmarks_s = MicrosSince(t) / 1e6;
+  CchBound alt_bound = bound;
+  alt_bound.landmarks = &landmarks;
 
   const AbstractRouter router(world, *std::move(graph), 1ull << 30);
   const ContinentGraph& rg = router.graph().continents.at(0);
@@ -132,7 +140,7 @@ int Run(int argc, char** argv) {
 
   // Legs, then the three searches over the same seeds.
   CellSearch search;
-  std::vector<double> leg_us, cch_us, cch_bound_us, cch_perfect_us, cch_dijkstra_us, dijkstra_us, danger_us;
+  std::vector<double> leg_us, cch_us, cch_bound_us, cch_alt_us, cch_perfect_us, cch_dijkstra_us, dijkstra_us, danger_us;
   std::uint32_t mismatches = 0, found = 0;
   CchQuery query(cch);
   AbstractDijkstra dijkstra;
@@ -163,6 +171,12 @@ int Run(int argc, char** argv) {
     const CchQuery::Result rcb = query.Run(cch_metric, cs, ct, nullptr, &bound);
     cch_bound_us.push_back(MicrosSince(t));
     if (rcb.found != rc.found || (rc.found && std::abs(rc.cost - rcb.cost) > 1e-9 * std::max(1.0, rc.cost))) {
+      ++mismatches;
+    }
+    t = Clock::now();
+    const CchQuery::Result rca = query.Run(cch_metric, cs, ct, nullptr, &alt_bound);
+    cch_alt_us.push_back(MicrosSince(t));
+    if (rca.found != rc.found || (rc.found && std::abs(rc.cost - rca.cost) > 1e-9 * std::max(1.0, rc.cost))) {
       ++mismatches;
     }
     t = Clock::now();
@@ -223,6 +237,10 @@ int Run(int argc, char** argv) {
   std::printf("CCH query (tree)  median %8.1f us  p99 %8.1f us\n", cch_median, Percentile(cch_us, 0.99));
   const double perfect_median = Percentile(cch_perfect_us, 0.5);
   const double bound_median = Percentile(cch_bound_us, 0.5);
+  const double alt_median = Percentile(cch_alt_us, 0.5);
+  std::printf("CCH query (bound + %u landmarks) median %8.1f us  p99 %8.1f us  (landmarks %.2f s, %.0f MB)\n",
+              landmark_count, alt_median, Percentile(cch_alt_us, 0.99), landmarks_s, landmarks.MemoryBytes() / 1e6);
+  std::printf("Dijkstra / CCH with landmarks %.1fx\n", alt_median > 0 ? Percentile(dijkstra_us, 0.5) / alt_median : 0.0);
   std::printf("CCH query (bound) median %8.1f us  p99 %8.1f us  (%.4f s per column at least)\n", bound_median,
               Percentile(cch_bound_us, 0.99), bound.cost_per_unit);
   std::printf("CCH query (perfect) median %8.1f us  p99 %8.1f us\n", perfect_median, Percentile(cch_perfect_us, 0.99));
@@ -248,6 +266,10 @@ int Run(int argc, char** argv) {
   line["leg_median_us"] = Percentile(leg_us, 0.5);
   line["cch_median_us"] = cch_median;
   line["cch_bound_median_us"] = bound_median;
+  line["landmarks"] = landmark_count;
+  line["landmarks_s"] = landmarks_s;
+  line["cch_alt_median_us"] = alt_median;
+  line["cch_alt_p99_us"] = Percentile(cch_alt_us, 0.99);
   line["cch_bound_p99_us"] = Percentile(cch_bound_us, 0.99);
   line["bound_seconds_per_column"] = bound.cost_per_unit;
   line["perfect_customize_s"] = perfect_customize_s;

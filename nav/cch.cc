@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <optional>
 
+#include "nav/indexed_heap.h"
 #include "nav/surface.h"
 
 namespace walk::nav {
@@ -301,6 +303,98 @@ double CchBound::LowestCostPerUnit(const std::vector<std::uint32_t>& tails,
 
 namespace {
 
+// Costs from `source` to every node over the CSR (first, head, weight), kInfCost where none.
+void Distances(std::uint32_t source, const std::vector<std::uint32_t>& first,
+               const std::vector<std::uint32_t>& head, const std::vector<double>& weight,
+               IndexedMinHeap& heap, std::vector<double>* cost) {
+  const std::uint32_t n = static_cast<std::uint32_t>(first.size() - 1);
+  cost->assign(n, kInfCost);
+  heap.Reset(n);
+  std::vector<std::uint8_t> queued(n, 0);
+  (*cost)[source] = 0.0;
+  heap.Push(source, 0.0);
+  queued[source] = 1;
+  while (!heap.empty()) {
+    double c;
+    const std::uint32_t v = heap.PopMin(&c);
+    for (std::uint32_t a = first[v]; a < first[v + 1]; ++a) {
+      const double via = c + weight[a];
+      const std::uint32_t h = head[a];
+      if (!(via < (*cost)[h])) continue;
+      (*cost)[h] = via;
+      if (queued[h]) {
+        heap.Decrease(h, via);
+      } else {
+        queued[h] = 1;
+        heap.Push(h, via);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+CchLandmarks CchLandmarks::Compute(const Cch& cch, const std::vector<std::uint32_t>& tails,
+                                   const std::vector<std::uint32_t>& heads,
+                                   const std::vector<double>& weights, std::uint32_t count) {
+  const std::uint32_t n = cch.node_count();
+  CchLandmarks marks;
+  if (n == 0 || count == 0) return marks;
+  // Both directions as CSR over the arcs that can be taken.
+  std::vector<std::uint32_t> first[2], head[2];
+  std::vector<double> weight[2];
+  for (int d = 0; d < 2; ++d) {
+    const auto& from = d == 0 ? tails : heads;
+    const auto& to = d == 0 ? heads : tails;
+    first[d].assign(n + 1, 0);
+    for (std::size_t a = 0; a < from.size(); ++a) {
+      if (weights[a] < kInfCost) ++first[d][from[a] + 1];
+    }
+    for (std::uint32_t v = 0; v < n; ++v) first[d][v + 1] += first[d][v];
+    head[d].resize(first[d][n]);
+    weight[d].resize(first[d][n]);
+    std::vector<std::uint32_t> at(first[d].begin(), first[d].end() - 1);
+    for (std::size_t a = 0; a < from.size(); ++a) {
+      if (!(weights[a] < kInfCost)) continue;
+      head[d][at[from[a]]] = to[a];
+      weight[d][at[from[a]]++] = weights[a];
+    }
+  }
+  marks.count = count;
+  marks.from.assign(std::size_t{n} * count, std::numeric_limits<float>::infinity());
+  marks.to.assign(std::size_t{n} * count, std::numeric_limits<float>::infinity());
+  IndexedMinHeap heap;
+  std::vector<double> cost;
+  std::vector<double> nearest(n, kInfCost);  // cost from the nearest chosen landmark
+  // Start from the node farthest from node 0, then always the farthest from those chosen.
+  Distances(0, first[0], head[0], weight[0], heap, &cost);
+  std::uint32_t next = 0;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (cost[v] < kInfCost && cost[v] > cost[next]) next = v;
+  }
+  for (std::uint32_t l = 0; l < count; ++l) {
+    const std::uint32_t mark = next;
+    for (int d = 0; d < 2; ++d) {
+      Distances(mark, first[d], head[d], weight[d], heap, &cost);
+      std::vector<float>& out = d == 0 ? marks.from : marks.to;
+      for (std::uint32_t v = 0; v < n; ++v) {
+        if (cost[v] < kInfCost) out[std::size_t{cch.rank(v)} * count + l] = static_cast<float>(cost[v]);
+        if (d == 0) nearest[v] = std::min(nearest[v], cost[v]);
+      }
+    }
+    double farthest = -1.0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (nearest[v] < kInfCost && nearest[v] > farthest) {
+        farthest = nearest[v];
+        next = v;
+      }
+    }
+  }
+  return marks;
+}
+
+namespace {
+
 // A lower bound of the cost from a rank at (x, y) to the cheapest of some seeds (or from them
 // to it): their centre, how far the farthest lies from it, and the cheapest seed's cost.
 struct SeedsBound {
@@ -331,6 +425,55 @@ struct SeedsBound {
   double At(double rx, double ry) const {
     const double units = OctileColumns(std::abs(rx - x), std::abs(ry - y)) - radius;
     return (units > 0.0 ? cost_per_unit * units : 0.0) + cheapest;
+  }
+};
+
+// The landmark (ALT) bound of one side: for the forward side, of the rest of the way from a rank
+// to the targets; for the backward side, of the way from the sources to a rank. Per landmark L,
+// what the seeds (cost c) contribute, by the triangle inequality:
+//   to targets:    d(r,t) + c >= p - d(L,r), p = min (d(L,t) + c);  >= d(r,L) - q, q = max (d(t,L) - c)
+//   from sources:  d(s,r) + c >= d(L,r) - p, p = max (d(L,s) - c);  >= q - d(r,L), q = min (d(s,L) + c)
+// An infinite cost where a finite one is needed proves the rank cut off: the bound is infinite.
+struct LandmarkBound {
+  const CchLandmarks* marks;
+  bool to_seeds;
+  std::vector<double> p, q;
+
+  LandmarkBound(const CchLandmarks& m, const Cch& cch, const std::vector<CchQuery::Seed>& seeds, bool to)
+      : marks(&m), to_seeds(to), p(m.count, to ? kInfCost : -kInfCost), q(m.count, to ? -kInfCost : kInfCost) {
+    for (const CchQuery::Seed& s : seeds) {
+      if (!(s.cost < kInfCost)) continue;
+      const std::size_t at = std::size_t{cch.rank(s.node)} * m.count;
+      for (std::uint32_t l = 0; l < m.count; ++l) {
+        const double from_l = Cost(m.from[at + l]), to_l = Cost(m.to[at + l]);
+        if (to) {
+          p[l] = std::min(p[l], from_l + s.cost);
+          q[l] = std::max(q[l], to_l - s.cost);
+        } else {
+          p[l] = std::max(p[l], from_l - s.cost);
+          q[l] = std::min(q[l], to_l + s.cost);
+        }
+      }
+    }
+  }
+  static double Cost(float c) { return std::isinf(c) ? kInfCost : static_cast<double>(c); }
+  // a - b, a hair less (floats round); b finite, a possibly infinite.
+  static double Less(double a, double b) { return a - b - 1e-6 * (std::abs(a) + std::abs(b)); }
+
+  double At(std::uint32_t r) const {
+    const std::size_t at = std::size_t{r} * marks->count;
+    double bound = 0.0;
+    for (std::uint32_t l = 0; l < marks->count; ++l) {
+      const double from_l = Cost(marks->from[at + l]), to_l = Cost(marks->to[at + l]);
+      if (to_seeds) {
+        if (from_l < kInfCost) bound = std::max(bound, p[l] < kInfCost ? Less(p[l], from_l) : kInfCost);
+        if (q[l] < kInfCost) bound = std::max(bound, to_l < kInfCost ? Less(to_l, q[l]) : kInfCost);
+      } else {
+        if (p[l] < kInfCost) bound = std::max(bound, from_l < kInfCost ? Less(from_l, p[l]) : kInfCost);
+        if (to_l < kInfCost) bound = std::max(bound, q[l] < kInfCost ? Less(q[l], to_l) : kInfCost);
+      }
+    }
+    return bound;
   }
 };
 
@@ -367,12 +510,21 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
     to_targets.emplace(*bound, *cch_, targets);
     from_sources.emplace(*bound, *cch_, sources);
   }
+  std::optional<LandmarkBound> alt_to_targets, alt_from_sources;
+  if (bound != nullptr && bound->landmarks != nullptr && bound->landmarks->count > 0) {
+    alt_to_targets.emplace(*bound->landmarks, *cch_, targets, true);
+    alt_from_sources.emplace(*bound->landmarks, *cch_, sources, false);
+  }
   auto relax = [&](Side& side, std::uint32_t r, std::uint32_t direction) {
     const double cost = side.cost[r];
     if (!(cost < result.cost)) return;
     if (to_targets && result.cost < kInfCost) {
       const SeedsBound& rest = direction == Cch::kForward ? *to_targets : *from_sources;
       if (!(cost + rest.At((*bound->x)[r], (*bound->y)[r]) < result.cost)) return;
+    }
+    if (alt_to_targets && result.cost < kInfCost) {
+      const LandmarkBound& rest = direction == Cch::kForward ? *alt_to_targets : *alt_from_sources;
+      if (!(cost + rest.At(r) < result.cost)) return;
     }
     // A rank both sides reach is a way already, before either settles it: the best of those
     // bounds the search from the start, so the pruning above bites low in the tree too.

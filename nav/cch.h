@@ -118,6 +118,22 @@ class CchMetric {
   std::vector<double> kept_weight_[2];
 };
 
+// Landmark costs for tighter bounds (ALT): for `count` landmarks far apart, the cost from each
+// landmark to every rank and from every rank to each landmark (by the triangle inequality,
+// d(r, t) >= d(L, t) - d(L, r) and >= d(r, L) - d(t, L)). By rank, `count` floats a rank.
+struct CchLandmarks {
+  std::uint32_t count = 0;
+  std::vector<float> from;  // [rank * count + l]: cost landmark l -> rank (infinity: none)
+  std::vector<float> to;    // [rank * count + l]: cost rank -> landmark l
+
+  // Chooses `count` landmarks (each the node farthest from those already chosen) and runs a
+  // Dijkstra from and to each over arcs tails[a] -> heads[a] priced `weights`.
+  static CchLandmarks Compute(const Cch& cch, const std::vector<std::uint32_t>& tails,
+                              const std::vector<std::uint32_t>& heads,
+                              const std::vector<double>& weights, std::uint32_t count);
+  std::uint64_t MemoryBytes() const { return (from.capacity() + to.capacity()) * sizeof(float); }
+};
+
 // A lower bound on ways, for pruning queries: every input arc costs at least `cost_per_unit`
 // times the octile distance between its ends' coordinates, so no way costs less than that times
 // the octile distance between its ends (octile distance is a norm). Coordinates are by rank.
@@ -125,6 +141,7 @@ struct CchBound {
   const std::vector<float>* x = nullptr;  // by rank
   const std::vector<float>* y = nullptr;  // by rank
   double cost_per_unit = 0.0;
+  const CchLandmarks* landmarks = nullptr;  // optional: tighter bounds
 
   // The largest cost_per_unit that holds for `weights` on arcs tails[a] -> heads[a], with node
   // coordinates x[node], y[node]; a hair below it, so rounding never makes a bound too high.

@@ -415,13 +415,17 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
         if (geometric && g.tails.size() > 1) {
           EXPECT_GE(bound.cost_per_unit, 0.99) << "every arc costs at least its octile length";
         }
+        // The same bound with landmarks (ALT) on top.
+        const CchLandmarks marks = CchLandmarks::Compute(cch, g.tails, g.heads, weights, 4);
+        CchBound with_marks = bound;
+        with_marks.landmarks = &marks;
         CchQuery query(cch);
-        for (int q = 0; q < 300; ++q) {
+        for (int q = 0; q < 600; ++q) {
           const auto sources = RandomSeeds(g.node_count, rng);
           const auto targets = RandomSeeds(g.node_count, rng);
           const double expected = ReferenceCost(g, weights, sources, targets);
           std::vector<std::uint32_t> path;
-          const CchQuery::Result r = query.Run(metric, sources, targets, &path, &bound);
+          const CchQuery::Result r = query.Run(metric, sources, targets, &path, q % 2 ? &with_marks : &bound);
           ASSERT_EQ(r.found, expected < kInfCost) << q;
           if (!r.found) continue;
           ASSERT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected << ", query " << q;
