@@ -44,10 +44,13 @@ void CrossingsAt(const Continent& c, std::uint32_t ax, std::uint32_t ay, int d,
   }
 }
 
-// True when surfaces a and b of neighbouring columns (b in direction `along` of a) link either way.
+// True when surfaces a and b of neighbouring columns (b in direction `along` of a) link both
+// ways. A run's crossings must reach each other along the border: with a one-way link (a slope
+// one may only go down) an entrance on its low side could not reach the crossings above it,
+// and a place reached only through those would have no entrance (version 3).
 bool Linked(const Continent& c, SurfaceId a, SurfaceId b, int along) {
   const int back = (along + 4) & 7;
-  return (HasLink(c.links[a][along]) && c.LinkTarget(a, along) == b) ||
+  return (HasLink(c.links[a][along]) && c.LinkTarget(a, along) == b) &&
          (HasLink(c.links[b][back]) && c.LinkTarget(b, back) == a);
 }
 

@@ -32,7 +32,7 @@
 namespace walk::nav {
 
 // Bump when the way entrances or edges are chosen or priced changes (it decides answers).
-inline constexpr std::uint32_t kAbstractGraphVersion = 2;
+inline constexpr std::uint32_t kAbstractGraphVersion = 3;
 
 struct AbstractGraphOptions {
   std::uint32_t cell_columns = 64;
