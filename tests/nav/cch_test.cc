@@ -175,6 +175,24 @@ bool SameCost(double a, double b) {
   return std::abs(a - b) <= 1e-12 * std::max(1.0, std::max(std::abs(a), std::abs(b)));
 }
 
+// The unpacked `path` of result `r` runs from its source seed's node to its target seed's node
+// and costs what `r` says.
+void ExpectPathCosts(const Graph& g, const std::vector<double>& weights,
+                     const std::vector<CchQuery::Seed>& sources,
+                     const std::vector<CchQuery::Seed>& targets, const CchQuery::Result& r,
+                     const std::vector<std::uint32_t>& path) {
+  std::uint32_t at = sources[r.source].node;
+  double sum = sources[r.source].cost + targets[r.target].cost;
+  for (std::uint32_t a : path) {
+    ASSERT_LT(a, g.tails.size());
+    ASSERT_EQ(g.tails[a], at);
+    sum += weights[a];
+    at = g.heads[a];
+  }
+  EXPECT_EQ(at, targets[r.target].node);
+  EXPECT_TRUE(SameCost(sum, r.cost)) << sum << " vs " << r.cost;
+}
+
 // Checks one query against the reference, its seeds and its unpacked path.
 void ExpectMatchesReference(const Graph& g, const std::vector<double>& weights,
                             const CchMetric& metric, CchQuery& query,
@@ -193,16 +211,7 @@ void ExpectMatchesReference(const Graph& g, const std::vector<double>& weights,
   EXPECT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected;
   ASSERT_LT(r.source, sources.size());
   ASSERT_LT(r.target, targets.size());
-  std::uint32_t at = sources[r.source].node;
-  double sum = sources[r.source].cost + targets[r.target].cost;
-  for (std::uint32_t a : path) {
-    ASSERT_LT(a, g.tails.size());
-    ASSERT_EQ(g.tails[a], at);
-    sum += weights[a];
-    at = g.heads[a];
-  }
-  EXPECT_EQ(at, targets[r.target].node);
-  EXPECT_TRUE(SameCost(sum, r.cost)) << sum << " vs " << r.cost;
+  ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, r, path));
   // The cost-only run agrees.
   const CchQuery::Result again = query.Run(metric, sources, targets);
   EXPECT_EQ(again.cost, r.cost);
@@ -213,15 +222,7 @@ void ExpectMatchesReference(const Graph& g, const std::vector<double>& weights,
   const CchQuery::Result d = query.RunDijkstra(metric, sources, targets, &dijkstra_path);
   ASSERT_TRUE(d.found);
   EXPECT_TRUE(SameCost(d.cost, expected)) << d.cost << " vs " << expected;
-  at = sources[d.source].node;
-  sum = sources[d.source].cost + targets[d.target].cost;
-  for (std::uint32_t a : dijkstra_path) {
-    ASSERT_EQ(g.tails[a], at);
-    sum += weights[a];
-    at = g.heads[a];
-  }
-  EXPECT_EQ(at, targets[d.target].node);
-  EXPECT_TRUE(SameCost(sum, d.cost)) << sum << " vs " << d.cost;
+  ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, d, dijkstra_path));
 }
 
 void ExpectPermutation(const std::vector<std::uint32_t>& order, std::uint32_t node_count) {
@@ -429,15 +430,7 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
           ASSERT_EQ(r.found, expected < kInfCost) << q;
           if (!r.found) continue;
           ASSERT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected << ", query " << q;
-          std::uint32_t at = sources[r.source].node;
-          double sum = sources[r.source].cost + targets[r.target].cost;
-          for (std::uint32_t a : path) {
-            ASSERT_EQ(g.tails[a], at);
-            sum += weights[a];
-            at = g.heads[a];
-          }
-          EXPECT_EQ(at, targets[r.target].node);
-          EXPECT_TRUE(SameCost(sum, r.cost)) << sum << " vs " << r.cost;
+          ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, r, path)) << "query " << q;
         }
       }
     }
