@@ -98,9 +98,12 @@ int Run(int argc, char** argv) {
   t = Clock::now();
   CchMetric cch_metric(cch, weights);
   const double customize_s = MicrosSince(t) / 1e6;
-  // The same weights perfectly customized (basic pass, then the perfect pass and arc removal).
+  // The same weights perfectly customized (basic pass, then the perfect pass and arc removal),
+  // unless WALK_BENCH_QUICK is set (then neither it nor landmarks are measured).
+  const bool quick = std::getenv("WALK_BENCH_QUICK") != nullptr;
   t = Clock::now();
-  const CchMetric perfect_metric(cch, weights, /*perfect=*/true);
+  const CchMetric perfect_metric(cch, quick ? std::vector<double>(weights.size(), kInfCost) : weights,
+                                 /*perfect=*/!quick);
   const double perfect_customize_s = MicrosSince(t) / 1e6;
   // A geometric bound for pruning queries: node columns (by rank for the query) and the lowest
   // seconds per octile column of any arc.
@@ -114,7 +117,8 @@ int Run(int argc, char** argv) {
   const CchBound bound{&rank_x, &rank_y, CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y)};
   // And landmarks (ALT) on top of it.
   const char* marks_env = std::getenv("WALK_BENCH_LANDMARKS");
-  const std::uint32_t landmark_count = marks_env != nullptr ? static_cast<std::uint32_t>(std::atoi(marks_env)) : 16;
+  const std::uint32_t landmark_count =
+      quick ? 0 : marks_env != nullptr ? static_cast<std::uint32_t>(std::atoi(marks_env)) : 16;
   t = Clock::now();
   const CchLandmarks landmarks = CchLandmarks::Compute(cch, tails, g.arc_head, weights, landmark_count);
   const double landmarks_s = MicrosSince(t) / 1e6;
@@ -140,70 +144,106 @@ int Run(int argc, char** argv) {
 
   // Legs, then the three searches over the same seeds.
   CellSearch search;
-  std::vector<double> leg_us, cch_us, cch_bound_us, cch_alt_us, cch_perfect_us, cch_dijkstra_us, dijkstra_us, danger_us;
+  CostGuess guess;
+  std::uint32_t guess_retries = 0;
+  std::vector<double> leg_us, cch_us, cch_bound_us, cch_guess_us, cch_alt_us, cch_perfect_us, cch_dijkstra_us, dijkstra_us, danger_us;
   std::uint32_t mismatches = 0, found = 0;
   CchQuery query(cch);
   AbstractDijkstra dijkstra;
-  double cch_settled = 0, dijkstra_settled = 0;
+  double dijkstra_settled = 0;
+  // Legs first; then each search in its own pass over all pairs, so none finds the arcs of a
+  // pair in cache because another search of the same pair just read them.
+  struct PairSeeds {
+    SurfaceId a, b;
+    std::vector<CchQuery::Seed> cs, ct;
+    std::vector<AbstractSeed> ds, dt, zs, zt;
+  };
+  std::vector<PairSeeds> seeds;
   for (const auto& [a, b] : chosen) {
+    PairSeeds ps{a, b, {}, {}, {}, {}, {}, {}};
     t = Clock::now();
     const Leg start = ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, a, false, search);
     leg_us.push_back(MicrosSince(t));
     t = Clock::now();
     const Leg goal = ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, b, true, search);
     leg_us.push_back(MicrosSince(t));
-    std::vector<CchQuery::Seed> cs, ct;
-    std::vector<AbstractSeed> ds, dt, zs, zt;
     for (const Leg::Entry& e : start.entries) {
-      cs.push_back({e.node, e.seconds});
-      ds.push_back({e.node, e.seconds});
-      zs.push_back({e.node, DangerSeconds(e.seconds, start.MixOf(e), danger, c.zone[a], c.zone[b])});
+      ps.cs.push_back({e.node, e.seconds});
+      ps.ds.push_back({e.node, e.seconds});
+      ps.zs.push_back({e.node, DangerSeconds(e.seconds, start.MixOf(e), danger, c.zone[a], c.zone[b])});
     }
     for (const Leg::Entry& e : goal.entries) {
-      ct.push_back({e.node, e.seconds});
-      dt.push_back({e.node, e.seconds});
-      zt.push_back({e.node, DangerSeconds(e.seconds, goal.MixOf(e), danger, c.zone[a], c.zone[b])});
+      ps.ct.push_back({e.node, e.seconds});
+      ps.dt.push_back({e.node, e.seconds});
+      ps.zt.push_back({e.node, DangerSeconds(e.seconds, goal.MixOf(e), danger, c.zone[a], c.zone[b])});
     }
+    seeds.push_back(std::move(ps));
+  }
+  // The tree query's answers are the reference the others are checked against.
+  std::vector<CchQuery::Result> reference;
+  auto check = [&](std::size_t i, bool ok, double cost) {
+    const CchQuery::Result& rc = reference[i];
+    if (ok != rc.found || (rc.found && std::abs(rc.cost - cost) > 1e-9 * std::max(1.0, rc.cost))) ++mismatches;
+  };
+  for (const PairSeeds& ps : seeds) {
     t = Clock::now();
-    const CchQuery::Result rc = query.Run(cch_metric, cs, ct);
+    reference.push_back(query.Run(cch_metric, ps.cs, ps.ct));
     cch_us.push_back(MicrosSince(t));
+    found += reference.back().found ? 1 : 0;
+  }
+  // walkd's query: the bound, pruned from the start against a learnt likely upper bound, asked
+  // again without it when no way is that cheap.
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
     t = Clock::now();
-    const CchQuery::Result rcb = query.Run(cch_metric, cs, ct, nullptr, &bound);
+    const double lower = BoundBetween(bound, cch, seeds[i].cs, seeds[i].ct);
+    CchQuery::Result r = query.Run(cch_metric, seeds[i].cs, seeds[i].ct, nullptr, &bound, guess.Upper(lower));
+    if (!r.found) {
+      ++guess_retries;
+      r = query.Run(cch_metric, seeds[i].cs, seeds[i].ct, nullptr, &bound);
+    }
+    if (r.found) guess.Learn(lower, r.cost);
+    cch_guess_us.push_back(MicrosSince(t));
+    check(i, r.found, r.cost);
+  }
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    t = Clock::now();
+    const CchQuery::Result r = query.Run(cch_metric, seeds[i].cs, seeds[i].ct, nullptr, &bound);
     cch_bound_us.push_back(MicrosSince(t));
-    if (rcb.found != rc.found || (rc.found && std::abs(rc.cost - rcb.cost) > 1e-9 * std::max(1.0, rc.cost))) {
-      ++mismatches;
-    }
+    check(i, r.found, r.cost);
+  }
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
     t = Clock::now();
-    const CchQuery::Result rca = query.Run(cch_metric, cs, ct, nullptr, &alt_bound);
+    const CchQuery::Result r = query.Run(cch_metric, seeds[i].cs, seeds[i].ct, nullptr, &alt_bound);
     cch_alt_us.push_back(MicrosSince(t));
-    if (rca.found != rc.found || (rc.found && std::abs(rc.cost - rca.cost) > 1e-9 * std::max(1.0, rc.cost))) {
-      ++mismatches;
+    check(i, r.found, r.cost);
+  }
+  if (!quick) {
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      t = Clock::now();
+      const CchQuery::Result r = query.Run(perfect_metric, seeds[i].cs, seeds[i].ct);
+      cch_perfect_us.push_back(MicrosSince(t));
+      check(i, r.found, r.cost);
     }
-    t = Clock::now();
-    const CchQuery::Result rcp = query.Run(perfect_metric, cs, ct);
-    cch_perfect_us.push_back(MicrosSince(t));
-    if (rcp.found != rc.found || (rc.found && std::abs(rc.cost - rcp.cost) > 1e-9 * std::max(1.0, rc.cost))) {
-      ++mismatches;
-    }
-    t = Clock::now();
-    const CchQuery::Result rcd = query.RunDijkstra(cch_metric, cs, ct);
-    cch_dijkstra_us.push_back(MicrosSince(t));
-    if (rcd.found != rc.found || (rc.found && std::abs(rc.cost - rcd.cost) > 1e-9 * std::max(1.0, rc.cost))) {
-      ++mismatches;
-    }
-    t = Clock::now();
-    const AbstractResult rd = dijkstra.Run(rg, rg.prices[p], base, c.zone[a], c.zone[b], ds, dt);
-    dijkstra_us.push_back(MicrosSince(t));
-    dijkstra_settled += rd.settled;
-    t = Clock::now();
-    dijkstra.Run(rg, rg.prices[p], danger, c.zone[a], c.zone[b], zs, zt);
-    danger_us.push_back(MicrosSince(t));
-    found += rc.found ? 1 : 0;
-    if (rc.found != rd.found || (rc.found && std::abs(rc.cost - rd.seconds) > 1e-9 * std::max(1.0, rd.seconds))) {
-      ++mismatches;
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      t = Clock::now();
+      const CchQuery::Result r = query.RunDijkstra(cch_metric, seeds[i].cs, seeds[i].ct);
+      cch_dijkstra_us.push_back(MicrosSince(t));
+      check(i, r.found, r.cost);
     }
   }
-  (void)cch_settled;
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    const PairSeeds& ps = seeds[i];
+    t = Clock::now();
+    const AbstractResult rd = dijkstra.Run(rg, rg.prices[p], base, c.zone[ps.a], c.zone[ps.b], ps.ds, ps.dt);
+    dijkstra_us.push_back(MicrosSince(t));
+    dijkstra_settled += rd.settled;
+    check(i, rd.found, rd.seconds);
+    if (!quick) {
+      t = Clock::now();
+      dijkstra.Run(rg, rg.prices[p], danger, c.zone[ps.a], c.zone[ps.b], ps.zs, ps.zt);
+      danger_us.push_back(MicrosSince(t));
+    }
+  }
 
   // Whole walks through AnswerWalk (auto): cold (no leg cached), then warm (the same pairs).
   auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.column_yards, s); };
@@ -243,6 +283,9 @@ int Run(int argc, char** argv) {
   std::printf("Dijkstra / CCH with landmarks %.1fx\n", alt_median > 0 ? Percentile(dijkstra_us, 0.5) / alt_median : 0.0);
   std::printf("CCH query (bound) median %8.1f us  p99 %8.1f us  (%.4f s per column at least)\n", bound_median,
               Percentile(cch_bound_us, 0.99), bound.cost_per_unit);
+  const double guess_median = Percentile(cch_guess_us, 0.5);
+  std::printf("CCH query (bound + guess, walkd's) median %8.1f us  p99 %8.1f us  (asked twice %u of %zu; factor %.3f)\n",
+              guess_median, Percentile(cch_guess_us, 0.99), guess_retries, chosen.size(), guess.factor());
   std::printf("CCH query (perfect) median %8.1f us  p99 %8.1f us\n", perfect_median, Percentile(cch_perfect_us, 0.99));
   std::printf("CCH query (bidi)  median %8.1f us  p99 %8.1f us\n", Percentile(cch_dijkstra_us, 0.5),
               Percentile(cch_dijkstra_us, 0.99));
@@ -250,8 +293,9 @@ int Run(int argc, char** argv) {
               Percentile(dijkstra_us, 0.99), chosen.empty() ? 0.0 : dijkstra_settled / chosen.size());
   std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us\n", band, Percentile(danger_us, 0.5),
               Percentile(danger_us, 0.99));
-  std::printf("Dijkstra / CCH    %.1fx (medians); Dijkstra / bounded CCH %.1fx; Dijkstra / perfect CCH %.1fx\n",
+  std::printf("Dijkstra / CCH    %.1fx (medians); Dijkstra / walkd's CCH (bound + guess) %.1fx; Dijkstra / bounded CCH %.1fx; Dijkstra / perfect CCH %.1fx\n",
               cch_median > 0 ? dijkstra_median / cch_median : 0.0,
+              guess_median > 0 ? dijkstra_median / guess_median : 0.0,
               bound_median > 0 ? dijkstra_median / bound_median : 0.0,
               perfect_median > 0 ? dijkstra_median / perfect_median : 0.0);
   std::printf("whole walk cold   median %8.1f us  p99 %8.1f us\n", Percentile(cold_us, 0.5), Percentile(cold_us, 0.99));
@@ -266,6 +310,10 @@ int Run(int argc, char** argv) {
   line["leg_median_us"] = Percentile(leg_us, 0.5);
   line["cch_median_us"] = cch_median;
   line["cch_bound_median_us"] = bound_median;
+  line["cch_guess_median_us"] = guess_median;
+  line["cch_guess_p99_us"] = Percentile(cch_guess_us, 0.99);
+  line["cch_guess_retries"] = guess_retries;
+  line["dijkstra_over_walkd_cch"] = guess_median > 0 ? dijkstra_median / guess_median : 0.0;
   line["landmarks"] = landmark_count;
   line["landmarks_s"] = landmarks_s;
   line["cch_alt_median_us"] = alt_median;

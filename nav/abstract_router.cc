@@ -104,6 +104,7 @@ AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph, std::uin
     start = std::chrono::steady_clock::now();
     index.metrics.resize(g.prices.size());
     index.seconds_per_column.resize(g.prices.size());
+    for (std::size_t p = 0; p < g.prices.size(); ++p) index.guesses.push_back(std::make_unique<CostGuess>());
     std::vector<float> node_x(g.node_count()), node_y(g.node_count());
     index.rank_x.resize(g.node_count());
     index.rank_y.resize(g.node_count());
@@ -187,9 +188,15 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     std::vector<CchQuery::Seed> sources, targets;
     for (const Leg::Entry& e : start->entries) sources.push_back({e.node, e.seconds});
     for (const Leg::Entry& e : goal->entries) targets.push_back({e.node, e.seconds});
+    // Pruned first against a likely upper bound (most walks cost a steady factor above the
+    // geometric bound); should no way be that cheap, asked again without it.
     const CchBound bound{&index->rank_x, &index->rank_y, index->seconds_per_column[p]};
-    const CchQuery::Result r =
-        searcher.QueryFor(*index->cch).Run(*index->metrics[p], sources, targets, &arcs, &bound);
+    CchQuery& query = searcher.QueryFor(*index->cch);
+    CostGuess& guess = *index->guesses[p];
+    const double lower = BoundBetween(bound, *index->cch, sources, targets);
+    CchQuery::Result r = query.Run(*index->metrics[p], sources, targets, &arcs, &bound, guess.Upper(lower));
+    if (!r.found) r = query.Run(*index->metrics[p], sources, targets, &arcs, &bound);
+    if (r.found) guess.Learn(lower, r.cost);
     walk.method = Method::kCch;
     if (r.found) {
       seconds = r.cost;

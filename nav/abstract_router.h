@@ -16,6 +16,7 @@
 #include "nav/abstract_graph.h"
 #include "nav/cch.h"
 #include "nav/cell_search.h"
+#include "nav/cost_guess.h"
 #include "nav/legs.h"
 #include "nav/walk_answer.h"
 
@@ -83,6 +84,8 @@ class AbstractRouter {
     // fewest seconds any arc spends per octile column.
     std::vector<float> rank_x, rank_y;
     std::vector<double> seconds_per_column;  // per profile
+    // Per profile, how far above that bound walks cost: a likely upper bound to prune against.
+    std::vector<std::unique_ptr<CostGuess>> guesses;
   };
   std::shared_ptr<const Leg> LegOf(std::uint32_t continent_index, const ContinentGraph& g,
                                    const Continent& c, int profile, SurfaceId s, bool backward,

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <type_traits>
 
 #include "nav/indexed_heap.h"
 #include "nav/surface.h"
@@ -252,40 +253,71 @@ std::uint64_t CchMetric::MemoryBytes() const {
 }
 
 CchQuery::CchQuery(const Cch& cch) : cch_(&cch) {
-  for (Side& side : side_) {
-    side.stamp.assign(cch.node_count(), 0);
-    side.cost.resize(cch.node_count());
-    side.seed.resize(cch.node_count());
-    side.pred.resize(cch.node_count());
-    side.pred_arc.resize(cch.node_count());
-    side.settled.resize(cch.node_count());
-  }
+  label_.assign(cch.node_count(), Label{{kInfCost, kInfCost}, {kInvalidId, kInvalidId}});
+  stamp_.assign(cch.node_count(), {0, 0});
 }
 
-void CchQuery::Start(Side& side, const std::vector<Seed>& seeds) {
-  side.visited.clear();
+void CchQuery::NextGeneration() {
+  if (++generation_ != 0) return;
+  // Wrapped: the only time the stamps are cleared.
+  std::fill(stamp_.begin(), stamp_.end(), std::array<std::uint32_t, 2>{0, 0});
+  for (Side& side : side_) std::fill(side.stamp.begin(), side.stamp.end(), 0);
+  generation_ = 1;
+}
+
+std::uint32_t CchQuery::Tail(std::uint32_t arc) const {
+  const std::vector<std::uint32_t>& first_out = cch_->first_out();
+  return static_cast<std::uint32_t>(std::upper_bound(first_out.begin(), first_out.end(), arc) -
+                                    first_out.begin()) - 1;
+}
+
+void CchQuery::Start(std::uint32_t d, const std::vector<Seed>& seeds) {
+  seed_at_[d].clear();
   for (const Seed& seed : seeds) {
     assert(seed.node < cch_->node_count());
     if (!(seed.cost < kInfCost)) continue;
     // Up to the first ancestor already visited: the rest of the way is visited too.
-    for (std::uint32_t r = cch_->rank(seed.node); r != kInvalidId && side.stamp[r] != generation_;
+    for (std::uint32_t r = cch_->rank(seed.node); r != kInvalidId && stamp_[r][d] != generation_;
          r = cch_->parent(r)) {
-      side.stamp[r] = generation_;
-      side.cost[r] = kInfCost;
-      side.seed[r] = kInvalidId;
-      side.pred[r] = kInvalidId;
-      side.visited.push_back(r);
+      Label& label = label_[r];
+      if (stamp_[r][d ^ 1] != generation_) {  // new to both directions
+        label.cost[0] = label.cost[1] = kInfCost;
+        label.pred_arc[0] = label.pred_arc[1] = kInvalidId;
+        visited_.push_back(r);
+      }
+      stamp_[r][d] = generation_;
     }
   }
   for (std::uint32_t i = 0; i < seeds.size(); ++i) {
     if (!(seeds[i].cost < kInfCost)) continue;
     const std::uint32_t r = cch_->rank(seeds[i].node);
-    if (seeds[i].cost < side.cost[r]) {
-      side.cost[r] = seeds[i].cost;
-      side.seed[r] = i;
+    if (!(seeds[i].cost < label_[r].cost[d])) continue;  // an earlier seed as cheap wins
+    if (label_[r].cost[d] == kInfCost) {
+      seed_at_[d].push_back({r, i});
+    } else {
+      for (auto& at : seed_at_[d]) {
+        if (at.first == r) at.second = i;
+      }
+    }
+    label_[r].cost[d] = seeds[i].cost;
+  }
+}
+
+double BoundBetween(const CchBound& bound, const Cch& cch, const std::vector<CchQuery::Seed>& sources,
+                    const std::vector<CchQuery::Seed>& targets) {
+  double lowest = kInfCost;
+  for (const CchQuery::Seed& s : sources) {
+    if (!(s.cost < kInfCost)) continue;
+    const std::uint32_t rs = cch.rank(s.node);
+    for (const CchQuery::Seed& t : targets) {
+      if (!(t.cost < kInfCost)) continue;
+      const std::uint32_t rt = cch.rank(t.node);
+      const double units = OctileColumns(std::abs(double{(*bound.x)[rs]} - (*bound.x)[rt]),
+                                         std::abs(double{(*bound.y)[rs]} - (*bound.y)[rt]));
+      lowest = std::min(lowest, s.cost + t.cost + bound.cost_per_unit * units);
     }
   }
-  std::sort(side.visited.begin(), side.visited.end());
+  return lowest;
 }
 
 double CchBound::LowestCostPerUnit(const std::vector<std::uint32_t>& tails,
@@ -481,28 +513,28 @@ struct LandmarkBound {
 
 CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>& sources,
                                const std::vector<Seed>& targets,
-                               std::vector<std::uint32_t>* arc_path, const CchBound* bound) {
+                               std::vector<std::uint32_t>* arc_path, const CchBound* bound,
+                               double below) {
   assert(&metric.cch() == cch_);
   if (arc_path != nullptr) arc_path->clear();
-  if (++generation_ == 0) {  // wrapped: the only time the stamps are cleared
-    for (Side& side : side_) std::fill(side.stamp.begin(), side.stamp.end(), 0);
-    generation_ = 1;
-  }
-  Side& up = side_[Cch::kForward];
-  Side& down = side_[Cch::kBackward];
-  Start(up, sources);
-  Start(down, targets);
+  NextGeneration();
+  visited_.clear();
+  Start(Cch::kForward, sources);
+  Start(Cch::kBackward, targets);
+  std::sort(visited_.begin(), visited_.end());
 
-  // Both sweeps at once, rank by rank up the union of the two ancestor sets, pruned: a rank
-  // whose cost from its side is already no better than the best meeting found cannot lead to a
-  // better one (weights are not negative), so its arcs are not relaxed. On long separators most
-  // ranks are far from the way and pruned.
+  // One sweep up the union of the two ancestor sets, rank by rank, both directions at once:
+  // near the top, where the separators are long and both sides share their ranks, each arc's
+  // two weights and its head's label are read once for both. Pruned: a direction whose cost at
+  // a rank is already no better than the best meeting found cannot lead to a better one
+  // (weights are not negative), so its arcs are not relaxed; with a bound, not even when its
+  // cost plus the least the rest of the way costs is no better.
   const double* const w = metric.weights().data();
   const std::uint32_t* const first_out = cch_->first_out().data();
   const std::uint32_t* const head = cch_->head().data();
-  Result result;
+  Label* const label = label_.data();
+  double best = below;
   std::uint32_t meet = kInvalidId;
-  const bool perfect = metric.perfect();
   // With a bound: the rest of the way from a rank of the forward side to the targets, and from
   // the sources to a rank of the backward side.
   std::optional<SeedsBound> to_targets, from_sources;
@@ -515,104 +547,114 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
     alt_to_targets.emplace(*bound->landmarks, *cch_, targets, true);
     alt_from_sources.emplace(*bound->landmarks, *cch_, sources, false);
   }
-  auto relax = [&](Side& side, std::uint32_t r, std::uint32_t direction) {
-    const double cost = side.cost[r];
-    if (!(cost < result.cost)) return;
-    if (to_targets && result.cost < kInfCost) {
-      const SeedsBound& rest = direction == Cch::kForward ? *to_targets : *from_sources;
-      if (!(cost + rest.At((*bound->x)[r], (*bound->y)[r]) < result.cost)) return;
+  // The cost direction d carries on from rank r, infinite where it cannot beat `best`.
+  auto onward = [&](std::uint32_t r, std::uint32_t d) {
+    const double cost = label[r].cost[d];
+    if (!(cost < best)) return kInfCost;
+    if (best == kInfCost) return cost;
+    if (to_targets) {
+      const SeedsBound& rest = d == Cch::kForward ? *to_targets : *from_sources;
+      if (!(cost + rest.At((*bound->x)[r], (*bound->y)[r]) < best)) return kInfCost;
     }
-    if (alt_to_targets && result.cost < kInfCost) {
-      const LandmarkBound& rest = direction == Cch::kForward ? *alt_to_targets : *alt_from_sources;
-      if (!(cost + rest.At(r) < result.cost)) return;
+    if (alt_to_targets) {
+      const LandmarkBound& rest = d == Cch::kForward ? *alt_to_targets : *alt_from_sources;
+      if (!(cost + rest.At(r) < best)) return kInfCost;
     }
-    // A rank both sides reach is a way already, before either settles it: the best of those
-    // bounds the search from the start, so the pruning above bites low in the tree too.
-    Side& other = &side == &up ? down : up;
-    auto met = [&](std::uint32_t h, double via) {
-      if (other.stamp[h] == generation_ && via + other.cost[h] < result.cost) {
-        result.cost = via + other.cost[h];
-        meet = h;
-      }
-    };
-    if (perfect) {  // only the arcs some shortest way needs, their weights side by side
-      const std::uint32_t* const kept_head = metric.kept_head(direction).data();
-      const double* const kept_weight = metric.kept_weight(direction).data();
-      const std::uint32_t* const kept_arc = metric.kept_arc(direction).data();
-      const std::uint32_t* const kept_first = metric.kept_first(direction).data();
-      for (std::uint32_t k = kept_first[r]; k < kept_first[r + 1]; ++k) {
-        const std::uint32_t h = kept_head[k];
-        assert(side.stamp[h] == generation_);
-        const double via_r = cost + kept_weight[k];
-        if (via_r < side.cost[h]) {
-          side.cost[h] = via_r;
-          side.seed[h] = side.seed[r];
-          side.pred[h] = r;
-          side.pred_arc[h] = kept_arc[k];
-          met(h, via_r);
-        }
-      }
-      return;
-    }
-    for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
-      const std::uint32_t h = head[x];
-      assert(side.stamp[h] == generation_);  // upward neighbours are ancestors
-      const double via_r = cost + w[2 * x + direction];
-      if (via_r < side.cost[h]) {
-        side.cost[h] = via_r;
-        side.seed[h] = side.seed[r];
-        side.pred[h] = r;
-        side.pred_arc[h] = x;
-        met(h, via_r);
-      }
+    return cost;
+  };
+  // A rank both directions reach is a way already, before either settles it: the best of those
+  // bounds the search from the start, so the pruning above bites low in the tree too.
+  auto reach = [&](Label& to, std::uint32_t d, double cost, std::uint32_t arc, std::uint32_t h) {
+    if (!(cost < to.cost[d])) return;
+    to.cost[d] = cost;
+    to.pred_arc[d] = arc;
+    if (cost + to.cost[d ^ 1] < best) {
+      best = cost + to.cost[d ^ 1];
+      meet = h;
     }
   };
-  std::size_t i = 0, j = 0;
-  while (i < up.visited.size() || j < down.visited.size()) {
-    const std::uint32_t ru = i < up.visited.size() ? up.visited[i] : kInvalidId;
-    const std::uint32_t rd = j < down.visited.size() ? down.visited[j] : kInvalidId;
-    const std::uint32_t r = std::min(ru, rd);
-    if (ru == r && rd == r) {
-      const double cost = up.cost[r] + down.cost[r];
-      if (cost < result.cost) {
-        result.cost = cost;
-        meet = r;
+  for (const std::uint32_t r : visited_) {
+    if (label[r].cost[0] + label[r].cost[1] < best) {
+      best = label[r].cost[0] + label[r].cost[1];
+      meet = r;
+    }
+    const double up = onward(r, Cch::kForward);
+    const double down = onward(r, Cch::kBackward);
+    if (up == kInfCost && down == kInfCost) continue;
+    if (metric.perfect()) {  // only the arcs some shortest way needs, by direction
+      for (std::uint32_t d = 0; d < 2; ++d) {
+        const double cost = d == Cch::kForward ? up : down;
+        if (cost == kInfCost) continue;
+        const std::vector<std::uint32_t>& first = metric.kept_first(d);
+        for (std::uint32_t k = first[r]; k < first[r + 1]; ++k) {
+          const std::uint32_t h = metric.kept_head(d)[k];
+          assert(stamp_[h][d] == generation_);
+          reach(label[h], d, cost + metric.kept_weight(d)[k], metric.kept_arc(d)[k], h);
+        }
       }
+      continue;
     }
-    if (ru == r) {
-      relax(up, r, Cch::kForward);
-      ++i;
-    }
-    if (rd == r) {
-      relax(down, r, Cch::kBackward);
-      ++j;
+    // A direction that is not carried on is left out of the loop.
+    auto relax = [&](auto forward, auto backward) {
+      for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
+        const std::uint32_t h = head[x];
+        Label& to = label[h];
+        assert(!forward || stamp_[h][Cch::kForward] == generation_);  // upward: ancestors
+        assert(!backward || stamp_[h][Cch::kBackward] == generation_);
+        if constexpr (forward) reach(to, Cch::kForward, up + w[2 * x + Cch::kForward], x, h);
+        if constexpr (backward) reach(to, Cch::kBackward, down + w[2 * x + Cch::kBackward], x, h);
+      }
+    };
+    if (down == kInfCost) {
+      relax(std::true_type{}, std::false_type{});
+    } else if (up == kInfCost) {
+      relax(std::false_type{}, std::true_type{});
+    } else {
+      relax(std::true_type{}, std::true_type{});
     }
   }
-  return Conclude(metric, meet, result.cost, arc_path);
+  auto step = [&](std::uint32_t d, std::uint32_t r) {
+    const std::uint32_t arc = label[r].pred_arc[d];
+    return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
+  };
+  auto seed = [&](std::uint32_t d, std::uint32_t r) {
+    for (const auto& at : seed_at_[d]) {
+      if (at.first == r) return at.second;
+    }
+    assert(false);
+    return kInvalidId;
+  };
+  return Conclude(metric, meet, best, step, seed, arc_path);
 }
 
+template <typename Step, typename SeedAt>
 CchQuery::Result CchQuery::Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
-                                    std::vector<std::uint32_t>* arc_path) {
-  const Side& up = side_[Cch::kForward];
-  const Side& down = side_[Cch::kBackward];
+                                    Step step, SeedAt seed, std::vector<std::uint32_t>* arc_path) {
   Result result;
+  if (meet == kInvalidId) return result;  // (cost may be the `below` no way beat)
   result.cost = cost;
-  if (meet == kInvalidId) return result;
   result.found = true;
-  result.source = up.seed[meet];
-  result.target = down.seed[meet];
-  if (arc_path == nullptr) return result;
-
   // Up from the source to the meeting rank (collected top down, unpacked bottom up), then
   // down to the target.
   chain_.clear();
-  for (std::uint32_t r = meet; up.pred[r] != kInvalidId; r = up.pred[r]) chain_.push_back(r);
-  for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
-    Unpack(metric, up.pred_arc[*it], up.pred[*it], *it, Cch::kForward, arc_path);
+  std::uint32_t r = meet;
+  for (auto s = step(Cch::kForward, r); s.first != kInvalidId; s = step(Cch::kForward, r)) {
+    chain_.push_back(r);
+    r = s.first;
   }
-  for (std::uint32_t r = meet; down.pred[r] != kInvalidId; r = down.pred[r]) {
-    Unpack(metric, down.pred_arc[r], down.pred[r], r, Cch::kBackward, arc_path);
+  result.source = seed(Cch::kForward, r);
+  if (arc_path != nullptr) {
+    for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
+      const auto s = step(Cch::kForward, *it);
+      Unpack(metric, s.second, s.first, *it, Cch::kForward, arc_path);
+    }
   }
+  r = meet;
+  for (auto s = step(Cch::kBackward, r); s.first != kInvalidId; s = step(Cch::kBackward, r)) {
+    if (arc_path != nullptr) Unpack(metric, s.second, s.first, r, Cch::kBackward, arc_path);
+    r = s.first;
+  }
+  result.target = seed(Cch::kBackward, r);
   return result;
 }
 
@@ -621,10 +663,17 @@ CchQuery::Result CchQuery::RunDijkstra(const CchMetric& metric, const std::vecto
                                        std::vector<std::uint32_t>* arc_path) {
   assert(&metric.cch() == cch_);
   if (arc_path != nullptr) arc_path->clear();
-  if (++generation_ == 0) {
-    for (Side& side : side_) std::fill(side.stamp.begin(), side.stamp.end(), 0);
-    generation_ = 1;
+  if (side_[0].stamp.empty()) {
+    for (Side& side : side_) {
+      side.stamp.assign(cch_->node_count(), 0);
+      side.cost.resize(cch_->node_count());
+      side.seed.resize(cch_->node_count());
+      side.pred.resize(cch_->node_count());
+      side.pred_arc.resize(cch_->node_count());
+      side.settled.resize(cch_->node_count());
+    }
   }
+  NextGeneration();
   const double* const w = metric.weights().data();
   const std::uint32_t* const first_out = cch_->first_out().data();
   const std::uint32_t* const head = cch_->head().data();
@@ -700,7 +749,11 @@ CchQuery::Result CchQuery::RunDijkstra(const CchMetric& metric, const std::vecto
     }
     turn ^= 1;
   }
-  return Conclude(metric, meet, best, arc_path);
+  auto step = [&](std::uint32_t d, std::uint32_t r) {
+    return std::pair<std::uint32_t, std::uint32_t>{side_[d].pred[r], side_[d].pred_arc[r]};
+  };
+  auto seed = [&](std::uint32_t d, std::uint32_t r) { return side_[d].seed[r]; };
+  return Conclude(metric, meet, best, step, seed, arc_path);
 }
 
 void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t lower,

@@ -14,7 +14,9 @@
 //    seeds.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "nav/ids.h"
@@ -181,9 +183,11 @@ class CchQuery {
   // With `bound`, a rank whose cost plus the bound of the rest of the way to the other side's
   // seeds is no better than the best meeting found so far is not relaxed: far fewer ranks of
   // the long separators are (the cost is the same; among equally cheap ways another may win).
+  // With `below`, only a way cheaper than it is sought: ranks are pruned against it from the
+  // start, and when no such way exists the result is not found (ask again without it).
   Result Run(const CchMetric& metric, const std::vector<Seed>& sources,
              const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path = nullptr,
-             const CchBound* bound = nullptr);
+             const CchBound* bound = nullptr, double below = kInfCost);
 
   // The same answer by a bidirectional Dijkstra over the hierarchy's upward arcs, with
   // stall-on-demand: each side settles ranks in cost order and stops once its cheapest open
@@ -193,37 +197,61 @@ class CchQuery {
                      const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path = nullptr);
 
  private:
-  // One direction of the search: up from the sources over forward slots, or up from the
-  // targets over backward slots. Per rank, valid where stamp == generation_.
+  // Run's state of one rank, both directions side by side (index Cch::kForward: from the
+  // sources; Cch::kBackward: from the targets), so that relaxing an arc of a rank both sides
+  // reach reads its weights and its head's label once. Valid where stamp_[r][d] == generation_.
+  struct Label {
+    double cost[2];
+    std::uint32_t pred_arc[2];  // the arc from the lower rank reached from, kInvalidId at a seed
+  };
+  // RunDijkstra's state of one direction: up from the sources over forward slots, or up from
+  // the targets over backward slots. Per rank, valid where stamp == generation_; allocated on
+  // first use.
   struct Side {
     std::vector<std::uint32_t> stamp;
     std::vector<double> cost;
     std::vector<std::uint32_t> seed;      // index of the seed the cost comes from
     std::vector<std::uint32_t> pred;      // lower rank reached from, kInvalidId at a seed
     std::vector<std::uint32_t> pred_arc;  // the arc from pred
-    std::vector<std::uint32_t> visited;   // ranks visited, in rank order after Start
-    std::vector<std::uint8_t> settled;    // RunDijkstra: taken off the heap
-    IndexedMinHeap heap;                  // RunDijkstra
+    std::vector<std::uint8_t> settled;    // taken off the heap
+    IndexedMinHeap heap;
   };
-
-  // The meeting at `meet` (kInvalidId: none) as a Result, its path unpacked when asked.
-  Result Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
-                  std::vector<std::uint32_t>* arc_path);
-
-  // Visits the elimination-tree ancestors of `seeds` and sets the seeds' costs.
-  void Start(Side& side, const std::vector<Seed>& seeds);
+  // A meeting at `meet` (kInvalidId: none) as a Result, its path unpacked when asked.
+  // `step(d, r)` gives the lower rank and arc rank r of direction d was reached from
+  // ({kInvalidId, _} at a seed); `seed(d, r)` the index of the seed at such a bottom rank.
+  template <typename Step, typename SeedAt>
+  Result Conclude(const CchMetric& metric, std::uint32_t meet, double cost, Step step,
+                  SeedAt seed, std::vector<std::uint32_t>* arc_path);
+  // Marks the elimination-tree ancestors of `seeds` for direction d, adding those neither
+  // direction had to visited_, and sets the seeds' costs.
+  void Start(std::uint32_t d, const std::vector<Seed>& seeds);
+  // Starts a new generation of stamps.
+  void NextGeneration();
+  // The lower rank of arc `arc`.
+  std::uint32_t Tail(std::uint32_t arc) const;
   // Appends the input arcs of slot 2 * arc + direction, the arc between ranks lower < upper.
   void Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t lower,
               std::uint32_t upper, std::uint32_t direction, std::vector<std::uint32_t>* arc_path);
 
   const Cch* cch_;
   std::uint32_t generation_ = 0;
-  Side side_[2];  // [Cch::kForward]: from the sources; [Cch::kBackward]: from the targets
+  std::vector<Label> label_;                          // by rank (Run)
+  std::vector<std::array<std::uint32_t, 2>> stamp_;  // by rank and direction (Run)
+  std::vector<std::uint32_t> visited_;  // Run: ranks either direction visits, ascending
+  // Run: {rank, index of the seed whose cost the rank holds}, per direction
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> seed_at_[2];
+  Side side_[2];  // RunDijkstra: [Cch::kForward] from the sources, [Cch::kBackward] the targets
   struct Pending {
     std::uint32_t arc, lower, upper, direction;
   };
   std::vector<Pending> unpack_stack_;
   std::vector<std::uint32_t> chain_;
 };
+
+// A lower bound on the cost of any way from a source to a target (seed costs included) under
+// `bound`: the least, over pairs of seeds, of both seeds' costs plus cost_per_unit times the
+// octile distance between them. kInfCost when a side has no seed.
+double BoundBetween(const CchBound& bound, const Cch& cch, const std::vector<CchQuery::Seed>& sources,
+                    const std::vector<CchQuery::Seed>& targets);
 
 }  // namespace walk::nav

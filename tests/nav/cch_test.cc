@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "nav/cch_order.h"
+#include "nav/cost_guess.h"
 #include "nav/surface.h"
 
 namespace walk::nav {
@@ -431,10 +432,43 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
           if (!r.found) continue;
           ASSERT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected << ", query " << q;
           ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, r, path)) << "query " << q;
+          // The lower bound between the seeds holds; a way is found below any upper bound above
+          // its cost, and none at or under it.
+          ASSERT_LE(BoundBetween(bound, cch, sources, targets), expected * (1 + 1e-9)) << q;
+          const CchQuery::Result above = query.Run(metric, sources, targets, &path, &bound, expected * 1.001 + 1e-9);
+          ASSERT_TRUE(above.found) << q;
+          ASSERT_TRUE(SameCost(above.cost, expected)) << above.cost << " vs " << expected << ", query " << q;
+          ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, above, path)) << "query " << q;
+          const CchQuery::Result under = query.Run(metric, sources, targets, &path, &bound, expected * 0.999);
+          ASSERT_FALSE(under.found) << q;
+          ASSERT_EQ(under.cost, kInfCost) << q;
+          ASSERT_TRUE(path.empty()) << q;
         }
       }
     }
   }
+}
+
+TEST(CchTest, CostGuessSettlesWhereMostWalksFit) {
+  // Walks costing 1.1 to 1.3 times their lower bound, evenly: 80 % fit under 1.26.
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> ratio(1.1, 1.3);
+  CostGuess guess;
+  for (int i = 0; i < 5000; ++i) guess.Learn(100.0, 100.0 * ratio(rng));
+  int held = 0;
+  for (int i = 0; i < 10000; ++i) {
+    const double cost = 100.0 * ratio(rng);
+    held += cost < guess.Upper(100.0) ? 1 : 0;
+    guess.Learn(100.0, cost);
+  }
+  EXPECT_NEAR(held / 10000.0, CostGuess::kHolds, 0.05);
+  EXPECT_NEAR(guess.factor(), 1.26, 0.03);
+  // Nonsense is ignored.
+  const double before = guess.factor();
+  guess.Learn(0.0, 5.0);
+  guess.Learn(10.0, 5.0);
+  guess.Learn(10.0, kInfCost);
+  EXPECT_EQ(guess.factor(), before);
 }
 
 TEST(CchTest, AnyOrderGivesTheSameCosts) {
