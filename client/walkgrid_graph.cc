@@ -63,7 +63,7 @@ struct PrepareArgs {
   std::string dir;
   std::uint32_t cell_columns = nav::AbstractGraphOptions().cell_columns;
   std::uint32_t spacing = nav::AbstractGraphOptions().entrance_spacing;
-  std::uint32_t tile_spacing = nav::AbstractGraphOptions().tile_entrance_spacing;
+  std::uint32_t major_spacing = nav::AbstractGraphOptions().major_entrance_spacing;
   std::vector<std::string> profiles;
   unsigned threads = 0;
 };
@@ -79,7 +79,7 @@ int RunPrepare(const PrepareArgs& args) {
   nav::AbstractGraphOptions options;
   options.cell_columns = args.cell_columns;
   options.entrance_spacing = args.spacing;
-  options.tile_entrance_spacing = args.tile_spacing;
+  options.major_entrance_spacing = args.major_spacing;
   options.profiles = args.profiles;
   options.threads = args.threads;
   options.progress = ProgressPrinter("prepare");
@@ -100,7 +100,7 @@ int RunPrepare(const PrepareArgs& args) {
   line["content_id"] = nav::FormatId(graph->content_id);
   line["cell_columns"] = graph->cell_columns;
   line["entrance_spacing"] = graph->entrance_spacing;
-  line["tile_entrance_spacing"] = graph->tile_entrance_spacing;
+  line["major_entrance_spacing"] = graph->major_entrance_spacing;
   line["profiles"] = graph->profiles;
   std::uint64_t nodes = 0, arcs = 0;
   for (const nav::ContinentGraph& g : graph->continents) {
@@ -269,8 +269,8 @@ void AddGraphCommands(CLI::App& app) {
   prepare->add_option("dir", prepare_args->dir, "the world folder")->required();
   prepare->add_option("--cell", prepare_args->cell_columns, "cell side, columns (divides 256)")->capture_default_str();
   prepare->add_option("--spacing", prepare_args->spacing, "most columns between entrances of a run (0: by the world's size)")->capture_default_str();
-  prepare->add_option("--tile-spacing", prepare_args->tile_spacing,
-                      "the same on tile borders (0: twice the spacing)")->capture_default_str();
+  prepare->add_option("--major-spacing", prepare_args->major_spacing,
+                      "the same on major borders, every 1,024 columns (0: twice the spacing)")->capture_default_str();
   prepare->add_option("--profiles", prepare_args->profiles, "profiles to price (default: all)")->delimiter(',');
   prepare->add_option("--threads", prepare_args->threads, "threads (0: one per core)")->capture_default_str();
   prepare->callback([prepare_args] {

@@ -74,11 +74,16 @@ bool RoadCrossing(const Continent& c, const Crossing& x) {
   return (c.marks[x.a] & c.marks[x.b] & kMarkRoad) != 0 && PlainCrossing(c, x);
 }
 
-// Picks the entrances of one run: both ends and evenly spread ones at most `spacing` apart, or
-// the middle of a run no longer than the spacing; each moved to the nearest plain crossing within
-// a quarter of the spacing, when there is one.
+// Picks the entrances of one run: its real ends (where the crossings stop: an obstacle, other
+// ground, a one-way link) and evenly spread ones at most `spacing` apart between them, or the
+// middle of a run no longer than the spacing with two real ends; each moved to the nearest plain
+// crossing within a quarter of the spacing, when there is one. An end at a corner of the cell
+// (`corner_start`, `corner_end`) is not a real end: the run goes on along the next cell's border,
+// so it gets no entrance of its own, only one within half the spacing of the corner, and the
+// entrances on either side of the corner are about `spacing` apart, as everywhere (version 4:
+// both ends there put two entrances a column apart at every corner).
 void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::uint32_t spacing,
-                   std::vector<SurfaceId>* nodes) {
+                   bool corner_start, bool corner_end, std::vector<SurfaceId>* nodes) {
   const std::size_t length = run.size();
   // The nearest crossing to `i` within reach that `good` accepts, or `i`.
   auto nearest = [&](std::size_t i, auto good) {
@@ -89,57 +94,158 @@ void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::ui
     }
     return length;
   };
+  std::size_t taken = length;  // the last crossing taken: never twice
   auto take = [&](std::size_t i) {
     std::size_t at = nearest(i, [&](const Crossing& x) { return RoadCrossing(c, x); });
     if (at == length) at = nearest(i, [&](const Crossing& x) { return PlainCrossing(c, x); });
     if (at == length) at = i;
+    if (at == taken) return;
+    taken = at;
     nodes->push_back(run[at].a);
     nodes->push_back(run[at].b);
   };
-  if (length <= spacing) {
+  if (length <= spacing) {  // at a corner too: the middle is within half the spacing of it
     take((length - 1) / 2);
     return;
   }
-  const std::size_t last = length - 1;
-  const std::size_t pieces = (last + spacing - 1) / spacing;
-  for (std::size_t j = 0; j <= pieces; ++j) take((j * last + pieces / 2) / pieces);
+  if (!corner_start && !corner_end) {  // both ends and evenly spread between them
+    const std::size_t last = length - 1;
+    const std::size_t pieces = (last + spacing - 1) / spacing;
+    for (std::size_t j = 0; j <= pieces; ++j) take((j * last + pieces / 2) / pieces);
+    return;
+  }
+  // Evenly spread over the run stretched by half the spacing past each corner end; the points
+  // that fall past a corner belong to the next cell's border and are dropped.
+  const double half = 0.5 * spacing;
+  const double from = corner_start ? -half : 0.0;
+  const double to = static_cast<double>(length - 1) + (corner_end ? half : 0.0);
+  const std::size_t pieces = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((to - from) / spacing)));
+  for (std::size_t j = 0; j <= pieces; ++j) {
+    const double at = from + (to - from) * static_cast<double>(j) / static_cast<double>(pieces);
+    if (at < -0.5 || at > static_cast<double>(length) - 0.5) continue;
+    take(static_cast<std::size_t>(std::lround(std::clamp(at, 0.0, static_cast<double>(length - 1)))));
+  }
 }
 
-// Scans one cell border: `count` positions from column (x, y), stepping `along`, crossing in
-// direction `d`.
-void ScanBorder(const Continent& c, std::uint32_t x, std::uint32_t y, int along, int d,
-                std::uint32_t count, std::uint32_t spacing, std::vector<SurfaceId>* nodes) {
+// The widest gap in a run, in border positions without a crossing (a tree, a rock), that a run
+// on a major border bridges when the crossings on both sides of it reach each other around the
+// obstacle.
+constexpr std::uint32_t kMaxGap = 3;
+// Major borders: every fourth tile border. The nested dissection cuts along them while its
+// parts are at least twice as wide (they have the fewest crossing arcs of the lines it may
+// choose), so they hold the top separators, whose size the CCH's customization and queries
+// grow with (cubed and squared). Elsewhere entrances are as dense as before version 4.
+constexpr std::uint32_t kMajorBorderColumns = 4 * kTileColumns;
+// How deep into each side of the border a way around such an obstacle may go.
+constexpr std::uint32_t kAroundDepth = 3;
+
+// One cell border's geometry: position i of `count` is column (x, y) + i * along, and its
+// crossings step in direction d, from the near side (depth 0, going back from the border) to
+// the far side (depth 0 one column across).
+struct Border {
+  std::uint32_t x, y;
+  int along, d;
+  std::uint32_t count;
+  std::uint32_t max_gap;  // kMaxGap where small obstacles are bridged, else 0
+};
+
+// True when surface `from` reaches surface `to` by steps that stay on one side of `border`,
+// between positions lo and hi and within kAroundDepth columns of it: a small search, only run
+// where a run would otherwise break. Steps follow the walker's rules (links, no blocked ground,
+// diagonals only where both sides are open).
+bool ReachesAround(const Continent& c, const Border& border, bool far_side, std::uint32_t lo,
+                   std::uint32_t hi, SurfaceId from, SurfaceId to, std::vector<SurfaceId>* seen) {
+  auto inside = [&](SurfaceId s) {
+    const std::int64_t dx = std::int64_t{c.column_x[s]} - border.x, dy = std::int64_t{c.column_y[s]} - border.y;
+    const std::int64_t pos = dx * kDirectionDx[border.along] + dy * kDirectionDy[border.along];
+    const std::int64_t across = dx * kDirectionDx[border.d] + dy * kDirectionDy[border.d];
+    const std::int64_t depth = far_side ? across - 1 : -across;
+    return pos >= lo && pos <= hi && depth >= 0 && depth < kAroundDepth;
+  };
+  seen->assign(1, from);
+  for (std::size_t next = 0; next < seen->size(); ++next) {
+    const SurfaceId v = (*seen)[next];
+    if (v == to) return true;
+    const LinkSet& links = c.links[v];
+    for (int d = 0; d < kDirectionCount; ++d) {
+      if (!HasLink(links[d])) continue;
+      if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
+      const SurfaceId w = c.LinkTarget(v, d);
+      if ((c.flags[w] & kFlagBlocked) != 0 || !inside(w)) continue;
+      if (std::find(seen->begin(), seen->end(), w) == seen->end()) seen->push_back(w);
+    }
+  }
+  return false;
+}
+
+// Scans one cell border for runs of crossings and picks their entrances.
+void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing,
+                std::vector<SurfaceId>* nodes) {
   struct Run {
     std::uint64_t key;
     std::vector<Crossing> members;
+    std::uint32_t first, last;  // positions of the first and last members
   };
-  std::vector<Run> open, next;
+  std::vector<Run> open, kept;
   std::vector<Crossing> here;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    CrossingsAt(c, x + i * kDirectionDx[along], y + i * kDirectionDy[along], d, &here);
-    next.clear();
+  std::vector<SurfaceId> seen;
+  std::vector<std::uint8_t> continued;
+  auto close = [&](const Run& r) {
+    // A run that starts or ends within a gap of the border's ends goes on along the next
+    // cell's border, as far as its entrances are concerned (PickEntrances).
+    // (Only where runs are bridged: elsewhere both ends keep their entrances, as before.)
+    const bool bridged = border.max_gap > 0;
+    PickEntrances(c, r.members, spacing, bridged && r.first <= border.max_gap,
+                  bridged && r.last + 1 + border.max_gap >= border.count, nodes);
+  };
+  for (std::uint32_t i = 0; i < border.count; ++i) {
+    CrossingsAt(c, border.x + i * kDirectionDx[border.along], border.y + i * kDirectionDy[border.along], border.d,
+                &here);
+    continued.assign(open.size(), 0);
     for (const Crossing& x_here : here) {
       const std::uint64_t key = GroundKey(c, x_here.a) | (GroundKey(c, x_here.b) << 32);
-      auto it = std::find_if(open.begin(), open.end(), [&](const Run& r) {
-        return !r.members.empty() && r.key == key && Linked(c, r.members.back().a, x_here.a, along) &&
-               Linked(c, r.members.back().b, x_here.b, along);
-      });
-      if (it != open.end()) {
-        next.push_back(std::move(*it));
-        it->members.clear();  // taken
-        next.back().members.push_back(x_here);
+      // The run this crossing goes on: one step along the border both ways on both sides, or,
+      // over a small gap or a one-way step, around it on both sides both ways.
+      std::size_t found = open.size();
+      for (std::size_t k = 0; k < open.size() && found == open.size(); ++k) {
+        const Run& r = open[k];
+        if (continued[k] || r.key != key) continue;
+        const Crossing& back = r.members.back();
+        if (r.last + 1 == i && Linked(c, back.a, x_here.a, border.along) &&
+            Linked(c, back.b, x_here.b, border.along)) {
+          found = k;
+          continue;
+        }
+        if (border.max_gap == 0) continue;
+        const std::uint32_t lo = r.last > 0 ? r.last - 1 : 0, hi = std::min(i + 1, border.count - 1);
+        if (ReachesAround(c, border, false, lo, hi, back.a, x_here.a, &seen) &&
+            ReachesAround(c, border, false, lo, hi, x_here.a, back.a, &seen) &&
+            ReachesAround(c, border, true, lo, hi, back.b, x_here.b, &seen) &&
+            ReachesAround(c, border, true, lo, hi, x_here.b, back.b, &seen)) {
+          found = k;
+        }
+      }
+      if (found < open.size()) {
+        continued[found] = 1;
+        open[found].members.push_back(x_here);
+        open[found].last = i;
       } else {
-        next.push_back(Run{key, {x_here}});
+        open.push_back(Run{key, {x_here}, i, i});
+        continued.push_back(1);
       }
     }
-    for (const Run& r : open) {
-      if (!r.members.empty()) PickEntrances(c, r.members, spacing, nodes);
+    // Runs a gap wider than kMaxGap has ended are closed.
+    kept.clear();
+    for (Run& r : open) {
+      if (i - r.last > border.max_gap) {
+        close(r);
+      } else {
+        kept.push_back(std::move(r));
+      }
     }
-    std::swap(open, next);
+    std::swap(open, kept);
   }
-  for (const Run& r : open) {
-    if (!r.members.empty()) PickEntrances(c, r.members, spacing, nodes);
-  }
+  for (const Run& r : open) close(r);
 }
 
 // One arc as the cells found it, priced per profile.
@@ -212,7 +318,7 @@ std::uint64_t AbstractGraph::Fingerprint() const {
   h.AddU64(cost_model_version);
   h.AddU64(cell_columns);
   h.AddU64(entrance_spacing);
-  h.AddU64(tile_entrance_spacing);
+  h.AddU64(major_entrance_spacing);
   return h.Finish();
 }
 
@@ -236,7 +342,7 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     for (const Continent& c : world.continents) widest = std::max({widest, c.width_columns, c.height_columns});
     options.entrance_spacing = AutoEntranceSpacing(widest);
   }
-  if (options.tile_entrance_spacing == 0) options.tile_entrance_spacing = 2 * options.entrance_spacing;
+  if (options.major_entrance_spacing == 0) options.major_entrance_spacing = 2 * options.entrance_spacing;
   if (options.cell_columns == 0 || kTileColumns % options.cell_columns != 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("cell_columns: ", options.cell_columns, " does not divide the tile's ", kTileColumns));
@@ -246,7 +352,7 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
   graph.cost_model_version = kCostModelVersion;
   graph.cell_columns = options.cell_columns;
   graph.entrance_spacing = options.entrance_spacing;
-  graph.tile_entrance_spacing = options.tile_entrance_spacing;
+  graph.major_entrance_spacing = options.major_entrance_spacing;
   graph.profiles = options.profiles.empty() ? ProfileNames() : options.profiles;
   std::vector<Metric> base;
   for (const std::string& name : graph.profiles) {
@@ -282,13 +388,16 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
         const std::uint32_t rows = std::min(cc, c.height_columns - y0);
         const std::uint32_t cols = std::min(cc, c.width_columns - x0);
         auto spacing = [&](std::uint32_t border) {
-          return border % kTileColumns == 0 ? options.tile_entrance_spacing : options.entrance_spacing;
+          return border % kMajorBorderColumns == 0 ? options.major_entrance_spacing : options.entrance_spacing;
         };
+        // Small obstacles are bridged on major borders, where the CCH's longest separators lie;
+        // elsewhere their edges keep their entrances, which walks hugging them use.
+        auto gap = [&](std::uint32_t border) { return border % kMajorBorderColumns == 0 ? kMaxGap : 0; };
         if (x0 + cc < c.width_columns && c.TileAt(x0 + cc, y0) != nullptr) {
-          ScanBorder(c, x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, spacing(x0 + cc), &nodes);
+          ScanBorder(c, Border{x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, gap(x0 + cc)}, spacing(x0 + cc), &nodes);
         }
         if (y0 + cc < c.height_columns && c.TileAt(x0, y0 + cc) != nullptr) {
-          ScanBorder(c, x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, spacing(y0 + cc), &nodes);
+          ScanBorder(c, Border{x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, gap(y0 + cc)}, spacing(y0 + cc), &nodes);
         }
       }
     }

@@ -6,9 +6,10 @@
 // surfaces link along the border and whose ground is alike (flags, towns, zone, on both sides)
 // form a run. A run gets entrances at both of its ends and every `entrance_spacing` columns in
 // between, evenly spread (a run no longer than the spacing gets one, at its middle); each
-// entrance is two nodes, the surfaces on both sides. Borders that are also tile borders may take
-// a wider spacing (`tile_entrance_spacing`): the CCH's top separators lie along them, and its
-// customization grows with the cube of their size.
+// entrance is two nodes, the surfaces on both sides. Major borders (every fourth tile border,
+// 1,024 columns apart) bridge small obstacles and take a wider spacing
+// (`major_entrance_spacing`): the CCH's top separators lie along them, and its customization
+// and queries grow with the cube and the square of their size (docs/abstract_graph.md).
 //
 // Edges (arcs, directed): a crossing step between two nodes in neighbouring cells, and, inside a
 // cell, from each node to each other node it reaches without leaving the cell, priced by a
@@ -32,14 +33,14 @@
 namespace walk::nav {
 
 // Bump when the way entrances or edges are chosen or priced changes (it decides answers).
-inline constexpr std::uint32_t kAbstractGraphVersion = 3;
+inline constexpr std::uint32_t kAbstractGraphVersion = 4;
 
 struct AbstractGraphOptions {
   std::uint32_t cell_columns = 64;
   // 0: by the world's size (AutoEntranceSpacing). Denser entrances walk closer to the exact
   // walk; the CCH's customization and queries grow with them, so large worlds take them wider.
   std::uint32_t entrance_spacing = 0;
-  std::uint32_t tile_entrance_spacing = 0;  // on borders between tiles; 0: twice the spacing
+  std::uint32_t major_entrance_spacing = 0;  // on major borders; 0: twice the spacing
   std::vector<std::string> profiles;  // empty: every profile
   unsigned threads = 0;               // 0: one per core
   // Called now and then with cells done and cells in all (from one thread at a time).
@@ -91,7 +92,7 @@ struct AbstractGraph {
   std::uint32_t graph_version = kAbstractGraphVersion;
   std::uint32_t cell_columns = 0;
   std::uint32_t entrance_spacing = 0;
-  std::uint32_t tile_entrance_spacing = 0;
+  std::uint32_t major_entrance_spacing = 0;
   std::vector<std::string> profiles;         // prepared profiles
   std::vector<ContinentGraph> continents;    // in the world's continent order
 

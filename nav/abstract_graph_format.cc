@@ -55,7 +55,7 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
     w.Put<std::uint32_t>(graph.cost_model_version);
     w.Put<std::uint32_t>(graph.cell_columns);
     w.Put<std::uint32_t>(graph.entrance_spacing);
-    w.Put<std::uint32_t>(graph.tile_entrance_spacing);
+    w.Put<std::uint32_t>(graph.major_entrance_spacing);
     w.Put<std::uint32_t>(static_cast<std::uint32_t>(graph.profiles.size()));
     for (const std::string& p : graph.profiles) w.PutString(p);
     w.Put<std::uint32_t>(static_cast<std::uint32_t>(graph.continents.size()));
@@ -105,7 +105,7 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
   }
   if (!r.Get(&graph.graph_version) || !r.Get(&graph.content_id) || !r.Get(&graph.cost_model_version) ||
       !r.Get(&graph.cell_columns) || !r.Get(&graph.entrance_spacing) ||
-      !r.Get(&graph.tile_entrance_spacing) || !r.Get(&profile_count)) {
+      !r.Get(&graph.major_entrance_spacing) || !r.Get(&profile_count)) {
     return damaged("header");
   }
   if (graph.content_id != world.content_id || graph.cost_model_version != kCostModelVersion ||

@@ -146,13 +146,13 @@ const AbstractRouter::ContinentIndex* AbstractRouter::IndexOf(const Continent& c
 
 std::shared_ptr<const Leg> AbstractRouter::LegOf(std::uint32_t continent_index, const ContinentGraph& g,
                                                  const Continent& c, int profile, SurfaceId s,
-                                                 bool backward, AbstractSearcher& searcher,
+                                                 bool backward, CellSearch& search,
                                                  SearchStats* stats) const {
   const LegCache::Key key{continent_index, s, static_cast<std::uint16_t>(profile), backward};
   if (auto leg = legs_.Find(key)) return leg;
   auto leg = std::make_shared<const Leg>(
-      ComputeLeg(c, world_.column_yards, g, graph_.cell_columns, base_[profile], s, backward, searcher.cell));
-  stats->nodes_expanded += searcher.cell.settled_count();
+      ComputeLeg(c, world_.column_yards, g, graph_.cell_columns, base_[profile], s, backward, search));
+  stats->nodes_expanded += search.settled_count();
   legs_.Insert(key, leg);
   return leg;
 }
@@ -175,8 +175,23 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   const std::uint32_t continent_index = static_cast<std::uint32_t>(index - continents_.data());
   const std::uint16_t exempt_a = c.zone[from], exempt_b = c.zone[to];
   AbstractWalk walk;
-  const std::shared_ptr<const Leg> start = LegOf(continent_index, g, c, p, from, false, searcher, &walk.stats);
-  const std::shared_ptr<const Leg> goal = LegOf(continent_index, g, c, p, to, true, searcher, &walk.stats);
+  // Both legs uncached (a cold walk): the goal's on the helper thread, when it is idle, while
+  // this thread computes the start's.
+  std::shared_ptr<const Leg> start, goal;
+  const LegCache::Key start_key{continent_index, from, static_cast<std::uint16_t>(p), false};
+  const LegCache::Key goal_key{continent_index, to, static_cast<std::uint16_t>(p), true};
+  if (from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key)) {
+    SearchStats goal_stats;
+    const std::uint64_t ticket = leg_helper_.TryRun(
+        [&](CellSearch& search) { goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats); });
+    if (ticket != 0) {
+      start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+      leg_helper_.Wait(ticket);
+      walk.stats.nodes_expanded += goal_stats.nodes_expanded;
+    }
+  }
+  if (start == nullptr) start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+  if (goal == nullptr) goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
   auto priced = [&](const Leg& leg, const Leg::Entry& e) {
     return danger ? DangerSeconds(e.seconds, leg.MixOf(e), band, exempt_a, exempt_b) : e.seconds;
   };

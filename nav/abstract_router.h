@@ -17,6 +17,7 @@
 #include "nav/cch.h"
 #include "nav/cell_search.h"
 #include "nav/cost_guess.h"
+#include "nav/leg_helper.h"
 #include "nav/legs.h"
 #include "nav/walk_answer.h"
 
@@ -89,7 +90,7 @@ class AbstractRouter {
   };
   std::shared_ptr<const Leg> LegOf(std::uint32_t continent_index, const ContinentGraph& g,
                                    const Continent& c, int profile, SurfaceId s, bool backward,
-                                   AbstractSearcher& searcher, SearchStats* stats) const;
+                                   CellSearch& search, SearchStats* stats) const;
   const ContinentIndex* IndexOf(const Continent& c) const;
 
   const World& world_;
@@ -98,6 +99,8 @@ class AbstractRouter {
   std::vector<ContinentIndex> continents_;
   RouterTimings timings_;
   mutable LegCache legs_;
+  // Computes the goal leg of a cold walk beside the asking thread, when idle.
+  mutable LegHelper leg_helper_;
 };
 
 }  // namespace walk::nav

@@ -45,6 +45,12 @@ std::shared_ptr<const Leg> LegCache::Find(const Key& key) {
   return it->second->second;
 }
 
+bool LegCache::Contains(const Key& key) const {
+  const Shard& shard = shards_[KeyHash{}(key) % kShards];
+  std::lock_guard<std::mutex> lock(shard.mu);
+  return shard.index.count(key) != 0;
+}
+
 void LegCache::Insert(const Key& key, std::shared_ptr<const Leg> leg) {
   Shard& shard = ShardOf(key);
   std::lock_guard<std::mutex> lock(shard.mu);

@@ -58,6 +58,8 @@ class LegCache {
   };
   // The cached leg, or nullptr.
   std::shared_ptr<const Leg> Find(const Key& key);
+  // Whether a leg is cached, without counting a hit or a miss or refreshing it.
+  bool Contains(const Key& key) const;
   void Insert(const Key& key, std::shared_ptr<const Leg> leg);
 
   std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }

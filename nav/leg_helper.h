@@ -1,0 +1,43 @@
+// A helper thread that computes one leg of a cold walk while the asking thread computes the
+// other, so a walk whose two legs are both uncached waits for one cell search, not two. It only
+// takes work when it is idle: a thread that finds it busy computes both legs itself, so under
+// load (every search thread busy) nothing waits on it and the work done is the same.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "nav/cell_search.h"
+
+namespace walk::nav {
+
+class LegHelper {
+ public:
+  LegHelper();
+  ~LegHelper();
+  LegHelper(const LegHelper&) = delete;
+  LegHelper& operator=(const LegHelper&) = delete;
+
+  // Hands `job` to the helper thread (which runs it with its own CellSearch) when the helper is
+  // idle, and returns a ticket for Wait; returns 0 when it is busy, and the caller does the work.
+  std::uint64_t TryRun(std::function<void(CellSearch&)> job);
+  // Returns once the job of `ticket` has run.
+  void Wait(std::uint64_t ticket);
+
+ private:
+  void Loop();
+
+  std::mutex mu_;
+  std::condition_variable wake_, done_cv_;
+  std::function<void(CellSearch&)> job_;  // guarded by mu_
+  bool busy_ = false;                     // a job is handed over and not finished
+  bool stop_ = false;
+  std::uint64_t issued_ = 0, done_ = 0;   // tickets
+  CellSearch search_;                     // the helper thread's own
+  std::thread thread_;                    // last: starts once the rest is ready
+};
+
+}  // namespace walk::nav
