@@ -7,8 +7,13 @@
 //   whole walk, cold and warm        µs per AnswerWalk (auto): first with no leg cached, then
 //                                    the same pairs again with their legs cached
 //
+// Each CCH variant (tree, bound, walkd's bound + guessed upper bound, landmarks, perfect,
+// bidirectional) runs in its own pass over all pairs, after the legs of all pairs.
+//
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
+// WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
+// danger band (their lines print zeros); WALK_BENCH_LANDMARKS=N sets the landmarks (16).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
