@@ -1,6 +1,7 @@
 #include "nav/cch.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -255,6 +256,8 @@ std::uint64_t CchMetric::MemoryBytes() const {
 CchQuery::CchQuery(const Cch& cch) : cch_(&cch) {
   label_.assign(cch.node_count(), Label{{kInfCost, kInfCost}, {kInvalidId, kInvalidId}});
   stamp_.assign(cch.node_count(), {0, 0});
+  rank_bits_.assign((cch.node_count() + 63) / 64, 0);
+  rank_words_.assign((rank_bits_.size() + 63) / 64, 0);
 }
 
 void CchQuery::NextGeneration() {
@@ -283,7 +286,8 @@ void CchQuery::Start(std::uint32_t d, const std::vector<Seed>& seeds) {
       if (stamp_[r][d ^ 1] != generation_) {  // new to both directions
         label.cost[0] = label.cost[1] = kInfCost;
         label.pred_arc[0] = label.pred_arc[1] = kInvalidId;
-        visited_.push_back(r);
+        rank_bits_[r / 64] |= std::uint64_t{1} << (r % 64);
+        rank_words_[r / 4096] |= std::uint64_t{1} << (r / 64 % 64);
       }
       stamp_[r][d] = generation_;
     }
@@ -518,10 +522,21 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
   assert(&metric.cch() == cch_);
   if (arc_path != nullptr) arc_path->clear();
   NextGeneration();
-  visited_.clear();
   Start(Cch::kForward, sources);
   Start(Cch::kBackward, targets);
-  std::sort(visited_.begin(), visited_.end());
+  // The ranks both starts marked, in ascending order: each 64-rank word of marks that has any
+  // is itself marked one level up, so a scan of the upper level finds them without a sort.
+  visited_.clear();
+  for (std::size_t u = 0; u < rank_words_.size(); ++u) {
+    for (std::uint64_t upper = rank_words_[u]; upper != 0; upper &= upper - 1) {
+      const std::size_t word = u * 64 + static_cast<std::size_t>(std::countr_zero(upper));
+      for (std::uint64_t bits = rank_bits_[word]; bits != 0; bits &= bits - 1) {
+        visited_.push_back(static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+      }
+      rank_bits_[word] = 0;
+    }
+    rank_words_[u] = 0;
+  }
 
   // One sweep up the union of the two ancestor sets, rank by rank, both directions at once:
   // near the top, where the separators are long and both sides share their ranks, each arc's

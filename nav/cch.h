@@ -222,8 +222,8 @@ class CchQuery {
   template <typename Step, typename SeedAt>
   Result Conclude(const CchMetric& metric, std::uint32_t meet, double cost, Step step,
                   SeedAt seed, std::vector<std::uint32_t>* arc_path);
-  // Marks the elimination-tree ancestors of `seeds` for direction d, adding those neither
-  // direction had to visited_, and sets the seeds' costs.
+  // Marks the elimination-tree ancestors of `seeds` for direction d, marking those neither
+  // direction had in rank_bits_, and sets the seeds' costs.
   void Start(std::uint32_t d, const std::vector<Seed>& seeds);
   // Starts a new generation of stamps.
   void NextGeneration();
@@ -238,6 +238,9 @@ class CchQuery {
   std::vector<Label> label_;                          // by rank (Run)
   std::vector<std::array<std::uint32_t, 2>> stamp_;  // by rank and direction (Run)
   std::vector<std::uint32_t> visited_;  // Run: ranks either direction visits, ascending
+  // Run: the ranks Start marks, a bit each (by rank / 64), and which of those words have any
+  // (by rank / 4096): read in order and cleared after Start, so visited_ needs no sort.
+  std::vector<std::uint64_t> rank_bits_, rank_words_;
   // Run: {rank, index of the seed whose cost the rank holds}, per direction
   std::vector<std::pair<std::uint32_t, std::uint32_t>> seed_at_[2];
   Side side_[2];  // RunDijkstra: [Cch::kForward] from the sources, [Cch::kBackward] the targets
