@@ -13,7 +13,8 @@
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
-// danger band (their lines print zeros); WALK_BENCH_LANDMARKS=N sets the landmarks (16).
+// danger band (their lines print zeros, and the landmarks line times the bound alone);
+// WALK_BENCH_LANDMARKS=N sets the landmarks (16).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

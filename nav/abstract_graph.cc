@@ -76,12 +76,12 @@ bool RoadCrossing(const Continent& c, const Crossing& x) {
 
 // Picks the entrances of one run: its real ends (where the crossings stop: an obstacle, other
 // ground, a one-way link) and evenly spread ones at most `spacing` apart between them, or the
-// middle of a run no longer than the spacing with two real ends; each moved to the nearest plain
-// crossing within a quarter of the spacing, when there is one. An end at a corner of the cell
+// middle of a run no longer than the spacing; each moved to the nearest plain crossing within a
+// quarter of the spacing, when there is one. On a major border an end at a corner of the cell
 // (`corner_start`, `corner_end`) is not a real end: the run goes on along the next cell's border,
 // so it gets no entrance of its own, only one within half the spacing of the corner, and the
-// entrances on either side of the corner are about `spacing` apart, as everywhere (version 4:
-// both ends there put two entrances a column apart at every corner).
+// entrances on either side of the corner are about `spacing` apart, as everywhere (before
+// version 4, both ends there put two entrances a column apart at every corner).
 void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::uint32_t spacing,
                    bool corner_start, bool corner_end, std::vector<SurfaceId>* nodes) {
   const std::size_t length = run.size();
@@ -94,7 +94,7 @@ void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::ui
     }
     return length;
   };
-  std::size_t taken = length;  // the last crossing taken: never twice
+  std::size_t taken = length;  // the last crossing taken: not again at once
   auto take = [&](std::size_t i) {
     std::size_t at = nearest(i, [&](const Crossing& x) { return RoadCrossing(c, x); });
     if (at == length) at = nearest(i, [&](const Crossing& x) { return PlainCrossing(c, x); });
@@ -147,20 +147,24 @@ struct Border {
   int along, d;
   std::uint32_t count;
   std::uint32_t max_gap;  // kMaxGap where small obstacles are bridged, else 0
+  std::uint32_t depth;    // how deep a way around may go: kAroundDepth, at most the cell's side
 };
 
 // True when surface `from` reaches surface `to` by steps that stay on one side of `border`,
-// between positions lo and hi and within kAroundDepth columns of it: a small search, only run
-// where a run would otherwise break. Steps follow the walker's rules (links, no blocked ground,
-// diagonals only where both sides are open).
+// between positions lo and hi and within border.depth columns of it: a small search, only run
+// where a run would otherwise break. Steps follow the walker's rules (links, diagonals only
+// where both sides are open) onto ground every prepared profile may enter (`open`: a heavy
+// unit may not enter forest, so a way around a tree through forest does not join a run).
+template <typename Open>
 bool ReachesAround(const Continent& c, const Border& border, bool far_side, std::uint32_t lo,
-                   std::uint32_t hi, SurfaceId from, SurfaceId to, std::vector<SurfaceId>* seen) {
+                   std::uint32_t hi, SurfaceId from, SurfaceId to, const Open& open,
+                   std::vector<SurfaceId>* seen) {
   auto inside = [&](SurfaceId s) {
     const std::int64_t dx = std::int64_t{c.column_x[s]} - border.x, dy = std::int64_t{c.column_y[s]} - border.y;
     const std::int64_t pos = dx * kDirectionDx[border.along] + dy * kDirectionDy[border.along];
     const std::int64_t across = dx * kDirectionDx[border.d] + dy * kDirectionDy[border.d];
     const std::int64_t depth = far_side ? across - 1 : -across;
-    return pos >= lo && pos <= hi && depth >= 0 && depth < kAroundDepth;
+    return pos >= lo && pos <= hi && depth >= 0 && depth < border.depth;
   };
   seen->assign(1, from);
   for (std::size_t next = 0; next < seen->size(); ++next) {
@@ -171,15 +175,17 @@ bool ReachesAround(const Continent& c, const Border& border, bool far_side, std:
       if (!HasLink(links[d])) continue;
       if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
       const SurfaceId w = c.LinkTarget(v, d);
-      if ((c.flags[w] & kFlagBlocked) != 0 || !inside(w)) continue;
+      if (!inside(w) || (c.flags[w] & kFlagBlocked) != 0 || !open(w)) continue;
       if (std::find(seen->begin(), seen->end(), w) == seen->end()) seen->push_back(w);
     }
   }
   return false;
 }
 
-// Scans one cell border for runs of crossings and picks their entrances.
-void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing,
+// Scans one cell border for runs of crossings and picks their entrances. `open(s)`: every
+// prepared profile may enter surface s.
+template <typename Open>
+void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing, const Open& open_ground,
                 std::vector<SurfaceId>* nodes) {
   struct Run {
     std::uint64_t key;
@@ -191,12 +197,11 @@ void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing,
   std::vector<SurfaceId> seen;
   std::vector<std::uint8_t> continued;
   auto close = [&](const Run& r) {
-    // A run that starts or ends within a gap of the border's ends goes on along the next
-    // cell's border, as far as its entrances are concerned (PickEntrances).
-    // (Only where runs are bridged: elsewhere both ends keep their entrances, as before.)
+    // On a major border, a run that starts or ends at a corner of the cell goes on along the
+    // next cell's border, as far as its entrances are concerned (PickEntrances); elsewhere
+    // both ends keep their entrances, as before version 4.
     const bool bridged = border.max_gap > 0;
-    PickEntrances(c, r.members, spacing, bridged && r.first <= border.max_gap,
-                  bridged && r.last + 1 + border.max_gap >= border.count, nodes);
+    PickEntrances(c, r.members, spacing, bridged && r.first == 0, bridged && r.last + 1 == border.count, nodes);
   };
   for (std::uint32_t i = 0; i < border.count; ++i) {
     CrossingsAt(c, border.x + i * kDirectionDx[border.along], border.y + i * kDirectionDy[border.along], border.d,
@@ -206,22 +211,23 @@ void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing,
       const std::uint64_t key = GroundKey(c, x_here.a) | (GroundKey(c, x_here.b) << 32);
       // The run this crossing goes on: one step along the border both ways on both sides, or,
       // over a small gap or a one-way step, around it on both sides both ways.
+      // Direct links first, over every open run; only then ways around.
       std::size_t found = open.size();
       for (std::size_t k = 0; k < open.size() && found == open.size(); ++k) {
         const Run& r = open[k];
+        if (continued[k] || r.key != key || r.last + 1 != i) continue;
+        const Crossing& back = r.members.back();
+        if (Linked(c, back.a, x_here.a, border.along) && Linked(c, back.b, x_here.b, border.along)) found = k;
+      }
+      for (std::size_t k = 0; k < open.size() && found == open.size() && border.max_gap > 0; ++k) {
+        const Run& r = open[k];
         if (continued[k] || r.key != key) continue;
         const Crossing& back = r.members.back();
-        if (r.last + 1 == i && Linked(c, back.a, x_here.a, border.along) &&
-            Linked(c, back.b, x_here.b, border.along)) {
-          found = k;
-          continue;
-        }
-        if (border.max_gap == 0) continue;
         const std::uint32_t lo = r.last > 0 ? r.last - 1 : 0, hi = std::min(i + 1, border.count - 1);
-        if (ReachesAround(c, border, false, lo, hi, back.a, x_here.a, &seen) &&
-            ReachesAround(c, border, false, lo, hi, x_here.a, back.a, &seen) &&
-            ReachesAround(c, border, true, lo, hi, back.b, x_here.b, &seen) &&
-            ReachesAround(c, border, true, lo, hi, x_here.b, back.b, &seen)) {
+        if (ReachesAround(c, border, false, lo, hi, back.a, x_here.a, open_ground, &seen) &&
+            ReachesAround(c, border, false, lo, hi, x_here.a, back.a, open_ground, &seen) &&
+            ReachesAround(c, border, true, lo, hi, back.b, x_here.b, open_ground, &seen) &&
+            ReachesAround(c, border, true, lo, hi, x_here.b, back.b, open_ground, &seen)) {
           found = k;
         }
       }
@@ -378,6 +384,12 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     g.continent = c.id;
 
     // Entrances: scan the east and south border of every cell whose neighbour exists.
+    auto open_ground = [&](SurfaceId s) {
+      for (const Metric& m : base) {
+        if (!(m.EnterMultiplier(c, s, 0, 0) < kInfCost)) return false;
+      }
+      return true;
+    };
     std::vector<SurfaceId> nodes;
     const std::uint32_t cells_x = (c.width_columns + cc - 1) / cc;
     const std::uint32_t cells_y = (c.height_columns + cc - 1) / cc;
@@ -393,11 +405,14 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
         // Small obstacles are bridged on major borders, where the CCH's longest separators lie;
         // elsewhere their edges keep their entrances, which walks hugging them use.
         auto gap = [&](std::uint32_t border) { return border % kMajorBorderColumns == 0 ? kMaxGap : 0; };
+        const std::uint32_t depth = std::min(kAroundDepth, cc);
         if (x0 + cc < c.width_columns && c.TileAt(x0 + cc, y0) != nullptr) {
-          ScanBorder(c, Border{x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, gap(x0 + cc)}, spacing(x0 + cc), &nodes);
+          ScanBorder(c, Border{x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, gap(x0 + cc), depth}, spacing(x0 + cc),
+                     open_ground, &nodes);
         }
         if (y0 + cc < c.height_columns && c.TileAt(x0, y0 + cc) != nullptr) {
-          ScanBorder(c, Border{x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, gap(y0 + cc)}, spacing(y0 + cc), &nodes);
+          ScanBorder(c, Border{x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, gap(y0 + cc), depth}, spacing(y0 + cc),
+                     open_ground, &nodes);
         }
       }
     }

@@ -4,8 +4,8 @@
 // straddles tiles). Where a surface on one side of a cell border links to a surface on the other
 // side, the two columns form a crossing. Crossings next to each other along the border whose
 // surfaces link along the border and whose ground is alike (flags, towns, zone, on both sides)
-// form a run. A run gets entrances at both of its ends and every `entrance_spacing` columns in
-// between, evenly spread (a run no longer than the spacing gets one, at its middle); each
+// form a run. A run gets entrances at both of its ends (on major borders, not at a corner of the
+// cell) and every `entrance_spacing` columns in between, evenly spread (a run no longer than the spacing gets one, at its middle); each
 // entrance is two nodes, the surfaces on both sides. Major borders (every fourth tile border,
 // 1,024 columns apart) bridge small obstacles and take a wider spacing
 // (`major_entrance_spacing`): the CCH's top separators lie along them, and its customization

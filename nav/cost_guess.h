@@ -17,7 +17,8 @@ class CostGuess {
   double Upper(double lower) const { return lower * factor_.load(std::memory_order_relaxed); }
 
   // Learns from a walk whose lower bound was `lower` and whose cost was `cost`: the factor
-  // moves up a step when the guess would not have held and down a quarter step when it would,
+  // moves up by kStep * kHolds when the guess would not have held and down by a quarter of that
+  // when it would,
   // so it settles where kHolds of the walks fit (a stochastic quantile). Racing threads may
   // lose an update; the factor stays a guess either way.
   void Learn(double lower, double cost) {
