@@ -29,6 +29,7 @@
 #include "nav/answer_walk.h"
 #include "nav/cch.h"
 #include "nav/cch_order.h"
+#include "nav/cost_guess.h"
 #include "nav/cost_model.h"
 #include "nav/grid_format.h"
 #include "nav/snap.h"
@@ -201,14 +202,10 @@ int Run(int argc, char** argv) {
   // again without it when no way is that cheap.
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     t = Clock::now();
-    const double lower = BoundBetween(bound, cch, seeds[i].cs, seeds[i].ct);
-    CchQuery::Result r = query.Run(cch_metric, seeds[i].cs, seeds[i].ct, nullptr, &bound, guess.Upper(lower));
-    if (!r.found) {
-      ++guess_retries;
-      r = query.Run(cch_metric, seeds[i].cs, seeds[i].ct, nullptr, &bound);
-    }
-    if (r.found) guess.Learn(lower, r.cost);
+    bool asked_twice = false;
+    const CchQuery::Result r = RunGuessed(query, cch_metric, bound, guess, seeds[i].cs, seeds[i].ct, nullptr, &asked_twice);
     cch_guess_us.push_back(MicrosSince(t));
+    guess_retries += asked_twice ? 1 : 0;
     check(i, r.found, r.cost);
   }
   for (std::size_t i = 0; i < seeds.size(); ++i) {

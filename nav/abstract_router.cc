@@ -206,12 +206,8 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     // Pruned first against a likely upper bound (most walks cost a steady factor above the
     // geometric bound); should no way be that cheap, asked again without it.
     const CchBound bound{&index->rank_x, &index->rank_y, index->seconds_per_column[p]};
-    CchQuery& query = searcher.QueryFor(*index->cch);
-    CostGuess& guess = *index->guesses[p];
-    const double lower = BoundBetween(bound, *index->cch, sources, targets);
-    CchQuery::Result r = query.Run(*index->metrics[p], sources, targets, &arcs, &bound, guess.Upper(lower));
-    if (!r.found) r = query.Run(*index->metrics[p], sources, targets, &arcs, &bound);
-    if (r.found) guess.Learn(lower, r.cost);
+    const CchQuery::Result r = RunGuessed(searcher.QueryFor(*index->cch), *index->metrics[p], bound,
+                                          *index->guesses[p], sources, targets, &arcs);
     walk.method = Method::kCch;
     if (r.found) {
       seconds = r.cost;

@@ -5,6 +5,10 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "nav/cch.h"
 
 namespace walk::nav {
 
@@ -35,5 +39,20 @@ class CostGuess {
   static constexpr double kStep = 0.05;
   std::atomic<double> factor_{1.5};
 };
+
+// walkd's CCH query: pruned from the first rank against `guess`'s likely upper bound over the
+// seeds' lower bound under `bound`, asked again without it when no way is that cheap (then
+// *asked_twice, when given, is set), and the cost learnt. Same answer as Run with `bound` alone.
+inline CchQuery::Result RunGuessed(CchQuery& query, const CchMetric& metric, const CchBound& bound,
+                                   CostGuess& guess, const std::vector<CchQuery::Seed>& sources,
+                                   const std::vector<CchQuery::Seed>& targets,
+                                   std::vector<std::uint32_t>* arc_path, bool* asked_twice = nullptr) {
+  const double lower = BoundBetween(bound, metric.cch(), sources, targets);
+  CchQuery::Result r = query.Run(metric, sources, targets, arc_path, &bound, guess.Upper(lower));
+  if (asked_twice != nullptr) *asked_twice = !r.found;
+  if (!r.found) r = query.Run(metric, sources, targets, arc_path, &bound);
+  if (r.found) guess.Learn(lower, r.cost);
+  return r;
+}
 
 }  // namespace walk::nav
