@@ -116,16 +116,19 @@ AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph, std::uin
       index.rank_y[index.cch->rank(n)] = node_y[n];
     }
     const std::vector<std::uint32_t> tails = g.ArcTails();
+    // Profiles side by side, and each metric's own customization on the cores left over (one
+    // profile on two cores customizes on two threads).
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads = std::min<std::size_t>(g.prices.size(), cores);
+    const unsigned threads_per_metric = std::max<unsigned>(1, cores / std::max<std::size_t>(1, threads));
     std::atomic<std::size_t> next{0};
     auto customize = [&] {
       for (std::size_t p; (p = next.fetch_add(1)) < g.prices.size();) {
         const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
-        index.metrics[p] = std::make_unique<CchMetric>(*index.cch, weights);
+        index.metrics[p] = std::make_unique<CchMetric>(*index.cch, weights, /*perfect=*/false, threads_per_metric);
         index.seconds_per_column[p] = CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y);
       }
     };
-    const std::size_t threads = std::min<std::size_t>(
-        g.prices.size(), std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(customize);
     customize();

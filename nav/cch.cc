@@ -1,11 +1,13 @@
 #include "nav/cch.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <thread>
 #include <type_traits>
 
 #include "nav/indexed_heap.h"
@@ -96,6 +98,23 @@ Cch::Cch(std::uint32_t node_count, const std::vector<std::uint32_t>& order,
   }
   head_.shrink_to_fit();
 
+  // The same arcs by upper rank, for customization (counting sort; lower ranks stay ascending).
+  down_first_.assign(node_count + 1, 0);
+  for (const std::uint32_t h : head_) ++down_first_[h + 1];
+  for (std::uint32_t r = 0; r < node_count; ++r) down_first_[r + 1] += down_first_[r];
+  down_arc_.resize(head_.size());
+  down_tail_.resize(head_.size());
+  {
+    std::vector<std::uint32_t> fill(down_first_.begin(), down_first_.end() - 1);
+    for (std::uint32_t r = 0; r < node_count; ++r) {
+      for (std::uint32_t arc = first_out_[r]; arc < first_out_[r + 1]; ++arc) {
+        const std::uint32_t at = fill[head_[arc]]++;
+        down_arc_[at] = arc;
+        down_tail_[at] = r;
+      }
+    }
+  }
+
   std::vector<std::uint32_t> depth(node_count, 0);
   for (std::uint32_t r = node_count; r-- > 0;) {
     depth[r] = parent_[r] == kInvalidId ? 1 : depth[parent_[r]] + 1;
@@ -122,15 +141,16 @@ std::uint32_t Cch::FindArc(std::uint32_t lower, std::uint32_t upper) const {
 
 std::uint64_t Cch::MemoryBytes() const {
   return sizeof(*this) + Bytes(order_) + Bytes(rank_) + Bytes(parent_) + Bytes(first_out_) +
-         Bytes(head_) + Bytes(input_slot_);
+         Bytes(head_) + Bytes(input_slot_) + Bytes(down_first_) + Bytes(down_arc_) + Bytes(down_tail_);
 }
 
-CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect)
+CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect,
+                     unsigned threads)
     : cch_(&cch), perfect_(perfect) {
-  Customize(weights);
+  Customize(weights, threads);
 }
 
-void CchMetric::Customize(const std::vector<double>& weights) {
+void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) {
   const Cch& cch = *cch_;
   assert(weights.size() == cch.input_arc_count());
   const std::size_t slot_count = 2 * cch.arc_count();
@@ -145,39 +165,82 @@ void CchMetric::Customize(const std::vector<double>& weights) {
     }
   }
 
-  // Lower triangles in rank order: when rank v is reached, its own arcs are final (their lower
-  // triangles pass through lower ranks), so each pair of them, to a < b, bounds arc (a, b).
-  // The arcs of a are a superset of v's above a, both sorted: a merge finds each (a, b).
+  // Threads pay off only on hierarchies with millions of triangles.
+  const std::uint32_t n = cch.node_count();
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (cch.arc_count() < (1u << 16)) threads = 1;
+  if (threads == 1) {
+    std::vector<std::uint32_t> position(n);
+    for (std::uint32_t a = 0; a < n; ++a) PullTriangles(a, position.data());
+  } else {
+    // Bottom up the elimination tree: workers take leaves in rank order, and whoever settles
+    // the last child of a rank goes on to settle that rank (acquire-release on the count makes
+    // every child's arcs visible there). Subtrees apart in the tree settle side by side.
+    std::vector<std::atomic<std::uint32_t>> unsettled_children(n);
+    std::vector<std::uint32_t> leaves;
+    for (std::uint32_t r = 0; r < n; ++r) {
+      if (cch.parent(r) != kInvalidId) unsettled_children[cch.parent(r)].fetch_add(1, std::memory_order_relaxed);
+    }
+    for (std::uint32_t r = 0; r < n; ++r) {
+      if (unsettled_children[r].load(std::memory_order_relaxed) == 0) leaves.push_back(r);
+    }
+    constexpr std::size_t kLeavesATake = 64;
+    std::atomic<std::size_t> next_leaf{0};
+    auto work = [&] {
+      std::vector<std::uint32_t> position(n);
+      for (std::size_t begin; (begin = next_leaf.fetch_add(kLeavesATake)) < leaves.size();) {
+        const std::size_t end = std::min(leaves.size(), begin + kLeavesATake);
+        for (std::size_t i = begin; i < end; ++i) {
+          for (std::uint32_t r = leaves[i];;) {
+            PullTriangles(r, position.data());
+            r = cch.parent(r);
+            if (r == kInvalidId || unsettled_children[r].fetch_sub(1, std::memory_order_acq_rel) != 1) break;
+          }
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+  }
+  if (perfect_) Perfect();
+}
+
+void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
+  const Cch& cch = *cch_;
   double* const w = weight_.data();
   std::uint32_t* const via = via_.data();
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
-  for (std::uint32_t v = 0; v < cch.node_count(); ++v) {
-    const std::uint32_t end = first_out[v + 1];
+  const std::uint32_t begin = first_out[a], end = first_out[a + 1];
+  if (begin == end) return;
+  // Where each upward neighbour b of a sits among a's arcs. The arcs of every v below a,
+  // above a, are a subset of a's (chordality), so every b is found here.
+  for (std::uint32_t z = begin; z < end; ++z) position[head[z]] = z;
+  const std::uint32_t* const down_arc = cch.down_arc().data();
+  const std::uint32_t* const down_tail = cch.down_tail().data();
+  for (std::uint32_t k = cch.down_first()[a]; k < cch.down_first()[a + 1]; ++k) {
+    const std::uint32_t x = down_arc[k], v = down_tail[k];  // arc x = (v, a)
+    const double v_to_a = w[2 * x + Cch::kForward];
+    const double a_to_v = w[2 * x + Cch::kBackward];
+    if (v_to_a == kInfCost && a_to_v == kInfCost) continue;
     const std::uint32_t middle = kViaMiddle | v;
-    for (std::uint32_t x = first_out[v]; x + 1 < end; ++x) {
-      const double v_to_a = w[2 * x + Cch::kForward];
-      const double a_to_v = w[2 * x + Cch::kBackward];
-      if (v_to_a == kInfCost && a_to_v == kInfCost) continue;
-      std::uint32_t z = first_out[head[x]];
-      for (std::uint32_t y = x + 1; y < end; ++y) {
-        const std::uint32_t b = head[y];
-        while (head[z] != b) ++z;
-        assert(z < first_out[head[x] + 1]);  // chordal: (a, b) exists
-        const double a_to_b = a_to_v + w[2 * y + Cch::kForward];
-        if (a_to_b < w[2 * z + Cch::kForward]) {
-          w[2 * z + Cch::kForward] = a_to_b;
-          via[2 * z + Cch::kForward] = middle;
-        }
-        const double b_to_a = w[2 * y + Cch::kBackward] + v_to_a;
-        if (b_to_a < w[2 * z + Cch::kBackward]) {
-          w[2 * z + Cch::kBackward] = b_to_a;
-          via[2 * z + Cch::kBackward] = middle;
-        }
+    const std::uint32_t v_end = first_out[v + 1];
+    for (std::uint32_t y = x + 1; y < v_end; ++y) {  // arc y = (v, b), b above a
+      const std::uint32_t z = position[head[y]];                 // arc z = (a, b)
+      const double a_to_b = a_to_v + w[2 * y + Cch::kForward];
+      if (a_to_b < w[2 * z + Cch::kForward]) {
+        w[2 * z + Cch::kForward] = a_to_b;
+        via[2 * z + Cch::kForward] = middle;
+      }
+      const double b_to_a = w[2 * y + Cch::kBackward] + v_to_a;
+      if (b_to_a < w[2 * z + Cch::kBackward]) {
+        w[2 * z + Cch::kBackward] = b_to_a;
+        via[2 * z + Cch::kBackward] = middle;
       }
     }
   }
-  if (perfect_) Perfect();
 }
 
 void CchMetric::Perfect() {

@@ -56,6 +56,11 @@ class Cch {
   std::uint32_t input_slot(std::uint32_t a) const { return input_slot_[a]; }
   // The arc from rank `lower` up to rank `upper`, kInvalidId if there is none.
   std::uint32_t FindArc(std::uint32_t lower, std::uint32_t upper) const;
+  // The arcs up into a rank, for customization: down_first()[r] .. down_first()[r + 1] - 1
+  // index down_arc() (the arc) and down_tail() (its lower rank), lower ranks ascending.
+  const std::vector<std::uint32_t>& down_first() const { return down_first_; }
+  const std::vector<std::uint32_t>& down_arc() const { return down_arc_; }
+  const std::vector<std::uint32_t>& down_tail() const { return down_tail_; }
 
  private:
   std::uint32_t node_count_;
@@ -66,6 +71,9 @@ class Cch {
   std::vector<std::uint32_t> first_out_;   // rank -> first upward arc; node_count + 1 entries
   std::vector<std::uint32_t> head_;        // arc -> upper rank
   std::vector<std::uint32_t> input_slot_;  // input arc -> slot
+  std::vector<std::uint32_t> down_first_;  // rank -> first arc up into it; node_count + 1 entries
+  std::vector<std::uint32_t> down_arc_;    // arcs up into each rank, by lower rank
+  std::vector<std::uint32_t> down_tail_;   // their lower ranks
 };
 
 // One set of weights customized onto a Cch: for every arc a forward and a backward weight
@@ -83,11 +91,15 @@ class CchMetric {
   // customization (Dibbelt, Strasser, Wagner): every weight becomes the true distance between
   // the arc's ends, and arcs that a way through a higher or intermediate rank matches are
   // dropped from the queries' graph, so queries relax only the arcs some shortest way needs. It
-  // costs a second pass over the triangles.
-  CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect = false);
+  // costs a second pass over the triangles, which runs on one thread.
+  //
+  // The basic pass runs on `threads` threads (0: one per core): a rank's arcs depend only on
+  // the ranks below it in the elimination tree, so separate subtrees customize side by side.
+  CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect = false,
+            unsigned threads = 0);
 
   // Customizes other weights onto the same Cch, reusing this metric's arrays.
-  void Customize(const std::vector<double>& weights);
+  void Customize(const std::vector<double>& weights, unsigned threads = 0);
 
   // Perfectly customized: queries read the kept arcs (below), not all arcs.
   bool perfect() const { return perfect_; }
@@ -109,6 +121,10 @@ class CchMetric {
   std::uint64_t MemoryBytes() const;
 
  private:
+  // Settles rank a's arcs: each lower triangle {v, a, b}, v below a with arcs up to a and b,
+  // bounds arc (a, b) in both directions. The arcs of every v below a must be settled.
+  // `position` is scratch of node_count() entries.
+  void PullTriangles(std::uint32_t a, std::uint32_t* position);
   // Perfect customization over the basic weights; fills the kept arcs.
   void Perfect();
 

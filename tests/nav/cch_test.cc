@@ -510,6 +510,30 @@ TEST(CchTest, RecustomizesOnTheSameCch) {
   }
 }
 
+TEST(CchTest, ThreadsCustomizeAsOneThreadDoes) {
+  // Large enough (over 2^16 hierarchy arcs) that customization runs on threads; every slot's
+  // weight and unpacking step must equal the one-thread result, whatever the interleaving.
+  std::mt19937_64 rng(11);
+  const Graph g = GridGraph(40, 40, 4, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  ASSERT_GE(cch.arc_count(), 1u << 16);
+  const std::vector<double> weights = RandomWeights(g, rng);
+  const CchMetric one(cch, weights, /*perfect=*/false, /*threads=*/1);
+  for (const unsigned threads : {2u, 3u, 8u}) {
+    const CchMetric many(cch, weights, /*perfect=*/false, threads);
+    ASSERT_EQ(many.weights(), one.weights()) << threads << " threads";
+    for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+      ASSERT_EQ(many.via(slot), one.via(slot)) << "slot " << slot << ", " << threads << " threads";
+    }
+  }
+  CchQuery query(cch);
+  for (int q = 0; q < 50; ++q) {
+    const auto sources = RandomSeeds(g.node_count, rng);
+    const auto targets = RandomSeeds(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, one, query, sources, targets));
+  }
+}
+
 TEST(CchTest, ReusedQueryAnswersAsAFreshOne) {
   std::mt19937_64 rng(8);
   const Graph g = GridGraph(7, 7, 2, rng);
