@@ -153,15 +153,18 @@ CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool pe
 void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) {
   const Cch& cch = *cch_;
   assert(weights.size() == cch.input_arc_count());
-  const std::size_t slot_count = 2 * cch.arc_count();
-  weight_.assign(slot_count, kInfCost);
-  via_.assign(slot_count, kInvalidId);
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    weight_[d].assign(cch.arc_count(), kInfCost);
+    via_[d].assign(cch.arc_count(), kInvalidId);
+  }
   for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
     const std::uint32_t slot = cch.input_slot(a);
     assert(!(weights[a] < 0.0));
-    if (slot != kInvalidId && weights[a] < weight_[slot]) {  // parallel arcs: the cheapest
-      weight_[slot] = weights[a];
-      via_[slot] = a;
+    if (slot == kInvalidId) continue;
+    double& weight = weight_[slot & 1][slot >> 1];
+    if (weights[a] < weight) {  // parallel arcs: the cheapest
+      weight = weights[a];
+      via_[slot & 1][slot >> 1] = a;
     }
   }
 
@@ -209,8 +212,10 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
 
 void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
   const Cch& cch = *cch_;
-  double* const w = weight_.data();
-  std::uint32_t* const via = via_.data();
+  double* const forward = weight_[Cch::kForward].data();
+  double* const backward = weight_[Cch::kBackward].data();
+  std::uint32_t* const forward_via = via_[Cch::kForward].data();
+  std::uint32_t* const backward_via = via_[Cch::kBackward].data();
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
   const std::uint32_t begin = first_out[a], end = first_out[a + 1];
@@ -222,22 +227,22 @@ void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
   const std::uint32_t* const down_tail = cch.down_tail().data();
   for (std::uint32_t k = cch.down_first()[a]; k < cch.down_first()[a + 1]; ++k) {
     const std::uint32_t x = down_arc[k], v = down_tail[k];  // arc x = (v, a)
-    const double v_to_a = w[2 * x + Cch::kForward];
-    const double a_to_v = w[2 * x + Cch::kBackward];
+    const double v_to_a = forward[x];
+    const double a_to_v = backward[x];
     if (v_to_a == kInfCost && a_to_v == kInfCost) continue;
     const std::uint32_t middle = kViaMiddle | v;
     const std::uint32_t v_end = first_out[v + 1];
     for (std::uint32_t y = x + 1; y < v_end; ++y) {  // arc y = (v, b), b above a
       const std::uint32_t z = position[head[y]];                 // arc z = (a, b)
-      const double a_to_b = a_to_v + w[2 * y + Cch::kForward];
-      if (a_to_b < w[2 * z + Cch::kForward]) {
-        w[2 * z + Cch::kForward] = a_to_b;
-        via[2 * z + Cch::kForward] = middle;
+      const double a_to_b = a_to_v + forward[y];
+      if (a_to_b < forward[z]) {
+        forward[z] = a_to_b;
+        forward_via[z] = middle;
       }
-      const double b_to_a = w[2 * y + Cch::kBackward] + v_to_a;
-      if (b_to_a < w[2 * z + Cch::kBackward]) {
-        w[2 * z + Cch::kBackward] = b_to_a;
-        via[2 * z + Cch::kBackward] = middle;
+      const double b_to_a = backward[y] + v_to_a;
+      if (b_to_a < backward[z]) {
+        backward[z] = b_to_a;
+        backward_via[z] = middle;
       }
     }
   }
@@ -253,20 +258,21 @@ void CchMetric::Perfect() {
   // shortest way survives as kept arcs. Unpacking still follows via_, which the dropped arcs
   // alone may disagree with.
   const Cch& cch = *cch_;
-  double* const w = weight_.data();
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
-  std::vector<std::uint8_t> keep(weight_.size(), 1);
+  auto w = [&](std::uint32_t slot) -> double& { return weight_[slot & 1][slot >> 1]; };
+  std::vector<std::uint8_t> keep(2 * cch.arc_count(), 1);
   std::vector<double> basic;  // x's slots before this pass
   for (std::uint32_t x = cch.node_count(); x-- > 0;) {
     const std::uint32_t begin = first_out[x], end = first_out[x + 1];
-    basic.assign(w + 2 * begin, w + 2 * end);
+    basic.clear();
+    for (std::uint32_t s = 2 * begin; s < 2 * end; ++s) basic.push_back(w(s));
     // A way matching slot s (at least as cheap, from two positive pieces, or cheaper) drops it.
     auto offer = [&](std::uint32_t s, double first, double second) {
       const double way = first + second;
       const double before = basic[s - 2 * begin];
       if (way < before || (way == before && first > 0.0 && second > 0.0)) keep[s] = 0;
-      if (way < w[s]) w[s] = way;
+      if (way < w(s)) w(s) = way;
     };
     for (std::uint32_t i = begin; i + 1 < end; ++i) {
       const std::uint32_t y = head[i];
@@ -275,9 +281,9 @@ void CchMetric::Perfect() {
         const std::uint32_t z = head[j];  // x < y < z: arcs i = (x, y), j = (x, z), t = (y, z)
         while (head[t] != z) ++t;
         assert(t < first_out[y + 1]);
-        const double x_y = w[2 * i + Cch::kForward], y_x = w[2 * i + Cch::kBackward];
-        const double x_z = w[2 * j + Cch::kForward], z_x = w[2 * j + Cch::kBackward];
-        const double y_z = w[2 * t + Cch::kForward], z_y = w[2 * t + Cch::kBackward];
+        const double x_y = w(2 * i + Cch::kForward), y_x = w(2 * i + Cch::kBackward);
+        const double x_z = w(2 * j + Cch::kForward), z_x = w(2 * j + Cch::kBackward);
+        const double y_z = w(2 * t + Cch::kForward), z_y = w(2 * t + Cch::kBackward);
         offer(2 * i + Cch::kForward, x_z, z_y);   // x -> z -> y (z above y)
         offer(2 * i + Cch::kBackward, y_z, z_x);  // y -> z -> x
         offer(2 * j + Cch::kForward, x_y, y_z);   // x -> y -> z (y between)
@@ -293,9 +299,9 @@ void CchMetric::Perfect() {
     for (std::uint32_t r = 0; r < cch.node_count(); ++r) {
       kept_first_[d][r] = static_cast<std::uint32_t>(kept_head_[d].size());
       for (std::uint32_t a = first_out[r]; a < first_out[r + 1]; ++a) {
-        if (!keep[2 * a + d] || !(w[2 * a + d] < kInfCost)) continue;
+        if (!keep[2 * a + d] || !(weight_[d][a] < kInfCost)) continue;
         kept_head_[d].push_back(head[a]);
-        kept_weight_[d].push_back(w[2 * a + d]);
+        kept_weight_[d].push_back(weight_[d][a]);
         kept_arc_[d].push_back(a);
       }
     }
@@ -313,7 +319,7 @@ std::uint64_t CchMetric::MemoryBytes() const {
   for (std::uint32_t d = 0; d < 2; ++d) {
     kept += Bytes(kept_first_[d]) + Bytes(kept_head_[d]) + Bytes(kept_weight_[d]) + Bytes(kept_arc_[d]);
   }
-  return sizeof(*this) + Bytes(weight_) + Bytes(via_) + kept;
+  return sizeof(*this) + Bytes(weight_[0]) + Bytes(weight_[1]) + Bytes(via_[0]) + Bytes(via_[1]) + kept;
 }
 
 CchQuery::CchQuery(const Cch& cch) : cch_(&cch) {
@@ -607,7 +613,8 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
   // a rank is already no better than the best meeting found cannot lead to a better one
   // (weights are not negative), so its arcs are not relaxed; with a bound, not even when its
   // cost plus the least the rest of the way costs is no better.
-  const double* const w = metric.weights().data();
+  const double* const forward_weight = metric.weights(Cch::kForward).data();
+  const double* const backward_weight = metric.weights(Cch::kBackward).data();
   const std::uint32_t* const first_out = cch_->first_out().data();
   const std::uint32_t* const head = cch_->head().data();
   Label* const label = label_.data();
@@ -651,6 +658,7 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
       meet = h;
     }
   };
+
   for (const std::uint32_t r : visited_) {
     if (label[r].cost[0] + label[r].cost[1] < best) {
       best = label[r].cost[0] + label[r].cost[1];
@@ -674,13 +682,14 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
     }
     // A direction that is not carried on is left out of the loop.
     auto relax = [&](auto forward, auto backward) {
-      for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
+      const std::uint32_t end = first_out[r + 1];
+      for (std::uint32_t x = first_out[r]; x < end; ++x) {
         const std::uint32_t h = head[x];
         Label& to = label[h];
         assert(!forward || stamp_[h][Cch::kForward] == generation_);  // upward: ancestors
         assert(!backward || stamp_[h][Cch::kBackward] == generation_);
-        if constexpr (forward) reach(to, Cch::kForward, up + w[2 * x + Cch::kForward], x, h);
-        if constexpr (backward) reach(to, Cch::kBackward, down + w[2 * x + Cch::kBackward], x, h);
+        if constexpr (forward) reach(to, Cch::kForward, up + forward_weight[x], x, h);
+        if constexpr (backward) reach(to, Cch::kBackward, down + backward_weight[x], x, h);
       }
     };
     if (down == kInfCost) {
@@ -752,7 +761,7 @@ CchQuery::Result CchQuery::RunDijkstra(const CchMetric& metric, const std::vecto
     }
   }
   NextGeneration();
-  const double* const w = metric.weights().data();
+  const double* const w[2] = {metric.weights(Cch::kForward).data(), metric.weights(Cch::kBackward).data()};
   const std::uint32_t* const first_out = cch_->first_out().data();
   const std::uint32_t* const head = cch_->head().data();
   auto reach = [&](Side& side, std::uint32_t r, double cost, std::uint32_t seed, std::uint32_t pred,
@@ -818,11 +827,11 @@ CchQuery::Result CchQuery::RunDijkstra(const CchMetric& metric, const std::vecto
     bool stalled = false;
     for (std::uint32_t x = first_out[r]; x < first_out[r + 1] && !stalled; ++x) {
       const std::uint32_t h = head[x];
-      stalled = side.stamp[h] == generation_ && side.cost[h] + w[2 * x + (turn ^ 1)] < cost;
+      stalled = side.stamp[h] == generation_ && side.cost[h] + w[turn ^ 1][x] < cost;
     }
     if (!stalled) {
       for (std::uint32_t x = first_out[r]; x < first_out[r + 1]; ++x) {
-        reach(side, head[x], cost + w[2 * x + turn], side.seed[r], r, x);
+        reach(side, head[x], cost + w[turn][x], side.seed[r], r, x);
       }
     }
     turn ^= 1;

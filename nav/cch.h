@@ -7,8 +7,10 @@
 //    supergraph of the input graph (read as undirected) under that order.
 //  - Its arcs are stored upward only, in rank space: the arcs of rank r are
 //    first_out()[r] .. first_out()[r + 1] - 1, to head()[arc] > r, heads sorted ascending.
-//  - A metric keeps two weights per arc in "slots": slot 2 * arc + kForward for
-//    lower -> higher rank, slot 2 * arc + kBackward for higher -> lower.
+//  - A metric keeps two weights per arc, named by "slots": slot 2 * arc + kForward for
+//    lower -> higher rank, slot 2 * arc + kBackward for higher -> lower. They are stored by
+//    direction (one array per direction, by arc), because most ranks a query visits are
+//    reached from one side only and read only that direction's weights.
 //  - The elimination-tree parent of a rank is its lowest upward neighbour; every upward
 //    neighbour is an elimination-tree ancestor, so a query only visits the ancestors of its
 //    seeds.
@@ -114,9 +116,10 @@ class CchMetric {
   std::uint64_t kept_count() const;
 
   const Cch& cch() const { return *cch_; }
-  double weight(std::uint32_t slot) const { return weight_[slot]; }
-  std::uint32_t via(std::uint32_t slot) const { return via_[slot]; }
-  const std::vector<double>& weights() const { return weight_; }
+  double weight(std::uint32_t slot) const { return weight_[slot & 1][slot >> 1]; }
+  std::uint32_t via(std::uint32_t slot) const { return via_[slot & 1][slot >> 1]; }
+  // The weights of direction d (Cch::kForward or kBackward), by arc.
+  const std::vector<double>& weights(std::uint32_t d) const { return weight_[d]; }
   // Bytes held by this object's arrays (not the Cch's).
   std::uint64_t MemoryBytes() const;
 
@@ -130,8 +133,8 @@ class CchMetric {
 
   const Cch* cch_;
   bool perfect_ = false;
-  std::vector<double> weight_;      // slot -> cost
-  std::vector<std::uint32_t> via_;  // slot -> input arc, or kViaMiddle | middle rank
+  std::vector<double> weight_[2];      // by direction, arc -> cost
+  std::vector<std::uint32_t> via_[2];  // by direction, arc -> input arc, or kViaMiddle | middle rank
   std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];
   std::vector<double> kept_weight_[2];
 };

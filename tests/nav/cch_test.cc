@@ -499,7 +499,8 @@ TEST(CchTest, RecustomizesOnTheSameCch) {
   const CchMetric b(cch, second);
   CchMetric reused(cch, first);
   reused.Customize(second);
-  EXPECT_EQ(reused.weights(), b.weights());
+  EXPECT_EQ(reused.weights(Cch::kForward), b.weights(Cch::kForward));
+  EXPECT_EQ(reused.weights(Cch::kBackward), b.weights(Cch::kBackward));
   CchQuery query(cch);
   for (int q = 0; q < 200; ++q) {
     const auto sources = RandomSeeds(g.node_count, rng);
@@ -521,7 +522,9 @@ TEST(CchTest, ThreadsCustomizeAsOneThreadDoes) {
   const CchMetric one(cch, weights, /*perfect=*/false, /*threads=*/1);
   for (const unsigned threads : {2u, 3u, 8u}) {
     const CchMetric many(cch, weights, /*perfect=*/false, threads);
-    ASSERT_EQ(many.weights(), one.weights()) << threads << " threads";
+    for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
+      ASSERT_EQ(many.weights(d), one.weights(d)) << threads << " threads";
+    }
     for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
       ASSERT_EQ(many.via(slot), one.via(slot)) << "slot " << slot << ", " << threads << " threads";
     }
