@@ -16,9 +16,9 @@
 namespace walk::nav {
 namespace {
 
-template <typename T>
-std::uint64_t Bytes(const std::vector<T>& v) {
-  return v.capacity() * sizeof(T);
+template <typename Vector>
+std::uint64_t Bytes(const Vector& v) {
+  return v.capacity() * sizeof(typename Vector::value_type);
 }
 
 }  // namespace
@@ -153,10 +153,31 @@ CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool pe
 void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) {
   const Cch& cch = *cch_;
   assert(weights.size() == cch.input_arc_count());
+  // Threads pay off only on hierarchies with millions of triangles.
+  const std::uint32_t n = cch.node_count();
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (cch.arc_count() < (1u << 16)) threads = 1;
+  auto on_threads = [threads](auto work) {  // work(t) on threads t = 0 .. threads - 1
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0u);
+    for (std::thread& thread : pool) thread.join();
+  };
+
+  // Every slot unreachable, then the input arcs' weights. The arrays are filled in slices on
+  // all threads: on the first customization that is where their pages are first touched.
+  const std::size_t arcs = cch.arc_count();
   for (std::uint32_t d = 0; d < 2; ++d) {
-    weight_[d].assign(cch.arc_count(), kInfCost);
-    via_[d].assign(cch.arc_count(), kInvalidId);
+    weight_[d].resize(arcs);
+    via_[d].resize(arcs);
   }
+  on_threads([&](unsigned t) {
+    const std::size_t begin = arcs * t / threads, end = arcs * (t + 1) / threads;
+    for (std::uint32_t d = 0; d < 2; ++d) {
+      std::fill(weight_[d].begin() + begin, weight_[d].begin() + end, kInfCost);
+      std::fill(via_[d].begin() + begin, via_[d].begin() + end, kInvalidId);
+    }
+  });
   for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
     const std::uint32_t slot = cch.input_slot(a);
     assert(!(weights[a] < 0.0));
@@ -168,10 +189,6 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
     }
   }
 
-  // Threads pay off only on hierarchies with millions of triangles.
-  const std::uint32_t n = cch.node_count();
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  if (cch.arc_count() < (1u << 16)) threads = 1;
   if (threads == 1) {
     std::vector<std::uint32_t> position(n);
     for (std::uint32_t a = 0; a < n; ++a) PullTriangles(a, position.data());
@@ -189,7 +206,7 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
     }
     constexpr std::size_t kLeavesATake = 64;
     std::atomic<std::size_t> next_leaf{0};
-    auto work = [&] {
+    on_threads([&](unsigned) {
       std::vector<std::uint32_t> position(n);
       for (std::size_t begin; (begin = next_leaf.fetch_add(kLeavesATake)) < leaves.size();) {
         const std::size_t end = std::min(leaves.size(), begin + kLeavesATake);
@@ -201,11 +218,7 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
           }
         }
       }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
+    });
   }
   if (perfect_) Perfect();
 }

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -78,6 +79,30 @@ class Cch {
   std::vector<std::uint32_t> down_tail_;   // their lower ranks
 };
 
+// An allocator whose resize() leaves new elements uninitialized, so that a metric's arrays
+// (hundreds of MB on a continent) are first written by the threads that customize them, page
+// faults and all, instead of zeroed by one thread first.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) {}
+  template <typename U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;  // default-initialized: left as it is for a double
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <typename T>
+using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
+
 // One set of weights customized onto a Cch: for every arc a forward and a backward weight
 // (slots, see above), each the cost of the cheapest path between the arc's ends through lower
 // ranks, and how it was reached, so paths unpack to input arcs. Immutable once customized; safe
@@ -119,7 +144,7 @@ class CchMetric {
   double weight(std::uint32_t slot) const { return weight_[slot & 1][slot >> 1]; }
   std::uint32_t via(std::uint32_t slot) const { return via_[slot & 1][slot >> 1]; }
   // The weights of direction d (Cch::kForward or kBackward), by arc.
-  const std::vector<double>& weights(std::uint32_t d) const { return weight_[d]; }
+  const UninitializedVector<double>& weights(std::uint32_t d) const { return weight_[d]; }
   // Bytes held by this object's arrays (not the Cch's).
   std::uint64_t MemoryBytes() const;
 
@@ -133,8 +158,8 @@ class CchMetric {
 
   const Cch* cch_;
   bool perfect_ = false;
-  std::vector<double> weight_[2];      // by direction, arc -> cost
-  std::vector<std::uint32_t> via_[2];  // by direction, arc -> input arc, or kViaMiddle | middle rank
+  UninitializedVector<double> weight_[2];      // by direction, arc -> cost
+  UninitializedVector<std::uint32_t> via_[2];  // by direction, arc -> input arc, or kViaMiddle | middle rank
   std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];
   std::vector<double> kept_weight_[2];
 };
