@@ -27,20 +27,12 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
                      bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
                      std::span<const SurfaceId> targets, SurfaceId stop_at, double bound) {
   const std::uint32_t size = cell.tile_end - cell.tile_first;
-  if (stamp_.size() < size) {
-    stamp_.assign(size, 0);
-    target_stamp_.assign(size, 0);
-    settled_.resize(size);
-    g_.resize(size);
-    key_.resize(size);
-    enter_.resize(size);
-    parent_.resize(size);
-    via_.resize(size);
+  if (state_.size() < size) {
+    state_.assign(size, State{});
     generation_ = 0;
   }
   if (++generation_ == 0) {
-    std::fill(stamp_.begin(), stamp_.end(), 0);
-    std::fill(target_stamp_.begin(), target_stamp_.end(), 0);
+    for (State& state : state_) state.stamp = state.target_stamp = 0;
     generation_ = 1;
   }
   heap_.Clear();
@@ -51,8 +43,8 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   std::size_t targets_left = 0;
   for (SurfaceId t : targets) {
     const std::uint32_t local = t - tile_first_;
-    if (target_stamp_[local] != generation_) {
-      target_stamp_[local] = generation_;
+    if (state_[local].target_stamp != generation_) {
+      state_[local].target_stamp = generation_;
       ++targets_left;
     }
   }
@@ -81,21 +73,21 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   double last_key = 0.0;
   auto push = [&](std::uint32_t local, double g) {
     const double key = std::max(g + heuristic(local), last_key);
-    key_[local] = key;
+    state_[local].key = key;
     heap_.Push(local, key);
   };
   auto reach = [&](std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
-    if (stamp_[local] != generation) {
-      stamp_[local] = generation;
-      settled_[local] = 0;
-      g_[local] = g;
-      parent_[local] = parent;
-      via_[local] = via;
+    if (state_[local].stamp != generation) {
+      state_[local].stamp = generation;
+      state_[local].settled = 0;
+      state_[local].g = g;
+      state_[local].parent = parent;
+      state_[local].via = via;
       push(local, g);
-    } else if (!settled_[local] && g < g_[local]) {
-      g_[local] = g;
-      parent_[local] = parent;
-      via_[local] = via;
+    } else if (!state_[local].settled && g < state_[local].g) {
+      state_[local].g = g;
+      state_[local].parent = parent;
+      state_[local].via = via;
       push(local, g);  // the old entry goes stale
     }
   };
@@ -104,14 +96,14 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   while (!heap_.empty()) {
     double key;
     const std::uint32_t local = heap_.PopMin(&key);
-    if (settled_[local] || key != key_[local]) continue;  // stale
+    if (state_[local].settled || key != state_[local].key) continue;  // stale
     last_key = key;
     if (!(key < bound)) break;  // nothing left can beat the bound
-    const double g = g_[local];
-    settled_[local] = 1;
+    const double g = state_[local].g;
+    state_[local].settled = 1;
     ++settled_count_;
     const SurfaceId v = tile_first_ + local;
-    if (target_stamp_[local] == generation && --targets_left == 0 && stop_when_targets_done) break;
+    if (state_[local].target_stamp == generation && --targets_left == 0 && stop_when_targets_done) break;
     if (v == stop_at) break;
     const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
     if (!backward) {
@@ -127,18 +119,18 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
         // A surface's multiplier is read once, when it is first reached (up to 8 steps enter it);
         // one nobody may enter is closed at once.
         double multiplier;
-        if (stamp_[lw] != generation) {
+        if (state_[lw].stamp != generation) {
           multiplier = metric.EnterMultiplier(c, w, exempt_a, exempt_b);
           if (!(multiplier < kInfCost)) {
-            stamp_[lw] = generation;
-            settled_[lw] = 1;
-            g_[lw] = kInfCost;  // closed, never reached: Settled() says no
+            state_[lw].stamp = generation;
+            state_[lw].settled = 1;
+            state_[lw].g = kInfCost;  // closed, never reached: Settled() says no
             continue;
           }
-          enter_[lw] = multiplier;
+          state_[lw].enter = multiplier;
         } else {
-          if (settled_[lw]) continue;
-          multiplier = enter_[lw];
+          if (state_[lw].settled) continue;
+          multiplier = state_[lw].enter;
         }
         const double step = (IsDiagonal(d) ? kSqrt2 : 1.0) * seconds_per_column * multiplier +
                             metric.FixedSeconds(LinkKindOf(link));
@@ -149,16 +141,16 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
         c.LiftsFrom(v, &ride, &end);
         for (; ride != end; ++ride) {
           const std::uint32_t lt = ride->to - tile_first_;
-          if (stamp_[lt] != generation) {
+          if (state_[lt].stamp != generation) {
             const double multiplier = metric.EnterMultiplier(c, ride->to, exempt_a, exempt_b);
             if (!(multiplier < kInfCost)) {
-              stamp_[lt] = generation;
-              settled_[lt] = 1;
-              g_[lt] = kInfCost;
+              state_[lt].stamp = generation;
+              state_[lt].settled = 1;
+              state_[lt].g = kInfCost;
               continue;
             }
-            enter_[lt] = multiplier;
-          } else if (settled_[lt]) {
+            state_[lt].enter = multiplier;
+          } else if (state_[lt].settled) {
             continue;
           }
           const double step = metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
@@ -204,16 +196,16 @@ void CellSearch::Steps(SurfaceId s, std::vector<PathStep>* steps) const {
   if (!Settled(s)) return;
   std::uint32_t local = s - tile_first_;
   if (!backward_) {
-    for (std::uint32_t v = local; v != kInvalidId; v = parent_[v]) {
-      steps->push_back({tile_first_ + v, via_[v]});
+    for (std::uint32_t v = local; v != kInvalidId; v = state_[v].parent) {
+      steps->push_back({tile_first_ + v, state_[v].via});
     }
     std::reverse(steps->begin(), steps->end());
     return;
   }
   // Backward: parent_ is the next surface, via_ the step from this surface to it.
   steps->push_back({s, PathStep::kViaStart});
-  for (std::uint32_t v = local; parent_[v] != kInvalidId; v = parent_[v]) {
-    steps->push_back({tile_first_ + parent_[v], via_[v]});
+  for (std::uint32_t v = local; state_[v].parent != kInvalidId; v = state_[v].parent) {
+    steps->push_back({tile_first_ + state_[v].parent, state_[v].via});
   }
 }
 

