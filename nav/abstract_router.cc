@@ -185,11 +185,11 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   const LegCache::Key goal_key{continent_index, to, static_cast<std::uint16_t>(p), true};
   if (from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key)) {
     SearchStats goal_stats;
-    const std::uint64_t ticket = leg_helper_.TryRun(
+    const std::uint64_t ticket = walk_helper_.TryRun(
         [&](CellSearch& search) { goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats); });
     if (ticket != 0) {
       start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
-      leg_helper_.Wait(ticket);
+      walk_helper_.Wait(ticket);
       walk.stats.nodes_expanded += goal_stats.nodes_expanded;
     }
   }
@@ -209,8 +209,13 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     // Pruned first against a likely upper bound (most walks cost a steady factor above the
     // geometric bound); should no way be that cheap, asked again without it.
     const CchBound bound{&index->rank_x, &index->rank_y, index->seconds_per_column[p]};
+    // Its two directions side by side when the helper is idle (it is, once the legs are done,
+    // unless other walks keep it busy).
+    auto both = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+      walk_helper_.Both(here, there);
+    };
     const CchQuery::Result r = RunGuessed(searcher.QueryFor(*index->cch), *index->metrics[p], bound,
-                                          *index->guesses[p], sources, targets, &arcs);
+                                          *index->guesses[p], sources, targets, &arcs, nullptr, both);
     walk.method = Method::kCch;
     if (r.found) {
       seconds = r.cost;

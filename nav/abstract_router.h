@@ -17,7 +17,7 @@
 #include "nav/cch.h"
 #include "nav/cell_search.h"
 #include "nav/cost_guess.h"
-#include "nav/leg_helper.h"
+#include "nav/walk_helper.h"
 #include "nav/legs.h"
 #include "nav/walk_answer.h"
 
@@ -99,8 +99,9 @@ class AbstractRouter {
   std::vector<ContinentIndex> continents_;
   RouterTimings timings_;
   mutable LegCache legs_;
-  // Computes the goal leg of a cold walk beside the asking thread, when idle.
-  mutable LegHelper leg_helper_;
+  // Takes half of a walk beside the asking thread, when idle: a cold walk's goal leg, and one
+  // direction of the CCH query.
+  mutable WalkHelper walk_helper_;
 };
 
 }  // namespace walk::nav

@@ -389,6 +389,22 @@ void CchQuery::Start(std::uint32_t d, const std::vector<Seed>& seeds) {
   }
 }
 
+void CchQuery::CollectVisited() {
+  // The ranks both starts marked, in ascending order: each 64-rank word of marks that has any
+  // is itself marked one level up, so a scan of the upper level finds them without a sort.
+  visited_.clear();
+  for (std::size_t u = 0; u < rank_words_.size(); ++u) {
+    for (std::uint64_t upper = rank_words_[u]; upper != 0; upper &= upper - 1) {
+      const std::size_t word = u * 64 + static_cast<std::size_t>(std::countr_zero(upper));
+      for (std::uint64_t bits = rank_bits_[word]; bits != 0; bits &= bits - 1) {
+        visited_.push_back(static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+      }
+      rank_bits_[word] = 0;
+    }
+    rank_words_[u] = 0;
+  }
+}
+
 double BoundBetween(const CchBound& bound, const Cch& cch, const std::vector<CchQuery::Seed>& sources,
                     const std::vector<CchQuery::Seed>& targets) {
   double lowest = kInfCost;
@@ -606,19 +622,7 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
   NextGeneration();
   Start(Cch::kForward, sources);
   Start(Cch::kBackward, targets);
-  // The ranks both starts marked, in ascending order: each 64-rank word of marks that has any
-  // is itself marked one level up, so a scan of the upper level finds them without a sort.
-  visited_.clear();
-  for (std::size_t u = 0; u < rank_words_.size(); ++u) {
-    for (std::uint64_t upper = rank_words_[u]; upper != 0; upper &= upper - 1) {
-      const std::size_t word = u * 64 + static_cast<std::size_t>(std::countr_zero(upper));
-      for (std::uint64_t bits = rank_bits_[word]; bits != 0; bits &= bits - 1) {
-        visited_.push_back(static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
-      }
-      rank_bits_[word] = 0;
-    }
-    rank_words_[u] = 0;
-  }
+  CollectVisited();
 
   // One sweep up the union of the two ancestor sets, rank by rank, both directions at once:
   // near the top, where the separators are long and both sides share their ranks, each arc's
@@ -715,6 +719,72 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
   }
   auto step = [&](std::uint32_t d, std::uint32_t r) {
     const std::uint32_t arc = label[r].pred_arc[d];
+    return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
+  };
+  auto seed = [&](std::uint32_t d, std::uint32_t r) {
+    for (const auto& at : seed_at_[d]) {
+      if (at.first == r) return at.second;
+    }
+    assert(false);
+    return kInvalidId;
+  };
+  return Conclude(metric, meet, best, step, seed, arc_path);
+}
+
+CchQuery::Result CchQuery::RunSplit(const CchMetric& metric, const std::vector<Seed>& sources,
+                                    const std::vector<Seed>& targets,
+                                    std::vector<std::uint32_t>* arc_path, const CchBound* bound,
+                                    double below, RunBoth both) {
+  assert(&metric.cch() == cch_);
+  if (arc_path != nullptr) arc_path->clear();
+  NextGeneration();
+  Start(Cch::kForward, sources);
+  Start(Cch::kBackward, targets);
+  CollectVisited();
+  std::optional<SeedsBound> to_targets, from_sources;
+  if (bound != nullptr && bound->cost_per_unit > 0.0) {
+    to_targets.emplace(*bound, *cch_, targets);
+    from_sources.emplace(*bound, *cch_, sources);
+  }
+  // One direction up its own ancestors, against `below` only (the other direction's costs are
+  // not known yet): each writes only its own half of the labels, so both can run at once.
+  auto sweep = [&](std::uint32_t d) {
+    const double* const w = metric.weights(d).data();
+    const std::uint32_t* const first_out = cch_->first_out().data();
+    const std::uint32_t* const head = cch_->head().data();
+    const SeedsBound* const rest = !to_targets ? nullptr : d == Cch::kForward ? &*to_targets : &*from_sources;
+    Label* const label = label_.data();
+    const std::uint32_t generation = generation_;
+    for (const std::uint32_t r : visited_) {
+      if (stamp_[r][d] != generation) continue;
+      const double cost = label[r].cost[d];
+      if (!(cost < below)) continue;
+      if (rest != nullptr && !(cost + rest->At((*bound->x)[r], (*bound->y)[r]) < below)) continue;
+      const std::uint32_t end = first_out[r + 1];
+      for (std::uint32_t x = first_out[r]; x < end; ++x) {
+        Label& to = label[head[x]];
+        assert(stamp_[head[x]][d] == generation);  // upward: ancestors
+        const double reached = cost + w[x];
+        if (reached < to.cost[d]) {
+          to.cost[d] = reached;
+          to.pred_arc[d] = x;
+        }
+      }
+    }
+  };
+  both([&] { sweep(Cch::kForward); }, [&] { sweep(Cch::kBackward); });
+  // The cheapest meeting, the lowest rank among equals.
+  double best = below;
+  std::uint32_t meet = kInvalidId;
+  for (const std::uint32_t r : visited_) {
+    const double way = label_[r].cost[0] + label_[r].cost[1];
+    if (way < best) {
+      best = way;
+      meet = r;
+    }
+  }
+  auto step = [&](std::uint32_t d, std::uint32_t r) {
+    const std::uint32_t arc = label_[r].pred_arc[d];
     return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
   };
   auto seed = [&](std::uint32_t d, std::uint32_t r) {

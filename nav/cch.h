@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "nav/ids.h"
 #include "nav/indexed_heap.h"
 
@@ -233,6 +234,15 @@ class CchQuery {
              const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path = nullptr,
              const CchBound* bound = nullptr, double below = kInfCost);
 
+  // Runs its two arguments, side by side where a second thread is free (e.g. WalkHelper).
+  using RunBoth = absl::FunctionRef<void(absl::FunctionRef<void()>, absl::FunctionRef<void()>)>;
+  // Run with an upper bound `below`, each direction swept up its own ancestors on its own,
+  // pruned against `below` (and `bound`'s geometric one; not its landmarks) alone, then the
+  // cheapest meeting taken: `both` may run the two sweeps on two threads. Same cost as Run.
+  Result RunSplit(const CchMetric& metric, const std::vector<Seed>& sources,
+                  const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path,
+                  const CchBound* bound, double below, RunBoth both);
+
   // The same answer by a bidirectional Dijkstra over the hierarchy's upward arcs, with
   // stall-on-demand: each side settles ranks in cost order and stops once its cheapest open
   // rank costs no less than the best meeting, so ranks far along a long separator are never
@@ -271,6 +281,8 @@ class CchQuery {
   void Start(std::uint32_t d, const std::vector<Seed>& seeds);
   // Starts a new generation of stamps.
   void NextGeneration();
+  // Fills visited_ from the marks Start left in rank_bits_, and clears them.
+  void CollectVisited();
   // The lower rank of arc `arc`.
   std::uint32_t Tail(std::uint32_t arc) const;
   // Appends the input arcs of slot 2 * arc + direction, the arc between ranks lower < upper.

@@ -40,15 +40,24 @@ class CostGuess {
   std::atomic<double> factor_{1.5};
 };
 
+// Runs two pieces of work one after the other (CchQuery::RunSplit on one thread).
+inline void OneAfterTheOther(absl::FunctionRef<void()> first, absl::FunctionRef<void()> second) {
+  first();
+  second();
+}
+
 // walkd's CCH query: pruned from the first rank against `guess`'s likely upper bound over the
-// seeds' lower bound under `bound`, asked again without it when no way is that cheap (then
-// *asked_twice, when given, is set), and the cost learnt. Same answer as Run with `bound` alone.
+// seeds' lower bound under `bound`, each direction on its own (RunSplit; on two threads when
+// `both` finds a second), asked again without it when no way is that cheap (Run, which prunes
+// against the meetings it finds; then *asked_twice, when given, is set), and the cost learnt.
+// Same answer as Run with `bound` alone.
 inline CchQuery::Result RunGuessed(CchQuery& query, const CchMetric& metric, const CchBound& bound,
                                    CostGuess& guess, const std::vector<CchQuery::Seed>& sources,
                                    const std::vector<CchQuery::Seed>& targets,
-                                   std::vector<std::uint32_t>* arc_path, bool* asked_twice = nullptr) {
+                                   std::vector<std::uint32_t>* arc_path, bool* asked_twice = nullptr,
+                                   CchQuery::RunBoth both = OneAfterTheOther) {
   const double lower = BoundBetween(bound, metric.cch(), sources, targets);
-  CchQuery::Result r = query.Run(metric, sources, targets, arc_path, &bound, guess.Upper(lower));
+  CchQuery::Result r = query.RunSplit(metric, sources, targets, arc_path, &bound, guess.Upper(lower), both);
   if (asked_twice != nullptr) *asked_twice = !r.found;
   if (!r.found) r = query.Run(metric, sources, targets, arc_path, &bound);
   if (r.found) guess.Learn(lower, r.cost);

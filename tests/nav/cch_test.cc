@@ -14,6 +14,7 @@
 #include "nav/cch_order.h"
 #include "nav/cost_guess.h"
 #include "nav/surface.h"
+#include "nav/walk_helper.h"
 
 namespace walk::nav {
 namespace {
@@ -422,6 +423,7 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
         CchBound with_marks = bound;
         with_marks.landmarks = &marks;
         CchQuery query(cch);
+        WalkHelper helper;
         for (int q = 0; q < 600; ++q) {
           const auto sources = RandomSeeds(g.node_count, rng);
           const auto targets = RandomSeeds(g.node_count, rng);
@@ -443,6 +445,22 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
           ASSERT_FALSE(under.found) << q;
           ASSERT_EQ(under.cost, kInfCost) << q;
           ASSERT_TRUE(path.empty()) << q;
+          // The same with each direction swept on its own: on one thread, on two (the helper),
+          // with the geometric bound and without it.
+          auto on_helper = [&](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+            helper.Both(here, there);
+          };
+          const CchBound* split_bound = q % 3 == 0 ? nullptr : &bound;
+          for (const bool two_threads : {false, true}) {
+            const CchQuery::RunBoth both = two_threads ? CchQuery::RunBoth(on_helper) : CchQuery::RunBoth(OneAfterTheOther);
+            const CchQuery::Result split = query.RunSplit(metric, sources, targets, &path, split_bound, expected * 1.001 + 1e-9, both);
+            ASSERT_TRUE(split.found) << q;
+            ASSERT_TRUE(SameCost(split.cost, expected)) << split.cost << " vs " << expected << ", query " << q;
+            ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, split, path)) << "query " << q;
+            const CchQuery::Result split_under = query.RunSplit(metric, sources, targets, &path, split_bound, expected * 0.999, both);
+            ASSERT_FALSE(split_under.found) << q;
+            ASSERT_TRUE(path.empty()) << q;
+          }
         }
       }
     }

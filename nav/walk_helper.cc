@@ -1,12 +1,12 @@
-#include "nav/leg_helper.h"
+#include "nav/walk_helper.h"
 
 #include <utility>
 
 namespace walk::nav {
 
-LegHelper::LegHelper() : thread_([this] { Loop(); }) {}
+WalkHelper::WalkHelper() : thread_([this] { Loop(); }) {}
 
-LegHelper::~LegHelper() {
+WalkHelper::~WalkHelper() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -15,7 +15,7 @@ LegHelper::~LegHelper() {
   thread_.join();
 }
 
-std::uint64_t LegHelper::TryRun(std::function<void(CellSearch&)> job) {
+std::uint64_t WalkHelper::TryRun(std::function<void(CellSearch&)> job) {
   std::uint64_t ticket;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -28,12 +28,22 @@ std::uint64_t LegHelper::TryRun(std::function<void(CellSearch&)> job) {
   return ticket;
 }
 
-void LegHelper::Wait(std::uint64_t ticket) {
+void WalkHelper::Wait(std::uint64_t ticket) {
   std::unique_lock<std::mutex> lock(mu_);
   done_cv_.wait(lock, [&] { return done_ >= ticket; });
 }
 
-void LegHelper::Loop() {
+void WalkHelper::Both(absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+  const std::uint64_t ticket = TryRun([&](CellSearch&) { there(); });
+  here();
+  if (ticket != 0) {
+    Wait(ticket);
+  } else {
+    there();
+  }
+}
+
+void WalkHelper::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     wake_.wait(lock, [&] { return stop_ || job_ != nullptr; });

@@ -1,4 +1,4 @@
-#include "nav/leg_helper.h"
+#include "nav/walk_helper.h"
 
 #include <atomic>
 #include <chrono>
@@ -9,8 +9,8 @@
 namespace walk::nav {
 namespace {
 
-TEST(LegHelperTest, RunsAHandedJobAndRefusesWhileBusy) {
-  LegHelper helper;
+TEST(WalkHelperTest, RunsAHandedJobAndRefusesWhileBusy) {
+  WalkHelper helper;
   std::atomic<bool> release{false};
   std::atomic<int> ran{0};
   const std::uint64_t first = helper.TryRun([&](CellSearch&) {
@@ -36,8 +36,8 @@ TEST(LegHelperTest, RunsAHandedJobAndRefusesWhileBusy) {
   EXPECT_EQ(ran.load(), 101);
 }
 
-TEST(LegHelperTest, ManyCallersEachGetTheirOwnJobBack) {
-  LegHelper helper;
+TEST(WalkHelperTest, ManyCallersEachGetTheirOwnJobBack) {
+  WalkHelper helper;
   std::atomic<int> done{0}, inline_done{0};
   std::vector<std::thread> callers;
   for (int t = 0; t < 4; ++t) {
@@ -60,9 +60,9 @@ TEST(LegHelperTest, ManyCallersEachGetTheirOwnJobBack) {
   EXPECT_GT(done.load(), 0);
 }
 
-TEST(LegHelperTest, StopsCleanlyWithAndWithoutWork) {
-  { LegHelper idle; }
-  LegHelper helper;
+TEST(WalkHelperTest, StopsCleanlyWithAndWithoutWork) {
+  { WalkHelper idle; }
+  WalkHelper helper;
   const std::uint64_t ticket = helper.TryRun([](CellSearch&) {});
   ASSERT_NE(ticket, 0u);
   helper.Wait(ticket);

@@ -1,7 +1,8 @@
-// A helper thread that computes one leg of a cold walk while the asking thread computes the
-// other, so a walk whose two legs are both uncached waits for one cell search, not two. It only
-// takes work when it is idle: a thread that finds it busy computes both legs itself, so under
-// load (every search thread busy) nothing waits on it and the work done is the same.
+// A helper thread that takes half of a walk's work while the asking thread does the other half:
+// one leg of a cold walk (so a walk whose two legs are both uncached waits for one cell search,
+// not two), and one direction of the CCH query. It only takes work when it is idle: a thread
+// that finds it busy does both halves itself, so under load (every search thread busy) nothing
+// waits on it and the work done is the same.
 #pragma once
 
 #include <condition_variable>
@@ -10,22 +11,26 @@
 #include <mutex>
 #include <thread>
 
+#include "absl/functional/function_ref.h"
 #include "nav/cell_search.h"
 
 namespace walk::nav {
 
-class LegHelper {
+class WalkHelper {
  public:
-  LegHelper();
-  ~LegHelper();
-  LegHelper(const LegHelper&) = delete;
-  LegHelper& operator=(const LegHelper&) = delete;
+  WalkHelper();
+  ~WalkHelper();
+  WalkHelper(const WalkHelper&) = delete;
+  WalkHelper& operator=(const WalkHelper&) = delete;
 
   // Hands `job` to the helper thread (which runs it with its own CellSearch) when the helper is
   // idle, and returns a ticket for Wait; returns 0 when it is busy, and the caller does the work.
   std::uint64_t TryRun(std::function<void(CellSearch&)> job);
   // Returns once the job of `ticket` has run.
   void Wait(std::uint64_t ticket);
+  // Runs `here` on this thread and `there` on the helper when it is idle (else here too), and
+  // returns once both have run.
+  void Both(absl::FunctionRef<void()> here, absl::FunctionRef<void()> there);
 
  private:
   void Loop();
