@@ -104,7 +104,10 @@ AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph, std::uin
     start = std::chrono::steady_clock::now();
     index.metrics.resize(g.prices.size());
     index.seconds_per_column.resize(g.prices.size());
-    for (std::size_t p = 0; p < g.prices.size(); ++p) index.guesses.push_back(std::make_unique<CostGuess>());
+    for (std::size_t p = 0; p < g.prices.size(); ++p) {
+      index.guesses.push_back(std::make_unique<CostGuess>());
+      index.straight_guesses.push_back(std::make_unique<CostGuess>());
+    }
     std::vector<float> node_x(g.node_count()), node_y(g.node_count());
     index.rank_x.resize(g.node_count());
     index.rank_y.resize(g.node_count());
@@ -160,6 +163,22 @@ std::shared_ptr<const Leg> AbstractRouter::LegOf(std::uint32_t continent_index, 
   return leg;
 }
 
+double StraightLineFloor(const Continent& c, SurfaceId from, SurfaceId to, double seconds_per_column) {
+  return seconds_per_column * OctileColumns(std::abs(static_cast<double>(c.column_x[from]) - c.column_x[to]),
+                                            std::abs(static_cast<double>(c.column_y[from]) - c.column_y[to]));
+}
+
+CchQuery::SeedArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
+  const Cell cell = CellOf(c, cell_columns, s);
+  CchQuery::SeedArea area;
+  area.x0 = cell.x0;
+  area.y0 = cell.y0;
+  area.x1 = cell.x1 - 1;
+  area.y1 = cell.y1 - 1;
+  area.cheapest = 0.0;
+  return area;
+}
+
 absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Metric& band,
                                                    SurfaceId from, SurfaceId to, SearchMode mode,
                                                    bool want_steps, AbstractSearcher& searcher) const {
@@ -178,44 +197,66 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   const std::uint32_t continent_index = static_cast<std::uint32_t>(index - continents_.data());
   const std::uint16_t exempt_a = c.zone[from], exempt_b = c.zone[to];
   AbstractWalk walk;
-  // Both legs uncached (a cold walk): the goal's on the helper thread, when it is idle, while
-  // this thread computes the start's.
   std::shared_ptr<const Leg> start, goal;
-  const LegCache::Key start_key{continent_index, from, static_cast<std::uint16_t>(p), false};
-  const LegCache::Key goal_key{continent_index, to, static_cast<std::uint16_t>(p), true};
-  if (from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key)) {
-    SearchStats goal_stats;
-    const std::uint64_t ticket = walk_helper_.TryRun(
-        [&](CellSearch& search) { goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats); });
-    if (ticket != 0) {
-      start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
-      walk_helper_.Wait(ticket);
-      walk.stats.nodes_expanded += goal_stats.nodes_expanded;
-    }
-  }
-  if (start == nullptr) start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
-  if (goal == nullptr) goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
-  auto priced = [&](const Leg& leg, const Leg::Entry& e) {
-    return danger ? DangerSeconds(e.seconds, leg.MixOf(e), band, exempt_a, exempt_b) : e.seconds;
+  std::vector<CchQuery::Seed> sources, targets;  // the legs' entrances, for the CCH
+  auto seeds_of = [](const Leg& leg, std::vector<CchQuery::Seed>* seeds) {
+    for (const Leg::Entry& e : leg.entries) seeds->push_back({e.node, e.seconds});
   };
-
   std::vector<std::uint32_t> arcs;
   std::uint32_t source = kInvalidId, target = kInvalidId;
   double seconds = kInfCost;
-  if (mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger)) {
-    std::vector<CchQuery::Seed> sources, targets;
-    for (const Leg::Entry& e : start->entries) sources.push_back({e.node, e.seconds});
-    for (const Leg::Entry& e : goal->entries) targets.push_back({e.node, e.seconds});
-    // Pruned first against a likely upper bound (most walks cost a steady factor above the
-    // geometric bound); should no way be that cheap, asked again without it.
+  const bool use_cch = mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
+  const LegCache::Key start_key{continent_index, from, static_cast<std::uint16_t>(p), false};
+  const LegCache::Key goal_key{continent_index, to, static_cast<std::uint16_t>(p), true};
+  const bool cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key);
+
+  if (use_cch) {
     const CchBound bound{&index->rank_x, &index->rank_y, index->seconds_per_column[p]};
-    // Its two directions side by side when the helper is idle (it is, once the legs are done,
-    // unless other walks keep it busy).
-    auto both = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
-      walk_helper_.Both(here, there);
-    };
-    const CchQuery::Result r = RunGuessed(searcher.QueryFor(*index->cch), *index->metrics[p], bound,
-                                          *index->guesses[p], sources, targets, &arcs, nullptr, both);
+    CchQuery& query = searcher.QueryFor(*index->cch);
+    const CchMetric& metric = *index->metrics[p];
+    CchQuery::Result r;
+    bool searched = false;
+    const double straight = StraightLineFloor(c, from, to, bound.cost_per_unit);
+    if (cold && straight > 0.0) {
+      // A cold walk, pipelined: the goal leg and then the query's backward side on the helper
+      // thread, when it is idle, while this thread computes the start leg and then the forward
+      // side; the two sides meet once both are done. Neither waits for the other's leg: each
+      // prunes toward the other end's cell (where that leg's entrances lie), against a guessed
+      // upper bound over the straight line between the ends.
+      const CchQuery::SeedArea start_area = CellArea(c, graph_.cell_columns, from);
+      const CchQuery::SeedArea goal_area = CellArea(c, graph_.cell_columns, to);
+      CostGuess& guess = *index->straight_guesses[p];
+      const double below = guess.Upper(straight);
+      query.SplitBegin(metric);
+      SearchStats goal_stats;
+      const std::uint64_t ticket = walk_helper_.TryRun([&](CellSearch& search) {
+        goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats);
+        seeds_of(*goal, &targets);
+        query.SplitSide(Cch::kBackward, metric, targets, &bound, start_area, below);
+      });
+      if (ticket != 0) {
+        start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+        seeds_of(*start, &sources);
+        query.SplitSide(Cch::kForward, metric, sources, &bound, goal_area, below);
+        walk_helper_.Wait(ticket);
+        walk.stats.nodes_expanded += goal_stats.nodes_expanded;
+        r = RetryUnguessed(query, metric, bound, guess, straight, sources, targets, &arcs, nullptr,
+                           query.SplitEnd(metric, below, &arcs));
+        searched = true;
+      }
+    }
+    if (!searched) {
+      if (start == nullptr) start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+      if (goal == nullptr) goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
+      seeds_of(*start, &sources);
+      seeds_of(*goal, &targets);
+      // Its two directions side by side when the helper is idle.
+      auto both = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+        walk_helper_.Both(here, there);
+      };
+      r = RunGuessed(query, metric, bound, *index->guesses[p], BoundBetween(bound, *index->cch, sources, targets),
+                     sources, targets, &arcs, nullptr, both);
+    }
     walk.method = Method::kCch;
     if (r.found) {
       seconds = r.cost;
@@ -223,10 +264,28 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
       target = r.target;
     }
   } else {
-    std::vector<AbstractSeed> sources, targets;
-    for (const Leg::Entry& e : start->entries) sources.push_back({e.node, priced(*start, e)});
-    for (const Leg::Entry& e : goal->entries) targets.push_back({e.node, priced(*goal, e)});
-    const AbstractResult r = searcher.dijkstra.Run(g, g.prices[p], band, exempt_a, exempt_b, sources, targets, &arcs);
+    // Both legs uncached (a cold walk): the goal's on the helper thread, when it is idle, while
+    // this thread computes the start's.
+    if (cold) {
+      SearchStats goal_stats;
+      const std::uint64_t ticket = walk_helper_.TryRun(
+          [&](CellSearch& search) { goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats); });
+      if (ticket != 0) {
+        start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+        walk_helper_.Wait(ticket);
+        walk.stats.nodes_expanded += goal_stats.nodes_expanded;
+      }
+    }
+    if (start == nullptr) start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+    if (goal == nullptr) goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
+    auto priced = [&](const Leg& leg, const Leg::Entry& e) {
+      return danger ? DangerSeconds(e.seconds, leg.MixOf(e), band, exempt_a, exempt_b) : e.seconds;
+    };
+    std::vector<AbstractSeed> dijkstra_sources, dijkstra_targets;
+    for (const Leg::Entry& e : start->entries) dijkstra_sources.push_back({e.node, priced(*start, e)});
+    for (const Leg::Entry& e : goal->entries) dijkstra_targets.push_back({e.node, priced(*goal, e)});
+    const AbstractResult r = searcher.dijkstra.Run(g, g.prices[p], band, exempt_a, exempt_b, dijkstra_sources,
+                                                   dijkstra_targets, &arcs);
     walk.method = Method::kDijkstra;
     walk.stats.nodes_expanded += r.settled;
     if (r.found) {

@@ -36,6 +36,14 @@ struct AbstractSearcher {
   CchQuery& QueryFor(const Cch& cch);
 };
 
+// The octile columns between two surfaces times `seconds_per_column`: what walkd's guessed
+// upper bound on a CCH query is a multiple of (CostGuess).
+double StraightLineFloor(const Continent& c, SurfaceId from, SurfaceId to, double seconds_per_column);
+
+// The columns of the cell of side `cell_columns` holding `s`, as a CCH seed area (a leg's
+// entrances lie in its cell), least cost 0.
+CchQuery::SeedArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s);
+
 // An abstract walk between two surfaces.
 struct AbstractWalk {
   bool found = false;
@@ -85,8 +93,11 @@ class AbstractRouter {
     // fewest seconds any arc spends per octile column.
     std::vector<float> rank_x, rank_y;
     std::vector<double> seconds_per_column;  // per profile
-    // Per profile, how far above that bound walks cost: a likely upper bound to prune against.
-    std::vector<std::unique_ptr<CostGuess>> guesses;
+    // Per profile, how far above a lower bound walks cost (a likely upper bound to prune CCH
+    // queries against): over the seeds' bound (BoundBetween) for walks whose legs are known
+    // first, and over the straight line between the ends (StraightLineFloor) for cold walks,
+    // whose query starts before the other leg is known.
+    std::vector<std::unique_ptr<CostGuess>> guesses, straight_guesses;
   };
   std::shared_ptr<const Leg> LegOf(std::uint32_t continent_index, const ContinentGraph& g,
                                    const Continent& c, int profile, SurfaceId s, bool backward,

@@ -374,6 +374,10 @@ void CchQuery::Start(std::uint32_t d, const std::vector<Seed>& seeds) {
       stamp_[r][d] = generation_;
     }
   }
+  SetSeedCosts(d, seeds);
+}
+
+void CchQuery::SetSeedCosts(std::uint32_t d, const std::vector<Seed>& seeds) {
   for (std::uint32_t i = 0; i < seeds.size(); ++i) {
     if (!(seeds[i].cost < kInfCost)) continue;
     const std::uint32_t r = cch_->rank(seeds[i].node);
@@ -389,20 +393,42 @@ void CchQuery::Start(std::uint32_t d, const std::vector<Seed>& seeds) {
   }
 }
 
-void CchQuery::CollectVisited() {
-  // The ranks both starts marked, in ascending order: each 64-rank word of marks that has any
-  // is itself marked one level up, so a scan of the upper level finds them without a sort.
-  visited_.clear();
-  for (std::size_t u = 0; u < rank_words_.size(); ++u) {
-    for (std::uint64_t upper = rank_words_[u]; upper != 0; upper &= upper - 1) {
+void CchQuery::CollectVisited() { CollectMarks(rank_bits_, rank_words_, &visited_); }
+
+void CchQuery::CollectMarks(std::vector<std::uint64_t>& bits, std::vector<std::uint64_t>& words,
+                            std::vector<std::uint32_t>* ranks) {
+  // The ranks marked, in ascending order: each 64-rank word of marks that has any is itself
+  // marked one level up, so a scan of the upper level finds them without a sort.
+  ranks->clear();
+  for (std::size_t u = 0; u < words.size(); ++u) {
+    for (std::uint64_t upper = words[u]; upper != 0; upper &= upper - 1) {
       const std::size_t word = u * 64 + static_cast<std::size_t>(std::countr_zero(upper));
-      for (std::uint64_t bits = rank_bits_[word]; bits != 0; bits &= bits - 1) {
-        visited_.push_back(static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+      for (std::uint64_t marks = bits[word]; marks != 0; marks &= marks - 1) {
+        ranks->push_back(static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(marks))));
       }
-      rank_bits_[word] = 0;
+      bits[word] = 0;
     }
-    rank_words_[u] = 0;
+    words[u] = 0;
   }
+}
+
+CchQuery::SeedArea CchQuery::SeedArea::Of(const CchBound& bound, const Cch& cch,
+                                          const std::vector<Seed>& seeds) {
+  SeedArea area;
+  for (const Seed& s : seeds) {
+    if (!(s.cost < kInfCost)) continue;
+    const std::uint32_t r = cch.rank(s.node);
+    area.x0 = std::min(area.x0, double{(*bound.x)[r]});
+    area.y0 = std::min(area.y0, double{(*bound.y)[r]});
+    area.x1 = std::max(area.x1, double{(*bound.x)[r]});
+    area.y1 = std::max(area.y1, double{(*bound.y)[r]});
+    area.cheapest = std::min(area.cheapest, s.cost);
+  }
+  return area;
+}
+
+double CchQuery::SeedArea::Columns(double x, double y) const {
+  return OctileColumns(std::max({0.0, x0 - x, x - x1}), std::max({0.0, y0 - y, y - y1}));
 }
 
 double BoundBetween(const CchBound& bound, const Cch& cch, const std::vector<CchQuery::Seed>& sources,
@@ -735,48 +761,85 @@ CchQuery::Result CchQuery::RunSplit(const CchMetric& metric, const std::vector<S
                                     const std::vector<Seed>& targets,
                                     std::vector<std::uint32_t>* arc_path, const CchBound* bound,
                                     double below, RunBoth both) {
+  SplitBegin(metric);
+  const SeedArea target_area = bound != nullptr ? SeedArea::Of(*bound, *cch_, targets) : SeedArea{};
+  const SeedArea source_area = bound != nullptr ? SeedArea::Of(*bound, *cch_, sources) : SeedArea{};
+  both([&] { SplitSide(Cch::kForward, metric, sources, bound, target_area, below); },
+       [&] { SplitSide(Cch::kBackward, metric, targets, bound, source_area, below); });
+  return SplitEnd(metric, below, arc_path);
+}
+
+void CchQuery::SplitBegin(const CchMetric& metric) {
   assert(&metric.cch() == cch_);
-  if (arc_path != nullptr) arc_path->clear();
   NextGeneration();
-  Start(Cch::kForward, sources);
-  Start(Cch::kBackward, targets);
-  CollectVisited();
-  std::optional<SeedsBound> to_targets, from_sources;
-  if (bound != nullptr && bound->cost_per_unit > 0.0) {
-    to_targets.emplace(*bound, *cch_, targets);
-    from_sources.emplace(*bound, *cch_, sources);
+  if (side_bits_[0].empty()) {
+    for (std::uint32_t d = 0; d < 2; ++d) {
+      side_bits_[d].assign(rank_bits_.size(), 0);
+      side_words_[d].assign(rank_words_.size(), 0);
+    }
   }
-  // One direction up its own ancestors, against `below` only (the other direction's costs are
-  // not known yet): each writes only its own half of the labels, so both can run at once.
-  auto sweep = [&](std::uint32_t d) {
-    const double* const w = metric.weights(d).data();
-    const std::uint32_t* const first_out = cch_->first_out().data();
-    const std::uint32_t* const head = cch_->head().data();
-    const SeedsBound* const rest = !to_targets ? nullptr : d == Cch::kForward ? &*to_targets : &*from_sources;
-    Label* const label = label_.data();
-    const std::uint32_t generation = generation_;
-    for (const std::uint32_t r : visited_) {
-      if (stamp_[r][d] != generation) continue;
-      const double cost = label[r].cost[d];
-      if (!(cost < below)) continue;
-      if (rest != nullptr && !(cost + rest->At((*bound->x)[r], (*bound->y)[r]) < below)) continue;
-      const std::uint32_t end = first_out[r + 1];
-      for (std::uint32_t x = first_out[r]; x < end; ++x) {
-        Label& to = label[head[x]];
-        assert(stamp_[head[x]][d] == generation);  // upward: ancestors
-        const double reached = cost + w[x];
-        if (reached < to.cost[d]) {
-          to.cost[d] = reached;
-          to.pred_arc[d] = x;
-        }
+}
+
+void CchQuery::SplitSide(std::uint32_t d, const CchMetric& metric, const std::vector<Seed>& seeds,
+                         const CchBound* bound, const SeedArea& other, double below) {
+  assert(&metric.cch() == cch_);
+  // This direction's ancestors of its seeds, in its own marks and its own half of the labels:
+  // nothing here touches the other direction's state, so the two sides may run at once.
+  const std::uint32_t generation = generation_;
+  Label* const label = label_.data();
+  std::uint64_t* const bits = side_bits_[d].data();
+  std::uint64_t* const words = side_words_[d].data();
+  seed_at_[d].clear();
+  for (const Seed& seed : seeds) {
+    assert(seed.node < cch_->node_count());
+    if (!(seed.cost < kInfCost)) continue;
+    for (std::uint32_t r = cch_->rank(seed.node); r != kInvalidId && stamp_[r][d] != generation;
+         r = cch_->parent(r)) {
+      stamp_[r][d] = generation;
+      label[r].cost[d] = kInfCost;
+      label[r].pred_arc[d] = kInvalidId;
+      bits[r / 64] |= std::uint64_t{1} << (r % 64);
+      words[r / 4096] |= std::uint64_t{1} << (r / 64 % 64);
+    }
+  }
+  SetSeedCosts(d, seeds);
+  CollectMarks(side_bits_[d], side_words_[d], &side_visited_[d]);
+
+  // Up the ancestors in rank order, against `below` only (the other direction's costs are not
+  // known yet): a rank whose cost, plus the least the way on to the other side's seeds costs,
+  // is not below it leads to no way below it.
+  const double* const w = metric.weights(d).data();
+  const std::uint32_t* const first_out = cch_->first_out().data();
+  const std::uint32_t* const head = cch_->head().data();
+  const bool pruned = bound != nullptr && bound->cost_per_unit > 0.0;
+  for (const std::uint32_t r : side_visited_[d]) {
+    const double cost = label[r].cost[d];
+    if (!(cost < below)) continue;
+    if (pruned && !(cost + bound->cost_per_unit * other.Columns((*bound->x)[r], (*bound->y)[r]) +
+                        other.cheapest < below)) {
+      continue;
+    }
+    const std::uint32_t end = first_out[r + 1];
+    for (std::uint32_t x = first_out[r]; x < end; ++x) {
+      Label& to = label[head[x]];
+      assert(stamp_[head[x]][d] == generation);  // upward: ancestors
+      const double reached = cost + w[x];
+      if (reached < to.cost[d]) {
+        to.cost[d] = reached;
+        to.pred_arc[d] = x;
       }
     }
-  };
-  both([&] { sweep(Cch::kForward); }, [&] { sweep(Cch::kBackward); });
+  }
+}
+
+CchQuery::Result CchQuery::SplitEnd(const CchMetric& metric, double below,
+                                    std::vector<std::uint32_t>* arc_path) {
+  if (arc_path != nullptr) arc_path->clear();
   // The cheapest meeting, the lowest rank among equals.
   double best = below;
   std::uint32_t meet = kInvalidId;
-  for (const std::uint32_t r : visited_) {
+  for (const std::uint32_t r : side_visited_[Cch::kForward]) {
+    if (stamp_[r][Cch::kBackward] != generation_) continue;
     const double way = label_[r].cost[0] + label_[r].cost[1];
     if (way < best) {
       best = way;

@@ -237,11 +237,31 @@ class CchQuery {
   // Runs its two arguments, side by side where a second thread is free (e.g. WalkHelper).
   using RunBoth = absl::FunctionRef<void(absl::FunctionRef<void()>, absl::FunctionRef<void()>)>;
   // Run with an upper bound `below`, each direction swept up its own ancestors on its own,
-  // pruned against `below` (and `bound`'s geometric one; not its landmarks) alone, then the
-  // cheapest meeting taken: `both` may run the two sweeps on two threads. Same cost as Run.
+  // pruned against `below` alone (and `bound`'s geometric part, toward the box around the
+  // other side's seeds; not its landmarks), then the cheapest meeting taken: `both` may run
+  // the two sweeps on two threads. Same cost as Run with `below`.
   Result RunSplit(const CchMetric& metric, const std::vector<Seed>& sources,
                   const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path,
                   const CchBound* bound, double below, RunBoth both);
+
+  // Where one side's seeds lie, for a split side's bound: a box of columns [x0, x1] x [y0, y1]
+  // around them (by CchBound's coordinates) and the least seed cost. Empty: no seed.
+  struct SeedArea {
+    double x0 = kInfCost, y0 = kInfCost, x1 = -kInfCost, y1 = -kInfCost;
+    double cheapest = kInfCost;
+    // The box around `seeds`.
+    static SeedArea Of(const CchBound& bound, const Cch& cch, const std::vector<Seed>& seeds);
+    // Octile columns from (x, y) to the box (0 inside it).
+    double Columns(double x, double y) const;
+  };
+  // RunSplit in pieces, for a caller that sweeps each side on its own thread as soon as its
+  // seeds are known: SplitBegin, then SplitSide for each direction (the two may run at the
+  // same time, on two threads), then SplitEnd. `other` holds the other side's seeds: its box
+  // and least cost (with `bound`; ignored without).
+  void SplitBegin(const CchMetric& metric);
+  void SplitSide(std::uint32_t d, const CchMetric& metric, const std::vector<Seed>& seeds,
+                 const CchBound* bound, const SeedArea& other, double below);
+  Result SplitEnd(const CchMetric& metric, double below, std::vector<std::uint32_t>* arc_path);
 
   // The same answer by a bidirectional Dijkstra over the hierarchy's upward arcs, with
   // stall-on-demand: each side settles ranks in cost order and stops once its cheapest open
@@ -283,6 +303,13 @@ class CchQuery {
   void NextGeneration();
   // Fills visited_ from the marks Start left in rank_bits_, and clears them.
   void CollectVisited();
+  // Appends the ranks marked in `bits` (a bit a rank; `words`, a bit a word of it) to `ranks`,
+  // ascending, and clears the marks.
+  static void CollectMarks(std::vector<std::uint64_t>& bits, std::vector<std::uint64_t>& words,
+                           std::vector<std::uint32_t>* ranks);
+  // Sets the costs of `seeds` in direction d (their ranks started), noting which seed each
+  // rank's cost comes from.
+  void SetSeedCosts(std::uint32_t d, const std::vector<Seed>& seeds);
   // The lower rank of arc `arc`.
   std::uint32_t Tail(std::uint32_t arc) const;
   // Appends the input arcs of slot 2 * arc + direction, the arc between ranks lower < upper.
@@ -297,6 +324,9 @@ class CchQuery {
   // Run: the ranks Start marks, a bit each (by rank / 64), and which of those words have any
   // (by rank / 4096): read in order and cleared after Start, so visited_ needs no sort.
   std::vector<std::uint64_t> rank_bits_, rank_words_;
+  // SplitSide: the same marks and ranks per direction (allocated on first use).
+  std::vector<std::uint64_t> side_bits_[2], side_words_[2];
+  std::vector<std::uint32_t> side_visited_[2];
   // Run: {rank, index of the seed whose cost the rank holds}, per direction
   std::vector<std::pair<std::uint32_t, std::uint32_t>> seed_at_[2];
   Side side_[2];  // RunDijkstra: [Cch::kForward] from the sources, [Cch::kBackward] the targets

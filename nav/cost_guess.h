@@ -40,28 +40,44 @@ class CostGuess {
   std::atomic<double> factor_{1.5};
 };
 
+// After a query against `guess`'s upper bound over `lower` answered `r`: when it found nothing
+// that cheap, asks again without it (then *asked_twice, when given, is set); learns the cost.
+inline CchQuery::Result RetryUnguessed(CchQuery& query, const CchMetric& metric, const CchBound& bound,
+                                       CostGuess& guess, double lower,
+                                       const std::vector<CchQuery::Seed>& sources,
+                                       const std::vector<CchQuery::Seed>& targets,
+                                       std::vector<std::uint32_t>* arc_path, bool* asked_twice,
+                                       CchQuery::Result r) {
+  if (asked_twice != nullptr) *asked_twice = !r.found;
+  if (!r.found) r = query.Run(metric, sources, targets, arc_path, &bound);
+  if (r.found) guess.Learn(lower, r.cost);
+  return r;
+}
+
 // Runs two pieces of work one after the other (CchQuery::RunSplit on one thread).
 inline void OneAfterTheOther(absl::FunctionRef<void()> first, absl::FunctionRef<void()> second) {
   first();
   second();
 }
 
-// walkd's CCH query: pruned from the first rank against `guess`'s likely upper bound over the
-// seeds' lower bound under `bound`, each direction on its own (RunSplit; on two threads when
-// `both` finds a second), asked again without it when no way is that cheap (Run, which prunes
-// against the meetings it finds; then *asked_twice, when given, is set), and the cost learnt.
-// Same answer as Run with `bound` alone.
+// walkd's CCH query: pruned from the first rank against `guess`'s likely upper bound over
+// `lower` (a lower bound on the walk: walkd's is BoundBetween the seeds, or for a cold walk
+// StraightLineFloor, the straight line between the ends at `bound`'s pace), each direction on its own (RunSplit; on two threads when `both`
+// finds a second), asked again without it when no way is that cheap (Run, which prunes against
+// the meetings it finds; then *asked_twice, when given, is set), and the cost learnt. Same
+// answer as Run with `bound` alone.
 inline CchQuery::Result RunGuessed(CchQuery& query, const CchMetric& metric, const CchBound& bound,
-                                   CostGuess& guess, const std::vector<CchQuery::Seed>& sources,
+                                   CostGuess& guess, double lower,
+                                   const std::vector<CchQuery::Seed>& sources,
                                    const std::vector<CchQuery::Seed>& targets,
                                    std::vector<std::uint32_t>* arc_path, bool* asked_twice = nullptr,
                                    CchQuery::RunBoth both = OneAfterTheOther) {
-  const double lower = BoundBetween(bound, metric.cch(), sources, targets);
+  if (!(lower > 0.0)) {  // ends too close for a guess to help (and to learn from)
+    if (asked_twice != nullptr) *asked_twice = false;
+    return query.Run(metric, sources, targets, arc_path, &bound);
+  }
   CchQuery::Result r = query.RunSplit(metric, sources, targets, arc_path, &bound, guess.Upper(lower), both);
-  if (asked_twice != nullptr) *asked_twice = !r.found;
-  if (!r.found) r = query.Run(metric, sources, targets, arc_path, &bound);
-  if (r.found) guess.Learn(lower, r.cost);
-  return r;
+  return RetryUnguessed(query, metric, bound, guess, lower, sources, targets, arc_path, asked_twice, r);
 }
 
 }  // namespace walk::nav
