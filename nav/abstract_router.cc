@@ -168,6 +168,10 @@ namespace {
 // The hierarchy arcs from which a query's directions go to the walk helper: the 8 x 8 demo world
 // (3.4 M arcs, 200 µs queries) gains nothing from it, the 32 x 32 one (26.6 M) a quarter.
 constexpr std::uint64_t kHelperQueryArcs = 8'000'000;
+// The hierarchy arcs from which queries are pruned against a guessed upper bound: it costs a
+// little on the small worlds (the oilrig mesh, 0.3 M arcs: 90 against 59 µs with the plain
+// bound) and pays from the 8 x 8 demo world (3.4 M: 202 against 237 µs).
+constexpr std::uint64_t kGuessArcs = 1'000'000;
 
 }  // namespace
 
@@ -217,6 +221,22 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   const LegCache::Key start_key{continent_index, from, static_cast<std::uint16_t>(p), false};
   const LegCache::Key goal_key{continent_index, to, static_cast<std::uint16_t>(p), true};
   const bool cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key);
+  // Both legs, the goal's on the helper thread when the walk is cold and the helper idle, while
+  // this thread computes the start's.
+  auto legs_side_by_side = [&] {
+    if (cold && start == nullptr && goal == nullptr) {
+      SearchStats goal_stats;
+      const std::uint64_t ticket = walk_helper_.TryRun(
+          [&](CellSearch& search) { goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats); });
+      if (ticket != 0) {
+        start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+        walk_helper_.Wait(ticket);
+        walk.stats.nodes_expanded += goal_stats.nodes_expanded;
+      }
+    }
+    if (start == nullptr) start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+    if (goal == nullptr) goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
+  };
 
   if (use_cch) {
     const CchBound bound{&index->rank_x, &index->rank_y, index->seconds_per_column[p]};
@@ -224,17 +244,21 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     const CchMetric& metric = *index->metrics[p];
     CchQuery::Result r;
     bool searched = false;
+    // The guessed bound pays on hierarchies whose queries take hundreds of µs; on small ones
+    // the plain bound is as quick.
+    const bool guessed = index->cch->arc_count() >= kGuessArcs;
     const double straight = StraightLineFloor(c, from, to, bound.cost_per_unit);
-    if (cold && straight > 0.0) {
+    if (cold) {
       // A cold walk, pipelined: the goal leg and then the query's backward side on the helper
       // thread, when it is idle, while this thread computes the start leg and then the forward
       // side; the two sides meet once both are done. Neither waits for the other's leg: each
       // prunes toward the other end's cell (where that leg's entrances lie), against a guessed
-      // upper bound over the straight line between the ends.
+      // upper bound over the straight line between the ends (none on small hierarchies).
       const CchQuery::SeedArea start_area = CellArea(c, graph_.cell_columns, from);
       const CchQuery::SeedArea goal_area = CellArea(c, graph_.cell_columns, to);
       CostGuess& guess = *index->straight_guesses[p];
-      const double below = guess.Upper(straight);
+      const bool guess_straight = guessed && straight > 0.0;
+      const double below = guess_straight ? guess.Upper(straight) : kInfCost;
       query.SplitBegin(metric);
       SearchStats goal_stats;
       const std::uint64_t ticket = walk_helper_.TryRun([&](CellSearch& search) {
@@ -248,14 +272,13 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
         query.SplitSide(Cch::kForward, metric, sources, &bound, goal_area, below);
         walk_helper_.Wait(ticket);
         walk.stats.nodes_expanded += goal_stats.nodes_expanded;
-        r = RetryUnguessed(query, metric, bound, guess, straight, sources, targets, &arcs, nullptr,
-                           query.SplitEnd(metric, below, &arcs));
+        r = query.SplitEnd(metric, below, &arcs);
+        if (guess_straight) r = RetryUnguessed(query, metric, bound, guess, straight, sources, targets, &arcs, nullptr, r);
         searched = true;
       }
     }
     if (!searched) {
-      if (start == nullptr) start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
-      if (goal == nullptr) goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
+      legs_side_by_side();
       seeds_of(*start, &sources);
       seeds_of(*goal, &targets);
       // Its two directions side by side when the helper is idle, on hierarchies whose queries
@@ -264,9 +287,13 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
         walk_helper_.Both(here, there);
       };
       const bool on_helper = index->cch->arc_count() >= kHelperQueryArcs;
-      r = RunGuessed(query, metric, bound, *index->guesses[p], BoundBetween(bound, *index->cch, sources, targets),
-                     sources, targets, &arcs, nullptr,
-                     on_helper ? CchQuery::RunBoth(both) : CchQuery::RunBoth(OneAfterTheOther));
+      if (guessed) {
+        r = RunGuessed(query, metric, bound, *index->guesses[p], BoundBetween(bound, *index->cch, sources, targets),
+                       sources, targets, &arcs, nullptr,
+                       on_helper ? CchQuery::RunBoth(both) : CchQuery::RunBoth(OneAfterTheOther));
+      } else {
+        r = query.Run(metric, sources, targets, &arcs, &bound);
+      }
     }
     walk.method = Method::kCch;
     if (r.found) {
@@ -275,20 +302,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
       target = r.target;
     }
   } else {
-    // Both legs uncached (a cold walk): the goal's on the helper thread, when it is idle, while
-    // this thread computes the start's.
-    if (cold) {
-      SearchStats goal_stats;
-      const std::uint64_t ticket = walk_helper_.TryRun(
-          [&](CellSearch& search) { goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats); });
-      if (ticket != 0) {
-        start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
-        walk_helper_.Wait(ticket);
-        walk.stats.nodes_expanded += goal_stats.nodes_expanded;
-      }
-    }
-    if (start == nullptr) start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
-    if (goal == nullptr) goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
+    legs_side_by_side();
     auto priced = [&](const Leg& leg, const Leg::Entry& e) {
       return danger ? DangerSeconds(e.seconds, leg.MixOf(e), band, exempt_a, exempt_b) : e.seconds;
     };
