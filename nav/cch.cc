@@ -243,7 +243,7 @@ void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
     const double v_to_a = forward[x];
     const double a_to_v = backward[x];
     if (v_to_a == kInfCost && a_to_v == kInfCost) continue;
-    const std::uint32_t middle = kViaMiddle | v;
+    const std::uint32_t middle = kViaMiddle | x;  // the triangle through v, by its arc (v, a)
     const std::uint32_t v_end = first_out[v + 1];
     for (std::uint32_t y = x + 1; y < v_end; ++y) {  // arc y = (v, b), b above a
       const std::uint32_t z = position[head[y]];                 // arc z = (a, b)
@@ -879,12 +879,12 @@ CchQuery::Result CchQuery::Conclude(const CchMetric& metric, std::uint32_t meet,
   if (arc_path != nullptr) {
     for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
       const auto s = step(Cch::kForward, *it);
-      Unpack(metric, s.second, s.first, *it, Cch::kForward, arc_path);
+      Unpack(metric, s.second, Cch::kForward, arc_path);
     }
   }
   r = meet;
   for (auto s = step(Cch::kBackward, r); s.first != kInvalidId; s = step(Cch::kBackward, r)) {
-    if (arc_path != nullptr) Unpack(metric, s.second, s.first, r, Cch::kBackward, arc_path);
+    if (arc_path != nullptr) Unpack(metric, s.second, Cch::kBackward, arc_path);
     r = s.first;
   }
   result.target = seed(Cch::kBackward, r);
@@ -989,11 +989,11 @@ CchQuery::Result CchQuery::RunDijkstra(const CchMetric& metric, const std::vecto
   return Conclude(metric, meet, best, step, seed, arc_path);
 }
 
-void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t lower,
-                      std::uint32_t upper, std::uint32_t direction,
+void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t direction,
                       std::vector<std::uint32_t>* arc_path) {
+  const std::uint32_t* const head = cch_->head().data();
   unpack_stack_.clear();
-  unpack_stack_.push_back({arc, lower, upper, direction});
+  unpack_stack_.push_back({arc, direction});
   while (!unpack_stack_.empty()) {
     const Pending p = unpack_stack_.back();
     unpack_stack_.pop_back();
@@ -1003,17 +1003,17 @@ void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t 
       arc_path->push_back(via);
       continue;
     }
-    // Through middle rank m below both ends: two arcs up from m. Pushed last goes first.
-    const std::uint32_t m = via & ~CchMetric::kViaMiddle;
-    const std::uint32_t to_lower = cch_->FindArc(m, p.lower);
-    const std::uint32_t to_upper = cch_->FindArc(m, p.upper);
-    assert(to_lower != kInvalidId && to_upper != kInvalidId);
+    // Through middle rank m below both ends: its arc up to the lower end, and after it among
+    // m's arcs (heads ascending) its arc up to the upper end. Pushed last goes first.
+    const std::uint32_t to_lower = via & ~CchMetric::kViaMiddle;
+    std::uint32_t to_upper = to_lower + 1;
+    while (head[to_upper] != head[p.arc]) ++to_upper;
     if (p.direction == Cch::kForward) {  // lower -> m -> upper
-      unpack_stack_.push_back({to_upper, m, p.upper, Cch::kForward});
-      unpack_stack_.push_back({to_lower, m, p.lower, Cch::kBackward});
+      unpack_stack_.push_back({to_upper, Cch::kForward});
+      unpack_stack_.push_back({to_lower, Cch::kBackward});
     } else {  // upper -> m -> lower
-      unpack_stack_.push_back({to_lower, m, p.lower, Cch::kForward});
-      unpack_stack_.push_back({to_upper, m, p.upper, Cch::kBackward});
+      unpack_stack_.push_back({to_lower, Cch::kForward});
+      unpack_stack_.push_back({to_upper, Cch::kBackward});
     }
   }
 }

@@ -110,8 +110,10 @@ using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
 // to share across threads. Keeps a pointer to the Cch, which must outlive it.
 class CchMetric {
  public:
-  // A via() with this bit set names the middle rank of a lower triangle (the bit cleared);
-  // without it, an input arc id; kInvalidId when the slot is unreachable.
+  // A via() with this bit set names a lower triangle through its middle rank m: the bit
+  // cleared, it is the arc from m up to the slot's lower end (the arc from m up to the upper
+  // end follows it among m's arcs, heads being sorted). Without it, an input arc id;
+  // kInvalidId when the slot is unreachable.
   static constexpr std::uint32_t kViaMiddle = 1u << 31;
 
   // Customizes `weights` (weights[a] = cost of input arc a, >= 0, or kInfCost where the arc is
@@ -160,7 +162,7 @@ class CchMetric {
   const Cch* cch_;
   bool perfect_ = false;
   UninitializedVector<double> weight_[2];      // by direction, arc -> cost
-  UninitializedVector<std::uint32_t> via_[2];  // by direction, arc -> input arc, or kViaMiddle | middle rank
+  UninitializedVector<std::uint32_t> via_[2];  // by direction, arc -> input arc, or kViaMiddle | lower arc
   std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];
   std::vector<double> kept_weight_[2];
 };
@@ -312,9 +314,9 @@ class CchQuery {
   void SetSeedCosts(std::uint32_t d, const std::vector<Seed>& seeds);
   // The lower rank of arc `arc`.
   std::uint32_t Tail(std::uint32_t arc) const;
-  // Appends the input arcs of slot 2 * arc + direction, the arc between ranks lower < upper.
-  void Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t lower,
-              std::uint32_t upper, std::uint32_t direction, std::vector<std::uint32_t>* arc_path);
+  // Appends the input arcs of slot 2 * arc + direction.
+  void Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t direction,
+              std::vector<std::uint32_t>* arc_path);
 
   const Cch* cch_;
   std::uint32_t generation_ = 0;
@@ -331,7 +333,7 @@ class CchQuery {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> seed_at_[2];
   Side side_[2];  // RunDijkstra: [Cch::kForward] from the sources, [Cch::kBackward] the targets
   struct Pending {
-    std::uint32_t arc, lower, upper, direction;
+    std::uint32_t arc, direction;
   };
   std::vector<Pending> unpack_stack_;
   std::vector<std::uint32_t> chain_;
