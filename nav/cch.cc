@@ -1015,6 +1015,10 @@ void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t 
       unpack_stack_.push_back({to_lower, Cch::kForward});
       unpack_stack_.push_back({to_upper, Cch::kBackward});
     }
+    // Both halves' steps are read soon, at random places in the metric: fetch them now.
+    for (const Pending* q : {&unpack_stack_.end()[-1], &unpack_stack_.end()[-2]}) {
+      __builtin_prefetch(metric.via_address(2 * q->arc + q->direction));
+    }
   }
 }
 

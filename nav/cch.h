@@ -146,6 +146,8 @@ class CchMetric {
   const Cch& cch() const { return *cch_; }
   double weight(std::uint32_t slot) const { return weight_[slot & 1][slot >> 1]; }
   std::uint32_t via(std::uint32_t slot) const { return via_[slot & 1][slot >> 1]; }
+  // Where via(slot) is kept, to prefetch it.
+  const std::uint32_t* via_address(std::uint32_t slot) const { return &via_[slot & 1][slot >> 1]; }
   // The weights of direction d (Cch::kForward or kBackward), by arc.
   const UninitializedVector<double>& weights(std::uint32_t d) const { return weight_[d]; }
   // Bytes held by this object's arrays (not the Cch's).
