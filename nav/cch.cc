@@ -743,18 +743,7 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
       relax(std::true_type{}, std::true_type{});
     }
   }
-  auto step = [&](std::uint32_t d, std::uint32_t r) {
-    const std::uint32_t arc = label[r].pred_arc[d];
-    return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
-  };
-  auto seed = [&](std::uint32_t d, std::uint32_t r) {
-    for (const auto& at : seed_at_[d]) {
-      if (at.first == r) return at.second;
-    }
-    assert(false);
-    return kInvalidId;
-  };
-  return Conclude(metric, meet, best, step, seed, arc_path);
+  return ConcludeFromLabels(metric, meet, best, arc_path);
 }
 
 CchQuery::Result CchQuery::RunSplit(const CchMetric& metric, const std::vector<Seed>& sources,
@@ -846,6 +835,11 @@ CchQuery::Result CchQuery::SplitEnd(const CchMetric& metric, double below,
       meet = r;
     }
   }
+  return ConcludeFromLabels(metric, meet, best, arc_path);
+}
+
+CchQuery::Result CchQuery::ConcludeFromLabels(const CchMetric& metric, std::uint32_t meet, double cost,
+                                              std::vector<std::uint32_t>* arc_path) {
   auto step = [&](std::uint32_t d, std::uint32_t r) {
     const std::uint32_t arc = label_[r].pred_arc[d];
     return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
@@ -857,7 +851,7 @@ CchQuery::Result CchQuery::SplitEnd(const CchMetric& metric, double below,
     assert(false);
     return kInvalidId;
   };
-  return Conclude(metric, meet, best, step, seed, arc_path);
+  return Conclude(metric, meet, cost, step, seed, arc_path);
 }
 
 template <typename Step, typename SeedAt>

@@ -303,6 +303,9 @@ class CchQuery {
   // Marks the elimination-tree ancestors of `seeds` for direction d, marking those neither
   // direction had in rank_bits_, and sets the seeds' costs.
   void Start(std::uint32_t d, const std::vector<Seed>& seeds);
+  // Conclude for Run and SplitEnd: the steps from label_, the seeds from seed_at_.
+  Result ConcludeFromLabels(const CchMetric& metric, std::uint32_t meet, double cost,
+                            std::vector<std::uint32_t>* arc_path);
   // Starts a new generation of stamps.
   void NextGeneration();
   // Fills visited_ from the marks Start left in rank_bits_, and clears them.
