@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "nav/cch_order.h"
+#include "nav/cch_triangle_row.h"
 #include "nav/cost_guess.h"
 #include "nav/surface.h"
 #include "nav/walk_helper.h"
@@ -552,6 +553,26 @@ TEST(CchTest, ThreadsCustomizeAsOneThreadDoes) {
     const auto sources = RandomSeeds(g.node_count, rng);
     const auto targets = RandomSeeds(g.node_count, rng);
     ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, one, query, sources, targets));
+  }
+}
+
+TEST(CchTest, VectorTrianglesCustomizeAsOneLaneDoes) {
+  // The eight-lane rows (AVX-512) must write the same weights and unpacking steps as the
+  // one-lane loop, on a hierarchy whose upper rows are long runs of consecutive arcs.
+  if (!UseVectorTriangles(true)) GTEST_SKIP() << "this processor has no AVX-512";
+  std::mt19937_64 rng(12);
+  const Graph g = GridGraph(40, 40, 4, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const std::vector<double> weights = RandomWeights(g, rng);
+  const CchMetric vector(cch, weights, /*perfect=*/false, /*threads=*/1);
+  UseVectorTriangles(false);
+  const CchMetric one_lane(cch, weights, /*perfect=*/false, /*threads=*/1);
+  UseVectorTriangles(true);
+  for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
+    ASSERT_EQ(vector.weights(d), one_lane.weights(d));
+  }
+  for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+    ASSERT_EQ(vector.via(slot), one_lane.via(slot)) << "slot " << slot;
   }
 }
 
