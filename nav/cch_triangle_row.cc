@@ -1,6 +1,8 @@
 #include "nav/cch_triangle_row.h"
 
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <atomic>
 
@@ -42,6 +44,7 @@ Row RowOf(const TriangleArrays& t, double a_to_v, double v_to_a, std::uint32_t m
              a_to_v, v_to_a, middle};
 }
 
+#if defined(__x86_64__)
 // Eight triangles at a time where their eight z are consecutive arcs of a (v's arcs above a
 // are a subset of a's, sorted alike, so a block is consecutive when its ends are seven apart):
 // plain loads, and masked stores of the lanes that improve. Elsewhere two triangles go one by
@@ -88,6 +91,10 @@ bool HasAvx512() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 }
+#else
+void RelaxRowAvx512(const Row row, std::uint32_t y, const std::uint32_t y_end) { row.Relax(y, y_end); }
+bool HasAvx512() { return false; }
+#endif
 
 std::atomic<bool> vector_on{HasAvx512()};
 
