@@ -244,6 +244,9 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     const CchMetric& metric = *index->metrics[p];
     CchQuery::Result r;
     bool searched = false;
+    auto both = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+      walk_helper_.Both(here, there);
+    };
     // The guessed bound pays on hierarchies whose queries take hundreds of µs; on small ones
     // the plain bound is as quick.
     const bool guessed = index->cch->arc_count() >= kGuessArcs;
@@ -272,7 +275,9 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
         query.SplitSide(Cch::kForward, metric, sources, &bound, goal_area, below);
         walk_helper_.Wait(ticket);
         walk.stats.nodes_expanded += goal_stats.nodes_expanded;
-        r = query.SplitEnd(metric, below, &arcs);
+        // The helper has just finished (and spins a while): the path's way down unpacks there.
+        r = query.SplitEnd(metric, below, &arcs,
+                           guessed ? CchQuery::RunBoth(both) : CchQuery::RunBoth(CchQuery::OneAfterTheOther));
         if (guess_straight) r = RetryUnguessed(query, metric, bound, guess, straight, sources, targets, &arcs, nullptr, r);
         searched = true;
       }
@@ -283,14 +288,11 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
       seeds_of(*goal, &targets);
       // Its two directions side by side when the helper is idle, on hierarchies whose queries
       // take long enough to pay for waking it (tens of µs on these machines).
-      auto both = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
-        walk_helper_.Both(here, there);
-      };
       const bool on_helper = index->cch->arc_count() >= kHelperQueryArcs;
       if (guessed) {
         r = RunGuessed(query, metric, bound, *index->guesses[p], BoundBetween(bound, *index->cch, sources, targets),
                        sources, targets, &arcs, nullptr,
-                       on_helper ? CchQuery::RunBoth(both) : CchQuery::RunBoth(OneAfterTheOther));
+                       on_helper ? CchQuery::RunBoth(both) : CchQuery::RunBoth(CchQuery::OneAfterTheOther));
       } else {
         r = query.Run(metric, sources, targets, &arcs, &bound);
       }

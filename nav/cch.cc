@@ -758,7 +758,7 @@ CchQuery::Result CchQuery::RunSplit(const CchMetric& metric, const std::vector<S
   const SeedArea source_area = bound != nullptr ? SeedArea::Of(*bound, *cch_, sources) : SeedArea{};
   both([&] { SplitSide(Cch::kForward, metric, sources, bound, target_area, below); },
        [&] { SplitSide(Cch::kBackward, metric, targets, bound, source_area, below); });
-  return SplitEnd(metric, below, arc_path);
+  return SplitEnd(metric, below, arc_path, both);
 }
 
 void CchQuery::SplitBegin(const CchMetric& metric) {
@@ -825,7 +825,7 @@ void CchQuery::SplitSide(std::uint32_t d, const CchMetric& metric, const std::ve
 }
 
 CchQuery::Result CchQuery::SplitEnd(const CchMetric& metric, double below,
-                                    std::vector<std::uint32_t>* arc_path) {
+                                    std::vector<std::uint32_t>* arc_path, RunBoth both) {
   if (arc_path != nullptr) arc_path->clear();
   // The cheapest meeting, the lowest rank among equals.
   double best = below;
@@ -838,11 +838,11 @@ CchQuery::Result CchQuery::SplitEnd(const CchMetric& metric, double below,
       meet = r;
     }
   }
-  return ConcludeFromLabels(metric, meet, best, arc_path);
+  return ConcludeFromLabels(metric, meet, best, arc_path, both);
 }
 
 CchQuery::Result CchQuery::ConcludeFromLabels(const CchMetric& metric, std::uint32_t meet, double cost,
-                                              std::vector<std::uint32_t>* arc_path) {
+                                              std::vector<std::uint32_t>* arc_path, RunBoth both) {
   auto step = [&](std::uint32_t d, std::uint32_t r) {
     const std::uint32_t arc = label_[r].pred_arc[d];
     return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
@@ -854,12 +854,13 @@ CchQuery::Result CchQuery::ConcludeFromLabels(const CchMetric& metric, std::uint
     assert(false);
     return kInvalidId;
   };
-  return Conclude(metric, meet, cost, step, seed, arc_path);
+  return Conclude(metric, meet, cost, step, seed, arc_path, both);
 }
 
 template <typename Step, typename SeedAt>
 CchQuery::Result CchQuery::Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
-                                    Step step, SeedAt seed, std::vector<std::uint32_t>* arc_path) {
+                                    Step step, SeedAt seed, std::vector<std::uint32_t>* arc_path,
+                                    RunBoth both) {
   Result result;
   if (meet == kInvalidId) return result;  // (cost may be the `below` no way beat)
   result.cost = cost;
@@ -869,22 +870,32 @@ CchQuery::Result CchQuery::Conclude(const CchMetric& metric, std::uint32_t meet,
   chain_.clear();
   std::uint32_t r = meet;
   for (auto s = step(Cch::kForward, r); s.first != kInvalidId; s = step(Cch::kForward, r)) {
-    chain_.push_back(r);
+    chain_.push_back(s.second);
     r = s.first;
   }
   result.source = seed(Cch::kForward, r);
-  if (arc_path != nullptr) {
-    for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
-      const auto s = step(Cch::kForward, *it);
-      Unpack(metric, s.second, Cch::kForward, arc_path);
-    }
-  }
+  down_arcs_.clear();
   r = meet;
   for (auto s = step(Cch::kBackward, r); s.first != kInvalidId; s = step(Cch::kBackward, r)) {
-    if (arc_path != nullptr) Unpack(metric, s.second, Cch::kBackward, arc_path);
+    down_arcs_.push_back(s.second);
     r = s.first;
   }
   result.target = seed(Cch::kBackward, r);
+  if (arc_path != nullptr) {
+    down_path_.clear();
+    both(
+        [&] {
+          for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
+            Unpack(metric, *it, Cch::kForward, &unpack_stack_[0], arc_path);
+          }
+        },
+        [&] {
+          for (const std::uint32_t arc : down_arcs_) {
+            Unpack(metric, arc, Cch::kBackward, &unpack_stack_[1], &down_path_);
+          }
+        });
+    arc_path->insert(arc_path->end(), down_path_.begin(), down_path_.end());
+  }
   return result;
 }
 
@@ -987,13 +998,14 @@ CchQuery::Result CchQuery::RunDijkstra(const CchMetric& metric, const std::vecto
 }
 
 void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t direction,
-                      std::vector<std::uint32_t>* arc_path) {
+                      std::vector<Pending>* stack, std::vector<std::uint32_t>* arc_path) const {
   const std::uint32_t* const head = cch_->head().data();
-  unpack_stack_.clear();
-  unpack_stack_.push_back({arc, direction});
-  while (!unpack_stack_.empty()) {
-    const Pending p = unpack_stack_.back();
-    unpack_stack_.pop_back();
+  std::vector<Pending>& pending = *stack;
+  pending.clear();
+  pending.push_back({arc, direction});
+  while (!pending.empty()) {
+    const Pending p = pending.back();
+    pending.pop_back();
     const std::uint32_t via = metric.via(2 * p.arc + p.direction);
     assert(via != kInvalidId);
     if ((via & CchMetric::kViaMiddle) == 0) {
@@ -1006,14 +1018,14 @@ void CchQuery::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t 
     std::uint32_t to_upper = to_lower + 1;
     while (head[to_upper] != head[p.arc]) ++to_upper;
     if (p.direction == Cch::kForward) {  // lower -> m -> upper
-      unpack_stack_.push_back({to_upper, Cch::kForward});
-      unpack_stack_.push_back({to_lower, Cch::kBackward});
+      pending.push_back({to_upper, Cch::kForward});
+      pending.push_back({to_lower, Cch::kBackward});
     } else {  // upper -> m -> lower
-      unpack_stack_.push_back({to_lower, Cch::kForward});
-      unpack_stack_.push_back({to_upper, Cch::kBackward});
+      pending.push_back({to_lower, Cch::kForward});
+      pending.push_back({to_upper, Cch::kBackward});
     }
     // Both halves' steps are read soon, at random places in the metric: fetch them now.
-    for (const Pending* q : {&unpack_stack_.end()[-1], &unpack_stack_.end()[-2]}) {
+    for (const Pending* q : {&pending.end()[-1], &pending.end()[-2]}) {
       __builtin_prefetch(metric.via_address(2 * q->arc + q->direction));
     }
   }

@@ -262,10 +262,16 @@ class CchQuery {
 
   // Runs its two arguments, side by side where a second thread is free (e.g. WalkHelper).
   using RunBoth = absl::FunctionRef<void(absl::FunctionRef<void()>, absl::FunctionRef<void()>)>;
+  // A RunBoth on this thread alone: the first, then the second.
+  static void OneAfterTheOther(absl::FunctionRef<void()> first, absl::FunctionRef<void()> second) {
+    first();
+    second();
+  }
   // Run with an upper bound `below`, each direction swept up its own ancestors on its own,
   // pruned against `below` alone (and `bound`'s geometric part, toward the box around the
   // other side's seeds; not its landmarks), then the cheapest meeting taken: `both` may run
-  // the two sweeps on two threads. Same cost as Run with `below`.
+  // the two sweeps on two threads, and the path's two halves' unpacking. Same cost as Run
+  // with `below`.
   Result RunSplit(const CchMetric& metric, const std::vector<Seed>& sources,
                   const std::vector<Seed>& targets, std::vector<std::uint32_t>* arc_path,
                   const CchBound* bound, double below, RunBoth both);
@@ -283,11 +289,13 @@ class CchQuery {
   // RunSplit in pieces, for a caller that sweeps each side on its own thread as soon as its
   // seeds are known: SplitBegin, then SplitSide for each direction (the two may run at the
   // same time, on two threads), then SplitEnd. `other` holds the other side's seeds: its box
-  // and least cost (with `bound`; ignored without).
+  // and least cost (with `bound`; ignored without). SplitEnd may unpack the path's way up
+  // and way down on two threads (`both`).
   void SplitBegin(const CchMetric& metric);
   void SplitSide(std::uint32_t d, const CchMetric& metric, const std::vector<Seed>& seeds,
                  const CchBound* bound, const SeedArea& other, double below);
-  Result SplitEnd(const CchMetric& metric, double below, std::vector<std::uint32_t>* arc_path);
+  Result SplitEnd(const CchMetric& metric, double below, std::vector<std::uint32_t>* arc_path,
+                  RunBoth both = OneAfterTheOther);
 
   // The same answer by a bidirectional Dijkstra over the hierarchy's upward arcs, with
   // stall-on-demand: each side settles ranks in cost order and stops once its cheapest open
@@ -319,15 +327,17 @@ class CchQuery {
   // A meeting at `meet` (kInvalidId: none) as a Result, its path unpacked when asked.
   // `step(d, r)` gives the lower rank and arc rank r of direction d was reached from
   // ({kInvalidId, _} at a seed); `seed(d, r)` the index of the seed at such a bottom rank.
+  // The way up and the way down unpack apart, by `both` (on two threads where it finds them:
+  // a path's arcs are read at random places of the metric, hundreds of misses each half).
   template <typename Step, typename SeedAt>
   Result Conclude(const CchMetric& metric, std::uint32_t meet, double cost, Step step,
-                  SeedAt seed, std::vector<std::uint32_t>* arc_path);
+                  SeedAt seed, std::vector<std::uint32_t>* arc_path, RunBoth both = OneAfterTheOther);
   // Marks the elimination-tree ancestors of `seeds` for direction d, marking those neither
   // direction had in rank_bits_, and sets the seeds' costs.
   void Start(std::uint32_t d, const std::vector<Seed>& seeds);
   // Conclude for Run and SplitEnd: the steps from label_, the seeds from seed_at_.
   Result ConcludeFromLabels(const CchMetric& metric, std::uint32_t meet, double cost,
-                            std::vector<std::uint32_t>* arc_path);
+                            std::vector<std::uint32_t>* arc_path, RunBoth both = OneAfterTheOther);
   // Starts a new generation of stamps.
   void NextGeneration();
   // Fills visited_ from the marks Start left in rank_bits_, and clears them.
@@ -341,9 +351,12 @@ class CchQuery {
   void SetSeedCosts(std::uint32_t d, const std::vector<Seed>& seeds);
   // The lower rank of arc `arc`.
   std::uint32_t Tail(std::uint32_t arc) const;
-  // Appends the input arcs of slot 2 * arc + direction.
+  struct Pending {
+    std::uint32_t arc, direction;
+  };
+  // Appends the input arcs of slot 2 * arc + direction, with `stack` as scratch.
   void Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t direction,
-              std::vector<std::uint32_t>* arc_path);
+              std::vector<Pending>* stack, std::vector<std::uint32_t>* arc_path) const;
 
   const Cch* cch_;
   std::uint32_t generation_ = 0;
@@ -359,11 +372,10 @@ class CchQuery {
   // Run: {rank, index of the seed whose cost the rank holds}, per direction
   std::vector<std::pair<std::uint32_t, std::uint32_t>> seed_at_[2];
   Side side_[2];  // RunDijkstra: [Cch::kForward] from the sources, [Cch::kBackward] the targets
-  struct Pending {
-    std::uint32_t arc, direction;
-  };
-  std::vector<Pending> unpack_stack_;
-  std::vector<std::uint32_t> chain_;
+  // Conclude: the ranks up to the meeting, the arcs down from it, and each half's unpacking
+  // scratch; the way down's input arcs until they follow the way up's.
+  std::vector<std::uint32_t> chain_, down_arcs_, down_path_;
+  std::vector<Pending> unpack_stack_[2];
 };
 
 // A lower bound on the cost of any way from a source to a target (seed costs included) under

@@ -54,12 +54,6 @@ inline CchQuery::Result RetryUnguessed(CchQuery& query, const CchMetric& metric,
   return r;
 }
 
-// Runs two pieces of work one after the other (CchQuery::RunSplit on one thread).
-inline void OneAfterTheOther(absl::FunctionRef<void()> first, absl::FunctionRef<void()> second) {
-  first();
-  second();
-}
-
 // walkd's CCH query: pruned from the first rank against `guess`'s likely upper bound over
 // `lower` (a lower bound on the walk: walkd's is BoundBetween the seeds, or for a cold walk
 // StraightLineFloor, the straight line between the ends at `bound`'s pace), each direction on its own (RunSplit; on two threads when `both`
@@ -71,7 +65,7 @@ inline CchQuery::Result RunGuessed(CchQuery& query, const CchMetric& metric, con
                                    const std::vector<CchQuery::Seed>& sources,
                                    const std::vector<CchQuery::Seed>& targets,
                                    std::vector<std::uint32_t>* arc_path, bool* asked_twice = nullptr,
-                                   CchQuery::RunBoth both = OneAfterTheOther) {
+                                   CchQuery::RunBoth both = CchQuery::OneAfterTheOther) {
   if (!(lower > 0.0)) {  // ends too close for a guess to help (and to learn from)
     if (asked_twice != nullptr) *asked_twice = false;
     return query.Run(metric, sources, targets, arc_path, &bound);

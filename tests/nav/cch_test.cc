@@ -453,7 +453,7 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
           };
           const CchBound* split_bound = q % 3 == 0 ? nullptr : &bound;
           for (const bool two_threads : {false, true}) {
-            const CchQuery::RunBoth both = two_threads ? CchQuery::RunBoth(on_helper) : CchQuery::RunBoth(OneAfterTheOther);
+            const CchQuery::RunBoth both = two_threads ? CchQuery::RunBoth(on_helper) : CchQuery::RunBoth(CchQuery::OneAfterTheOther);
             const CchQuery::Result split = query.RunSplit(metric, sources, targets, &path, split_bound, expected * 1.001 + 1e-9, both);
             ASSERT_TRUE(split.found) << q;
             ASSERT_TRUE(SameCost(split.cost, expected)) << split.cost << " vs " << expected << ", query " << q;
