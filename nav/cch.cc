@@ -184,16 +184,21 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
       std::fill(via_[d].begin() + begin, via_[d].begin() + end, kInvalidId);
     }
   });
-  for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
-    const std::uint32_t slot = cch.input_slot(a);
-    assert(!(weights[a] < 0.0));
-    if (slot == kInvalidId) continue;
-    double& weight = weight_[slot & 1][slot >> 1];
-    if (weights[a] < weight) {  // parallel arcs: the cheapest
-      weight = weights[a];
-      via_[slot & 1][slot >> 1] = a;
+  // Input arcs land at random slots: each thread takes the slots of one range of arcs, reading
+  // every input arc in order (so of equally cheap parallel arcs the first still counts).
+  on_threads([&](unsigned t) {
+    const std::size_t begin = arcs * t / threads, end = arcs * (t + 1) / threads;
+    for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
+      const std::uint32_t slot = cch.input_slot(a);
+      assert(!(weights[a] < 0.0));
+      if (slot == kInvalidId || (slot >> 1) < begin || (slot >> 1) >= end) continue;
+      double& weight = weight_[slot & 1][slot >> 1];
+      if (weights[a] < weight) {  // parallel arcs: the cheapest
+        weight = weights[a];
+        via_[slot & 1][slot >> 1] = a;
+      }
     }
-  }
+  });
 
   if (threads == 1) {
     std::vector<std::uint32_t> position(n);
@@ -354,7 +359,7 @@ void CchQuery::NextGeneration() {
 }
 
 std::uint32_t CchQuery::Tail(std::uint32_t arc) const {
-  const auto& first_out = cch_->first_out();
+  const std::vector<std::uint32_t>& first_out = cch_->first_out();
   return static_cast<std::uint32_t>(std::upper_bound(first_out.begin(), first_out.end(), arc) -
                                     first_out.begin()) - 1;
 }

@@ -16,11 +16,7 @@
 //    seeds.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <array>
-#include <cstdlib>
-#include <new>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -31,47 +27,6 @@
 #include "nav/indexed_heap.h"
 
 namespace walk::nav {
-
-// The allocator of a hierarchy's and a metric's large arrays (hundreds of MB on a continent).
-// resize() leaves new elements uninitialized, so that a metric's arrays are first written by
-// the threads that customize them, page faults and all, instead of zeroed by one thread first.
-// Arrays of 16 MB and more are aligned to 2 MB and ask for transparent huge pages: on the
-// 32 x 32 world that took first customization from 1.26 to 1.03 s (no page faults to take,
-// fewer TLB misses in the triangles' rows).
-template <typename T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <typename U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <typename U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) {}
-  template <typename U>
-  void construct(U* p) {
-    ::new (static_cast<void*>(p)) U;  // default-initialized: left as it is for a double
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-  T* allocate(std::size_t n) {
-    const std::size_t bytes = n * sizeof(T);
-    if (bytes < kHugeBytes) return std::allocator<T>::allocate(n);
-    void* p = std::aligned_alloc(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage);
-    if (p == nullptr) throw std::bad_alloc();
-    madvise(p, bytes, MADV_HUGEPAGE);
-    return static_cast<T*>(p);
-  }
-  void deallocate(T* p, std::size_t n) {
-    if (n * sizeof(T) < kHugeBytes) return std::allocator<T>::deallocate(p, n);
-    std::free(p);
-  }
-  static constexpr std::size_t kHugePage = std::size_t{1} << 21;
-  static constexpr std::size_t kHugeBytes = std::size_t{1} << 24;
-};
-template <typename T>
-using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
 
 // The topology: built once from an order, independent of weights. Immutable; safe to share
 // across threads.
@@ -99,17 +54,17 @@ class Cch {
   std::uint32_t node_at(std::uint32_t rank) const { return order_[rank]; }
   // The elimination-tree parent of `rank`, kInvalidId at a root.
   std::uint32_t parent(std::uint32_t rank) const { return parent_[rank]; }
-  const UninitializedVector<std::uint32_t>& first_out() const { return first_out_; }
-  const UninitializedVector<std::uint32_t>& head() const { return head_; }
+  const std::vector<std::uint32_t>& first_out() const { return first_out_; }
+  const std::vector<std::uint32_t>& head() const { return head_; }
   // The slot (2 * arc + direction) input arc `a` customizes, kInvalidId for a self loop.
   std::uint32_t input_slot(std::uint32_t a) const { return input_slot_[a]; }
   // The arc from rank `lower` up to rank `upper`, kInvalidId if there is none.
   std::uint32_t FindArc(std::uint32_t lower, std::uint32_t upper) const;
   // The arcs up into a rank, for customization: down_first()[r] .. down_first()[r + 1] - 1
   // index down_arc() (the arc) and down_tail() (its lower rank), lower ranks ascending.
-  const UninitializedVector<std::uint32_t>& down_first() const { return down_first_; }
-  const UninitializedVector<std::uint32_t>& down_arc() const { return down_arc_; }
-  const UninitializedVector<std::uint32_t>& down_tail() const { return down_tail_; }
+  const std::vector<std::uint32_t>& down_first() const { return down_first_; }
+  const std::vector<std::uint32_t>& down_arc() const { return down_arc_; }
+  const std::vector<std::uint32_t>& down_tail() const { return down_tail_; }
 
  private:
   std::uint32_t node_count_;
@@ -117,14 +72,37 @@ class Cch {
   std::vector<std::uint32_t> order_;       // rank -> node
   std::vector<std::uint32_t> rank_;        // node -> rank
   std::vector<std::uint32_t> parent_;      // rank -> elimination-tree parent rank
-  UninitializedVector<std::uint32_t> first_out_;   // rank -> first upward arc; node_count + 1 entries
-  UninitializedVector<std::uint32_t> head_;        // arc -> upper rank
+  std::vector<std::uint32_t> first_out_;   // rank -> first upward arc; node_count + 1 entries
+  std::vector<std::uint32_t> head_;        // arc -> upper rank
   std::vector<std::uint32_t> input_slot_;  // input arc -> slot
-  UninitializedVector<std::uint32_t> down_first_;  // rank -> first arc up into it; node_count + 1 entries
-  UninitializedVector<std::uint32_t> down_arc_;    // arcs up into each rank, by lower rank
-  UninitializedVector<std::uint32_t> down_tail_;   // their lower ranks
+  std::vector<std::uint32_t> down_first_;  // rank -> first arc up into it; node_count + 1 entries
+  std::vector<std::uint32_t> down_arc_;    // arcs up into each rank, by lower rank
+  std::vector<std::uint32_t> down_tail_;   // their lower ranks
 };
 
+// An allocator whose resize() leaves new elements uninitialized, so that a metric's arrays
+// (hundreds of MB on a continent) are first written by the threads that customize them, page
+// faults and all, instead of zeroed by one thread first.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) {}
+  template <typename U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;  // default-initialized: left as it is for a double
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <typename T>
+using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
 
 // One set of weights customized onto a Cch: for every arc a forward and a backward weight
 // (slots, see above), each the cost of the cheapest path between the arc's ends through lower
