@@ -10,22 +10,18 @@ namespace {
 constexpr auto kHelperSpin = std::chrono::microseconds(400);
 constexpr auto kWaitSpin = std::chrono::microseconds(2000);
 
-// Spins until `ready()` or `limit` has passed; returns ready(). Mostly pauses: on these
-// virtual machines the two cores are at times one core's two hardware threads, and a waiter
-// checking often took half the working thread's speed (a leg on the helper 420 -> 640 us);
-// 64 pauses a check (about a µs) left it at full speed. It yields every few checks, so a busy
-// machine's other threads run.
+// Spins until `ready()` or `limit` has passed; returns ready().
 template <typename Ready>
 bool SpinFor(std::chrono::microseconds limit, Ready ready) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   for (unsigned i = 1;; ++i) {
     if (ready()) return true;
-    if (i % 4 == 0) {
+    if (i % 64 == 0) {
       if (std::chrono::steady_clock::now() >= deadline) return ready();
       std::this_thread::yield();
     }
 #if defined(__x86_64__)
-    for (int k = 0; k < 64; ++k) __builtin_ia32_pause();
+    __builtin_ia32_pause();
 #endif
   }
 }
