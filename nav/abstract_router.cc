@@ -256,13 +256,16 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     const CchMetric& metric = *index->metrics[p];
     CchQuery::Result r;
     bool searched = false;
-    auto both = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+    auto on_helper = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
       walk_helper_.Both(here, there);
+    };
+    // Two pieces of the query on the helper as well when `use` holds, else one after the other.
+    auto both_if = [&](bool use) {
+      return use ? CchQuery::RunBoth(on_helper) : CchQuery::RunBoth(CchQuery::OneAfterTheOther);
     };
     // The guessed bound pays on hierarchies whose queries take hundreds of µs; on small ones
     // the plain bound is as quick.
     const bool guessed = index->cch->arc_count() >= kGuessArcs;
-    const double straight = StraightLineFloor(c, from, to, bound.cost_per_unit);
     if (cold) {
       // A cold walk, pipelined: the goal leg and then the query's backward side on the helper
       // thread, when it is idle, while this thread computes the start leg and then the forward
@@ -272,6 +275,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
       const CchQuery::SeedArea start_area = CellArea(c, graph_.cell_columns, from);
       const CchQuery::SeedArea goal_area = CellArea(c, graph_.cell_columns, to);
       CostGuess& guess = *index->straight_guesses[p];
+      const double straight = StraightLineFloor(c, from, to, bound.cost_per_unit);
       const bool guess_straight = guessed && straight > 0.0;
       const double below = guess_straight ? guess.Upper(straight) : kInfCost;
       query.SplitBegin(metric);
@@ -288,8 +292,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
         walk_helper_.Wait(ticket);
         walk.stats.nodes_expanded += goal_stats.nodes_expanded;
         // The helper has just finished (and spins a while): the path's way down unpacks there.
-        r = query.SplitEnd(metric, below, &arcs,
-                           guessed ? CchQuery::RunBoth(both) : CchQuery::RunBoth(CchQuery::OneAfterTheOther));
+        r = query.SplitEnd(metric, below, &arcs, both_if(guessed));
         if (guess_straight) r = RetryUnguessed(query, metric, bound, guess, straight, sources, targets, &arcs, nullptr, r);
         searched = true;
       }
@@ -300,11 +303,9 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
       seeds_of(*goal, &targets);
       // Its two directions side by side when the helper is idle, on hierarchies whose queries
       // take long enough to pay for waking it (tens of µs on these machines).
-      const bool on_helper = index->cch->arc_count() >= kHelperQueryArcs;
       if (guessed) {
         r = RunGuessed(query, metric, bound, *index->guesses[p], BoundBetween(bound, *index->cch, sources, targets),
-                       sources, targets, &arcs, nullptr,
-                       on_helper ? CchQuery::RunBoth(both) : CchQuery::RunBoth(CchQuery::OneAfterTheOther));
+                       sources, targets, &arcs, nullptr, both_if(index->cch->arc_count() >= kHelperQueryArcs));
       } else {
         r = query.Run(metric, sources, targets, &arcs, &bound);
       }

@@ -170,8 +170,10 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
     for (std::thread& thread : pool) thread.join();
   };
 
-  // Every slot unreachable, then the input arcs' weights. The arrays are filled in slices on
-  // all threads: on the first customization that is where their pages are first touched.
+  // Every slot unreachable, then the input arcs' weights, each thread taking the slots of one
+  // range of arcs: on the first customization that is where their pages are first touched.
+  // Input arcs land at random slots, so each thread reads every input arc, in order (of
+  // equally cheap parallel arcs the first still counts), and keeps those of its range.
   const std::size_t arcs = cch.arc_count();
   for (std::uint32_t d = 0; d < 2; ++d) {
     weight_[d].resize(arcs);
@@ -183,11 +185,6 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
       std::fill(weight_[d].begin() + begin, weight_[d].begin() + end, kInfCost);
       std::fill(via_[d].begin() + begin, via_[d].begin() + end, kInvalidId);
     }
-  });
-  // Input arcs land at random slots: each thread takes the slots of one range of arcs, reading
-  // every input arc in order (so of equally cheap parallel arcs the first still counts).
-  on_threads([&](unsigned t) {
-    const std::size_t begin = arcs * t / threads, end = arcs * (t + 1) / threads;
     for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
       const std::uint32_t slot = cch.input_slot(a);
       assert(!(weights[a] < 0.0));
@@ -376,8 +373,7 @@ void CchQuery::Start(std::uint32_t d, const std::vector<Seed>& seeds) {
       if (stamp_[r][d ^ 1] != generation_) {  // new to both directions
         label.cost[0] = label.cost[1] = kInfCost;
         label.pred_arc[0] = label.pred_arc[1] = kInvalidId;
-        rank_bits_[r / 64] |= std::uint64_t{1} << (r % 64);
-        rank_words_[r / 4096] |= std::uint64_t{1} << (r / 64 % 64);
+        Mark(r, rank_bits_.data(), rank_words_.data());
       }
       stamp_[r][d] = generation_;
     }
@@ -401,7 +397,10 @@ void CchQuery::SetSeedCosts(std::uint32_t d, const std::vector<Seed>& seeds) {
   }
 }
 
-void CchQuery::CollectVisited() { CollectMarks(rank_bits_, rank_words_, &visited_); }
+void CchQuery::Mark(std::uint32_t r, std::uint64_t* bits, std::uint64_t* words) {
+  bits[r / 64] |= std::uint64_t{1} << (r % 64);
+  words[r / 4096] |= std::uint64_t{1} << (r / 64 % 64);
+}
 
 void CchQuery::CollectMarks(std::vector<std::uint64_t>& bits, std::vector<std::uint64_t>& words,
                             std::vector<std::uint32_t>* ranks) {
@@ -656,7 +655,7 @@ CchQuery::Result CchQuery::Run(const CchMetric& metric, const std::vector<Seed>&
   NextGeneration();
   Start(Cch::kForward, sources);
   Start(Cch::kBackward, targets);
-  CollectVisited();
+  CollectMarks(rank_bits_, rank_words_, &visited_);
 
   // One sweep up the union of the two ancestor sets, rank by rank, both directions at once:
   // near the top, where the separators are long and both sides share their ranks, each arc's
@@ -795,8 +794,7 @@ void CchQuery::SplitSide(std::uint32_t d, const CchMetric& metric, const std::ve
       stamp_[r][d] = generation;
       label[r].cost[d] = kInfCost;
       label[r].pred_arc[d] = kInvalidId;
-      bits[r / 64] |= std::uint64_t{1} << (r % 64);
-      words[r / 4096] |= std::uint64_t{1} << (r / 64 % 64);
+      Mark(r, bits, words);
     }
   }
   SetSeedCosts(d, seeds);

@@ -318,10 +318,10 @@ class CchQuery {
                             std::vector<std::uint32_t>* arc_path, RunBoth both = OneAfterTheOther);
   // Starts a new generation of stamps.
   void NextGeneration();
-  // Fills visited_ from the marks Start left in rank_bits_, and clears them.
-  void CollectVisited();
+  // Marks rank r in `bits` (a bit a rank) and its word of them in `words` (a bit a word).
+  static void Mark(std::uint32_t r, std::uint64_t* bits, std::uint64_t* words);
   // Appends the ranks marked in `bits` (a bit a rank; `words`, a bit a word of it) to `ranks`,
-  // ascending, and clears the marks.
+  // ascending, and clears the marks (Run: visited_ from the marks Start left in rank_bits_).
   static void CollectMarks(std::vector<std::uint64_t>& bits, std::vector<std::uint64_t>& words,
                            std::vector<std::uint32_t>* ranks);
   // Sets the costs of `seeds` in direction d (their ranks started), noting which seed each
@@ -350,8 +350,8 @@ class CchQuery {
   // Run: {rank, index of the seed whose cost the rank holds}, per direction
   std::vector<std::pair<std::uint32_t, std::uint32_t>> seed_at_[2];
   Side side_[2];  // RunDijkstra: [Cch::kForward] from the sources, [Cch::kBackward] the targets
-  // Conclude: the ranks up to the meeting, the arcs down from it, and each half's unpacking
-  // scratch; the way down's input arcs until they follow the way up's.
+  // Conclude: the arcs up to the meeting (top down), the arcs down from it, and each half's
+  // unpacking scratch; the way down's input arcs until they follow the way up's.
   std::vector<std::uint32_t> chain_, down_arcs_, down_path_;
   std::vector<Pending> unpack_stack_[2];
 };

@@ -57,11 +57,10 @@ inline CchQuery::Result RetryUnguessed(CchQuery& query, const CchMetric& metric,
 }
 
 // walkd's CCH query: pruned from the first rank against `guess`'s likely upper bound over
-// `lower` (a lower bound on the walk: walkd's is BoundBetween the seeds, or for a cold walk
-// StraightLineFloor, the straight line between the ends at `bound`'s pace), each direction on its own (RunSplit; on two threads when `both`
-// finds a second), asked again without it when no way is that cheap (Run, which prunes against
-// the meetings it finds; then *asked_twice, when given, is set), and the cost learnt. Same
-// answer as Run with `bound` alone.
+// `lower` (a lower bound on the walk: walkd's is BoundBetween the seeds), each direction on its
+// own (RunSplit; on two threads when `both` finds a second), asked again without it when no
+// way is that cheap (Run, which prunes against the meetings it finds; then *asked_twice, when
+// given, is set), and the cost learnt. Same answer as Run with `bound` alone.
 inline CchQuery::Result RunGuessed(CchQuery& query, const CchMetric& metric, const CchBound& bound,
                                    CostGuess& guess, double lower,
                                    const std::vector<CchQuery::Seed>& sources,
