@@ -270,7 +270,7 @@ void AddGraphCommands(CLI::App& app) {
   prepare->add_option("--cell", prepare_args->cell_columns, "cell side, columns (divides 256)")->capture_default_str();
   prepare->add_option("--spacing", prepare_args->spacing, "most columns between entrances of a run (0: by the world's size)")->capture_default_str();
   prepare->add_option("--major-spacing", prepare_args->major_spacing,
-                      "the same on major borders, every 1,024 columns (0: twice the spacing)")->capture_default_str();
+                      "the same on major borders, every 1,024 columns (0: four times the spacing)")->capture_default_str();
   prepare->add_option("--profiles", prepare_args->profiles, "profiles to price (default: all)")->delimiter(',');
   prepare->add_option("--threads", prepare_args->threads, "threads (0: one per core)")->capture_default_str();
   prepare->callback([prepare_args] {

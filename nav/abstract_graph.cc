@@ -75,9 +75,9 @@ bool RoadCrossing(const Continent& c, const Crossing& x) {
 }
 
 // Picks the entrances of one run: its real ends (where the crossings stop: an obstacle, other
-// ground, a one-way link) and evenly spread ones at most `spacing` apart between them, or the
-// middle of a run no longer than the spacing; each moved to the nearest plain crossing within a
-// quarter of the spacing, when there is one. On a major border an end at a corner of the cell
+// ground, a one-way link) and the world's lattice points between them (below), or the middle of
+// a run no longer than the spacing; each moved to the nearest plain crossing within a quarter
+// of the spacing, when there is one. On a major border an end at a corner of the cell
 // (`corner_start`, `corner_end`) is not a real end: the run goes on along the next cell's border,
 // so it gets no entrance of its own, only one within half the spacing of the corner, and the
 // entrances on either side of the corner are about `spacing` apart, as everywhere (before
@@ -85,6 +85,8 @@ bool RoadCrossing(const Continent& c, const Crossing& x) {
 void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::uint32_t spacing,
                    bool corner_start, bool corner_end, std::vector<SurfaceId>* nodes) {
   const std::size_t length = run.size();
+  // A north-south border's crossings step east (a is west of b), an east-west border's south.
+  const bool north_south = c.column_x[run[0].a] != c.column_x[run[0].b];
   // The nearest crossing to `i` within reach that `good` accepts, or `i`.
   auto nearest = [&](std::size_t i, auto good) {
     const std::size_t reach = spacing / 4;
@@ -101,30 +103,35 @@ void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::ui
     if (at == length) at = i;
     if (at == taken) return;
     taken = at;
-    nodes->push_back(run[at].a);
-    nodes->push_back(run[at].b);
+    // The node: the west side of a north-south border, the south side of an east-west one (see
+    // the lattice below); a portal of both cells.
+    nodes->push_back(north_south ? run[at].a : run[at].b);
   };
   if (length <= spacing) {  // at a corner too: the middle is within half the spacing of it
     take((length - 1) / 2);
     return;
   }
-  if (!corner_start && !corner_end) {  // both ends and evenly spread between them
-    const std::size_t last = length - 1;
-    const std::size_t pieces = (last + spacing - 1) / spacing;
-    for (std::size_t j = 0; j <= pieces; ++j) take((j * last + pieces / 2) / pieces);
-    return;
+  // Between the ends, entrances sit on one lattice for the whole world, so that a walk finds
+  // entrances in line on both families of borders: on north-south borders where y is a
+  // multiple of the spacing, on east-west borders where x + 1 is. A diagonal through a node
+  // (x, y) west of a north-south border has x - y and x + y = -1 (mod spacing), and so does
+  // one through a node south of an east-west border at x = -1: walks along both diagonals pass
+  // through nodes of both families without a straight step to shift them (with the nodes on
+  // the west and north sides, one diagonal would need two columns of shift at every crossing).
+  // A lattice point nearer than a quarter of the spacing to a real end is left to the end.
+  auto along = [&](std::size_t i) { return north_south ? c.column_y[run[i].a] : c.column_x[run[i].a]; };
+  const std::uint32_t first = along(0), last = along(length - 1), margin = spacing / 4;
+  const std::uint32_t offset = north_south ? 0 : spacing - 1;  // lattice points: offset (mod spacing)
+  if (!corner_start) take(0);
+  std::size_t i = 0;
+  for (std::uint32_t at = first + (offset + spacing - first % spacing) % spacing; at <= last; at += spacing) {
+    if ((!corner_start && at < first + margin) || (!corner_end && at + margin > last)) continue;
+    while (i + 1 < length && along(i + 1) <= at) ++i;  // the member at or before the point
+    const std::size_t nearest =
+        (i + 1 < length && along(i + 1) - at < at - along(i)) ? i + 1 : i;
+    take(nearest);
   }
-  // Evenly spread over the run stretched by half the spacing past each corner end; the points
-  // that fall past a corner belong to the next cell's border and are dropped.
-  const double half = 0.5 * spacing;
-  const double from = corner_start ? -half : 0.0;
-  const double to = static_cast<double>(length - 1) + (corner_end ? half : 0.0);
-  const std::size_t pieces = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((to - from) / spacing)));
-  for (std::size_t j = 0; j <= pieces; ++j) {
-    const double at = from + (to - from) * static_cast<double>(j) / static_cast<double>(pieces);
-    if (at < -0.5 || at > static_cast<double>(length) - 0.5) continue;
-    take(static_cast<std::size_t>(std::lround(std::clamp(at, 0.0, static_cast<double>(length - 1)))));
-  }
+  if (!corner_end) take(length - 1);
 }
 
 // The widest gap in a run, in border positions without a crossing (a tree, a rock), that a run
@@ -269,10 +276,27 @@ std::uint32_t ContinentGraph::NodeOf(SurfaceId s) const {
                                               : kInvalidId;
 }
 
-std::span<const std::uint32_t> ContinentGraph::CellNodes(std::uint32_t cell_columns,
-                                                         std::uint32_t x, std::uint32_t y) const {
-  const std::uint32_t cell = (y / cell_columns) * cells_x + x / cell_columns;
-  return {cell_nodes.data() + cell_first_node[cell], cell_nodes.data() + cell_first_node[cell + 1]};
+std::span<const std::uint32_t> ContinentGraph::CellPortals(std::uint32_t cell_columns,
+                                                           std::uint32_t x, std::uint32_t y) const {
+  return CellPortals((y / cell_columns) * cells_x + x / cell_columns);
+}
+
+int ContinentGraph::PortalCells(std::uint32_t cell_columns, std::uint32_t x, std::uint32_t y,
+                                std::uint32_t cells[3]) const {
+  const std::uint32_t cx = x / cell_columns, cy = y / cell_columns;
+  int count = 0;
+  cells[count++] = cy * cells_x + cx;
+  if (x % cell_columns == cell_columns - 1 && cx + 1 < cells_x) {
+    cells[count++] = cy * cells_x + cx + 1;
+  } else if (x % cell_columns == 0 && cx > 0) {
+    cells[count++] = cy * cells_x + cx - 1;
+  }
+  if (y % cell_columns == cell_columns - 1 && cy + 1 < cells_y) {
+    cells[count++] = (cy + 1) * cells_x + cx;
+  } else if (y % cell_columns == 0 && cy > 0) {
+    cells[count++] = (cy - 1) * cells_x + cx;
+  }
+  return count;
 }
 
 std::vector<std::uint32_t> ContinentGraph::ArcTails() const {
@@ -288,15 +312,20 @@ void ContinentGraph::IndexCells(const Continent& c, std::uint32_t cell_columns) 
   cells_y = (c.height_columns + cell_columns - 1) / cell_columns;
   const std::size_t cells = std::size_t{cells_x} * cells_y;
   cell_first_node.assign(cells + 1, 0);
-  auto cell_of = [&](std::uint32_t n) {
+  std::uint32_t of[3];
+  auto portal_cells = [&](std::uint32_t n) {
     const SurfaceId s = node_surface[n];
-    return (c.column_y[s] / cell_columns) * cells_x + c.column_x[s] / cell_columns;
+    return PortalCells(cell_columns, c.column_x[s], c.column_y[s], of);
   };
-  for (std::uint32_t n = 0; n < node_count(); ++n) ++cell_first_node[cell_of(n) + 1];
+  for (std::uint32_t n = 0; n < node_count(); ++n) {
+    for (int k = portal_cells(n); k-- > 0;) ++cell_first_node[of[k] + 1];
+  }
   for (std::size_t i = 0; i < cells; ++i) cell_first_node[i + 1] += cell_first_node[i];
-  cell_nodes.resize(node_count());
+  cell_nodes.resize(cell_first_node.back());
   std::vector<std::uint32_t> fill(cell_first_node.begin(), cell_first_node.end() - 1);
-  for (std::uint32_t n = 0; n < node_count(); ++n) cell_nodes[fill[cell_of(n)]++] = n;
+  for (std::uint32_t n = 0; n < node_count(); ++n) {
+    for (int k = portal_cells(n); k-- > 0;) cell_nodes[fill[of[k]]++] = n;
+  }
 }
 
 std::uint64_t ContinentGraph::MemoryBytes() const {
@@ -348,7 +377,7 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     for (const Continent& c : world.continents) widest = std::max({widest, c.width_columns, c.height_columns});
     options.entrance_spacing = AutoEntranceSpacing(widest);
   }
-  if (options.major_entrance_spacing == 0) options.major_entrance_spacing = 2 * options.entrance_spacing;
+  if (options.major_entrance_spacing == 0) options.major_entrance_spacing = 4 * options.entrance_spacing;
   if (options.cell_columns == 0 || kTileColumns % options.cell_columns != 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("cell_columns: ", options.cell_columns, " does not divide the tile's ", kTileColumns));
@@ -432,16 +461,16 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
       for (;;) {
         const std::uint32_t cell = next_cell.fetch_add(1);
         if (cell >= cell_count) break;
-        const std::span<const std::uint32_t> cell_nodes{
-            g.cell_nodes.data() + g.cell_first_node[cell], g.cell_nodes.data() + g.cell_first_node[cell + 1]};
-        if (cell_nodes.size() > 1) {
+        const std::span<const std::uint32_t> portals = g.CellPortals(cell);
+        const std::uint32_t x0 = cell % cells_x * cc, y0 = cell / cells_x * cc;
+        if (portals.size() > 1 && c.TileAt(x0, y0) != nullptr) {
           targets.clear();
-          for (std::uint32_t n : cell_nodes) targets.push_back(g.node_surface[n]);
-          const Cell bounds = CellOf(c, cc, targets.front());
+          for (std::uint32_t n : portals) targets.push_back(g.node_surface[n]);
+          const Cell bounds = CellAt(c, cc, x0, y0);
           std::vector<ArcRecord>& out = found[cell];
-          for (std::uint32_t tail : cell_nodes) {
+          for (std::uint32_t tail : portals) {
             const std::size_t first_record = out.size();
-            for (std::uint32_t head : cell_nodes) {
+            for (std::uint32_t head : portals) {
               if (head != tail) out.push_back(ArcRecord{tail, head, std::vector<PieceCost>(profile_count)});
             }
             for (std::size_t p = 0; p < profile_count; ++p) {
@@ -481,38 +510,30 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     work();
     for (std::thread& t : pool) t.join();
 
-    // Crossing arcs: one step between nodes of neighbouring cells.
     std::vector<ArcRecord> records;
     for (auto& cell_records : found) {
       for (ArcRecord& r : cell_records) records.push_back(std::move(r));
       std::vector<ArcRecord>().swap(cell_records);
     }
-    for (std::uint32_t n = 0; n < g.node_count(); ++n) {
-      const SurfaceId s = g.node_surface[n];
-      const LinkSet& links = c.links[s];
-      for (int d = 0; d < kDirectionCount; ++d) {
-        if (!HasLink(links[d])) continue;
-        if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-        const std::uint32_t nx = c.column_x[s] + kDirectionDx[d], ny = c.column_y[s] + kDirectionDy[d];
-        if (nx / cc == c.column_x[s] / cc && ny / cc == c.column_y[s] / cc) continue;
-        const std::uint32_t head = g.NodeOf(c.LinkTarget(s, d));
-        if (head == kInvalidId) continue;
-        ArcRecord r{n, head, std::vector<PieceCost>(profile_count)};
-        const std::vector<PathStep> step = {{s, PathStep::kViaStart},
-                                            {g.node_surface[head], static_cast<std::uint8_t>(d)}};
-        bool any = false;
-        for (std::size_t p = 0; p < profile_count; ++p) {
-          r.costs[p] = PriceSteps(c, world.column_yards, base[p], step);
-          any = any || r.costs[p].seconds < kInfCost;
-        }
-        if (any) records.push_back(std::move(r));
-      }
-    }
-
-    // Assemble: arcs sorted by tail, then head (a crossing and an inside arc never share both).
+    // Sorted by tail, then head. Two portals of one border line share both its cells: each
+    // profile keeps the cheaper of the two ways (path unpacking searches both cells again).
     std::sort(records.begin(), records.end(), [](const ArcRecord& x, const ArcRecord& y) {
       return x.tail != y.tail ? x.tail < y.tail : x.head < y.head;
     });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      if (kept > 0 && records[kept - 1].tail == records[i].tail && records[kept - 1].head == records[i].head) {
+        for (std::size_t p = 0; p < profile_count; ++p) {
+          if (records[i].costs[p].seconds < records[kept - 1].costs[p].seconds) {
+            records[kept - 1].costs[p] = std::move(records[i].costs[p]);
+          }
+        }
+        continue;
+      }
+      if (kept != i) records[kept] = std::move(records[i]);
+      ++kept;
+    }
+    records.resize(kept);
     g.first_arc.assign(g.node_count() + 1, 0);
     g.arc_head.reserve(records.size());
     for (const ArcRecord& r : records) {

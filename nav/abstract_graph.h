@@ -5,16 +5,19 @@
 // side, the two columns form a crossing. Crossings next to each other along the border whose
 // surfaces link along the border and whose ground is alike (flags, towns, zone, on both sides)
 // form a run. A run gets entrances at both of its ends (on major borders, not at a corner of the
-// cell) and every `entrance_spacing` columns in between, evenly spread (a run no longer than the spacing gets one, at its middle); each
-// entrance is two nodes, the surfaces on both sides. Major borders (every fourth tile border,
+// cell) and, in between, on one lattice `entrance_spacing` wide for the whole world (a run no
+// longer than the spacing gets one, at its middle). Each entrance is one node, the surface west
+// of a north-south border or south of an east-west one: a **portal** of both cells, its own and
+// the one across. Major borders (every fourth tile border,
 // 1,024 columns apart) bridge small obstacles and take a wider spacing
 // (`major_entrance_spacing`): the CCH's top separators lie along them, and its customization
 // and queries grow with the cube and the square of their size (docs/abstract_graph.md).
 //
-// Edges (arcs, directed): a crossing step between two nodes in neighbouring cells, and, inside a
-// cell, from each node to each other node it reaches without leaving the cell, priced by a
-// Dijkstra in the cell (nav/cell_search.h). Each arc keeps, per profile, its band-0 seconds, its
-// yards and its zone mix, so danger bands are priced later without searching cells again.
+// Edges (arcs, directed): in each cell, from each portal to each other portal it reaches through
+// the cell (a portal outside the cell steps in and out, straight or diagonally), priced by a
+// Dijkstra in the cell (nav/cell_search.h); where two portals share two cells, the cheaper way.
+// Each arc keeps, per profile, its band-0 seconds, its yards and its zone mix, so danger bands
+// are priced later without searching cells again.
 //
 // Layout (RoutingKit style): nodes sorted by surface id; arcs sorted by tail (first_arc, CSR).
 // Immutable once built or loaded; safe to share across threads.
@@ -33,14 +36,14 @@
 namespace walk::nav {
 
 // Bump when the way entrances or edges are chosen or priced changes (it decides answers).
-inline constexpr std::uint32_t kAbstractGraphVersion = 4;
+inline constexpr std::uint32_t kAbstractGraphVersion = 5;
 
 struct AbstractGraphOptions {
   std::uint32_t cell_columns = 64;
   // 0: by the world's size (AutoEntranceSpacing). Denser entrances walk closer to the exact
   // walk; the CCH's customization and queries grow with them, so large worlds take them wider.
   std::uint32_t entrance_spacing = 0;
-  std::uint32_t major_entrance_spacing = 0;  // on major borders; 0: twice the spacing
+  std::uint32_t major_entrance_spacing = 0;  // on major borders; 0: four times the spacing
   std::vector<std::string> profiles;  // empty: every profile
   unsigned threads = 0;               // 0: one per core
   // Called now and then with cells done and cells in all (from one thread at a time).
@@ -69,7 +72,7 @@ struct ContinentGraph {
   std::vector<std::uint32_t> arc_head;
   std::vector<std::uint32_t> order;      // the CCH's nested-dissection order: order[rank] = node
   std::vector<ArcPrices> prices;         // one per prepared profile, in the graph's profile order
-  // Derived at build and load (IndexCells): each cell's nodes, CSR by cell y * cells_x + x.
+  // Derived at build and load (IndexCells): each cell's portals, CSR by cell y * cells_x + x.
   std::vector<std::uint32_t> cell_first_node;
   std::vector<std::uint32_t> cell_nodes;
 
@@ -77,9 +80,17 @@ struct ContinentGraph {
   std::uint32_t arc_count() const { return static_cast<std::uint32_t>(arc_head.size()); }
   // The node standing on surface `s`, or kInvalidId.
   std::uint32_t NodeOf(SurfaceId s) const;
-  // The nodes of the cell holding column (x, y).
-  std::span<const std::uint32_t> CellNodes(std::uint32_t cell_columns, std::uint32_t x,
-                                            std::uint32_t y) const;
+  // The portals of the cell holding column (x, y): the nodes in it and those one step outside
+  // it (west of its west border, south of its south border, or at its other corners' edges).
+  std::span<const std::uint32_t> CellPortals(std::uint32_t cell_columns, std::uint32_t x,
+                                              std::uint32_t y) const;
+  std::span<const std::uint32_t> CellPortals(std::uint32_t cell) const {
+    return {cell_nodes.data() + cell_first_node[cell], cell_nodes.data() + cell_first_node[cell + 1]};
+  }
+  // The cells (y * cells_x + x) a node on column (x, y) is a portal of: its own, and those next
+  // to the edges of its cell it stands on (one along x, one along y). Returns how many (1 to 3).
+  int PortalCells(std::uint32_t cell_columns, std::uint32_t x, std::uint32_t y,
+                  std::uint32_t cells[3]) const;
   // Every arc's tail (arcs are stored by tail; this expands first_arc).
   std::vector<std::uint32_t> ArcTails() const;
   void IndexCells(const Continent& c, std::uint32_t cell_columns);
@@ -105,7 +116,7 @@ struct AbstractGraph {
 
 // The entrance spacing `walkgrid prepare` takes by default for a world whose widest continent
 // spans `columns` columns: 4 up to 1,024 columns (meshes, MovingAI maps, 4 x 4 tiles), 8 up to
-// 4,096, 16 beyond (the 32 x 32-tile demo world); tile borders take twice that.
+// 4,096, 16 beyond (the 32 x 32-tile demo world); major borders take four times that.
 std::uint32_t AutoEntranceSpacing(std::uint32_t columns);
 
 // Builds the abstract graph of every continent of `world` (content id set) and its CCH order.

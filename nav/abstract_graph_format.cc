@@ -159,21 +159,24 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
       const SurfaceId s = g.node_surface[k];
       if (!c.OnMap(c.column_x[s], c.column_y[s])) return damaged(absl::StrCat("continent ", c.id, " nodes"));
     }
-    // Every arc is what prepare makes: inside one cell between two nodes, or one linked step
-    // across a cell border (path unpacking relies on it).
+    // Every arc is what prepare makes: between two portals of one cell (path unpacking searches
+    // that cell again).
     const std::uint32_t cc = graph.cell_columns;
+    g.IndexCells(c, cc);
+    std::uint32_t tail_cells[3], head_cells[3];
     for (std::uint32_t tail = 0; tail < n; ++tail) {
+      const SurfaceId st = g.node_surface[tail];
+      const int tail_count = g.PortalCells(cc, c.column_x[st], c.column_y[st], tail_cells);
       for (std::uint32_t a = g.first_arc[tail]; a < g.first_arc[tail + 1]; ++a) {
         const std::uint32_t head = g.arc_head[a];
         if (head >= n || head == tail) return damaged(absl::StrCat("continent ", c.id, " arcs"));
-        const SurfaceId st = g.node_surface[tail], sh = g.node_surface[head];
-        const bool same_cell =
-            c.column_x[st] / cc == c.column_x[sh] / cc && c.column_y[st] / cc == c.column_y[sh] / cc;
-        bool step = false;
-        for (int d = 0; d < kDirectionCount && !same_cell && !step; ++d) {
-          step = HasLink(c.links[st][d]) && c.LinkTarget(st, d) == sh;
+        const SurfaceId sh = g.node_surface[head];
+        const int head_count = g.PortalCells(cc, c.column_x[sh], c.column_y[sh], head_cells);
+        bool shared = false;
+        for (int i = 0; i < tail_count; ++i) {
+          shared = shared || std::find(head_cells, head_cells + head_count, tail_cells[i]) != head_cells + head_count;
         }
-        if (!same_cell && !step) return damaged(absl::StrCat("continent ", c.id, " arc ", a));
+        if (!shared) return damaged(absl::StrCat("continent ", c.id, " arc ", a));
       }
     }
     g.prices.resize(profile_count);
@@ -201,7 +204,6 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
         }
       }
     }
-    g.IndexCells(c, graph.cell_columns);
     graph.continents.push_back(std::move(g));
   }
   if (!r.AtEnd()) return damaged("trailing bytes");

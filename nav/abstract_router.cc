@@ -195,10 +195,10 @@ double StraightLineFloor(const Continent& c, SurfaceId from, SurfaceId to, doubl
 CchQuery::SeedArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
   const Cell cell = CellOf(c, cell_columns, s);
   CchQuery::SeedArea area;
-  area.x0 = cell.x0;
-  area.y0 = cell.y0;
-  area.x1 = cell.x1 - 1;
-  area.y1 = cell.y1 - 1;
+  area.x0 = cell.x0 > 0 ? cell.x0 - 1 : 0;  // portals one step outside count too
+  area.y0 = cell.y0 > 0 ? cell.y0 - 1 : 0;
+  area.x1 = cell.x1;
+  area.y1 = cell.y1;
   area.cheapest = 0.0;
   return area;
 }
@@ -375,31 +375,41 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   walk.zone_cells = tally.Cells();
   if (!want_steps) return walk;
 
-  // Unpack: each piece searched again inside its cell (or one crossing step).
+  // Unpack: each piece searched again inside its cell. An arc between two portals of one border
+  // line was priced in both its cells: the cheaper way is taken again.
   const Metric& base = base_[p];
   std::vector<PathStep> piece;
-  auto cell_piece = [&](SurfaceId a, SurfaceId b) {
-    searcher.cell.Run(c, CellOf(c, cc, a), base, a, false, 0, 0, {}, b);
+  auto cell_piece = [&](const Cell& cell, SurfaceId a, SurfaceId b) {
+    searcher.cell.Run(c, cell, base, a, false, 0, 0, {}, b);
     searcher.cell.Steps(b, &piece);
     Append(piece, &walk.steps);
   };
-  cell_piece(from, g.node_surface[first.node]);
+  auto cell_of_index = [&](std::uint32_t cell) { return CellAt(c, cc, cell % g.cells_x * cc, cell / g.cells_x * cc); };
+  std::uint32_t tail_cells[3], head_cells[3];
+  cell_piece(CellOf(c, cc, from), from, g.node_surface[first.node]);
   tail = first.node;
   for (std::uint32_t a : arcs) {
     const SurfaceId sa = g.node_surface[tail], sb = g.node_surface[g.arc_head[a]];
-    if (SameCell(c, cc, sa, sb)) {
-      cell_piece(sa, sb);
-    } else {
-      for (int d = 0; d < kDirectionCount; ++d) {
-        if (HasLink(c.links[sa][d]) && c.LinkTarget(sa, d) == sb) {
-          walk.steps.push_back({sb, static_cast<std::uint8_t>(d)});
-          break;
-        }
+    const int tail_count = g.PortalCells(cc, c.column_x[sa], c.column_y[sa], tail_cells);
+    const int head_count = g.PortalCells(cc, c.column_x[sb], c.column_y[sb], head_cells);
+    std::uint32_t best_cell = kInvalidId;
+    double best = kInfCost;
+    for (int i = 0; i < tail_count; ++i) {
+      if (std::find(head_cells, head_cells + head_count, tail_cells[i]) == head_cells + head_count) continue;
+      if (best_cell == kInvalidId && tail_count == 1) {  // the only cell both share
+        best_cell = tail_cells[i];
+        break;
+      }
+      searcher.cell.Run(c, cell_of_index(tail_cells[i]), base, sa, false, 0, 0, {}, sb);
+      if (searcher.cell.Settled(sb) && searcher.cell.Seconds(sb) < best) {
+        best = searcher.cell.Seconds(sb);
+        best_cell = tail_cells[i];
       }
     }
+    if (best_cell != kInvalidId) cell_piece(cell_of_index(best_cell), sa, sb);
     tail = g.arc_head[a];
   }
-  cell_piece(g.node_surface[last.node], to);
+  cell_piece(CellOf(c, cc, to), g.node_surface[last.node], to);
   // The zone cells stay the tally's: an answer is the same whether or not its path was asked for
   // (the store keeps one answer per ends and model).
   return walk;

@@ -40,8 +40,8 @@ struct AbstractSearcher {
 // upper bound on a CCH query is a multiple of (CostGuess).
 double StraightLineFloor(const Continent& c, SurfaceId from, SurfaceId to, double seconds_per_column);
 
-// The columns of the cell of side `cell_columns` holding `s`, as a CCH seed area (a leg's
-// entrances lie in its cell), least cost 0.
+// The columns of the cell of side `cell_columns` holding `s` and one around it, as a CCH seed
+// area (a leg's portals lie in its cell or one step outside), least cost 0.
 CchQuery::SeedArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s);
 
 // An abstract walk between two surfaces.

@@ -27,12 +27,16 @@ void PrefetchRange(const T* first, std::size_t count, bool write = false) {
 }  // namespace
 
 Cell CellOf(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
+  return CellAt(c, cell_columns, c.column_x[s], c.column_y[s]);
+}
+
+Cell CellAt(const Continent& c, std::uint32_t cell_columns, std::uint32_t x, std::uint32_t y) {
   Cell cell;
-  cell.x0 = c.column_x[s] / cell_columns * cell_columns;
-  cell.y0 = c.column_y[s] / cell_columns * cell_columns;
+  cell.x0 = x / cell_columns * cell_columns;
+  cell.y0 = y / cell_columns * cell_columns;
   cell.x1 = cell.x0 + cell_columns;
   cell.y1 = cell.y0 + cell_columns;
-  const Tile* tile = c.TileAt(c.column_x[s], c.column_y[s]);
+  const Tile* tile = c.TileAt(x, y);
   cell.tile_first = tile->first_surface.front();
   cell.tile_end = tile->first_surface.back();
   return cell;
@@ -42,8 +46,20 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
                      bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
                      std::span<const SurfaceId> targets, SurfaceId stop_at, double bound) {
   const std::uint32_t size = cell.tile_end - cell.tile_first;
-  if (state_.size() < size) {
-    state_.assign(size, State{});
+  // The origin and targets outside the cell take slots after the tile's.
+  auto outside_cell = [&](SurfaceId s) { return !cell.Contains(c.column_x[s], c.column_y[s]); };
+  outside_.clear();
+  if (outside_cell(origin)) outside_.push_back(origin);
+  for (SurfaceId t : targets) {
+    if (outside_cell(t)) outside_.push_back(t);
+  }
+  if (stop_at != kInvalidId && outside_cell(stop_at)) outside_.push_back(stop_at);
+  std::sort(outside_.begin(), outside_.end());
+  outside_.erase(std::unique(outside_.begin(), outside_.end()), outside_.end());
+  assert(!backward || !outside_cell(origin));
+  const std::size_t slots = size + outside_.size();
+  if (state_.size() < slots) {
+    state_.assign(slots, State{});
     generation_ = 0;
   }
   if (++generation_ == 0) {
@@ -57,7 +73,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   settled_count_ = 0;
   std::size_t targets_left = 0;
   for (SurfaceId t : targets) {
-    const std::uint32_t local = t - tile_first_;
+    const std::uint32_t local = LocalOf(t);
     if (state_[local].target_stamp != generation_) {
       state_[local].target_stamp = generation_;
       ++targets_left;
@@ -79,7 +95,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   const double goal_x = guided ? c.column_x[stop_at] : 0.0, goal_y = guided ? c.column_y[stop_at] : 0.0;
   auto heuristic = [&](std::uint32_t local) {
     if (!guided) return 0.0;
-    const SurfaceId v = tile_first_ + local;
+    const SurfaceId v = SurfaceOf(local);
     return h_scale * OctileColumns(std::abs(c.column_x[v] - goal_x), std::abs(c.column_y[v] - goal_y));
   };
   // A heap key never goes below the last one taken: with the A*'s heuristic, rounding can make
@@ -125,7 +141,12 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     PrefetchRange(state_.data() + (row_first - tile_first_), count, /*write=*/true);
   }
 
-  reach(origin - tile_first_, 0.0, kInvalidId, PathStep::kViaStart);
+  // The slot of a surface outside the cell, or kInvalidId: only the origin and targets have one.
+  auto outside_slot = [&](SurfaceId s) -> std::uint32_t {
+    const auto it = std::lower_bound(outside_.begin(), outside_.end(), s);
+    return it != outside_.end() && *it == s ? size + static_cast<std::uint32_t>(it - outside_.begin()) : kInvalidId;
+  };
+  reach(LocalOf(origin), 0.0, kInvalidId, PathStep::kViaStart);
   while (!heap_.empty()) {
     double key;
     const std::uint32_t local = heap_.PopMin(&key);
@@ -135,9 +156,10 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     const double g = state_[local].g;
     state_[local].settled = 1;
     ++settled_count_;
-    const SurfaceId v = tile_first_ + local;
+    const SurfaceId v = SurfaceOf(local);
     if (state_[local].target_stamp == generation && --targets_left == 0 && stop_when_targets_done) break;
     if (v == stop_at) break;
+    if (local >= size && v != origin) continue;  // a target outside the cell: reached, not walked on
     const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
     if (!backward) {
       const LinkSet& links = c.links[v];
@@ -146,9 +168,17 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
         if (!HasLink(link)) continue;
         if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
         const std::uint32_t nx = vx + kDirectionDx[d], ny = vy + kDirectionDy[d];
-        if (!cell.Contains(nx, ny)) continue;
-        const SurfaceId w = column_first[column_index(nx, ny)] + LinkLevel(link);
-        const std::uint32_t lw = w - tile_first_;
+        SurfaceId w;
+        std::uint32_t lw;
+        if (cell.Contains(nx, ny)) {
+          w = column_first[column_index(nx, ny)] + LinkLevel(link);
+          lw = w - tile_first_;
+        } else {  // out of the cell: only onto a target there
+          if (outside_.empty()) continue;
+          w = c.LinkTarget(v, d);
+          lw = outside_slot(w);
+          if (lw == kInvalidId) continue;
+        }
         // A surface's multiplier is read once, when it is first reached (up to 8 steps enter it);
         // one nobody may enter is closed at once.
         double multiplier;
@@ -169,7 +199,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
                             metric.FixedSeconds(LinkKindOf(link));
         reach(lw, g + step, local, static_cast<std::uint8_t>(d));
       }
-      if (c.marks[v] & kMarkLift) {
+      if (local < size && (c.marks[v] & kMarkLift)) {
         const LiftRide *ride, *end;
         c.LiftsFrom(v, &ride, &end);
         for (; ride != end; ++ride) {
@@ -196,19 +226,27 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     const double v_multiplier = metric.EnterMultiplier(c, v, exempt_a, exempt_b);
     if (!(v_multiplier < kInfCost)) continue;
     const std::uint8_t v_level = c.level[v];
+    // Surface u (slot lu) one step in direction d before v.
+    auto from = [&](SurfaceId u, std::uint32_t lu, int d) {
+      const LinkSet& links = c.links[u];
+      const Link link = links[d];
+      if (!HasLink(link) || LinkLevel(link) != v_level) return;
+      if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) return;
+      const double step = (IsDiagonal(d) ? kSqrt2 : 1.0) * seconds_per_column * v_multiplier +
+                          metric.FixedSeconds(LinkKindOf(link));
+      reach(lu, g + step, local, static_cast<std::uint8_t>(d));
+    };
     for (int d = 0; d < kDirectionCount; ++d) {
       const std::uint32_t ux = vx - kDirectionDx[d], uy = vy - kDirectionDy[d];
-      if (!cell.Contains(ux, uy)) continue;
-      const std::uint32_t column = column_index(ux, uy);
-      for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u) {
-        const LinkSet& links = c.links[u];
-        const Link link = links[d];
-        if (!HasLink(link) || LinkLevel(link) != v_level) continue;
-        if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-        const double step = (IsDiagonal(d) ? kSqrt2 : 1.0) * seconds_per_column * v_multiplier +
-                            metric.FixedSeconds(LinkKindOf(link));
-        reach(u - tile_first_, g + step, local, static_cast<std::uint8_t>(d));
+      if (!cell.Contains(ux, uy)) {  // out of the cell: only from a target there
+        for (std::size_t k = 0; k < outside_.size(); ++k) {
+          const SurfaceId u = outside_[k];
+          if (c.column_x[u] == ux && c.column_y[u] == uy) from(u, size + static_cast<std::uint32_t>(k), d);
+        }
+        continue;
       }
+      const std::uint32_t column = column_index(ux, uy);
+      for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u) from(u, u - tile_first_, d);
     }
     const std::uint32_t column = column_index(vx, vy);
     for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u) {
@@ -224,13 +262,19 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   }
 }
 
+std::uint32_t CellSearch::LocalOf(SurfaceId s) const {
+  const auto it = std::lower_bound(outside_.begin(), outside_.end(), s);
+  if (it != outside_.end() && *it == s) return tile_size_ + static_cast<std::uint32_t>(it - outside_.begin());
+  return s >= tile_first_ && s - tile_first_ < tile_size_ ? s - tile_first_ : kInvalidId;
+}
+
 void CellSearch::Steps(SurfaceId s, std::vector<PathStep>* steps) const {
   steps->clear();
   if (!Settled(s)) return;
-  std::uint32_t local = s - tile_first_;
+  std::uint32_t local = LocalOf(s);
   if (!backward_) {
     for (std::uint32_t v = local; v != kInvalidId; v = state_[v].parent) {
-      steps->push_back({tile_first_ + v, state_[v].via});
+      steps->push_back({SurfaceOf(v), state_[v].via});
     }
     std::reverse(steps->begin(), steps->end());
     return;
@@ -238,7 +282,7 @@ void CellSearch::Steps(SurfaceId s, std::vector<PathStep>* steps) const {
   // Backward: parent_ is the next surface, via_ the step from this surface to it.
   steps->push_back({s, PathStep::kViaStart});
   for (std::uint32_t v = local; state_[v].parent != kInvalidId; v = state_[v].parent) {
-    steps->push_back({tile_first_ + state_[v].parent, state_[v].via});
+    steps->push_back({SurfaceOf(state_[v].parent), state_[v].via});
   }
 }
 

@@ -4,8 +4,11 @@
 // ends share a cell.
 //
 // A search never leaves its cell: a way that goes out and comes back is the abstract graph's to
-// find. Buffers are indexed by a surface's offset inside its tile and generation-stamped: one
-// CellSearch per thread, sized once.
+// find. Only its origin and its targets may lie outside the cell, one step from it (the cell's
+// portals in its neighbours, docs/abstract_graph.md): it steps from such an
+// origin into the cell and from the cell onto such a target, and goes no further. Buffers are
+// indexed by a surface's offset inside its tile (those outside take slots after the tile's) and
+// generation-stamped: one CellSearch per thread, sized once.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +32,8 @@ struct Cell {
   }
 };
 
+// The cell of side `cell_columns` holding column (x, y), which must lie on a tile.
+Cell CellAt(const Continent& c, std::uint32_t cell_columns, std::uint32_t x, std::uint32_t y);
 // The cell of side `cell_columns` holding surface `s`.
 Cell CellOf(const Continent& c, std::uint32_t cell_columns, SurfaceId s);
 
@@ -39,26 +44,34 @@ class CellSearch {
   // free of danger, until every surface of `targets` is settled or nothing is left to settle.
   // With `targets` empty and `stop_at` (a single target) given, it is an A* toward it (forward
   // only) and stops once it is settled, or once nothing cheaper than `bound` is left: a way
-  // known elsewhere that the search must beat to matter.
+  // known elsewhere that the search must beat to matter. The origin, the targets and `stop_at`
+  // may lie outside the cell (one step from it); a backward search's origin may not.
   void Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
            bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
            std::span<const SurfaceId> targets, SurfaceId stop_at = kInvalidId,
            double bound = kInfCost);
 
   bool Settled(SurfaceId s) const {
-    const std::uint32_t i = s - tile_first_;
-    return s >= tile_first_ && i < tile_size_ && state_[i].stamp == generation_ && state_[i].settled &&
-           state_[i].g < kInfCost;
+    const std::uint32_t i = LocalOf(s);
+    return i != kInvalidId && state_[i].stamp == generation_ && state_[i].settled && state_[i].g < kInfCost;
   }
   // The cost between the origin and settled surface `s`, seconds.
-  double Seconds(SurfaceId s) const { return state_[s - tile_first_].g; }
+  double Seconds(SurfaceId s) const { return state_[LocalOf(s)].g; }
   // The steps of the walk between the origin and settled `s`, in walking order (forward: origin
   // to s; backward: s to origin); none when `s` was not settled.
   void Steps(SurfaceId s, std::vector<PathStep>* steps) const;
   std::uint64_t settled_count() const { return settled_count_; }
 
  private:
+  // The slot of surface `s`: its offset in the tile, or after the tile's for one outside the
+  // cell; kInvalidId for a surface of another tile the search does not know.
+  std::uint32_t LocalOf(SurfaceId s) const;
+  SurfaceId SurfaceOf(std::uint32_t local) const {
+    return local < tile_size_ ? tile_first_ + local : outside_[local - tile_size_];
+  }
+
   bool backward_ = false;
+  std::vector<SurfaceId> outside_;  // the origin and targets outside the cell, sorted
   SurfaceId tile_first_ = 0;
   std::uint32_t tile_size_ = 0;  // surfaces of the searched tile
   std::uint32_t generation_ = 0;

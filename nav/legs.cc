@@ -8,7 +8,8 @@ Leg ComputeLeg(const Continent& c, double column_yards, const ContinentGraph& gr
                std::uint32_t cell_columns, const Metric& base, SurfaceId s, bool backward,
                CellSearch& search) {
   Leg leg;
-  const std::span<const std::uint32_t> nodes = graph.CellNodes(cell_columns, c.column_x[s], c.column_y[s]);
+  // Every portal of the cell: its own nodes and those one step outside it.
+  const std::span<const std::uint32_t> nodes = graph.CellPortals(cell_columns, c.column_x[s], c.column_y[s]);
   if (nodes.empty()) return leg;
   std::vector<SurfaceId> targets;
   targets.reserve(nodes.size());

@@ -1,5 +1,6 @@
 // Legs: a place's way into the abstract graph. A start leg searches the start's cell outward to
-// the entrances it reaches; a goal leg searches the goal's cell backward, toward the place.
+// the portals it reaches (its entrances, on all four borders); a goal leg searches the goal's
+// cell backward, toward the place.
 // Each reached node keeps its band-0 seconds, yards and zone mix, so one leg serves every band.
 //
 // Legs are cached per (continent, surface, profile, direction) in a bounded, sharded LRU cache:
