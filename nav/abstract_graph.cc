@@ -83,7 +83,8 @@ bool RoadCrossing(const Continent& c, const Crossing& x) {
 // entrances on either side of the corner are about `spacing` apart, as everywhere (before
 // version 4, both ends there put two entrances a column apart at every corner).
 void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::uint32_t spacing,
-                   bool corner_start, bool corner_end, std::vector<SurfaceId>* nodes) {
+                   std::uint32_t base_spacing, bool corner_start, bool corner_end,
+                   std::vector<SurfaceId>* nodes) {
   const std::size_t length = run.size();
   // A north-south border's crossings step east (a is west of b), an east-west border's south.
   const bool north_south = c.column_x[run[0].a] != c.column_x[run[0].b];
@@ -104,22 +105,36 @@ void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::ui
     if (at == taken) return;
     taken = at;
     // The node: the west side of a north-south border, the south side of an east-west one (see
-    // the lattice below); a portal of both cells.
+    // the lattice); a portal of both cells.
     nodes->push_back(north_south ? run[at].a : run[at].b);
   };
-  if (length <= spacing) {  // at a corner too: the middle is within half the spacing of it
-    take((length - 1) / 2);
+  // Entrances sit on one lattice for the whole world, so that a walk finds entrances in line on
+  // both families of borders: on north-south borders where y is a multiple of the spacing, on
+  // east-west borders where x + 1 is. A diagonal through a node (x, y) west of a north-south
+  // border has x - y and x + y = -1 (mod the spacing), and so does one through a node south of
+  // an east-west border: walks along both diagonals pass through nodes of both families
+  // without a straight step to shift them (with the nodes on the west and north sides, one
+  // diagonal would need two columns of shift at every crossing).
+  auto along = [&](std::size_t i) { return north_south ? c.column_y[run[i].a] : c.column_x[run[i].a]; };
+  auto on_lattice = [&](std::uint32_t at, std::uint32_t step) { return (at + (north_south ? 0 : 1)) % step == 0; };
+  if (length <= spacing) {
+    // One entrance: at the middle, or at the base lattice's point nearest it (a corner is within
+    // half the spacing either way).
+    const std::uint32_t middle = (along(0) + along(length - 1)) / 2;
+    std::size_t best = (length - 1) / 2;
+    std::uint32_t best_distance = std::numeric_limits<std::uint32_t>::max();
+    for (std::size_t i = 0; i < length; ++i) {
+      const std::uint32_t distance = along(i) > middle ? along(i) - middle : middle - along(i);
+      if (on_lattice(along(i), base_spacing) && distance < best_distance) {
+        best = i;
+        best_distance = distance;
+      }
+    }
+    take(best);
     return;
   }
-  // Between the ends, entrances sit on one lattice for the whole world, so that a walk finds
-  // entrances in line on both families of borders: on north-south borders where y is a
-  // multiple of the spacing, on east-west borders where x + 1 is. A diagonal through a node
-  // (x, y) west of a north-south border has x - y and x + y = -1 (mod spacing), and so does
-  // one through a node south of an east-west border at x = -1: walks along both diagonals pass
-  // through nodes of both families without a straight step to shift them (with the nodes on
-  // the west and north sides, one diagonal would need two columns of shift at every crossing).
-  // A lattice point nearer than a quarter of the spacing to a real end is left to the end.
-  auto along = [&](std::size_t i) { return north_south ? c.column_y[run[i].a] : c.column_x[run[i].a]; };
+  // Between the ends, the lattice points of this border's spacing (a multiple of the base
+  // spacing); one nearer than a quarter of the spacing to a real end is left to the end.
   const std::uint32_t first = along(0), last = along(length - 1), margin = spacing / 4;
   const std::uint32_t offset = north_south ? 0 : spacing - 1;  // lattice points: offset (mod spacing)
   if (!corner_start) take(0);
@@ -192,7 +207,8 @@ bool ReachesAround(const Continent& c, const Border& border, bool far_side, std:
 // Scans one cell border for runs of crossings and picks their entrances. `open(s)`: every
 // prepared profile may enter surface s.
 template <typename Open>
-void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing, const Open& open_ground,
+void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing, std::uint32_t base_spacing,
+                const Open& open_ground,
                 std::vector<SurfaceId>* nodes) {
   struct Run {
     std::uint64_t key;
@@ -208,7 +224,8 @@ void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing,
     // next cell's border, as far as its entrances are concerned (PickEntrances); elsewhere
     // both ends keep their entrances, as before version 4.
     const bool bridged = border.max_gap > 0;
-    PickEntrances(c, r.members, spacing, bridged && r.first == 0, bridged && r.last + 1 == border.count, nodes);
+    PickEntrances(c, r.members, spacing, base_spacing, bridged && r.first == 0, bridged && r.last + 1 == border.count,
+                  nodes);
   };
   for (std::uint32_t i = 0; i < border.count; ++i) {
     CrossingsAt(c, border.x + i * kDirectionDx[border.along], border.y + i * kDirectionDy[border.along], border.d,
@@ -286,16 +303,9 @@ int ContinentGraph::PortalCells(std::uint32_t cell_columns, std::uint32_t x, std
   const std::uint32_t cx = x / cell_columns, cy = y / cell_columns;
   int count = 0;
   cells[count++] = cy * cells_x + cx;
-  if (x % cell_columns == cell_columns - 1 && cx + 1 < cells_x) {
-    cells[count++] = cy * cells_x + cx + 1;
-  } else if (x % cell_columns == 0 && cx > 0) {
-    cells[count++] = cy * cells_x + cx - 1;
-  }
-  if (y % cell_columns == cell_columns - 1 && cy + 1 < cells_y) {
-    cells[count++] = (cy + 1) * cells_x + cx;
-  } else if (y % cell_columns == 0 && cy > 0) {
-    cells[count++] = (cy - 1) * cells_x + cx;
-  }
+  // Nodes stand west of north-south borders and south of east-west ones (PickEntrances).
+  if (x % cell_columns == cell_columns - 1 && cx + 1 < cells_x) cells[count++] = cy * cells_x + cx + 1;
+  if (y % cell_columns == 0 && cy > 0) cells[count++] = (cy - 1) * cells_x + cx;
   return count;
 }
 
@@ -437,11 +447,11 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
         const std::uint32_t depth = std::min(kAroundDepth, cc);
         if (x0 + cc < c.width_columns && c.TileAt(x0 + cc, y0) != nullptr) {
           ScanBorder(c, Border{x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, gap(x0 + cc), depth}, spacing(x0 + cc),
-                     open_ground, &nodes);
+                     options.entrance_spacing, open_ground, &nodes);
         }
         if (y0 + cc < c.height_columns && c.TileAt(x0, y0 + cc) != nullptr) {
           ScanBorder(c, Border{x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, gap(y0 + cc), depth}, spacing(y0 + cc),
-                     open_ground, &nodes);
+                     options.entrance_spacing, open_ground, &nodes);
         }
       }
     }

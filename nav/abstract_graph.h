@@ -81,14 +81,15 @@ struct ContinentGraph {
   // The node standing on surface `s`, or kInvalidId.
   std::uint32_t NodeOf(SurfaceId s) const;
   // The portals of the cell holding column (x, y): the nodes in it and those one step outside
-  // it (west of its west border, south of its south border, or at its other corners' edges).
+  // it, west of its west border and south of its south border.
   std::span<const std::uint32_t> CellPortals(std::uint32_t cell_columns, std::uint32_t x,
                                               std::uint32_t y) const;
   std::span<const std::uint32_t> CellPortals(std::uint32_t cell) const {
     return {cell_nodes.data() + cell_first_node[cell], cell_nodes.data() + cell_first_node[cell + 1]};
   }
-  // The cells (y * cells_x + x) a node on column (x, y) is a portal of: its own, and those next
-  // to the edges of its cell it stands on (one along x, one along y). Returns how many (1 to 3).
+  // The cells (y * cells_x + x) a node on column (x, y) is a portal of: its own, the one east
+  // of it when it stands on its cell's east edge, and the one north of it when on the north
+  // edge (where nodes stand). Returns how many (1 to 3).
   int PortalCells(std::uint32_t cell_columns, std::uint32_t x, std::uint32_t y,
                   std::uint32_t cells[3]) const;
   // Every arc's tail (arcs are stored by tail; this expands first_arc).
