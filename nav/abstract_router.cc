@@ -178,7 +178,8 @@ std::shared_ptr<const Leg> AbstractRouter::LegOf(std::uint32_t continent_index, 
 namespace {
 
 // The hierarchy arcs from which a query's directions go to the walk helper: the 8 x 8 demo world
-// (3.4 M arcs, 200 µs queries) gains nothing from it, the 32 x 32 one (26.6 M) a quarter.
+// (3.4 M arcs at graph version 4, 200 µs queries) gained nothing from it, the 32 x 32 one (26.6 M
+// then, 18.0 M at version 5) a quarter or more.
 constexpr std::uint64_t kHelperQueryArcs = 8'000'000;
 // The hierarchy arcs from which queries are pruned against a guessed upper bound: it costs a
 // little on the small worlds (the oilrig mesh, 0.3 M arcs: 90 against 59 µs with the plain
