@@ -268,8 +268,8 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     // the plain bound is as quick.
     const bool guessed = index->cch->arc_count() >= kGuessArcs;
     if (cold) {
-      // A cold walk, pipelined: the goal leg and then the query's backward side on the helper
-      // thread, when it is idle, while this thread computes the start leg and then the forward
+      // A cold walk, pipelined: the start leg and then the query's forward side on the helper
+      // thread, when it is idle, while this thread computes the goal leg and then the backward
       // side; the two sides meet once both are done. Neither waits for the other's leg: each
       // prunes toward the other end's cell (where that leg's entrances lie), against a guessed
       // upper bound over the straight line between the ends (none on small hierarchies).
@@ -280,18 +280,20 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
       const bool guess_straight = guessed && straight > 0.0;
       const double below = guess_straight ? guess.Upper(straight) : kInfCost;
       query.SplitBegin(metric);
-      SearchStats goal_stats;
+      SearchStats helper_stats;
+      // The helper takes the start leg: forward legs are the quicker (438 against 473 µs alone
+      // on the 32 x 32 world), and the helper's half finishes last more often than not.
       const std::uint64_t ticket = walk_helper_.TryRun([&](CellSearch& search) {
-        goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats);
-        seeds_of(*goal, &targets);
-        query.SplitSide(Cch::kBackward, metric, targets, &bound, start_area, below);
-      });
-      if (ticket != 0) {
-        start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
+        start = LegOf(continent_index, g, c, p, from, false, search, &helper_stats);
         seeds_of(*start, &sources);
         query.SplitSide(Cch::kForward, metric, sources, &bound, goal_area, below);
+      });
+      if (ticket != 0) {
+        goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
+        seeds_of(*goal, &targets);
+        query.SplitSide(Cch::kBackward, metric, targets, &bound, start_area, below);
         walk_helper_.Wait(ticket);
-        walk.stats.nodes_expanded += goal_stats.nodes_expanded;
+        walk.stats.nodes_expanded += helper_stats.nodes_expanded;
         // The helper has just finished (and spins a while): the path's way down unpacks there.
         r = query.SplitEnd(metric, below, &arcs, both_if(guessed));
         if (guess_straight) r = RetryUnguessed(query, metric, bound, guess, straight, sources, targets, &arcs, nullptr, r);
