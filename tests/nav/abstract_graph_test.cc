@@ -102,21 +102,27 @@ TEST(AbstractGraphTest, AbstractWalksAreNeverCheaperThanExactAndCloseToIt) {
   EXPECT_LT(danger.mean_seconds_excess, 0.03);
 }
 
+// An open map `side` columns square: every crossing plain.
+World OpenGround(std::uint32_t side) {
+  MovingAiMap map;
+  map.width = map.height = side;
+  map.cells.assign(std::size_t{side} * side, '.');
+  auto world = WorldFromMovingAi(map);
+  EXPECT_TRUE(world.ok()) << world.status();
+  return world.ok() ? *std::move(world) : World();
+}
+
 TEST(AbstractGraphTest, OpenGroundIsNearlyExact) {
   // 512 x 512 open columns: every crossing is plain, so the only loss is where entrances sit.
   // Auto walks near ends on the fine grid (exact) and lines straight; forced CCH walks all
   // through entrances, which costs most on short walks nearly along a border.
-  MovingAiMap map;
-  map.width = map.height = 512;
-  map.cells.assign(std::size_t{512} * 512, '.');
-  auto world = WorldFromMovingAi(map);
-  ASSERT_TRUE(world.ok()) << world.status();
-  const AbstractRouter router(*world, Prepare(*world, {"shortest"}), 16 << 20);
-  const Metric metric(*world, *FindProfile("shortest"), 0);
-  const ExactnessReport forced = CheckExactness(*world, metric, router, 100, 3, SearchMode::kCch);
+  const World world = OpenGround(512);
+  const AbstractRouter router(world, Prepare(world, {"shortest"}), 16 << 20);
+  const Metric metric(world, *FindProfile("shortest"), 0);
+  const ExactnessReport forced = CheckExactness(world, metric, router, 100, 3, SearchMode::kCch);
   EXPECT_EQ(forced.disagree, 0u);
   EXPECT_LT(forced.mean_seconds_excess, 0.10);
-  const ExactnessReport automatic = CheckExactness(*world, metric, router, 100, 3, SearchMode::kAuto);
+  const ExactnessReport automatic = CheckExactness(world, metric, router, 100, 3, SearchMode::kAuto);
   EXPECT_EQ(automatic.disagree, 0u);
   EXPECT_LT(automatic.mean_seconds_excess, 0.001);
 }
@@ -127,18 +133,14 @@ TEST(AbstractGraphTest, WalksCrossBordersDiagonally) {
   // Graph version 4 (two nodes per entrance, a straight step between them; entrances spread
   // from each run's ends) lost 0.61 % on the second pair: a walk near the diagonal has no
   // straight step to spare, and each crossing of a minor-axis border took one.
-  MovingAiMap map;
-  map.width = map.height = 512;
-  map.cells.assign(std::size_t{512} * 512, '.');
-  auto world = WorldFromMovingAi(map);
-  ASSERT_TRUE(world.ok()) << world.status();
-  const AbstractRouter router(*world, Prepare(*world, {"shortest"}), 16 << 20);
-  const Metric metric(*world, *FindProfile("shortest"), 0);
-  const Continent& c = world->continents[0];
+  const World world = OpenGround(512);
+  const AbstractRouter router(world, Prepare(world, {"shortest"}), 16 << 20);
+  const Metric metric(world, *FindProfile("shortest"), 0);
+  const Continent& c = world.continents[0];
   auto place = [&](std::uint32_t x, std::uint32_t y) {
     SurfaceId first, end;
     c.ColumnSurfaces(x, y, &first, &end);
-    return PlaceOf(c, world->column_yards, first);
+    return PlaceOf(c, world.column_yards, first);
   };
   Searchers searchers;
   Walker walker;
@@ -147,8 +149,8 @@ TEST(AbstractGraphTest, WalksCrossBordersDiagonally) {
   forced.search = SearchMode::kCch;
   const std::uint32_t ends[][4] = {{3, 5, 500, 497}, {10, 400, 420, 6}, {500, 20, 30, 470}, {7, 9, 300, 290}, {3, 5, 500, 350}, {3, 5, 500, 250}, {20, 500, 400, 200}, {500, 500, 100, 200}, {30, 30, 480, 400}};
   for (const auto& e : ends) {
-    auto graph = AnswerWalk(*world, metric, place(e[0], e[1]), place(e[2], e[3]), searchers, forced);
-    auto exact = AnswerWalk(*world, metric, place(e[0], e[1]), place(e[2], e[3]), walker);
+    auto graph = AnswerWalk(world, metric, place(e[0], e[1]), place(e[2], e[3]), searchers, forced);
+    auto exact = AnswerWalk(world, metric, place(e[0], e[1]), place(e[2], e[3]), walker);
     ASSERT_TRUE(graph.ok() && exact.ok());
     ASSERT_EQ(graph->method, Method::kCch);
     EXPECT_NEAR(graph->seconds, exact->seconds, 1e-6 * exact->seconds) << e[0] << "," << e[1] << " -> " << e[2] << "," << e[3];
