@@ -116,7 +116,8 @@ void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::ui
   // without a straight step to shift them (with the nodes on the west and north sides, one
   // diagonal would need two columns of shift at every crossing).
   auto along = [&](std::size_t i) { return north_south ? c.column_y[run[i].a] : c.column_x[run[i].a]; };
-  auto on_lattice = [&](std::uint32_t at, std::uint32_t step) { return (at + (north_south ? 0 : 1)) % step == 0; };
+  // Where the lattice `step` wide lies along this border: at this remainder modulo the step.
+  auto lattice_offset = [&](std::uint32_t step) { return north_south ? 0 : step - 1; };
   if (length <= spacing) {
     // One entrance: at the middle, or at the base lattice's point nearest it (a corner is within
     // half the spacing either way).
@@ -125,7 +126,7 @@ void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::ui
     std::uint32_t best_distance = std::numeric_limits<std::uint32_t>::max();
     for (std::size_t i = 0; i < length; ++i) {
       const std::uint32_t distance = along(i) > middle ? along(i) - middle : middle - along(i);
-      if (on_lattice(along(i), base_spacing) && distance < best_distance) {
+      if (along(i) % base_spacing == lattice_offset(base_spacing) && distance < best_distance) {
         best = i;
         best_distance = distance;
       }
@@ -136,7 +137,7 @@ void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::ui
   // Between the ends, the lattice points of this border's spacing (a multiple of the base
   // spacing); one nearer than a quarter of the spacing to a real end is left to the end.
   const std::uint32_t first = along(0), last = along(length - 1), margin = spacing / 4;
-  const std::uint32_t offset = north_south ? 0 : spacing - 1;  // lattice points: offset (mod spacing)
+  const std::uint32_t offset = lattice_offset(spacing);
   if (!corner_start) take(0);
   std::size_t i = 0;
   for (std::uint32_t at = first + (offset + spacing - first % spacing) % spacing; at <= last; at += spacing) {
@@ -306,6 +307,18 @@ int ContinentGraph::PortalCells(std::uint32_t cell_columns, std::uint32_t x, std
   // Nodes stand west of north-south borders and south of east-west ones (PickEntrances).
   if (x % cell_columns == cell_columns - 1 && cx + 1 < cells_x) cells[count++] = cy * cells_x + cx + 1;
   if (y % cell_columns == 0 && cy > 0) cells[count++] = (cy - 1) * cells_x + cx;
+  return count;
+}
+
+int ContinentGraph::SharedCells(const Continent& c, std::uint32_t cell_columns, SurfaceId a, SurfaceId b,
+                                std::uint32_t cells[3]) const {
+  std::uint32_t of_a[3], of_b[3];
+  const int count_a = PortalCells(cell_columns, c.column_x[a], c.column_y[a], of_a);
+  const int count_b = PortalCells(cell_columns, c.column_x[b], c.column_y[b], of_b);
+  int count = 0;
+  for (int i = 0; i < count_a; ++i) {
+    if (std::find(of_b, of_b + count_b, of_a[i]) != of_b + count_b) cells[count++] = of_a[i];
+  }
   return count;
 }
 

@@ -92,6 +92,10 @@ struct ContinentGraph {
   // edge (where nodes stand). Returns how many (1 to 3).
   int PortalCells(std::uint32_t cell_columns, std::uint32_t x, std::uint32_t y,
                   std::uint32_t cells[3]) const;
+  // The cells both nodes on surfaces `a` and `b` are portals of (where an arc between them was
+  // priced). Returns how many (0 to 2).
+  int SharedCells(const Continent& c, std::uint32_t cell_columns, SurfaceId a, SurfaceId b,
+                  std::uint32_t cells[3]) const;
   // Every arc's tail (arcs are stored by tail; this expands first_arc).
   std::vector<std::uint32_t> ArcTails() const;
   void IndexCells(const Continent& c, std::uint32_t cell_columns);

@@ -163,20 +163,14 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
     // that cell again).
     const std::uint32_t cc = graph.cell_columns;
     g.IndexCells(c, cc);
-    std::uint32_t tail_cells[3], head_cells[3];
+    std::uint32_t shared[3];
     for (std::uint32_t tail = 0; tail < n; ++tail) {
-      const SurfaceId st = g.node_surface[tail];
-      const int tail_count = g.PortalCells(cc, c.column_x[st], c.column_y[st], tail_cells);
       for (std::uint32_t a = g.first_arc[tail]; a < g.first_arc[tail + 1]; ++a) {
         const std::uint32_t head = g.arc_head[a];
         if (head >= n || head == tail) return damaged(absl::StrCat("continent ", c.id, " arcs"));
-        const SurfaceId sh = g.node_surface[head];
-        const int head_count = g.PortalCells(cc, c.column_x[sh], c.column_y[sh], head_cells);
-        bool shared = false;
-        for (int i = 0; i < tail_count; ++i) {
-          shared = shared || std::find(head_cells, head_cells + head_count, tail_cells[i]) != head_cells + head_count;
+        if (g.SharedCells(c, cc, g.node_surface[tail], g.node_surface[head], shared) == 0) {
+          return damaged(absl::StrCat("continent ", c.id, " arc ", a));
         }
-        if (!shared) return damaged(absl::StrCat("continent ", c.id, " arc ", a));
       }
     }
     g.prices.resize(profile_count);

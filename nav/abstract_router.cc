@@ -387,29 +387,24 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     searcher.cell.Steps(b, &piece);
     Append(piece, &walk.steps);
   };
-  auto cell_of_index = [&](std::uint32_t cell) { return CellAt(c, cc, cell % g.cells_x * cc, cell / g.cells_x * cc); };
-  std::uint32_t tail_cells[3], head_cells[3];
+  std::vector<PathStep> best_piece;
+  std::uint32_t shared[3];
   cell_piece(CellOf(c, cc, from), from, g.node_surface[first.node]);
   tail = first.node;
   for (std::uint32_t a : arcs) {
     const SurfaceId sa = g.node_surface[tail], sb = g.node_surface[g.arc_head[a]];
-    const int tail_count = g.PortalCells(cc, c.column_x[sa], c.column_y[sa], tail_cells);
-    const int head_count = g.PortalCells(cc, c.column_x[sb], c.column_y[sb], head_cells);
-    std::uint32_t best_cell = kInvalidId;
     double best = kInfCost;
-    for (int i = 0; i < tail_count; ++i) {
-      if (std::find(head_cells, head_cells + head_count, tail_cells[i]) == head_cells + head_count) continue;
-      if (best_cell == kInvalidId && tail_count == 1) {  // the only cell both share
-        best_cell = tail_cells[i];
-        break;
-      }
-      searcher.cell.Run(c, cell_of_index(tail_cells[i]), base, sa, false, 0, 0, {}, sb);
+    best_piece.clear();
+    const int count = g.SharedCells(c, cc, sa, sb, shared);
+    for (int i = 0; i < count; ++i) {
+      searcher.cell.Run(c, CellAt(c, cc, shared[i] % g.cells_x * cc, shared[i] / g.cells_x * cc), base, sa, false,
+                        0, 0, {}, sb);
       if (searcher.cell.Settled(sb) && searcher.cell.Seconds(sb) < best) {
         best = searcher.cell.Seconds(sb);
-        best_cell = tail_cells[i];
+        searcher.cell.Steps(sb, &best_piece);
       }
     }
-    if (best_cell != kInvalidId) cell_piece(cell_of_index(best_cell), sa, sb);
+    Append(best_piece, &walk.steps);
     tail = g.arc_head[a];
   }
   cell_piece(CellOf(c, cc, to), g.node_surface[last.node], to);

@@ -141,11 +141,6 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     PrefetchRange(state_.data() + (row_first - tile_first_), count, /*write=*/true);
   }
 
-  // The slot of a surface outside the cell, or kInvalidId: only the origin and targets have one.
-  auto outside_slot = [&](SurfaceId s) -> std::uint32_t {
-    const auto it = std::lower_bound(outside_.begin(), outside_.end(), s);
-    return it != outside_.end() && *it == s ? size + static_cast<std::uint32_t>(it - outside_.begin()) : kInvalidId;
-  };
   reach(LocalOf(origin), 0.0, kInvalidId, PathStep::kViaStart);
   while (!heap_.empty()) {
     double key;
@@ -176,7 +171,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
         } else {  // out of the cell: only onto a target there
           if (outside_.empty()) continue;
           w = c.LinkTarget(v, d);
-          lw = outside_slot(w);
+          lw = OutsideSlot(w);
           if (lw == kInvalidId) continue;
         }
         // A surface's multiplier is read once, when it is first reached (up to 8 steps enter it);
@@ -262,9 +257,15 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   }
 }
 
-std::uint32_t CellSearch::LocalOf(SurfaceId s) const {
+std::uint32_t CellSearch::OutsideSlot(SurfaceId s) const {
   const auto it = std::lower_bound(outside_.begin(), outside_.end(), s);
-  if (it != outside_.end() && *it == s) return tile_size_ + static_cast<std::uint32_t>(it - outside_.begin());
+  return it != outside_.end() && *it == s ? tile_size_ + static_cast<std::uint32_t>(it - outside_.begin())
+                                          : kInvalidId;
+}
+
+std::uint32_t CellSearch::LocalOf(SurfaceId s) const {
+  const std::uint32_t slot = OutsideSlot(s);
+  if (slot != kInvalidId) return slot;
   return s >= tile_first_ && s - tile_first_ < tile_size_ ? s - tile_first_ : kInvalidId;
 }
 

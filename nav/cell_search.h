@@ -66,6 +66,8 @@ class CellSearch {
   // The slot of surface `s`: its offset in the tile, or after the tile's for one outside the
   // cell; kInvalidId for a surface of another tile the search does not know.
   std::uint32_t LocalOf(SurfaceId s) const;
+  // The slot of surface `s` among those outside the cell, or kInvalidId.
+  std::uint32_t OutsideSlot(SurfaceId s) const;
   SurfaceId SurfaceOf(std::uint32_t local) const {
     return local < tile_size_ ? tile_first_ + local : outside_[local - tile_size_];
   }
