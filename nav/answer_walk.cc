@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "nav/line_walk.h"
 #include "nav/path_detail.h"
+#include "nav/reach_check.h"
 
 namespace walk::nav {
 namespace {
@@ -15,10 +16,17 @@ constexpr double kSqrt2 = 1.41421356237309504880;
 // The straight line answers only within this much of the best possible cost (the octile lower
 // bound at the cheapest ground present), which makes it exact for the costs we have.
 constexpr double kStraightLineSlack = 1.002;
+// How far a trap check (nav/reach_check.h) grows each end's side: a few hundred ms at most.
+constexpr std::uint64_t kReachBudget = 1u << 20;
 
 double OctileColumns(const Continent& c, SurfaceId a, SurfaceId b) {
   return nav::OctileColumns(std::abs(static_cast<double>(c.column_x[a]) - c.column_x[b]),
                             std::abs(static_cast<double>(c.column_y[a]) - c.column_y[b]));
+}
+
+void AddStats(const SearchStats& more, SearchStats* total) {
+  total->nodes_expanded += more.nodes_expanded;
+  total->heap_operations += more.heap_operations;
 }
 
 // A route between two snapped ends: its status, method, cost and steps.
@@ -70,6 +78,7 @@ absl::StatusOr<Route> FindRoute(const Continent& c, double column_yards, const M
   // Near ends: the exact fine-grid walk is cheap there, and a detour to an entrance would be a
   // large share of a short walk.
   const bool near = OctileColumns(c, a.surface, b.surface) <= (router != nullptr ? router->near_columns() : 0.0);
+  bool abstract_found_nothing = false;
   if (router != nullptr && (forced_abstract || (mode == SearchMode::kAuto && !near &&
                                                 router->HasProfile(metric.profile().name)))) {
     absl::StatusOr<AbstractWalk> walk =
@@ -89,23 +98,37 @@ absl::StatusOr<Route> FindRoute(const Continent& c, double column_yards, const M
     // The ends share a region, yet no way through the entrances: one-way links along a border
     // can hide an entrance from a leg. Under auto the fine grid has the last word.
     if (mode != SearchMode::kAuto) return route;
+    abstract_found_nothing = true;
   }
+  // The fine grid. With an end in a trap it would settle everything the start reaches before
+  // it knew: when the abstract graph found nothing (most often a trap), or once the fine grid
+  // has searched long, the trap is looked for first.
+  bool checked = false;
+  auto trapped = [&] {
+    const ReachResult reach = CheckReach(c, metric, a.surface, b.surface, kReachBudget);
+    route.stats.nodes_expanded += reach.visited;
+    checked = true;
+    if (reach.reach != Reach::kNo) return false;
+    route.method = Method::kReach;
+    return true;
+  };
+  if (abstract_found_nothing && trapped()) return route;
   route.method = Method::kFineGrid;
-  const SearchStats abstract_stats = route.stats;
-  const SearchResult found = walker.FindWalk(c, column_yards, metric, a.surface, b.surface, &route.steps);
-  route.stats = found.stats;
-  route.stats.nodes_expanded += abstract_stats.nodes_expanded;  // an abstract search that found nothing
+  SearchResult found = walker.FindWalk(c, column_yards, metric, a.surface, b.surface, &route.steps,
+                                       checked ? UINT64_MAX : options.trap_check_after);
+  AddStats(found.stats, &route.stats);
+  if (found.gave_up) {
+    if (trapped()) return route;
+    route.method = Method::kFineGrid;
+    found = walker.FindWalk(c, column_yards, metric, a.surface, b.surface, &route.steps);
+    AddStats(found.stats, &route.stats);
+  }
   if (found.found) {
     route.status = WalkStatus::kOk;
     route.seconds = found.seconds;
     route.yards = found.yards;
   }
   return route;
-}
-
-void AddStats(const SearchStats& more, SearchStats* total) {
-  total->nodes_expanded += more.nodes_expanded;
-  total->heap_operations += more.heap_operations;
 }
 
 absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, const Place& from,

@@ -2,9 +2,12 @@
 // stands in a small pocket; answer from regions when they differ; take the straight line when it
 // is plain walking and provably optimal; else search: the abstract graph (legs, then the CCH for
 // band 0 or the danger-pricing Dijkstra) when the world has one for the profile, else the fine
-// grid; with no walk at the places'
-// own heights, ask once more at their columns' usual floors.
+// grid, which first looks for a trap at an end when the graph found nothing or it has searched
+// long (nav/reach_check.h); with no walk at the places' own heights, ask once more at their
+// columns' usual floors.
 #pragma once
+
+#include <cstdint>
 
 #include "absl/status/statusor.h"
 #include "nav/abstract_router.h"
@@ -24,6 +27,10 @@ struct WalkOptions {
   SearchMode search = SearchMode::kAuto;
   // The world's abstract graph, or nullptr (the fine grid answers).
   const AbstractRouter* router = nullptr;
+  // A fine-grid walk that has settled this many surfaces without an answer looks for a trap at
+  // an end (nav/reach_check.h) before it goes on: a few hundred ms at most, against the tens of
+  // seconds a trap costs it on a continent.
+  std::uint64_t trap_check_after = 1u << 20;
 };
 
 // One thread's searchers: the fine-grid walker and the abstract searcher.

@@ -21,6 +21,7 @@ const char* MethodName(Method method) {
     case Method::kTile: return "tile";
     case Method::kCch: return "cch";
     case Method::kDijkstra: return "dijkstra";
+    case Method::kReach: return "reach";
   }
   return "unknown";
 }

@@ -21,8 +21,8 @@ struct Place {
 
 enum class WalkStatus : std::uint8_t { kOk, kNoWalk, kOffMap, kNoSurface };
 // How an answer was found. Stored answers keep it: add new methods at the end.
-enum class Method : std::uint8_t { kTrivial, kRegions, kStraightLine, kFineGrid, kTile, kCch, kDijkstra };
-inline constexpr int kMethodCount = 7;
+enum class Method : std::uint8_t { kTrivial, kRegions, kStraightLine, kFineGrid, kTile, kCch, kDijkstra, kReach };
+inline constexpr int kMethodCount = 8;
 
 const char* WalkStatusName(WalkStatus status);
 const char* MethodName(Method method);

@@ -77,7 +77,8 @@ SurfaceId Walker::PopMin() {
 }
 
 SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Metric& metric,
-                              SurfaceId from, SurfaceId to, std::vector<PathStep>* path) {
+                              SurfaceId from, SurfaceId to, std::vector<PathStep>* path,
+                              std::uint64_t max_expanded) {
   assert(from < c.surface_count() && to < c.surface_count());
   SearchResult result;
   Prepare(c.surface_count());
@@ -123,6 +124,10 @@ SearchResult Walker::FindWalk(const Continent& c, double column_yards, const Met
     if (v == to) {
       result.found = true;
       result.seconds = g_[v];
+      break;
+    }
+    if (result.stats.nodes_expanded >= max_expanded) {
+      result.gave_up = true;
       break;
     }
     const LinkSet& links = c.links[v];

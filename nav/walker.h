@@ -40,6 +40,7 @@ struct SearchResult {
   double seconds = kInfCost;  // the walk's cost
   double yards = 0.0;         // its length along the searched path (before smoothing)
   SearchStats stats;
+  bool gave_up = false;  // stopped at `max_expanded` before finding the walk or running out
 };
 
 class Walker {
@@ -51,8 +52,10 @@ class Walker {
   // The cheapest walk from surface `from` to surface `to` of `continent`, whose columns are
   // `column_yards` wide, priced by `metric` (the zones of `from` and `to` exempt from danger).
   // When `path` is non-null and a walk is found it receives the steps from `from` to `to`.
+  // After `max_expanded` surfaces taken off the heap without reaching `to`, it gives up.
   SearchResult FindWalk(const Continent& continent, double column_yards, const Metric& metric,
-                        SurfaceId from, SurfaceId to, std::vector<PathStep>* path = nullptr);
+                        SurfaceId from, SurfaceId to, std::vector<PathStep>* path = nullptr,
+                        std::uint64_t max_expanded = UINT64_MAX);
 
  private:
   // A heap entry carries its keys, so sifting compares without touching per-surface arrays.

@@ -28,6 +28,7 @@ walk::v1::Method MethodToProto(nav::Method method) {
     case nav::Method::kTile: return walk::v1::METHOD_TILE;
     case nav::Method::kCch: return walk::v1::METHOD_CCH;
     case nav::Method::kDijkstra: return walk::v1::METHOD_DIJKSTRA;
+    case nav::Method::kReach: return walk::v1::METHOD_REACH;
   }
   return walk::v1::METHOD_UNSPECIFIED;
 }

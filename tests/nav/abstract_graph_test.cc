@@ -157,6 +157,35 @@ TEST(AbstractGraphTest, WalksCrossBordersDiagonally) {
   }
 }
 
+TEST(AbstractGraphTest, AnEndNothingReachesIsRefusedWithoutTheFineGrid) {
+  // A ledge on open ground: one may step off (300, 300) but never onto it. The graph finds no
+  // way (the goal's leg reaches no entrance); the fine grid would then settle all 262,144
+  // surfaces to agree. Auto looks for the trap instead: a 50 s walk on the 32 x 32 demo world.
+  World world = OpenGround(512);
+  Continent& c = world.continents[0];
+  const SurfaceId ledge = testing::SurfaceAt(c, 300, 300);
+  for (int d = 0; d < kDirectionCount; ++d) {
+    const SurfaceId u = testing::SurfaceAt(c, 300 - kDirectionDx[d], 300 - kDirectionDy[d]);
+    ASSERT_EQ(c.LinkTarget(u, d), ledge);
+    c.links[u][d] = kNoLink;
+  }
+  const AbstractRouter router(world, Prepare(world, {"shortest"}), 16 << 20);
+  const Metric metric(world, *FindProfile("shortest"), 0);
+  Searchers searchers;
+  WalkOptions options;
+  options.router = &router;
+  auto onto = AnswerWalk(world, metric, PlaceOf(c, world.column_yards, testing::SurfaceAt(c, 20, 30)),
+                         PlaceOf(c, world.column_yards, ledge), searchers, options);
+  ASSERT_TRUE(onto.ok()) << onto.status();
+  EXPECT_EQ(onto->status, WalkStatus::kNoWalk);
+  EXPECT_EQ(onto->method, Method::kReach);
+  EXPECT_LT(onto->stats.nodes_expanded, 20'000u);
+  auto off = AnswerWalk(world, metric, PlaceOf(c, world.column_yards, ledge),
+                        PlaceOf(c, world.column_yards, testing::SurfaceAt(c, 20, 30)), searchers, options);
+  ASSERT_TRUE(off.ok());
+  EXPECT_EQ(off->status, WalkStatus::kOk);
+}
+
 TEST(AbstractGraphTest, MeshesAndMovingAiMapsAgreeToo) {
   const std::string data = testing::SharedDataDir();
   const std::string map_path = data + "/movingai/bg512/AR0011SR.map";

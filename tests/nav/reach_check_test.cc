@@ -1,0 +1,113 @@
+#include "nav/reach_check.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nav/answer_walk.h"
+#include "nav/grid_builder.h"
+#include "nav/walker.h"
+#include "tests/nav/ascii_grid.h"
+
+namespace walk::nav {
+namespace {
+
+Place At(double x, double y) {
+  Place p;
+  p.x_yards = x + 0.5;
+  p.y_yards = y + 0.5;
+  return p;
+}
+
+// Makes column (x, y) a ledge: every link into it is cut, so one may step off it but never on.
+void MakeLedge(Continent& c, std::uint32_t x, std::uint32_t y) {
+  const SurfaceId ledge = testing::SurfaceAt(c, x, y);
+  for (SurfaceId u = 0; u < c.surface_count(); ++u) {
+    for (int d = 0; d < kDirectionCount; ++d) {
+      if (HasLink(c.links[u][d]) && c.LinkTarget(u, d) == ledge) c.links[u][d] = kNoLink;
+    }
+  }
+}
+
+TEST(ReachCheckTest, AgreesWithTheWalkerOnRandomOneWayGrids) {
+  // Random walls, and a fifth of the links cut one way: many ends of one region have no walk
+  // between them. With no budget to stop it, the check must say exactly what the walker finds.
+  std::mt19937 random(11);
+  const Metric* metric = nullptr;
+  int no = 0, yes = 0;
+  for (int map = 0; map < 6; ++map) {
+    std::vector<std::string> rows(24, std::string(32, '.'));
+    for (auto& row : rows) {
+      for (char& ch : row) ch = random() % 4 == 0 ? '@' : (random() % 8 == 0 ? 'W' : '.');
+    }
+    World world = testing::AsciiWorld(rows);
+    Continent& c = world.continents[0];
+    for (SurfaceId v = 0; v < c.surface_count(); ++v) {
+      for (int d = 0; d < kDirectionCount; ++d) {
+        if (random() % 5 == 0) c.links[v][d] = kNoLink;
+      }
+    }
+    ComputeRegions(c);
+    const Metric neutral(world, *FindProfile("neutral"), 0);
+    metric = &neutral;
+    Walker walker;
+    std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+    for (int pair = 0; pair < 200; ++pair) {
+      const SurfaceId a = any(random), b = any(random);
+      const ReachResult reach = CheckReach(c, *metric, a, b, UINT64_MAX);
+      const SearchResult walk = walker.FindWalk(c, world.column_yards, *metric, a, b);
+      ASSERT_NE(reach.reach, Reach::kUnknown);
+      ASSERT_EQ(reach.reach == Reach::kYes, walk.found) << "map " << map << ": " << a << " -> " << b;
+      (walk.found ? yes : no) += 1;
+    }
+  }
+  // Both answers were really asked for.
+  EXPECT_GT(no, 100);
+  EXPECT_GT(yes, 100);
+}
+
+TEST(ReachCheckTest, StopsAtTheBudgetWhenBothSidesAreLarge) {
+  World world = testing::AsciiWorld(std::vector<std::string>(40, std::string(40, '.')));
+  const Metric shortest(world, *FindProfile("shortest"), 0);
+  const Continent& c = world.continents[0];
+  const ReachResult far = CheckReach(c, shortest, testing::SurfaceAt(c, 0, 0), testing::SurfaceAt(c, 39, 39), 50);
+  EXPECT_EQ(far.reach, Reach::kUnknown);
+  EXPECT_LT(far.visited, 200u);
+  EXPECT_EQ(CheckReach(c, shortest, testing::SurfaceAt(c, 0, 0), testing::SurfaceAt(c, 39, 39), 4000).reach,
+            Reach::kYes);
+}
+
+TEST(ReachCheckTest, AWalkToALedgeIsRefusedWithoutSearchingTheWholeRegion) {
+  // 64 x 64 ground, a wall most of the way across, and a ledge at (40, 40): one region, but no
+  // walk onto the ledge. The fine grid would settle some 4,000 surfaces to learn it; after 100
+  // it looks for the trap.
+  std::vector<std::string> rows(64, std::string(64, '.'));
+  rows[20] = std::string(56, '@') + std::string(8, '.');
+  World world = testing::AsciiWorld(rows);
+  MakeLedge(world.continents[0], 40, 40);
+  const Metric shortest(world, *FindProfile("shortest"), 0);
+  Walker walker;
+  WalkOptions options;
+  options.trap_check_after = 100;
+  auto onto = AnswerWalk(world, shortest, At(5, 5), At(40, 40), walker, options);
+  ASSERT_TRUE(onto.ok()) << onto.status();
+  EXPECT_EQ(onto->status, WalkStatus::kNoWalk);
+  EXPECT_EQ(onto->method, Method::kReach);
+  EXPECT_LT(onto->stats.nodes_expanded, 1000u);
+  // Off the ledge is a walk round the wall, and the check in the middle does not change it.
+  WalkOptions unchecked;
+  unchecked.trap_check_after = UINT64_MAX;
+  unchecked.try_straight_line = options.try_straight_line = false;
+  auto off = AnswerWalk(world, shortest, At(40, 40), At(5, 5), walker, options);
+  auto plain = AnswerWalk(world, shortest, At(40, 40), At(5, 5), walker, unchecked);
+  ASSERT_TRUE(off.ok() && plain.ok());
+  EXPECT_EQ(off->status, WalkStatus::kOk);
+  EXPECT_EQ(off->method, Method::kFineGrid);
+  EXPECT_DOUBLE_EQ(off->seconds, plain->seconds);
+  EXPECT_DOUBLE_EQ(off->yards, plain->yards);
+  EXPECT_GT(off->stats.nodes_expanded, plain->stats.nodes_expanded);  // the check and the restart
+}
+
+}  // namespace
+}  // namespace walk::nav
