@@ -5,7 +5,9 @@
 //   CCH / Dijkstra / danger Dijkstra µs per query (median, p99) over the same random pairs and
 //                                    the same legs, and the Dijkstra / CCH ratio of medians
 //   whole walk, cold and warm        µs per AnswerWalk (auto): first with no leg cached, then
-//                                    the same pairs again with their legs cached
+//                                    the same pairs again with their legs cached; both after
+//                                    16 walks between other places (buffers sized, as in a
+//                                    running walkd)
 //
 // Each CCH variant (tree, bound, walkd's bound + guessed upper bound, landmarks, perfect,
 // bidirectional) runs in its own pass over all pairs, after the legs of all pairs.
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <string>
 #include <thread>
@@ -280,6 +283,23 @@ int Run(int argc, char** argv) {
   options.router = &router;
   std::vector<double> cold_us, warm_us;
   std::array<std::uint32_t, kMethodCount> methods{};
+  // First a few walks between other places: a thread's search buffers (the CCH query's labels,
+  // the cell search's states, the helper's) are sized and first touched by its first walks,
+  // 5-8 ms each here, which a running walkd has long paid. Cold means no leg cached, as in a
+  // daemon asked about new places.
+  std::vector<double> first_us;
+  {
+    std::mt19937_64 other(seed + 1);
+    std::uniform_int_distribution<SurfaceId> elsewhere(0, c.surface_count() - 1);
+    for (int tries = 0; first_us.size() < 16 && tries < 1000000; ++tries) {
+      const SurfaceId a = elsewhere(other), b = elsewhere(other);
+      if (c.region[a] != c.region[b] || c.region_size[c.region[a]] < 1000) continue;
+      if (std::max(std::abs(double(c.column_x[a]) - c.column_x[b]), std::abs(double(c.column_y[a]) - c.column_y[b])) <= near) continue;
+      t = Clock::now();
+      (void)AnswerWalk(world, base, place_of(a), place_of(b), searchers, options);
+      first_us.push_back(MicrosSince(t));
+    }
+  }
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& [a, b] : chosen) {
       t = Clock::now();
@@ -330,6 +350,8 @@ int Run(int argc, char** argv) {
               guess_median > 0 ? dijkstra_median / guess_median : 0.0,
               bound_median > 0 ? dijkstra_median / bound_median : 0.0,
               perfect_median > 0 ? dijkstra_median / perfect_median : 0.0);
+  std::printf("first walks (buffers sized): the first %.1f us, the 16 %.1f us in all\n",
+              first_us.empty() ? 0.0 : first_us[0], std::accumulate(first_us.begin(), first_us.end(), 0.0));
   std::printf("whole walk cold   median %8.1f us  p99 %8.1f us\n", Percentile(cold_us, 0.5), Percentile(cold_us, 0.99));
   std::printf("whole walk warm   median %8.1f us  p99 %8.1f us\n", Percentile(warm_us, 0.5), Percentile(warm_us, 0.99));
   nlohmann::ordered_json line;

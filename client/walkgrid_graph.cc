@@ -249,6 +249,7 @@ int RunCheck(const CheckArgs& args) {
   line["worst_seconds_excess_pct"] = 100.0 * report.worst_seconds_excess;
   line["mean_yards_excess_pct"] = 100.0 * report.mean_yards_excess;
   line["worst_yards_excess_pct"] = 100.0 * report.worst_yards_excess;
+  line["least_yards_excess_pct"] = 100.0 * report.least_yards_excess;
   nlohmann::ordered_json methods;
   for (int m = 0; m < nav::kMethodCount; ++m) {
     if (report.methods[m] > 0) methods[nav::MethodName(static_cast<nav::Method>(m))] = report.methods[m];

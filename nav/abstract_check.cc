@@ -65,6 +65,7 @@ ExactnessReport CheckExactness(const World& world, const Metric& metric, const A
     yards_sum += yards_excess;
     report.worst_seconds_excess = std::max(report.worst_seconds_excess, seconds_excess);
     report.worst_yards_excess = std::max(report.worst_yards_excess, yards_excess);
+    report.least_yards_excess = std::min(report.least_yards_excess, yards_excess);
   }
   if (report.compared > 0) {
     report.mean_seconds_excess = seconds_sum / report.compared;

@@ -21,8 +21,11 @@ struct ExactnessReport {
   // Relative excess of the abstract walk over the exact one (0.01 = 1 % longer).
   double mean_seconds_excess = 0.0;
   double worst_seconds_excess = 0.0;
-  double mean_yards_excess = 0.0;  // yards may also come out shorter: this is signed
+  // Yards may also come out shorter: these are signed. Where the profile's cost is not yards
+  // (neutral: seconds), a walk that costs more may be shorter, so the least is below zero.
+  double mean_yards_excess = 0.0;
   double worst_yards_excess = 0.0;
+  double least_yards_excess = 0.0;
   std::array<std::uint32_t, kMethodCount> methods{};  // how the abstract answers were found
   std::vector<double> abstract_us;  // per pair, the whole AnswerWalk
   std::vector<double> grid_us;
