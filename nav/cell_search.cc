@@ -45,6 +45,39 @@ Cell CellAt(const Continent& c, std::uint32_t cell_columns, std::uint32_t x, std
 void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
                      bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
                      std::span<const SurfaceId> targets, SurfaceId stop_at, double bound) {
+  // Dial's buckets where every step costs at least the cheapest column there is: a plain
+  // search (an A*'s keys are not costs, and a bound needs its keys in order) of a cell without
+  // lifts (a ride may cost less). A leg on the 32 x 32 world: 4,456 entries pushed, and the
+  // radix heap moved them 16,147 times between its buckets.
+  const bool guided = !backward && targets.empty() && stop_at != kInvalidId;
+  if (!guided && !(bound < kInfCost) && metric.min_seconds_per_column() > 0.0 && !HasLifts(c, cell)) {
+    // A hair narrower than the cheapest step, so rounding never puts a step inside its bucket.
+    buckets_.Reset(metric.min_seconds_per_column() * (1.0 - 1e-9));
+    RunWith(buckets_, c, cell, metric, origin, backward, exempt_a, exempt_b, targets, stop_at, bound);
+  } else {
+    heap_.Clear();
+    RunWith(heap_, c, cell, metric, origin, backward, exempt_a, exempt_b, targets, stop_at, bound);
+  }
+}
+
+bool CellSearch::HasLifts(const Continent& c, const Cell& cell) {
+  const Tile& tile = *c.TileAt(cell.x0, cell.y0);
+  const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
+  for (std::uint32_t y = cell.y0; y < cell.y1; ++y) {
+    const std::uint32_t row = (y - tile_y0) * kTileColumns;
+    const SurfaceId first = tile.first_surface[row + (cell.x0 - tile_x0)];
+    const SurfaceId end = tile.first_surface[row + (cell.x1 - 1 - tile_x0) + 1];
+    for (SurfaceId s = first; s < end; ++s) {
+      if (c.marks[s] & kMarkLift) return true;
+    }
+  }
+  return false;
+}
+
+template <typename Queue>
+void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, const Metric& metric,
+                         SurfaceId origin, bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
+                         std::span<const SurfaceId> targets, SurfaceId stop_at, double bound) {
   const std::uint32_t size = cell.tile_end - cell.tile_first;
   // The origin and targets outside the cell take slots after the tile's.
   auto outside_cell = [&](SurfaceId s) { return !cell.Contains(c.column_x[s], c.column_y[s]); };
@@ -66,7 +99,6 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
     for (State& state : state_) state.stamp = state.target_stamp = 0;
     generation_ = 1;
   }
-  heap_.Clear();
   backward_ = backward;
   tile_first_ = cell.tile_first;
   tile_size_ = size;
@@ -105,7 +137,7 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   auto push = [&](std::uint32_t local, double g) {
     const double key = std::max(g + heuristic(local), last_key);
     state_[local].key = key;
-    heap_.Push(local, key);
+    queue.Push(local, key);
   };
   auto reach = [&](std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
     if (state_[local].stamp != generation) {
@@ -142,9 +174,9 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   }
 
   reach(LocalOf(origin), 0.0, kInvalidId, PathStep::kViaStart);
-  while (!heap_.empty()) {
+  while (!queue.empty()) {
     double key;
-    const std::uint32_t local = heap_.PopMin(&key);
+    const std::uint32_t local = queue.PopMin(&key);
     if (state_[local].settled || key != state_[local].key) continue;  // stale
     last_key = key;
     if (!(key < bound)) break;  // nothing left can beat the bound

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "nav/bucket_queue.h"
 #include "nav/grid.h"
 #include "nav/radix_heap.h"
 #include "nav/metric.h"
@@ -63,6 +64,13 @@ class CellSearch {
   std::uint64_t settled_count() const { return settled_count_; }
 
  private:
+  // Run with `queue` (heap_ or buckets_).
+  template <typename Queue>
+  void RunWith(Queue& queue, const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
+               bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
+               std::span<const SurfaceId> targets, SurfaceId stop_at, double bound);
+  // Whether a surface of `cell` is a lift's landing one may ride from.
+  static bool HasLifts(const Continent& c, const Cell& cell);
   // The slot of surface `s`: its offset in the tile, or after the tile's for one outside the
   // cell; kInvalidId for a surface of another tile the search does not know.
   std::uint32_t LocalOf(SurfaceId s) const;
@@ -91,7 +99,8 @@ class CellSearch {
     std::uint8_t via;  // direction of the step between parent and surface, or lift
   };
   std::vector<State> state_;  // by local index (surface - tile_first_)
-  RadixHeap heap_;
+  RadixHeap heap_;       // for A*s, bounded searches and cells with lifts
+  BucketQueue buckets_;  // for the others
 };
 
 }  // namespace walk::nav

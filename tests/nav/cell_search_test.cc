@@ -1,0 +1,56 @@
+// CellSearch against the textbook Dijkstra (nav/reference_dijkstra.h): a map that is one tile,
+// searched as one cell, so no way leaves it. Without lifts a plain search files its surfaces in
+// Dial's buckets (nav/bucket_queue.h), which must settle exactly what a heap settles.
+#include "nav/cell_search.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nav/reference_dijkstra.h"
+#include "tests/nav/ascii_grid.h"
+
+namespace walk::nav {
+namespace {
+
+TEST(CellSearchTest, PlainSearchesCostWhatTheTextbookDijkstraCosts) {
+  // 256 x 256 columns of ground, water, swamp and walls: steps of many prices.
+  std::mt19937 random(5);
+  std::vector<std::string> rows(kTileColumns, std::string(kTileColumns, '.'));
+  for (auto& row : rows) {
+    for (char& ch : row) {
+      const unsigned r = random() % 20;
+      ch = r < 4 ? '@' : r < 6 ? 'W' : r < 8 ? 'S' : '.';
+    }
+  }
+  const World world = testing::AsciiWorld(rows);
+  const Continent& c = world.continents[0];
+  ASSERT_TRUE(c.lifts.empty());
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  CellSearch search;
+  int compared = 0;
+  for (const char* profile : {"neutral", "shortest"}) {
+    const Metric metric(world, *FindProfile(profile), 0);
+    for (int origin = 0; origin < 6; ++origin) {
+      const SurfaceId s = any(random);
+      std::vector<SurfaceId> targets;
+      for (int k = 0; k < 8; ++k) targets.push_back(any(random));
+      const bool backward = origin % 2 == 1;
+      search.Run(c, CellOf(c, kTileColumns, s), metric, s, backward, 0, 0, targets);
+      for (const SurfaceId t : targets) {
+        const SearchResult exact = backward ? ReferenceDijkstra(c, world.column_yards, metric, t, s)
+                                            : ReferenceDijkstra(c, world.column_yards, metric, s, t);
+        ASSERT_EQ(search.Settled(t), exact.found) << profile << ": " << s << (backward ? " <- " : " -> ") << t;
+        if (!exact.found) continue;
+        ++compared;
+        EXPECT_NEAR(search.Seconds(t), exact.seconds, 1e-9 * exact.seconds)
+            << profile << ": " << s << (backward ? " <- " : " -> ") << t;
+      }
+    }
+  }
+  EXPECT_GT(compared, 60);
+}
+
+}  // namespace
+}  // namespace walk::nav
