@@ -25,7 +25,7 @@ struct ExactnessReport {
   // (neutral: seconds), a walk that costs more may be shorter, so the least is below zero.
   double mean_yards_excess = 0.0;
   double worst_yards_excess = 0.0;
-  double least_yards_excess = 0.0;
+  double least_yards_excess = kInfCost;  // 0 when nothing was compared
   std::array<std::uint32_t, kMethodCount> methods{};  // how the abstract answers were found
   std::vector<double> abstract_us;  // per pair, the whole AnswerWalk
   std::vector<double> grid_us;

@@ -8,6 +8,7 @@
 // was started. Lift rides may cost less than any step (CellSearch then keeps to the radix heap).
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <vector>
@@ -16,12 +17,17 @@ namespace walk::nav {
 
 class BucketQueue {
  public:
-  // Empties the queue for a search whose steps each cost at least `width` (> 0).
+  // Empties the queue for a search whose steps each cost at least `width` (> 0). Only the
+  // buckets the last search may have left entries in are cleared: a ring widened once by a
+  // costly step (a climb in a hostile town spans thousands of buckets) stays wide.
   void Reset(double width) {
-    for (std::vector<Entry>& bucket : ring_) bucket.clear();
     if (ring_.empty()) ring_.resize(64);
+    if (size_ > 0) {
+      const std::uint64_t last = std::min(highest_, current_ + ring_.size() - 1);
+      for (std::uint64_t b = current_; b <= last; ++b) ring_[b & (ring_.size() - 1)].clear();
+    }
     per_second_ = 1.0 / width;
-    current_ = 0;
+    current_ = highest_ = 0;
     size_ = 0;
   }
   // The RadixHeap's names, so a search may use either.
@@ -34,6 +40,7 @@ class BucketQueue {
     assert(b >= current_);
     if (b - current_ >= ring_.size()) Grow(b - current_ + 1);
     ring_[b & (ring_.size() - 1)].push_back({seconds, id});
+    highest_ = b > highest_ ? b : highest_;
     ++size_;
   }
   // Removes an entry of the lowest bucket; returns its id and sets *seconds.
@@ -68,6 +75,7 @@ class BucketQueue {
   std::vector<std::vector<Entry>> ring_;  // bucket b at b mod ring_.size()
   double per_second_ = 1.0;
   std::uint64_t current_ = 0;  // the lowest bucket that may hold entries
+  std::uint64_t highest_ = 0;  // the highest bucket pushed to since Reset
   std::size_t size_ = 0;
 };
 

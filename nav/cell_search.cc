@@ -50,7 +50,8 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   // lifts (a ride may cost less). A leg on the 32 x 32 world: 4,456 entries pushed, and the
   // radix heap moved them 16,147 times between its buckets.
   const bool guided = !backward && targets.empty() && stop_at != kInvalidId;
-  if (!guided && !(bound < kInfCost) && metric.min_seconds_per_column() > 0.0 && !HasLifts(c, cell)) {
+  used_buckets_ = !guided && !(bound < kInfCost) && metric.min_seconds_per_column() > 0.0 && !HasLifts(c, cell);
+  if (used_buckets_) {
     // A hair narrower than the cheapest step, so rounding never puts a step inside its bucket.
     buckets_.Reset(metric.min_seconds_per_column() * (1.0 - 1e-9));
     RunWith(buckets_, c, cell, metric, origin, backward, exempt_a, exempt_b, targets, stop_at, bound);

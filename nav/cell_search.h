@@ -62,6 +62,8 @@ class CellSearch {
   // to s; backward: s to origin); none when `s` was not settled.
   void Steps(SurfaceId s, std::vector<PathStep>* steps) const;
   std::uint64_t settled_count() const { return settled_count_; }
+  // Whether the last search filed its surfaces in Dial's buckets (else in the radix heap).
+  bool used_buckets() const { return used_buckets_; }
 
  private:
   // Run with `queue` (heap_ or buckets_).
@@ -86,6 +88,7 @@ class CellSearch {
   std::uint32_t tile_size_ = 0;  // surfaces of the searched tile
   std::uint32_t generation_ = 0;
   std::uint64_t settled_count_ = 0;
+  bool used_buckets_ = false;
   // A surface's search state, in one place: relaxing a step reads and writes one state, not
   // one entry in each of eight arrays (a leg on the 32 x 32 world: 530 -> 480 us).
   struct State {

@@ -62,7 +62,10 @@ Metric::Metric(const World& world, const Profile& profile, std::uint32_t band,
     }
   }
   if (!(cheapest < kInfCost)) cheapest = 1.0;  // nothing enterable: any bound will do
-  min_seconds_per_column_ = seconds_per_column_ * std::min(cheapest, 1.0);
+  // A hostile town multiplies too: a model that made it cheaper would lower the bound. (Cell
+  // searches' buckets rely on it as much as the A* does.)
+  const double hostile = hostile_mask != 0 ? std::min(model.hostile, 1.0) : 1.0;
+  min_seconds_per_column_ = seconds_per_column_ * std::min(cheapest, 1.0) * hostile;
 }
 
 double Metric::LiftSeconds(const Continent& c, SurfaceId to, double shaft_yards,

@@ -17,6 +17,63 @@ struct Side {
 
 }  // namespace
 
+bool ForEachStepFrom(const Continent& c, const Metric& metric, SurfaceId v, std::uint16_t exempt_a,
+                     std::uint16_t exempt_b, absl::FunctionRef<bool(SurfaceId)> visit) {
+  const LinkSet& links = c.links[v];
+  for (int d = 0; d < kDirectionCount; ++d) {
+    const Link link = links[d];
+    if (!HasLink(link)) continue;
+    if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
+    const SurfaceId w = c.LinkTarget(v, d);
+    const double step = metric.StepSeconds(c, w, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0, exempt_a, exempt_b);
+    if (step < kInfCost && visit(w)) return true;
+  }
+  if (c.marks[v] & kMarkLift) {
+    const LiftRide *ride, *end;
+    c.LiftsFrom(v, &ride, &end);
+    for (; ride != end; ++ride) {
+      if (metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b) < kInfCost && visit(ride->to)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool ForEachStepInto(const Continent& c, const Metric& metric, SurfaceId v, std::uint16_t exempt_a,
+                     std::uint16_t exempt_b, absl::FunctionRef<bool(SurfaceId)> visit) {
+  const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
+  for (int d = 0; d < kDirectionCount; ++d) {
+    const std::int64_t ux = static_cast<std::int64_t>(vx) - kDirectionDx[d];
+    const std::int64_t uy = static_cast<std::int64_t>(vy) - kDirectionDy[d];
+    if (!c.OnMap(ux, uy)) continue;
+    SurfaceId first, end;
+    c.ColumnSurfaces(static_cast<std::uint32_t>(ux), static_cast<std::uint32_t>(uy), &first, &end);
+    for (SurfaceId u = first; u < end; ++u) {
+      const LinkSet& links = c.links[u];
+      const Link link = links[d];
+      if (!HasLink(link) || c.LinkTarget(u, d) != v) continue;
+      if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
+      const double step = metric.StepSeconds(c, v, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0, exempt_a, exempt_b);
+      if (step < kInfCost && visit(u)) return true;
+    }
+  }
+  // Lift rides stay in their column.
+  SurfaceId first, end;
+  c.ColumnSurfaces(vx, vy, &first, &end);
+  for (SurfaceId u = first; u < end; ++u) {
+    if (!(c.marks[u] & kMarkLift)) continue;
+    const LiftRide *ride, *rides_end;
+    c.LiftsFrom(u, &ride, &rides_end);
+    for (; ride != rides_end; ++ride) {
+      if (ride->to == v && metric.LiftSeconds(c, v, ride->shaft_yards, exempt_a, exempt_b) < kInfCost && visit(u)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 ReachResult CheckReach(const Continent& c, const Metric& metric, SurfaceId from, SurfaceId to,
                        std::uint64_t budget) {
   ReachResult result;
@@ -39,64 +96,6 @@ ReachResult CheckReach(const Continent& c, const Metric& metric, SurfaceId from,
     side.open.push_back(w);
     return other.seen.contains(w);
   };
-  // Forward: the steps Walker takes out of v.
-  auto grow_forward = [&](SurfaceId v) {
-    const LinkSet& links = c.links[v];
-    for (int d = 0; d < kDirectionCount; ++d) {
-      const Link link = links[d];
-      if (!HasLink(link)) continue;
-      if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-      const SurfaceId w = c.LinkTarget(v, d);
-      const double step = metric.StepSeconds(c, w, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0, exempt_a, exempt_b);
-      if (step < kInfCost && take(forward, backward, w)) return true;
-    }
-    if (c.marks[v] & kMarkLift) {
-      const LiftRide *ride, *end;
-      c.LiftsFrom(v, &ride, &end);
-      for (; ride != end; ++ride) {
-        if (metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b) < kInfCost &&
-            take(forward, backward, ride->to)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  };
-  // Backward: every surface u with a step Walker takes from u into v.
-  auto grow_backward = [&](SurfaceId v) {
-    const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
-    for (int d = 0; d < kDirectionCount; ++d) {
-      const std::int64_t ux = static_cast<std::int64_t>(vx) - kDirectionDx[d];
-      const std::int64_t uy = static_cast<std::int64_t>(vy) - kDirectionDy[d];
-      if (!c.OnMap(ux, uy)) continue;
-      SurfaceId first, end;
-      c.ColumnSurfaces(static_cast<std::uint32_t>(ux), static_cast<std::uint32_t>(uy), &first, &end);
-      for (SurfaceId u = first; u < end; ++u) {
-        const LinkSet& links = c.links[u];
-        const Link link = links[d];
-        if (!HasLink(link) || c.LinkTarget(u, d) != v) continue;
-        if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-        const double step = metric.StepSeconds(c, v, LinkKindOf(link), IsDiagonal(d) ? kSqrt2 : 1.0, exempt_a, exempt_b);
-        if (step < kInfCost && take(backward, forward, u)) return true;
-      }
-    }
-    // Lift rides stay in their column.
-    SurfaceId first, end;
-    c.ColumnSurfaces(vx, vy, &first, &end);
-    for (SurfaceId u = first; u < end; ++u) {
-      if (!(c.marks[u] & kMarkLift)) continue;
-      const LiftRide *ride, *rides_end;
-      c.LiftsFrom(u, &ride, &rides_end);
-      for (; ride != rides_end; ++ride) {
-        if (ride->to == v && metric.LiftSeconds(c, v, ride->shaft_yards, exempt_a, exempt_b) < kInfCost &&
-            take(backward, forward, u)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  };
-
   for (;;) {
     if (forward.open.empty() || backward.open.empty()) {
       result.reach = Reach::kNo;
@@ -107,7 +106,12 @@ ReachResult CheckReach(const Continent& c, const Metric& metric, SurfaceId from,
     if (side.seen.size() > budget) return result;  // the smaller side too: both outgrew it
     const SurfaceId v = side.open.back();
     side.open.pop_back();
-    if (forward_turn ? grow_forward(v) : grow_backward(v)) {
+    const bool met = forward_turn
+                         ? ForEachStepFrom(c, metric, v, exempt_a, exempt_b,
+                                           [&](SurfaceId w) { return take(forward, backward, w); })
+                         : ForEachStepInto(c, metric, v, exempt_a, exempt_b,
+                                           [&](SurfaceId u) { return take(backward, forward, u); });
+    if (met) {
       result.reach = Reach::kYes;
       return result;
     }

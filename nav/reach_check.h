@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "absl/functional/function_ref.h"
 #include "nav/grid.h"
 #include "nav/metric.h"
 
@@ -32,5 +33,15 @@ struct ReachResult {
 // until they meet, one runs out, or both hold more than `budget` surfaces.
 ReachResult CheckReach(const Continent& c, const Metric& metric, SurfaceId from, SurfaceId to,
                        std::uint64_t budget);
+
+// Calls `visit(w)` for each surface w one step of a walk leads to from `v`, as Walker steps: a
+// link (a diagonal only with both orthogonal links), or a lift ride, priced below kInfCost by
+// `metric` with zones `exempt_a` and `exempt_b` free of danger. Stops at the first visit that
+// returns true, and returns whether one did.
+bool ForEachStepFrom(const Continent& c, const Metric& metric, SurfaceId v, std::uint16_t exempt_a,
+                     std::uint16_t exempt_b, absl::FunctionRef<bool(SurfaceId)> visit);
+// The same for each surface u with such a step into `v`.
+bool ForEachStepInto(const Continent& c, const Metric& metric, SurfaceId v, std::uint16_t exempt_a,
+                     std::uint16_t exempt_b, absl::FunctionRef<bool(SurfaceId)> visit);
 
 }  // namespace walk::nav

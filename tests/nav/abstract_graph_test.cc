@@ -290,6 +290,45 @@ TEST(AbstractGraphTest, GuidedCellSearchCostsWhatDijkstraCosts) {
   EXPECT_GT(compared, 100);
 }
 
+TEST(AbstractGraphTest, LegsInBucketsCostWhatLegsInTheHeapCost) {
+  // Legs of the demo world (floors, lifts, roads, water, steep ground, towns), both ways, to every
+  // portal of the cell, the ones outside it included: filed in Dial's buckets where the cell
+  // has no lifts, and again in the radix heap (a bound, however loose, keeps a search there).
+  const World& world = DemoWorld();
+  const Continent& c = world.continents[0];
+  const AbstractGraph graph = Prepare(world, {"neutral"});
+  const ContinentGraph& g = graph.continents[0];
+  CellSearch buckets, heap;
+  std::mt19937_64 random(17);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  int bucket_legs = 0, heap_legs = 0, compared = 0;
+  for (const char* profile : {"neutral", "shortest"}) {
+    const Metric metric(world, *FindProfile(profile), 0);
+    for (int i = 0; i < 300; ++i) {
+      const SurfaceId s = any(random);
+      std::vector<SurfaceId> targets;
+      for (const std::uint32_t n : g.CellPortals(graph.cell_columns, c.column_x[s], c.column_y[s])) {
+        targets.push_back(g.node_surface[n]);
+      }
+      const bool backward = i % 2 == 1;
+      const Cell cell = CellOf(c, graph.cell_columns, s);
+      buckets.Run(c, cell, metric, s, backward, 0, 0, targets);
+      heap.Run(c, cell, metric, s, backward, 0, 0, targets, kInvalidId, 1e300);
+      ASSERT_FALSE(heap.used_buckets());
+      (buckets.used_buckets() ? bucket_legs : heap_legs) += 1;
+      for (const SurfaceId t : targets) {
+        ASSERT_EQ(buckets.Settled(t), heap.Settled(t)) << profile << ": " << s << " and " << t;
+        if (!heap.Settled(t)) continue;
+        ++compared;
+        EXPECT_EQ(buckets.Seconds(t), heap.Seconds(t)) << profile << ": " << s << " and " << t;
+      }
+    }
+  }
+  EXPECT_GT(bucket_legs, 300);
+  EXPECT_GT(heap_legs, 10);  // cells with lifts
+  EXPECT_GT(compared, 3000);
+}
+
 TEST(AbstractGraphTest, BadOptionsNameTheField) {
   AbstractGraphOptions options;
   options.cell_columns = 100;

@@ -1,11 +1,13 @@
 #include "nav/reach_check.h"
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "nav/answer_walk.h"
+#include "nav/demo_world.h"
 #include "nav/grid_builder.h"
 #include "nav/walker.h"
 #include "tests/nav/ascii_grid.h"
@@ -65,6 +67,98 @@ TEST(ReachCheckTest, AgreesWithTheWalkerOnRandomOneWayGrids) {
   // Both answers were really asked for.
   EXPECT_GT(no, 100);
   EXPECT_GT(yes, 100);
+}
+
+TEST(ReachCheckTest, AgreesWithTheWalkerOnADemoWorldWithLinksCut) {
+  // The demo world's floors, lifts, stairs, jumps and falls, with a tenth of its links cut one
+  // way: the backward side must find every surface a walk may come from, by level, diagonal,
+  // lift and price (a band's danger and a faction's hostile towns too).
+  DemoOptions options;
+  options.tiles_x = options.tiles_y = 1;
+  auto generated = GenerateDemoWorld(options);
+  ASSERT_TRUE(generated.ok()) << generated.status();
+  World world = *std::move(generated);
+  Continent& c = world.continents[0];
+  ASSERT_FALSE(c.lifts.empty());
+  std::mt19937 random(23);
+  for (SurfaceId v = 0; v < c.surface_count(); ++v) {
+    for (int d = 0; d < kDirectionCount; ++d) {
+      if (random() % 10 == 0) c.links[v][d] = kNoLink;
+    }
+  }
+  ComputeRegions(c);
+  Walker walker;
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  int no = 0, yes = 0;
+  for (const char* profile : {"neutral", "faction-a-heavy"}) {
+    const Metric metric(world, *FindProfile(profile), 30);
+    for (int pair = 0; pair < 40; ++pair) {
+      const SurfaceId a = any(random), b = any(random);
+      if (c.region[a] != c.region[b]) continue;
+      const ReachResult reach = CheckReach(c, metric, a, b, UINT64_MAX);
+      const SearchResult walk = walker.FindWalk(c, world.column_yards, metric, a, b);
+      ASSERT_NE(reach.reach, Reach::kUnknown);
+      ASSERT_EQ(reach.reach == Reach::kYes, walk.found) << profile << ": " << a << " -> " << b;
+      (walk.found ? yes : no) += 1;
+    }
+  }
+  EXPECT_GT(yes, 10);
+  EXPECT_GT(no, 3);
+}
+
+TEST(ReachCheckTest, StepsIntoASurfaceAreTheStepsOutOfItsNeighbours) {
+  // The backward side is only as good as its list of steps into a surface: on the demo world
+  // (floors, lifts, stairs, jumps, falls; a faction's hostile towns; a band's danger), with links
+  // cut one way, u steps into v exactly when v is among u's steps out, for every u of v's own
+  // and its eight neighbouring columns (a lift ride stays in its column).
+  DemoOptions options;
+  options.tiles_x = options.tiles_y = 1;
+  auto generated = GenerateDemoWorld(options);
+  ASSERT_TRUE(generated.ok()) << generated.status();
+  World world = *std::move(generated);
+  Continent& c = world.continents[0];
+  std::mt19937 random(29);
+  for (SurfaceId v = 0; v < c.surface_count(); ++v) {
+    for (int d = 0; d < kDirectionCount; ++d) {
+      if (random() % 10 == 0) c.links[v][d] = kNoLink;
+    }
+  }
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  int steps = 0, lift_steps = 0;
+  for (const char* profile : {"neutral", "faction-a-heavy", "shortest"}) {
+    const Metric metric(world, *FindProfile(profile), 30);
+    std::vector<SurfaceId> landings;  // surfaces a ride lands on: every one, then random ones
+    for (const LiftRide& ride : c.lifts) landings.push_back(ride.to);
+    for (int i = 0; i < 3000; ++i) landings.push_back(any(random));
+    for (const SurfaceId v : landings) {
+      const std::uint16_t exempt_a = c.zone[landings[0]], exempt_b = c.zone[v];
+      std::vector<SurfaceId> into;
+      ForEachStepInto(c, metric, v, exempt_a, exempt_b, [&](SurfaceId u) {
+        into.push_back(u);
+        return false;
+      });
+      std::sort(into.begin(), into.end());
+      std::vector<SurfaceId> expected;
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const std::int64_t x = std::int64_t{c.column_x[v]} + dx, y = std::int64_t{c.column_y[v]} + dy;
+          if (!c.OnMap(x, y)) continue;
+          SurfaceId first, end;
+          c.ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &end);
+          for (SurfaceId u = first; u < end; ++u) {
+            const bool steps_to_v = ForEachStepFrom(c, metric, u, exempt_a, exempt_b, [&](SurfaceId w) { return w == v; });
+            if (steps_to_v) expected.push_back(u);
+            if (steps_to_v && dx == 0 && dy == 0) ++lift_steps;
+          }
+        }
+      }
+      std::sort(expected.begin(), expected.end());
+      ASSERT_EQ(into, expected) << profile << ": surface " << v;
+      steps += static_cast<int>(into.size());
+    }
+  }
+  EXPECT_GT(steps, 10'000);
+  EXPECT_GT(lift_steps, 10);
 }
 
 TEST(ReachCheckTest, StopsAtTheBudgetWhenBothSidesAreLarge) {
