@@ -9,13 +9,7 @@
 namespace walk::nav {
 namespace {
 
-// Places at the middle of a column, in yards (one yard per column in these worlds).
-Place At(double x, double y) {
-  Place p;
-  p.x_yards = x + 0.5;
-  p.y_yards = y + 0.5;
-  return p;
-}
+using testing::At;
 
 class AnswerWalkTest : public ::testing::Test {
  protected:

@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "nav/movingai.h"
+#include "nav/walk_answer.h"
 
 namespace walk::nav::testing {
 
@@ -20,6 +21,14 @@ inline World AsciiWorld(const std::vector<std::string>& rows) {
   auto world = WorldFromMovingAi(*map);
   EXPECT_TRUE(world.ok()) << world.status();
   return *std::move(world);
+}
+
+// A place at the middle of column (x, y), in yards (one yard per column in these worlds).
+inline Place At(double x, double y) {
+  Place p;
+  p.x_yards = x + 0.5;
+  p.y_yards = y + 0.5;
+  return p;
 }
 
 // The surface of column (x, y) (level 0), or kInvalidId.

@@ -8,6 +8,7 @@
 #include "nav/grid_builder.h"
 #include "nav/metric.h"
 #include "nav/path_detail.h"
+#include "tests/nav/ascii_grid.h"
 
 namespace walk::nav {
 namespace {
@@ -48,12 +49,7 @@ World Draw(const std::vector<std::string>& rows, const std::vector<std::string>&
   return world;
 }
 
-Place At(double x, double y) {
-  Place p;
-  p.x_yards = x + 0.5;
-  p.y_yards = y + 0.5;
-  return p;
-}
+using testing::At;
 
 WalkAnswer Ask(const World& world, const std::string& profile, std::uint32_t band, Place from,
                Place to) {

@@ -15,11 +15,31 @@
 namespace walk::nav {
 namespace {
 
-Place At(double x, double y) {
-  Place p;
-  p.x_yards = x + 0.5;
-  p.y_yards = y + 0.5;
-  return p;
+using testing::At;
+
+// Cuts one link in `one_in` (of every surface, every direction) one way: what was a two-way step
+// becomes a drop nobody climbs back.
+void CutLinks(Continent& c, std::mt19937& random, unsigned one_in) {
+  for (SurfaceId v = 0; v < c.surface_count(); ++v) {
+    for (int d = 0; d < kDirectionCount; ++d) {
+      if (random() % one_in == 0) c.links[v][d] = kNoLink;
+    }
+  }
+}
+
+// The 1 x 1-tile demo world (floors, lifts, stairs, jumps, falls, towns, zones) with a tenth of
+// its links cut one way.
+World DemoWorldWithLinksCut(std::mt19937& random) {
+  DemoOptions options;
+  options.tiles_x = options.tiles_y = 1;
+  auto generated = GenerateDemoWorld(options);
+  EXPECT_TRUE(generated.ok()) << generated.status();
+  World world = generated.ok() ? *std::move(generated) : World();
+  if (!world.continents.empty()) {
+    CutLinks(world.continents[0], random, 10);
+    ComputeRegions(world.continents[0]);
+  }
+  return world;
 }
 
 // Makes column (x, y) a ledge: every link into it is cut, so one may step off it but never on.
@@ -32,11 +52,28 @@ void MakeLedge(Continent& c, std::uint32_t x, std::uint32_t y) {
   }
 }
 
+// Asks `pairs` random pairs of one region both ways, the check with no budget to stop it and
+// the walker, and counts the walks found (`yes`) and not (`no`): they must agree on every one.
+void ExpectCheckAgreesWithWalker(const World& world, const Metric& metric, std::mt19937& random, int pairs,
+                                 int* yes, int* no) {
+  const Continent& c = world.continents[0];
+  Walker walker;
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  for (int pair = 0; pair < pairs; ++pair) {
+    const SurfaceId a = any(random), b = any(random);
+    if (c.region[a] != c.region[b]) continue;
+    const ReachResult reach = CheckReach(c, metric, a, b, UINT64_MAX);
+    const SearchResult walk = walker.FindWalk(c, world.column_yards, metric, a, b);
+    ASSERT_NE(reach.reach, Reach::kUnknown);
+    ASSERT_EQ(reach.reach == Reach::kYes, walk.found) << metric.profile().name << ": " << a << " -> " << b;
+    (walk.found ? *yes : *no) += 1;
+  }
+}
+
 TEST(ReachCheckTest, AgreesWithTheWalkerOnRandomOneWayGrids) {
   // Random walls, and a fifth of the links cut one way: many ends of one region have no walk
   // between them. With no budget to stop it, the check must say exactly what the walker finds.
   std::mt19937 random(11);
-  const Metric* metric = nullptr;
   int no = 0, yes = 0;
   for (int map = 0; map < 6; ++map) {
     std::vector<std::string> rows(24, std::string(32, '.'));
@@ -44,25 +81,9 @@ TEST(ReachCheckTest, AgreesWithTheWalkerOnRandomOneWayGrids) {
       for (char& ch : row) ch = random() % 4 == 0 ? '@' : (random() % 8 == 0 ? 'W' : '.');
     }
     World world = testing::AsciiWorld(rows);
-    Continent& c = world.continents[0];
-    for (SurfaceId v = 0; v < c.surface_count(); ++v) {
-      for (int d = 0; d < kDirectionCount; ++d) {
-        if (random() % 5 == 0) c.links[v][d] = kNoLink;
-      }
-    }
-    ComputeRegions(c);
-    const Metric neutral(world, *FindProfile("neutral"), 0);
-    metric = &neutral;
-    Walker walker;
-    std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
-    for (int pair = 0; pair < 200; ++pair) {
-      const SurfaceId a = any(random), b = any(random);
-      const ReachResult reach = CheckReach(c, *metric, a, b, UINT64_MAX);
-      const SearchResult walk = walker.FindWalk(c, world.column_yards, *metric, a, b);
-      ASSERT_NE(reach.reach, Reach::kUnknown);
-      ASSERT_EQ(reach.reach == Reach::kYes, walk.found) << "map " << map << ": " << a << " -> " << b;
-      (walk.found ? yes : no) += 1;
-    }
+    CutLinks(world.continents[0], random, 5);
+    ComputeRegions(world.continents[0]);
+    ExpectCheckAgreesWithWalker(world, Metric(world, *FindProfile("neutral"), 0), random, 200, &yes, &no);
   }
   // Both answers were really asked for.
   EXPECT_GT(no, 100);
@@ -73,34 +94,14 @@ TEST(ReachCheckTest, AgreesWithTheWalkerOnADemoWorldWithLinksCut) {
   // The demo world's floors, lifts, stairs, jumps and falls, with a tenth of its links cut one
   // way: the backward side must find every surface a walk may come from, by level, diagonal,
   // lift and price (a band's danger and a faction's hostile towns too).
-  DemoOptions options;
-  options.tiles_x = options.tiles_y = 1;
-  auto generated = GenerateDemoWorld(options);
-  ASSERT_TRUE(generated.ok()) << generated.status();
-  World world = *std::move(generated);
-  Continent& c = world.continents[0];
-  ASSERT_FALSE(c.lifts.empty());
   std::mt19937 random(23);
-  for (SurfaceId v = 0; v < c.surface_count(); ++v) {
-    for (int d = 0; d < kDirectionCount; ++d) {
-      if (random() % 10 == 0) c.links[v][d] = kNoLink;
-    }
-  }
-  ComputeRegions(c);
-  Walker walker;
-  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  World world = DemoWorldWithLinksCut(random);
+  ASSERT_FALSE(world.continents.empty());
+  const Continent& c = world.continents[0];
+  ASSERT_FALSE(c.lifts.empty());
   int no = 0, yes = 0;
   for (const char* profile : {"neutral", "faction-a-heavy"}) {
-    const Metric metric(world, *FindProfile(profile), 30);
-    for (int pair = 0; pair < 40; ++pair) {
-      const SurfaceId a = any(random), b = any(random);
-      if (c.region[a] != c.region[b]) continue;
-      const ReachResult reach = CheckReach(c, metric, a, b, UINT64_MAX);
-      const SearchResult walk = walker.FindWalk(c, world.column_yards, metric, a, b);
-      ASSERT_NE(reach.reach, Reach::kUnknown);
-      ASSERT_EQ(reach.reach == Reach::kYes, walk.found) << profile << ": " << a << " -> " << b;
-      (walk.found ? yes : no) += 1;
-    }
+    ExpectCheckAgreesWithWalker(world, Metric(world, *FindProfile(profile), 30), random, 40, &yes, &no);
   }
   EXPECT_GT(yes, 10);
   EXPECT_GT(no, 3);
@@ -111,18 +112,10 @@ TEST(ReachCheckTest, StepsIntoASurfaceAreTheStepsOutOfItsNeighbours) {
   // (floors, lifts, stairs, jumps, falls; a faction's hostile towns; a band's danger), with links
   // cut one way, u steps into v exactly when v is among u's steps out, for every u of v's own
   // and its eight neighbouring columns (a lift ride stays in its column).
-  DemoOptions options;
-  options.tiles_x = options.tiles_y = 1;
-  auto generated = GenerateDemoWorld(options);
-  ASSERT_TRUE(generated.ok()) << generated.status();
-  World world = *std::move(generated);
-  Continent& c = world.continents[0];
   std::mt19937 random(29);
-  for (SurfaceId v = 0; v < c.surface_count(); ++v) {
-    for (int d = 0; d < kDirectionCount; ++d) {
-      if (random() % 10 == 0) c.links[v][d] = kNoLink;
-    }
-  }
+  World world = DemoWorldWithLinksCut(random);
+  ASSERT_FALSE(world.continents.empty());
+  const Continent& c = world.continents[0];
   std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
   int steps = 0, lift_steps = 0;
   for (const char* profile : {"neutral", "faction-a-heavy", "shortest"}) {
