@@ -114,8 +114,10 @@ absl::StatusOr<Route> FindRoute(const Continent& c, double column_yards, const M
   };
   if (abstract_found_nothing && trapped()) return route;
   route.method = Method::kFineGrid;
+  // A forced `grid` is the fine-grid walk and nothing else (diagnostics): no trap check.
+  const bool unchecked = checked || mode == SearchMode::kGrid;
   SearchResult found = walker.FindWalk(c, column_yards, metric, a.surface, b.surface, &route.steps,
-                                       checked ? UINT64_MAX : options.trap_check_after);
+                                       unchecked ? UINT64_MAX : options.trap_check_after);
   AddStats(found.stats, &route.stats);
   if (found.gave_up) {
     if (trapped()) return route;

@@ -182,6 +182,15 @@ TEST(ReachCheckTest, AWalkToALedgeIsRefusedWithoutSearchingTheWholeRegion) {
   EXPECT_EQ(onto->status, WalkStatus::kNoWalk);
   EXPECT_EQ(onto->method, Method::kReach);
   EXPECT_LT(onto->stats.nodes_expanded, 1000u);
+  // A forced `grid` (diagnostics) is the fine-grid walk alone: it searches everything.
+  Searchers searchers;
+  WalkOptions grid = options;
+  grid.search = SearchMode::kGrid;
+  auto forced = AnswerWalk(world, shortest, At(5, 5), At(40, 40), searchers, grid);
+  ASSERT_TRUE(forced.ok()) << forced.status();
+  EXPECT_EQ(forced->status, WalkStatus::kNoWalk);
+  EXPECT_EQ(forced->method, Method::kFineGrid);
+  EXPECT_GT(forced->stats.nodes_expanded, 3000u);
   // Off the ledge is a walk round the wall, and the check in the middle does not change it.
   WalkOptions unchecked;
   unchecked.trap_check_after = UINT64_MAX;
