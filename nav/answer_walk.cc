@@ -121,7 +121,6 @@ absl::StatusOr<Route> FindRoute(const Continent& c, double column_yards, const M
   AddStats(found.stats, &route.stats);
   if (found.gave_up) {
     if (trapped()) return route;
-    route.method = Method::kFineGrid;
     found = walker.FindWalk(c, column_yards, metric, a.surface, b.surface, &route.steps);
     AddStats(found.stats, &route.stats);
   }
