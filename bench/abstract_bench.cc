@@ -152,17 +152,21 @@ int Run(int argc, char** argv) {
   const Metric base(world, *profile, 0), danger(world, *profile, band);
 
   // Random pairs of surfaces in one region, far enough apart for the abstract graph to answer.
-  std::mt19937_64 random(seed);
-  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
-  std::vector<std::pair<SurfaceId, SurfaceId>> chosen;
   const double near = router.near_columns();
-  for (int tries = 0; chosen.size() < pairs && tries < 1000000; ++tries) {
-    const SurfaceId a = any(random), b = any(random);
-    if (c.region[a] != c.region[b] || c.region_size[c.region[a]] < 1000) continue;
-    const double dx = std::abs(double(c.column_x[a]) - c.column_x[b]), dy = std::abs(double(c.column_y[a]) - c.column_y[b]);
-    if (std::max(dx, dy) <= near) continue;
-    chosen.push_back({a, b});
-  }
+  auto far_pairs = [&](std::uint64_t pair_seed, std::size_t count) {
+    std::mt19937_64 random(pair_seed);
+    std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+    std::vector<std::pair<SurfaceId, SurfaceId>> found;
+    for (int tries = 0; found.size() < count && tries < 1000000; ++tries) {
+      const SurfaceId a = any(random), b = any(random);
+      if (c.region[a] != c.region[b] || c.region_size[c.region[a]] < 1000) continue;
+      const double dx = std::abs(double(c.column_x[a]) - c.column_x[b]), dy = std::abs(double(c.column_y[a]) - c.column_y[b]);
+      if (std::max(dx, dy) <= near) continue;
+      found.push_back({a, b});
+    }
+    return found;
+  };
+  const std::vector<std::pair<SurfaceId, SurfaceId>> chosen = far_pairs(seed, pairs);
 
   // Legs, then the three searches over the same seeds.
   CellSearch search;
@@ -288,17 +292,10 @@ int Run(int argc, char** argv) {
   // 5-8 ms each here, which a running walkd has long paid. Cold means no leg cached, as in a
   // daemon asked about new places.
   std::vector<double> first_us;
-  {
-    std::mt19937_64 other(seed + 1);
-    std::uniform_int_distribution<SurfaceId> elsewhere(0, c.surface_count() - 1);
-    for (int tries = 0; first_us.size() < 16 && tries < 1000000; ++tries) {
-      const SurfaceId a = elsewhere(other), b = elsewhere(other);
-      if (c.region[a] != c.region[b] || c.region_size[c.region[a]] < 1000) continue;
-      if (std::max(std::abs(double(c.column_x[a]) - c.column_x[b]), std::abs(double(c.column_y[a]) - c.column_y[b])) <= near) continue;
-      t = Clock::now();
-      (void)AnswerWalk(world, base, place_of(a), place_of(b), searchers, options);
-      first_us.push_back(MicrosSince(t));
-    }
+  for (const auto& [a, b] : far_pairs(seed + 1, 16)) {
+    t = Clock::now();
+    (void)AnswerWalk(world, base, place_of(a), place_of(b), searchers, options);
+    first_us.push_back(MicrosSince(t));
   }
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& [a, b] : chosen) {

@@ -30,8 +30,7 @@ class BucketQueue {
     current_ = highest_ = 0;
     size_ = 0;
   }
-  // The RadixHeap's names, so a search may use either.
-  void Clear() { Reset(1.0 / per_second_); }
+  // Push, PopMin and empty are the RadixHeap's, so a search may use either.
   bool empty() const { return size_ == 0; }
 
   // Adds `id` with `seconds` (no less than the last key taken).
