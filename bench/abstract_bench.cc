@@ -1,8 +1,9 @@
 // abstract_bench: what the abstract graph costs and buys on one prepared world, in one run.
 //
-//   order, CCH build, customization  seconds (customization: one profile's metric, in memory; first, and again on its arrays)
-//   legs                             µs per leg search (one cell, outward or backward)
-//   CCH / Dijkstra / danger Dijkstra µs per query (median, p99) over the same random pairs and
+//   order, CCH build, customization  seconds (customization: one profile's metric, in memory;
+//   first, and again on its arrays) legs                             µs per leg search (one cell,
+//   outward or backward) CCH / Dijkstra / danger Dijkstra µs per query (median, p99) over the same
+//   random pairs and
 //                                    the same legs, and the Dijkstra / CCH ratio of medians
 //   whole walk, cold and warm        µs per AnswerWalk (auto): first with no leg cached, then
 //                                    the same pairs again with their legs cached; both after
@@ -28,16 +29,16 @@
 #include <thread>
 #include <vector>
 
-#include "nav/abstract_graph_format.h"
-#include "nav/abstract_router.h"
-#include "nav/answer_walk.h"
-#include "nav/cch.h"
-#include "nav/cch_order.h"
-#include "nav/cost_guess.h"
-#include "nav/cost_model.h"
-#include "nav/grid_format.h"
-#include "nav/snap.h"
-#include "nav/walk_helper.h"
+#include "nav/abstract/abstract_graph_format.h"
+#include "nav/abstract/abstract_router.h"
+#include "nav/abstract/helper_thread.h"
+#include "nav/cch/cch.h"
+#include "nav/cch/cch_order.h"
+#include "nav/cch/cost_guess.h"
+#include "nav/cost/cost_model.h"
+#include "nav/grid/grid_format.h"
+#include "nav/query/snap.h"
+#include "nav/query/walk_pipeline.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::nav {
@@ -57,17 +58,22 @@ double Percentile(std::vector<double> v, double q) {
 
 int Run(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]\n");
+    std::fprintf(stderr,
+                 "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]\n");
     return 2;
   }
   std::string dir = argv[1], profile_name = "neutral";
   std::uint32_t pairs = 1000, band = 20;
   std::uint64_t seed = 7;
   for (int i = 2; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--pairs")) pairs = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
-    else if (!std::strcmp(argv[i], "--profile")) profile_name = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--band")) band = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
-    else if (!std::strcmp(argv[i], "--seed")) seed = std::strtoull(argv[i + 1], nullptr, 10);
+    if (!std::strcmp(argv[i], "--pairs"))
+      pairs = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--profile"))
+      profile_name = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--band"))
+      band = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--seed"))
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
   }
   auto t = Clock::now();
   auto loaded = LoadWorld(dir);
@@ -101,7 +107,8 @@ int Run(int argc, char** argv) {
     y[n] = c.column_y[g.node_surface[n]];
   }
   t = Clock::now();
-  const std::vector<std::uint32_t> order = NestedDissectionOrder(g.node_count(), tails, g.arc_head, x, y);
+  const std::vector<std::uint32_t> order =
+      NestedDissectionOrder(g.node_count(), tails, g.arc_head, x, y);
   const double order_s = MicrosSince(t) / 1e6;
   t = Clock::now();
   const Cch cch(g.node_count(), g.order, tails, g.arc_head);
@@ -124,25 +131,31 @@ int Run(int argc, char** argv) {
   // unless WALK_BENCH_QUICK is set (then neither it nor landmarks are measured).
   const bool quick = std::getenv("WALK_BENCH_QUICK") != nullptr;
   t = Clock::now();
-  const CchMetric perfect_metric(cch, quick ? std::vector<double>(weights.size(), kInfCost) : weights,
+  const CchMetric perfect_metric(cch,
+                                 quick ? std::vector<double>(weights.size(), kInfCost) : weights,
                                  /*perfect=*/!quick);
   const double perfect_customize_s = MicrosSince(t) / 1e6;
   // A geometric bound for pruning queries: node columns (by rank for the query) and the lowest
   // seconds per octile column of any arc.
-  std::vector<float> node_x(g.node_count()), node_y(g.node_count()), rank_x(g.node_count()), rank_y(g.node_count());
+  std::vector<float> node_x(g.node_count()), node_y(g.node_count()), rank_x(g.node_count()),
+      rank_y(g.node_count());
   for (std::uint32_t n = 0; n < g.node_count(); ++n) {
     node_x[n] = static_cast<float>(c.column_x[g.node_surface[n]]);
     node_y[n] = static_cast<float>(c.column_y[g.node_surface[n]]);
     rank_x[cch.rank(n)] = node_x[n];
     rank_y[cch.rank(n)] = node_y[n];
   }
-  const CchBound bound{&rank_x, &rank_y, CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y)};
+  const CchBound bound{&rank_x, &rank_y,
+                       CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y)};
   // And landmarks (ALT) on top of it.
   const char* marks_env = std::getenv("WALK_BENCH_LANDMARKS");
-  const std::uint32_t landmark_count =
-      quick ? 0 : marks_env != nullptr ? static_cast<std::uint32_t>(std::atoi(marks_env)) : 16;
+  const std::uint32_t landmark_count = quick ? 0
+                                       : marks_env != nullptr
+                                           ? static_cast<std::uint32_t>(std::atoi(marks_env))
+                                           : 16;
   t = Clock::now();
-  const CchLandmarks landmarks = CchLandmarks::Compute(cch, tails, g.arc_head, weights, landmark_count);
+  const CchLandmarks landmarks =
+      CchLandmarks::Compute(cch, tails, g.arc_head, weights, landmark_count);
   const double landmarks_s = MicrosSince(t) / 1e6;
   CchBound alt_bound = bound;
   alt_bound.landmarks = &landmarks;
@@ -160,7 +173,8 @@ int Run(int argc, char** argv) {
     for (int tries = 0; found.size() < count && tries < 1000000; ++tries) {
       const SurfaceId a = any(random), b = any(random);
       if (c.region[a] != c.region[b] || c.region_size[c.region[a]] < 1000) continue;
-      const double dx = std::abs(double(c.column_x[a]) - c.column_x[b]), dy = std::abs(double(c.column_y[a]) - c.column_y[b]);
+      const double dx = std::abs(double(c.column_x[a]) - c.column_x[b]),
+                   dy = std::abs(double(c.column_y[a]) - c.column_y[b]);
       if (std::max(dx, dy) <= near) continue;
       found.push_back({a, b});
     }
@@ -173,36 +187,41 @@ int Run(int argc, char** argv) {
   CostGuess guess;
   std::uint32_t guess_retries = 0;
   std::vector<double> cch_guess_two_us;
-  std::vector<double> leg_us, cch_us, cch_bound_us, cch_guess_us, cch_alt_us, cch_perfect_us, cch_dijkstra_us, dijkstra_us, danger_us;
+  std::vector<double> leg_us, cch_us, cch_bound_us, cch_guess_us, cch_alt_us, cch_perfect_us,
+      cch_dijkstra_us, dijkstra_us, danger_us;
   std::uint32_t mismatches = 0, found = 0;
   CchQuery query(cch);
-  AbstractDijkstra dijkstra;
+  DangerDijkstra dijkstra;
   double dijkstra_settled = 0;
   // Legs first; then each search in its own pass over all pairs, so none finds the arcs of a
   // pair in cache because another search of the same pair just read them.
   struct PairSeeds {
     SurfaceId a, b;
     std::vector<CchQuery::Seed> cs, ct;
-    std::vector<AbstractSeed> ds, dt, zs, zt;
+    std::vector<PricedNode> ds, dt, zs, zt;
   };
   std::vector<PairSeeds> seeds;
   for (const auto& [a, b] : chosen) {
     PairSeeds ps{a, b, {}, {}, {}, {}, {}, {}};
     t = Clock::now();
-    const Leg start = ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, a, false, search);
+    const Leg start =
+        ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, a, false, search);
     leg_us.push_back(MicrosSince(t));
     t = Clock::now();
-    const Leg goal = ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, b, true, search);
+    const Leg goal =
+        ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, b, true, search);
     leg_us.push_back(MicrosSince(t));
     for (const Leg::Entry& e : start.entries) {
       ps.cs.push_back({e.node, e.seconds});
       ps.ds.push_back({e.node, e.seconds});
-      ps.zs.push_back({e.node, DangerSeconds(e.seconds, start.MixOf(e), danger, c.zone[a], c.zone[b])});
+      ps.zs.push_back(
+          {e.node, DangerSeconds(e.seconds, start.MixOf(e), danger, c.zone[a], c.zone[b])});
     }
     for (const Leg::Entry& e : goal.entries) {
       ps.ct.push_back({e.node, e.seconds});
       ps.dt.push_back({e.node, e.seconds});
-      ps.zt.push_back({e.node, DangerSeconds(e.seconds, goal.MixOf(e), danger, c.zone[a], c.zone[b])});
+      ps.zt.push_back(
+          {e.node, DangerSeconds(e.seconds, goal.MixOf(e), danger, c.zone[a], c.zone[b])});
     }
     seeds.push_back(std::move(ps));
   }
@@ -210,7 +229,8 @@ int Run(int argc, char** argv) {
   std::vector<CchQuery::Result> reference;
   auto check = [&](std::size_t i, bool ok, double cost) {
     const CchQuery::Result& rc = reference[i];
-    if (ok != rc.found || (rc.found && std::abs(rc.cost - cost) > 1e-9 * std::max(1.0, rc.cost))) ++mismatches;
+    if (ok != rc.found || (rc.found && std::abs(rc.cost - cost) > 1e-9 * std::max(1.0, rc.cost)))
+      ++mismatches;
   };
   for (const PairSeeds& ps : seeds) {
     t = Clock::now();
@@ -227,16 +247,20 @@ int Run(int argc, char** argv) {
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     t = Clock::now();
     bool asked_twice = false;
-    const CchQuery::Result r = RunGuessed(query, cch_metric, bound, guess, lower_of(i), seeds[i].cs, seeds[i].ct, nullptr, &asked_twice);
+    const CchQuery::Result r = RunGuessed(query, cch_metric, bound, guess, lower_of(i), seeds[i].cs,
+                                          seeds[i].ct, nullptr, &asked_twice);
     cch_guess_us.push_back(MicrosSince(t));
     guess_retries += asked_twice ? 1 : 0;
     check(i, r.found, r.cost);
   }
-  WalkHelper helper;
-  auto on_helper = [&](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) { helper.Both(here, there); };
+  HelperThread helper;
+  auto on_helper = [&](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+    helper.Both(here, there);
+  };
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     t = Clock::now();
-    const CchQuery::Result r = RunGuessed(query, cch_metric, bound, guess, lower_of(i), seeds[i].cs, seeds[i].ct, nullptr, nullptr, on_helper);
+    const CchQuery::Result r = RunGuessed(query, cch_metric, bound, guess, lower_of(i), seeds[i].cs,
+                                          seeds[i].ct, nullptr, nullptr, on_helper);
     cch_guess_two_us.push_back(MicrosSince(t));
     check(i, r.found, r.cost);
   }
@@ -269,7 +293,8 @@ int Run(int argc, char** argv) {
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     const PairSeeds& ps = seeds[i];
     t = Clock::now();
-    const AbstractResult rd = dijkstra.Run(rg, rg.prices[p], base, c.zone[ps.a], c.zone[ps.b], ps.ds, ps.dt);
+    const DangerDijkstraResult rd =
+        dijkstra.Run(rg, rg.prices[p], base, c.zone[ps.a], c.zone[ps.b], ps.ds, ps.dt);
     dijkstra_us.push_back(MicrosSince(t));
     dijkstra_settled += rd.settled;
     check(i, rd.found, rd.seconds);
@@ -307,50 +332,69 @@ int Run(int argc, char** argv) {
   }
 
   const double cch_median = Percentile(cch_us, 0.5), dijkstra_median = Percentile(dijkstra_us, 0.5);
-  std::printf("world %s: %u surfaces; abstract graph %u nodes, %u arcs (cell %u, spacing %u)\n", dir.c_str(),
-              c.surface_count(), g.node_count(), g.arc_count(), router.graph().cell_columns,
-              router.graph().entrance_spacing);
+  std::printf("world %s: %u surfaces; abstract graph %u nodes, %u arcs (cell %u, spacing %u)\n",
+              dir.c_str(), c.surface_count(), g.node_count(), g.arc_count(),
+              router.graph().cell_columns, router.graph().entrance_spacing);
   std::printf("load: grid %.2f s, graph %.2f s\n", load_world_s, load_graph_s);
   std::printf("order %.3f s, CCH build %.3f s (%llu arcs, tree height %u)\n", order_s, cch_build_s,
               static_cast<unsigned long long>(cch.arc_count()), cch.elimination_tree_height());
-  std::printf("customization %.3f s per metric on %u threads (%.3f s again on its arrays), %.3f s on one (%.2fx)\n",
-              customize_s, customize_threads, customize_again_s, customize_one_thread_s,
-              customize_one_thread_s / customize_s);
-  std::printf("perfect customization %.3f s per metric (both passes), arcs kept for queries %llu of %llu\n",
-              perfect_customize_s, static_cast<unsigned long long>(perfect_metric.kept_count()),
-              static_cast<unsigned long long>(2 * cch.arc_count()));
-  std::printf("pairs %zu (found %u, CCH/Dijkstra cost mismatches %u)\n", chosen.size(), found, mismatches);
-  std::printf("leg               median %8.1f us  p99 %8.1f us\n", Percentile(leg_us, 0.5), Percentile(leg_us, 0.99));
-  std::printf("CCH query (tree)  median %8.1f us  p99 %8.1f us\n", cch_median, Percentile(cch_us, 0.99));
+  std::printf(
+      "customization %.3f s per metric on %u threads (%.3f s again on its arrays), %.3f s on one "
+      "(%.2fx)\n",
+      customize_s, customize_threads, customize_again_s, customize_one_thread_s,
+      customize_one_thread_s / customize_s);
+  std::printf(
+      "perfect customization %.3f s per metric (both passes), arcs kept for queries %llu of %llu\n",
+      perfect_customize_s, static_cast<unsigned long long>(perfect_metric.kept_count()),
+      static_cast<unsigned long long>(2 * cch.arc_count()));
+  std::printf("pairs %zu (found %u, CCH/Dijkstra cost mismatches %u)\n", chosen.size(), found,
+              mismatches);
+  std::printf("leg               median %8.1f us  p99 %8.1f us\n", Percentile(leg_us, 0.5),
+              Percentile(leg_us, 0.99));
+  std::printf("CCH query (tree)  median %8.1f us  p99 %8.1f us\n", cch_median,
+              Percentile(cch_us, 0.99));
   const double perfect_median = Percentile(cch_perfect_us, 0.5);
   const double bound_median = Percentile(cch_bound_us, 0.5);
   const double alt_median = Percentile(cch_alt_us, 0.5);
-  std::printf("CCH query (bound + %u landmarks) median %8.1f us  p99 %8.1f us  (landmarks %.2f s, %.0f MB)\n",
-              landmark_count, alt_median, Percentile(cch_alt_us, 0.99), landmarks_s, landmarks.MemoryBytes() / 1e6);
-  std::printf("Dijkstra / CCH with landmarks %.1fx\n", alt_median > 0 ? Percentile(dijkstra_us, 0.5) / alt_median : 0.0);
-  std::printf("CCH query (bound) median %8.1f us  p99 %8.1f us  (%.4f s per column at least)\n", bound_median,
-              Percentile(cch_bound_us, 0.99), bound.cost_per_unit);
+  std::printf(
+      "CCH query (bound + %u landmarks) median %8.1f us  p99 %8.1f us  (landmarks %.2f s, %.0f "
+      "MB)\n",
+      landmark_count, alt_median, Percentile(cch_alt_us, 0.99), landmarks_s,
+      landmarks.MemoryBytes() / 1e6);
+  std::printf("Dijkstra / CCH with landmarks %.1fx\n",
+              alt_median > 0 ? Percentile(dijkstra_us, 0.5) / alt_median : 0.0);
+  std::printf("CCH query (bound) median %8.1f us  p99 %8.1f us  (%.4f s per column at least)\n",
+              bound_median, Percentile(cch_bound_us, 0.99), bound.cost_per_unit);
   const double guess_median = Percentile(cch_guess_us, 0.5);
-  std::printf("CCH query (bound + guess, walkd's) median %8.1f us  p99 %8.1f us  (asked twice %u of %zu; factor %.3f)\n",
-              guess_median, Percentile(cch_guess_us, 0.99), guess_retries, chosen.size(), guess.factor());
-  std::printf("  the same, directions on two threads: median %8.1f us  p99 %8.1f us\n", Percentile(cch_guess_two_us, 0.5),
-              Percentile(cch_guess_two_us, 0.99));
-  std::printf("CCH query (perfect) median %8.1f us  p99 %8.1f us\n", perfect_median, Percentile(cch_perfect_us, 0.99));
+  std::printf(
+      "CCH query (bound + guess, walkd's) median %8.1f us  p99 %8.1f us  (asked twice %u of %zu; "
+      "factor %.3f)\n",
+      guess_median, Percentile(cch_guess_us, 0.99), guess_retries, chosen.size(), guess.factor());
+  std::printf("  the same, directions on two threads: median %8.1f us  p99 %8.1f us\n",
+              Percentile(cch_guess_two_us, 0.5), Percentile(cch_guess_two_us, 0.99));
+  std::printf("CCH query (perfect) median %8.1f us  p99 %8.1f us\n", perfect_median,
+              Percentile(cch_perfect_us, 0.99));
   std::printf("CCH query (bidi)  median %8.1f us  p99 %8.1f us\n", Percentile(cch_dijkstra_us, 0.5),
               Percentile(cch_dijkstra_us, 0.99));
-  std::printf("Dijkstra band 0   median %8.1f us  p99 %8.1f us  (%.0f nodes settled on average)\n", dijkstra_median,
-              Percentile(dijkstra_us, 0.99), chosen.empty() ? 0.0 : dijkstra_settled / chosen.size());
-  std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us\n", band, Percentile(danger_us, 0.5),
-              Percentile(danger_us, 0.99));
-  std::printf("Dijkstra / CCH    %.1fx (medians); Dijkstra / walkd's CCH (bound + guess) %.1fx; Dijkstra / bounded CCH %.1fx; Dijkstra / perfect CCH %.1fx\n",
-              cch_median > 0 ? dijkstra_median / cch_median : 0.0,
-              guess_median > 0 ? dijkstra_median / guess_median : 0.0,
-              bound_median > 0 ? dijkstra_median / bound_median : 0.0,
-              perfect_median > 0 ? dijkstra_median / perfect_median : 0.0);
+  std::printf("Dijkstra band 0   median %8.1f us  p99 %8.1f us  (%.0f nodes settled on average)\n",
+              dijkstra_median, Percentile(dijkstra_us, 0.99),
+              chosen.empty() ? 0.0 : dijkstra_settled / chosen.size());
+  std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us\n", band,
+              Percentile(danger_us, 0.5), Percentile(danger_us, 0.99));
+  std::printf(
+      "Dijkstra / CCH    %.1fx (medians); Dijkstra / walkd's CCH (bound + guess) %.1fx; Dijkstra / "
+      "bounded CCH %.1fx; Dijkstra / perfect CCH %.1fx\n",
+      cch_median > 0 ? dijkstra_median / cch_median : 0.0,
+      guess_median > 0 ? dijkstra_median / guess_median : 0.0,
+      bound_median > 0 ? dijkstra_median / bound_median : 0.0,
+      perfect_median > 0 ? dijkstra_median / perfect_median : 0.0);
   std::printf("first walks (buffers sized): the first %.1f us, the 16 %.1f us in all\n",
-              first_us.empty() ? 0.0 : first_us[0], std::accumulate(first_us.begin(), first_us.end(), 0.0));
-  std::printf("whole walk cold   median %8.1f us  p99 %8.1f us\n", Percentile(cold_us, 0.5), Percentile(cold_us, 0.99));
-  std::printf("whole walk warm   median %8.1f us  p99 %8.1f us\n", Percentile(warm_us, 0.5), Percentile(warm_us, 0.99));
+              first_us.empty() ? 0.0 : first_us[0],
+              std::accumulate(first_us.begin(), first_us.end(), 0.0));
+  std::printf("whole walk cold   median %8.1f us  p99 %8.1f us\n", Percentile(cold_us, 0.5),
+              Percentile(cold_us, 0.99));
+  std::printf("whole walk warm   median %8.1f us  p99 %8.1f us\n", Percentile(warm_us, 0.5),
+              Percentile(warm_us, 0.99));
   nlohmann::ordered_json line;
   line["nodes"] = g.node_count();
   line["arcs"] = g.arc_count();

@@ -72,13 +72,14 @@ Layers MakeMap(const Options& o, std::vector<EntityId>* gates) {
       }
     }
   };
-  const std::int32_t scale = n / 100;  // blobs per 100 cells of side
+  const std::int32_t scale = n / 100;    // blobs per 100 cells of side
   for (int k = 0; k < 8 * scale; ++k) {  // mountains
     disc(uniform(0, n - 1), uniform(0, n - 1), uniform(4, 20),
          [&](CellRect c) { layers.SetTerrain(c, CellValue::kMountain); });
   }
   for (int k = 0; k < 10 * scale; ++k) {  // forests
-    disc(uniform(0, n - 1), uniform(0, n - 1), uniform(8, 28), [&](CellRect c) { layers.AddForest(c); });
+    disc(uniform(0, n - 1), uniform(0, n - 1), uniform(8, 28),
+         [&](CellRect c) { layers.AddForest(c); });
   }
   for (int k = 0; k < 3; ++k) {  // roads through the woods
     const std::int32_t at = uniform(n / 8, n - n / 8);
@@ -90,8 +91,9 @@ Layers MakeMap(const Options& o, std::vector<EntityId>* gates) {
     const double phase = uniform(0, 1000) / 100.0;
     for (std::int32_t t = 0; t < n; ++t) {
       const std::int32_t c = base + static_cast<std::int32_t>(25.0 * std::sin(t / 60.0 + phase));
-      layers.SetTerrain(across ? CellRect{t, c, t + 1, c + width} : CellRect{c, t, c + width, t + 1},
-                        CellValue::kRiver);
+      layers.SetTerrain(
+          across ? CellRect{t, c, t + 1, c + width} : CellRect{c, t, c + width, t + 1},
+          CellValue::kRiver);
     }
     for (int b = 0; b < 5; ++b) {
       const std::int32_t t = (2 * b + 1) * n / 10;
@@ -104,22 +106,28 @@ Layers MakeMap(const Options& o, std::vector<EntityId>* gates) {
   for (int h = 0; h < 2 * scale; ++h) {  // hills: a blocked rim with one entrance
     const std::int32_t x = uniform(10, n - 40), y = uniform(10, n - 40), s = uniform(12, 28);
     for (std::int32_t i = 0; i < s; ++i) {
-      for (CellRect c : {CellRect{x + i, y, x + i + 1, y + 2}, CellRect{x + i, y + s - 2, x + i + 1, y + s},
-                         CellRect{x, y + i, x + 2, y + i + 1}, CellRect{x + s - 2, y + i, x + s, y + i + 1}}) {
+      for (CellRect c :
+           {CellRect{x + i, y, x + i + 1, y + 2}, CellRect{x + i, y + s - 2, x + i + 1, y + s},
+            CellRect{x, y + i, x + 2, y + i + 1}, CellRect{x + s - 2, y + i, x + s, y + i + 1}}) {
         layers.SetTerrain(c, CellValue::kBlocked);
       }
     }
-    layers.AddCrossing(CellRect{x + s / 2 - 1, y + s - 2, x + s / 2 + 2, y + s}, CrossingKind::kHillEntrance);
+    layers.AddCrossing(CellRect{x + s / 2 - 1, y + s - 2, x + s / 2 + 2, y + s},
+                       CrossingKind::kHillEntrance);
   }
   std::uniform_int_distribution<int> pct(0, 999);
   for (CellIndex i = 0; i < layers.cell_count(); ++i) {  // resources
     const int r = pct(rng);
-    if (r < 30) layers.SetResource(i, CellValue::kTree);
-    else if (r < 34) layers.SetResource(i, CellValue::kBoulder);
-    else if (r < 36) layers.SetResource(i, CellValue::kIronOre);
+    if (r < 30)
+      layers.SetResource(i, CellValue::kTree);
+    else if (r < 34)
+      layers.SetResource(i, CellValue::kBoulder);
+    else if (r < 36)
+      layers.SetResource(i, CellValue::kIronOre);
   }
   EntityId building = 1, segment = 100000, gate = 200000;
-  for (int t = 0; t < scale * scale / 2 + 4; ++t) {  // towns: walls with two gates, buildings inside
+  for (int t = 0; t < scale * scale / 2 + 4;
+       ++t) {  // towns: walls with two gates, buildings inside
     const double x0 = uniform(20, n - 120), y0 = uniform(20, n - 120), side = uniform(50, 90);
     const double x1 = x0 + side, y1 = y0 + side;
     const EntityId north = segment++, south = segment++, west = segment++, east = segment++;
@@ -128,15 +136,18 @@ Layers MakeMap(const Options& o, std::vector<EntityId>* gates) {
     (void)layers.AddBuilding(west, {x0, y0 + 1, x0 + 1, y1 - 1}, nullptr);
     (void)layers.AddBuilding(east, {x1 - 1, y0 + 1, x1, y1 - 1}, nullptr);
     const double mid = x0 + side / 2;
-    if (layers.AddGate(gate, north, {mid - 1, y0, mid + 2, y0 + 1}, true, nullptr).ok()) gates->push_back(gate);
+    if (layers.AddGate(gate, north, {mid - 1, y0, mid + 2, y0 + 1}, true, nullptr).ok())
+      gates->push_back(gate);
     ++gate;
-    if (layers.AddGate(gate, south, {mid - 1, y1 - 1, mid + 2, y1}, false, nullptr).ok()) gates->push_back(gate);
+    if (layers.AddGate(gate, south, {mid - 1, y1 - 1, mid + 2, y1}, false, nullptr).ok())
+      gates->push_back(gate);
     ++gate;
     for (int b = 0; b < 40; ++b) {
       const double bx = x0 + 3 + uniform(0, static_cast<std::int32_t>(side) - 12);
       const double by = y0 + 3 + uniform(0, static_cast<std::int32_t>(side) - 12);
       const double w = uniform(3, 6), h = uniform(3, 6);
-      if (bx + w < x1 - 2 && by + h < y1 - 2) (void)layers.AddBuilding(building++, {bx, by, bx + w, by + h}, nullptr);
+      if (bx + w < x1 - 2 && by + h < y1 - 2)
+        (void)layers.AddBuilding(building++, {bx, by, bx + w, by + h}, nullptr);
     }
   }
   for (int b = 0; b < 300 * scale; ++b) {  // farms and outposts in the open
@@ -173,7 +184,8 @@ void RunTicks(LiveWorld& world, std::vector<Unit> units, const std::vector<Entit
     const Clock::time_point tick_start = Clock::now();
     if (tick % 20 == 19 && !gates.empty()) {
       const EntityId g = gates[static_cast<std::size_t>(tick / 20) % gates.size()];
-      const BlockerChange c = (tick / 20) % 2 ? BlockerChange::OpenGate(g) : BlockerChange::ShutGate(g);
+      const BlockerChange c =
+          (tick / 20) % 2 ? BlockerChange::OpenGate(g) : BlockerChange::ShutGate(g);
       (void)world.UpdateBlockers({&c, 1});
     }
     auto work = [&](std::size_t begin, std::size_t end) {
@@ -206,14 +218,16 @@ void RunTicks(LiveWorld& world, std::vector<Unit> units, const std::vector<Entit
   std::printf("  %-20s %9.0f paths/s   tick median %7.2f ms, max %7.2f ms\n", label,
               static_cast<double>(answers.load()) / seconds, Median(tick_us) / 1000.0,
               *std::max_element(tick_us.begin(), tick_us.end()) / 1000.0);
-  std::printf("  %-20s hit rate %.1f%% (%.0f hits, %.0f misses), %llu evictions, %llu expired, "
-              "%.3f searches and %.1f cells expanded per unit per tick\n",
-              "", 100.0 * hits / std::max(1.0, hits + misses), hits, misses,
-              static_cast<unsigned long long>(after.cache_evictions - before.cache_evictions),
-              static_cast<unsigned long long>(after.cache_expired - before.cache_expired),
-              static_cast<double>(after.searches - before.searches) / (static_cast<double>(units.size()) * ticks),
-              static_cast<double>(after.cells_expanded - before.cells_expanded) /
-                  (static_cast<double>(units.size()) * ticks));
+  std::printf(
+      "  %-20s hit rate %.1f%% (%.0f hits, %.0f misses), %llu evictions, %llu expired, "
+      "%.3f searches and %.1f cells expanded per unit per tick\n",
+      "", 100.0 * hits / std::max(1.0, hits + misses), hits, misses,
+      static_cast<unsigned long long>(after.cache_evictions - before.cache_evictions),
+      static_cast<unsigned long long>(after.cache_expired - before.cache_expired),
+      static_cast<double>(after.searches - before.searches) /
+          (static_cast<double>(units.size()) * ticks),
+      static_cast<double>(after.cells_expanded - before.cells_expanded) /
+          (static_cast<double>(units.size()) * ticks));
 }
 
 int Run(const Options& o) {
@@ -224,7 +238,8 @@ int Run(const Options& o) {
   std::printf("map generated in %.0f ms: %zu footprints, %zu gates\n", MicrosSince(t0) / 1000.0,
               layers.footprint_count(), gates.size());
   LiveWorldOptions world_options;
-  absl::StatusOr<std::unique_ptr<LiveWorld>> made = LiveWorld::FromLayers(std::move(layers), world_options);
+  absl::StatusOr<std::unique_ptr<LiveWorld>> made =
+      LiveWorld::FromLayers(std::move(layers), world_options);
   if (!made.ok()) {
     std::fprintf(stderr, "%s\n", made.status().ToString().c_str());
     return 1;
@@ -273,10 +288,11 @@ int Run(const Options& o) {
   std::printf("full rebuild                 median %8.2f ms   min %.2f ms   (goal <= 20 ms: %s)\n",
               full_ms, *std::min_element(full_us.begin(), full_us.end()) / 1000.0,
               full_ms <= 20.0 ? "met" : "NOT met");
-  std::printf("regional rebuild 10x10       median %8.2f us   (place %.2f, remove %.2f; p99 %.1f us)"
-              "   (goal <= 50 us: %s)\n",
-              regional_us, Median(add_us), Median(remove_us), Percentile(both, 0.99),
-              regional_us <= 50.0 ? "met" : "NOT met");
+  std::printf(
+      "regional rebuild 10x10       median %8.2f us   (place %.2f, remove %.2f; p99 %.1f us)"
+      "   (goal <= 50 us: %s)\n",
+      regional_us, Median(add_us), Median(remove_us), Percentile(both, 0.99),
+      regional_us <= 50.0 ? "met" : "NOT met");
   std::printf("  region cells touched per update: %.0f (of %d)\n", region_cells_per_update,
               world.width() * world.height());
   std::printf("full / regional              %8.0fx\n\n", full_ms * 1000.0 / regional_us);
@@ -383,7 +399,8 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--ticks") == 0 && v > 0) {
       o.ticks = static_cast<int>(v);
     } else {
-      std::fprintf(stderr, "usage: live_bench [--size N>=100] [--seed N] [--units N] [--ticks N]\n");
+      std::fprintf(stderr,
+                   "usage: live_bench [--size N>=100] [--seed N] [--units N] [--ticks N]\n");
       return 2;
     }
   }

@@ -376,18 +376,21 @@ int main(int argc, char** argv) {
     if (!opened.ok()) return Fail("open", opened.status());
     const std::size_t room = cache.YoungCapacity() / 10 * 9;
     std::size_t loaded = 0;
-    absl::Status warmed = (*opened)->ForEachOutcome([&](const WalkKey& key, const walk::store::WalkOutcome& o) {
-      cache.Insert(key, o);
-      return ++loaded < room;
-    });
+    absl::Status warmed =
+        (*opened)->ForEachOutcome([&](const WalkKey& key, const walk::store::WalkOutcome& o) {
+          cache.Insert(key, o);
+          return ++loaded < room;
+        });
     if (!warmed.ok()) return Fail("warm the answer cache", warmed);
   }
   walk::store::WalkOutcome outcome;
   bool cache_ok = true;
-  const Figures cache_hit = TimeEach(args.lookups, [&](std::uint64_t i) { cache_ok &= cache.Find(hits[i], &outcome); });
-  const Figures cache_hot = TimeEach(args.lookups, [&](std::uint64_t i) { cache_ok &= cache.Find(hot[i], &outcome); });
-  std::printf("  walkd's answer cache (512 MB, warmed from the store: %zu answers)%s:\n", cache.Size(),
-              cache_ok ? "" : " MISSED STORED KEYS");
+  const Figures cache_hit =
+      TimeEach(args.lookups, [&](std::uint64_t i) { cache_ok &= cache.Find(hits[i], &outcome); });
+  const Figures cache_hot =
+      TimeEach(args.lookups, [&](std::uint64_t i) { cache_ok &= cache.Find(hot[i], &outcome); });
+  std::printf("  walkd's answer cache (512 MB, warmed from the store: %zu answers)%s:\n",
+              cache.Size(), cache_ok ? "" : " MISSED STORED KEYS");
   Print("  Find, stored key", cache_hit);
   Print("  Find, " + hot_what.substr(5), cache_hot);
   std::printf("    ratio to the baseline (medians): %.1fx, hot %.1fx; goal <= 1 us: %s (%.3f us)\n",

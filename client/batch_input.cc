@@ -15,7 +15,7 @@
 namespace walk::client {
 namespace {
 
-constexpr const char* kCsvColumns[] = {"id",   "world", "from_x",  "from_y", "from_z", "to_x",
+constexpr const char* kCsvColumns[] = {"id",   "world", "from_x",  "from_y", "from_z",   "to_x",
                                        "to_y", "to_z",  "profile", "band",   "continent"};
 
 absl::Status Bad(std::uint64_t line, const std::string& what) {
@@ -62,7 +62,8 @@ class UsualLine {
       if (!first && !Take(',')) return std::nullopt;
       std::string_view key;
       if (!String(&key) || !Take(':')) return std::nullopt;
-      static constexpr std::string_view kKeys[] = {"id", "world", "profile", "band", "continent", "from", "to"};
+      static constexpr std::string_view kKeys[] = {"id",        "world", "profile", "band",
+                                                   "continent", "from",  "to"};
       const auto known = std::find(std::begin(kKeys), std::end(kKeys), key);
       if (known == std::end(kKeys)) return std::nullopt;
       const unsigned bit = 1u << (known - std::begin(kKeys));
@@ -83,8 +84,10 @@ class UsualLine {
         (key == "world" ? pair.walk.mutable_world() : pair.walk.mutable_profile())->assign(s);
       } else if (key == "band" || key == "continent") {
         if (!Unsigned(&u, &s) || u > 0xFFFFFFFFu) return std::nullopt;
-        if (key == "band") pair.walk.set_band(static_cast<std::uint32_t>(u));
-        else continent = static_cast<std::uint32_t>(u);
+        if (key == "band")
+          pair.walk.set_band(static_cast<std::uint32_t>(u));
+        else
+          continent = static_cast<std::uint32_t>(u);
       } else if (!Coordinates(key == "from" ? from : to, key == "from" ? &from_n : &to_n)) {
         return std::nullopt;
       }
@@ -161,7 +164,8 @@ class UsualLine {
   bool Unsigned(std::uint64_t* out, std::string_view* text) {
     double value = 0;
     bool integer = false;
-    if (!Number(&value, text, &integer) || !integer || (*text)[0] == '-' || text->size() > 18) return false;
+    if (!Number(&value, text, &integer) || !integer || (*text)[0] == '-' || text->size() > 18)
+      return false;
     return std::from_chars(text->data(), text->data() + text->size(), *out).ec == std::errc();
   }
   // [x, y] or [x, y, z].
@@ -184,7 +188,8 @@ class UsualLine {
 
 absl::StatusOr<BatchPair> ParseJsonPair(const std::string& text, std::uint64_t line,
                                         const BatchDefaults& defaults) {
-  if (std::optional<BatchPair> usual = UsualLine(text).Parse(line, defaults)) return *std::move(usual);
+  if (std::optional<BatchPair> usual = UsualLine(text).Parse(line, defaults))
+    return *std::move(usual);
   nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) return Bad(line, "not a JSON object");
   BatchPair pair;
@@ -200,15 +205,20 @@ absl::StatusOr<BatchPair> ParseJsonPair(const std::string& text, std::uint64_t l
   }
   pair.walk.set_world(json.value("world", defaults.world));
   pair.walk.set_profile(json.value("profile", defaults.profile));
-  if (json.contains("band") && !json["band"].is_number_unsigned()) return Bad(line, "band: expected 0, 10, ..., 50");
+  if (json.contains("band") && !json["band"].is_number_unsigned())
+    return Bad(line, "band: expected 0, 10, ..., 50");
   pair.walk.set_band(json.value("band", defaults.band));
   if (json.contains("continent") && !json["continent"].is_number_unsigned()) {
     return Bad(line, "continent: expected a continent id (0, 1, ...)");
   }
   const std::uint32_t continent = json.value("continent", 0u);
   if (!json.contains("from") || !json.contains("to")) return Bad(line, "from and to are required");
-  if (absl::Status s = ReadPlace(json["from"], continent, line, "from", pair.walk.mutable_from()); !s.ok()) return s;
-  if (absl::Status s = ReadPlace(json["to"], continent, line, "to", pair.walk.mutable_to()); !s.ok()) return s;
+  if (absl::Status s = ReadPlace(json["from"], continent, line, "from", pair.walk.mutable_from());
+      !s.ok())
+    return s;
+  if (absl::Status s = ReadPlace(json["to"], continent, line, "to", pair.walk.mutable_to());
+      !s.ok())
+    return s;
   return pair;
 }
 
@@ -216,7 +226,8 @@ absl::StatusOr<CsvPairs> CsvPairs::FromHeader(const std::string& header) {
   CsvPairs csv;
   for (absl::string_view name : absl::StrSplit(header, ',')) {
     const std::string column(absl::StripAsciiWhitespace(name));
-    if (std::find(std::begin(kCsvColumns), std::end(kCsvColumns), column) == std::end(kCsvColumns)) {
+    if (std::find(std::begin(kCsvColumns), std::end(kCsvColumns), column) ==
+        std::end(kCsvColumns)) {
       return absl::InvalidArgumentError(absl::StrCat("line 1: unknown column '", column, "'"));
     }
     csv.columns_.push_back(column);
@@ -247,24 +258,34 @@ absl::StatusOr<BatchPair> CsvPairs::Parse(const std::string& text, std::uint64_t
     double number = 0;
     const bool numeric = absl::SimpleAtod(cell, &number);
     auto need_number = [&]() -> absl::Status {
-      return numeric ? absl::OkStatus() : Bad(line, absl::StrCat(column, ": '", cell, "' is not a number"));
+      return numeric ? absl::OkStatus()
+                     : Bad(line, absl::StrCat(column, ": '", cell, "' is not a number"));
     };
-    if (column == "id") pair.id = cell;
-    else if (column == "world") pair.walk.set_world(cell);
-    else if (column == "profile") pair.walk.set_profile(cell);
+    if (column == "id")
+      pair.id = cell;
+    else if (column == "world")
+      pair.walk.set_world(cell);
+    else if (column == "profile")
+      pair.walk.set_profile(cell);
     else {
       if (absl::Status s = need_number(); !s.ok()) return s;
-      if (column == "band") pair.walk.set_band(static_cast<std::uint32_t>(number));
+      if (column == "band")
+        pair.walk.set_band(static_cast<std::uint32_t>(number));
       else if (column == "continent") {
         pair.walk.mutable_from()->set_continent(static_cast<std::uint32_t>(number));
         pair.walk.mutable_to()->set_continent(static_cast<std::uint32_t>(number));
-      }
-      else if (column == "from_x") pair.walk.mutable_from()->set_x_yards(number);
-      else if (column == "from_y") pair.walk.mutable_from()->set_y_yards(number);
-      else if (column == "from_z") pair.walk.mutable_from()->set_z_yards(number);
-      else if (column == "to_x") pair.walk.mutable_to()->set_x_yards(number);
-      else if (column == "to_y") pair.walk.mutable_to()->set_y_yards(number);
-      else if (column == "to_z") pair.walk.mutable_to()->set_z_yards(number);
+      } else if (column == "from_x")
+        pair.walk.mutable_from()->set_x_yards(number);
+      else if (column == "from_y")
+        pair.walk.mutable_from()->set_y_yards(number);
+      else if (column == "from_z")
+        pair.walk.mutable_from()->set_z_yards(number);
+      else if (column == "to_x")
+        pair.walk.mutable_to()->set_x_yards(number);
+      else if (column == "to_y")
+        pair.walk.mutable_to()->set_y_yards(number);
+      else if (column == "to_z")
+        pair.walk.mutable_to()->set_z_yards(number);
     }
   }
   return pair;

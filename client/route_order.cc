@@ -48,7 +48,8 @@ std::vector<std::size_t> ImproveOrder(const SecondsMatrix& seconds, const std::v
     for (std::size_t a = 0; a < slots.size() && !improved; ++a) {
       for (std::size_t b = a + 1; b < slots.size() && !improved; ++b) {
         std::vector<std::size_t> candidate = order;
-        for (std::size_t k = 0; k <= (b - a) / 2; ++k) std::swap(candidate[slots[a + k]], candidate[slots[b - k]]);
+        for (std::size_t k = 0; k <= (b - a) / 2; ++k)
+          std::swap(candidate[slots[a + k]], candidate[slots[b - k]]);
         const double total = RouteSeconds(seconds, candidate);
         if (total < best - kEpsilon) {
           order = std::move(candidate);

@@ -21,7 +21,8 @@ grpc::ChannelArguments ChannelArguments() {
 
 WalkClient::WalkClient(const std::string& address, double timeout_s)
     : timeout_s_(timeout_s),
-      channel_(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), ChannelArguments())),
+      channel_(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
+                                         ChannelArguments())),
       walk_(walk::v1::WalkService::NewStub(channel_)),
       health_(grpc::health::v1::Health::NewStub(channel_)) {}
 
@@ -32,12 +33,14 @@ std::unique_ptr<grpc::ClientContext> WalkClient::NewContext() const {
   return context;
 }
 
-grpc::Status WalkClient::Walk(const walk::v1::WalkRequest& request, walk::v1::WalkResponse* response) {
+grpc::Status WalkClient::Walk(const walk::v1::WalkRequest& request,
+                              walk::v1::WalkResponse* response) {
   auto context = NewContext();
   return walk_->Walk(context.get(), request, response);
 }
 
-grpc::Status WalkClient::Path(const walk::v1::PathRequest& request, walk::v1::PathResponse* response) {
+grpc::Status WalkClient::Path(const walk::v1::PathRequest& request,
+                              walk::v1::PathResponse* response) {
   auto context = NewContext();
   return walk_->Path(context.get(), request, response);
 }
@@ -48,7 +51,8 @@ grpc::Status WalkClient::Floors(const walk::v1::FloorsRequest& request,
   return walk_->Floors(context.get(), request, response);
 }
 
-grpc::Status WalkClient::Table(const walk::v1::TableRequest& request, walk::v1::TableResponse* response) {
+grpc::Status WalkClient::Table(const walk::v1::TableRequest& request,
+                               walk::v1::TableResponse* response) {
   auto context = NewContext();
   return walk_->Table(context.get(), request, response);
 }
@@ -76,7 +80,8 @@ absl::StatusOr<walk::v1::Place> ParsePlace(const std::string& text, std::uint32_
   for (const std::string& part : parts) {
     double value;
     if (!absl::SimpleAtod(part, &value)) {
-      return absl::InvalidArgumentError(field + ": '" + part + "' is not a number (expected x,y or x,y,z yards)");
+      return absl::InvalidArgumentError(field + ": '" + part +
+                                        "' is not a number (expected x,y or x,y,z yards)");
     }
     values.push_back(value);
   }

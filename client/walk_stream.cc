@@ -27,7 +27,9 @@ using BlockKey = std::tuple<std::string, std::string, std::uint32_t, std::uint32
 // A block says "no height" with NaN: a walk naming a NaN height goes alone, and is refused
 // as walkd refuses it.
 bool Blockable(const walk::v1::WalkRequest& walk) {
-  auto nan_height = [](const walk::v1::Place& p) { return p.has_z_yards() && std::isnan(p.z_yards()); };
+  auto nan_height = [](const walk::v1::Place& p) {
+    return p.has_z_yards() && std::isnan(p.z_yards());
+  };
   return walk.search() == walk::v1::SEARCH_AUTO && walk.has_from() && walk.has_to() &&
          !nan_height(walk.from()) && !nan_height(walk.to());
 }
@@ -37,12 +39,14 @@ bool Blockable(const walk::v1::WalkRequest& walk) {
 constexpr std::uint64_t kBlockOnlyIndex = std::numeric_limits<std::uint64_t>::max();
 
 BlockKey KeyOf(const walk::v1::WalkRequest& walk) {
-  return {walk.world(), walk.profile(), walk.band(), walk.from().continent(), walk.to().continent()};
+  return {walk.world(), walk.profile(), walk.band(), walk.from().continent(),
+          walk.to().continent()};
 }
 
 bool SameBlock(const walk::v1::WalkRequest& a, const walk::v1::WalkRequest& b) {
   return a.band() == b.band() && a.from().continent() == b.from().continent() &&
-         a.to().continent() == b.to().continent() && a.world() == b.world() && a.profile() == b.profile();
+         a.to().continent() == b.to().continent() && a.world() == b.world() &&
+         a.profile() == b.profile();
 }
 
 void AddToBlock(const walk::v1::WalkRequest& walk, std::size_t index, walk::v1::PairBlock* block) {
@@ -73,7 +77,8 @@ void AddToBlock(const walk::v1::WalkRequest& walk, std::size_t index, walk::v1::
 // Pads the height columns of a finished block to its length.
 void FinishBlock(walk::v1::PairBlock* block) {
   for (auto* z : {block->mutable_from_z(), block->mutable_to_z()}) {
-    while (!z->empty() && z->size() < block->index_size()) z->Add(std::numeric_limits<double>::quiet_NaN());
+    while (!z->empty() && z->size() < block->index_size())
+      z->Add(std::numeric_limits<double>::quiet_NaN());
   }
 }
 
@@ -106,9 +111,9 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
   auto stream = stub->WalkBatch(&context);
   std::thread writer([&] {
     std::map<BlockKey, walk::v1::WalkBatchRequest> open;  // a block being filled, by what it shares
-    walk::v1::WalkBatchRequest singles;                    // per-pair walks being gathered
+    walk::v1::WalkBatchRequest singles;                   // per-pair walks being gathered
     bool has_single = false;
-    walk::v1::WalkBatchRequest* last = nullptr;          // the block of the last blockable walk
+    walk::v1::WalkBatchRequest* last = nullptr;  // the block of the last blockable walk
     const walk::v1::WalkRequest* last_walk = nullptr;
     bool live = true;
     auto send = [&](walk::v1::WalkBatchRequest* request) {
@@ -173,8 +178,10 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
         auto it = rows.message().find(rows.index(k));
         if (it != rows.message().end()) a.message = it->second;
       }
-      a.status = k < rows.status_size() ? static_cast<walk::v1::WalkStatus>(rows.status(k)) : walk::v1::WALK_STATUS_UNSPECIFIED;
-      a.method = k < rows.method_size() ? static_cast<walk::v1::Method>(rows.method(k)) : walk::v1::METHOD_UNSPECIFIED;
+      a.status = k < rows.status_size() ? static_cast<walk::v1::WalkStatus>(rows.status(k))
+                                        : walk::v1::WALK_STATUS_UNSPECIFIED;
+      a.method = k < rows.method_size() ? static_cast<walk::v1::Method>(rows.method(k))
+                                        : walk::v1::METHOD_UNSPECIFIED;
       a.seconds = k < rows.seconds_size() ? rows.seconds(k) : 0.0;
       a.yards = k < rows.yards_size() ? rows.yards(k) : 0.0;
       a.stored = k < rows.stored_size() && rows.stored(k);
@@ -201,10 +208,13 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
     StreamOptions singles;
     singles.blocks = false;
     if (options.on_answer) {
-      singles.on_answer = [&](std::size_t k, const PairAnswer& a) { options.on_answer(unanswered[k], a); };
+      singles.on_answer = [&](std::size_t k, const PairAnswer& a) {
+        options.on_answer(unanswered[k], a);
+      };
     }
     StreamedWalks retried = StreamWalks(address, timeout_s, again, singles);
-    for (std::size_t k = 0; k < unanswered.size(); ++k) result.answers[unanswered[k]] = std::move(retried.answers[k]);
+    for (std::size_t k = 0; k < unanswered.size(); ++k)
+      result.answers[unanswered[k]] = std::move(retried.answers[k]);
     result.status = retried.status;
     if (retried.summary) result.summary = retried.summary;
   }

@@ -32,10 +32,14 @@ std::string ColumnColour(const walk::v1::Column& column) {
 std::string Escape(const std::string& text) {
   std::string out;
   for (char ch : text) {
-    if (ch == '<') out += "&lt;";
-    else if (ch == '>') out += "&gt;";
-    else if (ch == '&') out += "&amp;";
-    else out += ch;
+    if (ch == '<')
+      out += "&lt;";
+    else if (ch == '>')
+      out += "&gt;";
+    else if (ch == '&')
+      out += "&amp;";
+    else
+      out += ch;
   }
   return out;
 }
@@ -68,7 +72,8 @@ std::string DrawWalkSvg(const walk::v1::PathResponse& path, const walk::v1::Floo
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width * scale << "\" height=\""
       << height * scale + caption_px << "\" viewBox=\"0 0 " << width * scale << " "
       << height * scale + caption_px << "\">\n";
-  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<g shape-rendering=\"crispEdges\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<g "
+         "shape-rendering=\"crispEdges\">\n";
   const double cell = stride * column * scale;
   for (const auto& c : ground.columns()) {
     const double x = (c.column_x() * column - min_x) * scale;
@@ -82,24 +87,29 @@ std::string DrawWalkSvg(const walk::v1::PathResponse& path, const walk::v1::Floo
   }
   svg << "</g>\n";
   if (path.points_size() > 0) {
-    svg << "<polyline fill=\"none\" stroke=\"#c00000\" stroke-width=\"3\" stroke-linejoin=\"round\" points=\"";
+    svg << "<polyline fill=\"none\" stroke=\"#c00000\" stroke-width=\"3\" "
+           "stroke-linejoin=\"round\" points=\"";
     for (const auto& p : path.points()) {
       svg << (p.x_yards() - min_x) * scale << "," << (p.y_yards() - min_y) * scale << " ";
     }
     svg << "\"/>\n";
     const auto& a = path.points(0);
     const auto& b = path.points(path.points_size() - 1);
-    svg << "<circle cx=\"" << (a.x_yards() - min_x) * scale << "\" cy=\"" << (a.y_yards() - min_y) * scale
+    svg << "<circle cx=\"" << (a.x_yards() - min_x) * scale << "\" cy=\""
+        << (a.y_yards() - min_y) * scale
         << "\" r=\"7\" fill=\"#38761d\" stroke=\"white\" stroke-width=\"2\"/>\n";
-    svg << "<circle cx=\"" << (b.x_yards() - min_x) * scale << "\" cy=\"" << (b.y_yards() - min_y) * scale
+    svg << "<circle cx=\"" << (b.x_yards() - min_x) * scale << "\" cy=\""
+        << (b.y_yards() - min_y) * scale
         << "\" r=\"7\" fill=\"#990000\" stroke=\"white\" stroke-width=\"2\"/>\n";
   }
   for (const auto& fall : path.falls()) {
     svg << "<path d=\"M " << (fall.from().x_yards() - min_x) * scale - 5 << " "
-        << (fall.from().y_yards() - min_y) * scale - 5 << " l 10 0 l -5 10 z\" fill=\"#7f6000\"/>\n";
+        << (fall.from().y_yards() - min_y) * scale - 5
+        << " l 10 0 l -5 10 z\" fill=\"#7f6000\"/>\n";
   }
-  svg << "<text x=\"8\" y=\"" << height * scale + 26 << "\" font-family=\"sans-serif\" font-size=\"16\">"
-      << Escape(caption) << "</text>\n</svg>\n";
+  svg << "<text x=\"8\" y=\"" << height * scale + 26
+      << "\" font-family=\"sans-serif\" font-size=\"16\">" << Escape(caption)
+      << "</text>\n</svg>\n";
   return svg.str();
 }
 

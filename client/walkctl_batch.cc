@@ -14,15 +14,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
-#include "nlohmann/json.hpp"
 #include "client/walk_stream.h"
+#include "nlohmann/json.hpp"
 
 namespace walk::client {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-
 
 // `name` without `prefix`, in lower case: WALK_STATUS_NO_WALK -> no_walk.
 std::string LowerSuffix(const std::string& name, std::size_t prefix) {
@@ -35,7 +33,8 @@ std::string LowerSuffix(const std::string& name, std::size_t prefix) {
 // point (as nlohmann::json writes doubles in this range: 12.5, 3.0).
 void AppendNumber(double value, std::string* out) {
   char text[64];
-  const auto [end, error] = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed);
+  const auto [end, error] =
+      std::to_chars(text, text + sizeof text, value, std::chars_format::fixed);
   if (error != std::errc() || !std::isfinite(value)) {
     *out += nlohmann::json(value).dump();  // null for a non-finite value, as before
     return;
@@ -55,7 +54,9 @@ void AppendAnswerLine(const BatchPair& pair, const PairAnswer& a, std::string* o
   }
   if (a.code != 0) {
     *out += ",\"error\":";
-    *out += nlohmann::json(absl::StatusCodeToString(static_cast<absl::StatusCode>(a.code)) + ": " + a.message).dump();
+    *out += nlohmann::json(absl::StatusCodeToString(static_cast<absl::StatusCode>(a.code)) + ": " +
+                           a.message)
+                .dump();
     *out += "}\n";
     return;
   }
@@ -103,15 +104,17 @@ class Progress {
     const double share = total_ > 0 ? static_cast<double>(done) / total_ : 1.0;
     if (tty_) {
       const int width = 30, filled = static_cast<int>(share * width);
-      std::fprintf(stderr, "\r[%s%s] %3.0f%% %llu/%llu pairs, %.0f pairs/s, stored %llu, routed %llu ",
-                   std::string(filled, '=').c_str(), std::string(width - filled, ' ').c_str(),
-                   share * 100, static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
-                   rate, static_cast<unsigned long long>(stored), static_cast<unsigned long long>(routed));
+      std::fprintf(
+          stderr, "\r[%s%s] %3.0f%% %llu/%llu pairs, %.0f pairs/s, stored %llu, routed %llu ",
+          std::string(filled, '=').c_str(), std::string(width - filled, ' ').c_str(), share * 100,
+          static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), rate,
+          static_cast<unsigned long long>(stored), static_cast<unsigned long long>(routed));
       if (last) std::fprintf(stderr, "\n");
     } else {
-      std::fprintf(stderr, "walkctl batch: %llu/%llu pairs, %.0f pairs/s, stored %llu, routed %llu\n",
-                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), rate,
-                   static_cast<unsigned long long>(stored), static_cast<unsigned long long>(routed));
+      std::fprintf(
+          stderr, "walkctl batch: %llu/%llu pairs, %.0f pairs/s, stored %llu, routed %llu\n",
+          static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), rate,
+          static_cast<unsigned long long>(stored), static_cast<unsigned long long>(routed));
     }
   }
 
@@ -148,9 +151,11 @@ int RunBatch(const BatchArgs& args) {
       csv_pairs = *std::move(header);
       continue;
     }
-    pair = csv ? csv_pairs->Parse(text, line, args.defaults) : ParseJsonPair(text, line, args.defaults);
+    pair = csv ? csv_pairs->Parse(text, line, args.defaults)
+               : ParseJsonPair(text, line, args.defaults);
     if (!pair.ok()) {
-      std::cerr << "walkctl: " << args.pairs_path << ": " << pair.status().message() << " (skipped)\n";
+      std::cerr << "walkctl: " << args.pairs_path << ": " << pair.status().message()
+                << " (skipped)\n";
       ++malformed;
       continue;
     }
@@ -181,7 +186,8 @@ int RunBatch(const BatchArgs& args) {
   StreamedWalks streamed = StreamWalks(args.address, args.timeout_s, walks, stream_options);
   progress.Update(done, stored, routed, true);
   std::vector<std::optional<PairAnswer>> answers(pairs.size());
-  for (std::size_t k = 0; k < to_ask.size(); ++k) answers[to_ask[k]] = std::move(streamed.answers[k]);
+  for (std::size_t k = 0; k < to_ask.size(); ++k)
+    answers[to_ask[k]] = std::move(streamed.answers[k]);
   const walk::v1::BatchSummary summary = streamed.summary.value_or(walk::v1::BatchSummary());
   const absl::Status& status = streamed.status;
   if (!status.ok()) {
@@ -209,10 +215,14 @@ int RunBatch(const BatchArgs& args) {
   }
   out << text_out;
   nlohmann::ordered_json last;
-  last["summary"] = {{"asked", to_ask.size()},      {"stored", summary.stored()},
-                     {"routed", summary.routed()},  {"straight", summary.straight()},
-                     {"failed", failed},            {"refused", refused},
-                     {"malformed", malformed},      {"kept", pairs.size() - to_ask.size()},
+  last["summary"] = {{"asked", to_ask.size()},
+                     {"stored", summary.stored()},
+                     {"routed", summary.routed()},
+                     {"straight", summary.straight()},
+                     {"failed", failed},
+                     {"refused", refused},
+                     {"malformed", malformed},
+                     {"kept", pairs.size() - to_ask.size()},
                      {"store_answers_before", summary.store_answers_before()},
                      {"store_answers_after", summary.store_answers_after()},
                      {"wall_s", summary.wall_seconds()}};

@@ -11,8 +11,8 @@ namespace walk::client {
 
 struct BatchArgs {
   std::string address;
-  std::string pairs_path;  // JSON lines, or CSV when it ends in .csv
-  std::string out_path;    // answers, JSON lines
+  std::string pairs_path;   // JSON lines, or CSV when it ends in .csv
+  std::string out_path;     // answers, JSON lines
   double timeout_s = 3600;  // the whole stream's deadline
   BatchDefaults defaults;
 };

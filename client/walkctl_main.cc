@@ -29,12 +29,14 @@ constexpr int kExitRefused = 4;
 constexpr int kExitNotServing = 5;
 
 int ReportRpcError(const grpc::Status& status) {
-  std::cerr << "walkctl: " << absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code()))
-            << ": " << status.error_message() << "\n";
+  std::cerr << "walkctl: "
+            << absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code())) << ": "
+            << status.error_message() << "\n";
   const bool unreachable = status.error_code() == grpc::StatusCode::UNAVAILABLE &&
                            status.error_message().find("world") == std::string::npos;
-  return unreachable || status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ? kExitUnreachable
-                                                                                   : kExitRefused;
+  return unreachable || status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED
+             ? kExitUnreachable
+             : kExitRefused;
 }
 
 std::string ToJson(const google::protobuf::Message& message) {
@@ -42,7 +44,8 @@ std::string ToJson(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;
   options.always_print_primitive_fields = true;
   options.preserve_proto_field_names = true;
-  (void)google::protobuf::util::MessageToJsonString(message, &json, options);  // cannot fail for our messages
+  (void)google::protobuf::util::MessageToJsonString(message, &json,
+                                                    options);  // cannot fail for our messages
   return json;
 }
 
@@ -58,10 +61,14 @@ struct WalkArgs {
     command->add_option("--world", world, "World name")->capture_default_str();
     command->add_option("--from", from, "Start: x,y or x,y,z yards")->required();
     command->add_option("--to", to, "End: x,y or x,y,z yards")->required();
-    command->add_option("--continent", continent, "Continent id of both places")->capture_default_str();
+    command->add_option("--continent", continent, "Continent id of both places")
+        ->capture_default_str();
     command->add_option("--profile", profile, "Profile (default: shortest; see `walkctl info`)");
-    command->add_option("--band", band, "Danger band: 0, 10, 20, 30, 40 or 50")->capture_default_str();
-    command->add_option("--search", search, "Force a search (diagnostics): auto, grid, dijkstra or cch")
+    command->add_option("--band", band, "Danger band: 0, 10, 20, 30, 40 or 50")
+        ->capture_default_str();
+    command
+        ->add_option("--search", search,
+                     "Force a search (diagnostics): auto, grid, dijkstra or cch")
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "grid", "dijkstra", "cch"}));
   }
@@ -95,7 +102,8 @@ void PrintWalk(const walk::v1::WalkResponse& response) {
   if (response.status() == walk::v1::WALK_STATUS_OK) {
     std::printf("%s: %.3f yards, %.3f seconds (%s, %llu surfaces expanded, model %s)\n",
                 name.c_str(), response.yards(), response.seconds(), method.c_str(),
-                static_cast<unsigned long long>(response.nodes_expanded()), response.model_id().c_str());
+                static_cast<unsigned long long>(response.nodes_expanded()),
+                response.model_id().c_str());
   } else {
     std::printf("%s (%s)\n", name.c_str(), method.c_str());
   }
@@ -106,11 +114,15 @@ void PrintWalk(const walk::v1::WalkResponse& response) {
     std::printf("  %-4s column %u,%u level %u at z %.2f yards, zone %u, region %u%s\n", label,
                 end->column_x(), end->column_y(), end->level(), end->surface_z_yards(), end->zone(),
                 end->region(),
-                end->settled() ? (" (settled " + std::to_string(end->settle_yards()) + " yards)").c_str() : "");
+                end->settled()
+                    ? (" (settled " + std::to_string(end->settle_yards()) + " yards)").c_str()
+                    : "");
   }
-  if (response.retried()) std::printf("  found on the second asking, at the columns' usual floors\n");
+  if (response.retried())
+    std::printf("  found on the second asking, at the columns' usual floors\n");
   for (const auto& cell : response.zone_cells()) {
-    std::printf("  zone cell %d,%d zone %u: %.1f yards\n", cell.cell_x(), cell.cell_y(), cell.zone(), cell.yards());
+    std::printf("  zone cell %d,%d zone %u: %.1f yards\n", cell.cell_x(), cell.cell_y(),
+                cell.zone(), cell.yards());
   }
 }
 
@@ -152,7 +164,8 @@ int Path(walk::client::WalkClient& client, const WalkArgs& args, bool json,
     std::printf("  %-7s %.2f seconds\n", k.kind().c_str(), k.seconds());
   }
   for (const auto& f : response.falls()) {
-    std::printf("  fall of %.2f yards at %.2f, %.2f\n", f.drop_yards(), f.from().x_yards(), f.from().y_yards());
+    std::printf("  fall of %.2f yards at %.2f, %.2f\n", f.drop_yards(), f.from().x_yards(),
+                f.from().y_yards());
   }
   return 0;
 }
@@ -175,17 +188,20 @@ int Floors(walk::client::WalkClient& client, const std::string& world, const std
     return 0;
   }
   for (const auto& column : response.columns()) {
-    std::printf("column %u,%u: %d floors\n", column.column_x(), column.column_y(), column.floors_size());
+    std::printf("column %u,%u: %d floors\n", column.column_x(), column.column_y(),
+                column.floors_size());
     for (const auto& f : column.floors()) {
       std::string flags, marks, links;
       for (const auto& x : f.flags()) flags += " " + x;
       for (const auto& x : f.marks()) marks += " " + x;
       for (const auto& x : f.links()) links += (links.empty() ? "" : ", ") + x;
-      std::printf("  level %u at z %.2f, headroom %s, flags%s, marks%s, zone %u, region %u (%u surfaces)\n    links: %s\n",
-                  f.level(), f.z_yards(),
-                  f.has_headroom_yards() ? std::to_string(f.headroom_yards()).c_str() : "open sky",
-                  flags.c_str(), marks.empty() ? " none" : marks.c_str(), f.zone(), f.region(),
-                  f.region_surfaces(), links.c_str());
+      std::printf(
+          "  level %u at z %.2f, headroom %s, flags%s, marks%s, zone %u, region %u (%u surfaces)\n "
+          "   links: %s\n",
+          f.level(), f.z_yards(),
+          f.has_headroom_yards() ? std::to_string(f.headroom_yards()).c_str() : "open sky",
+          flags.c_str(), marks.empty() ? " none" : marks.c_str(), f.zone(), f.region(),
+          f.region_surfaces(), links.c_str());
     }
   }
   return 0;
@@ -197,7 +213,8 @@ int Draw(walk::client::WalkClient& client, const WalkArgs& args, const std::stri
   walk::v1::PathResponse path;
   if (int code = Path(client, args, false, &path); code != 0) return code;
   if (path.walk().status() != walk::v1::WALK_STATUS_OK) {
-    std::cerr << "walkctl: no walk to draw: " << walk::v1::WalkStatus_Name(path.walk().status()) << "\n";
+    std::cerr << "walkctl: no walk to draw: " << walk::v1::WalkStatus_Name(path.walk().status())
+              << "\n";
     return kExitRefused;
   }
   double min_x = 1e300, min_y = 1e300, max_x = -1e300, max_y = -1e300;
@@ -217,10 +234,15 @@ int Draw(walk::client::WalkClient& client, const WalkArgs& args, const std::stri
   if (grpc::Status s = client.Floors(probe, &one); !s.ok()) return ReportRpcError(s);
   const double column = one.column_yards();
   const double x0 = std::max(0.0, min_x - margin_yards), y0 = std::max(0.0, min_y - margin_yards);
-  const auto columns_x = static_cast<std::uint32_t>(std::ceil((max_x + margin_yards - x0) / column)) + 1;
-  const auto columns_y = static_cast<std::uint32_t>(std::ceil((max_y + margin_yards - y0) / column)) + 1;
+  const auto columns_x =
+      static_cast<std::uint32_t>(std::ceil((max_x + margin_yards - x0) / column)) + 1;
+  const auto columns_y =
+      static_cast<std::uint32_t>(std::ceil((max_y + margin_yards - y0) / column)) + 1;
   std::uint32_t stride = 1;
-  while (static_cast<std::uint64_t>((columns_x + stride - 1) / stride) * ((columns_y + stride - 1) / stride) > 65536) ++stride;
+  while (static_cast<std::uint64_t>((columns_x + stride - 1) / stride) *
+             ((columns_y + stride - 1) / stride) >
+         65536)
+    ++stride;
   walk::v1::FloorsRequest request = probe;
   request.mutable_place()->set_x_yards(x0);
   request.mutable_place()->set_y_yards(y0);
@@ -232,7 +254,8 @@ int Draw(walk::client::WalkClient& client, const WalkArgs& args, const std::stri
   char caption[256];
   std::snprintf(caption, sizeof caption, "%s %s -> %s: %.1f yards, %.1f s (%s, band %u)",
                 args.world.c_str(), args.from.c_str(), args.to.c_str(), path.walk().yards(),
-                path.walk().seconds(), args.profile.empty() ? "shortest" : args.profile.c_str(), args.band);
+                path.walk().seconds(), args.profile.empty() ? "shortest" : args.profile.c_str(),
+                args.band);
   std::ofstream file(out);
   file << walk::client::DrawWalkSvg(path, ground, stride, caption);
   if (!file) {
@@ -368,7 +391,8 @@ int main(int argc, char** argv) {
   auto* draw = app.add_subcommand("draw", "Draw a walk over the ground around it as SVG");
   draw_args.AddTo(draw);
   draw->add_option("--out", out, "The SVG file to write")->capture_default_str();
-  draw->add_option("--margin-yards", margin_yards, "Ground shown around the path, yards")->capture_default_str();
+  draw->add_option("--margin-yards", margin_yards, "Ground shown around the path, yards")
+      ->capture_default_str();
 
   std::string floors_world = "default", at;
   std::uint32_t floors_continent = 0;
@@ -391,29 +415,46 @@ int main(int argc, char** argv) {
 
   walk::client::BatchArgs batch_args;
   auto* batch = app.add_subcommand("batch", "Stream pairs from a file through WalkBatch");
-  batch->add_option("pairs", batch_args.pairs_path, "JSON lines (or .csv with a header)")->required();
-  batch->add_option("--out", batch_args.out_path, "Answers, JSON lines (re-running asks only what is missing)")->required();
-  batch->add_option("--world", batch_args.defaults.world, "World of pairs that name none")->capture_default_str();
+  batch->add_option("pairs", batch_args.pairs_path, "JSON lines (or .csv with a header)")
+      ->required();
+  batch
+      ->add_option("--out", batch_args.out_path,
+                   "Answers, JSON lines (re-running asks only what is missing)")
+      ->required();
+  batch->add_option("--world", batch_args.defaults.world, "World of pairs that name none")
+      ->capture_default_str();
   batch->add_option("--profile", batch_args.defaults.profile, "Profile of pairs that name none");
-  batch->add_option("--band", batch_args.defaults.band, "Band of pairs that name none")->capture_default_str();
-  batch->add_option("--stream-timeout-s", batch_args.timeout_s, "Deadline of the whole stream, seconds")->capture_default_str();
+  batch->add_option("--band", batch_args.defaults.band, "Band of pairs that name none")
+      ->capture_default_str();
+  batch
+      ->add_option("--stream-timeout-s", batch_args.timeout_s,
+                   "Deadline of the whole stream, seconds")
+      ->capture_default_str();
 
   walk::client::RoutesArgs routes_args;
-  auto* routes = app.add_subcommand("routes", "Price candidate routes and improve the order of free stops");
-  routes->add_option("routes", routes_args.routes_path, "The routes file (docs/routes.md)")->required();
-  routes->add_option("--out", routes_args.out_path, "Write the priced routes here (default: stdout)");
+  auto* routes =
+      app.add_subcommand("routes", "Price candidate routes and improve the order of free stops");
+  routes->add_option("routes", routes_args.routes_path, "The routes file (docs/routes.md)")
+      ->required();
+  routes->add_option("--out", routes_args.out_path,
+                     "Write the priced routes here (default: stdout)");
 
   walk::client::StoreArgs store_args;
-  auto* store = app.add_subcommand("store", "Store packs, offline (walkd not running on the store)");
+  auto* store =
+      app.add_subcommand("store", "Store packs, offline (walkd not running on the store)");
   store->require_subcommand(1);
-  auto* store_export = store->add_subcommand("export", "Write one model's answers as sorted SST files");
-  store_export->add_option("--store", store_args.store_dir, "The store folder (walkd's <data>/store)")->required();
+  auto* store_export =
+      store->add_subcommand("export", "Write one model's answers as sorted SST files");
+  store_export
+      ->add_option("--store", store_args.store_dir, "The store folder (walkd's <data>/store)")
+      ->required();
   store_export->add_option("--model", store_args.model, "The model id (16 hex digits)")->required();
   store_export->add_option("--out", store_args.pack_dir, "The pack folder to write")->required();
   auto* store_ingest = store->add_subcommand("ingest", "Load a store pack into a store");
   store_ingest->add_option("pack", store_args.pack_dir, "The pack folder")->required();
   store_ingest->add_option("--store", store_args.store_dir, "The store folder")->required();
-  auto* store_models = store->add_subcommand("models", "The models a store holds, with their answers");
+  auto* store_models =
+      store->add_subcommand("models", "The models a store holds, with their answers");
   store_models->add_option("--store", store_args.store_dir, "The store folder")->required();
 
   auto* info = app.add_subcommand("info", "The worlds walkd holds");
@@ -438,7 +479,9 @@ int main(int argc, char** argv) {
   if (*draw) return Draw(client, draw_args, out, margin_yards);
   if (*floors) return Floors(client, floors_world, at, floors_continent, json);
   if (*info) return Info(client, json);
-  if (*table) return Table(client, table_world, sources, targets, table_profile, table_band, table_continent, json);
+  if (*table)
+    return Table(client, table_world, sources, targets, table_profile, table_band, table_continent,
+                 json);
   if (*routes) {
     routes_args.address = address;
     return walk::client::RunRoutes(routes_args);

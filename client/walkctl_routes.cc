@@ -33,11 +33,18 @@ std::uint32_t BandOfLevel(double level) {
   return static_cast<std::uint32_t>(std::clamp(band, 0.0, 50.0));
 }
 
-using PairKey = std::tuple<std::uint32_t, double, double, double, double, double, double, bool, bool>;
+using PairKey =
+    std::tuple<std::uint32_t, double, double, double, double, double, double, bool, bool>;
 
 PairKey KeyOf(std::uint32_t band, const walk::v1::Place& a, const walk::v1::Place& b) {
-  return {band,        a.x_yards(), a.y_yards(),     a.has_z_yards() ? a.z_yards() : 0.0,
-          b.x_yards(), b.y_yards(), b.has_z_yards() ? b.z_yards() : 0.0, a.has_z_yards(),
+  return {band,
+          a.x_yards(),
+          a.y_yards(),
+          a.has_z_yards() ? a.z_yards() : 0.0,
+          b.x_yards(),
+          b.y_yards(),
+          b.has_z_yards() ? b.z_yards() : 0.0,
+          a.has_z_yards(),
           b.has_z_yards()};
 }
 
@@ -46,8 +53,10 @@ PairKey KeyOf(std::uint32_t band, const walk::v1::Place& a, const walk::v1::Plac
 int RunRoutes(const RoutesArgs& args) {
   std::ifstream in(args.routes_path);
   nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("routes") || !doc["routes"].is_array()) {
-    std::cerr << "walkctl: " << args.routes_path << ": expected a JSON object with \"routes\" (docs/routes.md)\n";
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("routes") ||
+      !doc["routes"].is_array()) {
+    std::cerr << "walkctl: " << args.routes_path
+              << ": expected a JSON object with \"routes\" (docs/routes.md)\n";
     return 2;
   }
   const std::string world = doc.value("world", "default");
@@ -67,7 +76,8 @@ int RunRoutes(const RoutesArgs& args) {
       const auto& stop_json = json["stops"][s];
       const auto& at = stop_json.value("at", nlohmann::json());
       if (!at.is_array() || at.size() < 2 || at.size() > 3) {
-        std::cerr << "walkctl: routes[" << r << "].stops[" << s << "].at: expected [x, y] or [x, y, z]\n";
+        std::cerr << "walkctl: routes[" << r << "].stops[" << s
+                  << "].at: expected [x, y] or [x, y, z]\n";
         return 2;
       }
       Stop stop;
@@ -131,7 +141,8 @@ int RunRoutes(const RoutesArgs& args) {
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < n; ++j) {
         if (i == j) continue;
-        const auto& answer = (*answers)[index.at(KeyOf(route.band, route.stops[i].place, route.stops[j].place))];
+        const auto& answer =
+            (*answers)[index.at(KeyOf(route.band, route.stops[i].place, route.stops[j].place))];
         if (answer.found()) {
           seconds[i][j] = answer.seconds;
         } else {  // no walk: the straight line times the detour factor, at running pace
@@ -165,8 +176,10 @@ int RunRoutes(const RoutesArgs& args) {
     out << line.dump() << "\n";
   }
   nlohmann::ordered_json summary;
-  summary["summary"] = {{"routes", routes.size()},       {"pairs_asked", asked},
-                        {"pairs_streamed", walks.size()}, {"fallback_legs", fallbacks_total},
+  summary["summary"] = {{"routes", routes.size()},
+                        {"pairs_asked", asked},
+                        {"pairs_streamed", walks.size()},
+                        {"fallback_legs", fallbacks_total},
                         {"saved_seconds", saved_total}};
   out << summary.dump() << "\n";
   return 0;

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "absl/strings/numbers.h"
-#include "nav/grid.h"
+#include "nav/grid/grid.h"
 #include "store/walk_store.h"
 
 namespace walk::client {

@@ -12,10 +12,10 @@
 
 #include "CLI/CLI.hpp"
 #include "client/walkgrid_commands.h"
-#include "nav/grid.h"
-#include "nav/grid_format.h"
-#include "nav/triangle_mesh.h"
-#include "nav/voxelizer.h"
+#include "nav/grid/grid.h"
+#include "nav/grid/grid_format.h"
+#include "nav/import/triangle_mesh.h"
+#include "nav/import/voxelizer.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::client {
@@ -109,7 +109,7 @@ void AddBuildMeshCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--height-step-yards", o.height_step_yards, "Height resolution (Recast's ch)")
       ->capture_default_str();
-  cmd->add_option("--agent-height-yards", o.agent_height_yards, "Room a walker needs above it")
+  cmd->add_option("--agent-height-yards", o.agent_height_yards, "Room a astar needs above it")
       ->capture_default_str();
   cmd->add_option("--agent-radius-yards", o.agent_radius_yards,
                   "Erode walkable areas by this much (0: none)")

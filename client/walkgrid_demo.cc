@@ -1,4 +1,4 @@
-// walkgrid demo: generates the demo world (nav/demo_world.h) from a seed and a size in tiles,
+// walkgrid demo: generates the demo world (nav/demo/demo_world.h) from a seed and a size in tiles,
 // saves it to a grid folder and prints one JSON line saying what it built.
 //
 //   walkgrid demo --seed 1 --tiles 2x2 --out worlds/demo
@@ -15,9 +15,9 @@
 
 #include "CLI/CLI.hpp"
 #include "client/walkgrid_commands.h"
-#include "nav/demo_world.h"
-#include "nav/grid.h"
-#include "nav/grid_format.h"
+#include "nav/demo/demo_world.h"
+#include "nav/grid/grid.h"
+#include "nav/grid/grid_format.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::client {

@@ -12,12 +12,12 @@
 #include <iostream>
 
 #include "client/walkgrid_commands.h"
-#include "nav/abstract_check.h"
-#include "nav/abstract_graph.h"
-#include "nav/abstract_graph_format.h"
-#include "nav/cost_model.h"
-#include "nav/danger.h"
-#include "nav/grid_format.h"
+#include "nav/abstract/abstract_graph.h"
+#include "nav/abstract/abstract_graph_format.h"
+#include "nav/check/abstract_check.h"
+#include "nav/cost/cost_model.h"
+#include "nav/cost/danger.h"
+#include "nav/grid/grid_format.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::client {
@@ -49,12 +49,14 @@ std::function<void(std::uint64_t, std::uint64_t)> ProgressPrinter(const std::str
     const double share = static_cast<double>(done) / total;
     if (terminal) {
       const int width = 30, filled = static_cast<int>(share * width);
-      std::cerr << "\r" << what << " [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
-                << done << "/" << total << " cells, " << static_cast<int>(SecondsSince(start)) << " s"
-                << (done == total ? "\n" : "") << std::flush;
+      std::cerr << "\r" << what << " [" << std::string(filled, '#')
+                << std::string(width - filled, ' ') << "] " << done << "/" << total << " cells, "
+                << static_cast<int>(SecondsSince(start)) << " s" << (done == total ? "\n" : "")
+                << std::flush;
     } else if (static_cast<int>(share * 10) > *last_tenth) {
       *last_tenth = static_cast<int>(share * 10);
-      std::cerr << what << ": " << done << "/" << total << " cells, " << SecondsSince(start) << " s\n";
+      std::cerr << what << ": " << done << "/" << total << " cells, " << SecondsSince(start)
+                << " s\n";
     }
   };
 }
@@ -141,11 +143,13 @@ int RunExport(const ExportArgs& args) {
   }
   const int p = graph->ProfileIndex(args.profile);
   if (p < 0) {
-    std::cerr << "walkgrid: --profile: \"" << args.profile << "\" was not prepared in " << args.dir << "\n";
+    std::cerr << "walkgrid: --profile: \"" << args.profile << "\" was not prepared in " << args.dir
+              << "\n";
     return 2;
   }
   std::size_t ci = 0;
-  while (ci < loaded->world.continents.size() && loaded->world.continents[ci].id != args.continent) ++ci;
+  while (ci < loaded->world.continents.size() && loaded->world.continents[ci].id != args.continent)
+    ++ci;
   if (ci == loaded->world.continents.size()) {
     std::cerr << "walkgrid: --continent: the world has no continent " << args.continent << "\n";
     return 2;
@@ -159,7 +163,8 @@ int RunExport(const ExportArgs& args) {
   for (float s : prices.seconds) open_arcs += std::isfinite(s) ? 1 : 0;
   {
     std::ofstream gr(stem + ".gr");
-    gr << "c walkd abstract graph of " << args.dir << ", continent " << c.id << ", profile " << args.profile << "\n"
+    gr << "c walkd abstract graph of " << args.dir << ", continent " << c.id << ", profile "
+       << args.profile << "\n"
        << "c weights: band-0 seconds x " << kDimacsUnitsPerSecond << ", rounded; nodes 1-based\n"
        << "p sp " << g.node_count() << " " << open_arcs << "\n";
     for (std::uint32_t n = 0; n < g.node_count(); ++n) {
@@ -175,7 +180,8 @@ int RunExport(const ExportArgs& args) {
     co << "c node coordinates: the node surface's column (x, y)\n"
        << "p aux sp co " << g.node_count() << "\n";
     for (std::uint32_t n = 0; n < g.node_count(); ++n) {
-      co << "v " << n + 1 << " " << c.column_x[g.node_surface[n]] << " " << c.column_y[g.node_surface[n]] << "\n";
+      co << "v " << n + 1 << " " << c.column_x[g.node_surface[n]] << " "
+         << c.column_y[g.node_surface[n]] << "\n";
     }
   }
   {
@@ -224,9 +230,12 @@ int RunCheck(const CheckArgs& args) {
     return 2;
   }
   nav::SearchMode mode;
-  if (args.search == "auto") mode = nav::SearchMode::kAuto;
-  else if (args.search == "dijkstra") mode = nav::SearchMode::kDijkstra;
-  else if (args.search == "cch") mode = nav::SearchMode::kCch;
+  if (args.search == "auto")
+    mode = nav::SearchMode::kAuto;
+  else if (args.search == "dijkstra")
+    mode = nav::SearchMode::kDijkstra;
+  else if (args.search == "cch")
+    mode = nav::SearchMode::kCch;
   else {
     std::cerr << "walkgrid: --search: one of auto, dijkstra, cch\n";
     return 2;
@@ -252,7 +261,8 @@ int RunCheck(const CheckArgs& args) {
   line["least_yards_excess_pct"] = 100.0 * report.least_yards_excess;
   nlohmann::ordered_json methods;
   for (int m = 0; m < nav::kMethodCount; ++m) {
-    if (report.methods[m] > 0) methods[nav::MethodName(static_cast<nav::Method>(m))] = report.methods[m];
+    if (report.methods[m] > 0)
+      methods[nav::MethodName(static_cast<nav::Method>(m))] = report.methods[m];
   }
   line["methods"] = methods;
   line["abstract_median_us"] = Median(report.abstract_us);
@@ -268,12 +278,20 @@ void AddGraphCommands(CLI::App& app) {
   auto* prepare = app.add_subcommand(
       "prepare", "Build the abstract graph and its CCH order beside a grid (graph.walkgraph)");
   prepare->add_option("dir", prepare_args->dir, "the world folder")->required();
-  prepare->add_option("--cell", prepare_args->cell_columns, "cell side, columns (divides 256)")->capture_default_str();
-  prepare->add_option("--spacing", prepare_args->spacing, "most columns between entrances of a run (0: by the world's size)")->capture_default_str();
-  prepare->add_option("--major-spacing", prepare_args->major_spacing,
-                      "the same on major borders, every 1,024 columns (0: four times the spacing)")->capture_default_str();
-  prepare->add_option("--profiles", prepare_args->profiles, "profiles to price (default: all)")->delimiter(',');
-  prepare->add_option("--threads", prepare_args->threads, "threads (0: one per core)")->capture_default_str();
+  prepare->add_option("--cell", prepare_args->cell_columns, "cell side, columns (divides 256)")
+      ->capture_default_str();
+  prepare
+      ->add_option("--spacing", prepare_args->spacing,
+                   "most columns between entrances of a run (0: by the world's size)")
+      ->capture_default_str();
+  prepare
+      ->add_option("--major-spacing", prepare_args->major_spacing,
+                   "the same on major borders, every 1,024 columns (0: four times the spacing)")
+      ->capture_default_str();
+  prepare->add_option("--profiles", prepare_args->profiles, "profiles to price (default: all)")
+      ->delimiter(',');
+  prepare->add_option("--threads", prepare_args->threads, "threads (0: one per core)")
+      ->capture_default_str();
   prepare->callback([prepare_args] {
     if (int code = RunPrepare(*prepare_args); code != 0) throw CLI::RuntimeError(code);
   });
@@ -284,14 +302,16 @@ void AddGraphCommands(CLI::App& app) {
   exporter->add_option("dir", export_args->dir, "the world folder (prepared)")->required();
   exporter->add_option("--profile", export_args->profile, "profile")->capture_default_str();
   exporter->add_option("--out", export_args->out, "output folder")->required();
-  exporter->add_option("--continent", export_args->continent, "continent id")->capture_default_str();
+  exporter->add_option("--continent", export_args->continent, "continent id")
+      ->capture_default_str();
   exporter->callback([export_args] {
     if (int code = RunExport(*export_args); code != 0) throw CLI::RuntimeError(code);
   });
 
   auto check_args = std::make_shared<CheckArgs>();
   auto* check = app.add_subcommand(
-      "abstract-check", "Compare abstract-graph walks with the exact fine-grid walk on random pairs");
+      "abstract-check",
+      "Compare abstract-graph walks with the exact fine-grid walk on random pairs");
   check->add_option("dir", check_args->dir, "the world folder (prepared)")->required();
   check->add_option("--pairs", check_args->pairs, "random pairs")->capture_default_str();
   check->add_option("--seed", check_args->seed, "the pairs' seed")->capture_default_str();

@@ -1,8 +1,8 @@
 // walkgrid: the offline grid tool. Builds grids, checks them against the MovingAI oracle, and
 // tells what a grid holds. Every subcommand prints what it did.
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <numeric>
@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "nav/grid_format.h"
-#include "nav/movingai.h"
-#include "nav/metric.h"
-#include "nav/reference_dijkstra.h"
-#include "nav/walker.h"
 #include "client/walkgrid_commands.h"
+#include "nav/check/reference_dijkstra.h"
+#include "nav/cost/metric.h"
+#include "nav/grid/grid_format.h"
+#include "nav/import/movingai.h"
+#include "nav/search/fine_grid_astar.h"
 #include "nlohmann/json.hpp"
 
 namespace {
@@ -70,7 +70,7 @@ int MovingAiCheck(const std::string& map_path, const std::string& scen_path, int
   if (!world.ok()) return Fail(std::string(world.status().message()));
   const walk::nav::Continent& c = world->continents[0];
   const walk::nav::Metric metric(*world, *walk::nav::FindProfile("shortest"), 0);
-  walk::nav::Walker walker;
+  walk::nav::FineGridAStar astar;
 
   auto surface_at = [&](std::uint32_t x, std::uint32_t y) {
     if (!c.OnMap(x, y)) return walk::nav::kInvalidId;
@@ -93,7 +93,7 @@ int MovingAiCheck(const std::string& map_path, const std::string& scen_path, int
       continue;
     }
     const auto t0 = Clock::now();
-    const walk::nav::SearchResult r = walker.FindWalk(c, world->column_yards, metric, from, to);
+    const walk::nav::SearchResult r = astar.FindWalk(c, world->column_yards, metric, from, to);
     const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
     astar_us.push_back(us);
     nodes += r.stats.nodes_expanded;
@@ -115,7 +115,8 @@ int MovingAiCheck(const std::string& map_path, const std::string& scen_path, int
     } else {
       ++mismatched;
       if (verbose) {
-        std::fprintf(stderr, "scenario %zu: %.8f yards, optimal %.8f\n", i, r.yards, s.optimal_length);
+        std::fprintf(stderr, "scenario %zu: %.8f yards, optimal %.8f\n", i, r.yards,
+                     s.optimal_length);
       }
     }
     if (baseline_every > 0 && i % static_cast<std::size_t>(baseline_every) == 0) {
@@ -183,10 +184,12 @@ int Floors(const std::string& dir, double x_yards, double y_yards, std::uint32_t
   if (!loaded.ok()) return Fail(std::string(loaded.status().message()));
   const walk::nav::World& world = loaded->world;
   const walk::nav::Continent* c = world.FindContinent(continent_id);
-  if (c == nullptr) return Fail("--continent: the world has no continent " + std::to_string(continent_id));
+  if (c == nullptr)
+    return Fail("--continent: the world has no continent " + std::to_string(continent_id));
   const auto x = static_cast<std::int64_t>(std::floor(x_yards / world.column_yards));
   const auto y = static_cast<std::int64_t>(std::floor(y_yards / world.column_yards));
-  if (!c->OnMap(x, y)) return Fail("--at: column " + std::to_string(x) + "," + std::to_string(y) + " is off the map");
+  if (!c->OnMap(x, y))
+    return Fail("--at: column " + std::to_string(x) + "," + std::to_string(y) + " is off the map");
   walk::nav::SurfaceId first, end;
   c->ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &end);
   nlohmann::ordered_json out;
@@ -197,7 +200,9 @@ int Floors(const std::string& dir, double x_yards, double y_yards, std::uint32_t
     nlohmann::ordered_json floor;
     floor["level"] = c->level[s];
     floor["z_yards"] = c->height_yards[s];
-    floor["headroom_yards"] = std::isfinite(c->headroom_yards[s]) ? nlohmann::json(c->headroom_yards[s]) : nlohmann::json("open sky");
+    floor["headroom_yards"] = std::isfinite(c->headroom_yards[s])
+                                  ? nlohmann::json(c->headroom_yards[s])
+                                  : nlohmann::json("open sky");
     floor["flags"] = c->flags[s];
     floor["marks"] = c->marks[s];
     floor["zone"] = c->zone[s];
@@ -240,7 +245,6 @@ int main(int argc, char** argv) {
 
   auto* info = app.add_subcommand("info", "Describe a grid: continents, tiles, surfaces, regions");
   info->add_option("dir", dir, "the world folder")->required();
-
 
   double at_x = 0, at_y = 0;
   std::uint32_t continent = 0;

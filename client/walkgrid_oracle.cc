@@ -8,11 +8,11 @@
 #include <iostream>
 
 #include "client/walkgrid_commands.h"
-#include "nav/cost_model.h"
-#include "nav/danger.h"
-#include "nav/grid_format.h"
-#include "nav/metric.h"
-#include "nav/oracle_check.h"
+#include "nav/check/oracle_check.h"
+#include "nav/cost/cost_model.h"
+#include "nav/cost/danger.h"
+#include "nav/cost/metric.h"
+#include "nav/grid/grid_format.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::client {

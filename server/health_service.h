@@ -39,8 +39,8 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   std::vector<std::shared_ptr<Watcher>> Watchers() const;
 
   mutable std::mutex mu_;
-  bool serving_ = false;       // guarded by mu_
-  bool shut_down_ = false;     // guarded by mu_
+  bool serving_ = false;                            // guarded by mu_
+  bool shut_down_ = false;                          // guarded by mu_
   std::vector<std::shared_ptr<Watcher>> watchers_;  // guarded by mu_
 };
 

@@ -23,10 +23,14 @@ void ToProto(const live::Cell& cell, walk::v1::Cell* out) {
 
 walk::v1::LivePathStatus ToProto(live::PathStatus status) {
   switch (status) {
-    case live::PathStatus::kFound: return walk::v1::LIVE_PATH_STATUS_FOUND;
-    case live::PathStatus::kUnreachable: return walk::v1::LIVE_PATH_STATUS_UNREACHABLE;
-    case live::PathStatus::kStartBlocked: return walk::v1::LIVE_PATH_STATUS_START_BLOCKED;
-    case live::PathStatus::kGoalBlocked: return walk::v1::LIVE_PATH_STATUS_GOAL_BLOCKED;
+    case live::PathStatus::kFound:
+      return walk::v1::LIVE_PATH_STATUS_FOUND;
+    case live::PathStatus::kUnreachable:
+      return walk::v1::LIVE_PATH_STATUS_UNREACHABLE;
+    case live::PathStatus::kStartBlocked:
+      return walk::v1::LIVE_PATH_STATUS_START_BLOCKED;
+    case live::PathStatus::kGoalBlocked:
+      return walk::v1::LIVE_PATH_STATUS_GOAL_BLOCKED;
   }
   return walk::v1::LIVE_PATH_STATUS_UNSPECIFIED;
 }
@@ -35,15 +39,22 @@ absl::StatusOr<live::BlockerChange> ToChange(const walk::v1::BlockerChange& c, i
   const live::WorldRect rect{c.x0(), c.y0(), c.x1(), c.y1()};
   const live::WorldPoint point{c.x(), c.y()};
   switch (c.kind()) {
-    case walk::v1::BlockerChange::KIND_ADD_BUILDING: return live::BlockerChange::AddBuilding(c.id(), rect);
-    case walk::v1::BlockerChange::KIND_REMOVE_BUILDING: return live::BlockerChange::RemoveBuilding(c.id());
-    case walk::v1::BlockerChange::KIND_MOVE_BUILDING: return live::BlockerChange::MoveBuilding(c.id(), rect);
+    case walk::v1::BlockerChange::KIND_ADD_BUILDING:
+      return live::BlockerChange::AddBuilding(c.id(), rect);
+    case walk::v1::BlockerChange::KIND_REMOVE_BUILDING:
+      return live::BlockerChange::RemoveBuilding(c.id());
+    case walk::v1::BlockerChange::KIND_MOVE_BUILDING:
+      return live::BlockerChange::MoveBuilding(c.id(), rect);
     case walk::v1::BlockerChange::KIND_ADD_GATE:
       return live::BlockerChange::AddGate(c.id(), c.owner(), rect, c.open());
-    case walk::v1::BlockerChange::KIND_REMOVE_GATE: return live::BlockerChange::RemoveGate(c.id());
-    case walk::v1::BlockerChange::KIND_OPEN_GATE: return live::BlockerChange::OpenGate(c.id());
-    case walk::v1::BlockerChange::KIND_SHUT_GATE: return live::BlockerChange::ShutGate(c.id());
-    case walk::v1::BlockerChange::KIND_HARVEST: return live::BlockerChange::Harvest(point);
+    case walk::v1::BlockerChange::KIND_REMOVE_GATE:
+      return live::BlockerChange::RemoveGate(c.id());
+    case walk::v1::BlockerChange::KIND_OPEN_GATE:
+      return live::BlockerChange::OpenGate(c.id());
+    case walk::v1::BlockerChange::KIND_SHUT_GATE:
+      return live::BlockerChange::ShutGate(c.id());
+    case walk::v1::BlockerChange::KIND_HARVEST:
+      return live::BlockerChange::Harvest(point);
     case walk::v1::BlockerChange::KIND_PLACE_TREE:
       return live::BlockerChange::PlaceResource(point, live::CellValue::kTree);
     default:
@@ -63,8 +74,8 @@ LiveServiceImpl::LiveServiceImpl(MetricsRegistry& registry)
                                   "rebuilt, ring cells scanned.",
                                   {"event"})) {}
 
-absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(const std::string& dir,
-                                                                         MetricsRegistry& registry) {
+absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(
+    const std::string& dir, MetricsRegistry& registry) {
   std::unique_ptr<LiveServiceImpl> service(new LiveServiceImpl(registry));
   if (dir.empty()) return service;
   std::error_code ec;
@@ -89,7 +100,8 @@ absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(const s
 absl::StatusOr<live::LiveWorld*> LiveServiceImpl::Find(const std::string& name) const {
   if (name.empty()) return absl::InvalidArgumentError("world: required");
   auto it = worlds_.find(name);
-  if (it == worlds_.end()) return absl::NotFoundError(absl::StrCat("world: no live world named '", name, "'"));
+  if (it == worlds_.end())
+    return absl::NotFoundError(absl::StrCat("world: no live world named '", name, "'"));
   return it->second.get();
 }
 
@@ -116,7 +128,8 @@ void LiveServiceImpl::Finish(grpc::ServerUnaryReactor* reactor, const char* meth
     }
     for (const auto& [event, value] : now) {
       std::uint64_t& before = exported_[event];
-      if (value > before) events_.WithLabels({event}).Increment(static_cast<double>(value - before));
+      if (value > before)
+        events_.WithLabels({event}).Increment(static_cast<double>(value - before));
       before = value;
     }
   }
@@ -223,7 +236,8 @@ grpc::ServerUnaryReactor* LiveServiceImpl::PathGroup(grpc::CallbackServerContext
     Finish(reactor, "PathGroup", world.status());
     return reactor;
   }
-  if (request->passabilities_size() != 0 && request->passabilities_size() != request->starts_size()) {
+  if (request->passabilities_size() != 0 &&
+      request->passabilities_size() != request->starts_size()) {
     Finish(reactor, "PathGroup",
            absl::InvalidArgumentError("passabilities: one per start, or none"));
     return reactor;
@@ -233,7 +247,8 @@ grpc::ServerUnaryReactor* LiveServiceImpl::PathGroup(grpc::CallbackServerContext
     live::GroupMember member;
     member.start = ToCell(request->starts(i));
     if (request->passabilities_size() != 0) {
-      member.passability = ToPassability(static_cast<walk::v1::Passability>(request->passabilities(i)));
+      member.passability =
+          ToPassability(static_cast<walk::v1::Passability>(request->passabilities(i)));
     }
     members.push_back(member);
   }

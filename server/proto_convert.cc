@@ -4,31 +4,43 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "nav/cost_model.h"
-#include "nav/danger.h"
+#include "nav/cost/cost_model.h"
+#include "nav/cost/danger.h"
 
 namespace walk::server {
 
 walk::v1::WalkStatus StatusToProto(nav::WalkStatus status) {
   switch (status) {
-    case nav::WalkStatus::kOk: return walk::v1::WALK_STATUS_OK;
-    case nav::WalkStatus::kNoWalk: return walk::v1::WALK_STATUS_NO_WALK;
-    case nav::WalkStatus::kOffMap: return walk::v1::WALK_STATUS_OFF_MAP;
-    case nav::WalkStatus::kNoSurface: return walk::v1::WALK_STATUS_NO_SURFACE;
+    case nav::WalkStatus::kOk:
+      return walk::v1::WALK_STATUS_OK;
+    case nav::WalkStatus::kNoWalk:
+      return walk::v1::WALK_STATUS_NO_WALK;
+    case nav::WalkStatus::kOffMap:
+      return walk::v1::WALK_STATUS_OFF_MAP;
+    case nav::WalkStatus::kNoSurface:
+      return walk::v1::WALK_STATUS_NO_SURFACE;
   }
   return walk::v1::WALK_STATUS_UNSPECIFIED;
 }
 
 walk::v1::Method MethodToProto(nav::Method method) {
   switch (method) {
-    case nav::Method::kTrivial: return walk::v1::METHOD_TRIVIAL;
-    case nav::Method::kRegions: return walk::v1::METHOD_REGIONS;
-    case nav::Method::kStraightLine: return walk::v1::METHOD_STRAIGHT_LINE;
-    case nav::Method::kFineGrid: return walk::v1::METHOD_FINE_GRID;
-    case nav::Method::kTile: return walk::v1::METHOD_TILE;
-    case nav::Method::kCch: return walk::v1::METHOD_CCH;
-    case nav::Method::kDijkstra: return walk::v1::METHOD_DIJKSTRA;
-    case nav::Method::kReach: return walk::v1::METHOD_REACH;
+    case nav::Method::kTrivial:
+      return walk::v1::METHOD_TRIVIAL;
+    case nav::Method::kRegions:
+      return walk::v1::METHOD_REGIONS;
+    case nav::Method::kStraightLine:
+      return walk::v1::METHOD_STRAIGHT_LINE;
+    case nav::Method::kFineGrid:
+      return walk::v1::METHOD_FINE_GRID;
+    case nav::Method::kTile:
+      return walk::v1::METHOD_TILE;
+    case nav::Method::kCch:
+      return walk::v1::METHOD_CCH;
+    case nav::Method::kDijkstra:
+      return walk::v1::METHOD_DIJKSTRA;
+    case nav::Method::kReach:
+      return walk::v1::METHOD_REACH;
   }
   return walk::v1::METHOD_UNSPECIFIED;
 }
@@ -52,7 +64,8 @@ void PointToProto(const nav::PathPoint& point, walk::v1::PathPoint* out) {
   out->set_z_yards(point.z_yards);
 }
 
-constexpr const char* kDirectionNames[nav::kDirectionCount] = {"E", "NE", "N", "NW", "W", "SW", "S", "SE"};
+constexpr const char* kDirectionNames[nav::kDirectionCount] = {"E", "NE", "N", "NW",
+                                                               "W", "SW", "S", "SE"};
 
 }  // namespace
 
@@ -70,26 +83,31 @@ absl::Status ValidateWalkRequest(const walk::v1::WalkRequest& request, const std
   if (!request.has_from()) return absl::InvalidArgumentError(prefix + "from: required");
   if (!request.has_to()) return absl::InvalidArgumentError(prefix + "to: required");
   if (nav::FindProfile(request.profile()) == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(prefix, "profile: unknown profile '",
-                                                   request.profile(), "' (known: ",
-                                                   absl::StrJoin(nav::ProfileNames(), ", "), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(prefix, "profile: unknown profile '", request.profile(),
+                     "' (known: ", absl::StrJoin(nav::ProfileNames(), ", "), ")"));
   }
   if (absl::Status band = nav::ValidateBand(request.band()); !band.ok()) {
     return absl::InvalidArgumentError(prefix + std::string(band.message()));
   }
   if (!walk::v1::Search_IsValid(request.search())) {
-    return absl::InvalidArgumentError(absl::StrCat(prefix, "search: unknown value ", request.search(),
-                                                   " (known: SEARCH_AUTO, SEARCH_GRID, SEARCH_DIJKSTRA, SEARCH_CCH)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(prefix, "search: unknown value ", request.search(),
+                     " (known: SEARCH_AUTO, SEARCH_GRID, SEARCH_DIJKSTRA, SEARCH_CCH)"));
   }
   return absl::OkStatus();
 }
 
 nav::SearchMode ToSearchMode(walk::v1::Search search) {
   switch (search) {
-    case walk::v1::SEARCH_GRID: return nav::SearchMode::kGrid;
-    case walk::v1::SEARCH_DIJKSTRA: return nav::SearchMode::kDijkstra;
-    case walk::v1::SEARCH_CCH: return nav::SearchMode::kCch;
-    default: return nav::SearchMode::kAuto;
+    case walk::v1::SEARCH_GRID:
+      return nav::SearchMode::kGrid;
+    case walk::v1::SEARCH_DIJKSTRA:
+      return nav::SearchMode::kDijkstra;
+    case walk::v1::SEARCH_CCH:
+      return nav::SearchMode::kCch;
+    default:
+      return nav::SearchMode::kAuto;
   }
 }
 
@@ -128,7 +146,8 @@ void ToProto(const nav::PathDetail& path, walk::v1::PathResponse* out) {
   out->set_steps(static_cast<std::uint32_t>(path.steps));
 }
 
-void ColumnToProto(const nav::Continent& c, std::uint32_t x, std::uint32_t y, walk::v1::Column* out) {
+void ColumnToProto(const nav::Continent& c, std::uint32_t x, std::uint32_t y,
+                   walk::v1::Column* out) {
   out->set_column_x(x);
   out->set_column_y(y);
   nav::SurfaceId first, end;
@@ -139,14 +158,17 @@ void ColumnToProto(const nav::Continent& c, std::uint32_t x, std::uint32_t y, wa
     floor->set_z_yards(c.height_yards[s]);
     if (std::isfinite(c.headroom_yards[s])) floor->set_headroom_yards(c.headroom_yards[s]);
     const std::pair<std::uint8_t, const char*> flags[] = {
-        {nav::kFlagTerrain, "terrain"}, {nav::kFlagBuilding, "building"}, {nav::kFlagIndoor, "indoor"},
-        {nav::kFlagWater, "water"},     {nav::kFlagSteep, "steep"},       {nav::kFlagBlocked, "blocked"},
+        {nav::kFlagTerrain, "terrain"}, {nav::kFlagBuilding, "building"},
+        {nav::kFlagIndoor, "indoor"},   {nav::kFlagWater, "water"},
+        {nav::kFlagSteep, "steep"},     {nav::kFlagBlocked, "blocked"},
         {nav::kFlagForest, "forest"},   {nav::kFlagClimb, "climb"}};
     for (const auto& [bit, name] : flags) {
       if (c.flags[s] & bit) floor->add_flags(name);
     }
-    const std::pair<std::uint8_t, const char*> marks[] = {
-        {nav::kMarkRoad, "road"}, {nav::kMarkHubA, "hub_a"}, {nav::kMarkHubB, "hub_b"}, {nav::kMarkLift, "lift"}};
+    const std::pair<std::uint8_t, const char*> marks[] = {{nav::kMarkRoad, "road"},
+                                                          {nav::kMarkHubA, "hub_a"},
+                                                          {nav::kMarkHubB, "hub_b"},
+                                                          {nav::kMarkLift, "lift"}};
     for (const auto& [bit, name] : marks) {
       if (c.marks[s] & bit) floor->add_marks(name);
     }
@@ -156,7 +178,8 @@ void ColumnToProto(const nav::Continent& c, std::uint32_t x, std::uint32_t y, wa
     for (int d = 0; d < nav::kDirectionCount; ++d) {
       const nav::Link link = c.links[s][d];
       if (nav::HasLink(link)) {
-        floor->add_links(absl::StrCat(kDirectionNames[d], " ", std::string(nav::LinkKindName(nav::LinkKindOf(link))),
+        floor->add_links(absl::StrCat(kDirectionNames[d], " ",
+                                      std::string(nav::LinkKindName(nav::LinkKindOf(link))),
                                       " to level ", nav::LinkLevel(link)));
       }
     }

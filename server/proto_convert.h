@@ -2,9 +2,9 @@
 #pragma once
 
 #include "absl/status/status.h"
-#include "nav/abstract_router.h"
-#include "nav/grid.h"
-#include "nav/walk_answer.h"
+#include "nav/abstract/abstract_router.h"
+#include "nav/grid/grid.h"
+#include "nav/query/answer.h"
 #include "walk/v1/walk.pb.h"
 
 namespace walk::server {

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "nav/answer_walk.h"
+#include "nav/query/walk_pipeline.h"
 
 namespace walk::server {
 

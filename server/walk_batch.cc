@@ -9,11 +9,12 @@
 
 namespace walk::server {
 
-WalkBatchReactor::WalkBatchReactor(const WalkAnswerer& answerer, SearchPool& pool,
+WalkBatchReactor::WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool,
                                    WalkMetrics& metrics)
     : answerer_(answerer), pool_(pool), metrics_(metrics) {
   if (answerer.store() != nullptr) {
-    if (auto before = answerer.store()->EstimateAnswers(); before.ok()) summary_.set_store_answers_before(*before);
+    if (auto before = answerer.store()->EstimateAnswers(); before.ok())
+      summary_.set_store_answers_before(*before);
   }
   StartRead(&request_);
 }
@@ -72,7 +73,8 @@ void WalkBatchReactor::OnReadDone(bool ok) {
       Finalize(std::move(response), status, /*stored=*/true, pair.walk().band());
       continue;
     }
-    pool_.Submit([this, pair = std::move(pair), response = std::move(response)](nav::Searchers& searchers) mutable {
+    pool_.Submit([this, pair = std::move(pair),
+                  response = std::move(response)](nav::Searchers& searchers) mutable {
       bool cancelled;
       {
         std::lock_guard<std::mutex> lock(mu_);
@@ -99,12 +101,13 @@ void WalkBatchReactor::OnReadDone(bool ok) {
 
 void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
   std::vector<BlockAnswer> answered;
-  std::vector<WalkAnswerer::ToRoute> to_route;
+  std::vector<StoreFirstAnswerer::ToRoute> to_route;
   if (block.index_size() > static_cast<int>(kMaxBlockPairs)) {
     const absl::Status too_big = absl::InvalidArgumentError(absl::StrCat(
         "block.index: a block holds at most ", kMaxBlockPairs, " pairs (send more blocks)"));
     for (int k = 0; k < block.index_size(); ++k) {
-      answered.push_back(ToBlockAnswer(block.index(k), too_big, walk::v1::WalkResponse::default_instance(), false));
+      answered.push_back(ToBlockAnswer(block.index(k), too_big,
+                                       walk::v1::WalkResponse::default_instance(), false));
     }
   } else {
     answerer_.AnswerBlockFromStore(block, &answered, &to_route);
@@ -113,7 +116,7 @@ void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
   if (!answered.empty()) AnsweredRows(std::move(answered), band);
   if (to_route.empty()) return;
   auto shared = std::make_shared<const walk::v1::PairBlock>(std::move(block));
-  for (const WalkAnswerer::ToRoute& route : to_route) {
+  for (const StoreFirstAnswerer::ToRoute& route : to_route) {
     const std::size_t i = route.position;
     const bool look_up = !route.looked_up;
     pool_.Submit([this, shared, i, look_up, band](nav::Searchers& searchers) {
@@ -127,8 +130,9 @@ void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
       absl::Status status = absl::CancelledError("the batch was cancelled");
       bool stored = false;
       if (!cancelled) {  // a cancelled call answers at once: nobody will read it
-        status = answerer_.Answer(BlockPairRequest(*shared, i), "block.", searchers, &response, &stored,
-                                  /*path=*/nullptr, look_up);
+        status =
+            answerer_.Answer(BlockPairRequest(*shared, i), "block.", searchers, &response, &stored,
+                             /*path=*/nullptr, look_up);
       }
       AnsweredRows({ToBlockAnswer(index, status, response, stored)}, band);
     });
@@ -138,7 +142,8 @@ void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
 void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t band) {
   // Outcomes as Finalize names them: refused, failed, stored, straight, routed.
   enum Outcome { kRefused, kFailed, kStored, kStraight, kRouted, kOutcomes };
-  static constexpr const char* kNames[kOutcomes] = {"refused", "failed", "stored", "straight", "routed"};
+  static constexpr const char* kNames[kOutcomes] = {"refused", "failed", "stored", "straight",
+                                                    "routed"};
   std::uint64_t counts[kOutcomes] = {};
   std::uint64_t stored = 0, routed = 0;
   for (const BlockAnswer& row : rows) {
@@ -147,10 +152,14 @@ void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t
       continue;
     }
     ++(row.stored ? stored : routed);
-    if (row.status != walk::v1::WALK_STATUS_OK) ++counts[kFailed];
-    else if (row.stored) ++counts[kStored];
-    else if (row.method == walk::v1::METHOD_STRAIGHT_LINE) ++counts[kStraight];
-    else ++counts[kRouted];
+    if (row.status != walk::v1::WALK_STATUS_OK)
+      ++counts[kFailed];
+    else if (row.stored)
+      ++counts[kStored];
+    else if (row.method == walk::v1::METHOD_STRAIGHT_LINE)
+      ++counts[kStraight];
+    else
+      ++counts[kRouted];
   }
   for (int o = 0; o < kOutcomes; ++o) metrics_.RecordBatchPairs(kNames[o], counts[o]);
   Action action;
@@ -181,9 +190,9 @@ void WalkBatchReactor::Finalize(walk::v1::WalkBatchResponse response, const absl
   }
   response.set_stored(stored);
   const bool failed = response.walk().status() != walk::v1::WALK_STATUS_OK;
-  const char* outcome = stored ? "stored"
+  const char* outcome = stored                                                       ? "stored"
                         : response.walk().method() == walk::v1::METHOD_STRAIGHT_LINE ? "straight"
-                                                                                    : "routed";
+                                                                                     : "routed";
   Answered(std::move(response), failed ? "failed" : outcome, band, failed);
 }
 
@@ -197,8 +206,10 @@ void WalkBatchReactor::Answered(walk::v1::WalkBatchResponse response, const char
     if (response.code() != 0) {
       summary_.set_refused(summary_.refused() + 1);
     } else {
-      if (response.stored()) summary_.set_stored(summary_.stored() + 1);
-      else summary_.set_routed(summary_.routed() + 1);
+      if (response.stored())
+        summary_.set_stored(summary_.stored() + 1);
+      else
+        summary_.set_routed(summary_.routed() + 1);
       if (response.walk().method() == walk::v1::METHOD_STRAIGHT_LINE && !response.stored()) {
         summary_.set_straight(summary_.straight() + 1);
       }
@@ -230,7 +241,8 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
     } else {
       writing_message_.Clear();  // keeps the columns' capacity
     }
-    while (!ready_.empty() && static_cast<std::size_t>(writing_message_.more_size()) + 1 < kAnswersPerMessage) {
+    while (!ready_.empty() &&
+           static_cast<std::size_t>(writing_message_.more_size()) + 1 < kAnswersPerMessage) {
       *writing_message_.add_more() = std::move(ready_.front());
       ready_.pop_front();
     }
@@ -240,11 +252,13 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
     write_buffered_ = !ready_.empty() || !ready_rows_.empty();
     return Action::kWrite;
   }
-  if (!reading_ && !reads_done_ && in_flight_ + ready_.size() + ready_rows_.size() < kMaxOutstanding) {
+  if (!reading_ && !reads_done_ &&
+      in_flight_ + ready_.size() + ready_rows_.size() < kMaxOutstanding) {
     reading_ = true;
     return Action::kRead;
   }
-  if (reads_done_ && in_flight_ == 0 && ready_.empty() && ready_rows_.empty() && !writing_ && !reading_) {
+  if (reads_done_ && in_flight_ == 0 && ready_.empty() && ready_rows_.empty() && !writing_ &&
+      !reading_) {
     if (!summary_sent_) {
       summary_sent_ = true;
       for (const auto& [band, count] : failed_by_band_) {
@@ -253,7 +267,8 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
         c->set_count(count);
       }
       if (answerer_.store() != nullptr) {
-        if (auto after = answerer_.store()->EstimateAnswers(); after.ok()) summary_.set_store_answers_after(*after);
+        if (auto after = answerer_.store()->EstimateAnswers(); after.ok())
+          summary_.set_store_answers_after(*after);
         flush_due_ = true;  // done in Do, outside the lock
       }
       summary_.set_wall_seconds(
@@ -298,8 +313,11 @@ void WalkBatchReactor::WriteRows(walk::v1::AnswerBlock* out) {
 
 void WalkBatchReactor::Do(Action action) {
   switch (action) {
-    case Action::kNone: break;
-    case Action::kRead: StartRead(&request_); break;
+    case Action::kNone:
+      break;
+    case Action::kRead:
+      StartRead(&request_);
+      break;
     case Action::kWrite:
       if (flush_due_) {
         flush_due_ = false;

@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <vector>
 #include <mutex>
+#include <vector>
 
 #include "server/search_pool.h"
-#include "server/walk_answerer.h"
+#include "server/store_first_answerer.h"
 #include "walk/v1/walk.grpc.pb.h"
 
 namespace walk::server {
@@ -35,7 +35,7 @@ class WalkBatchReactor final
   static constexpr std::size_t kMaxBlockPairs = 16384;
 
   // Starts reading at once. Deletes itself when the call is done.
-  WalkBatchReactor(const WalkAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics);
+  WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics);
 
   void OnReadDone(bool ok) override;
   void OnWriteDone(bool ok) override;
@@ -60,7 +60,7 @@ class WalkBatchReactor final
   // Moves up to kRowsPerMessage ready block answers into `out` (under mu_).
   void WriteRows(walk::v1::AnswerBlock* out);
 
-  const WalkAnswerer& answerer_;
+  const StoreFirstAnswerer& answerer_;
   SearchPool& pool_;
   WalkMetrics& metrics_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

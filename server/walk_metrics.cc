@@ -3,13 +3,13 @@
 namespace walk::server {
 
 WalkMetrics::WalkMetrics(MetricsRegistry& registry)
-    : requests_(registry.AddCounter("walk_requests_total", "RPCs finished, by method and gRPC code.",
-                                    {"method", "code"})),
-      request_seconds_(registry.AddHistogram(
-          "walk_request_duration_seconds", "Time from an RPC's arrival to its reply, seconds.",
-          {"method"}, ExponentialBuckets(0.00001, 2.5, 14))),
-      searches_(registry.AddCounter("walk_searches_total",
-                                    "Walks answered, by the search that answered them.", {"method"})),
+    : requests_(registry.AddCounter("walk_requests_total",
+                                    "RPCs finished, by method and gRPC code.", {"method", "code"})),
+      request_seconds_(registry.AddHistogram("walk_request_duration_seconds",
+                                             "Time from an RPC's arrival to its reply, seconds.",
+                                             {"method"}, ExponentialBuckets(0.00001, 2.5, 14))),
+      searches_(registry.AddCounter(
+          "walk_searches_total", "Walks answered, by the search that answered them.", {"method"})),
       nodes_expanded_(registry
                           .AddCounter("walk_search_nodes_expanded_total",
                                       "Surfaces or nodes the searches took off their heaps.", {})
@@ -18,18 +18,24 @@ WalkMetrics::WalkMetrics(MetricsRegistry& registry)
                            .AddCounter("walk_search_heap_operations_total",
                                        "Heap pushes, decrease-keys and pops of the searches.", {})
                            .Get()),
-      walks_(registry.AddCounter("walk_walks_total", "Walks answered, by walk status.", {"status"})),
-      worlds_loaded_(registry.AddGauge("walk_worlds_loaded", "Worlds loaded and serving.", {}).Get()),
+      walks_(
+          registry.AddCounter("walk_walks_total", "Walks answered, by walk status.", {"status"})),
+      worlds_loaded_(
+          registry.AddGauge("walk_worlds_loaded", "Worlds loaded and serving.", {}).Get()),
       worlds_failed_(
           registry.AddGauge("walk_worlds_failed", "Worlds that failed to load.", {}).Get()),
-      store_lookups_(registry.AddCounter("walk_store_lookups_total",
-                                         "Walk-store lookups, by result (hit or miss).", {"result"})),
+      store_lookups_(registry.AddCounter(
+          "walk_store_lookups_total", "Walk-store lookups, by result (hit or miss).", {"result"})),
       batch_pairs_(registry.AddCounter("walk_batch_pairs_total",
                                        "Pairs of WalkBatch streams, by outcome.", {"outcome"})) {}
 
-void WalkMetrics::RecordStoreLookup(bool hit) { store_lookups_.WithLabels({hit ? "hit" : "miss"}).Increment(); }
+void WalkMetrics::RecordStoreLookup(bool hit) {
+  store_lookups_.WithLabels({hit ? "hit" : "miss"}).Increment();
+}
 
-void WalkMetrics::RecordBatchPair(const char* outcome) { batch_pairs_.WithLabels({outcome}).Increment(); }
+void WalkMetrics::RecordBatchPair(const char* outcome) {
+  batch_pairs_.WithLabels({outcome}).Increment();
+}
 
 void WalkMetrics::RecordStoreLookups(std::uint64_t hits, std::uint64_t misses) {
   if (hits > 0) store_lookups_.WithLabels({"hit"}).Increment(static_cast<double>(hits));
@@ -40,7 +46,8 @@ void WalkMetrics::RecordBatchPairs(const char* outcome, std::uint64_t count) {
   if (count > 0) batch_pairs_.WithLabels({outcome}).Increment(static_cast<double>(count));
 }
 
-void WalkMetrics::RecordRequest(const std::string& method, const std::string& code, double seconds) {
+void WalkMetrics::RecordRequest(const std::string& method, const std::string& code,
+                                double seconds) {
   requests_.WithLabels({method, code}).Increment();
   request_seconds_.WithLabels({method}).Observe(seconds);
 }

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "nav/walk_answer.h"
+#include "nav/query/answer.h"
 #include "server/metrics.h"
 
 namespace walk::server {

@@ -1,13 +1,13 @@
 #include "server/walk_service.h"
 
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
-#include "nav/danger.h"
-#include "nav/snap.h"
+#include "nav/cost/danger.h"
+#include "nav/query/snap.h"
 #include "server/grpc_status.h"
 #include "server/proto_convert.h"
 #include "server/walk_batch.h"
@@ -39,7 +39,7 @@ void WalkServiceImpl::AnswerOnPool(grpc::CallbackServerContext* context,
                                    const std::string& field_prefix,
                                    walk::v1::WalkResponse* response, walk::v1::PathResponse* path,
                                    std::function<void(const absl::Status&)> finish) {
-  const WalkAnswerer& answerer = answerer_;
+  const StoreFirstAnswerer& answerer = answerer_;
   pool_.Submit([context, &request, field_prefix, response, path, &answerer,
                 finish = std::move(finish)](nav::Searchers& searchers) {
     if (context->IsCancelled()) {
@@ -84,9 +84,9 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
     return reactor;
   }
   if (sources * targets > max_table_cells_) {
-    finish(absl::ResourceExhaustedError(absl::StrCat(
-        "max-table-cells: a table holds at most ", max_table_cells_,
-        " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
+    finish(absl::ResourceExhaustedError(
+        absl::StrCat("max-table-cells: a table holds at most ", max_table_cells_,
+                     " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
     return reactor;
   }
   response->set_sources(static_cast<std::uint32_t>(sources));
@@ -101,9 +101,10 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
   };
   auto shared = std::make_shared<Shared>();
   shared->rows_left = sources;
-  const WalkAnswerer& answerer = answerer_;
+  const StoreFirstAnswerer& answerer = answerer_;
   for (std::uint64_t s = 0; s < sources; ++s) {
-    pool_.Submit([s, targets, request, response, shared, finish, context, &answerer](nav::Searchers& searchers) {
+    pool_.Submit([s, targets, request, response, shared, finish, context,
+                  &answerer](nav::Searchers& searchers) {
       for (std::uint64_t t = 0; t < targets && !context->IsCancelled(); ++t) {
         walk::v1::WalkRequest walk;
         walk.set_world(request->world());
@@ -112,13 +113,15 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
         walk.set_profile(request->profile());
         walk.set_band(request->band());
         bool stored = false;
-        const absl::Status status = answerer.Answer(walk, "", searchers,
-                                                    response->mutable_walks(static_cast<int>(s * targets + t)), &stored);
+        const absl::Status status =
+            answerer.Answer(walk, "", searchers,
+                            response->mutable_walks(static_cast<int>(s * targets + t)), &stored);
         if (stored) ++shared->stored;
         if (!status.ok()) {
           std::lock_guard<std::mutex> lock(shared->mu);
           if (shared->error.ok()) {
-            shared->error = absl::Status(status.code(), absl::StrCat("sources[", s, "] to targets[", t, "]: ", status.message()));
+            shared->error = absl::Status(status.code(), absl::StrCat("sources[", s, "] to targets[",
+                                                                     t, "]: ", status.message()));
           }
           break;
         }
@@ -130,7 +133,8 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
           std::lock_guard<std::mutex> lock(shared->mu);
           error = shared->error;
         }
-        if (error.ok() && context->IsCancelled()) error = absl::CancelledError("the call was cancelled");
+        if (error.ok() && context->IsCancelled())
+          error = absl::CancelledError("the call was cancelled");
         finish(error);
       }
     });
@@ -155,9 +159,9 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* c
   const std::uint64_t high = std::max<std::uint32_t>(1, request->columns_y());
   const std::uint64_t stride = std::max<std::uint32_t>(1, request->stride());
   if (((wide + stride - 1) / stride) * ((high + stride - 1) / stride) > kMaxFloorColumns) {
-    finish(absl::InvalidArgumentError(absl::StrCat(
-        "columns_x: a Floors call returns at most ", kMaxFloorColumns,
-        " columns (columns_x / stride x columns_y / stride); raise stride")));
+    finish(absl::InvalidArgumentError(
+        absl::StrCat("columns_x: a Floors call returns at most ", kMaxFloorColumns,
+                     " columns (columns_x / stride x columns_y / stride); raise stride")));
     return reactor;
   }
   absl::StatusOr<std::shared_ptr<const ServedWorld>> world = worlds_.Find(request->world());
@@ -173,7 +177,8 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* c
   }
   const nav::Continent* c = w.FindContinent(place.continent);
   if (c == nullptr) {
-    finish(absl::NotFoundError(absl::StrCat("place.continent: the world has no continent ", place.continent)));
+    finish(absl::NotFoundError(
+        absl::StrCat("place.continent: the world has no continent ", place.continent)));
     return reactor;
   }
   const auto x0 = static_cast<std::int64_t>(place.x_yards / w.column_yards);
@@ -200,9 +205,15 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
     walk::v1::WorldInfo* info = response->add_worlds();
     info->set_name(w.name);
     switch (w.state) {
-      case WorldState::kLoading: info->set_state(walk::v1::WORLD_STATE_LOADING); break;
-      case WorldState::kReady: info->set_state(walk::v1::WORLD_STATE_READY); break;
-      case WorldState::kFailed: info->set_state(walk::v1::WORLD_STATE_FAILED); break;
+      case WorldState::kLoading:
+        info->set_state(walk::v1::WORLD_STATE_LOADING);
+        break;
+      case WorldState::kReady:
+        info->set_state(walk::v1::WORLD_STATE_READY);
+        break;
+      case WorldState::kFailed:
+        info->set_state(walk::v1::WORLD_STATE_FAILED);
+        break;
     }
     info->set_error(w.error);
     info->set_source(w.served ? w.served->source : w.dir);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "server/search_pool.h"
-#include "server/walk_answerer.h"
+#include "server/store_first_answerer.h"
 #include "server/walk_metrics.h"
 #include "server/world_registry.h"
 #include "walk/v1/walk.grpc.pb.h"
@@ -13,9 +13,12 @@ namespace walk::server {
 class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
  public:
   // Everything is borrowed and must outlive the service. `max_table_cells` bounds Table.
-  WalkServiceImpl(const WorldRegistry& worlds, const WalkAnswerer& answerer, SearchPool& pool,
+  WalkServiceImpl(const WorldRegistry& worlds, const StoreFirstAnswerer& answerer, SearchPool& pool,
                   WalkMetrics& metrics, std::uint64_t max_table_cells)
-      : worlds_(worlds), answerer_(answerer), pool_(pool), metrics_(metrics),
+      : worlds_(worlds),
+        answerer_(answerer),
+        pool_(pool),
+        metrics_(metrics),
         max_table_cells_(max_table_cells) {}
 
   grpc::ServerUnaryReactor* Walk(grpc::CallbackServerContext* context,
@@ -44,7 +47,7 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
                     walk::v1::PathResponse* path, std::function<void(const absl::Status&)> finish);
 
   const WorldRegistry& worlds_;
-  const WalkAnswerer& answerer_;
+  const StoreFirstAnswerer& answerer_;
   SearchPool& pool_;
   WalkMetrics& metrics_;
   std::uint64_t max_table_cells_;

@@ -16,11 +16,11 @@
 #include "server/metrics.h"
 #include "server/metrics_http.h"
 #include "server/search_pool.h"
+#include "server/store_first_answerer.h"
 #include "server/walk_metrics.h"
-#include "server/walk_answerer.h"
 #include "server/walk_service.h"
-#include "store/walk_store.h"
 #include "server/world_registry.h"
+#include "store/walk_store.h"
 
 namespace walk::server {
 
@@ -34,7 +34,7 @@ struct Walkd::Parts {
   std::unique_ptr<store::AnswerCache> answer_cache;
   // Fills the answer cache from the store at start (declared after both: stopped first).
   std::jthread cache_warmer;
-  std::unique_ptr<WalkAnswerer> answerer;
+  std::unique_ptr<StoreFirstAnswerer> answerer;
   HealthService health;
   std::unique_ptr<WalkServiceImpl> service;
   std::unique_ptr<LiveServiceImpl> live;
@@ -72,17 +72,24 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
     }
     return total;
   };
-  p.registry.AddCallbackGauge("walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
-    return leg_caches([](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
-  });
   p.registry.AddCallbackGauge(
-      "walk_leg_cache_hit_ratio", "Share of leg lookups the leg caches answered since start.", [leg_caches] {
-        const double hits = leg_caches([](const nav::LegCache& cache) { return static_cast<double>(cache.hits()); });
-        const double misses =
-            leg_caches([](const nav::LegCache& cache) { return static_cast<double>(cache.misses()); });
-        return hits + misses > 0 ? hits / (hits + misses) : 0.0;
+      "walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
+        return leg_caches(
+            [](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
       });
-  absl::StatusOr<std::vector<std::string>> names = p.worlds.Discover(options.worlds_dir, options.data_dir);
+  p.registry.AddCallbackGauge("walk_leg_cache_hit_ratio",
+                              "Share of leg lookups the leg caches answered since start.",
+                              [leg_caches] {
+                                const double hits = leg_caches([](const nav::LegCache& cache) {
+                                  return static_cast<double>(cache.hits());
+                                });
+                                const double misses = leg_caches([](const nav::LegCache& cache) {
+                                  return static_cast<double>(cache.misses());
+                                });
+                                return hits + misses > 0 ? hits / (hits + misses) : 0.0;
+                              });
+  absl::StatusOr<std::vector<std::string>> names =
+      p.worlds.Discover(options.worlds_dir, options.data_dir);
   if (!names.ok()) return names.status();
 
   if (!options.no_store) {
@@ -94,7 +101,8 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
     store_options.block_cache_bytes = options.store_block_cache_mb << 20;
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
-    absl::StatusOr<std::unique_ptr<store::WalkStore>> opened = store::WalkStore::Open(store_options);
+    absl::StatusOr<std::unique_ptr<store::WalkStore>> opened =
+        store::WalkStore::Open(store_options);
     if (!opened.ok()) {
       return absl::Status(opened.status().code(),
                           absl::StrCat("--store: ", opened.status().message()));
@@ -103,7 +111,8 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
     if (!options.ingest_dir.empty()) {
       auto ingested = p.store->Ingest(options.ingest_dir);
       if (!ingested.ok()) {
-        return absl::Status(ingested.status().code(), absl::StrCat("--ingest: ", ingested.status().message()));
+        return absl::Status(ingested.status().code(),
+                            absl::StrCat("--ingest: ", ingested.status().message()));
       }
       std::cout << "walkd: ingested the store pack " << options.ingest_dir << std::endl;
     }
@@ -118,33 +127,37 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
     if (p.answer_cache) {
       // A restarted walkd answers yesterday's batch from memory too: the stored answers, in key
       // order, as many as the cache's young maps hold, read in the background while it serves.
-      p.cache_warmer = std::jthread([raw_store, cache = p.answer_cache.get()](std::stop_token stop) {
-        const std::size_t room = cache->YoungCapacity() / 10 * 9;
-        std::size_t loaded = 0;
-        const auto started = std::chrono::steady_clock::now();
-        const absl::Status read = raw_store->ForEachOutcome(
-            [&](const store::WalkKey& key, const store::WalkOutcome& outcome) {
-              if (stop.stop_requested() || loaded >= room) return false;
-              cache->Insert(key, outcome);
-              ++loaded;
-              return true;
-            });
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        if (!read.ok()) {
-          std::cerr << "walkd: the answer cache was not warmed: " << read.message() << std::endl;
-        } else {
-          std::cout << "walkd: answer cache warmed with " << loaded << " stored answers in "
-                    << std::fixed << std::setprecision(1) << seconds << " s" << std::endl;
-        }
-      });
+      p.cache_warmer =
+          std::jthread([raw_store, cache = p.answer_cache.get()](std::stop_token stop) {
+            const std::size_t room = cache->YoungCapacity() / 10 * 9;
+            std::size_t loaded = 0;
+            const auto started = std::chrono::steady_clock::now();
+            const absl::Status read = raw_store->ForEachOutcome(
+                [&](const store::WalkKey& key, const store::WalkOutcome& outcome) {
+                  if (stop.stop_requested() || loaded >= room) return false;
+                  cache->Insert(key, outcome);
+                  ++loaded;
+                  return true;
+                });
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            if (!read.ok()) {
+              std::cerr << "walkd: the answer cache was not warmed: " << read.message()
+                        << std::endl;
+            } else {
+              std::cout << "walkd: answer cache warmed with " << loaded << " stored answers in "
+                        << std::fixed << std::setprecision(1) << seconds << " s" << std::endl;
+            }
+          });
     }
-    p.registry.AddCallbackGauge("walk_store_answers", "Answers in the walk store (RocksDB's estimate).",
-                                [raw_store] {
+    p.registry.AddCallbackGauge("walk_store_answers",
+                                "Answers in the walk store (RocksDB's estimate).", [raw_store] {
                                   auto answers = raw_store->EstimateAnswers();
                                   return answers.ok() ? static_cast<double>(*answers) : 0.0;
                                 });
   }
-  p.answerer = std::make_unique<WalkAnswerer>(p.worlds, p.store.get(), *p.metrics, p.answer_cache.get());
+  p.answerer = std::make_unique<StoreFirstAnswerer>(p.worlds, p.store.get(), *p.metrics,
+                                                    p.answer_cache.get());
 
   const int threads = options.search_threads > 0
                           ? options.search_threads
@@ -153,7 +166,8 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
   p.service = std::make_unique<WalkServiceImpl>(p.worlds, *p.answerer, *p.pool, *p.metrics,
                                                 options.max_table_cells);
 
-  absl::StatusOr<std::unique_ptr<LiveServiceImpl>> live = LiveServiceImpl::Create(options.live_worlds_dir, p.registry);
+  absl::StatusOr<std::unique_ptr<LiveServiceImpl>> live =
+      LiveServiceImpl::Create(options.live_worlds_dir, p.registry);
   if (!live.ok()) return live.status();
   p.live = *std::move(live);
 
@@ -181,7 +195,8 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
           absl::StrCat("--metrics-listen: '", options.metrics_listen, "' is not HOST:PORT"));
     }
     HealthService* health = &p.health;
-    p.metrics_http = std::make_unique<MetricsHttpServer>(p.registry, [health] { return health->serving(); });
+    p.metrics_http =
+        std::make_unique<MetricsHttpServer>(p.registry, [health] { return health->serving(); });
     absl::StatusOr<int> bound = p.metrics_http->Start(HostOf(options.metrics_listen), metrics_port);
     if (!bound.ok()) {
       p.server->Shutdown();
@@ -198,7 +213,8 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
     } else {
       std::cout << "walkd: world '" << loaded.name << "' ready (content id "
                 << nav::FormatId(loaded.served->world.content_id) << ", from "
-                << loaded.served->source << "); abstract graph: " << loaded.served->graph_note << std::endl;
+                << loaded.served->source << "); abstract graph: " << loaded.served->graph_note
+                << std::endl;
     }
     if (raw->worlds.AllReady()) raw->health.SetServing(true);
   });

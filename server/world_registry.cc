@@ -5,16 +5,16 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
-#include "nav/abstract_graph_format.h"
-#include "nav/danger.h"
-#include "nav/demo_world.h"
-#include "nav/grid_format.h"
+#include "nav/abstract/abstract_graph_format.h"
+#include "nav/cost/danger.h"
+#include "nav/demo/demo_world.h"
+#include "nav/grid/grid_format.h"
 #include "store/model_hash.h"
 
 namespace walk::server {
 namespace {
 
-// The embedded default world: a 2 x 2-tile demo world (nav/demo_world.h) of the default seed.
+// The embedded default world: a 2 x 2-tile demo world (nav/demo/demo_world.h) of the default seed.
 nav::DemoOptions DefaultWorldOptions() {
   nav::DemoOptions options;
   options.tiles_x = 2;
@@ -25,9 +25,9 @@ nav::DemoOptions DefaultWorldOptions() {
 // The default world's cache is reused only when its note names this generator and seed; bump
 // the generator number whenever the demo generator changes what it makes.
 std::string DefaultWorldNote() {
-  return absl::StrCat("default-world:demo-generator=1:seed=", DefaultWorldOptions().seed, ":tiles=2x2");
+  return absl::StrCat("default-world:demo-generator=1:seed=", DefaultWorldOptions().seed,
+                      ":tiles=2x2");
 }
-
 
 // The abstract graph of the world in `dir`: read from graph.walkgraph, or, for the default world
 // (`prepare_if_missing`), built and cached there when missing or stale. Null (with a note) when
@@ -49,7 +49,8 @@ std::unique_ptr<nav::AbstractGraph> LoadGraph(const nav::World& world, const std
     return nullptr;
   }
   if (absl::Status saved = nav::SaveAbstractGraph(*graph, dir); !saved.ok()) {
-    std::cerr << "walkd: could not cache the default world's abstract graph: " << saved.message() << "\n";
+    std::cerr << "walkd: could not cache the default world's abstract graph: " << saved.message()
+              << "\n";
   }
   *note = "prepared at start, cached in " + dir;
   return std::make_unique<nav::AbstractGraph>(*std::move(graph));
@@ -160,18 +161,21 @@ void WorldRegistry::LoadOne(std::size_t index) {
       served->max_floors.push_back(c.MaxFloors());
     }
     const std::string graph_dir = dir.empty() ? DefaultWorldDir(data_dir_) : dir;
-    if (std::unique_ptr<nav::AbstractGraph> graph =
-            LoadGraph(served->world, graph_dir, /*prepare_if_missing=*/dir.empty(), &served->graph_note)) {
-      served->router = std::make_unique<nav::AbstractRouter>(served->world, std::move(*graph), leg_cache_bytes_);
+    if (std::unique_ptr<nav::AbstractGraph> graph = LoadGraph(
+            served->world, graph_dir, /*prepare_if_missing=*/dir.empty(), &served->graph_note)) {
+      served->router =
+          std::make_unique<nav::AbstractRouter>(served->world, std::move(*graph), leg_cache_bytes_);
     }
-    const std::uint64_t graph_fingerprint = served->router ? served->router->graph().Fingerprint() : 0;
+    const std::uint64_t graph_fingerprint =
+        served->router ? served->router->graph().Fingerprint() : 0;
     for (const std::string& name : nav::ProfileNames()) {
       const bool over_graph = served->router != nullptr && served->router->HasProfile(name);
       for (std::uint32_t band : nav::kDangerBands) {
         ServedWorld::MetricEntry entry;
         entry.metric = std::make_unique<nav::Metric>(served->world, *nav::FindProfile(name), band);
-        entry.model = store::ModelHash({served->world.content_id, entry.metric.get(),
-                                        store::kWalkerAnswerVersion, over_graph ? graph_fingerprint : 0});
+        entry.model =
+            store::ModelHash({served->world.content_id, entry.metric.get(),
+                              store::kWalkerAnswerVersion, over_graph ? graph_fingerprint : 0});
         served->metrics.push_back(std::move(entry));
       }
     }
@@ -211,16 +215,19 @@ void WorldRegistry::JoinLoading() {
   if (loader_.joinable()) loader_.join();
 }
 
-absl::StatusOr<std::shared_ptr<const ServedWorld>> WorldRegistry::Find(const std::string& name) const {
+absl::StatusOr<std::shared_ptr<const ServedWorld>> WorldRegistry::Find(
+    const std::string& name) const {
   std::lock_guard<std::mutex> lock(mu_);
   for (const WorldStatus& w : worlds_) {
     if (w.name != name) continue;
     switch (w.state) {
-      case WorldState::kReady: return w.served;
+      case WorldState::kReady:
+        return w.served;
       case WorldState::kLoading:
         return absl::UnavailableError(absl::StrCat("world: '", name, "' is still loading"));
       case WorldState::kFailed:
-        return absl::UnavailableError(absl::StrCat("world: '", name, "' failed to load: ", w.error));
+        return absl::UnavailableError(
+            absl::StrCat("world: '", name, "' failed to load: ", w.error));
     }
   }
   return absl::NotFoundError(absl::StrCat("world: no world named '", name, "'"));

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "nav/abstract_router.h"
-#include "nav/grid.h"
-#include "nav/metric.h"
+#include "nav/abstract/abstract_router.h"
+#include "nav/cost/metric.h"
+#include "nav/grid/grid.h"
 
 namespace walk::server {
 
@@ -53,7 +53,7 @@ struct WorldStatus {
   std::string name;
   std::string dir;
   WorldState state = WorldState::kLoading;
-  std::string error;  // why it failed
+  std::string error;                          // why it failed
   std::shared_ptr<const ServedWorld> served;  // set when kReady
 };
 

@@ -1,6 +1,6 @@
 #include "store/model_hash.h"
 
-#include "nav/content_hash.h"
+#include "nav/grid/content_hash.h"
 
 namespace walk::store {
 
@@ -15,9 +15,9 @@ std::uint64_t ModelHash(const ModelInputs& inputs) {
   // someone forgot the version).
   hasher.AddU64(nav::kCostModelVersion);
   const nav::CostModel& m = metric.model();
-  for (double value : {m.run_yards_per_second, m.road, m.water, m.steep, m.climb, m.hostile,
-                       m.jump_seconds, m.fall_seconds, m.lift_wait_seconds,
-                       m.lift_shaft_yards_per_second}) {
+  for (double value :
+       {m.run_yards_per_second, m.road, m.water, m.steep, m.climb, m.hostile, m.jump_seconds,
+        m.fall_seconds, m.lift_wait_seconds, m.lift_shaft_yards_per_second}) {
     hasher.AddDouble(value);
   }
   // The profile by what it prices, not by its name: two names for one pricing share answers.

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "nav/metric.h"
+#include "nav/cost/metric.h"
 
 namespace walk::store {
 
@@ -16,7 +16,7 @@ namespace walk::store {
 inline constexpr std::uint32_t kWalkerAnswerVersion = 3;
 
 struct ModelInputs {
-  std::uint64_t grid_content_id = 0;  // nav::World::content_id: the grid and its zones
+  std::uint64_t grid_content_id = 0;    // nav::World::content_id: the grid and its zones
   const nav::Metric* metric = nullptr;  // cost model, profile, band and its danger table
   std::uint32_t walker_answer_version = kWalkerAnswerVersion;
   // nav::AbstractGraph::Fingerprint() when walks of this profile go over the world's abstract

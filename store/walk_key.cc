@@ -5,7 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "nav/snap.h"
+#include "nav/query/snap.h"
 
 namespace walk::store {
 namespace {

@@ -12,9 +12,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "nav/grid.h"
-#include "nav/ids.h"
-#include "nav/walk_answer.h"
+#include "nav/grid/grid.h"
+#include "nav/grid/ids.h"
+#include "nav/query/answer.h"
 
 namespace walk::store {
 

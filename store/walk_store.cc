@@ -605,9 +605,12 @@ absl::Status WalkStore::ForEachOutcome(
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read));
   StoredWalk walk;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    absl::StatusOr<WalkKey> key = DecodeWalkKey(absl::string_view(it->key().data(), it->key().size()));
-    if (!key.ok()) return absl::DataLossError(absl::StrCat("walk store ", dir_, ": ", key.status().message()));
-    if (absl::Status d = DecodeWalkValue(absl::string_view(it->value().data(), it->value().size()), &walk);
+    absl::StatusOr<WalkKey> key =
+        DecodeWalkKey(absl::string_view(it->key().data(), it->key().size()));
+    if (!key.ok())
+      return absl::DataLossError(absl::StrCat("walk store ", dir_, ": ", key.status().message()));
+    if (absl::Status d =
+            DecodeWalkValue(absl::string_view(it->value().data(), it->value().size()), &walk);
         !d.ok()) {
       return absl::DataLossError(absl::StrCat("walk store ", dir_, ": a stored ", d.message()));
     }

@@ -113,7 +113,8 @@ class WalkStore {
 
   // Calls `fn` with every stored answer's key and outcome, in key order, until it returns false.
   // Reads past the block cache (fill_cache off). DATA_LOSS on a damaged key or value.
-  absl::Status ForEachOutcome(const std::function<bool(const WalkKey&, const WalkOutcome&)>& fn) const;
+  absl::Status ForEachOutcome(
+      const std::function<bool(const WalkKey&, const WalkOutcome&)>& fn) const;
 
   // Every model with at least one answer, ascending. Costs one seek per model.
   absl::StatusOr<std::vector<std::uint64_t>> Models() const;

@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "nav/walk_answer.h"
+#include "nav/query/answer.h"
 
 namespace walk::store {
 

@@ -6,16 +6,26 @@ namespace walk::nav::live {
 
 const char* CellValueName(CellValue value) {
   switch (value) {
-    case CellValue::kWalkable: return "walkable";
-    case CellValue::kForest: return "forest";
-    case CellValue::kBlocked: return "blocked";
-    case CellValue::kMountain: return "mountain";
-    case CellValue::kRiver: return "river";
-    case CellValue::kTree: return "tree";
-    case CellValue::kBoulder: return "boulder";
-    case CellValue::kIronOre: return "iron_ore";
-    case CellValue::kBuilding: return "building";
-    case CellValue::kGate: return "gate";
+    case CellValue::kWalkable:
+      return "walkable";
+    case CellValue::kForest:
+      return "forest";
+    case CellValue::kBlocked:
+      return "blocked";
+    case CellValue::kMountain:
+      return "mountain";
+    case CellValue::kRiver:
+      return "river";
+    case CellValue::kTree:
+      return "tree";
+    case CellValue::kBoulder:
+      return "boulder";
+    case CellValue::kIronOre:
+      return "iron_ore";
+    case CellValue::kBuilding:
+      return "building";
+    case CellValue::kGate:
+      return "gate";
   }
   return "unknown";
 }

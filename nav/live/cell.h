@@ -3,7 +3,8 @@
 //
 // A live grid is a flat row-major array: cell (x, y) has index y * width + x, (0, 0) is the
 // top-left cell. In world units cell (x, y) covers [x * cell_size, (x + 1) * cell_size) ×
-// [y * cell_size, (y + 1) * cell_size); its centre is ((x + 0.5) * cell_size, (y + 0.5) * cell_size).
+// [y * cell_size, (y + 1) * cell_size); its centre is ((x + 0.5) * cell_size, (y + 0.5) *
+// cell_size).
 #pragma once
 
 #include <cstdint>

@@ -11,10 +11,14 @@ namespace walk::nav::live {
 
 const char* GroupRouteName(GroupRoute route) {
   switch (route) {
-    case GroupRoute::kShared: return "shared";
-    case GroupRoute::kIndividual: return "individual";
-    case GroupRoute::kUnreachable: return "unreachable";
-    case GroupRoute::kStartBlocked: return "start_blocked";
+    case GroupRoute::kShared:
+      return "shared";
+    case GroupRoute::kIndividual:
+      return "individual";
+    case GroupRoute::kUnreachable:
+      return "unreachable";
+    case GroupRoute::kStartBlocked:
+      return "start_blocked";
   }
   return "unknown";
 }
@@ -76,8 +80,7 @@ void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell 
                                 std::abs(m.start.y - anchor_start.y)) <= radius;
     if (!corridor.empty() && local && may_share(m)) {
       // Join at the furthest of the corridor's first cells that a clear straight leg reaches.
-      const std::size_t limit =
-          std::min(corridor.size() - 1, static_cast<std::size_t>(2 * radius));
+      const std::size_t limit = std::min(corridor.size() - 1, static_cast<std::size_t>(2 * radius));
       for (std::size_t j = limit + 1; j-- > 0;) {
         const Cell c = corridor[j];
         if (std::max(std::abs(c.x - m.start.x), std::abs(c.y - m.start.y)) > radius) continue;

@@ -49,10 +49,10 @@ struct MemberPath {
 };
 
 struct GroupPlan {
-  Cell goal;                                  // the goal every found path ends at
+  Cell goal;  // the goal every found path ends at
   Passability corridor_passability = Passability::kLight;
-  std::vector<Cell> corridor;                 // anchor .. goal; empty when nobody shares
-  std::vector<MemberPath> members;            // in the order of the request
+  std::vector<Cell> corridor;       // anchor .. goal; empty when nobody shares
+  std::vector<MemberPath> members;  // in the order of the request
   std::uint32_t shared = 0;
   std::uint32_t individual = 0;
 };

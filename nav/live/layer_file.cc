@@ -82,8 +82,8 @@ absl::Status ApplyLine(const Line& line, bool* placed, Layers* layers) {
     } else if (key == "road") {
       layers->AddRoad(cells);
     } else if (key == "bridge" || key == "entrance") {
-      layers->AddCrossing(cells, key == "bridge" ? CrossingKind::kBridge
-                                                 : CrossingKind::kHillEntrance);
+      layers->AddCrossing(cells,
+                          key == "bridge" ? CrossingKind::kBridge : CrossingKind::kHillEntrance);
     } else {
       layers->SetTerrain(cells, key == "ground"     ? CellValue::kWalkable
                                 : key == "blocked"  ? CellValue::kBlocked

@@ -71,17 +71,42 @@ absl::StatusOr<Layers> Layers::FromMovingAi(const MovingAiMap& map, double cell_
       const CellIndex i = y * map.width + x;
       std::uint8_t& t = layers.terrain_[i];
       switch (map.At(x, y)) {
-        case '.': case 'G': case 'S': break;
-        case '@': case 'O': t = static_cast<std::uint8_t>(CellValue::kBlocked); break;
-        case 'W': case 'R': t = static_cast<std::uint8_t>(CellValue::kRiver); break;
-        case 'M': t = static_cast<std::uint8_t>(CellValue::kMountain); break;
-        case 'T': layers.resource_[i] = static_cast<std::uint8_t>(CellValue::kTree); break;
-        case 'B': layers.resource_[i] = static_cast<std::uint8_t>(CellValue::kBoulder); break;
-        case 'I': layers.resource_[i] = static_cast<std::uint8_t>(CellValue::kIronOre); break;
-        case 'F': t = kForestBit; break;
-        case '=': t = kRoadBit; break;
-        case '+': t = static_cast<std::uint8_t>(CellValue::kRiver) | kBridgeBit; break;
-        case '^': t = static_cast<std::uint8_t>(CellValue::kBlocked) | kEntranceBit; break;
+        case '.':
+        case 'G':
+        case 'S':
+          break;
+        case '@':
+        case 'O':
+          t = static_cast<std::uint8_t>(CellValue::kBlocked);
+          break;
+        case 'W':
+        case 'R':
+          t = static_cast<std::uint8_t>(CellValue::kRiver);
+          break;
+        case 'M':
+          t = static_cast<std::uint8_t>(CellValue::kMountain);
+          break;
+        case 'T':
+          layers.resource_[i] = static_cast<std::uint8_t>(CellValue::kTree);
+          break;
+        case 'B':
+          layers.resource_[i] = static_cast<std::uint8_t>(CellValue::kBoulder);
+          break;
+        case 'I':
+          layers.resource_[i] = static_cast<std::uint8_t>(CellValue::kIronOre);
+          break;
+        case 'F':
+          t = kForestBit;
+          break;
+        case '=':
+          t = kRoadBit;
+          break;
+        case '+':
+          t = static_cast<std::uint8_t>(CellValue::kRiver) | kBridgeBit;
+          break;
+        case '^':
+          t = static_cast<std::uint8_t>(CellValue::kBlocked) | kEntranceBit;
+          break;
         default:
           return absl::InvalidArgumentError(absl::StrCat("map row ", y, " column ", x,
                                                          ": unknown cell character '",

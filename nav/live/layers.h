@@ -15,8 +15,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "nav/import/movingai.h"
 #include "nav/live/cell.h"
-#include "nav/movingai.h"
 
 namespace walk::nav::live {
 
@@ -30,7 +30,8 @@ CellRect CellsCovering(const WorldRect& rect, double cell_size, std::int32_t wid
 // The cell holding world point `p` (a point on a boundary belongs to the cell after it). The cell
 // may lie outside the map.
 Cell CellContaining(WorldPoint p, double cell_size);
-// INVALID_ARGUMENT (naming `field`) unless the rectangle's corners are finite and x0 <= x1, y0 <= y1.
+// INVALID_ARGUMENT (naming `field`) unless the rectangle's corners are finite and x0 <= x1, y0 <=
+// y1.
 absl::Status ValidateWorldRect(const WorldRect& rect, const char* field);
 
 // Map crossings: cells a bridge deck or hill entrance forces open over blocking terrain.
@@ -39,19 +40,19 @@ enum class CrossingKind : std::uint8_t { kBridge, kHillEntrance };
 // A solid footprint: a building, a wall segment, or a shut gate's own blocker.
 struct Footprint {
   EntityId id = 0;
-  WorldRect rect;     // as the game placed it, world units
-  CellRect cells;     // CellsCovering(rect)
+  WorldRect rect;                          // as the game placed it, world units
+  CellRect cells;                          // CellsCovering(rect)
   CellValue value = CellValue::kBuilding;  // kBuilding, or kGate for a shut gate
 };
 
 // A passage through a structure: an open gate, or a gap a wall network leaves. It reopens cells
 // blocked by its owner's footprint and by nothing else.
 struct Doorway {
-  EntityId owner = 0;             // the structure it belongs to
-  EntityId gate = 0;              // the gate it belongs to; 0 for a permanent gap
-  CellRect cells;                 // CellsCovering of its rectangle
+  EntityId owner = 0;  // the structure it belongs to
+  EntityId gate = 0;   // the gate it belongs to; 0 for a permanent gap
+  CellRect cells;      // CellsCovering of its rectangle
   WorldRect rect;
-  bool open = true;               // a shut gate's doorway is closed (and its footprint blocks)
+  bool open = true;  // a shut gate's doorway is closed (and its footprint blocks)
 };
 
 class Layers {
@@ -59,7 +60,7 @@ class Layers {
   // A width × height map of plain ground, cells `cell_size` world units wide (> 0).
   Layers(std::int32_t width, std::int32_t height, double cell_size);
 
-  // The terrain and resources of a map in MovingAI form (nav/movingai.h). Characters:
+  // The terrain and resources of a map in MovingAI form (nav/import/movingai.h). Characters:
   //   '.' 'G' 'S' ground        '@' 'O' blocked         'W' 'R' river      'M' mountain
   //   'T' tree                  'B' boulder             'I' iron ore       (on ground)
   //   'F' forest floor          '=' road (never forest) '+' river under a bridge deck
@@ -106,7 +107,9 @@ class Layers {
   // The resource on cell `i` (kTree, kBoulder, kIronOre) or kWalkable for none.
   CellValue ResourceAt(CellIndex i) const { return static_cast<CellValue>(resource_[i]); }
   // Places (IsResource(value)) or clears (kWalkable) the resource of cell `i`.
-  void SetResource(CellIndex i, CellValue value) { resource_[i] = static_cast<std::uint8_t>(value); }
+  void SetResource(CellIndex i, CellValue value) {
+    resource_[i] = static_cast<std::uint8_t>(value);
+  }
 
   // --- Footprints and doorways: dynamic. Each call says which cells it touched. ---
 

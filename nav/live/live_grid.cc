@@ -71,8 +71,8 @@ void LiveGrid::ComposeRegion(const Layers& layers, const CellRect& r) {
       const bool crossing = layers.CrossingAt(i);
       if (crossing && CrossingReopens(v)) v = CellValue::kWalkable;
       values_[i] = v;
-      flags_[i] = static_cast<std::uint8_t>((flags_[i] & (kLightNear | kHeavyNear)) |
-                                            OpenFlags(v) | (crossing ? kPortal : 0));
+      flags_[i] = static_cast<std::uint8_t>((flags_[i] & (kLightNear | kHeavyNear)) | OpenFlags(v) |
+                                            (crossing ? kPortal : 0));
     }
   }
 
@@ -89,8 +89,8 @@ void LiveGrid::ComposeRegion(const Layers& layers, const CellRect& r) {
         CellValue v = resource != CellValue::kWalkable ? resource : layers.TerrainAt(i);
         if (layers.CrossingAt(i) && CrossingReopens(v)) v = CellValue::kWalkable;
         values_[i] = v;
-        flags_[i] = static_cast<std::uint8_t>((flags_[i] & ~(kLightOpen | kHeavyOpen)) |
-                                              OpenFlags(v));
+        flags_[i] =
+            static_cast<std::uint8_t>((flags_[i] & ~(kLightOpen | kHeavyOpen)) | OpenFlags(v));
       }
     }
   }
@@ -120,7 +120,8 @@ void LiveGrid::UpdateNear(const CellRect& rect) {
     }
     const std::uint8_t* row = flags_.data() + static_cast<std::size_t>(y) * w;
     c[0] = r.x0 > 0 ? static_cast<std::uint8_t>(~row[r.x0 - 1] & kOpenBits) : 0;
-    for (std::size_t k = 0; k < n; ++k) c[k + 1] = static_cast<std::uint8_t>(~row[r.x0 + k] & kOpenBits);
+    for (std::size_t k = 0; k < n; ++k)
+      c[k + 1] = static_cast<std::uint8_t>(~row[r.x0 + k] & kOpenBits);
     c[n + 1] = r.x1 < w ? static_cast<std::uint8_t>(~row[r.x1] & kOpenBits) : 0;
     for (std::size_t k = 0; k < n; ++k) a[k] = c[k] | c[k + 1] | c[k + 2];
   };
@@ -157,9 +158,9 @@ RebuildStats LiveGrid::RebuildAll(const Layers& layers) {
 }
 
 std::vector<CellRect> LiveGrid::MergeRects(std::vector<CellRect> rects) {
-  rects.erase(std::remove_if(rects.begin(), rects.end(),
-                             [](const CellRect& r) { return r.empty(); }),
-              rects.end());
+  rects.erase(
+      std::remove_if(rects.begin(), rects.end(), [](const CellRect& r) { return r.empty(); }),
+      rects.end());
   bool merged = true;
   while (merged) {
     merged = false;

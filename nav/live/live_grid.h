@@ -31,11 +31,11 @@
 namespace walk::nav::live {
 
 // Per-cell flag bits (LiveGrid::flags()).
-inline constexpr std::uint8_t kLightOpen = 0x01;   // a light unit may stand here
-inline constexpr std::uint8_t kHeavyOpen = 0x02;   // a heavy unit may stand here
-inline constexpr std::uint8_t kLightNear = 0x04;   // one of the 8 neighbours is closed to light
-inline constexpr std::uint8_t kHeavyNear = 0x08;   // one of the 8 neighbours is closed to heavy
-inline constexpr std::uint8_t kPortal = 0x10;      // a bridge deck or hill entrance cell
+inline constexpr std::uint8_t kLightOpen = 0x01;  // a light unit may stand here
+inline constexpr std::uint8_t kHeavyOpen = 0x02;  // a heavy unit may stand here
+inline constexpr std::uint8_t kLightNear = 0x04;  // one of the 8 neighbours is closed to light
+inline constexpr std::uint8_t kHeavyNear = 0x08;  // one of the 8 neighbours is closed to heavy
+inline constexpr std::uint8_t kPortal = 0x10;     // a bridge deck or hill entrance cell
 static_assert(kLightNear == kLightOpen << 2 && kHeavyNear == kHeavyOpen << 2,
               "LiveGrid::UpdateNear shifts open bits into near bits");
 
@@ -48,10 +48,10 @@ constexpr std::uint8_t NearBit(Passability p) {
 
 // What one rebuild did.
 struct RebuildStats {
-  std::uint64_t cells_rebuilt = 0;     // cells composed (sum of the merged dirty rectangles)
-  std::uint32_t rects = 0;             // merged dirty rectangles composed
-  bool full = false;                   // the whole map was composed
-  std::uint64_t region_cells = 0;      // cells the region updates touched (both passabilities)
+  std::uint64_t cells_rebuilt = 0;  // cells composed (sum of the merged dirty rectangles)
+  std::uint32_t rects = 0;          // merged dirty rectangles composed
+  bool full = false;                // the whole map was composed
+  std::uint64_t region_cells = 0;   // cells the region updates touched (both passabilities)
   std::uint32_t region_global_floods = 0;
 };
 

@@ -28,8 +28,8 @@ std::uint32_t PriceCells(const LiveGrid& grid, std::span<const Cell> cells, Pass
     const int d = StepDirection(a, b);
     if (d < 0 || !grid.Open(b, p)) return kNoCost;
     const bool diagonal = (d & 1) != 0;
-    if (diagonal && (!grid.Open(Cell{a.x + kDirX[d], a.y}, p) ||
-                     !grid.Open(Cell{a.x, a.y + kDirY[d]}, p))) {
+    if (diagonal &&
+        (!grid.Open(Cell{a.x + kDirX[d], a.y}, p) || !grid.Open(Cell{a.x, a.y + kDirY[d]}, p))) {
       return kNoCost;
     }
     cost += diagonal ? kDiagonalCost : kStraightCost;
@@ -120,9 +120,9 @@ SearchResult LiveSearch::FindPath(const LiveGrid& grid, Cell start, Cell goal,
     bool open[8] = {};
     for (int d = 0; d < 8; d += 2) {
       const std::int32_t nx = vx + kDirX[d], ny = vy + kDirY[d];
-      open[d] = nx >= 0 && ny >= 0 && nx < w && ny < h &&
-                (flags[static_cast<CellIndex>(static_cast<std::int32_t>(v) + step_offset[d])] &
-                 open_bit);
+      open[d] =
+          nx >= 0 && ny >= 0 && nx < w && ny < h &&
+          (flags[static_cast<CellIndex>(static_cast<std::int32_t>(v) + step_offset[d])] & open_bit);
     }
     for (int d = 1; d < 8; d += 2) {
       if (!open[d - 1] || !open[(d + 1) & 7]) continue;

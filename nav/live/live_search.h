@@ -45,7 +45,8 @@ inline constexpr std::uint32_t kClearanceCost = 1;
 inline constexpr std::uint32_t kTurnCost = 1;
 // No path. Two of them still fit in 64 bits; path costs stay far below 2^31.
 inline constexpr std::uint32_t kNoCost = std::numeric_limits<std::uint32_t>::max();
-static_assert(std::uint64_t{kNoCost} + kNoCost > kNoCost, "two infinities must not wrap in 64 bits");
+static_assert(std::uint64_t{kNoCost} + kNoCost > kNoCost,
+              "two infinities must not wrap in 64 bits");
 
 // The eight directions, clockwise from east; odd ones are diagonal. (0, 0) is the top-left cell,
 // so +y is south.
@@ -56,7 +57,8 @@ inline constexpr std::int32_t kDirY[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 inline std::uint32_t OctileCost(Cell a, Cell b) {
   const std::uint32_t dx = static_cast<std::uint32_t>(a.x > b.x ? a.x - b.x : b.x - a.x);
   const std::uint32_t dy = static_cast<std::uint32_t>(a.y > b.y ? a.y - b.y : b.y - a.y);
-  return kStraightCost * (dx > dy ? dx : dy) + (kDiagonalCost - kStraightCost) * (dx < dy ? dx : dy);
+  return kStraightCost * (dx > dy ? dx : dy) +
+         (kDiagonalCost - kStraightCost) * (dx < dy ? dx : dy);
 }
 
 // The direction (0..7) of the step a -> b between 8-neighbours, or -1.
@@ -110,8 +112,8 @@ class LiveSearch {
   void Prepare(std::uint32_t cell_count);
 
   std::uint32_t generation_ = 0;
-  std::vector<Node> node_;                         // sized once to the cell count
-  std::vector<std::vector<QueueEntry>> buckets_;   // kBuckets, indexed by f % kBuckets
+  std::vector<Node> node_;                        // sized once to the cell count
+  std::vector<std::vector<QueueEntry>> buckets_;  // kBuckets, indexed by f % kBuckets
 };
 
 }  // namespace walk::nav::live

@@ -6,11 +6,11 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "nav/import/movingai.h"
 #include "nav/live/layer_file.h"
 #include "nav/live/live_search.h"
 #include "nav/live/nearest.h"
 #include "nav/live/taut_path.h"
-#include "nav/movingai.h"
 
 namespace walk::nav::live {
 namespace {
@@ -101,10 +101,14 @@ BlockerChange BlockerChange::PlaceResource(WorldPoint point, CellValue resource)
 
 const char* PathStatusName(PathStatus status) {
   switch (status) {
-    case PathStatus::kFound: return "found";
-    case PathStatus::kUnreachable: return "unreachable";
-    case PathStatus::kStartBlocked: return "start_blocked";
-    case PathStatus::kGoalBlocked: return "goal_blocked";
+    case PathStatus::kFound:
+      return "found";
+    case PathStatus::kUnreachable:
+      return "unreachable";
+    case PathStatus::kStartBlocked:
+      return "start_blocked";
+    case PathStatus::kGoalBlocked:
+      return "goal_blocked";
   }
   return "unknown";
 }
@@ -159,8 +163,8 @@ absl::StatusOr<std::unique_ptr<LiveWorld>> LiveWorld::Create(const std::string& 
 
 absl::Status LiveWorld::CheckCell(Cell c, const char* field) const {
   if (c.x >= 0 && c.y >= 0 && c.x < width_ && c.y < height_) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(field, ": ", CellText(c), " is off the ", width_,
-                                                 " x ", height_, " map"));
+  return absl::InvalidArgumentError(
+      absl::StrCat(field, ": ", CellText(c), " is off the ", width_, " x ", height_, " map"));
 }
 
 absl::Status LiveWorld::ValidateChanges(std::span<const BlockerChange> changes) const {
@@ -235,8 +239,8 @@ absl::Status LiveWorld::ValidateChanges(std::span<const BlockerChange> changes) 
           resources[i] = CellValue::kWalkable;
         } else {
           if (!IsResource(c.resource)) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                at, ".resource: ", CellValueName(c.resource), " is not a resource"));
+            return absl::InvalidArgumentError(
+                absl::StrCat(at, ".resource: ", CellValueName(c.resource), " is not a resource"));
           }
           resources[i] = c.resource;
         }
@@ -262,13 +266,27 @@ absl::StatusOr<UpdateResult> LiveWorld::UpdateBlockers(std::span<const BlockerCh
     CellRect a, b;
     absl::Status s;
     switch (c.kind) {
-      case BlockerChange::Kind::kAddBuilding: s = layers_.AddBuilding(c.id, c.rect, &a); break;
-      case BlockerChange::Kind::kRemoveBuilding: s = layers_.RemoveBuilding(c.id, &a); break;
-      case BlockerChange::Kind::kMoveBuilding: s = layers_.MoveBuilding(c.id, c.rect, &a, &b); break;
-      case BlockerChange::Kind::kAddGate: s = layers_.AddGate(c.id, c.owner, c.rect, c.open, &a); break;
-      case BlockerChange::Kind::kRemoveGate: s = layers_.RemoveGate(c.id, &a); break;
-      case BlockerChange::Kind::kOpenGate: s = layers_.SetGateOpen(c.id, true, &a); break;
-      case BlockerChange::Kind::kShutGate: s = layers_.SetGateOpen(c.id, false, &a); break;
+      case BlockerChange::Kind::kAddBuilding:
+        s = layers_.AddBuilding(c.id, c.rect, &a);
+        break;
+      case BlockerChange::Kind::kRemoveBuilding:
+        s = layers_.RemoveBuilding(c.id, &a);
+        break;
+      case BlockerChange::Kind::kMoveBuilding:
+        s = layers_.MoveBuilding(c.id, c.rect, &a, &b);
+        break;
+      case BlockerChange::Kind::kAddGate:
+        s = layers_.AddGate(c.id, c.owner, c.rect, c.open, &a);
+        break;
+      case BlockerChange::Kind::kRemoveGate:
+        s = layers_.RemoveGate(c.id, &a);
+        break;
+      case BlockerChange::Kind::kOpenGate:
+        s = layers_.SetGateOpen(c.id, true, &a);
+        break;
+      case BlockerChange::Kind::kShutGate:
+        s = layers_.SetGateOpen(c.id, false, &a);
+        break;
       case BlockerChange::Kind::kHarvest:
       case BlockerChange::Kind::kPlaceResource: {
         const Cell cell = CellContaining(c.point, cell_size_);
@@ -338,8 +356,8 @@ absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
     std::optional<Cell> resolved;
     if (request.resolve_blocked_goal) {
       RingStats ring;
-      resolved = ResolveToward(grid_, request.goal, request.start, p, options_.nearest_max_radius,
-                               &ring);
+      resolved =
+          ResolveToward(grid_, request.goal, request.start, p, options_.nearest_max_radius, &ring);
       counters_.nearest_searches.fetch_add(1, kRelaxed);
       counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
     }
@@ -354,7 +372,8 @@ absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
     out.status = PathStatus::kUnreachable;
     return out;
   }
-  std::shared_ptr<const CachedPath> path = CachedSearch(request.start, out.goal, p, &out.from_cache);
+  std::shared_ptr<const CachedPath> path =
+      CachedSearch(request.start, out.goal, p, &out.from_cache);
   if (!path->found) {  // regions said reachable: cannot happen unless they are wrong
     out.status = PathStatus::kUnreachable;
     return out;
@@ -390,9 +409,8 @@ absl::StatusOr<Cell> LiveWorld::ResolveTarget(Cell target, Cell from, Passabilit
   counters_.nearest_searches.fetch_add(1, kRelaxed);
   counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
   if (!found) {
-    return absl::NotFoundError(absl::StrCat("no standable cell within ",
-                                            options_.nearest_max_radius, " cells of ",
-                                            CellText(target)));
+    return absl::NotFoundError(absl::StrCat(
+        "no standable cell within ", options_.nearest_max_radius, " cells of ", CellText(target)));
   }
   return *found;
 }
@@ -417,8 +435,8 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(std::span<const GroupMember> memb
   for (const GroupMember& m : members) any_heavy |= m.passability == Passability::kHeavy;
   const Passability corridor = any_heavy ? Passability::kHeavy : Passability::kLight;
   RingStats ring;
-  std::optional<Cell> resolved = ResolveToward(grid_, goal, members[0].start, corridor,
-                                               options_.nearest_max_radius, &ring);
+  std::optional<Cell> resolved =
+      ResolveToward(grid_, goal, members[0].start, corridor, options_.nearest_max_radius, &ring);
   if (!grid_.Open(goal, corridor)) {
     counters_.nearest_searches.fetch_add(1, kRelaxed);
     counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
@@ -431,9 +449,9 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(std::span<const GroupMember> memb
   GroupPlan plan;
   GroupOptions group_options;
   group_options.local_radius = options_.group_local_radius;
-  PlanGroup(grid_, members, *resolved, group_options,
-            [this](Cell s, Cell g, Passability p) { return CachedSearch(s, g, p, nullptr); },
-            &plan);
+  PlanGroup(
+      grid_, members, *resolved, group_options,
+      [this](Cell s, Cell g, Passability p) { return CachedSearch(s, g, p, nullptr); }, &plan);
   counters_.group_shared_members.fetch_add(plan.shared, kRelaxed);
   counters_.group_individual_members.fetch_add(plan.individual, kRelaxed);
   return plan;

@@ -32,10 +32,10 @@ namespace walk::nav::live {
 
 struct LiveWorldOptions {
   std::size_t path_cache_entries = PathCache::kDefaultCapacity;  // entries; 0 disables the cache
-  std::int32_t nearest_max_radius = 32;   // cells: how far Nearest and goal resolution look
-  std::int32_t group_local_radius = 8;    // cells: see GroupOptions
-  double full_rebuild_fraction = 0.25;    // dirty area (of the map) above which a rebuild is full
-  std::int32_t region_margin = 4;         // cells: the local window of region split checks
+  std::int32_t nearest_max_radius = 32;  // cells: how far Nearest and goal resolution look
+  std::int32_t group_local_radius = 8;   // cells: see GroupOptions
+  double full_rebuild_fraction = 0.25;   // dirty area (of the map) above which a rebuild is full
+  std::int32_t region_margin = 4;        // cells: the local window of region split checks
 };
 
 // One blocker change. Build them with the named constructors.
@@ -106,23 +106,23 @@ struct LivePath {
 // Cumulative counters since creation: what the server exports (as walk_live_*_total).
 struct LiveCounters {
   std::uint64_t revision = 0;
-  std::uint64_t paths = 0;                 // FindPath calls answered (any status)
-  std::uint64_t region_answers = 0;        // unreachable pairs answered from regions
+  std::uint64_t paths = 0;           // FindPath calls answered (any status)
+  std::uint64_t region_answers = 0;  // unreachable pairs answered from regions
   std::uint64_t cache_hits = 0;
   std::uint64_t cache_misses = 0;
-  std::uint64_t cache_evictions = 0;      // current-revision entries pushed out (cache too small)
-  std::uint64_t cache_expired = 0;        // older-revision entries pushed out
-  std::uint64_t cache_entries = 0;         // now
-  std::uint64_t searches = 0;              // A* searches run (misses, group corridors, fallbacks)
+  std::uint64_t cache_evictions = 0;  // current-revision entries pushed out (cache too small)
+  std::uint64_t cache_expired = 0;    // older-revision entries pushed out
+  std::uint64_t cache_entries = 0;    // now
+  std::uint64_t searches = 0;         // A* searches run (misses, group corridors, fallbacks)
   std::uint64_t cells_expanded = 0;
   std::uint64_t heap_operations = 0;
-  std::uint64_t updates = 0;               // UpdateBlockers calls applied
+  std::uint64_t updates = 0;  // UpdateBlockers calls applied
   std::uint64_t full_rebuilds = 0;
   std::uint64_t dirty_cells_rebuilt = 0;   // cells recomposed, full rebuilds included
   std::uint64_t region_cells_visited = 0;  // cells the region updates touched
   std::uint64_t nearest_searches = 0;      // ring searches (Nearest, goal resolution)
   std::uint64_t ring_cells_scanned = 0;
-  std::uint64_t group_routes = 0;          // PathGroup calls
+  std::uint64_t group_routes = 0;  // PathGroup calls
   std::uint64_t group_shared_members = 0;
   std::uint64_t group_individual_members = 0;
 };
@@ -140,8 +140,8 @@ class LiveWorld {
                                                              absl::string_view layer_text,
                                                              const LiveWorldOptions& options = {});
   // A world from layers built by the caller.
-  static absl::StatusOr<std::unique_ptr<LiveWorld>> FromLayers(Layers layers,
-                                                               const LiveWorldOptions& options = {});
+  static absl::StatusOr<std::unique_ptr<LiveWorld>> FromLayers(
+      Layers layers, const LiveWorldOptions& options = {});
 
   LiveWorld(const LiveWorld&) = delete;
   LiveWorld& operator=(const LiveWorld&) = delete;

@@ -59,11 +59,10 @@ std::optional<Cell> ResolveToward(const LiveGrid& grid, Cell target, Cell from,
   if (grid.Open(target, passability)) return target;
   if (grid.Open(from, passability)) {
     const RegionId side = grid.RegionOf(from, passability);
-    std::optional<Cell> resolved =
-        RingSearch(grid, target, from, max_radius, stats, [&](Cell c) {
-          const CellIndex i = grid.Index(c);
-          return grid.Open(i, passability) && grid.regions(passability).RegionOf(i) == side;
-        });
+    std::optional<Cell> resolved = RingSearch(grid, target, from, max_radius, stats, [&](Cell c) {
+      const CellIndex i = grid.Index(c);
+      return grid.Open(i, passability) && grid.regions(passability).RegionOf(i) == side;
+    });
     if (resolved) return resolved;
   }
   return NearestStandable(grid, target, passability, max_radius, stats);

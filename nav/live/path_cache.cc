@@ -16,9 +16,7 @@ std::size_t PathCache::KeyHash::operator()(const PathCacheKey& k) const {
   return static_cast<std::size_t>(x);
 }
 
-PathCache::PathCache(std::size_t capacity) : capacity_(capacity) {
-  index_.reserve(capacity);
-}
+PathCache::PathCache(std::size_t capacity) : capacity_(capacity) { index_.reserve(capacity); }
 
 std::shared_ptr<const CachedPath> PathCache::Get(const PathCacheKey& key) {
   std::lock_guard<std::mutex> lock(mutex_);

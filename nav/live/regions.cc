@@ -152,10 +152,9 @@ void Regions::Update(const std::uint8_t* flags, std::uint8_t open_bit, const Cel
       const CellIndex v = queue_[head];
       const std::int32_t vx = static_cast<std::int32_t>(v % w);
       const std::int32_t vy = static_cast<std::int32_t>(v / w);
-      const CellIndex next[4] = {vx > win.x0 ? v - 1 : kInvalidCell,
-                                 vx + 1 < win.x1 ? v + 1 : kInvalidCell,
-                                 vy > win.y0 ? v - w : kInvalidCell,
-                                 vy + 1 < win.y1 ? v + w : kInvalidCell};
+      const CellIndex next[4] = {
+          vx > win.x0 ? v - 1 : kInvalidCell, vx + 1 < win.x1 ? v + 1 : kInvalidCell,
+          vy > win.y0 ? v - w : kInvalidCell, vy + 1 < win.y1 ? v + w : kInvalidCell};
       for (CellIndex n : next) {
         if (n == kInvalidCell || stamp_[n] == gen || !open(n)) continue;
         stamp_[n] = gen;
@@ -223,8 +222,7 @@ void Regions::SplitCheck(const std::uint8_t* flags, std::uint8_t open_bit,
       const CellIndex v = group.cells[group.head++];
       const std::int32_t vx = static_cast<std::int32_t>(v % w);
       const std::int32_t vy = static_cast<std::int32_t>(v / w);
-      const CellIndex next[4] = {vx > 0 ? v - 1 : kInvalidCell,
-                                 vx + 1 < w ? v + 1 : kInvalidCell,
+      const CellIndex next[4] = {vx > 0 ? v - 1 : kInvalidCell, vx + 1 < w ? v + 1 : kInvalidCell,
                                  vy > 0 ? v - w : kInvalidCell,
                                  vy + 1 < height_ ? v + w : kInvalidCell};
       for (CellIndex n : next) {

@@ -7,8 +7,8 @@
 // root. Two cells reach each other iff their roots are equal.
 //
 // A full labeling is one row-major connected-component pass (each open cell joined to its left
-// and upper neighbours) and a flattening of the union-find, so a read is one hop. An update after the cells of
-// one dirty rectangle D changed:
+// and upper neighbours) and a flattening of the union-find, so a read is one hop. An update after
+// the cells of one dirty rectangle D changed:
 //   1. relabels D's open cells (fresh labels, joined to each other and to the open cells touching
 //      D from outside): this is every merge the change can cause, since a newly joined pair must
 //      be joined through D;
@@ -38,9 +38,9 @@ class Regions {
  public:
   // What the last LabelAll or Update cost.
   struct Stats {
-    std::uint64_t cells_visited = 0;   // cells labelled, flooded or relabelled
-    std::uint32_t global_floods = 0;   // split checks that left the local window
-    std::uint32_t splits = 0;          // regions split off
+    std::uint64_t cells_visited = 0;  // cells labelled, flooded or relabelled
+    std::uint32_t global_floods = 0;  // split checks that left the local window
+    std::uint32_t splits = 0;         // regions split off
   };
 
   // Sizes the labels for a width × height grid. Labels are undefined until LabelAll.
@@ -92,8 +92,8 @@ class Regions {
   std::vector<CellIndex> queue_;
   std::vector<std::pair<std::uint32_t, CellIndex>> ring_;  // (root, ring cell)
   struct Group {
-    std::uint32_t parent = 0;     // union-find over groups
-    std::vector<CellIndex> cells; // visited cells in visit order; [head, size) is the frontier
+    std::uint32_t parent = 0;      // union-find over groups
+    std::vector<CellIndex> cells;  // visited cells in visit order; [head, size) is the frontier
     std::size_t head = 0;
     std::vector<std::uint32_t> members;  // groups merged into this one
     bool finished = false;

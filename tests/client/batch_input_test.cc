@@ -36,7 +36,8 @@ TEST(BatchInputTest, UsualLinesReadAsTheJsonDocumentSays) {
   EXPECT_EQ(pair->walk.to().y_yards(), 0.4);
 
   // Unusual but valid lines (escapes, other keys, fractional ids) are read too.
-  pair = ParseJsonPair(R"({"id": "a\"b", "note": {"x": 1}, "id2": 1, "from": [1, 2], "to": [3, 4]})", 2, defaults);
+  pair = ParseJsonPair(
+      R"({"id": "a\"b", "note": {"x": 1}, "id2": 1, "from": [1, 2], "to": [3, 4]})", 2, defaults);
   ASSERT_TRUE(pair.ok()) << pair.status();
   EXPECT_EQ(pair->id, "a\"b");
   pair = ParseJsonPair(R"({"id": 1.50, "from": [1, 2], "to": [3, 4]})", 3, defaults);
@@ -56,14 +57,16 @@ TEST(BatchInputTest, MalformedLinesNameTheirLineAndWhatIsWrong) {
       {R"({"from": [1, "2"], "to": [3, 4]})", "line 5: from: coordinates must be numbers"},
       {R"({"from": [1, 2], "to": [3, 4], "band": -10})", "line 5: band: expected 0, 10, ..., 50"},
       {R"({"from": [1, 2], "to": [3, 4], "world": 5})", "line 5: world: expected a string"},
-      {R"({"from": [1, 2], "to": [3, 4], "continent": "x"})", "line 5: continent: expected a continent id"},
+      {R"({"from": [1, 2], "to": [3, 4], "continent": "x"})",
+       "line 5: continent: expected a continent id"},
       {R"({"from": [01, 2], "to": [3, 4]})", "line 5: not a JSON object"},
       {"not json", "line 5: not a JSON object"},
   };
   for (const auto& c : cases) {
     auto pair = ParseJsonPair(c.text, 5, defaults);
     ASSERT_FALSE(pair.ok()) << c.text;
-    EXPECT_EQ(std::string(pair.status().message()).rfind(c.error, 0), 0u) << c.text << ": " << pair.status();
+    EXPECT_EQ(std::string(pair.status().message()).rfind(c.error, 0), 0u)
+        << c.text << ": " << pair.status();
   }
 }
 

@@ -21,7 +21,8 @@ walk::v1::Cell At(int x, int y) {
 class LiveServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = (std::filesystem::temp_directory_path() / ("walkd-live-" + std::to_string(::getpid()))).string();
+    dir_ = (std::filesystem::temp_directory_path() / ("walkd-live-" + std::to_string(::getpid())))
+               .string();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_ + "/live/yard");
     // 7 x 5 open ground; a wall (building 10) across row 2 with a gate (20) at x = 3.
@@ -34,7 +35,8 @@ class LiveServiceTest : public ::testing::Test {
         "--no-store", "--live-worlds", dir_ + "/live"});
     const auto address = walkd_->WaitForLine("walkd: grpc listening on ");
     ASSERT_TRUE(address.has_value()) << walkd_->output();
-    stub_ = walk::v1::LiveService::NewStub(grpc::CreateChannel(*address, grpc::InsecureChannelCredentials()));
+    stub_ = walk::v1::LiveService::NewStub(
+        grpc::CreateChannel(*address, grpc::InsecureChannelCredentials()));
   }
   void TearDown() override {
     walkd_->Signal(SIGTERM);

@@ -78,7 +78,8 @@ class ChildProcess {
       std::size_t at = text.find(prefix);
       if (at != std::string::npos) {
         const std::size_t end = text.find('\n', at);
-        if (end != std::string::npos) return text.substr(at + prefix.size(), end - at - prefix.size());
+        if (end != std::string::npos)
+          return text.substr(at + prefix.size(), end - at - prefix.size());
       }
       if (Exited()) return std::nullopt;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -122,8 +123,6 @@ class ChildProcess {
   std::string output_;
   std::thread reader_;
 };
-
-
 
 // Runs `argv` to completion (stdin from /dev/null) and returns its exit code and output.
 inline CommandResult RunCommand(const std::vector<std::string>& argv) {

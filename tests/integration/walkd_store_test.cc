@@ -33,8 +33,9 @@ struct Walkd {
 };
 
 Walkd Start(const std::string& data, std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv = {WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
-                                   "--data", data, "--search-threads", "2"};
+  std::vector<std::string> argv = {WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen",
+                                   "",        "--data",   data,          "--search-threads",
+                                   "2"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Walkd walkd;
   walkd.process = std::make_unique<ChildProcess>(argv);
@@ -45,7 +46,8 @@ Walkd Start(const std::string& data, std::vector<std::string> extra = {}) {
 bool WaitServing(client::WalkClient& client) {
   for (int attempt = 0; attempt < 1200; ++attempt) {
     grpc::health::v1::HealthCheckResponse::ServingStatus status;
-    if (client.Health("", &status).ok() && status == grpc::health::v1::HealthCheckResponse::SERVING) return true;
+    if (client.Health("", &status).ok() && status == grpc::health::v1::HealthCheckResponse::SERVING)
+      return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return false;
@@ -131,7 +133,8 @@ TEST(WalkdStoreTest, BatchesAreKeptAndAReRunIsAnsweredFromTheStore) {
   EXPECT_EQ(first.summary->asked(), 60u);
   EXPECT_EQ(first.summary->refused(), 1u);
   EXPECT_EQ(first.answers.at(7).code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
-  EXPECT_EQ(first.answers.at(7).message().rfind("walk.band:", 0), 0u) << first.answers.at(7).message();
+  EXPECT_EQ(first.answers.at(7).message().rfind("walk.band:", 0), 0u)
+      << first.answers.at(7).message();
   EXPECT_EQ(first.summary->stored(), 0u);
 
   const BatchResult second = Stream(walkd.address, pairs);
@@ -166,7 +169,8 @@ TEST(WalkdStoreTest, ChunkedMessagesAreAnsweredPairByPair) {
   client::WalkClient client(walkd.address, 30.0);
   ASSERT_TRUE(WaitServing(client));
   const std::vector<walk::v1::WalkRequest> pairs = Pairs(30, 6);
-  auto stub = walk::v1::WalkService::NewStub(grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials()));
+  auto stub = walk::v1::WalkService::NewStub(
+      grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
   auto stream = stub->WalkBatch(&context);
@@ -207,7 +211,8 @@ TEST(WalkdStoreTest, ChunkedMessagesAreAnsweredPairByPair) {
 // One raw block through WalkBatch; every answer in its columns, by index.
 std::map<std::uint64_t, client::PairAnswer> StreamBlock(const std::string& address,
                                                         const walk::v1::PairBlock& block) {
-  auto stub = walk::v1::WalkService::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  auto stub = walk::v1::WalkService::NewStub(
+      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
   auto stream = stub->WalkBatch(&context);
@@ -236,9 +241,10 @@ TEST(WalkdStoreTest, PairBlocksAreAnsweredInColumnsAsPairByPair) {
   client::WalkClient client(walkd.address, 30.0);
   ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
   std::vector<walk::v1::WalkRequest> pairs = Pairs(40, 11);
-  pairs[3].mutable_from()->set_z_yards(500.0);  // a height on one end: the column carries NaN for the rest
-  pairs[5].mutable_to()->set_x_yards(-5.0);     // refused alone, naming its field
-  pairs[9].set_band(20);                        // another band: another block
+  pairs[3].mutable_from()->set_z_yards(
+      500.0);  // a height on one end: the column carries NaN for the rest
+  pairs[5].mutable_to()->set_x_yards(-5.0);  // refused alone, naming its field
+  pairs[9].set_band(20);                     // another band: another block
   // The reference: pair by pair (and now stored).
   const BatchResult reference = Stream(walkd.address, pairs);
   ASSERT_TRUE(reference.status.ok()) << reference.status.error_message();
@@ -338,7 +344,8 @@ TEST(WalkdStoreTest, PairBlocksAreAnsweredInColumnsAsPairByPair) {
   // pairs and the fresh ones), then the same
   // answers again.
   walkd = Start(data);
-  const std::optional<std::string> warmed = walkd.process->WaitForLine("walkd: answer cache warmed with ");
+  const std::optional<std::string> warmed =
+      walkd.process->WaitForLine("walkd: answer cache warmed with ");
   ASSERT_TRUE(warmed.has_value()) << walkd.process->output();
   EXPECT_EQ(std::stoul(*warmed), (pairs.size() - 1) + (fresh.size() - 1)) << *warmed;
   client::WalkClient third(walkd.address, 30.0);
@@ -368,7 +375,8 @@ TEST(WalkdStoreTest, ACancelledBlockStreamStopsItsWork) {
     block->add_to_y(pairs[i].to().y_yards());
   }
   {
-    auto stub = walk::v1::WalkService::NewStub(grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials()));
+    auto stub = walk::v1::WalkService::NewStub(
+        grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     auto stream = stub->WalkBatch(&context);
     ASSERT_TRUE(stream->Write(request));
@@ -402,16 +410,17 @@ TEST(WalkdStoreTest, ASigkilledWalkdKeepsEveryAnswerItAcknowledged) {
     client::WalkClient client(walkd.address, 30.0);
     ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
     // Kill walkd with SIGKILL after 40 routed answers have arrived: mid-batch, for real.
-    const BatchResult partial = Stream(walkd.address, pairs, [&](const walk::v1::WalkBatchResponse& r) {
-      if (r.code() == 0 && !r.stored()) {
-        acknowledged[r.index()] = r.walk();
-      }
-      if (acknowledged.size() == 40) {
-        walkd.process->Signal(SIGKILL);
-        return false;
-      }
-      return true;
-    });
+    const BatchResult partial =
+        Stream(walkd.address, pairs, [&](const walk::v1::WalkBatchResponse& r) {
+          if (r.code() == 0 && !r.stored()) {
+            acknowledged[r.index()] = r.walk();
+          }
+          if (acknowledged.size() == 40) {
+            walkd.process->Signal(SIGKILL);
+            return false;
+          }
+          return true;
+        });
     EXPECT_EQ(walkd.process->Wait(), 128 + SIGKILL);
   }
   ASSERT_EQ(acknowledged.size(), 40u);
@@ -449,8 +458,8 @@ TEST(WalkdStoreTest, ADamagedStoreIsReportedClearlyAtStart) {
   }
   // Damage the store: CURRENT names a manifest that is not there.
   std::ofstream(data + "/store/CURRENT", std::ios::trunc) << "MANIFEST-999999\n";
-  const auto refused = RunCommand({WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
-                                   "--data", data});
+  const auto refused =
+      RunCommand({WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "", "--data", data});
   EXPECT_EQ(refused.exit_code, 1) << refused.output;
   EXPECT_NE(refused.output.find("--store"), std::string::npos) << refused.output;
   EXPECT_NE(refused.output.find(data + "/store"), std::string::npos) << refused.output;
@@ -505,17 +514,22 @@ TEST(WalkdStoreTest, WalkctlBatchWritesAnswersInOrderAndAsksOnlyWhatIsMissing) {
   Walkd walkd = Start(data);
   client::WalkClient client(walkd.address, 30.0);
   ASSERT_TRUE(WaitServing(client));
-  const std::string input = data + "/pairs.jsonl", csv = data + "/pairs.csv", out = data + "/answers.jsonl";
+  const std::string input = data + "/pairs.jsonl", csv = data + "/pairs.csv",
+                    out = data + "/answers.jsonl";
   {
     std::ofstream f(input);
-    f << R"({"id": "q1", "from": [100, 100], "to": [300, 320], "profile": "neutral"})" << "\n";
+    f << R"({"id": "q1", "from": [100, 100], "to": [300, 320], "profile": "neutral"})"
+      << "\n";
     f << "this line is not JSON\n";
-    f << R"({"id": "q2", "world": "default", "from": [500, 520], "to": [600, 610, 40], "band": 10})" << "\n";
-    f << R"({"from": [900, 200], "to": [150, 900], "profile": "faction-b"})" << "\n";
+    f << R"({"id": "q2", "world": "default", "from": [500, 520], "to": [600, 610, 40], "band": 10})"
+      << "\n";
+    f << R"({"from": [900, 200], "to": [150, 900], "profile": "faction-b"})"
+      << "\n";
   }
   auto first = RunCommand({WALKCTL_BIN, "--addr", walkd.address, "batch", input, "--out", out});
   EXPECT_EQ(first.exit_code, 0) << first.output;
-  EXPECT_NE(first.output.find("line 2: not a JSON object (skipped)"), std::string::npos) << first.output;
+  EXPECT_NE(first.output.find("line 2: not a JSON object (skipped)"), std::string::npos)
+      << first.output;
   std::ifstream in(out);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -536,10 +550,13 @@ TEST(WalkdStoreTest, WalkctlBatchWritesAnswersInOrderAndAsksOnlyWhatIsMissing) {
     f << "c2,500,520,600,610,40,,10\n";
     f << "c3,abc,1,2,3,,,\n";
   }
-  auto from_csv = RunCommand({WALKCTL_BIN, "--addr", walkd.address, "batch", csv, "--out", data + "/csv.jsonl"});
+  auto from_csv = RunCommand(
+      {WALKCTL_BIN, "--addr", walkd.address, "batch", csv, "--out", data + "/csv.jsonl"});
   EXPECT_EQ(from_csv.exit_code, 0) << from_csv.output;
-  EXPECT_NE(from_csv.output.find("line 4: from_x: 'abc' is not a number"), std::string::npos) << from_csv.output;
-  EXPECT_NE(from_csv.output.find("\"stored\":2"), std::string::npos) << from_csv.output;  // q1, q2 again
+  EXPECT_NE(from_csv.output.find("line 4: from_x: 'abc' is not a number"), std::string::npos)
+      << from_csv.output;
+  EXPECT_NE(from_csv.output.find("\"stored\":2"), std::string::npos)
+      << from_csv.output;  // q1, q2 again
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(data);
@@ -571,8 +588,10 @@ TEST(WalkdStoreTest, WalkctlRoutesPricesRoutesAndImprovesTheOrderOfFreeStops) {
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   ASSERT_EQ(lines.size(), 4u);
-  EXPECT_NE(lines[0].find(R"("improved_order":["a","b","c","d","e"])"), std::string::npos) << lines[0];
-  EXPECT_EQ(lines[0].find(R"("saved_seconds":0.0)"), std::string::npos) << lines[0];  // it saved time
+  EXPECT_NE(lines[0].find(R"("improved_order":["a","b","c","d","e"])"), std::string::npos)
+      << lines[0];
+  EXPECT_EQ(lines[0].find(R"("saved_seconds":0.0)"), std::string::npos)
+      << lines[0];  // it saved time
   EXPECT_NE(lines[2].find(R"("band":50)"), std::string::npos) << lines[2];
   EXPECT_NE(lines[2].find(R"("fallback_legs":1)"), std::string::npos) << lines[2];
   // 20 + 2 + 2 ordered pairs asked; "again" repeats two of "zigzag"'s (same band 0).
@@ -598,8 +617,8 @@ TEST(WalkdStoreTest, AStorePackExportedAndIngestedAnswersAsComputedOnline) {
   }
   const std::string model = online.answers.at(0).walk().model_id();
   const std::string pack = a + "/pack";
-  auto exported = RunCommand({WALKCTL_BIN, "store", "export", "--store", a + "/store", "--model",
-                              model, "--out", pack});
+  auto exported = RunCommand(
+      {WALKCTL_BIN, "store", "export", "--store", a + "/store", "--model", model, "--out", pack});
   ASSERT_EQ(exported.exit_code, 0) << exported.output;
   auto models = RunCommand({WALKCTL_BIN, "store", "models", "--store", a + "/store"});
   EXPECT_NE(models.output.find(model), std::string::npos) << models.output;

@@ -10,8 +10,8 @@
 #include "client/walk_client.h"
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "gtest/gtest.h"
-#include "nav/grid_format.h"
-#include "nav/movingai.h"
+#include "nav/grid/grid_format.h"
+#include "nav/import/movingai.h"
 #include "tests/integration/walkd_process.h"
 
 namespace walk {
@@ -50,8 +50,9 @@ struct RunningWalkd {
 };
 
 RunningWalkd StartWalkd(const std::vector<std::string>& extra_args) {
-  std::vector<std::string> argv = {WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen",
-                                   "127.0.0.1:0", "--search-threads", "2"};
+  std::vector<std::string> argv = {
+      WALKD_BIN,          "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+      "--search-threads", "2"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   RunningWalkd walkd;
   walkd.process = std::make_unique<ChildProcess>(argv);
@@ -163,12 +164,17 @@ TEST_F(WalkdTest, BadInputIsInvalidArgumentNamingTheField) {
   walk::v1::WalkRequest bad_profile = Request("two-rooms", At(1, 1), At(2, 2));
   bad_profile.set_profile("teleport");
   const std::vector<Case> cases = {
-      {Request("two-rooms", At(nan, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT, "from.x_yards"},
-      {Request("two-rooms", At(1, 1), At(2, inf)), grpc::StatusCode::INVALID_ARGUMENT, "to.y_yards"},
-      {Request("two-rooms", At(-3, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT, "from.x_yards"},
-      {Request("two-rooms", At(1, 1), At(2, 1e15)), grpc::StatusCode::INVALID_ARGUMENT, "to.y_yards"},
+      {Request("two-rooms", At(nan, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT,
+       "from.x_yards"},
+      {Request("two-rooms", At(1, 1), At(2, inf)), grpc::StatusCode::INVALID_ARGUMENT,
+       "to.y_yards"},
+      {Request("two-rooms", At(-3, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT,
+       "from.x_yards"},
+      {Request("two-rooms", At(1, 1), At(2, 1e15)), grpc::StatusCode::INVALID_ARGUMENT,
+       "to.y_yards"},
       {Request("two-rooms", At(1, 1), high), grpc::StatusCode::INVALID_ARGUMENT, "to.z_yards"},
-      {Request("two-rooms", At(1, 1), far_continent), grpc::StatusCode::INVALID_ARGUMENT, "to.continent"},
+      {Request("two-rooms", At(1, 1), far_continent), grpc::StatusCode::INVALID_ARGUMENT,
+       "to.continent"},
       {Request("", At(1, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT, "world"},
       {no_from, grpc::StatusCode::INVALID_ARGUMENT, "from"},
       {bad_profile, grpc::StatusCode::INVALID_ARGUMENT, "profile"},
@@ -296,7 +302,8 @@ TEST_F(WalkdTest, MetricsPassPromtool) {
   if (!std::filesystem::exists(PROMTOOL_BIN)) GTEST_SKIP() << "promtool is not installed";
   const std::string file = *data_dir_ + "/scrape.txt";
   std::ofstream(file) << text;
-  const auto check = RunCommand({"/bin/sh", "-c", std::string(PROMTOOL_BIN) + " check metrics < " + file});
+  const auto check =
+      RunCommand({"/bin/sh", "-c", std::string(PROMTOOL_BIN) + " check metrics < " + file});
   EXPECT_EQ(check.exit_code, 0) << check.output;
 }
 
@@ -309,14 +316,16 @@ TEST_F(WalkdTest, WalkctlAsksAndReportsWithExitCodes) {
   auto json = RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--world", "two-rooms", "--from",
                           "0.5,0.5", "--to", "7.5,0.5", "--json"});
   EXPECT_EQ(json.exit_code, 0);
-  EXPECT_NE(json.output.find("\"status\":\"WALK_STATUS_NO_WALK\""), std::string::npos) << json.output;
+  EXPECT_NE(json.output.find("\"status\":\"WALK_STATUS_NO_WALK\""), std::string::npos)
+      << json.output;
   auto health = RunCommand({WALKCTL_BIN, "--addr", addr, "health"});
   EXPECT_EQ(health.exit_code, 0) << health.output;
   auto info = RunCommand({WALKCTL_BIN, "--addr", addr, "info"});
   EXPECT_EQ(info.exit_code, 0);
-  EXPECT_NE(info.output.find("world two-rooms: WORLD_STATE_READY"), std::string::npos) << info.output;
-  auto unknown = RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--world", "atlantis", "--from",
-                             "1,1", "--to", "2,2"});
+  EXPECT_NE(info.output.find("world two-rooms: WORLD_STATE_READY"), std::string::npos)
+      << info.output;
+  auto unknown = RunCommand(
+      {WALKCTL_BIN, "--addr", addr, "walk", "--world", "atlantis", "--from", "1,1", "--to", "2,2"});
   EXPECT_EQ(unknown.exit_code, 4) << unknown.output;
   EXPECT_NE(unknown.output.find("NOT_FOUND"), std::string::npos) << unknown.output;
   const std::string svg = *data_dir_ + "/walk.svg";
@@ -324,17 +333,20 @@ TEST_F(WalkdTest, WalkctlAsksAndReportsWithExitCodes) {
                           "0.5,0.5", "--to", "4.5,2.5", "--out", svg});
   EXPECT_EQ(draw.exit_code, 0) << draw.output;
   std::ifstream drawn(svg);
-  const std::string picture((std::istreambuf_iterator<char>(drawn)), std::istreambuf_iterator<char>());
+  const std::string picture((std::istreambuf_iterator<char>(drawn)),
+                            std::istreambuf_iterator<char>());
   EXPECT_EQ(picture.rfind("<svg", 0), 0u);
   EXPECT_NE(picture.find("<polyline"), std::string::npos);
   auto path = RunCommand({WALKCTL_BIN, "--addr", addr, "path", "--world", "two-rooms", "--from",
                           "0.5,0.5", "--to", "4.5,2.5"});
   EXPECT_EQ(path.exit_code, 0) << path.output;
   EXPECT_NE(path.output.find("pulled taut to 2 points"), std::string::npos) << path.output;
-  auto floors = RunCommand({WALKCTL_BIN, "--addr", addr, "floors", "--world", "two-rooms", "--at", "1.5,1.5"});
+  auto floors = RunCommand(
+      {WALKCTL_BIN, "--addr", addr, "floors", "--world", "two-rooms", "--at", "1.5,1.5"});
   EXPECT_EQ(floors.exit_code, 0) << floors.output;
   EXPECT_NE(floors.output.find("column 1,1: 1 floors"), std::string::npos) << floors.output;
-  auto bad_place = RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--from", "1;1", "--to", "2,2"});
+  auto bad_place =
+      RunCommand({WALKCTL_BIN, "--addr", addr, "walk", "--from", "1;1", "--to", "2,2"});
   EXPECT_EQ(bad_place.exit_code, 2) << bad_place.output;
   auto usage = RunCommand({WALKCTL_BIN, "walk", "--bogus"});
   EXPECT_EQ(usage.exit_code, 2) << usage.output;
@@ -410,8 +422,8 @@ TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
     ASSERT_TRUE(ask(walk::v1::SEARCH_GRID, 0, &grid).ok());
     EXPECT_EQ(grid.method(), walk::v1::METHOD_FINE_GRID);
     EXPECT_NEAR(cch.seconds(), dijkstra.seconds(), 1e-6 * dijkstra.seconds());
-    EXPECT_GE(cch.seconds(), grid.seconds() - 1e-6);        // never better than exact
-    EXPECT_LE(cch.seconds(), 1.05 * grid.seconds());        // and close to it
+    EXPECT_GE(cch.seconds(), grid.seconds() - 1e-6);  // never better than exact
+    EXPECT_LE(cch.seconds(), 1.05 * grid.seconds());  // and close to it
     EXPECT_GT(grid.nodes_expanded(), 10 * cch.nodes_expanded() + 1);
 
     // A danger band: auto takes the Dijkstra; the CCH is refused, naming the field.
@@ -431,7 +443,8 @@ TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
   RunningWalkd again = StartWalkd({"--data", data, "--no-store"});
   client::WalkClient client(again.grpc_address, 30.0);
   ASSERT_TRUE(WaitServing(client)) << again.process->output();
-  EXPECT_NE(again.process->output().find("abstract graph: loaded from"), std::string::npos) << again.process->output();
+  EXPECT_NE(again.process->output().find("abstract graph: loaded from"), std::string::npos)
+      << again.process->output();
   again.process->Signal(SIGTERM);
   EXPECT_EQ(again.process->Wait(), 0);
   std::filesystem::remove_all(data);
@@ -451,7 +464,8 @@ TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
   EXPECT_NE(prepared.output.find("\"nodes\":"), std::string::npos) << prepared.output;
 
   const std::string out = worlds + "/dimacs";
-  auto exported = RunCommand({WALKGRID_BIN, "export-graph", world, "--profile", "neutral", "--out", out});
+  auto exported =
+      RunCommand({WALKGRID_BIN, "export-graph", world, "--profile", "neutral", "--out", out});
   ASSERT_EQ(exported.exit_code, 0) << exported.output;
   std::ifstream gr(out + "/neutral.gr");
   std::string line;
@@ -480,11 +494,13 @@ TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
   std::uint64_t coordinates = 0;
   while (std::getline(co, line)) coordinates += line.rfind("v ", 0) == 0 ? 1 : 0;
   EXPECT_EQ(coordinates, nodes);
-  auto unknown = RunCommand({WALKGRID_BIN, "export-graph", world, "--profile", "faction-a", "--out", out});
+  auto unknown =
+      RunCommand({WALKGRID_BIN, "export-graph", world, "--profile", "faction-a", "--out", out});
   EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
 
   std::filesystem::remove_all(out);
-  RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", MakeTempDir("prepared-data"), "--no-store"});
+  RunningWalkd walkd =
+      StartWalkd({"--worlds", worlds, "--data", MakeTempDir("prepared-data"), "--no-store"});
   client::WalkClient client(walkd.grpc_address, 30.0);
   ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
   walk::v1::InfoResponse info;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "nav/movingai.h"
-#include "nav/walk_answer.h"
+#include "nav/import/movingai.h"
+#include "nav/query/answer.h"
 
 namespace walk::nav::testing {
 

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "nav/grid.h"
-#include "nav/triangle_mesh.h"
-#include "nav/voxelizer.h"
+#include "nav/grid/grid.h"
+#include "nav/import/triangle_mesh.h"
+#include "nav/import/voxelizer.h"
 
 namespace walk::nav::testing {
 

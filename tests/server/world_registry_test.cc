@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "gtest/gtest.h"
-#include "nav/grid_format.h"
-#include "nav/movingai.h"
+#include "nav/grid/grid_format.h"
+#include "nav/import/movingai.h"
 
 namespace walk::server {
 namespace {

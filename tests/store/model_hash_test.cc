@@ -2,7 +2,7 @@
 #include "store/model_hash.h"
 
 #include "gtest/gtest.h"
-#include "nav/grid_builder.h"
+#include "nav/grid/grid_builder.h"
 
 namespace walk::store {
 namespace {
@@ -32,7 +32,7 @@ std::uint64_t Hash(const nav::World& world, const std::string& profile, std::uin
 TEST(ModelHashTest, EveryAnswerDecidingInputChangesIt) {
   const nav::World world = SmallWorld();
   const std::uint64_t base = Hash(world, "faction-a", 10);
-  EXPECT_EQ(base, Hash(world, "faction-a", 10));  // stable
+  EXPECT_EQ(base, Hash(world, "faction-a", 10));             // stable
   EXPECT_NE(base, Hash(SmallWorld(1.0f), "faction-a", 10));  // the grid
   EXPECT_NE(base, Hash(world, "faction-b", 10));             // the faction
   EXPECT_NE(base, Hash(world, "faction-a-heavy", 10));       // the move profile
@@ -64,7 +64,7 @@ TEST(ModelHashTest, WhatDecidesNoAnswerDoesNotChangeIt) {
   EXPECT_EQ(renamed.content_id, world.content_id);
   EXPECT_EQ(base, Hash(renamed, "faction-a", 10));
   // The world's folder name and logging are not inputs at all: ModelInputs has no such field,
-  // and a world loaded under another name has the same content id (tests/nav/grid_test.cc).
+  // and a world loaded under another name has the same content id (tests/nav/grid/grid_test.cc).
   // Bands that price alike share answers: "shortest" ignores danger, band 0 prices none.
   EXPECT_EQ(Hash(world, "shortest", 0), Hash(world, "shortest", 50));
   // A band whose danger table is empty prices like band 0 on this world (zone 2 is 40+: band

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "gtest/gtest.h"
-#include "nav/snap.h"
+#include "nav/query/snap.h"
 #include "tests/nav/ascii_grid.h"
 
 namespace walk::store {

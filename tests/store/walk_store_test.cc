@@ -8,7 +8,7 @@
 #include <random>
 
 #include "gtest/gtest.h"
-#include "nav/answer_walk.h"
+#include "nav/query/walk_pipeline.h"
 #include "store/model_hash.h"
 #include "tests/nav/ascii_grid.h"
 #include "tests/store/temp_dir.h"
@@ -199,12 +199,12 @@ class StorePackTest : public ::testing::Test {
   std::uint64_t Model(int m) const { return ModelHash({world_.content_id, metrics_[m].get()}); }
 
   // Every answer of model `m`, computed now (with `walker`, else the fixture's).
-  std::vector<std::pair<WalkKey, StoredWalk>> Compute(int m, nav::Walker* walker = nullptr) {
+  std::vector<std::pair<WalkKey, StoredWalk>> Compute(int m, nav::FineGridAStar* astar = nullptr) {
     std::vector<std::pair<WalkKey, StoredWalk>> answers;
     for (const nav::Place& from : places_) {
       for (const nav::Place& to : places_) {
         absl::StatusOr<nav::WalkAnswer> answer =
-            nav::AnswerWalk(world_, *metrics_[m], from, to, walker != nullptr ? *walker : walker_);
+            nav::AnswerWalk(world_, *metrics_[m], from, to, astar != nullptr ? *astar : walker_);
         EXPECT_TRUE(answer.ok()) << answer.status();
         answers.emplace_back(MakeWalkKey(Model(m), world_, from, to), FromAnswer(*answer));
       }
@@ -222,7 +222,7 @@ class StorePackTest : public ::testing::Test {
   });
   std::vector<std::unique_ptr<nav::Metric>> metrics_;
   std::vector<nav::Place> places_;
-  nav::Walker walker_;
+  nav::FineGridAStar walker_;
 };
 
 TEST_F(StorePackTest, AnswersAfterIngestEqualThoseComputedOnline) {
@@ -257,7 +257,7 @@ TEST_F(StorePackTest, AnswersAfterIngestEqualThoseComputedOnline) {
   EXPECT_EQ(*fresh->Models(), std::vector<std::uint64_t>{Model(0)});
 
   // Computed again, now, with a fresh walker: equal to what the ingested store answers.
-  nav::Walker fresh_walker;
+  nav::FineGridAStar fresh_walker;
   for (const auto& [key, walk] : Compute(0, &fresh_walker)) {
     StoredWalk got;
     bool found = false;

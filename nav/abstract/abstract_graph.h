@@ -1,0 +1,134 @@
+// The abstract graph of a continent: entrances on cell borders and the edges between them.
+//
+// A cell is a square of `cell_columns` columns (a divisor of the 256-column tile, so a cell never
+// straddles tiles). Where a surface on one side of a cell border links to a surface on the other
+// side, the two columns form a crossing. Crossings next to each other along the border whose
+// surfaces link along the border and whose ground is alike (flags, towns, zone, on both sides)
+// form a run. A run gets entrances at both of its ends (on major borders, not at a corner of the
+// cell) and, in between, on one lattice `entrance_spacing` wide for the whole world (a run no
+// longer than the spacing gets one, at its middle). Each entrance is one node, the surface west
+// of a north-south border or south of an east-west one: a **portal** of both cells, its own and
+// the one across. Major borders (every fourth tile border,
+// 1,024 columns apart) bridge small obstacles and take a wider spacing
+// (`major_entrance_spacing`): the CCH's top separators lie along them, and its customization
+// and queries grow with the cube and the square of their size (docs/abstract_graph.md).
+//
+// Edges (arcs, directed): in each cell, from each portal to each other portal it reaches through
+// the cell (a portal outside the cell steps in and out, straight or diagonally), priced by a
+// Dijkstra in the cell (nav/abstract/cell_search.h); where two portals share two cells, the cheaper
+// way. Each arc keeps, per profile, its band-0 seconds, its yards and its zone mix, so danger bands
+// are priced later without searching cells again.
+//
+// Layout (RoutingKit style): nodes sorted by surface id; arcs sorted by tail (first_arc, CSR).
+// Immutable once built or loaded; safe to share across threads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nav/cost/zone_mix.h"
+#include "nav/grid/grid.h"
+
+namespace walk::nav {
+
+// Bump when the way entrances or edges are chosen or priced changes (it decides answers).
+inline constexpr std::uint32_t kAbstractGraphVersion = 5;
+
+struct AbstractGraphOptions {
+  std::uint32_t cell_columns = 64;
+  // 0: by the world's size (AutoEntranceSpacing). Denser entrances walk closer to the exact
+  // walk; the CCH's customization and queries grow with them, so large worlds take them wider.
+  std::uint32_t entrance_spacing = 0;
+  std::uint32_t major_entrance_spacing = 0;  // on major borders; 0: four times the spacing
+  std::vector<std::string> profiles;         // empty: every profile
+  unsigned threads = 0;                      // 0: one per core
+  // Called now and then with cells done and cells in all (from one thread at a time).
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+// One profile's prices of every arc.
+struct ArcPrices {
+  std::string profile;
+  std::vector<float> seconds;  // band-0 seconds; +inf where this profile cannot take the arc
+  std::vector<float> yards;    // searched yards
+  std::vector<std::uint32_t> mix_first;  // arc_count + 1: the arc's shares in `mix`
+  std::vector<ZoneShare> mix;
+
+  std::span<const ZoneShare> MixOf(std::uint32_t arc) const {
+    return {mix.data() + mix_first[arc], mix.data() + mix_first[arc + 1]};
+  }
+};
+
+struct ContinentGraph {
+  ContinentId continent = 0;
+  std::uint32_t cells_x = 0;  // cells along x and y
+  std::uint32_t cells_y = 0;
+  std::vector<SurfaceId> node_surface;   // sorted
+  std::vector<std::uint32_t> first_arc;  // node_count + 1
+  std::vector<std::uint32_t> arc_head;
+  std::vector<std::uint32_t> order;  // the CCH's nested-dissection order: order[rank] = node
+  std::vector<ArcPrices> prices;     // one per prepared profile, in the graph's profile order
+  // Derived at build and load (IndexCells): each cell's portals, CSR by cell y * cells_x + x.
+  std::vector<std::uint32_t> cell_first_node;
+  std::vector<std::uint32_t> cell_nodes;
+
+  std::uint32_t node_count() const { return static_cast<std::uint32_t>(node_surface.size()); }
+  std::uint32_t arc_count() const { return static_cast<std::uint32_t>(arc_head.size()); }
+  // The node standing on surface `s`, or kInvalidId.
+  std::uint32_t NodeOf(SurfaceId s) const;
+  // The portals of the cell holding column (x, y): the nodes in it and those one step outside
+  // it, west of its west border and south of its south border.
+  std::span<const std::uint32_t> CellPortals(std::uint32_t cell_columns, std::uint32_t x,
+                                             std::uint32_t y) const;
+  std::span<const std::uint32_t> CellPortals(std::uint32_t cell) const {
+    return {cell_nodes.data() + cell_first_node[cell],
+            cell_nodes.data() + cell_first_node[cell + 1]};
+  }
+  // The cells (y * cells_x + x) a node on column (x, y) is a portal of: its own, the one east
+  // of it when it stands on its cell's east edge, and the one north of it when on the north
+  // edge (where nodes stand). Returns how many (1 to 3).
+  int PortalCells(std::uint32_t cell_columns, std::uint32_t x, std::uint32_t y,
+                  std::uint32_t cells[3]) const;
+  // The cells both nodes on surfaces `a` and `b` are portals of (where an arc between them was
+  // priced). Returns how many (0 to 2).
+  int SharedCells(const Continent& c, std::uint32_t cell_columns, SurfaceId a, SurfaceId b,
+                  std::uint32_t cells[3]) const;
+  // Every arc's tail (arcs are stored by tail; this expands first_arc).
+  std::vector<std::uint32_t> ArcTails() const;
+  void IndexCells(const Continent& c, std::uint32_t cell_columns);
+  std::uint64_t MemoryBytes() const;
+};
+
+struct AbstractGraph {
+  std::uint64_t content_id = 0;  // the grid's
+  std::uint32_t cost_model_version = 0;
+  std::uint32_t graph_version = kAbstractGraphVersion;
+  std::uint32_t cell_columns = 0;
+  std::uint32_t entrance_spacing = 0;
+  std::uint32_t major_entrance_spacing = 0;
+  std::vector<std::string> profiles;       // prepared profiles
+  std::vector<ContinentGraph> continents;  // in the world's continent order
+
+  // The index of `profile` in `profiles`, or -1.
+  int ProfileIndex(const std::string& profile) const;
+  // A hash of everything here that decides answers (version, cell side, spacing, content id).
+  std::uint64_t Fingerprint() const;
+  std::uint64_t MemoryBytes() const;
+};
+
+// The entrance spacing `walkgrid prepare` takes by default for a world whose widest continent
+// spans `columns` columns: 4 up to 1,024 columns (meshes, MovingAI maps, 4 x 4 tiles), 8 up to
+// 4,096, 16 beyond (the 32 x 32-tile demo world); major borders take four times that.
+std::uint32_t AutoEntranceSpacing(std::uint32_t columns);
+
+// Builds the abstract graph of every continent of `world` (content id set) and its CCH order.
+// INVALID_ARGUMENT naming the option for a cell side that does not divide 256, a spacing of 0 or
+// an unknown profile.
+absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
+                                                 const AbstractGraphOptions& options);
+
+}  // namespace walk::nav

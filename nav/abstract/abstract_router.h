@@ -1,0 +1,117 @@
+// Walks over the abstract graph: legs into the graph, a search across it, legs out.
+//
+// An AbstractRouter belongs to one world: it holds the prepared graph, each continent's CCH
+// (built once from the saved order) with one metric customized per prepared profile, the band-0
+// metrics legs are priced with, and the leg cache. Everything but the cache is immutable after
+// construction; Route may be called from any thread with that thread's AbstractSearcher.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nav/abstract/abstract_graph.h"
+#include "nav/abstract/cell_search.h"
+#include "nav/abstract/danger_dijkstra.h"
+#include "nav/abstract/helper_thread.h"
+#include "nav/abstract/legs.h"
+#include "nav/cch/cch.h"
+#include "nav/cch/cost_guess.h"
+#include "nav/cost/zone_cells.h"
+#include "nav/search/method.h"
+#include "nav/search/search_stats.h"
+
+namespace walk::nav {
+
+// One thread's search buffers for abstract walks.
+struct AbstractSearcher {
+  CellSearch cell;
+  DangerDijkstra dijkstra;
+  std::unordered_map<const Cch*, std::unique_ptr<CchQuery>> cch_queries;
+  CchQuery& QueryFor(const Cch& cch);
+};
+
+// The octile columns between two surfaces times `seconds_per_column`: what walkd's guessed
+// upper bound on a CCH query is a multiple of (CostGuess).
+double StraightLineFloor(const Continent& c, SurfaceId from, SurfaceId to,
+                         double seconds_per_column);
+
+// The columns of the cell of side `cell_columns` holding `s` and one around it, as a CCH seed
+// area (a leg's portals lie in its cell or one step outside), least cost 0.
+CchQuery::SeedArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s);
+
+// An abstract walk between two surfaces.
+struct AbstractWalk {
+  bool found = false;
+  Method method = Method::kDijkstra;
+  double seconds = 0.0;
+  double yards = 0.0;                // searched yards, before smoothing
+  std::vector<ZoneCell> zone_cells;  // walked yards (after smoothing), by cell and zone
+  std::vector<PathStep> steps;       // when asked for: the whole way, column by column
+  SearchStats stats;
+};
+
+// How long the router took to build (for Info, logs and benchmarks).
+struct RouterTimings {
+  double cch_build_seconds = 0.0;
+  double customize_seconds =
+      0.0;  // wall time: every profile's metric (side by side), every continent
+  std::uint64_t cch_arcs = 0;
+  std::uint64_t memory_bytes = 0;  // graph + CCHs + metrics
+};
+
+class AbstractRouter {
+ public:
+  AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes);
+
+  const AbstractGraph& graph() const { return graph_; }
+  const RouterTimings& timings() const { return timings_; }
+  LegCache& leg_cache() const { return legs_; }
+  // Ends at most this many columns apart (octile) are walked on the fine grid under kAuto.
+  double near_columns() const { return 2.0 * graph_.cell_columns; }
+  // True when `profile` was prepared.
+  bool HasProfile(const std::string& profile) const { return graph_.ProfileIndex(profile) >= 0; }
+
+  // The walk from `from` to `to` (same continent, same region, different surfaces) priced by
+  // `band` (built for this world). `mode` is kAuto, kDijkstra or kCch. Errors:
+  // FAILED_PRECONDITION naming `search` when the profile was not prepared or the CCH is asked
+  // for a band with danger.
+  absl::StatusOr<AbstractWalk> Route(const Continent& c, const Metric& band, SurfaceId from,
+                                     SurfaceId to, SearchMode mode, bool want_steps,
+                                     AbstractSearcher& searcher) const;
+
+ private:
+  struct ContinentIndex {
+    const Continent* continent = nullptr;
+    const ContinentGraph* graph = nullptr;
+    std::unique_ptr<Cch> cch;
+    std::vector<std::unique_ptr<CchMetric>> metrics;  // per profile
+    // The geometric bound that prunes CCH queries: node columns by rank, and per profile the
+    // fewest seconds any arc spends per octile column.
+    std::vector<float> rank_x, rank_y;
+    std::vector<double> seconds_per_column;  // per profile
+    // Per profile, how far above a lower bound walks cost (a likely upper bound to prune CCH
+    // queries against): over the seeds' bound (BoundBetween) for walks whose legs are known
+    // first, and over the straight line between the ends (StraightLineFloor) for cold walks,
+    // whose query starts before the other leg is known.
+    std::vector<std::unique_ptr<CostGuess>> guesses, straight_guesses;
+  };
+  std::shared_ptr<const Leg> LegOf(std::uint32_t continent_index, const ContinentGraph& g,
+                                   const Continent& c, int profile, SurfaceId s, bool backward,
+                                   CellSearch& search, SearchStats* stats) const;
+  const ContinentIndex* IndexOf(const Continent& c) const;
+
+  const World& world_;
+  AbstractGraph graph_;
+  std::vector<Metric> base_;  // band 0, per prepared profile
+  std::vector<ContinentIndex> continents_;
+  RouterTimings timings_;
+  mutable LegCache legs_;
+  // Takes half of a walk beside the asking thread, when idle: a cold walk's goal leg, and one
+  // direction of the CCH query.
+  mutable HelperThread helper_;
+};
+
+}  // namespace walk::nav

@@ -1,0 +1,98 @@
+#include "nav/abstract/danger_dijkstra.h"
+
+#include <algorithm>
+
+#include "nav/cost/zone_mix.h"
+
+namespace walk::nav {
+
+DangerDijkstraResult DangerDijkstra::Run(const ContinentGraph& graph, const ArcPrices& prices,
+                                         const Metric& band, std::uint16_t exempt_a,
+                                         std::uint16_t exempt_b,
+                                         const std::vector<PricedNode>& sources,
+                                         const std::vector<PricedNode>& targets,
+                                         std::vector<std::uint32_t>* arcs) {
+  const std::uint32_t n = graph.node_count();
+  if (stamp_.size() < n) {
+    stamp_.assign(n, 0);
+    target_stamp_.assign(n, 0);
+    settled_.resize(n);
+    g_.resize(n);
+    parent_arc_.resize(n);
+    source_of_.resize(n);
+    target_seconds_.resize(n);
+    target_index_.resize(n);
+    generation_ = 0;
+  }
+  if (++generation_ == 0) {
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    std::fill(target_stamp_.begin(), target_stamp_.end(), 0);
+    generation_ = 1;
+  }
+  heap_.Reset(n);
+  DangerDijkstraResult result;
+  for (std::uint32_t i = 0; i < targets.size(); ++i) {
+    const PricedNode& t = targets[i];
+    if (target_stamp_[t.node] != generation_ || t.seconds < target_seconds_[t.node]) {
+      target_stamp_[t.node] = generation_;
+      target_seconds_[t.node] = t.seconds;
+      target_index_[t.node] = i;
+    }
+  }
+  auto reach = [&](std::uint32_t v, double g, std::uint32_t arc, std::uint32_t source) {
+    if (stamp_[v] != generation_) {
+      stamp_[v] = generation_;
+      settled_[v] = 0;
+      g_[v] = g;
+      parent_arc_[v] = arc;
+      source_of_[v] = source;
+      heap_.Push(v, g);
+    } else if (!settled_[v] && g < g_[v]) {
+      g_[v] = g;
+      parent_arc_[v] = arc;
+      source_of_[v] = source;
+      heap_.Decrease(v, g);
+    }
+  };
+  for (std::uint32_t i = 0; i < sources.size(); ++i)
+    reach(sources[i].node, sources[i].seconds, kInvalidId, i);
+
+  const bool danger = band.prices_danger();
+  std::uint32_t best_node = kInvalidId;
+  while (!heap_.empty()) {
+    double g;
+    const std::uint32_t v = heap_.PopMin(&g);
+    if (g >= result.seconds) break;
+    settled_[v] = 1;
+    ++result.settled;
+    if (target_stamp_[v] == generation_ && g + target_seconds_[v] < result.seconds) {
+      result.seconds = g + target_seconds_[v];
+      best_node = v;
+    }
+    for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a) {
+      double w = prices.seconds[a];
+      if (!(w < kInfCost)) continue;
+      if (danger) w = DangerSeconds(w, prices.MixOf(a), band, exempt_a, exempt_b);
+      reach(graph.arc_head[a], g + w, a, source_of_[v]);
+    }
+  }
+  if (best_node == kInvalidId) return result;
+  result.found = true;
+  result.source = source_of_[best_node];
+  result.target = target_index_[best_node];
+  if (arcs != nullptr) {
+    arcs->clear();
+    // Walk parents back: an arc's tail is the node whose arc range holds it.
+    for (std::uint32_t v = best_node; parent_arc_[v] != kInvalidId;) {
+      const std::uint32_t a = parent_arc_[v];
+      arcs->push_back(a);
+      v = static_cast<std::uint32_t>(
+          std::upper_bound(graph.first_arc.begin(), graph.first_arc.end(), a) -
+          graph.first_arc.begin() - 1);
+    }
+    std::reverse(arcs->begin(), arcs->end());
+  }
+  return result;
+}
+
+}  // namespace walk::nav

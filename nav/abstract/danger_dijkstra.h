@@ -1,0 +1,52 @@
+// Dijkstra over the abstract graph from a start leg's nodes to a goal leg's nodes, pricing each
+// arc as it reads it: its band-0 seconds plus the danger of the zones in its mix (the ends'
+// zones exempt). It answers every band; the CCH (nav/cch/cch.h) answers band 0 faster.
+// One per thread: generation-stamped buffers sized once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "nav/abstract/abstract_graph.h"
+#include "nav/cost/metric.h"
+#include "nav/search/indexed_heap.h"
+
+namespace walk::nav {
+
+struct PricedNode {
+  std::uint32_t node = 0;
+  double seconds = 0.0;  // from the start to the node (sources), or from the node to the goal
+};
+
+struct DangerDijkstraResult {
+  bool found = false;
+  double seconds = kInfCost;
+  std::uint32_t source = kInvalidId;  // index into the sources
+  std::uint32_t target = kInvalidId;  // index into the targets
+  std::uint64_t settled = 0;
+};
+
+class DangerDijkstra {
+ public:
+  // The cheapest source.seconds + way + target.seconds. `band` prices danger when it has any
+  // (same profile as `prices`). When `arcs` is non-null and found, it receives the arcs taken.
+  DangerDijkstraResult Run(const ContinentGraph& graph, const ArcPrices& prices, const Metric& band,
+                           std::uint16_t exempt_a, std::uint16_t exempt_b,
+                           const std::vector<PricedNode>& sources,
+                           const std::vector<PricedNode>& targets,
+                           std::vector<std::uint32_t>* arcs = nullptr);
+
+ private:
+  std::uint32_t generation_ = 0;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint32_t> target_stamp_;
+  std::vector<std::uint8_t> settled_;
+  std::vector<double> g_;
+  std::vector<std::uint32_t> parent_arc_;  // kInvalidId at a source
+  std::vector<std::uint32_t> source_of_;   // which source the way starts from
+  std::vector<double> target_seconds_;
+  std::vector<std::uint32_t> target_index_;
+  IndexedMinHeap heap_;
+};
+
+}  // namespace walk::nav

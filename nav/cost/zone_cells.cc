@@ -1,0 +1,65 @@
+#include "nav/cost/zone_cells.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace walk::nav {
+namespace {
+
+constexpr double kSqrt2 = 1.41421356237309504880;
+
+}  // namespace
+
+std::vector<ZoneCell> ZoneCellsOf(const Continent& c, double column_yards, double smoothing,
+                                  const std::vector<PathStep>& steps) {
+  std::map<std::tuple<std::int32_t, std::int32_t, std::uint16_t>, double> yards;
+  for (std::size_t i = 1; i < steps.size(); ++i) {
+    if (steps[i].via >= kDirectionCount) continue;  // a lift ride walks nothing
+    const SurfaceId s = steps[i].surface;
+    // The column's centre, in yards.
+    const double x_yards = (c.column_x[s] + 0.5) * column_yards;
+    const double y_yards = (c.column_y[s] + 0.5) * column_yards;
+    const auto cell_x = static_cast<std::int32_t>(std::floor(x_yards / kZoneCellYards));
+    const auto cell_y = static_cast<std::int32_t>(std::floor(y_yards / kZoneCellYards));
+    const double step = (IsDiagonal(steps[i].via) ? kSqrt2 : 1.0) * column_yards * smoothing;
+    yards[{cell_x, cell_y, c.zone[s]}] += step;
+  }
+  std::vector<ZoneCell> cells;
+  for (const auto& [key, value] : yards) {
+    cells.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), value});
+  }
+  return cells;
+}
+
+void ZoneCellTally::Add(SurfaceId a, SurfaceId b, double yards, std::span<const ZoneShare> mix) {
+  const double x = (c_.column_x[a] + c_.column_x[b] + 1.0) * 0.5 * column_yards_;
+  const double y = (c_.column_y[a] + c_.column_y[b] + 1.0) * 0.5 * column_yards_;
+  const auto cx = static_cast<std::int32_t>(std::floor(x / kZoneCellYards));
+  const auto cy = static_cast<std::int32_t>(std::floor(y / kZoneCellYards));
+  double rest = yards;
+  for (const ZoneShare& share : mix) {
+    if (share.yards > 0.0f) YardsOf({cx, cy, share.zone}) += share.yards * smoothing_;
+    rest -= share.yards;
+  }
+  // The shares are floats: a remainder under a hundredth of a yard is their rounding.
+  if (rest > 0.01) YardsOf({cx, cy, std::uint16_t{0}}) += rest * smoothing_;
+}
+
+std::vector<ZoneCell> ZoneCellTally::Cells() {
+  std::sort(yards_.begin(), yards_.end());
+  std::vector<ZoneCell> cells;
+  for (const auto& [key, value] : yards_) {
+    cells.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), value});
+  }
+  return cells;
+}
+
+double& ZoneCellTally::YardsOf(const Key& key) {
+  for (auto it = yards_.rbegin(); it != yards_.rend(); ++it) {
+    if (it->first == key) return it->second;
+  }
+  return yards_.emplace_back(key, 0.0).second;
+}
+
+}  // namespace walk::nav

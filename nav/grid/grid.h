@@ -1,0 +1,153 @@
+// The walking grid: a world of continents, a continent of tiles, a tile of 256 x 256 columns, a
+// column a stack of surfaces (lowest first, at most 31), each surface with links to the surfaces
+// of its 8 neighbouring columns.
+//
+// Layout (RoutingKit style, parallel arrays): a continent's surfaces are numbered densely, tile
+// by tile (in the order of `tiles`), column by column (row-major inside the tile), lowest level
+// first. `Tile::first_surface[c] .. first_surface[c + 1]` are the surfaces of local column c.
+// A 2D map is the special case of at most one surface per column; nothing here is 2D-only.
+//
+// Thread safety: a World is immutable once built or loaded, and safe to share across threads.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nav/grid/ids.h"
+#include "nav/grid/surface.h"
+
+namespace walk::nav {
+
+// One tile: which surfaces each of its columns holds.
+struct Tile {
+  std::uint32_t tile_x = 0;  // in tiles, from the continent's origin
+  std::uint32_t tile_y = 0;
+  // kColumnsPerTile + 1 continent-wide surface ids; column (cx, cy) is index cy * 256 + cx.
+  std::vector<SurfaceId> first_surface;
+};
+
+// A lift ride: from one landing to another of the same column (a shaft is vertical, which
+// keeps the A* heuristic admissible). Each direction of a lift is its own ride.
+struct LiftRide {
+  SurfaceId from = kInvalidId;
+  SurfaceId to = kInvalidId;
+  float shaft_yards = 0.0f;  // the height ridden
+};
+
+// A zone: an area with a level range, for danger bands.
+struct Zone {
+  std::uint16_t id = 0;  // as in Continent::zone; 0 means "no zone"
+  std::string name;
+  std::uint16_t min_level = 0;
+  std::uint16_t max_level = 0;
+};
+
+// A landmass. Walks never leave it.
+struct Continent {
+  ContinentId id = 0;
+  // Tiles along x and y; columns span tiles_x * 256 by tiles_y * 256.
+  std::uint32_t tiles_x = 0;
+  std::uint32_t tiles_y = 0;
+  // The extent that is "on the map", in columns (<= tiles_x * 256, tiles_y * 256). A MovingAI
+  // map 49 wide has width_columns 49 inside one tile.
+  std::uint32_t width_columns = 0;
+  std::uint32_t height_columns = 0;
+
+  std::vector<Tile> tiles;
+  // tiles_x * tiles_y entries: index into `tiles`, or kInvalidId where the tile is absent.
+  std::vector<std::uint32_t> tile_index;
+
+  // Per surface (parallel arrays, surface_count() entries).
+  std::vector<float> height_yards;
+  std::vector<float> headroom_yards;  // room above the surface; +inf under open sky
+  std::vector<std::uint8_t> flags;    // SurfaceFlag bits
+  std::vector<std::uint16_t> zone;    // zone id, 0 = none
+  std::vector<std::uint8_t> marks;    // AreaMark bits
+  std::vector<LinkSet> links;
+  std::vector<std::uint16_t> column_x;  // the surface's column, continent-wide
+  std::vector<std::uint16_t> column_y;
+  std::vector<std::uint8_t> level;  // its place in the column's stack, 0 = lowest
+
+  // Lift rides, sorted by `from`; every `from` carries kMarkLift.
+  std::vector<LiftRide> lifts;
+
+  // Regions: connected sets of surfaces (links taken either way). Computed by ComputeRegions.
+  std::vector<RegionId> region;
+  std::vector<std::uint32_t> region_size;  // surfaces per region
+  // Which ground kinds occur: bit (flags | (road ? 256 : 0)) is set when some surface has them.
+  // Lets a metric know the cheapest ground this continent really has (the A* bound).
+  std::array<std::uint64_t, 8> ground_present{};
+
+  std::uint32_t surface_count() const { return static_cast<std::uint32_t>(height_yards.size()); }
+  std::uint32_t region_count() const { return static_cast<std::uint32_t>(region_size.size()); }
+
+  // True when column (x, y) lies inside the continent's on-map extent.
+  bool OnMap(std::int64_t x, std::int64_t y) const {
+    return x >= 0 && y >= 0 && x < width_columns && y < height_columns;
+  }
+
+  // The tile holding column (x, y), or nullptr where that tile is absent. (x, y) must be on map.
+  const Tile* TileAt(std::uint32_t x, std::uint32_t y) const {
+    const std::uint32_t t = tile_index[(y / kTileColumns) * tiles_x + x / kTileColumns];
+    return t == kInvalidId ? nullptr : &tiles[t];
+  }
+
+  // The surfaces of column (x, y): [*first, *end). Empty where the tile is absent.
+  void ColumnSurfaces(std::uint32_t x, std::uint32_t y, SurfaceId* first, SurfaceId* end) const {
+    const Tile* tile = TileAt(x, y);
+    if (tile == nullptr) {
+      *first = *end = 0;
+      return;
+    }
+    const std::uint32_t c = (y % kTileColumns) * kTileColumns + x % kTileColumns;
+    *first = tile->first_surface[c];
+    *end = tile->first_surface[c + 1];
+  }
+
+  // The surface a link of `from` in `direction` leads to. The link must exist.
+  SurfaceId LinkTarget(SurfaceId from, int direction) const {
+    const std::uint32_t nx = static_cast<std::uint32_t>(column_x[from] + kDirectionDx[direction]);
+    const std::uint32_t ny = static_cast<std::uint32_t>(column_y[from] + kDirectionDy[direction]);
+    const Tile& tile = tiles[tile_index[(ny / kTileColumns) * tiles_x + nx / kTileColumns]];
+    return tile.first_surface[(ny % kTileColumns) * kTileColumns + nx % kTileColumns] +
+           LinkLevel(links[from][direction]);
+  }
+
+  // The lift rides leaving `from` (a surface marked kMarkLift): [*first, *end) of `lifts`.
+  void LiftsFrom(SurfaceId from, const LiftRide** first, const LiftRide** end) const;
+
+  // Columns with at least one surface, and the most surfaces in one column.
+  std::uint64_t CountColumns() const;
+  std::uint32_t MaxFloors() const;
+  // Bytes held by the arrays above.
+  std::uint64_t MemoryBytes() const;
+};
+
+// A world: continents sharing one column size.
+struct World {
+  // Width of a column, yards. MovingAI maps use 1 (one cell, one yard).
+  double column_yards = 1.0;
+  std::vector<Continent> continents;  // sorted by id, ids unique
+  std::vector<Zone> zones;            // sorted by id, ids unique, none is 0
+  // A hash of everything above that decides answers (see ComputeContentId). 0 until computed.
+  std::uint64_t content_id = 0;
+
+  // The continent with that id, or nullptr.
+  const Continent* FindContinent(ContinentId id) const;
+  // The zone with that id, or nullptr.
+  const Zone* FindZone(std::uint16_t id) const;
+  std::uint64_t MemoryBytes() const;
+};
+
+// Computes the hash of everything in `world` that decides answers: column size, each continent's
+// extent, tiles, surfaces (heights, headroom, flags, areas), links and lifts, and the zones.
+// Regions are derived from links and are not hashed. The world's name and where it was read from
+// are not in it.
+std::uint64_t ComputeContentId(const World& world);
+
+// Formats a 64-bit id as 16 lower-case hex digits.
+std::string FormatId(std::uint64_t id);
+
+}  // namespace walk::nav

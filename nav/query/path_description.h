@@ -1,0 +1,21 @@
+// What a found walk is made of: its path pulled taut, with the seconds spent on each kind of
+// ground.
+#pragma once
+
+#include <vector>
+
+#include "nav/cost/metric.h"
+#include "nav/grid/grid.h"
+#include "nav/query/answer.h"
+#include "nav/search/fine_grid_astar.h"
+
+namespace walk::nav {
+
+// The points of `steps` (column centres at surface heights), pulled taut: each point is kept
+// only when the segment from the last kept point past it fails SegmentWalkable; lift rides and
+// falls always keep their ends. Seconds are summed by kind (walk, road, indoor, swim, steep,
+// climb, jump, fall, lift) under `metric`.
+PathDetail DescribePath(const Continent& continent, double column_yards, const Metric& metric,
+                        const std::vector<PathStep>& steps);
+
+}  // namespace walk::nav

@@ -1,0 +1,28 @@
+// How a walk is searched: the search a caller may force, and the method that answered.
+#pragma once
+
+#include <cstdint>
+
+namespace walk::nav {
+
+// Which search answers a walk. kAuto picks the fastest correct one; the others force one for
+// diagnostics.
+enum class SearchMode : std::uint8_t { kAuto, kGrid, kDijkstra, kCch };
+const char* SearchModeName(SearchMode mode);
+
+// How an answer was found. Stored answers keep it: add new methods at the end.
+enum class Method : std::uint8_t {
+  kTrivial,
+  kRegions,
+  kStraightLine,
+  kFineGrid,
+  kTile,
+  kCch,
+  kDijkstra,
+  kReach
+};
+inline constexpr int kMethodCount = 8;
+
+const char* MethodName(Method method);
+
+}  // namespace walk::nav

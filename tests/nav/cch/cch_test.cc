@@ -1,0 +1,682 @@
+#include "nav/cch/cch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <random>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nav/abstract/helper_thread.h"
+#include "nav/cch/cch_order.h"
+#include "nav/cch/cch_triangle_row.h"
+#include "nav/cch/cost_guess.h"
+#include "nav/grid/surface.h"
+
+namespace walk::nav {
+namespace {
+
+// A directed graph with coordinates, as the abstract graph hands it over.
+struct Graph {
+  std::uint32_t node_count = 0;
+  std::vector<std::uint32_t> tails;
+  std::vector<std::uint32_t> heads;
+  std::vector<float> x;
+  std::vector<float> y;
+
+  std::uint32_t AddNode(float px, float py) {
+    x.push_back(px);
+    y.push_back(py);
+    return node_count++;
+  }
+  void AddArc(std::uint32_t tail, std::uint32_t head) {
+    tails.push_back(tail);
+    heads.push_back(head);
+  }
+};
+
+// Cells of `cell_columns` x `cell_rows` tiles, `per_side` nodes on each side of each cell;
+// nearly a clique inside each cell, arcs both ways across shared borders, a few parallel arcs
+// and self loops.
+Graph GridGraph(std::uint32_t cell_columns, std::uint32_t cell_rows, std::uint32_t per_side,
+                std::mt19937_64& rng) {
+  Graph g;
+  std::bernoulli_distribution keep(0.9);
+  std::bernoulli_distribution rare(0.02);
+  // side 0: left, 1: right, 2: bottom, 3: top; first[cell] = first node, side-major.
+  std::vector<std::uint32_t> first(cell_columns * cell_rows);
+  for (std::uint32_t cy = 0; cy < cell_rows; ++cy) {
+    for (std::uint32_t cx = 0; cx < cell_columns; ++cx) {
+      first[cy * cell_columns + cx] = g.node_count;
+      for (std::uint32_t side = 0; side < 4; ++side) {
+        for (std::uint32_t k = 0; k < per_side; ++k) {
+          const float along = (k + 0.5f) / per_side;
+          const float in = side % 2 == 0 ? 0.01f : 0.99f;
+          g.AddNode(cx + (side < 2 ? in : along), cy + (side < 2 ? along : in));
+        }
+      }
+      const std::uint32_t begin = first[cy * cell_columns + cx];
+      for (std::uint32_t a = begin; a < g.node_count; ++a) {
+        for (std::uint32_t b = begin; b < g.node_count; ++b) {
+          if (a != b && keep(rng)) g.AddArc(a, b);
+          if (a != b && rare(rng)) g.AddArc(a, b);  // parallel
+        }
+        if (rare(rng)) g.AddArc(a, a);
+      }
+    }
+  }
+  for (std::uint32_t cy = 0; cy < cell_rows; ++cy) {
+    for (std::uint32_t cx = 0; cx < cell_columns; ++cx) {
+      const std::uint32_t here = first[cy * cell_columns + cx];
+      for (std::uint32_t k = 0; k < per_side; ++k) {
+        if (cx + 1 < cell_columns) {
+          const std::uint32_t a = here + per_side + k;                    // right side
+          const std::uint32_t b = first[cy * cell_columns + cx + 1] + k;  // its left side
+          if (keep(rng)) g.AddArc(a, b);
+          if (keep(rng)) g.AddArc(b, a);
+        }
+        if (cy + 1 < cell_rows) {
+          const std::uint32_t a = here + 3 * per_side + k;  // top side
+          const std::uint32_t b = first[(cy + 1) * cell_columns + cx] + 2 * per_side + k;
+          if (keep(rng)) g.AddArc(a, b);
+          if (keep(rng)) g.AddArc(b, a);
+        }
+      }
+    }
+  }
+  return g;
+}
+
+// Random points, arcs mostly to near neighbours (by index along a random walk) plus a few long
+// ones, self loops and parallel arcs; some nodes isolated.
+Graph SparseGraph(std::uint32_t node_count, std::uint32_t arc_count, std::mt19937_64& rng) {
+  Graph g;
+  std::uniform_real_distribution<float> coordinate(0.0f, 100.0f);
+  for (std::uint32_t v = 0; v < node_count; ++v) g.AddNode(coordinate(rng), coordinate(rng));
+  std::uniform_int_distribution<std::uint32_t> any(0, node_count - 1);
+  std::uniform_int_distribution<int> near(-4, 4);
+  std::bernoulli_distribution far(0.1);
+  for (std::uint32_t a = 0; a < arc_count; ++a) {
+    const std::uint32_t tail = any(rng);
+    std::uint32_t head = any(rng);
+    if (!far(rng)) {
+      head = static_cast<std::uint32_t>(
+          std::clamp<std::int64_t>(std::int64_t{tail} + near(rng), 0, node_count - 1));
+    }
+    g.AddArc(tail, head);
+  }
+  return g;
+}
+
+// Asymmetric random weights, some absent (+inf), some zero.
+std::vector<double> RandomWeights(const Graph& g, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> cost(0.5, 20.0);
+  std::bernoulli_distribution absent(0.05);
+  std::bernoulli_distribution zero(0.01);
+  std::vector<double> weights(g.tails.size());
+  for (double& w : weights) w = absent(rng) ? kInfCost : zero(rng) ? 0.0 : cost(rng);
+  return weights;
+}
+
+// The plain reference: multi-source Dijkstra, then the cheapest target.
+double ReferenceCost(const Graph& g, const std::vector<double>& weights,
+                     const std::vector<CchQuery::Seed>& sources,
+                     const std::vector<CchQuery::Seed>& targets) {
+  std::vector<std::uint32_t> first_out(g.node_count + 1, 0);
+  for (std::uint32_t t : g.tails) ++first_out[t + 1];
+  for (std::uint32_t v = 0; v < g.node_count; ++v) first_out[v + 1] += first_out[v];
+  std::vector<std::uint32_t> arcs(g.tails.size());
+  std::vector<std::uint32_t> fill(first_out.begin(), first_out.end() - 1);
+  for (std::uint32_t a = 0; a < g.tails.size(); ++a) arcs[fill[g.tails[a]]++] = a;
+
+  std::vector<double> dist(g.node_count, kInfCost);
+  using Entry = std::pair<double, std::uint32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  for (const CchQuery::Seed& s : sources) {
+    if (s.cost < dist[s.node]) {
+      dist[s.node] = s.cost;
+      queue.emplace(s.cost, s.node);
+    }
+  }
+  while (!queue.empty()) {
+    const auto [d, v] = queue.top();
+    queue.pop();
+    if (d > dist[v]) continue;
+    for (std::uint32_t e = first_out[v]; e < first_out[v + 1]; ++e) {
+      const std::uint32_t a = arcs[e];
+      const double next = d + weights[a];
+      if (next < dist[g.heads[a]]) {
+        dist[g.heads[a]] = next;
+        queue.emplace(next, g.heads[a]);
+      }
+    }
+  }
+  double best = kInfCost;
+  for (const CchQuery::Seed& t : targets) best = std::min(best, dist[t.node] + t.cost);
+  return best;
+}
+
+std::vector<CchQuery::Seed> RandomSeeds(std::uint32_t node_count, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> count(1, 5);
+  std::uniform_int_distribution<std::uint32_t> node(0, node_count - 1);
+  std::uniform_real_distribution<double> cost(0.0, 15.0);
+  std::bernoulli_distribution special(0.1);
+  std::vector<CchQuery::Seed> seeds(count(rng));
+  for (CchQuery::Seed& s : seeds) {
+    s.node = node(rng);
+    s.cost = special(rng) ? (special(rng) ? kInfCost : 0.0) : cost(rng);
+  }
+  return seeds;
+}
+
+bool SameCost(double a, double b) {
+  if (a == kInfCost || b == kInfCost) return a == b;
+  return std::abs(a - b) <= 1e-12 * std::max(1.0, std::max(std::abs(a), std::abs(b)));
+}
+
+// The unpacked `path` of result `r` runs from its source seed's node to its target seed's node
+// and costs what `r` says.
+void ExpectPathCosts(const Graph& g, const std::vector<double>& weights,
+                     const std::vector<CchQuery::Seed>& sources,
+                     const std::vector<CchQuery::Seed>& targets, const CchQuery::Result& r,
+                     const std::vector<std::uint32_t>& path) {
+  std::uint32_t at = sources[r.source].node;
+  double sum = sources[r.source].cost + targets[r.target].cost;
+  for (std::uint32_t a : path) {
+    ASSERT_LT(a, g.tails.size());
+    ASSERT_EQ(g.tails[a], at);
+    sum += weights[a];
+    at = g.heads[a];
+  }
+  EXPECT_EQ(at, targets[r.target].node);
+  EXPECT_TRUE(SameCost(sum, r.cost)) << sum << " vs " << r.cost;
+}
+
+// Checks one query against the reference, its seeds and its unpacked path.
+void ExpectMatchesReference(const Graph& g, const std::vector<double>& weights,
+                            const CchMetric& metric, CchQuery& query,
+                            const std::vector<CchQuery::Seed>& sources,
+                            const std::vector<CchQuery::Seed>& targets) {
+  const double expected = ReferenceCost(g, weights, sources, targets);
+  std::vector<std::uint32_t> path{12345};  // must be cleared
+  const CchQuery::Result r = query.Run(metric, sources, targets, &path);
+  ASSERT_EQ(r.found, expected < kInfCost);
+  if (!r.found) {
+    EXPECT_EQ(r.cost, kInfCost);
+    EXPECT_TRUE(path.empty());
+    EXPECT_FALSE(query.RunDijkstra(metric, sources, targets).found);
+    return;
+  }
+  EXPECT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected;
+  ASSERT_LT(r.source, sources.size());
+  ASSERT_LT(r.target, targets.size());
+  ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, r, path));
+  // The cost-only run agrees.
+  const CchQuery::Result again = query.Run(metric, sources, targets);
+  EXPECT_EQ(again.cost, r.cost);
+  EXPECT_EQ(again.source, r.source);
+  EXPECT_EQ(again.target, r.target);
+  // So does the bidirectional Dijkstra over the hierarchy, and its path is a real one.
+  std::vector<std::uint32_t> dijkstra_path;
+  const CchQuery::Result d = query.RunDijkstra(metric, sources, targets, &dijkstra_path);
+  ASSERT_TRUE(d.found);
+  EXPECT_TRUE(SameCost(d.cost, expected)) << d.cost << " vs " << expected;
+  ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, d, dijkstra_path));
+}
+
+void ExpectPermutation(const std::vector<std::uint32_t>& order, std::uint32_t node_count) {
+  ASSERT_EQ(order.size(), node_count);
+  std::vector<bool> seen(node_count, false);
+  for (std::uint32_t v : order) {
+    ASSERT_LT(v, node_count);
+    ASSERT_FALSE(seen[v]) << "node " << v << " twice";
+    seen[v] = true;
+  }
+}
+
+std::vector<std::uint32_t> Order(const Graph& g) {
+  return NestedDissectionOrder(g.node_count, g.tails, g.heads, g.x, g.y);
+}
+
+TEST(CchOrderTest, IsAPermutation) {
+  std::mt19937_64 rng(1);
+  ExpectPermutation(NestedDissectionOrder(0, {}, {}, {}, {}), 0);
+  ExpectPermutation(NestedDissectionOrder(1, {0}, {0}, {0.0f}, {0.0f}), 1);
+  const Graph grid = GridGraph(5, 4, 3, rng);
+  ExpectPermutation(Order(grid), grid.node_count);
+  const Graph sparse = SparseGraph(500, 700, rng);
+  ExpectPermutation(Order(sparse), sparse.node_count);
+  const Graph isolated = SparseGraph(300, 20, rng);  // mostly isolated nodes
+  ExpectPermutation(Order(isolated), isolated.node_count);
+  // Every node at the same point: cuts fall between equal coordinates.
+  Graph stacked = SparseGraph(200, 600, rng);
+  std::fill(stacked.x.begin(), stacked.x.end(), 1.0f);
+  std::fill(stacked.y.begin(), stacked.y.end(), 2.0f);
+  ExpectPermutation(Order(stacked), stacked.node_count);
+}
+
+TEST(CchOrderTest, IsDeterministic) {
+  std::mt19937_64 rng(2);
+  const Graph g = GridGraph(6, 6, 3, rng);
+  EXPECT_EQ(Order(g), Order(g));
+}
+
+TEST(CchOrderTest, KeepsTheHierarchyOfACellGridSmall) {
+  // 12 x 12 cells of 12 nodes: a good order stays far below the worst case (a clique).
+  std::mt19937_64 rng(3);
+  const Graph g = GridGraph(12, 12, 3, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  EXPECT_LT(cch.elimination_tree_height(), g.node_count / 8);
+  EXPECT_LT(cch.arc_count(), 40ull * g.node_count);
+}
+
+TEST(CchTest, AsymmetricArcsOnATinyGraph) {
+  //   0 --1--> 1 --1--> 2      back: 2 -> 0 directly costs 10, 1 -> 0 costs 5, 2 -> 1 costs 1
+  Graph g;
+  for (int i = 0; i < 3; ++i) g.AddNode(static_cast<float>(i), 0.0f);
+  g.AddArc(0, 1);  // 0
+  g.AddArc(1, 2);  // 1
+  g.AddArc(2, 0);  // 2
+  g.AddArc(1, 0);  // 3
+  g.AddArc(2, 1);  // 4
+  const std::vector<double> weights{1, 1, 10, 5, 1};
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const CchMetric metric(cch, weights);
+  CchQuery query(cch);
+  std::vector<std::uint32_t> path;
+  CchQuery::Result r = query.Run(metric, {{0, 0.0}}, {{2, 0.0}}, &path);
+  EXPECT_EQ(r.cost, 2.0);
+  EXPECT_EQ(path, (std::vector<std::uint32_t>{0, 1}));
+  r = query.Run(metric, {{2, 0.0}}, {{0, 0.0}}, &path);
+  EXPECT_EQ(r.cost, 6.0);
+  EXPECT_EQ(path, (std::vector<std::uint32_t>{4, 3}));
+  // A seed cost can make the direct arc win: from 2 (cost 0) or 1 (cost 4.5) to 0.
+  r = query.Run(metric, {{2, 0.0}, {1, 4.5}}, {{0, 0.0}}, &path);
+  EXPECT_EQ(r.cost, 6.0);
+  EXPECT_EQ(r.source, 0u);
+}
+
+TEST(CchTest, GridGraphsMatchDijkstra) {
+  std::mt19937_64 rng(4);
+  for (const auto& [columns, rows, per_side] : std::vector<std::tuple<int, int, int>>{
+           {1, 1, 4},
+           {3, 2, 2},
+           {5, 5, 3},
+           {8, 6, 4},
+           {10, 3, 1},
+           {40, 30, 3}}) {  // large enough that customization splits subtrees over two threads
+    const Graph g = GridGraph(columns, rows, per_side, rng);
+    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+    const std::vector<double> weights = RandomWeights(g, rng);
+    const CchMetric metric(cch, weights);
+    CchQuery query(cch);
+    for (int q = 0; q < 300; ++q) {
+      const auto sources = RandomSeeds(g.node_count, rng);
+      const auto targets = RandomSeeds(g.node_count, rng);
+      ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+          << columns << "x" << rows << " cells, query " << q;
+    }
+  }
+}
+
+TEST(CchTest, SparseGraphsMatchDijkstra) {
+  std::mt19937_64 rng(5);
+  for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+           {2, 3}, {10, 15}, {100, 150}, {400, 1200}, {800, 1000}}) {
+    const Graph g = SparseGraph(nodes, arcs, rng);
+    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+    const std::vector<double> weights = RandomWeights(g, rng);
+    const CchMetric metric(cch, weights);
+    CchQuery query(cch);
+    for (int q = 0; q < 300; ++q) {
+      const auto sources = RandomSeeds(g.node_count, rng);
+      const auto targets = RandomSeeds(g.node_count, rng);
+      ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+          << nodes << " nodes, query " << q;
+    }
+  }
+}
+
+// Small whole weights (some zero, some absent): many ties, which perfect customization must not
+// drop both sides of.
+std::vector<double> TiedWeights(const Graph& g, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> cost(0, 3);
+  std::bernoulli_distribution absent(0.05);
+  std::vector<double> weights(g.tails.size());
+  for (double& w : weights) w = absent(rng) ? kInfCost : cost(rng);
+  return weights;
+}
+
+TEST(CchTest, PerfectCustomizationKeepsEveryShortestWay) {
+  std::mt19937_64 rng(14);
+  for (const bool tied : {false, true}) {
+    for (const auto& [columns, rows, per_side] : std::vector<std::tuple<int, int, int>>{
+             {1, 1, 4}, {3, 2, 2}, {5, 5, 3}, {8, 6, 4}, {20, 15, 3}}) {
+      const Graph g = GridGraph(columns, rows, per_side, rng);
+      const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+      const std::vector<double> weights = tied ? TiedWeights(g, rng) : RandomWeights(g, rng);
+      const CchMetric metric(cch, weights, /*perfect=*/true);
+      ASSERT_TRUE(metric.perfect());
+      EXPECT_LE(metric.kept_count(), 2 * cch.arc_count());
+      if (columns >= 8) {
+        EXPECT_LT(metric.kept_count(), cch.arc_count()) << "most arcs are dropped";
+      }
+      CchQuery query(cch);
+      for (int q = 0; q < 300; ++q) {
+        const auto sources = RandomSeeds(g.node_count, rng);
+        const auto targets = RandomSeeds(g.node_count, rng);
+        ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+            << columns << "x" << rows << " cells, tied " << tied << ", query " << q;
+      }
+    }
+    for (const auto& [nodes, arcs] :
+         std::vector<std::pair<std::uint32_t, std::uint32_t>>{{10, 15}, {100, 150}, {400, 1200}}) {
+      const Graph g = SparseGraph(nodes, arcs, rng);
+      const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+      const std::vector<double> weights = tied ? TiedWeights(g, rng) : RandomWeights(g, rng);
+      const CchMetric metric(cch, weights, /*perfect=*/true);
+      CchQuery query(cch);
+      for (int q = 0; q < 300; ++q) {
+        const auto sources = RandomSeeds(g.node_count, rng);
+        const auto targets = RandomSeeds(g.node_count, rng);
+        ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+            << nodes << " nodes, tied " << tied << ", query " << q;
+      }
+    }
+  }
+}
+
+// Weights that follow the nodes' coordinates (each arc 1-3 times its octile length; whole
+// multiples when `tied`), so a geometric bound prunes.
+std::vector<double> GeometricWeights(const Graph& g, std::mt19937_64& rng, bool tied) {
+  std::uniform_real_distribution<double> factor(1.0, 3.0);
+  std::uniform_int_distribution<int> whole(1, 3);
+  std::vector<double> weights(g.tails.size());
+  for (std::size_t a = 0; a < weights.size(); ++a) {
+    const double units = OctileColumns(std::abs(double{g.x[g.tails[a]]} - g.x[g.heads[a]]),
+                                       std::abs(double{g.y[g.tails[a]]} - g.y[g.heads[a]]));
+    weights[a] = units * (tied ? whole(rng) : factor(rng));
+  }
+  return weights;
+}
+
+TEST(CchTest, BoundedQueriesFindTheSameCosts) {
+  std::mt19937_64 rng(15);
+  for (const bool tied : {false, true}) {
+    for (const auto& [columns, rows, per_side] :
+         std::vector<std::tuple<int, int, int>>{{1, 1, 4}, {3, 2, 2}, {8, 6, 4}, {20, 15, 3}}) {
+      const Graph g = GridGraph(columns, rows, per_side, rng);
+      const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+      for (const bool geometric : {true, false}) {
+        const std::vector<double> weights =
+            geometric ? GeometricWeights(g, rng, tied) : RandomWeights(g, rng);
+        const CchMetric metric(cch, weights);
+        std::vector<float> x(g.node_count), y(g.node_count);
+        for (std::uint32_t v = 0; v < g.node_count; ++v) {
+          x[cch.rank(v)] = g.x[v];
+          y[cch.rank(v)] = g.y[v];
+        }
+        const CchBound bound{&x, &y,
+                             CchBound::LowestCostPerUnit(g.tails, g.heads, weights, g.x, g.y)};
+        if (geometric && g.tails.size() > 1) {
+          EXPECT_GE(bound.cost_per_unit, 0.99) << "every arc costs at least its octile length";
+        }
+        // The same bound with landmarks (ALT) on top.
+        const CchLandmarks marks = CchLandmarks::Compute(cch, g.tails, g.heads, weights, 4);
+        CchBound with_marks = bound;
+        with_marks.landmarks = &marks;
+        CchQuery query(cch);
+        HelperThread helper;
+        for (int q = 0; q < 600; ++q) {
+          const auto sources = RandomSeeds(g.node_count, rng);
+          const auto targets = RandomSeeds(g.node_count, rng);
+          const double expected = ReferenceCost(g, weights, sources, targets);
+          std::vector<std::uint32_t> path;
+          const CchQuery::Result r =
+              query.Run(metric, sources, targets, &path, q % 2 ? &with_marks : &bound);
+          ASSERT_EQ(r.found, expected < kInfCost) << q;
+          if (!r.found) continue;
+          ASSERT_TRUE(SameCost(r.cost, expected))
+              << r.cost << " vs " << expected << ", query " << q;
+          ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, r, path))
+              << "query " << q;
+          // The lower bound between the seeds holds; a way is found below any upper bound above
+          // its cost, and none at or under it.
+          ASSERT_LE(BoundBetween(bound, cch, sources, targets), expected * (1 + 1e-9)) << q;
+          const CchQuery::Result above =
+              query.Run(metric, sources, targets, &path, &bound, expected * 1.001 + 1e-9);
+          ASSERT_TRUE(above.found) << q;
+          ASSERT_TRUE(SameCost(above.cost, expected))
+              << above.cost << " vs " << expected << ", query " << q;
+          ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, above, path))
+              << "query " << q;
+          const CchQuery::Result under =
+              query.Run(metric, sources, targets, &path, &bound, expected * 0.999);
+          ASSERT_FALSE(under.found) << q;
+          ASSERT_EQ(under.cost, kInfCost) << q;
+          ASSERT_TRUE(path.empty()) << q;
+          // The same with each direction swept on its own: on one thread, on two (the helper),
+          // with the geometric bound and without it.
+          auto on_helper = [&](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+            helper.Both(here, there);
+          };
+          const CchBound* split_bound = q % 3 == 0 ? nullptr : &bound;
+          for (const bool two_threads : {false, true}) {
+            const CchQuery::RunBoth both = two_threads
+                                               ? CchQuery::RunBoth(on_helper)
+                                               : CchQuery::RunBoth(CchQuery::OneAfterTheOther);
+            const CchQuery::Result split = query.RunSplit(
+                metric, sources, targets, &path, split_bound, expected * 1.001 + 1e-9, both);
+            ASSERT_TRUE(split.found) << q;
+            ASSERT_TRUE(SameCost(split.cost, expected))
+                << split.cost << " vs " << expected << ", query " << q;
+            ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, split, path))
+                << "query " << q;
+            const CchQuery::Result split_under = query.RunSplit(
+                metric, sources, targets, &path, split_bound, expected * 0.999, both);
+            ASSERT_FALSE(split_under.found) << q;
+            ASSERT_TRUE(path.empty()) << q;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(CchTest, CostGuessSettlesWhereMostWalksFit) {
+  // Walks costing 1.1 to 1.3 times their lower bound, evenly: 80 % fit under 1.26.
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> ratio(1.1, 1.3);
+  CostGuess guess;
+  for (int i = 0; i < 5000; ++i) guess.Learn(100.0, 100.0 * ratio(rng));
+  int held = 0;
+  for (int i = 0; i < 10000; ++i) {
+    const double cost = 100.0 * ratio(rng);
+    held += cost < guess.Upper(100.0) ? 1 : 0;
+    guess.Learn(100.0, cost);
+  }
+  EXPECT_NEAR(held / 10000.0, CostGuess::kHolds, 0.05);
+  EXPECT_NEAR(guess.factor(), 1.26, 0.03);
+  // Nonsense is ignored.
+  const double before = guess.factor();
+  guess.Learn(0.0, 5.0);
+  guess.Learn(10.0, 5.0);
+  guess.Learn(10.0, kInfCost);
+  EXPECT_EQ(guess.factor(), before);
+}
+
+TEST(CchTest, AnyOrderGivesTheSameCosts) {
+  // The hierarchy is exact for any order; nested dissection only makes it small.
+  std::mt19937_64 rng(6);
+  const Graph g = SparseGraph(300, 900, rng);
+  std::vector<std::uint32_t> order(g.node_count);
+  for (std::uint32_t v = 0; v < g.node_count; ++v) order[v] = v;
+  std::shuffle(order.begin(), order.end(), rng);
+  const Cch cch(g.node_count, order, g.tails, g.heads);
+  const std::vector<double> weights = RandomWeights(g, rng);
+  const CchMetric metric(cch, weights);
+  CchQuery query(cch);
+  for (int q = 0; q < 300; ++q) {
+    const auto sources = RandomSeeds(g.node_count, rng);
+    const auto targets = RandomSeeds(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets));
+  }
+}
+
+TEST(CchTest, RecustomizesOnTheSameCch) {
+  std::mt19937_64 rng(7);
+  const Graph g = GridGraph(6, 5, 3, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const std::vector<double> first = RandomWeights(g, rng);
+  const std::vector<double> second = RandomWeights(g, rng);
+  const CchMetric a(cch, first);
+  const CchMetric b(cch, second);
+  CchMetric reused(cch, first);
+  reused.Customize(second);
+  EXPECT_EQ(reused.weights(Cch::kForward), b.weights(Cch::kForward));
+  EXPECT_EQ(reused.weights(Cch::kBackward), b.weights(Cch::kBackward));
+  CchQuery query(cch);
+  for (int q = 0; q < 200; ++q) {
+    const auto sources = RandomSeeds(g.node_count, rng);
+    const auto targets = RandomSeeds(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, first, a, query, sources, targets));
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, second, b, query, sources, targets));
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, second, reused, query, sources, targets));
+  }
+}
+
+TEST(CchTest, ThreadsCustomizeAsOneThreadDoes) {
+  // Large enough (over 2^16 hierarchy arcs) that customization runs on threads; every slot's
+  // weight and unpacking step must equal the one-thread result, whatever the interleaving.
+  std::mt19937_64 rng(11);
+  const Graph g = GridGraph(40, 40, 4, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  ASSERT_GE(cch.arc_count(), 1u << 16);
+  const std::vector<double> weights = RandomWeights(g, rng);
+  const CchMetric one(cch, weights, /*perfect=*/false, /*threads=*/1);
+  for (const unsigned threads : {2u, 3u, 8u}) {
+    const CchMetric many(cch, weights, /*perfect=*/false, threads);
+    for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
+      ASSERT_EQ(many.weights(d), one.weights(d)) << threads << " threads";
+    }
+    for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+      ASSERT_EQ(many.via(slot), one.via(slot)) << "slot " << slot << ", " << threads << " threads";
+    }
+  }
+  CchQuery query(cch);
+  for (int q = 0; q < 50; ++q) {
+    const auto sources = RandomSeeds(g.node_count, rng);
+    const auto targets = RandomSeeds(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, one, query, sources, targets));
+  }
+}
+
+TEST(CchTest, VectorTrianglesCustomizeAsOneLaneDoes) {
+  // The eight-lane rows (AVX-512) must write the same weights and unpacking steps as the
+  // one-lane loop, on a hierarchy whose upper rows are long runs of consecutive arcs.
+  if (!UseVectorTriangles(true)) GTEST_SKIP() << "this processor has no AVX-512";
+  std::mt19937_64 rng(12);
+  const Graph g = GridGraph(40, 40, 4, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const std::vector<double> weights = RandomWeights(g, rng);
+  const CchMetric vector(cch, weights, /*perfect=*/false, /*threads=*/1);
+  UseVectorTriangles(false);
+  const CchMetric one_lane(cch, weights, /*perfect=*/false, /*threads=*/1);
+  UseVectorTriangles(true);
+  for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
+    ASSERT_EQ(vector.weights(d), one_lane.weights(d));
+  }
+  for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+    ASSERT_EQ(vector.via(slot), one_lane.via(slot)) << "slot " << slot;
+  }
+}
+
+TEST(CchTest, ReusedQueryAnswersAsAFreshOne) {
+  std::mt19937_64 rng(8);
+  const Graph g = GridGraph(7, 7, 2, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const CchMetric metric(cch, RandomWeights(g, rng));
+  CchQuery reused(cch);
+  for (int q = 0; q < 500; ++q) {
+    const auto sources = RandomSeeds(g.node_count, rng);
+    const auto targets = RandomSeeds(g.node_count, rng);
+    std::vector<std::uint32_t> reused_path;
+    std::vector<std::uint32_t> fresh_path;
+    const CchQuery::Result r = reused.Run(metric, sources, targets, &reused_path);
+    CchQuery fresh(cch);
+    const CchQuery::Result f = fresh.Run(metric, sources, targets, &fresh_path);
+    ASSERT_EQ(r.found, f.found);
+    ASSERT_EQ(r.cost, f.cost);
+    ASSERT_EQ(r.source, f.source);
+    ASSERT_EQ(r.target, f.target);
+    ASSERT_EQ(reused_path, fresh_path);
+  }
+}
+
+TEST(CchTest, EmptyGraph) {
+  const Cch cch(0, {}, {}, {});
+  EXPECT_EQ(cch.node_count(), 0u);
+  EXPECT_EQ(cch.arc_count(), 0u);
+  EXPECT_EQ(cch.elimination_tree_height(), 0u);
+  const CchMetric metric(cch, {});
+  CchQuery query(cch);
+  std::vector<std::uint32_t> path;
+  const CchQuery::Result r = query.Run(metric, {}, {}, &path);
+  EXPECT_FALSE(r.found);
+  EXPECT_EQ(r.cost, kInfCost);
+  EXPECT_EQ(r.source, kInvalidId);
+  EXPECT_TRUE(path.empty());
+}
+
+TEST(CchTest, SourceThatIsATarget) {
+  std::mt19937_64 rng(9);
+  const Graph g = GridGraph(3, 3, 2, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const std::vector<double> weights = RandomWeights(g, rng);
+  const CchMetric metric(cch, weights);
+  CchQuery query(cch);
+  std::vector<std::uint32_t> path{7};
+  const CchQuery::Result r =
+      query.Run(metric, {{5, 1.5}, {9, 100.0}}, {{20, 100.0}, {5, 2.0}}, &path);
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(r.cost, 3.5);
+  EXPECT_EQ(r.source, 0u);
+  EXPECT_EQ(r.target, 1u);
+  EXPECT_TRUE(path.empty());
+}
+
+TEST(CchTest, DisconnectedAndIgnoredSeeds) {
+  // Two islands: 0 <-> 1 and 2 -> 3; node 4 alone.
+  Graph g;
+  for (int i = 0; i < 5; ++i) g.AddNode(static_cast<float>(i), static_cast<float>(i % 2));
+  g.AddArc(0, 1);
+  g.AddArc(1, 0);
+  g.AddArc(2, 3);
+  g.AddArc(3, 3);  // a self loop
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const CchMetric metric(cch, {1.0, 2.0, 3.0, 0.5});
+  CchQuery query(cch);
+  std::vector<std::uint32_t> path;
+  EXPECT_FALSE(query.Run(metric, {{0, 0.0}}, {{2, 0.0}}, &path).found);
+  EXPECT_FALSE(query.Run(metric, {{3, 0.0}}, {{2, 0.0}}, &path).found);  // one way only
+  EXPECT_FALSE(query.Run(metric, {{4, 0.0}}, {{0, 0.0}, {3, 0.0}}, &path).found);
+  EXPECT_FALSE(query.Run(metric, {{0, kInfCost}}, {{1, 0.0}}, &path).found);
+  EXPECT_FALSE(query.Run(metric, {}, {{1, 0.0}}, &path).found);
+  EXPECT_TRUE(path.empty());
+  const CchQuery::Result r = query.Run(metric, {{4, 0.0}, {2, 1.0}}, {{0, 0.0}, {3, 0.0}}, &path);
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(r.cost, 4.0);
+  EXPECT_EQ(r.source, 1u);
+  EXPECT_EQ(r.target, 1u);
+  EXPECT_EQ(path, std::vector<std::uint32_t>{2});
+  // An absent arc (+inf) is no arc.
+  const CchMetric closed(cch, {1.0, 2.0, kInfCost, 0.5});
+  EXPECT_FALSE(query.Run(closed, {{2, 0.0}}, {{3, 0.0}}).found);
+}
+
+}  // namespace
+}  // namespace walk::nav

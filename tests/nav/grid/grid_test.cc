@@ -1,0 +1,165 @@
+#include <filesystem>
+#include <fstream>
+
+#include "gtest/gtest.h"
+#include "nav/grid/grid_builder.h"
+#include "nav/grid/grid_format.h"
+#include "tests/nav/ascii_grid.h"
+
+namespace walk::nav {
+namespace {
+
+using testing::AsciiWorld;
+using testing::SurfaceAt;
+
+std::string TempDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   (name + "-" + std::to_string(::getpid()) + "-" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+TEST(GridTest, OneSurfacePerPassableCellWithOrthogonalAndDiagonalLinks) {
+  const World world = AsciiWorld({
+      "...",
+      ".@.",
+      "...",
+  });
+  const Continent& c = world.continents[0];
+  EXPECT_EQ(c.surface_count(), 8u);
+  EXPECT_EQ(c.width_columns, 3u);
+  EXPECT_EQ(c.tiles.size(), 1u);
+  const SurfaceId corner = SurfaceAt(c, 0, 0);
+  EXPECT_TRUE(HasLink(c.links[corner][0]));           // east
+  EXPECT_TRUE(HasLink(c.links[corner][2]));           // +y
+  EXPECT_TRUE(HasLink(c.links[corner][1]) == false);  // diagonal into the wall
+  EXPECT_EQ(SurfaceAt(c, 1, 1), kInvalidId);
+  EXPECT_EQ(c.region_count(), 1u);
+}
+
+TEST(GridTest, RegionsSeparateWhatNoLinkJoins) {
+  const World world = AsciiWorld({
+      "..@..",
+      "..@..",
+      "..@..",
+  });
+  const Continent& c = world.continents[0];
+  EXPECT_EQ(c.region_count(), 2u);
+  EXPECT_NE(c.region[SurfaceAt(c, 0, 0)], c.region[SurfaceAt(c, 4, 0)]);
+  EXPECT_EQ(c.region_size[c.region[SurfaceAt(c, 0, 0)]], 6u);
+}
+
+TEST(GridTest, WaterIsEnteredOnlyFromWaterButLeftFreely) {
+  const World world = AsciiWorld({".WW"});
+  const Continent& c = world.continents[0];
+  const SurfaceId ground = SurfaceAt(c, 0, 0), water = SurfaceAt(c, 1, 0);
+  EXPECT_FALSE(HasLink(c.links[ground][0]));  // ground -> water: refused
+  EXPECT_TRUE(HasLink(c.links[water][4]));    // water -> ground: allowed
+  EXPECT_EQ(LinkKindOf(c.links[water][0]), LinkKind::kSwim);
+  EXPECT_EQ(c.region_count(), 1u);  // regions take links either way
+}
+
+TEST(GridTest, StackedSurfacesLinkByHeightAndFallOneWay) {
+  // Column 1 holds a river bed (-0.5) under a deck (2.0); columns 0 and 2 hold a ledge at 2.0
+  // and ground at 0. Walking the deck and the bed both work; from the deck one can fall.
+  ContinentBuilder builder(7, 3, 1);
+  SurfaceSpec ground, bed, deck, ledge;
+  bed.height_yards = -0.5f;
+  bed.flags = kFlagWater;
+  bed.headroom_yards = 2.5f;
+  deck.height_yards = 2.0f;
+  deck.flags = kFlagBuilding;
+  ledge.height_yards = 2.0f;
+  builder.AddSurface(0, 0, ground);
+  builder.AddSurface(1, 0, deck);  // any order: stacked by height
+  builder.AddSurface(1, 0, bed);
+  builder.AddSurface(2, 0, ledge);
+  auto built = builder.Build(LinkRules{});
+  ASSERT_TRUE(built.ok()) << built.status();
+  const Continent& c = *built;
+  EXPECT_EQ(c.id, 7u);
+  EXPECT_EQ(c.MaxFloors(), 2u);
+  SurfaceId first, end;
+  c.ColumnSurfaces(1, 0, &first, &end);
+  ASSERT_EQ(end - first, 2u);
+  const SurfaceId bed_id = first, deck_id = first + 1;
+  EXPECT_FLOAT_EQ(c.height_yards[bed_id], -0.5f);
+  // ground (0) -> bed (-0.5): a step down into water.
+  EXPECT_EQ(LinkKindOf(c.links[SurfaceAt(c, 0, 0)][0]), LinkKind::kSwim);
+  EXPECT_EQ(LinkLevel(c.links[SurfaceAt(c, 0, 0)][0]), 0);
+  // deck (2.0) -> ledge (2.0): walk; deck -> ground (0): a fall; ground -> deck: nothing up.
+  EXPECT_EQ(LinkKindOf(c.links[deck_id][0]), LinkKind::kWalk);
+  EXPECT_EQ(LinkKindOf(c.links[deck_id][4]), LinkKind::kFall);
+  EXPECT_EQ(c.LinkTarget(deck_id, 4), SurfaceAt(c, 0, 0));
+  // The bed cannot climb onto the ledge.
+  EXPECT_FALSE(HasLink(c.links[bed_id][0]));
+}
+
+TEST(GridTest, RefusesMoreThan31SurfacesInAColumn) {
+  ContinentBuilder builder(0, 1, 1);
+  for (int i = 0; i < 32; ++i) {
+    SurfaceSpec s;
+    s.height_yards = static_cast<float>(i * 3);
+    builder.AddSurface(0, 0, s);
+  }
+  auto built = builder.Build(LinkRules{});
+  EXPECT_EQ(built.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(built.status().message().find("more than 31"), std::string::npos);
+}
+
+TEST(GridTest, ContentIdFollowsContentOnly) {
+  const World a = AsciiWorld({"....", "...."});
+  const World b = AsciiWorld({"....", "...."});
+  const World c = AsciiWorld({"....", "..@."});
+  EXPECT_EQ(a.content_id, b.content_id);
+  EXPECT_NE(a.content_id, c.content_id);
+  World d = a;
+  d.column_yards = 2.0;
+  EXPECT_NE(ComputeContentId(d), a.content_id);
+}
+
+TEST(GridFormatTest, SavesAndLoadsTheSameWorld) {
+  const World world = AsciiWorld({"..W.", "@.WW", "...."});
+  const std::string dir = TempDir("grid");
+  ASSERT_TRUE(SaveWorld(world, "test:ascii", dir).ok());
+  auto loaded = LoadWorld(dir);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->source, "test:ascii");
+  EXPECT_EQ(loaded->world.content_id, world.content_id);
+  const Continent& a = world.continents[0];
+  const Continent& b = loaded->world.continents[0];
+  EXPECT_EQ(a.links, b.links);
+  EXPECT_EQ(a.column_x, b.column_x);
+  EXPECT_EQ(a.region, b.region);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GridFormatTest, RefusesDamagedAndTruncatedFiles) {
+  const World world = AsciiWorld({"....", "...."});
+  const std::string dir = TempDir("grid-damaged");
+  ASSERT_TRUE(SaveWorld(world, "t", dir).ok());
+  const std::string path = dir + "/" + kGridFileName;
+  const auto size = std::filesystem::file_size(path);
+  {
+    // Flip one byte near the end (a link).
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size - 3));
+    f.put('\x02');
+  }
+  EXPECT_EQ(LoadWorld(dir).status().code(), absl::StatusCode::kDataLoss);
+  std::filesystem::resize_file(path, size / 2);
+  auto truncated = LoadWorld(dir);
+  EXPECT_EQ(truncated.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(truncated.status().message().find("damaged"), std::string::npos);
+  {
+    std::ofstream f(path, std::ios::trunc);
+    f << "not a grid";
+  }
+  EXPECT_EQ(LoadWorld(dir).status().code(), absl::StatusCode::kDataLoss);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(LoadWorld(dir).status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace walk::nav

@@ -1,0 +1,111 @@
+#include "nav/import/movingai.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "gtest/gtest.h"
+#include "nav/cost/metric.h"
+#include "nav/search/fine_grid_astar.h"
+#include "tests/nav/ascii_grid.h"
+
+namespace walk::nav {
+namespace {
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / (name + std::to_string(::getpid()));
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(MovingAiTest, ParsesHeaderInEitherOrderAndTerrainClasses) {
+  auto map = ParseMovingAiMap("type octile\nwidth 4\nheight 2\nmap\n.GST\nW@O.\n");
+  ASSERT_TRUE(map.ok()) << map.status();
+  EXPECT_EQ(map->width, 4u);
+  EXPECT_EQ(map->height, 2u);
+  auto world = WorldFromMovingAi(*map);
+  ASSERT_TRUE(world.ok());
+  const Continent& c = world->continents[0];
+  EXPECT_EQ(c.surface_count(), 5u);                    // . G S W .
+  EXPECT_EQ(testing::SurfaceAt(c, 3, 0), kInvalidId);  // T: no surface
+  EXPECT_NE(c.flags[testing::SurfaceAt(c, 0, 1)] & kFlagWater, 0);
+}
+
+TEST(MovingAiTest, RejectsMalformedMapsNamingTheLine) {
+  auto short_row = ParseMovingAiMap("type octile\nheight 2\nwidth 3\nmap\n...\n..\n");
+  EXPECT_EQ(short_row.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(short_row.status().message().find("line 6"), std::string::npos);
+  EXPECT_FALSE(ParseMovingAiMap("type octile\nheight 2\nmap\n..\n..\n").ok());
+  EXPECT_FALSE(ParseMovingAiMap("type octile\nheight 1\nwidth 2\nmap\n").ok());
+  EXPECT_FALSE(ParseMovingAiMap("bogus 3\n").ok());
+}
+
+TEST(MovingAiTest, ReadsBothScenarioVersions) {
+  const std::string v1 =
+      WriteTemp("v1.scen", "version 1\n0\tmaps/x.map\t4\t2\t0\t0\t3\t1\t3.41421356\n");
+  const std::string v10 =
+      WriteTemp("v10.scen", "version\t1.0\n7\tmaps/y.map\t512\t512\t1\t2\t3\t4\t2.83\n");
+  auto a = ReadScenarios(v1);
+  auto b = ReadScenarios(v10);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(a->version, "1");
+  EXPECT_EQ(b->version, "1.0");
+  ASSERT_EQ(a->scenarios.size(), 1u);
+  EXPECT_EQ(a->scenarios[0].goal_x, 3u);
+  EXPECT_DOUBLE_EQ(a->scenarios[0].optimal_length, 3.41421356);
+  EXPECT_EQ(b->scenarios[0].bucket, 7u);
+  EXPECT_DOUBLE_EQ(b->Tolerance(100.0), 0.006);
+  EXPECT_DOUBLE_EQ(a->Tolerance(100.0), 0.1);
+  const std::string bad = WriteTemp("bad.scen", "version 1\n0\tmaps/x.map\t4\n");
+  auto c = ReadScenarios(bad);
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(c.status().message().find(":2:"), std::string::npos);
+  for (const auto& p : {v1, v10, bad}) std::filesystem::remove(p);
+}
+
+// The oracle: a sample of real maps, one or two per set, every scenario must match.
+class MovingAiOracleTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MovingAiOracleTest, EveryScenarioMatchesItsOptimalLength) {
+  const std::string base = testing::SharedDataDir() + "/movingai/" + GetParam();
+  if (!std::filesystem::exists(base)) {
+    GTEST_SKIP() << base << " is absent (set WALKD_SHARED_DATA to the shared data folder)";
+  }
+  auto map = ReadMovingAiMap(base);
+  ASSERT_TRUE(map.ok()) << map.status();
+  auto scenarios = ReadScenarios(base + ".scen");
+  ASSERT_TRUE(scenarios.ok()) << scenarios.status();
+  auto world = WorldFromMovingAi(*map);
+  ASSERT_TRUE(world.ok());
+  const Continent& c = world->continents[0];
+  const Metric shortest(*world, *FindProfile("shortest"), 0);
+  FineGridAStar astar;
+  std::size_t matched = 0;
+  for (const Scenario& s : scenarios->scenarios) {
+    ASSERT_EQ(s.map_width, map->width);
+    const SurfaceId from = testing::SurfaceAt(c, s.start_x, s.start_y);
+    const SurfaceId to = testing::SurfaceAt(c, s.goal_x, s.goal_y);
+    const SearchResult r = astar.FindWalk(c, 1.0, shortest, from, to);
+    if (s.optimal_length == 0.0 && from != to) {  // the benchmark's mark for "no path"
+      EXPECT_FALSE(r.found) << s.start_x << "," << s.start_y << " -> " << s.goal_x << ","
+                            << s.goal_y;
+      ++matched;
+      continue;
+    }
+    ASSERT_TRUE(r.found) << s.start_x << "," << s.start_y << " -> " << s.goal_x << "," << s.goal_y;
+    EXPECT_NEAR(r.yards, s.optimal_length, scenarios->Tolerance(s.optimal_length))
+        << s.start_x << "," << s.start_y << " -> " << s.goal_x << "," << s.goal_y;
+    ++matched;
+  }
+  EXPECT_EQ(matched, scenarios->scenarios.size());
+  EXPECT_GT(matched, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sample, MovingAiOracleTest,
+                         ::testing::Values("dao/arena.map", "dao/den001d.map", "dao/rmtst.map",
+                                           "dao/lak250d.map", "bg512/AR0011SR.map",
+                                           "rooms/8room_000.map", "random/random512-10-0.map"),
+                         testing::FileParamName());
+
+}  // namespace
+}  // namespace walk::nav

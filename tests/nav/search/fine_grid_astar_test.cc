@@ -1,0 +1,191 @@
+#include "nav/search/fine_grid_astar.h"
+
+#include <cmath>
+#include <random>
+
+#include "gtest/gtest.h"
+#include "nav/check/reference_dijkstra.h"
+#include "nav/cost/metric.h"
+#include "nav/grid/grid_builder.h"
+#include "tests/nav/ascii_grid.h"
+
+namespace walk::nav {
+namespace {
+
+using testing::AsciiWorld;
+using testing::SurfaceAt;
+
+Metric Shortest(const World& world) { return Metric(world, *FindProfile("shortest"), 0); }
+
+SearchResult Walk(const World& world, std::uint32_t x0, std::uint32_t y0, std::uint32_t x1,
+                  std::uint32_t y1) {
+  FineGridAStar astar;
+  const Continent& c = world.continents[0];
+  return astar.FindWalk(c, world.column_yards, Shortest(world), SurfaceAt(c, x0, y0),
+                        SurfaceAt(c, x1, y1));
+}
+
+TEST(WalkerTest, OctileCostsOneAndRootTwo) {
+  const World world = AsciiWorld({
+      ".....",
+      ".....",
+      ".....",
+  });
+  const SearchResult r = Walk(world, 0, 0, 4, 2);
+  ASSERT_TRUE(r.found);
+  EXPECT_NEAR(r.yards, 2 + 2 * std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(r.seconds, r.yards / 7.0, 1e-12);  // shortest: 7 yards a second
+}
+
+TEST(WalkerTest, NeverCutsABlockedCorner) {
+  // The diagonal from (0,0) to (1,1) would squeeze past the wall corner at (1,0).
+  const World world = AsciiWorld({
+      ".@",
+      "..",
+  });
+  const SearchResult r = Walk(world, 0, 0, 1, 1);
+  ASSERT_TRUE(r.found);
+  EXPECT_DOUBLE_EQ(r.yards, 2.0);
+}
+
+TEST(WalkerTest, DiagonalWallOneSegmentThickIsSealed) {
+  const World world = AsciiWorld({
+      "...@",
+      "..@.",
+      ".@..",
+      "@...",
+  });
+  const SearchResult r = Walk(world, 0, 0, 3, 3);
+  EXPECT_FALSE(r.found);
+  EXPECT_GT(r.stats.nodes_expanded, 0u);
+}
+
+TEST(WalkerTest, GoesRoundAWall) {
+  const World world = AsciiWorld({
+      ".......",
+      "...@...",
+      "...@...",
+      "...@...",
+      ".......",
+  });
+  const SearchResult r = Walk(world, 1, 2, 5, 2);
+  ASSERT_TRUE(r.found);
+  // Over the top: the diagonals beside the wall's end would cut its corner, so the way is
+  // (1,2) diag (2,1), up, east, east, diag (5,1), down: 4 + 2 sqrt(2).
+  EXPECT_NEAR(r.yards, 4 + 2 * std::sqrt(2.0), 1e-9);
+  const SearchResult oracle =
+      ReferenceDijkstra(world.continents[0], 1.0, Shortest(world),
+                        SurfaceAt(world.continents[0], 1, 2), SurfaceAt(world.continents[0], 5, 2));
+  EXPECT_NEAR(r.yards, oracle.yards, 1e-9);
+}
+
+TEST(WalkerTest, BuffersAreReusedAcrossSearchesAndContinents) {
+  FineGridAStar astar;
+  const World small = AsciiWorld({"...", "..."});
+  const World large = AsciiWorld({"........", "........", "........"});
+  for (int round = 0; round < 3; ++round) {
+    for (const World* w : {&small, &large}) {
+      const Continent& c = w->continents[0];
+      const SearchResult r = astar.FindWalk(c, 1.0, Shortest(*w), SurfaceAt(c, 0, 0),
+                                            SurfaceAt(c, c.width_columns - 1, 1));
+      ASSERT_TRUE(r.found);
+      const SearchResult oracle = ReferenceDijkstra(c, 1.0, Shortest(*w), SurfaceAt(c, 0, 0),
+                                                    SurfaceAt(c, c.width_columns - 1, 1));
+      EXPECT_DOUBLE_EQ(r.seconds, oracle.seconds);
+    }
+  }
+}
+
+// Random multi-floor worlds: columns of 0-3 surfaces at assorted heights (steps, jumps, falls),
+// some water, steep, climb, forest, road and town ground, three zones, and a few lifts.
+World RandomWorld(std::mt19937_64& random, std::uint32_t width, std::uint32_t height) {
+  ContinentBuilder builder(0, width, height);
+  std::uniform_int_distribution<int> floors(0, 3), pick(0, 19);
+  const float heights[] = {0.0f, 0.3f, 0.5f, 1.2f, 2.8f, 3.1f, 6.0f};
+  for (std::uint32_t y = 0; y < height; ++y) {
+    for (std::uint32_t x = 0; x < width; ++x) {
+      const int n = floors(random) == 0 ? 0 : 1 + floors(random) % 2;
+      float z = heights[pick(random) % 4];
+      for (int k = 0; k < n; ++k) {
+        SurfaceSpec s;
+        s.height_yards = z;
+        const int kind = pick(random);
+        if (kind == 0) s.flags = kFlagWater;
+        if (kind == 1) s.flags = kFlagTerrain | kFlagSteep;
+        if (kind == 2) s.flags = kFlagTerrain | kFlagClimb;
+        if (kind == 3) s.flags = kFlagTerrain | kFlagForest;
+        if (kind == 4 || kind == 5) s.marks = kMarkRoad;
+        if (kind == 6) s.marks = kMarkHubA;
+        if (kind == 7) s.marks = kMarkHubB;
+        s.zone = static_cast<std::uint16_t>(1 + (x * 3) / width);
+        builder.AddSurface(x, y, s);
+        z += heights[4 + pick(random) % 3];
+      }
+      if (n == 2 && pick(random) == 0) builder.AddLift(x, y, -100.0f, 100.0f);
+    }
+  }
+  auto built = builder.Build(LinkRules{});
+  EXPECT_TRUE(built.ok()) << built.status();
+  World world;
+  world.column_yards = 1.5;
+  world.continents.push_back(*std::move(built));
+  world.zones = {{1, "low", 1, 10}, {2, "middle", 20, 30}, {3, "high", 45, 55}};
+  world.content_id = ComputeContentId(world);
+  return world;
+}
+
+TEST(WalkerTest, AgreesWithPlainDijkstraOnRandomMultiFloorGrids) {
+  std::mt19937_64 random(12345);
+  FineGridAStar astar;
+  int found = 0, compared = 0, lifts = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const World world = RandomWorld(random, 12 + trial % 20, 9 + trial % 13);
+    const Continent& c = world.continents[0];
+    lifts += static_cast<int>(c.lifts.size());
+    if (c.surface_count() < 2) continue;
+    const Metric metrics[] = {Metric(world, *FindProfile("shortest"), 0),
+                              Metric(world, *FindProfile("faction-a"), 10),
+                              Metric(world, *FindProfile("faction-b-heavy"), 30),
+                              Metric(world, *FindProfile("neutral"), 0)};
+    std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+    for (int pair = 0; pair < 25; ++pair) {
+      const SurfaceId from = any(random), to = any(random);
+      for (const Metric& metric : metrics) {
+        const SearchResult a = astar.FindWalk(c, world.column_yards, metric, from, to);
+        const SearchResult b = ReferenceDijkstra(c, world.column_yards, metric, from, to);
+        ASSERT_EQ(a.found, b.found)
+            << "trial " << trial << " pair " << from << "->" << to << " " << metric.profile().name;
+        ++compared;
+        if (!a.found) continue;
+        ++found;
+        EXPECT_NEAR(a.seconds, b.seconds, 1e-9 * std::max(1.0, b.seconds)) << metric.profile().name;
+        if (metric.profile().name == "shortest" && c.lifts.empty()) {
+          EXPECT_NEAR(a.yards, b.yards, 1e-9 * std::max(1.0, b.yards));
+        }
+        EXPECT_LE(a.stats.nodes_expanded, b.stats.nodes_expanded + 1);
+      }
+    }
+  }
+  EXPECT_GT(found, 300);  // the comparison must have had walks to compare
+  EXPECT_GT(compared, 3000);
+  EXPECT_GT(lifts, 0);
+}
+
+TEST(WalkerTest, ReturnsThePathItMeasured) {
+  const World world = AsciiWorld({"....", ".@@.", "...."});
+  const Continent& c = world.continents[0];
+  FineGridAStar astar;
+  std::vector<PathStep> path;
+  const SearchResult r =
+      astar.FindWalk(c, 1.0, Shortest(world), SurfaceAt(c, 0, 1), SurfaceAt(c, 3, 1), &path);
+  ASSERT_TRUE(r.found);
+  ASSERT_GE(path.size(), 2u);
+  EXPECT_EQ(path.front().surface, SurfaceAt(c, 0, 1));
+  EXPECT_EQ(path.front().via, PathStep::kViaStart);
+  EXPECT_EQ(path.back().surface, SurfaceAt(c, 3, 1));
+  EXPECT_DOUBLE_EQ(r.yards, 5.0);  // round the wall; both diagonals past it would cut a corner
+  EXPECT_EQ(path.size(), 6u);
+}
+
+}  // namespace
+}  // namespace walk::nav
