@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "nav/query/place_check.h"
 #include "nav/query/snap.h"
 #include "nav/query/walk_pipeline.h"
 #include "server/proto_convert.h"

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nav/cost/danger.h"
+#include "nav/query/place_check.h"
 #include "nav/query/snap.h"
 #include "server/grpc_status.h"
 #include "server/proto_convert.h"

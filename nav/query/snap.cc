@@ -3,39 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "absl/strings/str_cat.h"
-
 namespace walk::nav {
-
-absl::Status ValidatePlace(const Place& place, double column_yards, absl::string_view field) {
-  const double limit = kMaxColumns * column_yards;
-  auto check = [&](double value, absl::string_view name) -> absl::Status {
-    if (!std::isfinite(value)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".", name, ": must be a finite number"));
-    }
-    if (value < 0 || value >= limit) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".", name, ": ", value, " is out of range [0, ", limit, ") yards"));
-    }
-    return absl::OkStatus();
-  };
-  if (absl::Status s = check(place.x_yards, "x_yards"); !s.ok()) return s;
-  if (absl::Status s = check(place.y_yards, "y_yards"); !s.ok()) return s;
-  if (place.z_yards.has_value()) {
-    const double z = *place.z_yards;
-    if (!std::isfinite(z)) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".z_yards: must be a finite number"));
-    }
-    if (std::abs(z) > kMaxAbsHeightYards) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".z_yards: ", z, " is out of range [-1e6, 1e6] yards"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-namespace {
 
 End EndAt(const Continent& c, SurfaceId s) {
   End end;
@@ -47,44 +15,6 @@ End EndAt(const Continent& c, SurfaceId s) {
   end.region = c.region[s];
   end.zone = c.zone[s];
   return end;
-}
-
-}  // namespace
-
-bool SettleEnd(const Continent& c, double column_yards, const SettleOptions& options, End* end) {
-  const std::uint32_t large = options.large_region_surfaces;
-  if (c.region_size[end->region] >= large) return false;
-  const auto reach = static_cast<std::int64_t>(std::ceil(options.radius_yards / column_yards));
-  const double z = end->surface_z_yards;
-  SurfaceId best = kInvalidId;
-  double best_horizontal = kInfCost, best_vertical = kInfCost;
-  for (std::int64_t dy = -reach; dy <= reach; ++dy) {
-    for (std::int64_t dx = -reach; dx <= reach; ++dx) {
-      const double horizontal =
-          std::hypot(static_cast<double>(dx), static_cast<double>(dy)) * column_yards;
-      if (horizontal > options.radius_yards || horizontal > best_horizontal) continue;
-      const std::int64_t x = end->column_x + dx, y = end->column_y + dy;
-      if (!c.OnMap(x, y)) continue;
-      SurfaceId first, last;
-      c.ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &last);
-      for (SurfaceId s = first; s < last; ++s) {
-        const double rise = c.height_yards[s] - z;
-        if (rise > options.up_yards || -rise > options.down_yards) continue;
-        if (c.region_size[c.region[s]] < large || c.links[s] == kNoLinks) continue;
-        if (horizontal < best_horizontal ||
-            (horizontal == best_horizontal && std::abs(rise) < best_vertical)) {
-          best = s;
-          best_horizontal = horizontal;
-          best_vertical = std::abs(rise);
-        }
-      }
-    }
-  }
-  if (best == kInvalidId) return false;
-  *end = EndAt(c, best);
-  end->settled = true;
-  end->settle_yards = std::hypot(best_horizontal, best_vertical);
-  return true;
 }
 
 Snap SnapPlace(const Continent& c, double column_yards, const Place& place) {

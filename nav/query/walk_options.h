@@ -1,0 +1,26 @@
+// How a walk is answered: what to settle, what to return, which search may answer.
+#pragma once
+
+#include <cstdint>
+
+#include "nav/abstract/abstract_router.h"
+#include "nav/query/settle.h"
+#include "nav/search/method.h"
+
+namespace walk::nav {
+
+struct WalkOptions {
+  SettleOptions settle;
+  bool want_path = false;  // fill WalkAnswer::path
+  bool try_straight_line = true;
+  // kAuto: the fastest correct search. Forcing one (diagnostics) also skips the straight line.
+  SearchMode search = SearchMode::kAuto;
+  // The world's abstract graph, or nullptr (the fine grid answers).
+  const AbstractRouter* router = nullptr;
+  // A fine-grid walk that has settled this many surfaces without an answer looks for a trap at
+  // an end (nav/search/reach_check.h) before it goes on: the check costs far less than what a
+  // trap costs the fine grid on a continent (everything the start reaches).
+  std::uint64_t trap_check_after = 1u << 20;
+};
+
+}  // namespace walk::nav
