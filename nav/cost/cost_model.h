@@ -49,7 +49,7 @@ enum class Pricing : std::uint8_t {
 // Which towns are hostile: faction A's towns are hostile to faction B and back.
 enum class Faction : std::uint8_t { kNeutral, kA, kB };
 
-// Heavy units (the RTS seed's passability) may not enter forest ground.
+// Heavy units (a passability class, as RTS games have them) may not enter forest ground.
 enum class MoveProfile : std::uint8_t { kLight, kHeavy };
 
 struct Profile {

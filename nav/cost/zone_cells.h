@@ -30,8 +30,8 @@ std::vector<ZoneCell> ZoneCellsOf(const Continent& continent, double column_yard
                                   const std::vector<PathStep>& steps);
 
 // Walked yards by (cell x, cell y, zone) of a walk known by its pieces (an abstract walk's legs
-// and arcs, each with its zone mix): each piece counts in the zone cell
-// of its midpoint (the exact split needs the path, which is unpacked only when asked for).
+// and arcs, each with its zone mix): each piece counts in the zone cell of its midpoint (the
+// exact split needs the path, which is unpacked only when asked for).
 class ZoneCellTally {
  public:
   ZoneCellTally(const Continent& c, double column_yards, double smoothing)
@@ -44,8 +44,7 @@ class ZoneCellTally {
  private:
   using Key = std::tuple<std::int32_t, std::int32_t, std::uint16_t>;
   // A walk adds to a few cells in turn, so the one sought is nearly always among the last few:
-  // a flat list searched from its end, sorted once at the end (a map took most of the tally's
-  // 70 µs on the 32 × 32 world).
+  // a flat list searched from its end, sorted once at the end, is quicker than a map.
   double& YardsOf(const Key& key);
 
   const Continent& c_;

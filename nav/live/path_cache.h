@@ -50,7 +50,7 @@ struct PathCacheCounters {
 
 class PathCache {
  public:
-  // 2048 entries: enough that 1,000 units re-asking every tick never evict (the seed's figure).
+  // 2048 entries: enough that 1,000 units re-asking every tick never evict.
   static constexpr std::size_t kDefaultCapacity = 2048;
 
   // A cache of at most `capacity` entries (0 disables caching: every Get misses).

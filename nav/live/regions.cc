@@ -141,13 +141,13 @@ void Regions::Update(const std::uint8_t* flags, std::uint8_t open_bit, const Cel
   const CellRect win = Intersect(Expand(d, margin), CellRect{0, 0, width_, height_});
   const std::uint32_t gen = NextGeneration();
   std::uint32_t local_count = 0;
-  for (const auto& [root, seed] : ring_) {
-    if (stamp_[seed] == gen) continue;
+  for (const auto& [root, start] : ring_) {
+    if (stamp_[start] == gen) continue;
     const std::uint32_t id = local_count++;
     queue_.clear();
-    queue_.push_back(seed);
-    stamp_[seed] = gen;
-    group_[seed] = id;
+    queue_.push_back(start);
+    stamp_[start] = gen;
+    group_[start] = id;
     for (std::size_t head = 0; head < queue_.size(); ++head) {
       const CellIndex v = queue_[head];
       const std::int32_t vx = static_cast<std::int32_t>(v % w);
@@ -167,43 +167,43 @@ void Regions::Update(const std::uint8_t* flags, std::uint8_t open_bit, const Cel
   if (local_count < 2) return;
 
   // Roots whose ring cells fall in more than one local group may have split: flood globally.
-  // (All seed sets are taken before any flood, which reuses the group numbers.)
-  std::vector<std::vector<CellIndex>> seed_sets;
+  // (All sets of starts are taken before any flood, which reuses the group numbers.)
+  std::vector<std::vector<CellIndex>> start_sets;
   for (std::size_t k = 0; k < ring_.size();) {
     std::size_t end = k;
     while (end < ring_.size() && ring_[end].first == ring_[k].first) ++end;
-    std::vector<CellIndex> seeds;
+    std::vector<CellIndex> starts;
     std::vector<std::uint32_t> seen_groups;
     for (std::size_t j = k; j < end; ++j) {
       const std::uint32_t g = group_[ring_[j].second];
       if (std::find(seen_groups.begin(), seen_groups.end(), g) == seen_groups.end()) {
         seen_groups.push_back(g);
-        seeds.push_back(ring_[j].second);
+        starts.push_back(ring_[j].second);
       }
     }
-    if (seeds.size() > 1) seed_sets.push_back(std::move(seeds));
+    if (starts.size() > 1) start_sets.push_back(std::move(starts));
     k = end;
   }
-  for (const std::vector<CellIndex>& seeds : seed_sets) SplitCheck(flags, open_bit, seeds);
+  for (const std::vector<CellIndex>& starts : start_sets) SplitCheck(flags, open_bit, starts);
 }
 
 void Regions::SplitCheck(const std::uint8_t* flags, std::uint8_t open_bit,
-                         const std::vector<CellIndex>& seeds) {
+                         const std::vector<CellIndex>& starts) {
   ++stats_.global_floods;
   const std::int32_t w = width_;
   const std::uint32_t gen = NextGeneration();
-  const std::uint32_t k = static_cast<std::uint32_t>(seeds.size());
+  const std::uint32_t k = static_cast<std::uint32_t>(starts.size());
   if (groups_.size() < k) groups_.resize(k);
   for (std::uint32_t g = 0; g < k; ++g) {
     Group& group = groups_[g];
     group.parent = g;
     group.cells.clear();
-    group.cells.push_back(seeds[g]);
+    group.cells.push_back(starts[g]);
     group.head = 0;
     group.members.clear();
     group.finished = false;
-    stamp_[seeds[g]] = gen;
-    group_[seeds[g]] = g;
+    stamp_[starts[g]] = gen;
+    group_[starts[g]] = g;
   }
   auto find = [&](std::uint32_t g) {
     while (groups_[g].parent != g) g = groups_[g].parent = groups_[groups_[g].parent].parent;

@@ -73,10 +73,10 @@ class Regions {
   std::uint32_t Find(std::uint32_t l);  // with path halving: writers only
   void Union(std::uint32_t a, std::uint32_t b);
   std::uint32_t NextGeneration();
-  // Floods from `seeds` (open cells sharing root `root`, in different local groups) over the
+  // Floods from `starts` (open cells sharing root `root`, in different local groups) over the
   // whole map and gives every group that proves to be a region of its own a fresh label.
   void SplitCheck(const std::uint8_t* flags, std::uint8_t open_bit,
-                  const std::vector<CellIndex>& seeds);
+                  const std::vector<CellIndex>& starts);
 
   std::int32_t width_ = 0;
   std::int32_t height_ = 0;

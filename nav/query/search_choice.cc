@@ -98,8 +98,8 @@ void RouteOnFineGrid(const SearchContext& x, SearchMode mode, const End& a, cons
   AddStats(found.stats, &route->stats);
   if (found.gave_up) {
     if (trapped()) return;
-    found =
-        x.astar.FindWalk(x.continent, x.column_yards, x.metric, a.surface, b.surface, &route->steps);
+    found = x.astar.FindWalk(x.continent, x.column_yards, x.metric, a.surface, b.surface,
+                             &route->steps);
     AddStats(found.stats, &route->stats);
   }
   if (found.found) {

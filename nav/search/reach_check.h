@@ -3,7 +3,7 @@
 // Regions join surfaces by links taken either way, so two ends of one region may still have no
 // walk between them: a ledge one can drop off but never climb onto, a pit one can fall into but
 // never leave. A priced search then learns it only by settling everything the start reaches,
-// which on a continent is tens of millions of surfaces (50 s on the 32 x 32 demo world). Such a
+// which on a continent is tens of millions of surfaces. Such a
 // trap is small on one side, though: what reaches the ledge, or what the pit reaches. Growing
 // both sets by turns, the smaller first, settles the question once either runs out.
 #pragma once

@@ -121,9 +121,10 @@ TEST(LiveSearchTest, TakesTheMiddleOfACorridor) {
 }
 
 TEST(LiveSearchTest, GoesRoundANotchRatherThanThreadingIt) {
-  // The seed's A* figure. Threading the notch (S * * down the gap, as the figure draws it) costs
-  // 103 at best: every cell in it touches the walls and it turns five times. Going round costs
-  // 4 steps south and 5 east, each cell touching a wall (+1), and one turn: 44 + 55 + 1 = 100.
+  // The RTS specification's A* figure. Threading the notch (S * * down the gap, as the figure draws
+  // it) costs 103 at best: every cell in it touches the walls and it turns five times. Going round
+  // costs 4 steps south and 5 east, each cell touching a wall (+1), and one turn: 44 + 55 + 1 =
+  // 100.
   auto world = AsciiWorld(
       {"........", "........", "..@.@@..", "..@..@..", "..@@.@..", "........", "........"});
   const Found f = Search(*world, {1, 1}, {6, 5});

@@ -1,6 +1,7 @@
-// The facade in the seed's scenarios, drawn in ASCII: a gate shut then opened, a bridge over a
-// river, forest for heavy and light units, a harvested tree, a building finishing on a unit's
-// path, the cache on a new revision; group paths; update validation; files; counters; threads.
+// The facade in the scenarios of the RTS specification, drawn in ASCII: a gate shut then opened, a
+// bridge over a river, forest for heavy and light units, a harvested tree, a building finishing on
+// a unit's path, the cache on a new revision; group paths; update validation; files; counters;
+// threads.
 #include "nav/live/live_world.h"
 
 #include <atomic>
