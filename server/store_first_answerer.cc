@@ -47,11 +47,11 @@ struct KeyedPairs {
   std::vector<std::size_t> positions;  // keys[k] is the key of pair positions[k]
 };
 
-// Keys every pair of `pairs` on `continent` as Prepare keys a single walk; a pair with a bad
-// place goes to `to_route` instead (Answer names the bad field).
-KeyedPairs KeyPairs(const WalkPairs& pairs, const nav::World& world,
-                    const nav::Continent& continent, std::uint64_t model,
+// Keys every pair of `pairs` as Prepare keys a single walk, on its continent of `world` (which
+// must have it); a pair with a bad place goes to `to_route` instead (Answer names the field).
+KeyedPairs KeyPairs(const WalkPairs& pairs, const nav::World& world, std::uint64_t model,
                     std::vector<StoreFirstAnswerer::ToRoute>* to_route) {
+  const nav::Continent& continent = *world.FindContinent(pairs.from_continent);
   const std::size_t n = pairs.size();
   KeyedPairs keyed;
   keyed.model = model;
@@ -202,8 +202,8 @@ void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
   auto sort_routed = [&] {
     std::sort(to_route->begin() + static_cast<std::ptrdiff_t>(first_routed), to_route->end());
   };
-  KeyedPairs keyed = KeyPairs(pairs, served.world, *continent,
-                              served.MetricFor(pairs.profile, pairs.band)->model, to_route);
+  KeyedPairs keyed =
+      KeyPairs(pairs, served.world, served.MetricFor(pairs.profile, pairs.band)->model, to_route);
   // The answer cache first: what it holds needs no RocksDB read.
   const std::uint64_t cached =
       cache_ != nullptr ? AnswerFromCache(*cache_, pairs, &keyed, answered) : 0;

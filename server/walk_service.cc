@@ -37,14 +37,13 @@ std::function<void(const absl::Status&)> Finisher(grpc::ServerUnaryReactor* reac
 // The first error wins.
 struct TableCall {
   TableCall(grpc::CallbackServerContext* context, const walk::v1::TableRequest* request,
-            walk::v1::TableResponse* response, std::function<void(const absl::Status&)> finish,
-            std::uint64_t sources)
+            walk::v1::TableResponse* response, std::function<void(const absl::Status&)> finish)
       : context(context),
         request(request),
         response(response),
         finish(std::move(finish)),
         targets(static_cast<std::uint64_t>(request->targets_size())),
-        rows_left(sources) {}
+        rows_left(static_cast<std::uint64_t>(request->sources_size())) {}
 
   grpc::CallbackServerContext* const context;
   const walk::v1::TableRequest* const request;
@@ -153,7 +152,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
   response->set_sources(static_cast<std::uint32_t>(sources));
   response->set_targets(static_cast<std::uint32_t>(targets));
   for (std::uint64_t i = 0; i < sources * targets; ++i) response->add_walks();
-  auto call = std::make_shared<TableCall>(context, request, response, std::move(finish), sources);
+  auto call = std::make_shared<TableCall>(context, request, response, std::move(finish));
   const StoreFirstAnswerer& answerer = answerer_;
   for (std::uint64_t s = 0; s < sources; ++s) {
     pool_.Submit([call, s, &answerer](nav::Searchers& searchers) {
