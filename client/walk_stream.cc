@@ -96,6 +96,102 @@ PairAnswer FromResponse(const walk::v1::WalkBatchResponse& r) {
   return a;
 }
 
+// One pair's answer from row `k` of an AnswerBlock's columns (a column too short reads as unset).
+PairAnswer FromRow(const walk::v1::AnswerBlock& rows, int k) {
+  PairAnswer a;
+  a.code = k < rows.code_size() ? rows.code(k) : 0;
+  if (a.code != 0) {
+    auto it = rows.message().find(rows.index(k));
+    if (it != rows.message().end()) a.message = it->second;
+  }
+  a.status = k < rows.status_size() ? static_cast<walk::v1::WalkStatus>(rows.status(k))
+                                    : walk::v1::WALK_STATUS_UNSPECIFIED;
+  a.method = k < rows.method_size() ? static_cast<walk::v1::Method>(rows.method(k))
+                                    : walk::v1::METHOD_UNSPECIFIED;
+  a.seconds = k < rows.seconds_size() ? rows.seconds(k) : 0.0;
+  a.yards = k < rows.yards_size() ? rows.yards(k) : 0.0;
+  a.stored = k < rows.stored_size() && rows.stored(k);
+  a.model = k < rows.model_size() ? rows.model(k) : 0;
+  return a;
+}
+
+using BatchStream =
+    grpc::ClientReaderWriter<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>;
+
+// Writes `walks` to `stream`, each with its position as its index, then WritesDone. With
+// `blocks`, blockable walks go in PairBlock columns, kPairsPerBlock a block; the others one a
+// message, kPairsPerMessage a stream message. Stops early when the stream ends.
+void WriteWalks(BatchStream& stream, const std::vector<walk::v1::WalkRequest>& walks, bool blocks) {
+  std::map<BlockKey, walk::v1::WalkBatchRequest> open;  // a block being filled, by what it shares
+  walk::v1::WalkBatchRequest singles;                   // per-pair walks being gathered
+  bool has_single = false;
+  walk::v1::WalkBatchRequest* last = nullptr;  // the block of the last blockable walk
+  const walk::v1::WalkRequest* last_walk = nullptr;
+  bool live = true;
+  auto send = [&](walk::v1::WalkBatchRequest* request) {
+    live = live && stream.Write(*request);  // false: the stream ended, Finish says why
+    request->Clear();
+  };
+  for (std::size_t i = 0; i < walks.size() && live; ++i) {
+    if (blocks && Blockable(walks[i])) {
+      // Pairs usually come in runs that share their block: look the block up once a run.
+      if (last_walk == nullptr || !SameBlock(*last_walk, walks[i])) last = &open[KeyOf(walks[i])];
+      last_walk = &walks[i];
+      walk::v1::WalkBatchRequest& request = *last;
+      request.set_index(kBlockOnlyIndex);
+      AddToBlock(walks[i], i, request.mutable_block());
+      if (static_cast<std::size_t>(request.block().index_size()) == kPairsPerBlock) {
+        FinishBlock(request.mutable_block());
+        send(&request);
+      }
+      continue;
+    }
+    // The first pair of a chunk in the message itself, the rest in `more`.
+    walk::v1::WalkBatchRequest* pair = has_single ? singles.add_more() : &singles;
+    pair->set_index(i);
+    *pair->mutable_walk() = walks[i];
+    has_single = true;
+    if (static_cast<std::size_t>(singles.more_size()) + 1 == kPairsPerMessage) {
+      send(&singles);
+      has_single = false;
+    }
+  }
+  if (has_single && live) send(&singles);
+  for (auto& [key, request] : open) {
+    if (!live) break;
+    if (request.block().index_size() == 0) continue;
+    FinishBlock(request.mutable_block());
+    send(&request);
+  }
+  stream.WritesDone();
+}
+
+// Reads every answer of `stream` into `result` (answers by index, the summary), calling
+// `on_answer` (when set) with each as it arrives. Answers to indexes beyond `result` are not
+// ours and are ignored.
+void ReadAnswers(BatchStream& stream,
+                 const std::function<void(std::size_t, const PairAnswer&)>& on_answer,
+                 StreamedWalks* result) {
+  auto take = [&](std::uint64_t index, PairAnswer&& answer) {
+    if (index >= result->answers.size()) return;  // not ours: ignore it, visibly
+    if (on_answer) on_answer(index, answer);
+    result->answers[index] = std::move(answer);
+  };
+  walk::v1::WalkBatchResponse response;
+  while (stream.Read(&response)) {
+    if (response.has_summary()) {
+      result->summary = response.summary();
+      continue;
+    }
+    // The message's own answer (present when it has a walk or a code), those in `more`, and
+    // those in columns.
+    if (response.has_walk() || response.code() != 0) take(response.index(), FromResponse(response));
+    for (const auto& more : response.more()) take(more.index(), FromResponse(more));
+    const walk::v1::AnswerBlock& rows = response.answers();
+    for (int k = 0; k < rows.index_size(); ++k) take(rows.index(k), FromRow(rows, k));
+  }
+}
+
 }  // namespace
 
 StreamedWalks StreamWalks(const std::string& address, double timeout_s,
@@ -109,86 +205,10 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6)));
   auto stream = stub->WalkBatch(&context);
-  std::thread writer([&] {
-    std::map<BlockKey, walk::v1::WalkBatchRequest> open;  // a block being filled, by what it shares
-    walk::v1::WalkBatchRequest singles;                   // per-pair walks being gathered
-    bool has_single = false;
-    walk::v1::WalkBatchRequest* last = nullptr;  // the block of the last blockable walk
-    const walk::v1::WalkRequest* last_walk = nullptr;
-    bool live = true;
-    auto send = [&](walk::v1::WalkBatchRequest* request) {
-      live = live && stream->Write(*request);  // false: the stream ended, Finish says why
-      request->Clear();
-    };
-    for (std::size_t i = 0; i < walks.size() && live; ++i) {
-      if (options.blocks && Blockable(walks[i])) {
-        // Pairs usually come in runs that share their block: look the block up once a run.
-        if (last_walk == nullptr || !SameBlock(*last_walk, walks[i])) last = &open[KeyOf(walks[i])];
-        last_walk = &walks[i];
-        walk::v1::WalkBatchRequest& request = *last;
-        request.set_index(kBlockOnlyIndex);
-        AddToBlock(walks[i], i, request.mutable_block());
-        if (static_cast<std::size_t>(request.block().index_size()) == kPairsPerBlock) {
-          FinishBlock(request.mutable_block());
-          send(&request);
-        }
-        continue;
-      }
-      // The first pair of a chunk in the message itself, the rest in `more`.
-      walk::v1::WalkBatchRequest* pair = has_single ? singles.add_more() : &singles;
-      pair->set_index(i);
-      *pair->mutable_walk() = walks[i];
-      has_single = true;
-      if (static_cast<std::size_t>(singles.more_size()) + 1 == kPairsPerMessage) {
-        send(&singles);
-        has_single = false;
-      }
-    }
-    if (has_single && live) send(&singles);
-    for (auto& [key, request] : open) {
-      if (!live) break;
-      if (request.block().index_size() == 0) continue;
-      FinishBlock(request.mutable_block());
-      send(&request);
-    }
-    stream->WritesDone();
-  });
+  std::thread writer([&] { WriteWalks(*stream, walks, options.blocks); });
   StreamedWalks result;
   result.answers.resize(walks.size());
-  auto take = [&](std::uint64_t index, PairAnswer&& answer) {
-    if (index >= result.answers.size()) return;  // not ours: ignore it, visibly
-    if (options.on_answer) options.on_answer(index, answer);
-    result.answers[index] = std::move(answer);
-  };
-  walk::v1::WalkBatchResponse response;
-  while (stream->Read(&response)) {
-    if (response.has_summary()) {
-      result.summary = response.summary();
-      continue;
-    }
-    // The message's own answer (present when it has a walk or a code), those in `more`, and
-    // those in columns.
-    if (response.has_walk() || response.code() != 0) take(response.index(), FromResponse(response));
-    for (const auto& more : response.more()) take(more.index(), FromResponse(more));
-    const walk::v1::AnswerBlock& rows = response.answers();
-    for (int k = 0; k < rows.index_size(); ++k) {
-      PairAnswer a;
-      a.code = k < rows.code_size() ? rows.code(k) : 0;
-      if (a.code != 0) {
-        auto it = rows.message().find(rows.index(k));
-        if (it != rows.message().end()) a.message = it->second;
-      }
-      a.status = k < rows.status_size() ? static_cast<walk::v1::WalkStatus>(rows.status(k))
-                                        : walk::v1::WALK_STATUS_UNSPECIFIED;
-      a.method = k < rows.method_size() ? static_cast<walk::v1::Method>(rows.method(k))
-                                        : walk::v1::METHOD_UNSPECIFIED;
-      a.seconds = k < rows.seconds_size() ? rows.seconds(k) : 0.0;
-      a.yards = k < rows.yards_size() ? rows.yards(k) : 0.0;
-      a.stored = k < rows.stored_size() && rows.stored(k);
-      a.model = k < rows.model_size() ? rows.model(k) : 0;
-      take(rows.index(k), std::move(a));
-    }
-  }
+  ReadAnswers(*stream, options.on_answer, &result);
   writer.join();
   const grpc::Status status = stream->Finish();
   if (!status.ok()) {

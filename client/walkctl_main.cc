@@ -170,15 +170,21 @@ int Path(walk::client::WalkClient& client, const WalkArgs& args, bool json,
   return 0;
 }
 
-int Floors(walk::client::WalkClient& client, const std::string& world, const std::string& at,
-           std::uint32_t continent, bool json) {
-  auto place = walk::client::ParsePlace(at, continent, "--at");
+// What `floors` asks about.
+struct FloorsArgs {
+  std::string world = "default";
+  std::string at;  // x,y yards
+  std::uint32_t continent = 0;
+};
+
+int Floors(walk::client::WalkClient& client, const FloorsArgs& args, bool json) {
+  auto place = walk::client::ParsePlace(args.at, args.continent, "--at");
   if (!place.ok()) {
     std::cerr << "walkctl: " << place.status().message() << "\n";
     return kExitUsage;
   }
   walk::v1::FloorsRequest request;
-  request.set_world(world);
+  request.set_world(args.world);
   *request.mutable_place() = *place;
   walk::v1::FloorsResponse response;
   const grpc::Status status = client.Floors(request, &response);
@@ -207,9 +213,18 @@ int Floors(walk::client::WalkClient& client, const std::string& world, const std
   return 0;
 }
 
+// What `draw` draws, and where.
+struct DrawArgs {
+  WalkArgs walk;
+  std::string out = "walk.svg";  // the SVG file
+  double margin_yards = 20.0;    // ground shown around the path
+};
+
 // Draws the walk over the ground around it (the path's box plus a margin) into an SVG file.
-int Draw(walk::client::WalkClient& client, const WalkArgs& args, const std::string& out,
-         double margin_yards) {
+int Draw(walk::client::WalkClient& client, const DrawArgs& draw) {
+  const WalkArgs& args = draw.walk;
+  const std::string& out = draw.out;
+  const double margin_yards = draw.margin_yards;
   walk::v1::PathResponse path;
   if (int code = Path(client, args, false, &path); code != 0) return code;
   if (path.walk().status() != walk::v1::WALK_STATUS_OK) {
@@ -267,17 +282,25 @@ int Draw(walk::client::WalkClient& client, const WalkArgs& args, const std::stri
   return 0;
 }
 
+// What `table` asks: every source against every target.
+struct TableArgs {
+  std::string world = "default";
+  std::string sources, targets;  // places: x,y[,z];x,y[,z];...
+  std::string profile;
+  std::uint32_t band = 0;
+  std::uint32_t continent = 0;
+};
+
 // Sources x targets in one call: a matrix of seconds (blank where there is no walk).
-int Table(walk::client::WalkClient& client, const std::string& world, const std::string& sources,
-          const std::string& targets, const std::string& profile, std::uint32_t band,
-          std::uint32_t continent, bool json) {
+int Table(walk::client::WalkClient& client, const TableArgs& args, bool json) {
   walk::v1::TableRequest request;
-  request.set_world(world);
-  request.set_profile(profile);
-  request.set_band(band);
+  request.set_world(args.world);
+  request.set_profile(args.profile);
+  request.set_band(args.band);
+  const std::uint32_t continent = args.continent;
   for (const auto& [list, field, add] :
-       {std::tuple{&sources, "--sources", &walk::v1::TableRequest::add_sources},
-        std::tuple{&targets, "--targets", &walk::v1::TableRequest::add_targets}}) {
+       {std::tuple{&args.sources, "--sources", &walk::v1::TableRequest::add_sources},
+        std::tuple{&args.targets, "--targets", &walk::v1::TableRequest::add_targets}}) {
     std::size_t start = 0;
     while (start <= list->size()) {
       const std::size_t end = std::min(list->find(';', start), list->size());
@@ -363,133 +386,158 @@ int Health(walk::client::WalkClient& client, const std::string& service) {
   return serving == grpc::health::v1::HealthCheckResponse::SERVING ? 0 : kExitNotServing;
 }
 
+// Every subcommand's arguments, and the subcommands (set when chosen).
+struct Commands {
+  std::string address = "127.0.0.1:50051";
+  double timeout_s = 10.0;
+  bool json = false;
+  WalkArgs walk_args, path_args;
+  DrawArgs draw_args;
+  FloorsArgs floors_args;
+  TableArgs table_args;
+  walk::client::BatchArgs batch_args;
+  walk::client::RoutesArgs routes_args;
+  walk::client::StoreArgs store_args;
+  std::string service;
+  CLI::App *walk = nullptr, *path = nullptr, *draw = nullptr, *floors = nullptr, *table = nullptr;
+  CLI::App *batch = nullptr, *routes = nullptr;
+  CLI::App *store_export = nullptr, *store_ingest = nullptr, *store_models = nullptr;
+  CLI::App *info = nullptr, *health = nullptr;
+};
+
+// walk, path, draw, floors and table: single calls about places.
+void AddPlaceCommands(CLI::App& app, Commands& c) {
+  c.walk = app.add_subcommand("walk", "The walk between two places");
+  c.walk_args.AddTo(c.walk);
+  c.walk->add_flag("--json", c.json, "Print the reply as JSON");
+
+  c.path = app.add_subcommand("path", "The walk and its way: points, seconds by kind, falls");
+  c.path_args.AddTo(c.path);
+  c.path->add_flag("--json", c.json, "Print the reply as JSON");
+
+  c.draw = app.add_subcommand("draw", "Draw a walk over the ground around it as SVG");
+  c.draw_args.walk.AddTo(c.draw);
+  c.draw->add_option("--out", c.draw_args.out, "The SVG file to write")->capture_default_str();
+  c.draw
+      ->add_option("--margin-yards", c.draw_args.margin_yards,
+                   "Ground shown around the path, yards")
+      ->capture_default_str();
+
+  FloorsArgs& floors = c.floors_args;
+  c.floors = app.add_subcommand("floors", "Every surface of the column under a place");
+  c.floors->add_option("--world", floors.world, "World name")->capture_default_str();
+  c.floors->add_option("--at", floors.at, "The place: x,y yards")->required();
+  c.floors->add_option("--continent", floors.continent, "Continent id")->capture_default_str();
+  c.floors->add_flag("--json", c.json, "Print the reply as JSON");
+
+  TableArgs& table = c.table_args;
+  c.table = app.add_subcommand("table", "Every source against every target in one call");
+  c.table->add_option("--world", table.world, "World name")->capture_default_str();
+  c.table->add_option("--sources", table.sources, "Places: x,y[,z];x,y[,z];...")->required();
+  c.table->add_option("--targets", table.targets, "Places: x,y[,z];x,y[,z];...")->required();
+  c.table->add_option("--profile", table.profile, "Profile (default: shortest)");
+  c.table->add_option("--band", table.band, "Danger band")->capture_default_str();
+  c.table->add_option("--continent", table.continent, "Continent id")->capture_default_str();
+  c.table->add_flag("--json", c.json, "Print the reply as JSON");
+}
+
+// batch and routes: many pairs through one WalkBatch stream.
+void AddStreamCommands(CLI::App& app, Commands& c) {
+  walk::client::BatchArgs& batch = c.batch_args;
+  c.batch = app.add_subcommand("batch", "Stream pairs from a file through WalkBatch");
+  c.batch->add_option("pairs", batch.pairs_path, "JSON lines (or .csv with a header)")->required();
+  c.batch
+      ->add_option("--out", batch.out_path,
+                   "Answers, JSON lines (re-running asks only what is missing)")
+      ->required();
+  c.batch->add_option("--world", batch.defaults.world, "World of pairs that name none")
+      ->capture_default_str();
+  c.batch->add_option("--profile", batch.defaults.profile, "Profile of pairs that name none");
+  c.batch->add_option("--band", batch.defaults.band, "Band of pairs that name none")
+      ->capture_default_str();
+  c.batch
+      ->add_option("--stream-timeout-s", batch.timeout_s, "Deadline of the whole stream, seconds")
+      ->capture_default_str();
+
+  c.routes =
+      app.add_subcommand("routes", "Price candidate routes and improve the order of free stops");
+  c.routes->add_option("routes", c.routes_args.routes_path, "The routes file (docs/routes.md)")
+      ->required();
+  c.routes->add_option("--out", c.routes_args.out_path,
+                       "Write the priced routes here (default: stdout)");
+}
+
+// store export, ingest and models: store packs, offline.
+void AddStoreCommands(CLI::App& app, Commands& c) {
+  walk::client::StoreArgs& args = c.store_args;
+  auto* store =
+      app.add_subcommand("store", "Store packs, offline (walkd not running on the store)");
+  store->require_subcommand(1);
+  c.store_export = store->add_subcommand("export", "Write one model's answers as sorted SST files");
+  c.store_export->add_option("--store", args.store_dir, "The store folder (walkd's <data>/store)")
+      ->required();
+  c.store_export->add_option("--model", args.model, "The model id (16 hex digits)")->required();
+  c.store_export->add_option("--out", args.pack_dir, "The pack folder to write")->required();
+  c.store_ingest = store->add_subcommand("ingest", "Load a store pack into a store");
+  c.store_ingest->add_option("pack", args.pack_dir, "The pack folder")->required();
+  c.store_ingest->add_option("--store", args.store_dir, "The store folder")->required();
+  c.store_models = store->add_subcommand("models", "The models a store holds, with their answers");
+  c.store_models->add_option("--store", args.store_dir, "The store folder")->required();
+}
+
+// info and health: what walkd holds, and whether it serves.
+void AddStatusCommands(CLI::App& app, Commands& c) {
+  c.info = app.add_subcommand("info", "The worlds walkd holds");
+  c.info->add_flag("--json", c.json, "Print the reply as JSON");
+  c.health = app.add_subcommand("health", "Exit 0 only when walkd is SERVING");
+  c.health->add_option("--service", c.service, "Service to ask about (empty: walkd as a whole)");
+}
+
+// Runs the chosen subcommand; its exit code.
+int Run(Commands& c) {
+  if (*c.store_export) return walk::client::RunStoreExport(c.store_args);
+  if (*c.store_ingest) return walk::client::RunStoreIngest(c.store_args);
+  if (*c.store_models) return walk::client::RunStoreModels(c.store_args);
+  walk::client::WalkClient client(c.address, c.timeout_s);
+  if (*c.walk) return Walk(client, c.walk_args, c.json);
+  if (*c.path) return Path(client, c.path_args, c.json);
+  if (*c.draw) return Draw(client, c.draw_args);
+  if (*c.floors) return Floors(client, c.floors_args, c.json);
+  if (*c.info) return Info(client, c.json);
+  if (*c.table) return Table(client, c.table_args, c.json);
+  if (*c.routes) {
+    c.routes_args.address = c.address;
+    return walk::client::RunRoutes(c.routes_args);
+  }
+  if (*c.batch) {
+    c.batch_args.address = c.address;
+    return walk::client::RunBatch(c.batch_args);
+  }
+  if (*c.health) return Health(client, c.service);
+  return kExitUsage;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"walkctl: ask walkd for walks"};
   app.require_subcommand(1);
   app.fallthrough();  // --addr and --timeout-s may come before or after the subcommand
-  std::string address = "127.0.0.1:50051";
-  double timeout_s = 10.0;
-  app.add_option("--addr", address, "walkd's gRPC address HOST:PORT")->capture_default_str();
-  app.add_option("--timeout-s", timeout_s, "Deadline of each call, seconds")
+  Commands commands;
+  app.add_option("--addr", commands.address, "walkd's gRPC address HOST:PORT")
+      ->capture_default_str();
+  app.add_option("--timeout-s", commands.timeout_s, "Deadline of each call, seconds")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-
-  WalkArgs walk_args, path_args, draw_args;
-  bool json = false;
-  auto* walk = app.add_subcommand("walk", "The walk between two places");
-  walk_args.AddTo(walk);
-  walk->add_flag("--json", json, "Print the reply as JSON");
-
-  auto* path = app.add_subcommand("path", "The walk and its way: points, seconds by kind, falls");
-  path_args.AddTo(path);
-  path->add_flag("--json", json, "Print the reply as JSON");
-
-  std::string out = "walk.svg";
-  double margin_yards = 20.0;
-  auto* draw = app.add_subcommand("draw", "Draw a walk over the ground around it as SVG");
-  draw_args.AddTo(draw);
-  draw->add_option("--out", out, "The SVG file to write")->capture_default_str();
-  draw->add_option("--margin-yards", margin_yards, "Ground shown around the path, yards")
-      ->capture_default_str();
-
-  std::string floors_world = "default", at;
-  std::uint32_t floors_continent = 0;
-  auto* floors = app.add_subcommand("floors", "Every surface of the column under a place");
-  floors->add_option("--world", floors_world, "World name")->capture_default_str();
-  floors->add_option("--at", at, "The place: x,y yards")->required();
-  floors->add_option("--continent", floors_continent, "Continent id")->capture_default_str();
-  floors->add_flag("--json", json, "Print the reply as JSON");
-
-  std::string table_world = "default", sources, targets, table_profile;
-  std::uint32_t table_band = 0, table_continent = 0;
-  auto* table = app.add_subcommand("table", "Every source against every target in one call");
-  table->add_option("--world", table_world, "World name")->capture_default_str();
-  table->add_option("--sources", sources, "Places: x,y[,z];x,y[,z];...")->required();
-  table->add_option("--targets", targets, "Places: x,y[,z];x,y[,z];...")->required();
-  table->add_option("--profile", table_profile, "Profile (default: shortest)");
-  table->add_option("--band", table_band, "Danger band")->capture_default_str();
-  table->add_option("--continent", table_continent, "Continent id")->capture_default_str();
-  table->add_flag("--json", json, "Print the reply as JSON");
-
-  walk::client::BatchArgs batch_args;
-  auto* batch = app.add_subcommand("batch", "Stream pairs from a file through WalkBatch");
-  batch->add_option("pairs", batch_args.pairs_path, "JSON lines (or .csv with a header)")
-      ->required();
-  batch
-      ->add_option("--out", batch_args.out_path,
-                   "Answers, JSON lines (re-running asks only what is missing)")
-      ->required();
-  batch->add_option("--world", batch_args.defaults.world, "World of pairs that name none")
-      ->capture_default_str();
-  batch->add_option("--profile", batch_args.defaults.profile, "Profile of pairs that name none");
-  batch->add_option("--band", batch_args.defaults.band, "Band of pairs that name none")
-      ->capture_default_str();
-  batch
-      ->add_option("--stream-timeout-s", batch_args.timeout_s,
-                   "Deadline of the whole stream, seconds")
-      ->capture_default_str();
-
-  walk::client::RoutesArgs routes_args;
-  auto* routes =
-      app.add_subcommand("routes", "Price candidate routes and improve the order of free stops");
-  routes->add_option("routes", routes_args.routes_path, "The routes file (docs/routes.md)")
-      ->required();
-  routes->add_option("--out", routes_args.out_path,
-                     "Write the priced routes here (default: stdout)");
-
-  walk::client::StoreArgs store_args;
-  auto* store =
-      app.add_subcommand("store", "Store packs, offline (walkd not running on the store)");
-  store->require_subcommand(1);
-  auto* store_export =
-      store->add_subcommand("export", "Write one model's answers as sorted SST files");
-  store_export
-      ->add_option("--store", store_args.store_dir, "The store folder (walkd's <data>/store)")
-      ->required();
-  store_export->add_option("--model", store_args.model, "The model id (16 hex digits)")->required();
-  store_export->add_option("--out", store_args.pack_dir, "The pack folder to write")->required();
-  auto* store_ingest = store->add_subcommand("ingest", "Load a store pack into a store");
-  store_ingest->add_option("pack", store_args.pack_dir, "The pack folder")->required();
-  store_ingest->add_option("--store", store_args.store_dir, "The store folder")->required();
-  auto* store_models =
-      store->add_subcommand("models", "The models a store holds, with their answers");
-  store_models->add_option("--store", store_args.store_dir, "The store folder")->required();
-
-  auto* info = app.add_subcommand("info", "The worlds walkd holds");
-  info->add_flag("--json", json, "Print the reply as JSON");
-
-  std::string service;
-  auto* health = app.add_subcommand("health", "Exit 0 only when walkd is SERVING");
-  health->add_option("--service", service, "Service to ask about (empty: walkd as a whole)");
-
+  AddPlaceCommands(app, commands);
+  AddStreamCommands(app, commands);
+  AddStoreCommands(app, commands);
+  AddStatusCommands(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : kExitUsage;
   }
-  if (*store_export) return walk::client::RunStoreExport(store_args);
-  if (*store_ingest) return walk::client::RunStoreIngest(store_args);
-  if (*store_models) return walk::client::RunStoreModels(store_args);
-  walk::client::WalkClient client(address, timeout_s);
-  if (*walk) return Walk(client, walk_args, json);
-  if (*path) return Path(client, path_args, json);
-  if (*draw) return Draw(client, draw_args, out, margin_yards);
-  if (*floors) return Floors(client, floors_world, at, floors_continent, json);
-  if (*info) return Info(client, json);
-  if (*table)
-    return Table(client, table_world, sources, targets, table_profile, table_band, table_continent,
-                 json);
-  if (*routes) {
-    routes_args.address = address;
-    return walk::client::RunRoutes(routes_args);
-  }
-  if (*batch) {
-    batch_args.address = address;
-    return walk::client::RunBatch(batch_args);
-  }
-  if (*health) return Health(client, service);
-  return kExitUsage;
+  return Run(commands);
 }

@@ -4,65 +4,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/grpc_status.h"
+#include "server/proto_convert.h"
 
 namespace walk::server {
-namespace {
 
 namespace live = nav::live;
-
-live::Passability ToPassability(walk::v1::Passability p) {
-  return p == walk::v1::PASSABILITY_HEAVY ? live::Passability::kHeavy : live::Passability::kLight;
-}
-
-live::Cell ToCell(const walk::v1::Cell& cell) { return {cell.x(), cell.y()}; }
-
-void ToProto(const live::Cell& cell, walk::v1::Cell* out) {
-  out->set_x(cell.x);
-  out->set_y(cell.y);
-}
-
-walk::v1::LivePathStatus ToProto(live::PathStatus status) {
-  switch (status) {
-    case live::PathStatus::kFound:
-      return walk::v1::LIVE_PATH_STATUS_FOUND;
-    case live::PathStatus::kUnreachable:
-      return walk::v1::LIVE_PATH_STATUS_UNREACHABLE;
-    case live::PathStatus::kStartBlocked:
-      return walk::v1::LIVE_PATH_STATUS_START_BLOCKED;
-    case live::PathStatus::kGoalBlocked:
-      return walk::v1::LIVE_PATH_STATUS_GOAL_BLOCKED;
-  }
-  return walk::v1::LIVE_PATH_STATUS_UNSPECIFIED;
-}
-
-absl::StatusOr<live::BlockerChange> ToChange(const walk::v1::BlockerChange& c, int index) {
-  const live::WorldRect rect{c.x0(), c.y0(), c.x1(), c.y1()};
-  const live::WorldPoint point{c.x(), c.y()};
-  switch (c.kind()) {
-    case walk::v1::BlockerChange::KIND_ADD_BUILDING:
-      return live::BlockerChange::AddBuilding(c.id(), rect);
-    case walk::v1::BlockerChange::KIND_REMOVE_BUILDING:
-      return live::BlockerChange::RemoveBuilding(c.id());
-    case walk::v1::BlockerChange::KIND_MOVE_BUILDING:
-      return live::BlockerChange::MoveBuilding(c.id(), rect);
-    case walk::v1::BlockerChange::KIND_ADD_GATE:
-      return live::BlockerChange::AddGate(c.id(), c.owner(), rect, c.open());
-    case walk::v1::BlockerChange::KIND_REMOVE_GATE:
-      return live::BlockerChange::RemoveGate(c.id());
-    case walk::v1::BlockerChange::KIND_OPEN_GATE:
-      return live::BlockerChange::OpenGate(c.id());
-    case walk::v1::BlockerChange::KIND_SHUT_GATE:
-      return live::BlockerChange::ShutGate(c.id());
-    case walk::v1::BlockerChange::KIND_HARVEST:
-      return live::BlockerChange::Harvest(point);
-    case walk::v1::BlockerChange::KIND_PLACE_TREE:
-      return live::BlockerChange::PlaceResource(point, live::CellValue::kTree);
-    default:
-      return absl::InvalidArgumentError(absl::StrCat("changes[", index, "].kind: required"));
-  }
-}
-
-}  // namespace
 
 LiveServiceImpl::LiveServiceImpl(MetricsRegistry& registry)
     : requests_(registry.AddCounter("walk_live_requests_total",
@@ -145,21 +91,8 @@ grpc::ServerUnaryReactor* LiveServiceImpl::LivePath(grpc::CallbackServerContext*
     Finish(reactor, "LivePath", world.status());
     return reactor;
   }
-  live::PathRequest path_request;
-  path_request.start = ToCell(request->start());
-  path_request.goal = ToCell(request->goal());
-  path_request.passability = ToPassability(request->passability());
-  path_request.resolve_blocked_goal = !request->keep_goal();
-  auto path = (*world)->FindPath(path_request);
-  if (path.ok()) {
-    response->set_status(ToProto(path->status));
-    ToProto(path->goal, response->mutable_goal());
-    response->set_cost(path->cost);
-    for (const live::Cell& c : path->cells) ToProto(c, response->add_cells());
-    for (const live::Cell& c : path->waypoints) ToProto(c, response->add_waypoints());
-    response->set_revision(path->revision);
-    response->set_from_cache(path->from_cache);
-  }
+  auto path = (*world)->FindPath(ToLivePathRequest(*request));
+  if (path.ok()) ToProto(*path, response);
   Finish(reactor, "LivePath", path.status());
   return reactor;
 }
@@ -173,22 +106,13 @@ grpc::ServerUnaryReactor* LiveServiceImpl::UpdateBlockers(
     Finish(reactor, "UpdateBlockers", world.status());
     return reactor;
   }
-  std::vector<live::BlockerChange> changes;
-  for (int i = 0; i < request->changes_size(); ++i) {
-    auto change = ToChange(request->changes(i), i);
-    if (!change.ok()) {
-      Finish(reactor, "UpdateBlockers", change.status());
-      return reactor;
-    }
-    changes.push_back(*change);
+  auto changes = ToBlockerChanges(*request);
+  if (!changes.ok()) {
+    Finish(reactor, "UpdateBlockers", changes.status());
+    return reactor;
   }
-  auto result = (*world)->UpdateBlockers(changes);
-  if (result.ok()) {
-    response->set_revision(result->revision);
-    response->set_dirty_cells(result->dirty_cells);
-    response->set_dirty_rects(result->dirty_rects);
-    response->set_full_rebuild(result->full_rebuild);
-  }
+  auto result = (*world)->UpdateBlockers(*changes);
+  if (result.ok()) ToProto(*result, response);
   Finish(reactor, "UpdateBlockers", result.status());
   return reactor;
 }
@@ -236,35 +160,13 @@ grpc::ServerUnaryReactor* LiveServiceImpl::PathGroup(grpc::CallbackServerContext
     Finish(reactor, "PathGroup", world.status());
     return reactor;
   }
-  if (request->passabilities_size() != 0 &&
-      request->passabilities_size() != request->starts_size()) {
-    Finish(reactor, "PathGroup",
-           absl::InvalidArgumentError("passabilities: one per start, or none"));
+  auto members = ToGroupMembers(*request);
+  if (!members.ok()) {
+    Finish(reactor, "PathGroup", members.status());
     return reactor;
   }
-  std::vector<live::GroupMember> members;
-  for (int i = 0; i < request->starts_size(); ++i) {
-    live::GroupMember member;
-    member.start = ToCell(request->starts(i));
-    if (request->passabilities_size() != 0) {
-      member.passability =
-          ToPassability(static_cast<walk::v1::Passability>(request->passabilities(i)));
-    }
-    members.push_back(member);
-  }
-  auto plan = (*world)->PathGroup(members, ToCell(request->goal()));
-  if (plan.ok()) {
-    ToProto(plan->goal, response->mutable_goal());
-    for (const live::Cell& c : plan->corridor) ToProto(c, response->add_corridor());
-    for (const live::MemberPath& m : plan->members) {
-      walk::v1::MemberPath* out = response->add_members();
-      out->set_route(live::GroupRouteName(m.route));
-      out->set_cost(m.cost);
-      for (const live::Cell& c : m.waypoints) ToProto(c, out->add_waypoints());
-    }
-    response->set_shared(plan->shared);
-    response->set_individual(plan->individual);
-  }
+  auto plan = (*world)->PathGroup(*members, ToCell(request->goal()));
+  if (plan.ok()) ToProto(*plan, response);
   Finish(reactor, "PathGroup", plan.status());
   return reactor;
 }

@@ -1,13 +1,217 @@
 #include "server/proto_convert.h"
 
 #include <cmath>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "nav/cost/cost_model.h"
-#include "nav/cost/danger.h"
+#include "nav/abstract/abstract_router.h"
 
 namespace walk::server {
+namespace {
+
+namespace live = nav::live;
+
+nav::SearchMode ToSearchMode(walk::v1::Search search) {
+  switch (search) {
+    case walk::v1::SEARCH_GRID:
+      return nav::SearchMode::kGrid;
+    case walk::v1::SEARCH_DIJKSTRA:
+      return nav::SearchMode::kDijkstra;
+    case walk::v1::SEARCH_CCH:
+      return nav::SearchMode::kCch;
+    default:
+      return nav::SearchMode::kAuto;
+  }
+}
+
+void EndToProto(const nav::End& end, walk::v1::End* out) {
+  out->set_column_x(end.column_x);
+  out->set_column_y(end.column_y);
+  out->set_level(end.level);
+  out->set_surface_z_yards(end.surface_z_yards);
+  out->set_region(end.region);
+  out->set_zone(end.zone);
+  out->set_settled(end.settled);
+  out->set_settle_yards(end.settle_yards);
+}
+
+void PointToProto(const nav::PathPoint& point, walk::v1::PathPoint* out) {
+  out->set_x_yards(point.x_yards);
+  out->set_y_yards(point.y_yards);
+  out->set_z_yards(point.z_yards);
+}
+
+constexpr const char* kDirectionNames[nav::kDirectionCount] = {"E", "NE", "N", "NW",
+                                                               "W", "SW", "S", "SE"};
+
+void AnswerToProto(const nav::WalkAnswer& answer, walk::v1::WalkResponse* out) {
+  out->set_status(StatusToProto(answer.status));
+  out->set_method(MethodToProto(answer.method));
+  if (answer.status == nav::WalkStatus::kOk) {
+    out->set_seconds(answer.seconds);
+    out->set_yards(answer.yards);
+  }
+  if (answer.from_end) EndToProto(*answer.from_end, out->mutable_from_end());
+  if (answer.to_end) EndToProto(*answer.to_end, out->mutable_to_end());
+  out->set_nodes_expanded(answer.stats.nodes_expanded);
+  out->set_retried(answer.retried);
+  for (const nav::ZoneCell& cell : answer.zone_cells) {
+    walk::v1::ZoneCell* z = out->add_zone_cells();
+    z->set_cell_x(cell.cell_x);
+    z->set_cell_y(cell.cell_y);
+    z->set_zone(cell.zone);
+    z->set_yards(cell.yards);
+  }
+}
+
+void PathToProto(const nav::PathDetail& path, walk::v1::PathResponse* out) {
+  for (const nav::PathPoint& point : path.points) PointToProto(point, out->add_points());
+  for (const auto& [kind, seconds] : path.seconds_by_kind) {
+    walk::v1::KindSeconds* k = out->add_seconds_by_kind();
+    k->set_kind(kind);
+    k->set_seconds(seconds);
+  }
+  for (const nav::Fall& fall : path.falls) {
+    walk::v1::Fall* f = out->add_falls();
+    PointToProto(fall.from, f->mutable_from());
+    f->set_drop_yards(fall.drop_yards);
+  }
+  out->set_steps(static_cast<std::uint32_t>(path.steps));
+}
+
+walk::v1::WorldState WorldStateToProto(WorldState state) {
+  switch (state) {
+    case WorldState::kLoading:
+      return walk::v1::WORLD_STATE_LOADING;
+    case WorldState::kReady:
+      return walk::v1::WORLD_STATE_READY;
+    case WorldState::kFailed:
+      return walk::v1::WORLD_STATE_FAILED;
+  }
+  return walk::v1::WORLD_STATE_UNSPECIFIED;
+}
+
+void GraphToProto(const nav::AbstractRouter& router, walk::v1::GraphInfo* out) {
+  const nav::AbstractGraph& graph = router.graph();
+  out->set_cell_columns(graph.cell_columns);
+  out->set_entrance_spacing(graph.entrance_spacing);
+  for (const nav::ContinentGraph& g : graph.continents) {
+    out->set_nodes(out->nodes() + g.node_count());
+    out->set_arcs(out->arcs() + g.arc_count());
+  }
+  out->set_cch_arcs(router.timings().cch_arcs);
+  for (const std::string& profile : graph.profiles) out->add_profiles(profile);
+  out->set_cch_build_seconds(router.timings().cch_build_seconds);
+  out->set_customize_seconds(router.timings().customize_seconds);
+  out->set_memory_bytes(router.timings().memory_bytes);
+}
+
+walk::v1::LivePathStatus LivePathStatusToProto(live::PathStatus status) {
+  switch (status) {
+    case live::PathStatus::kFound:
+      return walk::v1::LIVE_PATH_STATUS_FOUND;
+    case live::PathStatus::kUnreachable:
+      return walk::v1::LIVE_PATH_STATUS_UNREACHABLE;
+    case live::PathStatus::kStartBlocked:
+      return walk::v1::LIVE_PATH_STATUS_START_BLOCKED;
+    case live::PathStatus::kGoalBlocked:
+      return walk::v1::LIVE_PATH_STATUS_GOAL_BLOCKED;
+  }
+  return walk::v1::LIVE_PATH_STATUS_UNSPECIFIED;
+}
+
+absl::StatusOr<live::BlockerChange> ToBlockerChange(const walk::v1::BlockerChange& c, int index) {
+  const live::WorldRect rect{c.x0(), c.y0(), c.x1(), c.y1()};
+  const live::WorldPoint point{c.x(), c.y()};
+  switch (c.kind()) {
+    case walk::v1::BlockerChange::KIND_ADD_BUILDING:
+      return live::BlockerChange::AddBuilding(c.id(), rect);
+    case walk::v1::BlockerChange::KIND_REMOVE_BUILDING:
+      return live::BlockerChange::RemoveBuilding(c.id());
+    case walk::v1::BlockerChange::KIND_MOVE_BUILDING:
+      return live::BlockerChange::MoveBuilding(c.id(), rect);
+    case walk::v1::BlockerChange::KIND_ADD_GATE:
+      return live::BlockerChange::AddGate(c.id(), c.owner(), rect, c.open());
+    case walk::v1::BlockerChange::KIND_REMOVE_GATE:
+      return live::BlockerChange::RemoveGate(c.id());
+    case walk::v1::BlockerChange::KIND_OPEN_GATE:
+      return live::BlockerChange::OpenGate(c.id());
+    case walk::v1::BlockerChange::KIND_SHUT_GATE:
+      return live::BlockerChange::ShutGate(c.id());
+    case walk::v1::BlockerChange::KIND_HARVEST:
+      return live::BlockerChange::Harvest(point);
+    case walk::v1::BlockerChange::KIND_PLACE_TREE:
+      return live::BlockerChange::PlaceResource(point, live::CellValue::kTree);
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("changes[", index, "].kind: required"));
+  }
+}
+
+}  // namespace
+
+// --- WalkService requests.
+
+nav::Place ToPlace(const walk::v1::Place& place) {
+  nav::Place p;
+  p.continent = place.continent();
+  p.x_yards = place.x_yards();
+  p.y_yards = place.y_yards();
+  if (place.has_z_yards()) p.z_yards = place.z_yards();
+  return p;
+}
+
+WalkQuery ToWalkQuery(const walk::v1::WalkRequest& request) {
+  WalkQuery query;
+  query.world = request.world();
+  if (request.has_from()) query.from = ToPlace(request.from());
+  if (request.has_to()) query.to = ToPlace(request.to());
+  query.profile = request.profile();
+  query.band = request.band();
+  if (walk::v1::Search_IsValid(request.search())) {
+    query.search = ToSearchMode(request.search());
+  } else {
+    query.unknown_search = request.search();
+  }
+  return query;
+}
+
+WalkQuery ToWalkQuery(const walk::v1::PathRequest& request) {
+  WalkQuery query = ToWalkQuery(request.walk());
+  query.want_path = true;
+  return query;
+}
+
+WalkQuery ToTableQuery(const walk::v1::TableRequest& request, int source, int target) {
+  WalkQuery query;
+  query.world = request.world();
+  query.from = ToPlace(request.sources(source));
+  query.to = ToPlace(request.targets(target));
+  query.profile = request.profile();
+  query.band = request.band();
+  return query;
+}
+
+WalkPairs ToWalkPairs(const walk::v1::PairBlock& block) {
+  auto column = [](const auto& field) {
+    return std::span(field.data(), static_cast<std::size_t>(field.size()));
+  };
+  WalkPairs pairs;
+  pairs.world = block.world();
+  pairs.profile = block.profile();
+  pairs.band = block.band();
+  pairs.from_continent = block.from_continent();
+  pairs.to_continent = block.to_continent();
+  pairs.index = column(block.index());
+  pairs.from_x = column(block.from_x());
+  pairs.from_y = column(block.from_y());
+  pairs.to_x = column(block.to_x());
+  pairs.to_y = column(block.to_y());
+  pairs.from_z = column(block.from_z());
+  pairs.to_z = column(block.to_z());
+  return pairs;
+}
+
+// --- WalkService replies.
 
 walk::v1::WalkStatus StatusToProto(nav::WalkStatus status) {
   switch (status) {
@@ -45,105 +249,51 @@ walk::v1::Method MethodToProto(nav::Method method) {
   return walk::v1::METHOD_UNSPECIFIED;
 }
 
-namespace {
-
-void EndToProto(const nav::End& end, walk::v1::End* out) {
-  out->set_column_x(end.column_x);
-  out->set_column_y(end.column_y);
-  out->set_level(end.level);
-  out->set_surface_z_yards(end.surface_z_yards);
-  out->set_region(end.region);
-  out->set_zone(end.zone);
-  out->set_settled(end.settled);
-  out->set_settle_yards(end.settle_yards);
+void ToProto(const WalkResult& result, walk::v1::WalkResponse* out) {
+  out->set_band(result.band);
+  out->set_model_id(nav::FormatId(result.model));
+  AnswerToProto(result.answer, out);
 }
 
-void PointToProto(const nav::PathPoint& point, walk::v1::PathPoint* out) {
-  out->set_x_yards(point.x_yards);
-  out->set_y_yards(point.y_yards);
-  out->set_z_yards(point.z_yards);
+void ToProto(const WalkResult& result, walk::v1::PathResponse* out) {
+  ToProto(result, out->mutable_walk());
+  if (result.answer.path) PathToProto(*result.answer.path, out);
 }
 
-constexpr const char* kDirectionNames[nav::kDirectionCount] = {"E", "NE", "N", "NW",
-                                                               "W", "SW", "S", "SE"};
-
-}  // namespace
-
-nav::Place ToPlace(const walk::v1::Place& place) {
-  nav::Place p;
-  p.continent = place.continent();
-  p.x_yards = place.x_yards();
-  p.y_yards = place.y_yards();
-  if (place.has_z_yards()) p.z_yards = place.z_yards();
-  return p;
+void ToProto(std::uint64_t index, const absl::StatusOr<WalkResult>& result,
+             walk::v1::WalkBatchResponse* out) {
+  out->set_index(index);
+  if (!result.ok()) {
+    out->set_code(static_cast<int>(result.status().code()));
+    out->set_message(std::string(result.status().message()));
+    return;
+  }
+  out->set_stored(result->stored);
+  ToProto(*result, out->mutable_walk());
 }
 
-absl::Status ValidateWalkRequest(const walk::v1::WalkRequest& request, const std::string& prefix) {
-  if (request.world().empty()) return absl::InvalidArgumentError(prefix + "world: required");
-  if (!request.has_from()) return absl::InvalidArgumentError(prefix + "from: required");
-  if (!request.has_to()) return absl::InvalidArgumentError(prefix + "to: required");
-  if (nav::FindProfile(request.profile()) == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(prefix, "profile: unknown profile '", request.profile(),
-                     "' (known: ", absl::StrJoin(nav::ProfileNames(), ", "), ")"));
-  }
-  if (absl::Status band = nav::ValidateBand(request.band()); !band.ok()) {
-    return absl::InvalidArgumentError(prefix + std::string(band.message()));
-  }
-  if (!walk::v1::Search_IsValid(request.search())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(prefix, "search: unknown value ", request.search(),
-                     " (known: SEARCH_AUTO, SEARCH_GRID, SEARCH_DIJKSTRA, SEARCH_CCH)"));
-  }
-  return absl::OkStatus();
+void ReserveRows(int rows, walk::v1::AnswerBlock* out) {
+  out->mutable_index()->Reserve(rows);
+  out->mutable_code()->Reserve(rows);
+  out->mutable_status()->Reserve(rows);
+  out->mutable_method()->Reserve(rows);
+  out->mutable_seconds()->Reserve(rows);
+  out->mutable_yards()->Reserve(rows);
+  out->mutable_stored()->Reserve(rows);
+  out->mutable_model()->Reserve(rows);
 }
 
-nav::SearchMode ToSearchMode(walk::v1::Search search) {
-  switch (search) {
-    case walk::v1::SEARCH_GRID:
-      return nav::SearchMode::kGrid;
-    case walk::v1::SEARCH_DIJKSTRA:
-      return nav::SearchMode::kDijkstra;
-    case walk::v1::SEARCH_CCH:
-      return nav::SearchMode::kCch;
-    default:
-      return nav::SearchMode::kAuto;
-  }
-}
-
-void ToProto(const nav::WalkAnswer& answer, walk::v1::WalkResponse* out) {
-  out->set_status(StatusToProto(answer.status));
-  out->set_method(MethodToProto(answer.method));
-  if (answer.status == nav::WalkStatus::kOk) {
-    out->set_seconds(answer.seconds);
-    out->set_yards(answer.yards);
-  }
-  if (answer.from_end) EndToProto(*answer.from_end, out->mutable_from_end());
-  if (answer.to_end) EndToProto(*answer.to_end, out->mutable_to_end());
-  out->set_nodes_expanded(answer.stats.nodes_expanded);
-  out->set_retried(answer.retried);
-  for (const nav::ZoneCell& cell : answer.zone_cells) {
-    walk::v1::ZoneCell* z = out->add_zone_cells();
-    z->set_cell_x(cell.cell_x);
-    z->set_cell_y(cell.cell_y);
-    z->set_zone(cell.zone);
-    z->set_yards(cell.yards);
-  }
-}
-
-void ToProto(const nav::PathDetail& path, walk::v1::PathResponse* out) {
-  for (const nav::PathPoint& point : path.points) PointToProto(point, out->add_points());
-  for (const auto& [kind, seconds] : path.seconds_by_kind) {
-    walk::v1::KindSeconds* k = out->add_seconds_by_kind();
-    k->set_kind(kind);
-    k->set_seconds(seconds);
-  }
-  for (const nav::Fall& fall : path.falls) {
-    walk::v1::Fall* f = out->add_falls();
-    PointToProto(fall.from, f->mutable_from());
-    f->set_drop_yards(fall.drop_yards);
-  }
-  out->set_steps(static_cast<std::uint32_t>(path.steps));
+void AppendRow(BlockAnswer row, walk::v1::AnswerBlock* out) {
+  const bool refused = !row.error.ok();
+  out->add_index(row.index);
+  out->add_code(static_cast<int>(row.error.code()));
+  if (refused) (*out->mutable_message())[row.index] = std::string(row.error.message());
+  out->add_status(refused ? walk::v1::WALK_STATUS_UNSPECIFIED : StatusToProto(row.status));
+  out->add_method(refused ? walk::v1::METHOD_UNSPECIFIED : MethodToProto(row.method));
+  out->add_seconds(row.seconds);
+  out->add_yards(row.yards);
+  out->add_stored(row.stored);
+  out->add_model(row.model);
 }
 
 void ColumnToProto(const nav::Continent& c, std::uint32_t x, std::uint32_t y,
@@ -184,6 +334,122 @@ void ColumnToProto(const nav::Continent& c, std::uint32_t x, std::uint32_t y,
       }
     }
   }
+}
+
+void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
+  out->set_name(w.name);
+  out->set_state(WorldStateToProto(w.state));
+  out->set_error(w.error);
+  out->set_source(w.served ? w.served->source : w.dir);
+  if (!w.served) return;
+  const nav::World& world = w.served->world;
+  out->set_content_id(nav::FormatId(world.content_id));
+  out->set_column_yards(world.column_yards);
+  out->set_memory_bytes(world.MemoryBytes());
+  for (std::size_t k = 0; k < world.continents.size(); ++k) {
+    const nav::Continent& c = world.continents[k];
+    walk::v1::ContinentInfo* ci = out->add_continents();
+    ci->set_id(c.id);
+    ci->set_tiles_x(c.tiles_x);
+    ci->set_tiles_y(c.tiles_y);
+    ci->set_tiles(static_cast<std::uint32_t>(c.tiles.size()));
+    ci->set_columns(w.served->columns[k]);
+    ci->set_surfaces(c.surface_count());
+    ci->set_regions(c.region_count());
+    ci->set_max_floors(w.served->max_floors[k]);
+    ci->set_lift_rides(static_cast<std::uint32_t>(c.lifts.size()));
+  }
+  if (const nav::AbstractRouter* router = w.served->router.get()) {
+    GraphToProto(*router, out->mutable_graph());
+  }
+  for (const nav::Zone& zone : world.zones) {
+    walk::v1::ZoneInfo* zi = out->add_zones();
+    zi->set_id(zone.id);
+    zi->set_name(zone.name);
+    zi->set_min_level(zone.min_level);
+    zi->set_max_level(zone.max_level);
+  }
+}
+
+// --- LiveService.
+
+live::Cell ToCell(const walk::v1::Cell& cell) { return {cell.x(), cell.y()}; }
+
+live::Passability ToPassability(walk::v1::Passability p) {
+  return p == walk::v1::PASSABILITY_HEAVY ? live::Passability::kHeavy : live::Passability::kLight;
+}
+
+live::PathRequest ToLivePathRequest(const walk::v1::LivePathRequest& request) {
+  live::PathRequest path_request;
+  path_request.start = ToCell(request.start());
+  path_request.goal = ToCell(request.goal());
+  path_request.passability = ToPassability(request.passability());
+  path_request.resolve_blocked_goal = !request.keep_goal();
+  return path_request;
+}
+
+absl::StatusOr<std::vector<live::BlockerChange>> ToBlockerChanges(
+    const walk::v1::UpdateBlockersRequest& request) {
+  std::vector<live::BlockerChange> changes;
+  for (int i = 0; i < request.changes_size(); ++i) {
+    absl::StatusOr<live::BlockerChange> change = ToBlockerChange(request.changes(i), i);
+    if (!change.ok()) return change.status();
+    changes.push_back(*change);
+  }
+  return changes;
+}
+
+absl::StatusOr<std::vector<live::GroupMember>> ToGroupMembers(
+    const walk::v1::PathGroupRequest& request) {
+  if (request.passabilities_size() != 0 && request.passabilities_size() != request.starts_size()) {
+    return absl::InvalidArgumentError("passabilities: one per start, or none");
+  }
+  std::vector<live::GroupMember> members;
+  for (int i = 0; i < request.starts_size(); ++i) {
+    live::GroupMember member;
+    member.start = ToCell(request.starts(i));
+    if (request.passabilities_size() != 0) {
+      member.passability =
+          ToPassability(static_cast<walk::v1::Passability>(request.passabilities(i)));
+    }
+    members.push_back(member);
+  }
+  return members;
+}
+
+void ToProto(const live::Cell& cell, walk::v1::Cell* out) {
+  out->set_x(cell.x);
+  out->set_y(cell.y);
+}
+
+void ToProto(const live::LivePath& path, walk::v1::LivePathResponse* out) {
+  out->set_status(LivePathStatusToProto(path.status));
+  ToProto(path.goal, out->mutable_goal());
+  out->set_cost(path.cost);
+  for (const live::Cell& c : path.cells) ToProto(c, out->add_cells());
+  for (const live::Cell& c : path.waypoints) ToProto(c, out->add_waypoints());
+  out->set_revision(path.revision);
+  out->set_from_cache(path.from_cache);
+}
+
+void ToProto(const live::UpdateResult& result, walk::v1::UpdateBlockersResponse* out) {
+  out->set_revision(result.revision);
+  out->set_dirty_cells(result.dirty_cells);
+  out->set_dirty_rects(result.dirty_rects);
+  out->set_full_rebuild(result.full_rebuild);
+}
+
+void ToProto(const live::GroupPlan& plan, walk::v1::PathGroupResponse* out) {
+  ToProto(plan.goal, out->mutable_goal());
+  for (const live::Cell& c : plan.corridor) ToProto(c, out->add_corridor());
+  for (const live::MemberPath& m : plan.members) {
+    walk::v1::MemberPath* member = out->add_members();
+    member->set_route(live::GroupRouteName(m.route));
+    member->set_cost(m.cost);
+    for (const live::Cell& c : m.waypoints) ToProto(c, member->add_waypoints());
+  }
+  out->set_shared(plan.shared);
+  out->set_individual(plan.individual);
 }
 
 }  // namespace walk::server

@@ -1,31 +1,70 @@
-// Between walk.v1 protos and nav/ types: the only place the two meet.
+// Between walk.v1 messages and walkd's plain C++ types (server/walk_query.h, nav/, nav/live/): the
+// only place the two meet. The gRPC handlers call these at the server's edge; what lies behind
+// them (StoreFirstAnswerer, the worlds, the store) speaks no proto.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "absl/status/status.h"
-#include "nav/abstract/abstract_router.h"
+#include "absl/status/statusor.h"
 #include "nav/grid/grid.h"
+#include "nav/live/live_world.h"
 #include "nav/query/answer.h"
+#include "server/walk_query.h"
+#include "server/world_registry.h"
 #include "walk/v1/walk.pb.h"
 
 namespace walk::server {
 
+// --- WalkService requests.
+
 nav::Place ToPlace(const walk::v1::Place& place);
+// A walk as asked. Nothing is checked here: WalkQuery::Validate does that.
+WalkQuery ToWalkQuery(const walk::v1::WalkRequest& request);
+// A PathRequest's walk, wanting its way.
+WalkQuery ToWalkQuery(const walk::v1::PathRequest& request);
+// The walk of a Table's cell: sources[source] to targets[target] (both in range).
+WalkQuery ToTableQuery(const walk::v1::TableRequest& request, int source, int target);
+// A block's pairs. They borrow the block's columns: `block` must outlive the result.
+WalkPairs ToWalkPairs(const walk::v1::PairBlock& block);
+
+// --- WalkService replies.
+
 walk::v1::WalkStatus StatusToProto(nav::WalkStatus status);
 walk::v1::Method MethodToProto(nav::Method method);
-
-// Checks a WalkRequest's fields that need no world: world, from, to, a known profile, a danger
-// band. INVALID_ARGUMENT names the field (prefixed with `prefix`, e.g. "walk." for PathRequest).
-absl::Status ValidateWalkRequest(const walk::v1::WalkRequest& request, const std::string& prefix);
-
-// The search a request forces (AUTO unless set). The value must be valid (ValidateWalkRequest).
-nav::SearchMode ToSearchMode(walk::v1::Search search);
-
-// Fills `out` from a walk's answer (not model_id or band).
-void ToProto(const nav::WalkAnswer& answer, walk::v1::WalkResponse* out);
-// Fills a PathResponse's way from a path's detail.
-void ToProto(const nav::PathDetail& path, walk::v1::PathResponse* out);
+// Fills a walk's reply.
+void ToProto(const WalkResult& result, walk::v1::WalkResponse* out);
+// Fills a path's reply: the walk and its way (when the answer carries one).
+void ToProto(const WalkResult& result, walk::v1::PathResponse* out);
+// Fills the answer to batch pair `index`: the walk, or the pair's own code and message.
+void ToProto(std::uint64_t index, const absl::StatusOr<WalkResult>& result,
+             walk::v1::WalkBatchResponse* out);
+// Makes room for `rows` more rows in every column of `out`.
+void ReserveRows(int rows, walk::v1::AnswerBlock* out);
+// Appends one answered pair to the columns of `out`.
+void AppendRow(BlockAnswer row, walk::v1::AnswerBlock* out);
 // The floors of column (x, y) of `continent`.
 void ColumnToProto(const nav::Continent& continent, std::uint32_t x, std::uint32_t y,
                    walk::v1::Column* out);
+// What Info says of one world: its state and, once it is served, its continents, graph and zones.
+void ToProto(const WorldStatus& world, walk::v1::WorldInfo* out);
+
+// --- LiveService.
+
+nav::live::Cell ToCell(const walk::v1::Cell& cell);
+nav::live::Passability ToPassability(walk::v1::Passability passability);
+nav::live::PathRequest ToLivePathRequest(const walk::v1::LivePathRequest& request);
+// The changes asked, in order. INVALID_ARGUMENT names the first change of no kind
+// ("changes[2].kind: required").
+absl::StatusOr<std::vector<nav::live::BlockerChange>> ToBlockerChanges(
+    const walk::v1::UpdateBlockersRequest& request);
+// The group's members. INVALID_ARGUMENT when passabilities are given but not one per start.
+absl::StatusOr<std::vector<nav::live::GroupMember>> ToGroupMembers(
+    const walk::v1::PathGroupRequest& request);
+void ToProto(const nav::live::Cell& cell, walk::v1::Cell* out);
+void ToProto(const nav::live::LivePath& path, walk::v1::LivePathResponse* out);
+void ToProto(const nav::live::UpdateResult& result, walk::v1::UpdateBlockersResponse* out);
+void ToProto(const nav::live::GroupPlan& plan, walk::v1::PathGroupResponse* out);
 
 }  // namespace walk::server

@@ -1,71 +1,37 @@
 #include "server/store_first_answerer.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
+#include <memory>
 #include <optional>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "nav/query/place_check.h"
 #include "nav/query/snap.h"
-#include "nav/query/walk_pipeline.h"
-#include "server/proto_convert.h"
-#include "store/model_hash.h"
 #include "store/walk_key.h"
 #include "store/walk_value.h"
 
 namespace walk::server {
-
-walk::v1::WalkRequest BlockPairRequest(const walk::v1::PairBlock& block, std::size_t i) {
-  walk::v1::WalkRequest request;
-  request.set_world(block.world());
-  request.set_profile(block.profile());
-  request.set_band(block.band());
-  auto end = [i](walk::v1::Place* place, std::uint32_t continent,
-                 const google::protobuf::RepeatedField<double>& x,
-                 const google::protobuf::RepeatedField<double>& y,
-                 const google::protobuf::RepeatedField<double>& z) {
-    place->set_continent(continent);
-    place->set_x_yards(x.Get(static_cast<int>(i)));
-    place->set_y_yards(y.Get(static_cast<int>(i)));
-    if (static_cast<int>(i) < z.size() && !std::isnan(z.Get(static_cast<int>(i)))) {
-      place->set_z_yards(z.Get(static_cast<int>(i)));
-    }
-  };
-  end(request.mutable_from(), block.from_continent(), block.from_x(), block.from_y(),
-      block.from_z());
-  end(request.mutable_to(), block.to_continent(), block.to_x(), block.to_y(), block.to_z());
-  return request;
-}
-
-BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::Status& status,
-                          const walk::v1::WalkResponse& response, bool stored) {
-  BlockAnswer answer;
-  answer.index = index;
-  if (!status.ok()) {
-    answer.code = static_cast<int>(status.code());
-    answer.message = std::string(status.message());
-    return answer;
-  }
-  answer.status = response.status();
-  answer.method = response.method();
-  answer.seconds = response.seconds();
-  answer.yards = response.yards();
-  answer.stored = stored;
-  const std::string& id = response.model_id();
-  std::from_chars(id.data(), id.data() + id.size(), answer.model, 16);
-  return answer;
-}
-
 namespace {
+
+// The surface an end keys with: none when it did not snap. Its answer (off the map, no surface)
+// is as much a fact of the model as a walk, so a rerun asks nothing again.
+nav::SurfaceId KeySurface(const nav::Snap& snap) {
+  return snap.status == nav::WalkStatus::kOk ? snap.end.surface : nav::kInvalidId;
+}
+
+// `status` (not OK) with its message after `field_prefix`.
+absl::Status Prefixed(const absl::Status& status, absl::string_view field_prefix) {
+  return absl::Status(status.code(), absl::StrCat(field_prefix, status.message()));
+}
 
 // A stored pair's entries of AnswerBlock's columns.
 BlockAnswer StoredBlockAnswer(std::uint64_t index, const store::WalkOutcome& outcome,
                               std::uint64_t model) {
   BlockAnswer answer;
   answer.index = index;
-  answer.status = StatusToProto(outcome.status);
-  answer.method = MethodToProto(outcome.method);
+  answer.status = outcome.status;
+  answer.method = outcome.method;
   if (outcome.status == nav::WalkStatus::kOk) {
     answer.seconds = outcome.seconds;
     answer.yards = outcome.yards;
@@ -75,29 +41,78 @@ BlockAnswer StoredBlockAnswer(std::uint64_t index, const store::WalkOutcome& out
   return answer;
 }
 
-// The first column of `block` whose length is not the number of pairs (from_z and to_z may also
-// be empty), as an INVALID_ARGUMENT naming it; OK when every column fits.
-absl::Status CheckBlockColumns(const walk::v1::PairBlock& block) {
-  const int n = block.index_size();
-  struct Column {
-    const char* name;
-    int size;
-    bool optional;
-  };
-  const Column columns[] = {
-      {"from_x", block.from_x_size(), false}, {"from_y", block.from_y_size(), false},
-      {"to_x", block.to_x_size(), false},     {"to_y", block.to_y_size(), false},
-      {"from_z", block.from_z_size(), true},  {"to_z", block.to_z_size(), true}};
-  for (const Column& c : columns) {
-    if (c.size == n || (c.optional && c.size == 0)) continue;
-    return absl::InvalidArgumentError(absl::StrCat("block.", c.name, ": ", c.size, " values for ",
-                                                   n, " pairs (one a pair",
-                                                   c.optional ? ", or none" : "", ")"));
+// The pairs of a block the store may hold, keyed under one model.
+struct KeyedPairs {
+  std::uint64_t model = 0;
+  std::vector<store::WalkKey> keys;
+  std::vector<std::size_t> positions;  // keys[k] is the key of pair positions[k]
+};
+
+// Keys every pair of `pairs` as Prepare keys a single walk, on its continent of `world` (which
+// must have it); a pair with a bad place goes to `to_route` instead (Answer names the field).
+KeyedPairs KeyPairs(const WalkPairs& pairs, const nav::World& world, std::uint64_t model,
+                    std::vector<StoreFirstAnswerer::ToRoute>* to_route) {
+  const nav::Continent& continent = *world.FindContinent(pairs.from_continent);
+  const std::size_t n = pairs.size();
+  KeyedPairs keyed;
+  keyed.model = model;
+  keyed.keys.reserve(n);
+  keyed.positions.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const nav::Place from = pairs.From(i);
+    const nav::Place to = pairs.To(i);
+    if (!nav::ValidatePlace(from, world.column_yards, "from").ok() ||
+        !nav::ValidatePlace(to, world.column_yards, "to").ok()) {
+      to_route->push_back({i, false});
+      continue;
+    }
+    const nav::Snap from_snap = nav::SnapPlace(continent, world.column_yards, from);
+    const nav::Snap to_snap = nav::SnapPlace(continent, world.column_yards, to);
+    keyed.keys.push_back(store::WalkKey{model, store::MakeEndKey(from, KeySurface(from_snap)),
+                                        store::MakeEndKey(to, KeySurface(to_snap))});
+    keyed.positions.push_back(i);
   }
-  return absl::OkStatus();
+  return keyed;
+}
+
+// Answers the pairs of `keyed` that `cache` holds into `answered` and keeps only the others in
+// `keyed`. Returns how many it answered.
+std::uint64_t AnswerFromCache(store::AnswerCache& cache, const WalkPairs& pairs, KeyedPairs* keyed,
+                              std::vector<BlockAnswer>* answered) {
+  std::uint64_t cached = 0;
+  std::size_t kept = 0;
+  store::WalkOutcome outcome;
+  for (std::size_t k = 0; k < keyed->keys.size(); ++k) {
+    if (!cache.Find(keyed->keys[k], &outcome)) {
+      keyed->keys[kept] = keyed->keys[k];
+      keyed->positions[kept++] = keyed->positions[k];
+      continue;
+    }
+    ++cached;
+    answered->push_back(StoredBlockAnswer(pairs.index[keyed->positions[k]], outcome, keyed->model));
+  }
+  keyed->keys.resize(kept);
+  keyed->positions.resize(kept);
+  return cached;
 }
 
 }  // namespace
+
+BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::StatusOr<WalkResult>& result) {
+  if (!result.ok()) return RefusedBlockAnswer(index, result.status());
+  const nav::WalkAnswer& walk = result->answer;
+  BlockAnswer answer;
+  answer.index = index;
+  answer.status = walk.status;
+  answer.method = walk.method;
+  if (walk.status == nav::WalkStatus::kOk) {
+    answer.seconds = walk.seconds;
+    answer.yards = walk.yards;
+  }
+  answer.stored = result->stored;
+  answer.model = result->model;
+  return answer;
+}
 
 struct StoreFirstAnswerer::Prepared {
   std::shared_ptr<const ServedWorld> world;
@@ -107,215 +122,146 @@ struct StoreFirstAnswerer::Prepared {
   std::optional<store::WalkKey> key;  // when both ends snapped and there is a store
 };
 
-absl::Status StoreFirstAnswerer::Prepare(const walk::v1::WalkRequest& request,
-                                         const std::string& field_prefix, Prepared* p) const {
-  if (absl::Status valid = ValidateWalkRequest(request, field_prefix); !valid.ok()) return valid;
-  absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(request.world());
-  if (!found.ok()) {
-    return absl::Status(found.status().code(),
-                        field_prefix + std::string(found.status().message()));
-  }
+absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_view field_prefix,
+                                         Prepared* p) const {
+  if (absl::Status valid = query.Validate(field_prefix); !valid.ok()) return valid;
+  absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(query.world);
+  if (!found.ok()) return Prefixed(found.status(), field_prefix);
   p->world = *std::move(found);
-  p->metric = p->world->MetricFor(request.profile(), request.band());
-  p->from = ToPlace(request.from());
-  p->to = ToPlace(request.to());
+  p->metric = p->world->MetricFor(query.profile, query.band);
+  p->from = *query.from;
+  p->to = *query.to;
   const nav::World& world = p->world->world;
   const nav::Continent* continent = world.FindContinent(p->from.continent);
   // A forced search (diagnostics) answers outside the store: the store keeps what auto answers.
-  const bool forced = request.search() != walk::v1::SEARCH_AUTO;
+  const bool forced = query.search != nav::SearchMode::kAuto;
   if (store_ != nullptr && !forced && continent != nullptr &&
       p->from.continent == p->to.continent &&
       nav::ValidatePlace(p->from, world.column_yards, "from").ok() &&
       nav::ValidatePlace(p->to, world.column_yards, "to").ok()) {
     p->from_snap = nav::SnapPlace(*continent, world.column_yards, p->from);
     p->to_snap = nav::SnapPlace(*continent, world.column_yards, p->to);
-    // An end that did not snap keys with no surface: its answer (off the map, no surface) is as
-    // much a fact of the model as a walk, so a rerun asks nothing again.
-    auto surface = [](const nav::Snap& snap) {
-      return snap.status == nav::WalkStatus::kOk ? snap.end.surface : nav::kInvalidId;
-    };
-    p->key = store::WalkKey{p->metric->model, store::MakeEndKey(p->from, surface(*p->from_snap)),
-                            store::MakeEndKey(p->to, surface(*p->to_snap))};
+    p->key = store::WalkKey{p->metric->model, store::MakeEndKey(p->from, KeySurface(*p->from_snap)),
+                            store::MakeEndKey(p->to, KeySurface(*p->to_snap))};
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> StoreFirstAnswerer::Lookup(const Prepared& p,
-                                                walk::v1::WalkResponse* out) const {
+absl::StatusOr<bool> StoreFirstAnswerer::Lookup(const Prepared& p, nav::WalkAnswer* out) const {
   if (!p.key) return false;
   store::StoredWalk hit;
   bool present = false;
   if (absl::Status s = store_->Get(*p.key, &hit, &present); !s.ok()) return s;
   metrics_.RecordStoreLookup(present);
   if (!present) return false;
-  nav::WalkAnswer answer = store::ToAnswer(std::move(hit));
+  *out = store::ToAnswer(std::move(hit));
   // Where the places snap (settling is in the stored seconds).
-  if (p.from_snap->status == nav::WalkStatus::kOk) answer.from_end = p.from_snap->end;
-  if (p.to_snap->status == nav::WalkStatus::kOk) answer.to_end = p.to_snap->end;
-  ToProto(answer, out);
+  if (p.from_snap->status == nav::WalkStatus::kOk) out->from_end = p.from_snap->end;
+  if (p.to_snap->status == nav::WalkStatus::kOk) out->to_end = p.to_snap->end;
   return true;
 }
 
-bool StoreFirstAnswerer::AnswerFromStore(const walk::v1::WalkRequest& request,
-                                         const std::string& field_prefix,
-                                         walk::v1::WalkResponse* out, absl::Status* status) const {
+absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerFromStore(
+    const WalkQuery& query, absl::string_view field_prefix) const {
   Prepared prepared;
-  *status = Prepare(request, field_prefix, &prepared);
-  if (!status->ok()) return true;
-  out->set_band(request.band());
-  out->set_model_id(nav::FormatId(prepared.metric->model));
-  absl::StatusOr<bool> hit = Lookup(prepared, out);
-  if (!hit.ok()) {
-    *status = hit.status();
-    return true;
-  }
-  return *hit;
+  if (absl::Status s = Prepare(query, field_prefix, &prepared); !s.ok()) return s;
+  WalkResult result;
+  result.band = query.band;
+  result.model = prepared.metric->model;
+  absl::StatusOr<bool> hit = Lookup(prepared, &result.answer);
+  if (!hit.ok()) return hit.status();
+  if (!*hit) return std::nullopt;
+  result.stored = true;
+  return result;
 }
 
-void StoreFirstAnswerer::AnswerBlockFromStore(const walk::v1::PairBlock& block,
+void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
                                               std::vector<BlockAnswer>* answered,
                                               std::vector<ToRoute>* to_route) const {
-  const std::size_t n = static_cast<std::size_t>(block.index_size());
+  const std::size_t n = pairs.size();
   auto refuse_all = [&](const absl::Status& status) {
-    for (std::size_t i = 0; i < n; ++i) {
-      answered->push_back(ToBlockAnswer(block.index(static_cast<int>(i)), status,
-                                        walk::v1::WalkResponse::default_instance(), false));
-    }
+    for (std::size_t i = 0; i < n; ++i)
+      answered->push_back(RefusedBlockAnswer(pairs.index[i], status));
   };
-  if (absl::Status columns = CheckBlockColumns(block); !columns.ok()) return refuse_all(columns);
+  if (absl::Status columns = pairs.CheckColumns(); !columns.ok()) return refuse_all(columns);
   if (n == 0) return;
   // What every pair shares, checked once: the world, profile and band.
-  walk::v1::WalkRequest shared = BlockPairRequest(block, 0);
-  if (absl::Status valid = ValidateWalkRequest(shared, "block."); !valid.ok())
+  if (absl::Status valid = pairs.Query(0).Validate("block."); !valid.ok()) {
     return refuse_all(valid);
-  absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(block.world());
-  if (!found.ok()) {
-    return refuse_all(
-        absl::Status(found.status().code(), "block." + std::string(found.status().message())));
   }
+  absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(pairs.world);
+  if (!found.ok()) return refuse_all(Prefixed(found.status(), "block."));
   const ServedWorld& served = **found;
-  const nav::World& world = served.world;
-  const nav::Continent* continent = world.FindContinent(block.from_continent());
-  const std::size_t first_routed = to_route->size();
-  if (store_ == nullptr || continent == nullptr || block.from_continent() != block.to_continent()) {
+  const nav::Continent* continent = served.world.FindContinent(pairs.from_continent);
+  if (store_ == nullptr || continent == nullptr || pairs.from_continent != pairs.to_continent) {
     // Nothing to look up: Answer routes each pair (or says what is wrong with it).
     for (std::size_t i = 0; i < n; ++i) to_route->push_back({i, false});
     return;
   }
-  const std::uint64_t model = served.MetricFor(block.profile(), block.band())->model;
-  std::vector<store::WalkKey> keys;
-  std::vector<std::size_t> keyed;  // keys[k] is pair keyed[k]'s
-  keys.reserve(n);
-  keyed.reserve(n);
-  auto place = [](std::uint32_t continent, double x, double y,
-                  const google::protobuf::RepeatedField<double>& z, int i) {
-    nav::Place p;
-    p.continent = continent;
-    p.x_yards = x;
-    p.y_yards = y;
-    if (i < z.size() && !std::isnan(z.Get(i))) p.z_yards = z.Get(i);
-    return p;
+  const std::size_t first_routed = to_route->size();
+  // Pairs routed in key order after those that could not be keyed: keep the block's order.
+  auto sort_routed = [&] {
+    std::sort(to_route->begin() + static_cast<std::ptrdiff_t>(first_routed), to_route->end());
   };
-  auto surface = [](const nav::Snap& snap) {
-    return snap.status == nav::WalkStatus::kOk ? snap.end.surface : nav::kInvalidId;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    const int k = static_cast<int>(i);
-    const nav::Place from =
-        place(block.from_continent(), block.from_x(k), block.from_y(k), block.from_z(), k);
-    const nav::Place to =
-        place(block.to_continent(), block.to_x(k), block.to_y(k), block.to_z(), k);
-    if (!nav::ValidatePlace(from, world.column_yards, "from").ok() ||
-        !nav::ValidatePlace(to, world.column_yards, "to").ok()) {
-      to_route->push_back({i, false});  // Answer names the bad field
-      continue;
-    }
-    // As Prepare keys a single walk.
-    const nav::Snap from_snap = nav::SnapPlace(*continent, world.column_yards, from);
-    const nav::Snap to_snap = nav::SnapPlace(*continent, world.column_yards, to);
-    keys.push_back(store::WalkKey{model, store::MakeEndKey(from, surface(from_snap)),
-                                  store::MakeEndKey(to, surface(to_snap))});
-    keyed.push_back(i);
-  }
+  KeyedPairs keyed =
+      KeyPairs(pairs, served.world, served.MetricFor(pairs.profile, pairs.band)->model, to_route);
   // The answer cache first: what it holds needs no RocksDB read.
-  std::uint64_t cached = 0;
-  if (cache_ != nullptr) {
-    std::size_t kept = 0;
-    store::WalkOutcome outcome;
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-      if (!cache_->Find(keys[k], &outcome)) {
-        keys[kept] = keys[k];
-        keyed[kept++] = keyed[k];
-        continue;
-      }
-      ++cached;
-      answered->push_back(
-          StoredBlockAnswer(block.index(static_cast<int>(keyed[k])), outcome, model));
-    }
-    keys.resize(kept);
-    keyed.resize(kept);
-  }
+  const std::uint64_t cached =
+      cache_ != nullptr ? AnswerFromCache(*cache_, pairs, &keyed, answered) : 0;
   std::vector<std::optional<store::StoredWalk>> hits;
-  if (absl::Status s = store_->MultiGet(keys, &hits); !s.ok()) {
+  if (absl::Status s = store_->MultiGet(keyed.keys, &hits); !s.ok()) {
     // One damaged value fails the whole MultiGet: answer these pairs one by one instead, so
     // only the damaged one is refused (Answer looks each up again).
-    for (std::size_t i : keyed) to_route->push_back({i, /*looked_up=*/false});
-    std::sort(to_route->begin() + static_cast<std::ptrdiff_t>(first_routed), to_route->end());
-    return;
+    for (std::size_t i : keyed.positions) to_route->push_back({i, /*looked_up=*/false});
+    return sort_routed();
   }
   std::uint64_t hit_count = 0;
-  for (std::size_t k = 0; k < keyed.size(); ++k) {
+  for (std::size_t k = 0; k < keyed.positions.size(); ++k) {
     if (!hits[k]) {
-      to_route->push_back({keyed[k], /*looked_up=*/true});
+      to_route->push_back({keyed.positions[k], /*looked_up=*/true});
       continue;
     }
     ++hit_count;
     const store::WalkOutcome outcome = store::OutcomeOf(*hits[k]);
-    if (cache_ != nullptr) cache_->Insert(keys[k], outcome);
-    answered->push_back(StoredBlockAnswer(block.index(static_cast<int>(keyed[k])), outcome, model));
+    if (cache_ != nullptr) cache_->Insert(keyed.keys[k], outcome);
+    answered->push_back(StoredBlockAnswer(pairs.index[keyed.positions[k]], outcome, keyed.model));
   }
-  // Pairs routed in key order after those that could not be keyed: keep the block's order.
-  std::sort(to_route->begin() + static_cast<std::ptrdiff_t>(first_routed), to_route->end());
-  metrics_.RecordStoreLookups(hit_count + cached, keys.size() - hit_count);
+  sort_routed();
+  metrics_.RecordStoreLookups(hit_count + cached, keyed.keys.size() - hit_count);
 }
 
-absl::Status StoreFirstAnswerer::Answer(const walk::v1::WalkRequest& request,
-                                        const std::string& field_prefix, nav::Searchers& searchers,
-                                        walk::v1::WalkResponse* out, bool* stored,
-                                        walk::v1::PathResponse* path, bool look_up) const {
-  *stored = false;
+absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
+                                                      const AnswerOptions& options,
+                                                      nav::Searchers& searchers) const {
   Prepared p;
-  if (absl::Status s = Prepare(request, field_prefix, &p); !s.ok()) return s;
-  out->set_band(request.band());
-  out->set_model_id(nav::FormatId(p.metric->model));
-  if (path == nullptr && look_up) {
-    absl::StatusOr<bool> hit = Lookup(p, out);
+  if (absl::Status s = Prepare(query, options.field_prefix, &p); !s.ok()) return s;
+  WalkResult result;
+  result.band = query.band;
+  result.model = p.metric->model;
+  if (!query.want_path && options.look_up) {
+    absl::StatusOr<bool> hit = Lookup(p, &result.answer);
     if (!hit.ok()) return hit.status();
     if (*hit) {
-      *stored = true;
-      return absl::OkStatus();
+      result.stored = true;
+      return result;
     }
   }
-  nav::WalkOptions options;
-  options.want_path = path != nullptr;
-  options.router = p.world->router.get();
-  options.search = ToSearchMode(request.search());
+  nav::WalkOptions walk_options;
+  walk_options.want_path = query.want_path;
+  walk_options.router = p.world->router.get();
+  walk_options.search = query.search;
   absl::StatusOr<nav::WalkAnswer> answer =
-      nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, options);
-  if (!answer.ok()) {
-    return absl::Status(answer.status().code(),
-                        field_prefix + std::string(answer.status().message()));
-  }
+      nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, walk_options);
+  if (!answer.ok()) return Prefixed(answer.status(), options.field_prefix);
   metrics_.RecordWalk(*answer);
-  ToProto(*answer, out);
-  if (path != nullptr && answer->path) ToProto(*answer->path, path);
   if (p.key) {
     const store::StoredWalk stored_walk = store::FromAnswer(*answer);
     if (absl::Status s = store_->PutBatch({{*p.key, stored_walk}}); !s.ok()) return s;
     // Acknowledged by the store: batch lookups may answer it from memory from now on.
     if (cache_ != nullptr) cache_->Insert(*p.key, store::OutcomeOf(stored_walk));
   }
-  return absl::OkStatus();
+  result.answer = *std::move(answer);
+  return result;
 }
 
 }  // namespace walk::server

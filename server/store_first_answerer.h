@@ -1,42 +1,30 @@
-// Answers one walk request as walkd answers every walk: validate; find the world and metric;
-// snap the ends; ask the walk store (by the model and both ends); route only on a miss, and keep
-// what was routed. Shared by Walk, Path, WalkBatch and Table. Thread-safe: call it from any
-// search thread with that thread's Searchers.
+// Answers walks as walkd answers every walk: validate; find the world and metric; snap the ends;
+// ask the walk store (by the model and both ends); route only on a miss, and keep what was
+// routed. Shared by Walk, Path, WalkBatch and Table. It speaks plain C++ (server/walk_query.h):
+// the handlers convert from and to protos. Thread-safe: call it from any search thread with that
+// thread's Searchers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <string>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "nav/query/walk_pipeline.h"
 #include "server/walk_metrics.h"
+#include "server/walk_query.h"
 #include "server/world_registry.h"
 #include "store/answer_cache.h"
 #include "store/walk_store.h"
-#include "walk/v1/walk.pb.h"
 
 namespace walk::server {
 
-// One pair of a PairBlock, answered: its entries of AnswerBlock's columns.
-struct BlockAnswer {
-  std::uint64_t index = 0;
-  int code = 0;         // 0 or a gRPC code number
-  std::string message;  // why, when code is not 0
-  walk::v1::WalkStatus status = walk::v1::WALK_STATUS_UNSPECIFIED;
-  walk::v1::Method method = walk::v1::METHOD_UNSPECIFIED;
-  double seconds = 0.0;
-  double yards = 0.0;
-  bool stored = false;
-  std::uint64_t model = 0;
-};
-
-// Pair `i` of `block` as the WalkRequest it stands for.
-walk::v1::WalkRequest BlockPairRequest(const walk::v1::PairBlock& block, std::size_t i);
-
-// Pair `index`'s answer from Answer's outcome (`status`, and `response` when status is OK).
-BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::Status& status,
-                          const walk::v1::WalkResponse& response, bool stored);
+// Pair `index`'s entries of an AnswerBlock from its walk's outcome: the walk, or why it was
+// refused.
+BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::StatusOr<WalkResult>& result);
 
 class StoreFirstAnswerer {
  public:
@@ -46,46 +34,52 @@ class StoreFirstAnswerer {
                      store::AnswerCache* cache = nullptr)
       : worlds_(worlds), store_(store), metrics_(metrics), cache_(cache) {}
 
-  // Answers `request` into `out`. Returns the RPC-level status: INVALID_ARGUMENT naming the
-  // field (prefixed with `field_prefix`), NOT_FOUND, UNAVAILABLE, or an internal store error.
-  // `stored` says whether the store answered. `path`, when non-null, also receives the way
-  // (a path is always routed; its answer is still kept in the store).
-  // `look_up` false skips the store lookup (the caller's MultiGet already missed).
-  absl::Status Answer(const walk::v1::WalkRequest& request, const std::string& field_prefix,
-                      nav::Searchers& searchers, walk::v1::WalkResponse* out, bool* stored,
-                      walk::v1::PathResponse* path = nullptr, bool look_up = true) const;
+  // How Answer treats one query.
+  struct AnswerOptions {
+    // Prefixes the field an INVALID_ARGUMENT names: "walk." for a PathRequest's walk or a batch
+    // pair, "block." for a block's pair, "" for a WalkRequest.
+    absl::string_view field_prefix;
+    // False skips the store lookup: the caller's MultiGet has already missed.
+    bool look_up = true;
+  };
 
-  // Answers `request` from the store alone when it can, without searching: returns true when
-  // `out` (or `*status`, an error) is final; false when the walk must be routed (call Answer).
-  // Cheap enough to run on a gRPC thread.
-  bool AnswerFromStore(const walk::v1::WalkRequest& request, const std::string& field_prefix,
-                       walk::v1::WalkResponse* out, absl::Status* status) const;
+  // Answers `query`. Errors are the RPC's: INVALID_ARGUMENT naming the field, NOT_FOUND,
+  // UNAVAILABLE (the world is loading or failed), FAILED_PRECONDITION (a forced search the world
+  // cannot do), or an internal store error. A query that wants its way is always routed; its
+  // answer is still kept in the store.
+  absl::StatusOr<WalkResult> Answer(const WalkQuery& query, const AnswerOptions& options,
+                                    nav::Searchers& searchers) const;
 
-  // Answers every pair of `block` the store holds (the answer cache first, then one MultiGet
-  // for the rest) into `answered`; appends
-  // the positions (in the block) of the others to `to_route`: route each with
-  // Answer(BlockPairRequest(block, i), "block.", ..., look_up = !looked_up), which also gives a
-  // pair's own errors. A
-  // block refused as a whole (columns of unequal length, a missing world, an unknown world,
-  // profile or band) answers every pair it indexes with that error. Cheap enough for a gRPC
-  // thread.
+  // Answers `query` from the store alone when it can, without searching: a result (stored), an
+  // error (as Answer's), or nullopt when the walk must be routed (call Answer). Cheap enough to
+  // run on a gRPC thread.
+  absl::StatusOr<std::optional<WalkResult>> AnswerFromStore(const WalkQuery& query,
+                                                            absl::string_view field_prefix) const;
+
+  // A pair of a block the store could not answer.
   struct ToRoute {
     std::size_t position;  // in the block
     bool looked_up;        // the store was asked and has no answer
     friend bool operator<(const ToRoute& a, const ToRoute& b) { return a.position < b.position; }
   };
-  void AnswerBlockFromStore(const walk::v1::PairBlock& block, std::vector<BlockAnswer>* answered,
+  // Answers every pair of `pairs` the store holds (the answer cache first, then one MultiGet for
+  // the rest) into `answered`, and appends the others to `to_route`, in the block's order: route
+  // each with Answer(pairs.Query(position), {"block.", !looked_up}), which also gives a pair's
+  // own errors. A block refused as a whole (columns of unequal length, a missing world, an
+  // unknown world, profile or band) answers every pair it indexes with that error. Cheap enough
+  // for a gRPC thread.
+  void AnswerBlockFromStore(const WalkPairs& pairs, std::vector<BlockAnswer>* answered,
                             std::vector<ToRoute>* to_route) const;
 
   store::WalkStore* store() const { return store_; }
 
  private:
-  // What both paths share: the checked request, its world, metric, snapped ends and store key.
+  // What both paths share: the checked query, its world, metric, snapped ends and store key.
   struct Prepared;
-  absl::Status Prepare(const walk::v1::WalkRequest& request, const std::string& field_prefix,
+  absl::Status Prepare(const WalkQuery& query, absl::string_view field_prefix,
                        Prepared* prepared) const;
   // Fills `out` from a store hit; false on a miss.
-  absl::StatusOr<bool> Lookup(const Prepared& prepared, walk::v1::WalkResponse* out) const;
+  absl::StatusOr<bool> Lookup(const Prepared& prepared, nav::WalkAnswer* out) const;
 
   const WorldRegistry& worlds_;
   store::WalkStore* store_;

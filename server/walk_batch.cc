@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/grpc_status.h"
+#include "server/proto_convert.h"
 
 namespace walk::server {
 
@@ -25,21 +26,19 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   walk::v1::WalkBatchRequest request;
   if (ok) request = std::move(request_);
   // The message's pairs: its own and those it carries.
-  std::vector<walk::v1::WalkBatchRequest> pairs;
+  std::vector<Pair> pairs;
   walk::v1::PairBlock block;
-  const bool has_block = ok && request.has_block();
   if (ok) {
+    const bool has_block = request.has_block();
     block.Swap(request.mutable_block());
-    request.clear_block();
     pairs.reserve(1 + request.more_size());
-    for (auto& more : *request.mutable_more()) {
-      more.clear_more();
-      more.clear_block();
-      pairs.push_back(std::move(more));
-    }
-    request.clear_more();
     // A message carrying only a block has no pair of its own.
-    if (request.has_walk() || !has_block) pairs.insert(pairs.begin(), std::move(request));
+    if (request.has_walk() || !has_block) {
+      pairs.push_back({request.index(), ToWalkQuery(request.walk())});
+    }
+    for (const walk::v1::WalkBatchRequest& more : request.more()) {
+      pairs.push_back({more.index(), ToWalkQuery(more.walk())});
+    }
   }
   const std::size_t asked = pairs.size() + static_cast<std::size_t>(block.index_size());
   bool cancelled;
@@ -53,43 +52,9 @@ void WalkBatchReactor::OnReadDone(bool ok) {
       summary_.set_asked(summary_.asked() + asked);
     }
   }
-  if (!ok || cancelled) {
-    Action action;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      action = NextLocked();
-    }
-    Do(action);
-    return;
-  }
-  if (block.index_size() > 0) StartBlock(std::move(block));
-  for (walk::v1::WalkBatchRequest& pair : pairs) {
-    walk::v1::WalkBatchResponse response;
-    response.set_index(pair.index());
-    // A stored answer costs a lookup: answer it here, on gRPC's thread; route the rest on the
-    // pool.
-    absl::Status status;
-    if (answerer_.AnswerFromStore(pair.walk(), "walk.", response.mutable_walk(), &status)) {
-      Finalize(std::move(response), status, /*stored=*/true, pair.walk().band());
-      continue;
-    }
-    pool_.Submit([this, pair = std::move(pair),
-                  response = std::move(response)](nav::Searchers& searchers) mutable {
-      bool cancelled;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        cancelled = cancelled_;
-      }
-      if (cancelled) {  // the call is over: answer at once, nobody will read it
-        Finalize(std::move(response), absl::CancelledError("the batch was cancelled"), false,
-                 pair.walk().band());
-        return;
-      }
-      bool stored = false;
-      const absl::Status status =
-          answerer_.Answer(pair.walk(), "walk.", searchers, response.mutable_walk(), &stored);
-      Finalize(std::move(response), status, stored, pair.walk().band());
-    });
+  if (ok && !cancelled) {
+    if (block.index_size() > 0) StartBlock(std::move(block));
+    for (Pair& pair : pairs) StartPair(std::move(pair));
   }
   Action action;
   {
@@ -99,42 +64,68 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   Do(action);
 }
 
+void WalkBatchReactor::StartPair(Pair pair) {
+  // A stored answer costs a lookup: answer it here, on gRPC's thread; route the rest on the pool.
+  absl::StatusOr<std::optional<WalkResult>> stored = answerer_.AnswerFromStore(pair.query, "walk.");
+  if (!stored.ok()) return Finalize(pair.index, stored.status(), pair.query.band);
+  if (stored->has_value()) return Finalize(pair.index, **std::move(stored), pair.query.band);
+  pool_.Submit([this, pair = std::move(pair)](nav::Searchers& searchers) {
+    if (Cancelled()) {  // the call is over: answer at once, nobody will read it
+      Finalize(pair.index, absl::CancelledError("the batch was cancelled"), pair.query.band);
+      return;
+    }
+    Finalize(pair.index, answerer_.Answer(pair.query, {.field_prefix = "walk."}, searchers),
+             pair.query.band);
+  });
+}
+
+bool WalkBatchReactor::Cancelled() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return cancelled_;
+}
+
+namespace {
+
+// A block's message and the plain view of its pairs, kept alive while its pairs are routed.
+struct SharedBlock {
+  explicit SharedBlock(walk::v1::PairBlock message)
+      : proto(std::move(message)), pairs(ToWalkPairs(proto)) {}
+  SharedBlock(const SharedBlock&) = delete;
+  SharedBlock& operator=(const SharedBlock&) = delete;
+
+  const walk::v1::PairBlock proto;
+  const WalkPairs pairs;  // borrows proto's columns
+};
+
+}  // namespace
+
 void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
+  auto shared = std::make_shared<const SharedBlock>(std::move(block));
+  const WalkPairs& pairs = shared->pairs;
   std::vector<BlockAnswer> answered;
   std::vector<StoreFirstAnswerer::ToRoute> to_route;
-  if (block.index_size() > static_cast<int>(kMaxBlockPairs)) {
+  if (pairs.size() > kMaxBlockPairs) {
     const absl::Status too_big = absl::InvalidArgumentError(absl::StrCat(
         "block.index: a block holds at most ", kMaxBlockPairs, " pairs (send more blocks)"));
-    for (int k = 0; k < block.index_size(); ++k) {
-      answered.push_back(ToBlockAnswer(block.index(k), too_big,
-                                       walk::v1::WalkResponse::default_instance(), false));
-    }
+    for (std::uint64_t index : pairs.index) answered.push_back(RefusedBlockAnswer(index, too_big));
   } else {
-    answerer_.AnswerBlockFromStore(block, &answered, &to_route);
+    answerer_.AnswerBlockFromStore(pairs, &answered, &to_route);
   }
-  const std::uint32_t band = block.band();
+  const std::uint32_t band = pairs.band;
   if (!answered.empty()) AnsweredRows(std::move(answered), band);
-  if (to_route.empty()) return;
-  auto shared = std::make_shared<const walk::v1::PairBlock>(std::move(block));
   for (const StoreFirstAnswerer::ToRoute& route : to_route) {
     const std::size_t i = route.position;
     const bool look_up = !route.looked_up;
     pool_.Submit([this, shared, i, look_up, band](nav::Searchers& searchers) {
-      const std::uint64_t index = shared->index(static_cast<int>(i));
-      bool cancelled;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        cancelled = cancelled_;
+      const std::uint64_t index = shared->pairs.index[i];
+      if (Cancelled()) {  // a cancelled call answers at once: nobody will read it
+        AnsweredRows({RefusedBlockAnswer(index, absl::CancelledError("the batch was cancelled"))},
+                     band);
+        return;
       }
-      walk::v1::WalkResponse response;
-      absl::Status status = absl::CancelledError("the batch was cancelled");
-      bool stored = false;
-      if (!cancelled) {  // a cancelled call answers at once: nobody will read it
-        status =
-            answerer_.Answer(BlockPairRequest(*shared, i), "block.", searchers, &response, &stored,
-                             /*path=*/nullptr, look_up);
-      }
-      AnsweredRows({ToBlockAnswer(index, status, response, stored)}, band);
+      const absl::StatusOr<WalkResult> result = answerer_.Answer(
+          shared->pairs.Query(i), {.field_prefix = "block.", .look_up = look_up}, searchers);
+      AnsweredRows({ToBlockAnswer(index, result)}, band);
     });
   }
 }
@@ -147,16 +138,16 @@ void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t
   std::uint64_t counts[kOutcomes] = {};
   std::uint64_t stored = 0, routed = 0;
   for (const BlockAnswer& row : rows) {
-    if (row.code != 0) {
+    if (!row.error.ok()) {
       ++counts[kRefused];
       continue;
     }
     ++(row.stored ? stored : routed);
-    if (row.status != walk::v1::WALK_STATUS_OK)
+    if (row.status != nav::WalkStatus::kOk)
       ++counts[kFailed];
     else if (row.stored)
       ++counts[kStored];
-    else if (row.method == walk::v1::METHOD_STRAIGHT_LINE)
+    else if (row.method == nav::Method::kStraightLine)
       ++counts[kStraight];
     else
       ++counts[kRouted];
@@ -179,20 +170,15 @@ void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t
   Do(action);
 }
 
-void WalkBatchReactor::Finalize(walk::v1::WalkBatchResponse response, const absl::Status& status,
-                                bool stored, std::uint32_t band) {
-  if (!status.ok()) {
-    response.clear_walk();
-    response.set_code(static_cast<int>(status.code()));
-    response.set_message(std::string(status.message()));
-    Answered(std::move(response), "refused", band, false);
-    return;
-  }
-  response.set_stored(stored);
-  const bool failed = response.walk().status() != walk::v1::WALK_STATUS_OK;
-  const char* outcome = stored                                                       ? "stored"
-                        : response.walk().method() == walk::v1::METHOD_STRAIGHT_LINE ? "straight"
-                                                                                     : "routed";
+void WalkBatchReactor::Finalize(std::uint64_t index, const absl::StatusOr<WalkResult>& result,
+                                std::uint32_t band) {
+  walk::v1::WalkBatchResponse response;
+  ToProto(index, result, &response);
+  if (!result.ok()) return Answered(std::move(response), "refused", band, false);
+  const bool failed = result->answer.status != nav::WalkStatus::kOk;
+  const char* outcome = result->stored                                        ? "stored"
+                        : result->answer.method == nav::Method::kStraightLine ? "straight"
+                                                                              : "routed";
   Answered(std::move(response), failed ? "failed" : outcome, band, failed);
 }
 
@@ -287,26 +273,9 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
 
 void WalkBatchReactor::WriteRows(walk::v1::AnswerBlock* out) {
   const std::size_t rows = std::min(ready_rows_.size(), kRowsPerMessage);
-  const int n = static_cast<int>(rows);
-  out->mutable_index()->Reserve(n);
-  out->mutable_code()->Reserve(n);
-  out->mutable_status()->Reserve(n);
-  out->mutable_method()->Reserve(n);
-  out->mutable_seconds()->Reserve(n);
-  out->mutable_yards()->Reserve(n);
-  out->mutable_stored()->Reserve(n);
-  out->mutable_model()->Reserve(n);
+  ReserveRows(static_cast<int>(rows), out);
   for (std::size_t k = 0; k < rows; ++k) {
-    BlockAnswer& row = ready_rows_.front();
-    out->add_index(row.index);
-    out->add_code(row.code);
-    if (row.code != 0) (*out->mutable_message())[row.index] = std::move(row.message);
-    out->add_status(row.status);
-    out->add_method(row.method);
-    out->add_seconds(row.seconds);
-    out->add_yards(row.yards);
-    out->add_stored(row.stored);
-    out->add_model(row.model);
+    AppendRow(std::move(ready_rows_.front()), out);
     ready_rows_.pop_front();
   }
 }
@@ -327,15 +296,9 @@ void WalkBatchReactor::Do(Action action) {
       StartWrite(&writing_message_,
                  write_buffered_ ? grpc::WriteOptions().set_buffer_hint() : grpc::WriteOptions());
       break;
-    case Action::kFinish: {
-      bool cancelled;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        cancelled = cancelled_;
-      }
-      Finish(cancelled ? grpc::Status::CANCELLED : grpc::Status::OK);
+    case Action::kFinish:
+      Finish(Cancelled() ? grpc::Status::CANCELLED : grpc::Status::OK);
       break;
-    }
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
+#include "server/walk_query.h"
 #include "walk/v1/walk.grpc.pb.h"
 
 namespace walk::server {
@@ -48,9 +49,16 @@ class WalkBatchReactor final
   // into gRPC, so an inline reaction cannot deadlock).
   Action NextLocked();
   void Do(Action action);
-  // Turns an answer (or its error) into the pair's response and hands it to Answered.
-  void Finalize(walk::v1::WalkBatchResponse response, const absl::Status& status, bool stored,
-                std::uint32_t band);
+  // One pair asked alone (in `walk` or `more`).
+  struct Pair {
+    std::uint64_t index = 0;
+    WalkQuery query;
+  };
+  // Answers `pair` from the store at once when it can, else routes it on the pool.
+  void StartPair(Pair pair);
+  bool Cancelled();
+  // Turns pair `index`'s answer (or its error) into its response and hands it to Answered.
+  void Finalize(std::uint64_t index, const absl::StatusOr<WalkResult>& result, std::uint32_t band);
   void Answered(walk::v1::WalkBatchResponse response, const char* outcome, std::uint32_t band,
                 bool failed);
   // A block's pairs: the stored ones answered at once (one MultiGet), the rest routed on the pool.

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "nav/cost/cost_model.h"
 #include "nav/cost/danger.h"
 #include "nav/query/place_check.h"
 #include "nav/query/snap.h"
@@ -33,22 +34,74 @@ std::function<void(const absl::Status&)> Finisher(grpc::ServerUnaryReactor* reac
   };
 }
 
+// A Table call in flight: one pool task per source row, and the last row to finish replies.
+// The first error wins.
+struct TableCall {
+  TableCall(grpc::CallbackServerContext* context, const walk::v1::TableRequest* request,
+            walk::v1::TableResponse* response, std::function<void(const absl::Status&)> finish)
+      : context(context),
+        request(request),
+        response(response),
+        finish(std::move(finish)),
+        targets(static_cast<std::uint64_t>(request->targets_size())),
+        rows_left(static_cast<std::uint64_t>(request->sources_size())) {}
+
+  grpc::CallbackServerContext* const context;
+  const walk::v1::TableRequest* const request;
+  walk::v1::TableResponse* const response;  // each row fills its own walks
+  const std::function<void(const absl::Status&)> finish;
+  const std::uint64_t targets;
+  std::atomic<std::uint64_t> rows_left;
+  std::atomic<std::uint64_t> stored{0};
+  std::mutex mu;
+  absl::Status error;  // guarded by mu
+};
+
+// Answers row `s` of `call`: sources[s] to every target, until a walk fails or the call is
+// cancelled. The last row to finish finishes the call.
+void AnswerTableRow(TableCall& call, std::uint64_t s, const StoreFirstAnswerer& answerer,
+                    nav::Searchers& searchers) {
+  for (std::uint64_t t = 0; t < call.targets && !call.context->IsCancelled(); ++t) {
+    const absl::StatusOr<WalkResult> result = answerer.Answer(
+        ToTableQuery(*call.request, static_cast<int>(s), static_cast<int>(t)), {}, searchers);
+    if (result.ok()) {
+      if (result->stored) ++call.stored;
+      ToProto(*result, call.response->mutable_walks(static_cast<int>(s * call.targets + t)));
+      continue;
+    }
+    std::lock_guard<std::mutex> lock(call.mu);
+    if (call.error.ok()) {
+      call.error = absl::Status(
+          result.status().code(),
+          absl::StrCat("sources[", s, "] to targets[", t, "]: ", result.status().message()));
+    }
+    break;
+  }
+  if (--call.rows_left != 0) return;
+  call.response->set_stored(call.stored);
+  absl::Status error;
+  {
+    std::lock_guard<std::mutex> lock(call.mu);
+    error = call.error;
+  }
+  if (error.ok() && call.context->IsCancelled())
+    error = absl::CancelledError("the call was cancelled");
+  call.finish(error);
+}
+
 }  // namespace
 
-void WalkServiceImpl::AnswerOnPool(grpc::CallbackServerContext* context,
-                                   const walk::v1::WalkRequest& request,
-                                   const std::string& field_prefix,
-                                   walk::v1::WalkResponse* response, walk::v1::PathResponse* path,
-                                   std::function<void(const absl::Status&)> finish) {
+void WalkServiceImpl::AnswerOnPool(PoolCall call) {
   const StoreFirstAnswerer& answerer = answerer_;
-  pool_.Submit([context, &request, field_prefix, response, path, &answerer,
-                finish = std::move(finish)](nav::Searchers& searchers) {
-    if (context->IsCancelled()) {
-      finish(absl::CancelledError("the call was cancelled before its search ran"));
+  pool_.Submit([call = std::move(call), &answerer](nav::Searchers& searchers) {
+    if (call.context->IsCancelled()) {
+      call.finish(absl::CancelledError("the call was cancelled before its search ran"));
       return;
     }
-    bool stored = false;
-    finish(answerer.Answer(request, field_prefix, searchers, response, &stored, path));
+    absl::StatusOr<WalkResult> result =
+        answerer.Answer(call.query, {.field_prefix = call.field_prefix}, searchers);
+    if (result.ok()) call.reply(*result);
+    call.finish(result.status());
   });
 }
 
@@ -56,7 +109,11 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Walk(grpc::CallbackServerContext* con
                                                 const walk::v1::WalkRequest* request,
                                                 walk::v1::WalkResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  AnswerOnPool(context, *request, "", response, nullptr, Finisher(reactor, metrics_, "Walk"));
+  AnswerOnPool({.context = context,
+                .query = ToWalkQuery(*request),
+                .field_prefix = "",
+                .reply = [response](const WalkResult& result) { ToProto(result, response); },
+                .finish = Finisher(reactor, metrics_, "Walk")});
   return reactor;
 }
 
@@ -64,8 +121,11 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* con
                                                 const walk::v1::PathRequest* request,
                                                 walk::v1::PathResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  AnswerOnPool(context, request->walk(), "walk.", response->mutable_walk(), response,
-               Finisher(reactor, metrics_, "Path"));
+  AnswerOnPool({.context = context,
+                .query = ToWalkQuery(*request),
+                .field_prefix = "walk.",
+                .reply = [response](const WalkResult& result) { ToProto(result, response); },
+                .finish = Finisher(reactor, metrics_, "Path")});
   return reactor;
 }
 
@@ -93,51 +153,11 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
   response->set_sources(static_cast<std::uint32_t>(sources));
   response->set_targets(static_cast<std::uint32_t>(targets));
   for (std::uint64_t i = 0; i < sources * targets; ++i) response->add_walks();
-  // One task per source row; the last row to finish replies. The first error wins.
-  struct Shared {
-    std::atomic<std::uint64_t> rows_left;
-    std::atomic<std::uint64_t> stored{0};
-    std::mutex mu;
-    absl::Status error;
-  };
-  auto shared = std::make_shared<Shared>();
-  shared->rows_left = sources;
+  auto call = std::make_shared<TableCall>(context, request, response, std::move(finish));
   const StoreFirstAnswerer& answerer = answerer_;
   for (std::uint64_t s = 0; s < sources; ++s) {
-    pool_.Submit([s, targets, request, response, shared, finish, context,
-                  &answerer](nav::Searchers& searchers) {
-      for (std::uint64_t t = 0; t < targets && !context->IsCancelled(); ++t) {
-        walk::v1::WalkRequest walk;
-        walk.set_world(request->world());
-        *walk.mutable_from() = request->sources(static_cast<int>(s));
-        *walk.mutable_to() = request->targets(static_cast<int>(t));
-        walk.set_profile(request->profile());
-        walk.set_band(request->band());
-        bool stored = false;
-        const absl::Status status =
-            answerer.Answer(walk, "", searchers,
-                            response->mutable_walks(static_cast<int>(s * targets + t)), &stored);
-        if (stored) ++shared->stored;
-        if (!status.ok()) {
-          std::lock_guard<std::mutex> lock(shared->mu);
-          if (shared->error.ok()) {
-            shared->error = absl::Status(status.code(), absl::StrCat("sources[", s, "] to targets[",
-                                                                     t, "]: ", status.message()));
-          }
-          break;
-        }
-      }
-      if (--shared->rows_left == 0) {
-        response->set_stored(shared->stored);
-        absl::Status error;
-        {
-          std::lock_guard<std::mutex> lock(shared->mu);
-          error = shared->error;
-        }
-        if (error.ok() && context->IsCancelled())
-          error = absl::CancelledError("the call was cancelled");
-        finish(error);
-      }
+    pool_.Submit([call, s, &answerer](nav::Searchers& searchers) {
+      AnswerTableRow(*call, s, answerer, searchers);
     });
   }
   return reactor;
@@ -202,63 +222,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
                                                 walk::v1::InfoResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   auto finish = Finisher(reactor, metrics_, "Info");
-  for (const WorldStatus& w : worlds_.Snapshot()) {
-    walk::v1::WorldInfo* info = response->add_worlds();
-    info->set_name(w.name);
-    switch (w.state) {
-      case WorldState::kLoading:
-        info->set_state(walk::v1::WORLD_STATE_LOADING);
-        break;
-      case WorldState::kReady:
-        info->set_state(walk::v1::WORLD_STATE_READY);
-        break;
-      case WorldState::kFailed:
-        info->set_state(walk::v1::WORLD_STATE_FAILED);
-        break;
-    }
-    info->set_error(w.error);
-    info->set_source(w.served ? w.served->source : w.dir);
-    if (!w.served) continue;
-    const nav::World& world = w.served->world;
-    info->set_content_id(nav::FormatId(world.content_id));
-    info->set_column_yards(world.column_yards);
-    info->set_memory_bytes(world.MemoryBytes());
-    for (std::size_t k = 0; k < world.continents.size(); ++k) {
-      const nav::Continent& c = world.continents[k];
-      walk::v1::ContinentInfo* ci = info->add_continents();
-      ci->set_id(c.id);
-      ci->set_tiles_x(c.tiles_x);
-      ci->set_tiles_y(c.tiles_y);
-      ci->set_tiles(static_cast<std::uint32_t>(c.tiles.size()));
-      ci->set_columns(w.served->columns[k]);
-      ci->set_surfaces(c.surface_count());
-      ci->set_regions(c.region_count());
-      ci->set_max_floors(w.served->max_floors[k]);
-      ci->set_lift_rides(static_cast<std::uint32_t>(c.lifts.size()));
-    }
-    if (const nav::AbstractRouter* router = w.served->router.get()) {
-      const nav::AbstractGraph& graph = router->graph();
-      walk::v1::GraphInfo* gi = info->mutable_graph();
-      gi->set_cell_columns(graph.cell_columns);
-      gi->set_entrance_spacing(graph.entrance_spacing);
-      for (const nav::ContinentGraph& g : graph.continents) {
-        gi->set_nodes(gi->nodes() + g.node_count());
-        gi->set_arcs(gi->arcs() + g.arc_count());
-      }
-      gi->set_cch_arcs(router->timings().cch_arcs);
-      for (const std::string& profile : graph.profiles) gi->add_profiles(profile);
-      gi->set_cch_build_seconds(router->timings().cch_build_seconds);
-      gi->set_customize_seconds(router->timings().customize_seconds);
-      gi->set_memory_bytes(router->timings().memory_bytes);
-    }
-    for (const nav::Zone& zone : world.zones) {
-      walk::v1::ZoneInfo* zi = info->add_zones();
-      zi->set_id(zone.id);
-      zi->set_name(zone.name);
-      zi->set_min_level(zone.min_level);
-      zi->set_max_level(zone.max_level);
-    }
-  }
+  for (const WorldStatus& w : worlds_.Snapshot()) ToProto(w, response->add_worlds());
   for (const std::string& name : nav::ProfileNames()) response->add_profiles(name);
   for (std::uint32_t band : nav::kDangerBands) response->add_bands(band);
   response->set_version(WALKD_VERSION);

@@ -1,10 +1,16 @@
-// walk.v1.WalkService: parses a request into nav/ types, validates it (naming the bad field),
-// runs the search on the search pool (never on gRPC's threads), and formats the reply.
+// walk.v1.WalkService: converts a request into plain types (server/proto_convert.h), has it
+// validated (naming the bad field) and answered on the search pool (never on gRPC's threads),
+// and converts the answer into the reply.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+
+#include "absl/strings/string_view.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
 #include "server/walk_metrics.h"
+#include "server/walk_query.h"
 #include "server/world_registry.h"
 #include "walk/v1/walk.grpc.pb.h"
 
@@ -40,11 +46,18 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
                                  walk::v1::InfoResponse* response) override;
 
  private:
-  // Answers `request` on the search pool; `path`, when non-null, also receives the way. Calls
-  // `finish` exactly once.
-  void AnswerOnPool(grpc::CallbackServerContext* context, const walk::v1::WalkRequest& request,
-                    const std::string& field_prefix, walk::v1::WalkResponse* response,
-                    walk::v1::PathResponse* path, std::function<void(const absl::Status&)> finish);
+  // One walk answered on the search pool, as Walk and Path ask it.
+  struct PoolCall {
+    grpc::CallbackServerContext* context = nullptr;
+    WalkQuery query;
+    absl::string_view field_prefix;  // as StoreFirstAnswerer::AnswerOptions
+    // Fills the call's reply from the answer; runs on the pool thread before `finish`.
+    std::function<void(const WalkResult&)> reply;
+    // Finishes the call; called exactly once.
+    std::function<void(const absl::Status&)> finish;
+  };
+  // Answers `call.query` on the search pool (never on gRPC's thread).
+  void AnswerOnPool(PoolCall call);
 
   const WorldRegistry& worlds_;
   const StoreFirstAnswerer& answerer_;

@@ -1,6 +1,6 @@
 // A bounded in-memory map from walk keys to their answers' outcome (status, method, seconds,
 // yards): what a batch answer in columns carries, without RocksDB's per-key work (a table's
-// filter, index and block cache, ~2 µs a key here against ~0.2 µs). A key names its model, so an
+// filter, index and block cache; docs/store.md compares the two). A key names its model, so an
 // entry never goes stale: nothing is ever invalidated, only evicted.
 //
 // Eviction is by generations: each shard keeps a young and an old map; a full young map becomes

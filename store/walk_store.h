@@ -1,6 +1,7 @@
 // The walk store: every answer walkd computed for a static world, kept in RocksDB under
-// (model, from, to) so a second asking costs a lookup. RocksDB stays inside walk_store.cc; this
-// header pulls in none of it.
+// (model, from, to) so a second asking costs a lookup. What Open verifies is in
+// store/open_checks.h, store packs in store/store_pack.h; RocksDB stays inside the .cc files:
+// this header pulls in none of it.
 //
 // Durability: the write-ahead log is always on. An answer is acknowledged when PutBatch returns
 // OK; from then on it survives the process being killed (SIGKILL included), since RocksDB has
@@ -23,6 +24,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "store/store_pack.h"
 #include "store/walk_key.h"
 #include "store/walk_value.h"
 
@@ -34,9 +36,8 @@ struct WalkStoreOptions {
   // Bytes of uncompressed blocks kept in memory: the warm set lookups are answered from.
   std::size_t block_cache_bytes = std::size_t{64} << 20;
   // Bytes of whole answers kept by key (RocksDB's row cache; 0: none). A hit skips the table's
-  // filter, index and block: 2-2.5x faster than a block cache hit (docs/store.md). Each answer
-  // takes roughly 200-250 bytes here, and a row cache smaller than the set of answers asked
-  // again makes lookups slower, not faster: size it for the hot set or leave it off.
+  // filter, index and block. A row cache smaller than the set of answers asked again makes
+  // lookups slower, not faster: size it for the hot set or leave it off (docs/store.md).
   std::size_t row_cache_bytes = 0;
   // Bytes of answers gathered in memory (and in the log) before they are written to a table
   // file. Tests make it small to flush often.
@@ -45,38 +46,14 @@ struct WalkStoreOptions {
   // but no CURRENT file) is refused, never silently replaced by an empty store.
   bool create_if_missing = true;
   // The write-ahead log is always on. When true, each PutBatch is also synced to disk before it
-  // returns (survives power loss; costs a few ms per batch on most disks). When false, an
+  // returns (survives power loss, at the cost of a disk sync per batch). When false, an
   // acknowledged batch survives a killed process but the last moments may be lost to a power cut.
   bool sync_writes = false;
   // Read every table file's checksums when opening, so a damaged file is reported at start
-  // rather than when an answer in it is first asked. Costs one read of the store (about 1 s per
-  // GB); without it Open still checks the log, the manifest and each table's footer and index.
+  // rather than when an answer in it is first asked. Costs one read of the store; without it
+  // Open still checks the log, the manifest and each table's footer and index.
   bool verify_checksums_on_open = true;
 };
-
-// What ExportModel wrote.
-struct ExportStats {
-  std::uint64_t model = 0;
-  std::uint64_t answers = 0;
-  std::vector<std::string> files;  // the SST files' names, in key order, inside the pack dir
-  std::uint64_t bytes = 0;         // of the SST files
-};
-
-// What Ingest loaded.
-struct IngestStats {
-  std::uint64_t model = 0;
-  std::uint64_t answers = 0;
-  std::size_t files = 0;
-  std::uint64_t bytes = 0;
-};
-
-struct ExportOptions {
-  // A new SST file is started once the current one holds this many bytes.
-  std::uint64_t max_file_bytes = std::uint64_t{64} << 20;
-};
-
-// The name of a store pack's manifest inside the pack directory.
-inline constexpr char kPackManifestName[] = "walkpack.json";
 
 class WalkStore {
  public:
@@ -142,7 +119,7 @@ class WalkStore {
   // Starts writing the answers held in memory to a table file, without waiting, when there are
   // at least `answers` of them; true when it did. A batch that stored many answers calls it as it
   // ends: the next rerun then finds them through table blooms and block hash indexes, which a
-  // MultiGet reads ~1.6x faster than the memtable's skiplist (docs/store.md).
+  // MultiGet reads faster than the memtable's skiplist (docs/store.md).
   absl::StatusOr<bool> FlushInBackgroundIfAbove(std::uint64_t answers);
 
   // Compacts the whole store into its last level: what a store looks like after a long life.
