@@ -542,9 +542,10 @@ TEST(WalkdLifecycleTest, ADamagedWorldIsReportedAndUnavailableAndNeverServing) {
   HealthCheckResponse::ServingStatus status;
   ASSERT_TRUE(client.Health("", &status).ok());
   EXPECT_EQ(status, HealthCheckResponse::NOT_SERVING);
-  EXPECT_NE(walkd.process->output().find("world 'broken' failed to load"), std::string::npos);
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
+  // Read once walkd has ended: the log line may reach the pipe after Info reports the failure.
+  EXPECT_NE(walkd.process->FinishOutput().find("world 'broken' failed to load"), std::string::npos);
   std::filesystem::remove_all(data);
   std::filesystem::remove_all(worlds);
 }
