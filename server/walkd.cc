@@ -16,10 +16,11 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
+#include "prometheus/registry.h"
 #include "server/health_service.h"
 #include "server/live_service.h"
-#include "server/metrics.h"
-#include "server/metrics_http.h"
+#include "server/metrics_exposer.h"
+#include "server/metrics_gauges.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
 #include "server/walk_metrics.h"
@@ -53,7 +54,9 @@ struct Walkd::Parts {
   void StartLoadingWorlds();
 
   WalkdOptions options;
-  MetricsRegistry registry;
+  // Shared with the metrics endpoint, which collects them while it runs.
+  std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
+  std::shared_ptr<CallbackGauges> gauges = std::make_shared<CallbackGauges>();
   std::unique_ptr<WalkMetrics> metrics;
   WorldRegistry worlds;
   std::unique_ptr<SearchPool> pool;
@@ -66,7 +69,7 @@ struct Walkd::Parts {
   std::unique_ptr<WalkServiceImpl> service;
   std::unique_ptr<LiveServiceImpl> live;
   std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<MetricsHttpServer> metrics_http;
+  std::unique_ptr<MetricsExposer> metrics_exposer;
   std::string grpc_address;
   std::string metrics_address;
   std::once_flag shutdown_once;
@@ -81,7 +84,7 @@ std::string HostOf(const std::string& address) {
 }
 
 // The worlds' leg caches, summed over every ready world (read at scrape time).
-void AddLegCacheGauges(MetricsRegistry& registry, const WorldRegistry& worlds) {
+void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
   const WorldRegistry* world_registry = &worlds;
   auto leg_caches = [world_registry](auto read) {
     double total = 0.0;
@@ -90,22 +93,18 @@ void AddLegCacheGauges(MetricsRegistry& registry, const WorldRegistry& worlds) {
     }
     return total;
   };
-  registry.AddCallbackGauge(
-      "walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
-        return leg_caches(
-            [](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
-      });
-  registry.AddCallbackGauge("walk_leg_cache_hit_ratio",
-                            "Share of leg lookups the leg caches answered since start.",
-                            [leg_caches] {
-                              const double hits = leg_caches([](const nav::LegCache& cache) {
-                                return static_cast<double>(cache.hits());
-                              });
-                              const double misses = leg_caches([](const nav::LegCache& cache) {
-                                return static_cast<double>(cache.misses());
-                              });
-                              return hits + misses > 0 ? hits / (hits + misses) : 0.0;
-                            });
+  gauges.Add("walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
+    return leg_caches(
+        [](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
+  });
+  gauges.Add("walk_leg_cache_hit_ratio",
+             "Share of leg lookups the leg caches answered since start.", [leg_caches] {
+               const double hits = leg_caches(
+                   [](const nav::LegCache& cache) { return static_cast<double>(cache.hits()); });
+               const double misses = leg_caches(
+                   [](const nav::LegCache& cache) { return static_cast<double>(cache.misses()); });
+               return hits + misses > 0 ? hits / (hits + misses) : 0.0;
+             });
 }
 
 // A restarted walkd answers yesterday's batch from memory too: the stored answers, in key order,
@@ -136,9 +135,9 @@ std::jthread WarmAnswerCache(const store::WalkStore* store, store::AnswerCache* 
 }  // namespace
 
 void Walkd::Parts::RegisterMetrics() {
-  AddProcessMetrics(registry);
-  metrics = std::make_unique<WalkMetrics>(registry);
-  AddLegCacheGauges(registry, worlds);
+  AddProcessGauges(*gauges);
+  metrics = std::make_unique<WalkMetrics>(*registry);
+  AddLegCacheGauges(*gauges, worlds);
 }
 
 absl::Status Walkd::Parts::DeclareWorlds() {
@@ -172,17 +171,15 @@ absl::Status Walkd::Parts::OpenStore() {
   if (options.answer_cache_mb > 0) {
     answer_cache = std::make_unique<store::AnswerCache>(options.answer_cache_mb << 20);
     store::AnswerCache* cache = answer_cache.get();
-    registry.AddCallbackGauge("walk_answer_cache_answers",
-                              "Stored answers held in memory for batch lookups.",
-                              [cache] { return static_cast<double>(cache->Size()); });
+    gauges->Add("walk_answer_cache_answers", "Stored answers held in memory for batch lookups.",
+                [cache] { return static_cast<double>(cache->Size()); });
     cache_warmer = WarmAnswerCache(store.get(), cache);
   }
   const store::WalkStore* raw_store = store.get();
-  registry.AddCallbackGauge("walk_store_answers", "Answers in the walk store (RocksDB's estimate).",
-                            [raw_store] {
-                              auto answers = raw_store->EstimateAnswers();
-                              return answers.ok() ? static_cast<double>(*answers) : 0.0;
-                            });
+  gauges->Add("walk_store_answers", "Answers in the walk store (RocksDB's estimate).", [raw_store] {
+    auto answers = raw_store->EstimateAnswers();
+    return answers.ok() ? static_cast<double>(*answers) : 0.0;
+  });
   return absl::OkStatus();
 }
 
@@ -199,7 +196,7 @@ void Walkd::Parts::CreateWalkService() {
 
 absl::Status Walkd::Parts::CreateLiveService() {
   absl::StatusOr<std::unique_ptr<LiveServiceImpl>> created =
-      LiveServiceImpl::Create(options.live_worlds_dir, registry);
+      LiveServiceImpl::Create(options.live_worlds_dir, *metrics);
   if (!created.ok()) return created.status();
   live = *std::move(created);
   return absl::OkStatus();
@@ -232,10 +229,11 @@ absl::Status Walkd::Parts::StartMetricsEndpoint() {
         absl::StrCat("--metrics-listen: '", options.metrics_listen, "' is not HOST:PORT"));
   }
   const HealthService* health_service = &health;
-  metrics_http = std::make_unique<MetricsHttpServer>(
-      registry, [health_service] { return health_service->serving(); });
+  metrics_exposer = std::make_unique<MetricsExposer>(
+      std::vector<std::weak_ptr<prometheus::Collectable>>{registry, gauges},
+      [health_service] { return health_service->serving(); });
   const std::string host = HostOf(options.metrics_listen);
-  absl::StatusOr<int> bound = metrics_http->Start(host, port);
+  absl::StatusOr<int> bound = metrics_exposer->Start(host, port);
   if (!bound.ok()) {
     return absl::UnavailableError(absl::StrCat("--metrics-listen: ", bound.status().message()));
   }
@@ -300,7 +298,7 @@ void Walkd::Shutdown(double grace_s) {
     }
     p.pool.reset();  // runs what is queued (cancelled calls finish at once), joins
     p.worlds.JoinLoading();
-    if (p.metrics_http) p.metrics_http->Stop();
+    if (p.metrics_exposer) p.metrics_exposer->Stop();
   });
 }
 
