@@ -124,7 +124,8 @@ std::jthread WarmAnswerCache(const store::WalkStore* store, store::AnswerCache* 
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!read.ok()) {
-      std::cerr << "walkd: the answer cache was not warmed: " << read.message() << std::endl;
+      // One write (std::cerr writes each << at once), as other threads print too.
+      std::cerr << absl::StrCat("walkd: the answer cache was not warmed: ", read.message(), "\n");
     } else {
       std::cout << "walkd: answer cache warmed with " << loaded << " stored answers in "
                 << std::fixed << std::setprecision(1) << seconds << " s" << std::endl;
@@ -245,7 +246,9 @@ void Walkd::Parts::StartLoadingWorlds() {
   worlds.StartLoading([this](const WorldStatus& loaded) {
     metrics->SetWorlds(worlds.ReadyCount(), worlds.FailedCount());
     if (loaded.state == WorldState::kFailed) {
-      std::cerr << "walkd: world '" << loaded.name << "' failed to load: " << loaded.error << "\n";
+      // One write (std::cerr writes each << at once), as other threads print too.
+      std::cerr << absl::StrCat("walkd: world '", loaded.name, "' failed to load: ", loaded.error,
+                                "\n");
     } else {
       std::cout << "walkd: world '" << loaded.name << "' ready (content id "
                 << nav::FormatId(loaded.served->world.content_id) << ", from "
