@@ -18,7 +18,7 @@ RUN apt-get update \
       libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto \
       libabsl-dev librocksdb-dev \
       libgtest-dev libgmock-dev libbenchmark-dev \
-      libcpp-httplib-dev librecast-dev nlohmann-json3-dev libcli11-dev \
+      prometheus-cpp-dev librecast-dev nlohmann-json3-dev libcli11-dev \
       python3 \
  && rm -rf /var/lib/apt/lists/*
 
@@ -35,9 +35,10 @@ RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
     done
 
 # Work out which Debian packages provide the shared libraries the installed binaries need, so the
-# runtime stage installs exactly those (today: libgrpc++1.51, libgrpc29, libprotobuf32,
-# librocksdb7.8, libabsl20220623, libcpp-httplib0.11, librecast1 when linked, and their usual
-# dependencies). Fails the build if a library is missing or not owned by any package.
+# runtime stage installs exactly those (libgrpc++1.51, libgrpc29, libprotobuf32, librocksdb7.8,
+# libabsl20220623, libprometheus-cpp-core1.0, libprometheus-cpp-pull1.0, libcivetweb1, zlib1g,
+# librecast1 when linked, and their usual dependencies). Fails the build if a library is missing
+# or not owned by any package.
 RUN set -eu; \
     ldd /out/usr/local/bin/walkd /out/usr/local/bin/walkctl /out/usr/local/bin/walkgrid > /tmp/ldd.txt; \
     if grep -F 'not found' /tmp/ldd.txt; then echo "unresolved shared libraries (above)" >&2; exit 1; fi; \

@@ -10,19 +10,11 @@ namespace walk::server {
 
 namespace live = nav::live;
 
-LiveServiceImpl::LiveServiceImpl(MetricsRegistry& registry)
-    : requests_(registry.AddCounter("walk_live_requests_total",
-                                    "LiveService calls finished, by method and gRPC code.",
-                                    {"method", "code"})),
-      events_(registry.AddCounter("walk_live_events_total",
-                                  "What the live worlds did: paths, cache hits and misses, "
-                                  "searches, cells expanded, heap operations, updates, dirty cells "
-                                  "rebuilt, ring cells scanned.",
-                                  {"event"})) {}
+LiveServiceImpl::LiveServiceImpl(WalkMetrics& metrics) : metrics_(metrics) {}
 
-absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(
-    const std::string& dir, MetricsRegistry& registry) {
-  std::unique_ptr<LiveServiceImpl> service(new LiveServiceImpl(registry));
+absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(const std::string& dir,
+                                                                         WalkMetrics& metrics) {
+  std::unique_ptr<LiveServiceImpl> service(new LiveServiceImpl(metrics));
   if (dir.empty()) return service;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
@@ -54,7 +46,7 @@ absl::StatusOr<live::LiveWorld*> LiveServiceImpl::Find(const std::string& name) 
 void LiveServiceImpl::Finish(grpc::ServerUnaryReactor* reactor, const char* method,
                              const absl::Status& status) {
   const grpc::Status reply = ToGrpcStatus(status);
-  requests_.WithLabels({method, GrpcCodeName(reply.error_code())}).Increment();
+  metrics_.RecordLiveRequest(method, GrpcCodeName(reply.error_code()));
   {
     // Export the worlds' cumulative counters as deltas, so the metrics are real counters.
     std::lock_guard<std::mutex> lock(counters_mu_);
@@ -74,8 +66,7 @@ void LiveServiceImpl::Finish(grpc::ServerUnaryReactor* reactor, const char* meth
     }
     for (const auto& [event, value] : now) {
       std::uint64_t& before = exported_[event];
-      if (value > before)
-        events_.WithLabels({event}).Increment(static_cast<double>(value - before));
+      if (value > before) metrics_.RecordLiveEvents(event, value - before);
       before = value;
     }
   }

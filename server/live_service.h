@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/live/live_world.h"
-#include "server/metrics.h"
+#include "server/walk_metrics.h"
 #include "walk/v1/walk.grpc.pb.h"
 
 namespace walk::server {
@@ -20,8 +20,9 @@ namespace walk::server {
 class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
  public:
   // Loads every live world under `dir` (empty: none). Errors name the folder and the line.
+  // `metrics` must outlive the service.
   static absl::StatusOr<std::unique_ptr<LiveServiceImpl>> Create(const std::string& dir,
-                                                                 MetricsRegistry& registry);
+                                                                 WalkMetrics& metrics);
 
   std::size_t world_count() const { return worlds_.size(); }
 
@@ -42,14 +43,13 @@ class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
                                       walk::v1::PathGroupResponse* response) override;
 
  private:
-  explicit LiveServiceImpl(MetricsRegistry& registry);
+  explicit LiveServiceImpl(WalkMetrics& metrics);
   absl::StatusOr<nav::live::LiveWorld*> Find(const std::string& name) const;
   // Finishes the call, recording it, and brings the counter metrics up to the worlds' counters.
   void Finish(grpc::ServerUnaryReactor* reactor, const char* method, const absl::Status& status);
 
   std::map<std::string, std::unique_ptr<nav::live::LiveWorld>> worlds_;  // fixed after Create
-  CounterFamily& requests_;
-  CounterFamily& events_;  // walk_live_events_total{event}: from the worlds' counters
+  WalkMetrics& metrics_;  // walk_live_events_total{event} follows the worlds' counters
   std::mutex counters_mu_;
   std::map<std::string, std::uint64_t> exported_;  // guarded by counters_mu_: what was added
 };

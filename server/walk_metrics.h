@@ -1,19 +1,30 @@
 // walkd's metrics, registered once: request counts and durations by RPC and code, searches and
 // their counters (nodes expanded, heap operations, as the RTS seed counts them), walks by status,
-// worlds loaded. Names follow Prometheus conventions: walk_ prefix, base units, _total counters.
+// worlds loaded, store lookups, batch pairs, and the LiveService's calls and events. Names follow
+// Prometheus conventions: walk_ prefix, base units, _total counters.
+//
+// Thread safety: every method may be called from any thread.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "nav/query/answer.h"
-#include "server/metrics.h"
+
+namespace prometheus {
+class Registry;
+}  // namespace prometheus
 
 namespace walk::server {
 
 class WalkMetrics {
  public:
   // Registers every family in `registry`, which must outlive this object.
-  explicit WalkMetrics(MetricsRegistry& registry);
+  explicit WalkMetrics(prometheus::Registry& registry);
+  ~WalkMetrics();
+  WalkMetrics(const WalkMetrics&) = delete;
+  WalkMetrics& operator=(const WalkMetrics&) = delete;
 
   // One finished RPC: its method ("Walk"), gRPC code name ("OK") and duration in seconds.
   void RecordRequest(const std::string& method, const std::string& code, double seconds);
@@ -28,18 +39,15 @@ class WalkMetrics {
   void RecordBatchPair(const char* outcome);
   // `count` batch pairs of one outcome at once.
   void RecordBatchPairs(const char* outcome, std::uint64_t count);
+  // One finished LiveService call: its method ("LivePath") and gRPC code name ("OK").
+  void RecordLiveRequest(const std::string& method, const std::string& code);
+  // `count` more live-world events of one kind ("path", "cache_hit", ...).
+  void RecordLiveEvents(const std::string& event, std::uint64_t count);
 
  private:
-  CounterFamily& requests_;
-  HistogramFamily& request_seconds_;
-  CounterFamily& searches_;
-  Counter& nodes_expanded_;
-  Counter& heap_operations_;
-  CounterFamily& walks_;
-  Gauge& worlds_loaded_;
-  Gauge& worlds_failed_;
-  CounterFamily& store_lookups_;
-  CounterFamily& batch_pairs_;
+  // The prometheus-cpp families, kept out of this header.
+  struct Families;
+  const std::unique_ptr<Families> families_;
 };
 
 }  // namespace walk::server

@@ -1,20 +1,26 @@
 #include "server/walkd.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <stop_token>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
+#include "prometheus/registry.h"
 #include "server/health_service.h"
 #include "server/live_service.h"
-#include "server/metrics.h"
-#include "server/metrics_http.h"
+#include "server/metrics_exposer.h"
+#include "server/metrics_gauges.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
 #include "server/walk_metrics.h"
@@ -24,9 +30,33 @@
 
 namespace walk::server {
 
+// Everything walkd runs, and the steps of Walkd::Start that build it, in the order Start takes
+// them. Members are destroyed in reverse order: the metrics endpoint, which reads the gauges'
+// sources at scrape time, goes first.
 struct Walkd::Parts {
+  explicit Parts(const WalkdOptions& walkd_options) : options(walkd_options) {}
+
+  // Process, walk and leg-cache metrics.
+  void RegisterMetrics();
+  // The worlds under --worlds (or the default world), declared, not loaded yet.
+  absl::Status DeclareWorlds();
+  // The walk store (--store, --ingest), the answer cache and its warmer, and their gauges.
+  absl::Status OpenStore();
+  // The store-first answerer, the search pool and WalkService.
+  void CreateWalkService();
+  // LiveService with the worlds under --live-worlds.
+  absl::Status CreateLiveService();
+  // The gRPC server on --listen, with WalkService, health, LiveService and reflection.
+  absl::Status StartGrpc();
+  // /metrics, /healthz and /readyz on --metrics-listen (none when it is empty).
+  absl::Status StartMetricsEndpoint();
+  // Loads the worlds in the background; health turns SERVING once every one is ready.
+  void StartLoadingWorlds();
+
   WalkdOptions options;
-  MetricsRegistry registry;
+  // Shared with the metrics endpoint, which collects them while it runs.
+  std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
+  std::shared_ptr<CallbackGauges> gauges = std::make_shared<CallbackGauges>();
   std::unique_ptr<WalkMetrics> metrics;
   WorldRegistry worlds;
   std::unique_ptr<SearchPool> pool;
@@ -39,7 +69,7 @@ struct Walkd::Parts {
   std::unique_ptr<WalkServiceImpl> service;
   std::unique_ptr<LiveServiceImpl> live;
   std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<MetricsHttpServer> metrics_http;
+  std::unique_ptr<MetricsExposer> metrics_exposer;
   std::string grpc_address;
   std::string metrics_address;
   std::once_flag shutdown_once;
@@ -53,171 +83,198 @@ std::string HostOf(const std::string& address) {
   return colon == std::string::npos ? address : address.substr(0, colon);
 }
 
-}  // namespace
-
-absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options) {
-  auto parts = std::make_unique<Parts>();
-  Parts& p = *parts;
-  p.options = options;
-  AddProcessMetrics(p.registry);
-  p.metrics = std::make_unique<WalkMetrics>(p.registry);
-
-  p.worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
-  // The worlds' leg caches, summed over every ready world (read at scrape time).
-  WorldRegistry* worlds = &p.worlds;
-  auto leg_caches = [worlds](auto read) {
+// The worlds' leg caches, summed over every ready world (read at scrape time).
+void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
+  const WorldRegistry* world_registry = &worlds;
+  auto leg_caches = [world_registry](auto read) {
     double total = 0.0;
-    for (const WorldStatus& w : worlds->Snapshot()) {
+    for (const WorldStatus& w : world_registry->Snapshot()) {
       if (w.served && w.served->router) total += read(w.served->router->leg_cache());
     }
     return total;
   };
-  p.registry.AddCallbackGauge(
-      "walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
-        return leg_caches(
-            [](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
-      });
-  p.registry.AddCallbackGauge("walk_leg_cache_hit_ratio",
-                              "Share of leg lookups the leg caches answered since start.",
-                              [leg_caches] {
-                                const double hits = leg_caches([](const nav::LegCache& cache) {
-                                  return static_cast<double>(cache.hits());
-                                });
-                                const double misses = leg_caches([](const nav::LegCache& cache) {
-                                  return static_cast<double>(cache.misses());
-                                });
-                                return hits + misses > 0 ? hits / (hits + misses) : 0.0;
-                              });
-  absl::StatusOr<std::vector<std::string>> names =
-      p.worlds.Discover(options.worlds_dir, options.data_dir);
-  if (!names.ok()) return names.status();
+  gauges.Add("walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
+    return leg_caches(
+        [](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
+  });
+  gauges.Add("walk_leg_cache_hit_ratio",
+             "Share of leg lookups the leg caches answered since start.", [leg_caches] {
+               const double hits = leg_caches(
+                   [](const nav::LegCache& cache) { return static_cast<double>(cache.hits()); });
+               const double misses = leg_caches(
+                   [](const nav::LegCache& cache) { return static_cast<double>(cache.misses()); });
+               return hits + misses > 0 ? hits / (hits + misses) : 0.0;
+             });
+}
 
-  if (!options.no_store) {
-    store::WalkStoreOptions store_options;
-    store_options.dir = options.store_dir.empty()
-                            ? (std::filesystem::path(options.data_dir) / "store").string()
-                            : options.store_dir;
-    store_options.row_cache_bytes = options.store_row_cache_mb << 20;
-    store_options.block_cache_bytes = options.store_block_cache_mb << 20;
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
-    absl::StatusOr<std::unique_ptr<store::WalkStore>> opened =
-        store::WalkStore::Open(store_options);
-    if (!opened.ok()) {
-      return absl::Status(opened.status().code(),
-                          absl::StrCat("--store: ", opened.status().message()));
+// A restarted walkd answers yesterday's batch from memory too: the stored answers, in key order,
+// as many as the cache's young maps hold, read in the background while it serves.
+std::jthread WarmAnswerCache(const store::WalkStore* store, store::AnswerCache* cache) {
+  return std::jthread([store, cache](std::stop_token stop) {
+    const std::size_t room = cache->YoungCapacity() / 10 * 9;
+    std::size_t loaded = 0;
+    const auto started = std::chrono::steady_clock::now();
+    const absl::Status read =
+        store->ForEachOutcome([&](const store::WalkKey& key, const store::WalkOutcome& outcome) {
+          if (stop.stop_requested() || loaded >= room) return false;
+          cache->Insert(key, outcome);
+          ++loaded;
+          return true;
+        });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!read.ok()) {
+      // One write (std::cerr writes each << at once), as other threads print too.
+      std::cerr << absl::StrCat("walkd: the answer cache was not warmed: ", read.message(), "\n");
+    } else {
+      std::cout << "walkd: answer cache warmed with " << loaded << " stored answers in "
+                << std::fixed << std::setprecision(1) << seconds << " s" << std::endl;
     }
-    p.store = *std::move(opened);
-    if (!options.ingest_dir.empty()) {
-      auto ingested = p.store->Ingest(options.ingest_dir);
-      if (!ingested.ok()) {
-        return absl::Status(ingested.status().code(),
-                            absl::StrCat("--ingest: ", ingested.status().message()));
-      }
-      std::cout << "walkd: ingested the store pack " << options.ingest_dir << std::endl;
-    }
-    if (options.answer_cache_mb > 0) {
-      p.answer_cache = std::make_unique<store::AnswerCache>(options.answer_cache_mb << 20);
-      store::AnswerCache* cache = p.answer_cache.get();
-      p.registry.AddCallbackGauge("walk_answer_cache_answers",
-                                  "Stored answers held in memory for batch lookups.",
-                                  [cache] { return static_cast<double>(cache->Size()); });
-    }
-    store::WalkStore* raw_store = p.store.get();
-    if (p.answer_cache) {
-      // A restarted walkd answers yesterday's batch from memory too: the stored answers, in key
-      // order, as many as the cache's young maps hold, read in the background while it serves.
-      p.cache_warmer =
-          std::jthread([raw_store, cache = p.answer_cache.get()](std::stop_token stop) {
-            const std::size_t room = cache->YoungCapacity() / 10 * 9;
-            std::size_t loaded = 0;
-            const auto started = std::chrono::steady_clock::now();
-            const absl::Status read = raw_store->ForEachOutcome(
-                [&](const store::WalkKey& key, const store::WalkOutcome& outcome) {
-                  if (stop.stop_requested() || loaded >= room) return false;
-                  cache->Insert(key, outcome);
-                  ++loaded;
-                  return true;
-                });
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            if (!read.ok()) {
-              std::cerr << "walkd: the answer cache was not warmed: " << read.message()
-                        << std::endl;
-            } else {
-              std::cout << "walkd: answer cache warmed with " << loaded << " stored answers in "
-                        << std::fixed << std::setprecision(1) << seconds << " s" << std::endl;
-            }
-          });
-    }
-    p.registry.AddCallbackGauge("walk_store_answers",
-                                "Answers in the walk store (RocksDB's estimate).", [raw_store] {
-                                  auto answers = raw_store->EstimateAnswers();
-                                  return answers.ok() ? static_cast<double>(*answers) : 0.0;
-                                });
+  });
+}
+
+}  // namespace
+
+void Walkd::Parts::RegisterMetrics() {
+  AddProcessGauges(*gauges);
+  metrics = std::make_unique<WalkMetrics>(*registry);
+  AddLegCacheGauges(*gauges, worlds);
+}
+
+absl::Status Walkd::Parts::DeclareWorlds() {
+  worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
+  return worlds.Discover(options.worlds_dir, options.data_dir).status();
+}
+
+absl::Status Walkd::Parts::OpenStore() {
+  store::WalkStoreOptions store_options;
+  store_options.dir = options.store_dir.empty()
+                          ? (std::filesystem::path(options.data_dir) / "store").string()
+                          : options.store_dir;
+  store_options.row_cache_bytes = options.store_row_cache_mb << 20;
+  store_options.block_cache_bytes = options.store_block_cache_mb << 20;
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
+  absl::StatusOr<std::unique_ptr<store::WalkStore>> opened = store::WalkStore::Open(store_options);
+  if (!opened.ok()) {
+    return absl::Status(opened.status().code(),
+                        absl::StrCat("--store: ", opened.status().message()));
   }
-  p.answerer = std::make_unique<StoreFirstAnswerer>(p.worlds, p.store.get(), *p.metrics,
-                                                    p.answer_cache.get());
+  store = *std::move(opened);
+  if (!options.ingest_dir.empty()) {
+    auto ingested = store->Ingest(options.ingest_dir);
+    if (!ingested.ok()) {
+      return absl::Status(ingested.status().code(),
+                          absl::StrCat("--ingest: ", ingested.status().message()));
+    }
+    std::cout << "walkd: ingested the store pack " << options.ingest_dir << std::endl;
+  }
+  if (options.answer_cache_mb > 0) {
+    answer_cache = std::make_unique<store::AnswerCache>(options.answer_cache_mb << 20);
+    store::AnswerCache* cache = answer_cache.get();
+    gauges->Add("walk_answer_cache_answers", "Stored answers held in memory for batch lookups.",
+                [cache] { return static_cast<double>(cache->Size()); });
+    cache_warmer = WarmAnswerCache(store.get(), cache);
+  }
+  const store::WalkStore* raw_store = store.get();
+  gauges->Add("walk_store_answers", "Answers in the walk store (RocksDB's estimate).", [raw_store] {
+    auto answers = raw_store->EstimateAnswers();
+    return answers.ok() ? static_cast<double>(*answers) : 0.0;
+  });
+  return absl::OkStatus();
+}
 
+void Walkd::Parts::CreateWalkService() {
+  answerer =
+      std::make_unique<StoreFirstAnswerer>(worlds, store.get(), *metrics, answer_cache.get());
   const int threads = options.search_threads > 0
                           ? options.search_threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  p.pool = std::make_unique<SearchPool>(threads);
-  p.service = std::make_unique<WalkServiceImpl>(p.worlds, *p.answerer, *p.pool, *p.metrics,
-                                                options.max_table_cells);
+  pool = std::make_unique<SearchPool>(threads);
+  service = std::make_unique<WalkServiceImpl>(worlds, *answerer, *pool, *metrics,
+                                              options.max_table_cells);
+}
 
-  absl::StatusOr<std::unique_ptr<LiveServiceImpl>> live =
-      LiveServiceImpl::Create(options.live_worlds_dir, p.registry);
-  if (!live.ok()) return live.status();
-  p.live = *std::move(live);
+absl::Status Walkd::Parts::CreateLiveService() {
+  absl::StatusOr<std::unique_ptr<LiveServiceImpl>> created =
+      LiveServiceImpl::Create(options.live_worlds_dir, *metrics);
+  if (!created.ok()) return created.status();
+  live = *std::move(created);
+  return absl::OkStatus();
+}
 
+absl::Status Walkd::Parts::StartGrpc() {
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(p.service.get());
-  builder.RegisterService(&p.health);
-  builder.RegisterService(p.live.get());
-  p.server = builder.BuildAndStart();
-  if (p.server == nullptr || port == 0) {
+  builder.RegisterService(service.get());
+  builder.RegisterService(&health);
+  builder.RegisterService(live.get());
+  server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat("--listen: cannot listen on ", options.listen));
   }
-  p.grpc_address = absl::StrCat(HostOf(options.listen), ":", port);
+  grpc_address = absl::StrCat(HostOf(options.listen), ":", port);
+  return absl::OkStatus();
+}
 
-  if (!options.metrics_listen.empty()) {
-    const std::size_t colon = options.metrics_listen.rfind(':');
-    int metrics_port = -1;
-    if (colon == std::string::npos ||
-        !absl::SimpleAtoi(options.metrics_listen.substr(colon + 1), &metrics_port) ||
-        metrics_port < 0 || metrics_port > 65535) {
-      p.server->Shutdown();
-      return absl::InvalidArgumentError(
-          absl::StrCat("--metrics-listen: '", options.metrics_listen, "' is not HOST:PORT"));
-    }
-    HealthService* health = &p.health;
-    p.metrics_http =
-        std::make_unique<MetricsHttpServer>(p.registry, [health] { return health->serving(); });
-    absl::StatusOr<int> bound = p.metrics_http->Start(HostOf(options.metrics_listen), metrics_port);
-    if (!bound.ok()) {
-      p.server->Shutdown();
-      return absl::UnavailableError(absl::StrCat("--metrics-listen: ", bound.status().message()));
-    }
-    p.metrics_address = absl::StrCat(HostOf(options.metrics_listen), ":", *bound);
+absl::Status Walkd::Parts::StartMetricsEndpoint() {
+  if (options.metrics_listen.empty()) return absl::OkStatus();
+  const std::size_t colon = options.metrics_listen.rfind(':');
+  int port = -1;
+  if (colon == std::string::npos ||
+      !absl::SimpleAtoi(options.metrics_listen.substr(colon + 1), &port) || port < 0 ||
+      port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--metrics-listen: '", options.metrics_listen, "' is not HOST:PORT"));
   }
+  const HealthService* health_service = &health;
+  metrics_exposer = std::make_unique<MetricsExposer>(
+      std::vector<std::weak_ptr<prometheus::Collectable>>{registry, gauges},
+      [health_service] { return health_service->serving(); });
+  const std::string host = HostOf(options.metrics_listen);
+  absl::StatusOr<int> bound = metrics_exposer->Start(host, port);
+  if (!bound.ok()) {
+    return absl::UnavailableError(absl::StrCat("--metrics-listen: ", bound.status().message()));
+  }
+  metrics_address = absl::StrCat(host, ":", *bound);
+  return absl::OkStatus();
+}
 
-  Parts* raw = parts.get();
-  p.worlds.StartLoading([raw](const WorldStatus& loaded) {
-    raw->metrics->SetWorlds(raw->worlds.ReadyCount(), raw->worlds.FailedCount());
+void Walkd::Parts::StartLoadingWorlds() {
+  worlds.StartLoading([this](const WorldStatus& loaded) {
+    metrics->SetWorlds(worlds.ReadyCount(), worlds.FailedCount());
     if (loaded.state == WorldState::kFailed) {
-      std::cerr << "walkd: world '" << loaded.name << "' failed to load: " << loaded.error << "\n";
+      // One write (std::cerr writes each << at once), as other threads print too.
+      std::cerr << absl::StrCat("walkd: world '", loaded.name, "' failed to load: ", loaded.error,
+                                "\n");
     } else {
       std::cout << "walkd: world '" << loaded.name << "' ready (content id "
                 << nav::FormatId(loaded.served->world.content_id) << ", from "
                 << loaded.served->source << "); abstract graph: " << loaded.served->graph_note
                 << std::endl;
     }
-    if (raw->worlds.AllReady()) raw->health.SetServing(true);
+    if (worlds.AllReady()) health.SetServing(true);
   });
+}
+
+absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options) {
+  auto parts = std::make_unique<Parts>(options);
+  Parts& p = *parts;
+  p.RegisterMetrics();
+  if (absl::Status declared = p.DeclareWorlds(); !declared.ok()) return declared;
+  if (!options.no_store) {
+    if (absl::Status opened = p.OpenStore(); !opened.ok()) return opened;
+  }
+  p.CreateWalkService();
+  if (absl::Status created = p.CreateLiveService(); !created.ok()) return created;
+  if (absl::Status started = p.StartGrpc(); !started.ok()) return started;
+  if (absl::Status exposed = p.StartMetricsEndpoint(); !exposed.ok()) {
+    p.server->Shutdown();
+    return exposed;
+  }
+  p.StartLoadingWorlds();
   return std::unique_ptr<Walkd>(new Walkd(std::move(parts)));
 }
 
@@ -244,7 +301,7 @@ void Walkd::Shutdown(double grace_s) {
     }
     p.pool.reset();  // runs what is queued (cancelled calls finish at once), joins
     p.worlds.JoinLoading();
-    if (p.metrics_http) p.metrics_http->Stop();
+    if (p.metrics_exposer) p.metrics_exposer->Stop();
   });
 }
 

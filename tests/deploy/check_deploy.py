@@ -544,7 +544,7 @@ class Checker:
         require("--no-install-recommends" in runs, "apt-get install without --no-install-recommends")
         for pkg in ("libgrpc++-dev", "protobuf-compiler-grpc", "libprotobuf-dev", "protobuf-compiler",
                     "grpc-proto", "libabsl-dev", "librocksdb-dev", "libgtest-dev", "libgmock-dev",
-                    "libbenchmark-dev", "libcpp-httplib-dev", "librecast-dev", "nlohmann-json3-dev",
+                    "libbenchmark-dev", "prometheus-cpp-dev", "librecast-dev", "nlohmann-json3-dev",
                     "libcli11-dev", "ninja-build", "cmake", "g++", "pkg-config"):
             require(re.search(r"(^|\s)" + re.escape(pkg) + r"(\s|$)", runs),
                     f"build stage does not install {pkg}")

@@ -1,7 +1,5 @@
 // Integration tests: a real walkd on ephemeral loopback ports, asked through the C++ client,
 // walkctl, gRPC reflection and its metrics endpoint.
-#include <httplib.h>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +11,7 @@
 #include "nav/grid/grid_format.h"
 #include "nav/import/movingai.h"
 #include "tests/integration/walkd_process.h"
+#include "tests/server/http_get.h"
 
 namespace walk {
 namespace {
@@ -286,19 +285,20 @@ TEST_F(WalkdTest, ReflectionListsTheServices) {
 TEST_F(WalkdTest, MetricsPassPromtool) {
   walk::v1::WalkResponse response;
   ASSERT_TRUE(client_->Walk(Request("two-rooms", At(0.5, 0.5), At(3.5, 1.5)), &response).ok());
-  httplib::Client http("http://" + walkd_->metrics_address);
-  auto reply = http.Get("/metrics");
-  ASSERT_TRUE(reply) << "no reply from " << walkd_->metrics_address;
+  auto reply = testing::HttpGet(walkd_->metrics_address, "/metrics");
+  ASSERT_TRUE(reply.ok()) << "no reply from " << walkd_->metrics_address << ": " << reply.status();
   EXPECT_EQ(reply->status, 200);
   const std::string& text = reply->body;
   for (const char* expected :
-       {"walk_requests_total{method=\"Walk\",code=\"OK\"}", "walk_request_duration_seconds_bucket",
+       {"walk_requests_total{code=\"OK\",method=\"Walk\"}", "walk_request_duration_seconds_bucket",
         "walk_searches_total{method=\"straight_line\"}", "walk_search_nodes_expanded_total",
         "walk_search_heap_operations_total", "walk_worlds_loaded 1",
         "process_resident_memory_bytes"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << " missing from:\n" << text;
   }
-  EXPECT_EQ(http.Get("/readyz")->status, 200);
+  auto ready = testing::HttpGet(walkd_->metrics_address, "/readyz");
+  ASSERT_TRUE(ready.ok()) << ready.status();
+  EXPECT_EQ(ready->status, 200);
   if (!std::filesystem::exists(PROMTOOL_BIN)) GTEST_SKIP() << "promtool is not installed";
   const std::string file = *data_dir_ + "/scrape.txt";
   std::ofstream(file) << text;
