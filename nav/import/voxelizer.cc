@@ -469,7 +469,7 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
   const absl::StatusOr<HeightfieldPtr> hf =
       Rasterize(ctx, soup, areas, frame, height_steps, job, s);
   if (!hf.ok()) return hf.status();
-  std::vector<float>().swap(soup);  // in the heightfield now
+  std::vector<float>().swap(soup);  // the heightfield holds the triangles
   FilterSpans(ctx, **hf, s);
   const absl::StatusOr<CompactHeightfieldPtr> chf = BuildCompact(ctx, **hf, job, s);
   if (!chf.ok()) return chf.status();
