@@ -17,8 +17,9 @@
 //   - zones tiling the map, ids from 1, named, with level ranges spread over 1..60.
 // See docs/demo_world.md for the plan and the figures.
 //
-// Geometry is made one tile at a time from a world plan of small vectors and polylines, so a
-// 32 x 32-tile world (8192 x 8192 columns) never holds more than one tile's triangles.
+// Geometry is made one tile at a time from a world plan of small vectors and polylines
+// (nav/demo/plan.h, internal), so a 32 x 32-tile world (8192 x 8192 columns) never holds more
+// than one tile's triangles.
 #pragma once
 
 #include <cstdint>

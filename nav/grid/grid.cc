@@ -2,10 +2,92 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <type_traits>
+#include <vector>
 
 #include "nav/grid/content_hash.h"
+#include "nav/grid/world_fields.h"
 
 namespace walk::nav {
+namespace {
+
+template <typename T>
+std::uint64_t ArrayBytes(const std::vector<T>& values) {
+  return values.size() * sizeof(T);
+}
+
+// Counts the bytes of a continent's stored arrays (VisitContinentFields); numbers and lift rides
+// are not counted.
+class MemoryCounter {
+ public:
+  std::uint64_t bytes() const { return bytes_; }
+
+  template <typename F>
+  void Part(GridPart, F&& fields) {
+    fields();
+  }
+  template <typename T>
+  void Value(const T&) {}
+  template <typename T>
+  void Count(const std::vector<T>&) {}
+  void SurfaceCount(const Continent&) {}
+  template <typename T, typename F>
+  void Items(const std::vector<T>& items, F&& fields) {
+    for (const T& item : items) fields(item);
+  }
+  void TileArray(const std::vector<SurfaceId>& values) { bytes_ += ArrayBytes(values); }
+  template <typename T>
+  void SurfaceArray(const std::vector<T>& values) {
+    bytes_ += ArrayBytes(values);
+  }
+
+ private:
+  std::uint64_t bytes_ = 0;
+};
+
+// Hashes the fields that decide answers (VisitWorldFields): every number as a u64 (integers) or
+// a double (floats), every count and array with its length.
+class ContentIdHasher {
+ public:
+  ContentIdHasher() { hasher_.AddString("walkd-grid-content-v1"); }
+
+  std::uint64_t Finish() const { return hasher_.Finish(); }
+
+  template <typename F>
+  void Part(GridPart, F&& fields) {
+    fields();
+  }
+  template <typename T>
+  void Value(const T& value) {
+    if constexpr (std::is_floating_point_v<T>) {
+      hasher_.AddDouble(value);
+    } else {
+      hasher_.AddU64(value);
+    }
+  }
+  template <typename T>
+  void Stored(const T&) {}
+  void Note() {}
+  template <typename T>
+  void Count(const std::vector<T>& items) {
+    hasher_.AddU64(items.size());
+  }
+  void SurfaceCount(const Continent&) {}
+  template <typename T, typename F>
+  void Items(const std::vector<T>& items, F&& fields) {
+    for (const T& item : items) fields(item);
+  }
+  void TileArray(const std::vector<SurfaceId>& values) { hasher_.AddArray(values); }
+  template <typename T>
+  void SurfaceArray(const std::vector<T>& values) {
+    hasher_.AddArray(values);
+  }
+
+ private:
+  ContentHasher hasher_;
+};
+
+}  // namespace
 
 std::uint64_t Continent::CountColumns() const {
   std::uint64_t columns = 0;
@@ -28,11 +110,13 @@ std::uint32_t Continent::MaxFloors() const {
 }
 
 std::uint64_t Continent::MemoryBytes() const {
-  std::uint64_t bytes =
-      tile_index.size() * sizeof(std::uint32_t) + region.size() * 4 + region_size.size() * 4;
-  for (const Tile& tile : tiles) bytes += tile.first_surface.size() * sizeof(SurfaceId);
-  const std::uint64_t per_surface = sizeof(float) * 2 + 1 + 2 + 1 + sizeof(LinkSet) + 2 + 2 + 1;
-  return bytes + per_surface * surface_count();
+  MemoryCounter counter;
+  VisitContinentFields(*this, counter);
+  // The arrays derived from the stored ones, never saved.
+  const std::uint64_t derived = ArrayBytes(tile_index) + ArrayBytes(column_x) +
+                                ArrayBytes(column_y) + ArrayBytes(level) + ArrayBytes(region) +
+                                ArrayBytes(region_size);
+  return counter.bytes() + derived;
 }
 
 void Continent::LiftsFrom(SurfaceId from, const LiftRide** first, const LiftRide** end) const {
@@ -64,40 +148,8 @@ std::uint64_t World::MemoryBytes() const {
 }
 
 std::uint64_t ComputeContentId(const World& world) {
-  ContentHasher hasher;
-  hasher.AddString("walkd-grid-content-v1");
-  hasher.AddDouble(world.column_yards);
-  hasher.AddU64(world.continents.size());
-  for (const Continent& c : world.continents) {
-    hasher.AddU64(c.id);
-    hasher.AddU64(c.tiles_x);
-    hasher.AddU64(c.tiles_y);
-    hasher.AddU64(c.width_columns);
-    hasher.AddU64(c.height_columns);
-    hasher.AddU64(c.tiles.size());
-    for (const Tile& tile : c.tiles) {
-      hasher.AddU64(tile.tile_x);
-      hasher.AddU64(tile.tile_y);
-      hasher.AddArray(tile.first_surface);
-    }
-    hasher.AddArray(c.height_yards);
-    hasher.AddArray(c.headroom_yards);
-    hasher.AddArray(c.flags);
-    hasher.AddArray(c.zone);
-    hasher.AddArray(c.marks);
-    hasher.AddArray(c.links);
-    hasher.AddU64(c.lifts.size());
-    for (const LiftRide& lift : c.lifts) {
-      hasher.AddU64(lift.from);
-      hasher.AddU64(lift.to);
-      hasher.AddDouble(lift.shaft_yards);
-    }
-  }
-  hasher.AddU64(world.zones.size());
-  for (const Zone& zone : world.zones) {
-    hasher.AddU64(zone.id);  // names and the top of the range decide no answer
-    hasher.AddU64(zone.min_level);
-  }
+  ContentIdHasher hasher;
+  VisitWorldFields(world, hasher);
   return hasher.Finish();
 }
 

@@ -1,24 +1,366 @@
 #include "nav/grid/grid_format.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "nav/grid/binary_io.h"
 #include "nav/grid/grid_builder.h"
+#include "nav/grid/world_fields.h"
 
 namespace walk::nav {
 namespace {
 
 constexpr char kMagic[8] = {'W', 'A', 'L', 'K', 'G', 'R', 'I', 'D'};
 
-using Writer = BinaryWriter;
-using Reader = BinaryReader;
-
 absl::Status Damaged(const std::string& path, const std::string& what) {
   return absl::DataLossError(absl::StrCat(path, ": damaged grid file (", what, ")"));
+}
+
+// Writes a world's fields (VisitWorldFields) as the grid file lays them out.
+class GridWriter {
+ public:
+  GridWriter(std::ofstream& out, const std::string& source) : w_(out), source_(source) {}
+
+  template <typename F>
+  void Part(GridPart, F&& fields) {
+    fields();
+  }
+  template <typename T>
+  void Value(const T& value) {
+    w_.Put<T>(value);
+  }
+  template <typename T>
+  void Stored(const T& value) {
+    w_.Put<T>(value);
+  }
+  void Stored(const std::string& text) { w_.PutString(text); }
+  void Note() { w_.PutString(source_); }
+  template <typename T>
+  void Count(const std::vector<T>& items) {
+    w_.Put<std::uint32_t>(static_cast<std::uint32_t>(items.size()));
+  }
+  void SurfaceCount(const Continent& c) { w_.Put<std::uint32_t>(c.surface_count()); }
+  template <typename T, typename F>
+  void Items(const std::vector<T>& items, F&& fields) {
+    for (const T& item : items) fields(item);
+  }
+  void TileArray(const std::vector<SurfaceId>& values) { w_.PutArray(values); }
+  template <typename T>
+  void SurfaceArray(const std::vector<T>& values) {
+    w_.PutArray(values);
+  }
+
+ private:
+  BinaryWriter w_;
+  const std::string& source_;
+};
+
+// Reads a grid file: its magic, version and content id, then the world's fields
+// (VisitWorldFields), checking each part once read, then that nothing trails and that the
+// content hashes to its id. The first failure ends the read; every later field is skipped.
+class GridReader {
+ public:
+  GridReader(const std::string& path, const std::string& bytes)
+      : path_(path), bytes_(bytes), r_(bytes) {}
+
+  // The world the file holds. Errors: as LoadWorld's.
+  absl::StatusOr<LoadedWorld> Read();
+
+  // The visitor of VisitWorldFields.
+  template <typename F>
+  void Part(GridPart part, F&& fields);
+  template <typename T>
+  void Value(T& value) {
+    if (status_.ok() && !r_.Get(&value)) Truncated();
+  }
+  template <typename T>
+  void Stored(T& value) {
+    Value(value);
+  }
+  void Stored(std::string& text) {
+    if (status_.ok() && !r_.GetString(&text)) Truncated();
+  }
+  void Note() { Stored(loaded_.source); }
+  template <typename T>
+  void Count(std::vector<T>& items);
+  void SurfaceCount(Continent&) { Value(surface_count_); }
+  template <typename T, typename F>
+  void Items(std::vector<T>& items, F&& fields);
+  void TileArray(std::vector<SurfaceId>& values) {
+    if (status_.ok() && !r_.GetArray(kColumnsPerTile + 1, &values)) Truncated();
+  }
+  template <typename T>
+  void SurfaceArray(std::vector<T>& values) {
+    if (status_.ok() && !r_.GetArray(surface_count_, &values)) Truncated();
+  }
+
+ private:
+  // The magic, the format version and the content id.
+  absl::Status ReadPreamble();
+  void Fail(const std::string& what) { status_ = Damaged(path_, what); }
+  // Fails naming part_ as truncated: the file ends inside it, or a count in it is impossible.
+  void Truncated();
+  // Checks a part just read.
+  void CheckPart(GridPart part);
+  // The continent's extent holds its tile count; sizes its tile index.
+  void CheckExtent();
+  // The tile lies in the extent, once, and its columns' stacks follow on from the last tile's.
+  void CheckTile(const Tile& tile);
+  // Every surface's column and level, from the tiles (they are not stored).
+  void DeriveColumns();
+  // Every height is finite and every link lands on a surface that exists.
+  void CheckLinks();
+  // The ride joins two landings of one column, in order of `from`.
+  void CheckLift(const LiftRide& lift);
+  // Nothing trails, the continents are in order, the content hashes to its id.
+  absl::Status CheckEnd();
+
+  // The most items a count may announce: lift rides are bounded by the surfaces, zones by
+  // their 16-bit ids.
+  template <typename T>
+  std::uint32_t MostItems() const {
+    if constexpr (std::is_same_v<T, LiftRide>) {
+      return surface_count_ * 2u + 16u;
+    } else if constexpr (std::is_same_v<T, Zone>) {
+      return 65535;
+    } else {
+      return std::numeric_limits<std::uint32_t>::max();
+    }
+  }
+  // Starts reading an item; the continent being read is the one later parts check.
+  template <typename T>
+  void Begin(T&) {}
+  void Begin(Continent& c) { continent_ = &c; }
+  // Takes an item just read: checks it and keeps it.
+  void Accept(std::vector<Continent>& continents, Continent&& c);
+  void Accept(std::vector<Tile>& tiles, Tile&& tile);
+  void Accept(std::vector<LiftRide>& lifts, LiftRide&& lift);
+  void Accept(std::vector<Zone>& zones, Zone&& zone);
+
+  const std::string& path_;
+  const std::string& bytes_;
+  BinaryReader r_;
+  absl::Status status_;
+  LoadedWorld loaded_;
+  GridPart part_ = GridPart::kHeader;
+  // The count last read: of the items that follow.
+  std::uint32_t pending_count_ = 0;
+  // The continent being read, its declared surface count, and the first surface its next tile
+  // must start at.
+  Continent* continent_ = nullptr;
+  std::uint32_t surface_count_ = 0;
+  SurfaceId expected_first_ = 0;
+};
+
+absl::StatusOr<LoadedWorld> GridReader::Read() {
+  if (absl::Status status = ReadPreamble(); !status.ok()) return status;
+  VisitWorldFields(loaded_.world, *this);
+  if (!status_.ok()) return status_;
+  if (absl::Status status = CheckEnd(); !status.ok()) return status;
+  return std::move(loaded_);
+}
+
+absl::Status GridReader::ReadPreamble() {
+  char magic[8];
+  if (bytes_.size() < sizeof magic || std::memcmp(bytes_.data(), kMagic, sizeof magic) != 0) {
+    return Damaged(path_, "not a walkd grid: bad magic");
+  }
+  std::uint64_t skipped;
+  r_.Get(&skipped);  // the magic, already checked
+  std::uint32_t version;
+  if (!r_.Get(&version)) return Damaged(path_, "truncated header");
+  if (version != kGridFormatVersion) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path_, ": grid format ", version, ", this walkd reads ", kGridFormatVersion));
+  }
+  if (!r_.Get(&loaded_.world.content_id)) return Damaged(path_, "truncated header");
+  return absl::OkStatus();
+}
+
+void GridReader::Truncated() {
+  switch (part_) {
+    case GridPart::kHeader:
+      return Fail("truncated header");
+    case GridPart::kContinentHeader:
+      return Fail("truncated continent header");
+    case GridPart::kTiles:
+      return Fail("truncated tile");
+    case GridPart::kSurfaces:
+      return Fail("truncated surfaces");
+    case GridPart::kLifts:
+      return Fail("truncated lifts");
+    case GridPart::kZones:
+      return Fail("truncated zones");
+  }
+}
+
+template <typename F>
+void GridReader::Part(GridPart part, F&& fields) {
+  if (!status_.ok()) return;
+  part_ = part;
+  fields();
+  if (status_.ok()) CheckPart(part);
+}
+
+template <typename T>
+void GridReader::Count(std::vector<T>&) {
+  if (!status_.ok()) return;
+  if (!r_.Get(&pending_count_) || pending_count_ > MostItems<T>()) Truncated();
+}
+
+template <typename T, typename F>
+void GridReader::Items(std::vector<T>& items, F&& fields) {
+  const std::uint32_t count = pending_count_;
+  for (std::uint32_t i = 0; i < count && status_.ok(); ++i) {
+    T item;
+    Begin(item);
+    fields(item);
+    if (status_.ok()) Accept(items, std::move(item));
+  }
+}
+
+void GridReader::CheckPart(GridPart part) {
+  switch (part) {
+    case GridPart::kHeader:
+      if (!std::isfinite(loaded_.world.column_yards) || loaded_.world.column_yards <= 0) {
+        Fail("column size is not a positive number");
+      }
+      return;
+    case GridPart::kContinentHeader:
+      return CheckExtent();
+    case GridPart::kTiles:
+      if (expected_first_ != surface_count_) Fail("surface count mismatch");
+      return;
+    case GridPart::kSurfaces:
+      DeriveColumns();
+      return CheckLinks();
+    case GridPart::kLifts:
+    case GridPart::kZones:
+      return;
+  }
+}
+
+void GridReader::CheckExtent() {
+  Continent& c = *continent_;
+  const std::uint32_t tile_count = pending_count_;
+  if (c.tiles_x == 0 || c.tiles_y == 0 || c.tiles_x > 256 || c.tiles_y > 256 ||
+      c.width_columns > c.tiles_x * kTileColumns || c.height_columns > c.tiles_y * kTileColumns ||
+      tile_count > c.tiles_x * c.tiles_y) {
+    return Fail(absl::StrCat("continent ", c.id, " has impossible sizes"));
+  }
+  c.tile_index.assign(static_cast<std::size_t>(c.tiles_x) * c.tiles_y, kInvalidId);
+  expected_first_ = 0;
+}
+
+void GridReader::CheckTile(const Tile& tile) {
+  const Continent& c = *continent_;
+  if (tile.tile_x >= c.tiles_x || tile.tile_y >= c.tiles_y ||
+      c.tile_index[tile.tile_y * c.tiles_x + tile.tile_x] != kInvalidId) {
+    return Fail("tile out of place or repeated");
+  }
+  if (tile.first_surface[0] != expected_first_) return Fail("tile surfaces out of order");
+  for (std::uint32_t col = 0; col < kColumnsPerTile; ++col) {
+    const std::uint32_t count = tile.first_surface[col + 1] - tile.first_surface[col];
+    if (tile.first_surface[col + 1] < tile.first_surface[col] || count > kMaxFloors) {
+      return Fail("column stack out of order or too tall");
+    }
+  }
+  expected_first_ = tile.first_surface[kColumnsPerTile];
+  if (expected_first_ > surface_count_) return Fail("more surfaces than declared");
+}
+
+void GridReader::DeriveColumns() {
+  Continent& c = *continent_;
+  c.column_x.resize(surface_count_);
+  c.column_y.resize(surface_count_);
+  c.level.resize(surface_count_);
+  for (const Tile& tile : c.tiles) {
+    for (std::uint32_t col = 0; col < kColumnsPerTile; ++col) {
+      for (SurfaceId s = tile.first_surface[col]; s < tile.first_surface[col + 1]; ++s) {
+        c.column_x[s] = static_cast<std::uint16_t>(tile.tile_x * kTileColumns + col % kTileColumns);
+        c.column_y[s] = static_cast<std::uint16_t>(tile.tile_y * kTileColumns + col / kTileColumns);
+        c.level[s] = static_cast<std::uint8_t>(s - tile.first_surface[col]);
+      }
+    }
+  }
+}
+
+void GridReader::CheckLinks() {
+  const Continent& c = *continent_;
+  for (SurfaceId s = 0; s < surface_count_; ++s) {
+    if (!std::isfinite(c.height_yards[s])) return Fail("non-finite height");
+    for (int d = 0; d < kDirectionCount; ++d) {
+      const Link link = c.links[s][d];
+      if (!HasLink(link)) continue;
+      const std::int64_t nx = c.column_x[s] + kDirectionDx[d];
+      const std::int64_t ny = c.column_y[s] + kDirectionDy[d];
+      if (!c.OnMap(nx, ny)) return Fail("a link leaves the map");
+      SurfaceId first, end;
+      c.ColumnSurfaces(static_cast<std::uint32_t>(nx), static_cast<std::uint32_t>(ny), &first,
+                       &end);
+      if (first + LinkLevel(link) >= end) return Fail("a link leads to no surface");
+    }
+  }
+}
+
+void GridReader::CheckLift(const LiftRide& lift) {
+  const Continent& c = *continent_;
+  if (lift.from >= surface_count_ || lift.to >= surface_count_ || lift.from == lift.to ||
+      c.column_x[lift.from] != c.column_x[lift.to] ||
+      c.column_y[lift.from] != c.column_y[lift.to] || !(c.marks[lift.from] & kMarkLift) ||
+      !std::isfinite(lift.shaft_yards) || lift.shaft_yards < 0 ||
+      (!c.lifts.empty() && c.lifts.back().from > lift.from)) {
+    Fail("a lift ride is out of place");
+  }
+}
+
+void GridReader::Accept(std::vector<Continent>& continents, Continent&& c) {
+  FinishContinent(c);
+  continents.push_back(std::move(c));
+  continent_ = nullptr;
+}
+
+void GridReader::Accept(std::vector<Tile>& tiles, Tile&& tile) {
+  CheckTile(tile);
+  if (!status_.ok()) return;
+  continent_->tile_index[tile.tile_y * continent_->tiles_x + tile.tile_x] =
+      static_cast<std::uint32_t>(tiles.size());
+  tiles.push_back(std::move(tile));
+}
+
+void GridReader::Accept(std::vector<LiftRide>& lifts, LiftRide&& lift) {
+  CheckLift(lift);
+  if (status_.ok()) lifts.push_back(lift);
+}
+
+void GridReader::Accept(std::vector<Zone>& zones, Zone&& zone) {
+  if (zone.id == 0 || (!zones.empty() && zones.back().id >= zone.id)) {
+    return Fail("zone ids out of order");
+  }
+  zones.push_back(std::move(zone));
+}
+
+absl::Status GridReader::CheckEnd() {
+  if (!r_.AtEnd()) return Damaged(path_, "trailing bytes");
+  const World& world = loaded_.world;
+  for (std::size_t k = 1; k < world.continents.size(); ++k) {
+    if (world.continents[k - 1].id >= world.continents[k].id)
+      return Damaged(path_, "continent ids out of order");
+  }
+  if (ComputeContentId(world) != world.content_id) {
+    return Damaged(path_, "content does not match its content id");
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -37,46 +379,12 @@ absl::Status SaveWorld(const World& world, const std::string& source, const std:
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) return absl::InternalError(absl::StrCat("cannot write ", temp.string()));
-    Writer w(out);
     out.write(kMagic, sizeof kMagic);
-    w.Put<std::uint32_t>(kGridFormatVersion);
-    w.Put<std::uint64_t>(world.content_id);
-    w.Put<double>(world.column_yards);
-    w.PutString(source);
-    w.Put<std::uint32_t>(static_cast<std::uint32_t>(world.continents.size()));
-    for (const Continent& c : world.continents) {
-      w.Put<std::uint32_t>(c.id);
-      w.Put<std::uint32_t>(c.tiles_x);
-      w.Put<std::uint32_t>(c.tiles_y);
-      w.Put<std::uint32_t>(c.width_columns);
-      w.Put<std::uint32_t>(c.height_columns);
-      w.Put<std::uint32_t>(static_cast<std::uint32_t>(c.tiles.size()));
-      w.Put<std::uint32_t>(c.surface_count());
-      for (const Tile& tile : c.tiles) {
-        w.Put<std::uint32_t>(tile.tile_x);
-        w.Put<std::uint32_t>(tile.tile_y);
-        w.PutArray(tile.first_surface);
-      }
-      w.PutArray(c.height_yards);
-      w.PutArray(c.headroom_yards);
-      w.PutArray(c.flags);
-      w.PutArray(c.zone);
-      w.PutArray(c.marks);
-      w.PutArray(c.links);
-      w.Put<std::uint32_t>(static_cast<std::uint32_t>(c.lifts.size()));
-      for (const LiftRide& lift : c.lifts) {
-        w.Put<std::uint32_t>(lift.from);
-        w.Put<std::uint32_t>(lift.to);
-        w.Put<float>(lift.shaft_yards);
-      }
-    }
-    w.Put<std::uint32_t>(static_cast<std::uint32_t>(world.zones.size()));
-    for (const Zone& zone : world.zones) {
-      w.Put<std::uint16_t>(zone.id);
-      w.Put<std::uint16_t>(zone.min_level);
-      w.Put<std::uint16_t>(zone.max_level);
-      w.PutString(zone.name);
-    }
+    BinaryWriter preamble(out);
+    preamble.Put<std::uint32_t>(kGridFormatVersion);
+    preamble.Put<std::uint64_t>(world.content_id);
+    GridWriter writer(out, source);
+    VisitWorldFields(world, writer);
     out.flush();
     if (!out) return absl::InternalError(absl::StrCat("write failed: ", temp.string()));
   }
@@ -91,148 +399,8 @@ absl::StatusOr<LoadedWorld> LoadWorld(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / kGridFileName).string();
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": no grid file"));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  Reader r(bytes);
-
-  char magic[8];
-  if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), kMagic, sizeof magic) != 0) {
-    return Damaged(path, "not a walkd grid: bad magic");
-  }
-  std::uint64_t skipped;
-  r.Get(&skipped);  // the magic, already checked
-  std::uint32_t version;
-  if (!r.Get(&version)) return Damaged(path, "truncated header");
-  if (version != kGridFormatVersion) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(path, ": grid format ", version, ", this walkd reads ", kGridFormatVersion));
-  }
-  LoadedWorld loaded;
-  World& world = loaded.world;
-  std::uint32_t continent_count;
-  if (!r.Get(&world.content_id) || !r.Get(&world.column_yards) || !r.GetString(&loaded.source) ||
-      !r.Get(&continent_count)) {
-    return Damaged(path, "truncated header");
-  }
-  if (!std::isfinite(world.column_yards) || world.column_yards <= 0) {
-    return Damaged(path, "column size is not a positive number");
-  }
-  for (std::uint32_t k = 0; k < continent_count; ++k) {
-    Continent c;
-    std::uint32_t tile_count, surface_count;
-    if (!r.Get(&c.id) || !r.Get(&c.tiles_x) || !r.Get(&c.tiles_y) || !r.Get(&c.width_columns) ||
-        !r.Get(&c.height_columns) || !r.Get(&tile_count) || !r.Get(&surface_count)) {
-      return Damaged(path, "truncated continent header");
-    }
-    if (c.tiles_x == 0 || c.tiles_y == 0 || c.tiles_x > 256 || c.tiles_y > 256 ||
-        c.width_columns > c.tiles_x * kTileColumns || c.height_columns > c.tiles_y * kTileColumns ||
-        tile_count > c.tiles_x * c.tiles_y) {
-      return Damaged(path, absl::StrCat("continent ", c.id, " has impossible sizes"));
-    }
-    c.tile_index.assign(static_cast<std::size_t>(c.tiles_x) * c.tiles_y, kInvalidId);
-    SurfaceId expected_first = 0;
-    for (std::uint32_t t = 0; t < tile_count; ++t) {
-      Tile tile;
-      if (!r.Get(&tile.tile_x) || !r.Get(&tile.tile_y) ||
-          !r.GetArray(kColumnsPerTile + 1, &tile.first_surface)) {
-        return Damaged(path, "truncated tile");
-      }
-      if (tile.tile_x >= c.tiles_x || tile.tile_y >= c.tiles_y ||
-          c.tile_index[tile.tile_y * c.tiles_x + tile.tile_x] != kInvalidId) {
-        return Damaged(path, "tile out of place or repeated");
-      }
-      if (tile.first_surface[0] != expected_first)
-        return Damaged(path, "tile surfaces out of order");
-      for (std::uint32_t col = 0; col < kColumnsPerTile; ++col) {
-        const std::uint32_t count = tile.first_surface[col + 1] - tile.first_surface[col];
-        if (tile.first_surface[col + 1] < tile.first_surface[col] || count > kMaxFloors) {
-          return Damaged(path, "column stack out of order or too tall");
-        }
-      }
-      expected_first = tile.first_surface[kColumnsPerTile];
-      if (expected_first > surface_count) return Damaged(path, "more surfaces than declared");
-      c.tile_index[tile.tile_y * c.tiles_x + tile.tile_x] =
-          static_cast<std::uint32_t>(c.tiles.size());
-      c.tiles.push_back(std::move(tile));
-    }
-    if (expected_first != surface_count) return Damaged(path, "surface count mismatch");
-    if (!r.GetArray(surface_count, &c.height_yards) ||
-        !r.GetArray(surface_count, &c.headroom_yards) || !r.GetArray(surface_count, &c.flags) ||
-        !r.GetArray(surface_count, &c.zone) || !r.GetArray(surface_count, &c.marks) ||
-        !r.GetArray(surface_count, &c.links)) {
-      return Damaged(path, "truncated surfaces");
-    }
-    // Derived per-surface arrays: column and level.
-    c.column_x.resize(surface_count);
-    c.column_y.resize(surface_count);
-    c.level.resize(surface_count);
-    for (const Tile& tile : c.tiles) {
-      for (std::uint32_t col = 0; col < kColumnsPerTile; ++col) {
-        for (SurfaceId s = tile.first_surface[col]; s < tile.first_surface[col + 1]; ++s) {
-          c.column_x[s] =
-              static_cast<std::uint16_t>(tile.tile_x * kTileColumns + col % kTileColumns);
-          c.column_y[s] =
-              static_cast<std::uint16_t>(tile.tile_y * kTileColumns + col / kTileColumns);
-          c.level[s] = static_cast<std::uint8_t>(s - tile.first_surface[col]);
-        }
-      }
-    }
-    // Every link must land on a surface that exists.
-    for (SurfaceId s = 0; s < surface_count; ++s) {
-      if (!std::isfinite(c.height_yards[s])) return Damaged(path, "non-finite height");
-      for (int d = 0; d < kDirectionCount; ++d) {
-        const Link link = c.links[s][d];
-        if (!HasLink(link)) continue;
-        const std::int64_t nx = c.column_x[s] + kDirectionDx[d];
-        const std::int64_t ny = c.column_y[s] + kDirectionDy[d];
-        if (!c.OnMap(nx, ny)) return Damaged(path, "a link leaves the map");
-        SurfaceId first, end;
-        c.ColumnSurfaces(static_cast<std::uint32_t>(nx), static_cast<std::uint32_t>(ny), &first,
-                         &end);
-        if (first + LinkLevel(link) >= end) return Damaged(path, "a link leads to no surface");
-      }
-    }
-    std::uint32_t lift_count;
-    if (!r.Get(&lift_count) || lift_count > surface_count * 2u + 16u)
-      return Damaged(path, "truncated lifts");
-    for (std::uint32_t i = 0; i < lift_count; ++i) {
-      LiftRide lift;
-      if (!r.Get(&lift.from) || !r.Get(&lift.to) || !r.Get(&lift.shaft_yards)) {
-        return Damaged(path, "truncated lifts");
-      }
-      if (lift.from >= surface_count || lift.to >= surface_count || lift.from == lift.to ||
-          c.column_x[lift.from] != c.column_x[lift.to] ||
-          c.column_y[lift.from] != c.column_y[lift.to] || !(c.marks[lift.from] & kMarkLift) ||
-          !std::isfinite(lift.shaft_yards) || lift.shaft_yards < 0 ||
-          (!c.lifts.empty() && c.lifts.back().from > lift.from)) {
-        return Damaged(path, "a lift ride is out of place");
-      }
-      c.lifts.push_back(lift);
-    }
-    FinishContinent(c);
-    world.continents.push_back(std::move(c));
-  }
-  std::uint32_t zone_count;
-  if (!r.Get(&zone_count) || zone_count > 65535) return Damaged(path, "truncated zones");
-  for (std::uint32_t i = 0; i < zone_count; ++i) {
-    Zone zone;
-    if (!r.Get(&zone.id) || !r.Get(&zone.min_level) || !r.Get(&zone.max_level) ||
-        !r.GetString(&zone.name)) {
-      return Damaged(path, "truncated zones");
-    }
-    if (zone.id == 0 || (!world.zones.empty() && world.zones.back().id >= zone.id)) {
-      return Damaged(path, "zone ids out of order");
-    }
-    world.zones.push_back(std::move(zone));
-  }
-  if (!r.AtEnd()) return Damaged(path, "trailing bytes");
-  for (std::size_t k = 1; k < world.continents.size(); ++k) {
-    if (world.continents[k - 1].id >= world.continents[k].id)
-      return Damaged(path, "continent ids out of order");
-  }
-  if (ComputeContentId(world) != world.content_id) {
-    return Damaged(path, "content does not match its content id");
-  }
-  return loaded;
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return GridReader(path, bytes).Read();
 }
 
 }  // namespace walk::nav

@@ -233,34 +233,45 @@ absl::Status TooTall(const std::string& name, double min_y, double max_y, const 
       " steps: raise VoxelizeOptions.height_step_yards"));
 }
 
-// Rasterizes the triangles of `mesh` (those listed in `triangles`, or all when null) into one
-// heightfield, filters it, and places a surface for every walkable span of the kept columns.
-// For a whole-mesh job, RESOURCE_EXHAUSTED when the heightfield needs more area ids or holds more
-// walkable spans than Recast can (the caller then goes tile by tile, nothing placed yet).
-absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
-                                 const std::vector<std::uint32_t>* triangles,
-                                 const HeightfieldJob& job, const Settings& s,
-                                 std::uint32_t width_columns, std::uint32_t height_columns,
-                                 ContinentBuilder& builder, VoxelizeStats& stats) {
-  const VoxelizeOptions& o = *s.options;
-  const int border = s.border;
-  const int w = static_cast<int>(job.keep_width) + 2 * border;
-  const int h = static_cast<int>(job.keep_height) + 2 * border;
-  // The heightfield's corner in mesh coordinates. Triangles are handed to Recast relative to it
-  // (in double, then float), which keeps float precision for meshes far from the origin.
-  const double ox = o.origin_x + (static_cast<double>(job.x0) - border) * o.column_yards;
-  const double oz = o.origin_z + (static_cast<double>(job.y0) - border) * o.column_yards;
-  const double ox_end = ox + w * o.column_yards;
-  const double oz_end = oz + h * o.column_yards;
+// Where a heightfield lies: `border` columns around the job's kept columns, w x h in all, its
+// corner at mesh point (ox, oz). Triangles are handed to Recast relative to that corner (in
+// double, then float), which keeps float precision for meshes far from the origin.
+struct HeightfieldFrame {
+  int border = 0;
+  int w = 0, h = 0;           // columns
+  double ox = 0.0, oz = 0.0;  // the corner, mesh coordinates
+  double ox_end = 0.0, oz_end = 0.0;
+};
 
-  // Pick the triangles touching the heightfield; classify them.
+HeightfieldFrame FrameOf(const HeightfieldJob& job, const Settings& s) {
+  const VoxelizeOptions& o = *s.options;
+  HeightfieldFrame f;
+  f.border = s.border;
+  f.w = static_cast<int>(job.keep_width) + 2 * f.border;
+  f.h = static_cast<int>(job.keep_height) + 2 * f.border;
+  f.ox = o.origin_x + (static_cast<double>(job.x0) - f.border) * o.column_yards;
+  f.oz = o.origin_z + (static_cast<double>(job.y0) - f.border) * o.column_yards;
+  f.ox_end = f.ox + f.w * o.column_yards;
+  f.oz_end = f.oz + f.h * o.column_yards;
+  return f;
+}
+
+// The triangles touching a heightfield, classified.
+struct PickedTriangles {
+  std::vector<std::uint32_t> triangles;  // indices into the mesh
+  std::vector<AreaKey> keys;             // per picked triangle; only meaningful when standable
+  std::vector<SlopeClass> slopes;        // per picked triangle
+  double min_y = std::numeric_limits<double>::infinity();  // their height range, mesh y
+  double max_y = -std::numeric_limits<double>::infinity();
+};
+
+// The triangles of `mesh` (those listed in `triangles`, or all when null) whose bounds touch
+// frame f, with their slope classes and area keys.
+PickedTriangles PickTriangles(const TriangleMesh& mesh, const std::vector<std::uint32_t>* triangles,
+                              const HeightfieldFrame& f, const VoxelizeOptions& o) {
+  PickedTriangles picked;
   const std::uint32_t total =
       triangles ? static_cast<std::uint32_t>(triangles->size()) : mesh.triangle_count();
-  std::vector<std::uint32_t> picked;
-  std::vector<AreaKey> keys;       // per picked triangle; only meaningful when standable
-  std::vector<SlopeClass> slopes;  // per picked triangle
-  double min_y = std::numeric_limits<double>::infinity();
-  double max_y = -min_y;
   for (std::uint32_t i = 0; i < total; ++i) {
     const std::uint32_t t = triangles ? (*triangles)[i] : i;
     const float* v[3];
@@ -272,20 +283,25 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
       lo[axis] = std::min({v[0][axis], v[1][axis], v[2][axis]});
       hi[axis] = std::max({v[0][axis], v[1][axis], v[2][axis]});
     }
-    if (hi[0] < ox || lo[0] > ox_end || hi[2] < oz || lo[2] > oz_end) continue;
-    picked.push_back(t);
+    if (hi[0] < f.ox || lo[0] > f.ox_end || hi[2] < f.oz || lo[2] > f.oz_end) continue;
+    picked.triangles.push_back(t);
     const SlopeClass slope = ClassifySlope(v[0], v[1], v[2], o);
-    slopes.push_back(slope);
-    keys.push_back(MakeAreaKey(mesh.tags[t], slope == kUnstandable ? kSlopePlain : slope));
-    min_y = std::min(min_y, lo[1]);
-    max_y = std::max(max_y, hi[1]);
+    picked.slopes.push_back(slope);
+    picked.keys.push_back(MakeAreaKey(mesh.tags[t], slope == kUnstandable ? kSlopePlain : slope));
+    picked.min_y = std::min(picked.min_y, lo[1]);
+    picked.max_y = std::max(picked.max_y, hi[1]);
   }
-  if (picked.empty()) return absl::OkStatus();
+  return picked;
+}
 
-  // Area ids: the distinct keys of standable triangles, in key order (see MakeAreaKey).
+// The area ids of a heightfield: the distinct keys of its standable triangles, in key order (see
+// MakeAreaKey); area id i + 1 is table[i]. Errors: more than kMaxAreaIds keys
+// (RESOURCE_EXHAUSTED for a whole-mesh job, INVALID_ARGUMENT for a tile).
+absl::StatusOr<std::vector<AreaKey>> AreaTable(const PickedTriangles& picked,
+                                               const HeightfieldJob& job) {
   std::vector<AreaKey> table;
-  for (std::size_t i = 0; i < picked.size(); ++i) {
-    if (slopes[i] != kUnstandable) table.push_back(keys[i]);
+  for (std::size_t i = 0; i < picked.triangles.size(); ++i) {
+    if (picked.slopes[i] != kUnstandable) table.push_back(picked.keys[i]);
   }
   std::sort(table.begin(), table.end());
   table.erase(std::unique(table.begin(), table.end()), table.end());
@@ -296,67 +312,99 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
                      kMaxAreaIds, " per heightfield");
     return job.whole ? absl::ResourceExhaustedError(message) : absl::InvalidArgumentError(message);
   }
+  return table;
+}
 
-  const double base_y = job.base_y ? *job.base_y : BaseHeight(min_y, max_y, o.height_step_yards);
-  const double height_steps = HeightSteps(base_y, max_y, o.height_step_yards);
-  if (height_steps > RC_SPAN_MAX_HEIGHT) return TooTall(job.name, min_y, max_y, s);
-
-  std::vector<float> soup(picked.size() * 9);
-  std::vector<unsigned char> areas(picked.size());
-  for (std::size_t i = 0; i < picked.size(); ++i) {
-    const std::uint32_t t = picked[i];
+// The picked triangles as Recast takes them: *soup their corners relative to the frame's corner
+// and `base_y` (9 floats each), *areas their area ids (RC_NULL_AREA where unstandable).
+void MakeSoup(const TriangleMesh& mesh, const PickedTriangles& picked,
+              const std::vector<AreaKey>& table, const HeightfieldFrame& f, double base_y,
+              std::vector<float>* soup, std::vector<unsigned char>* areas) {
+  const std::size_t count = picked.triangles.size();
+  soup->resize(count * 9);
+  areas->resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t t = picked.triangles[i];
     for (int k = 0; k < 3; ++k) {
       const float* v = &mesh.vertices[3 * std::size_t{mesh.indices[3 * std::size_t{t} + k]}];
-      soup[9 * i + 3 * k + 0] = static_cast<float>(v[0] - ox);
-      soup[9 * i + 3 * k + 1] = static_cast<float>(v[1] - base_y);
-      soup[9 * i + 3 * k + 2] = static_cast<float>(v[2] - oz);
+      (*soup)[9 * i + 3 * k + 0] = static_cast<float>(v[0] - f.ox);
+      (*soup)[9 * i + 3 * k + 1] = static_cast<float>(v[1] - base_y);
+      (*soup)[9 * i + 3 * k + 2] = static_cast<float>(v[2] - f.oz);
     }
-    areas[i] =
-        slopes[i] == kUnstandable
-            ? RC_NULL_AREA
-            : static_cast<unsigned char>(
-                  1 + (std::lower_bound(table.begin(), table.end(), keys[i]) - table.begin()));
+    (*areas)[i] = picked.slopes[i] == kUnstandable
+                      ? RC_NULL_AREA
+                      : static_cast<unsigned char>(
+                            1 + (std::lower_bound(table.begin(), table.end(), picked.keys[i]) -
+                                 table.begin()));
   }
+}
 
-  rcContext ctx(/*state=*/false);  // no logging, no timers
-  std::unique_ptr<rcHeightfield, HeightfieldDeleter> hf(rcAllocHeightfield());
+using HeightfieldPtr = std::unique_ptr<rcHeightfield, HeightfieldDeleter>;
+using CompactHeightfieldPtr = std::unique_ptr<rcCompactHeightfield, CompactHeightfieldDeleter>;
+
+// A heightfield of frame f, `height_steps` high, with the soup rasterized into it. Spans whose
+// tops lie within a step merge their areas (the larger id wins), as Recast's demo.
+absl::StatusOr<HeightfieldPtr> Rasterize(rcContext& ctx, const std::vector<float>& soup,
+                                         const std::vector<unsigned char>& areas,
+                                         const HeightfieldFrame& f, double height_steps,
+                                         const HeightfieldJob& job, const Settings& s) {
+  const VoxelizeOptions& o = *s.options;
+  HeightfieldPtr hf(rcAllocHeightfield());
   const float bmin[3] = {0.0f, 0.0f, 0.0f};
-  const float bmax[3] = {static_cast<float>(w * o.column_yards),
+  const float bmax[3] = {static_cast<float>(f.w * o.column_yards),
                          static_cast<float>(height_steps * o.height_step_yards),
-                         static_cast<float>(h * o.column_yards)};
-  if (!hf || !rcCreateHeightfield(&ctx, *hf, w, h, bmin, bmax, s.cs, s.ch)) {
+                         static_cast<float>(f.h * o.column_yards)};
+  if (!hf || !rcCreateHeightfield(&ctx, *hf, f.w, f.h, bmin, bmax, s.cs, s.ch)) {
     return absl::InternalError(
-        absl::StrCat(job.name, ": Recast could not create a ", w, " x ", h, " heightfield"));
+        absl::StrCat(job.name, ": Recast could not create a ", f.w, " x ", f.h, " heightfield"));
   }
-  // Spans whose tops lie within a step merge their areas (the larger id wins), as Recast's demo.
-  if (!rcRasterizeTriangles(&ctx, soup.data(), areas.data(), static_cast<int>(picked.size()), *hf,
+  if (!rcRasterizeTriangles(&ctx, soup.data(), areas.data(), static_cast<int>(areas.size()), *hf,
                             s.walkable_climb)) {
     return absl::InternalError(absl::StrCat(job.name, ": Recast could not rasterize"));
   }
-  std::vector<float>().swap(soup);
-  rcFilterLowHangingWalkableObstacles(&ctx, s.walkable_climb, *hf);
-  if (o.filter_ledges) rcFilterLedgeSpans(&ctx, s.walkable_height, s.walkable_climb, *hf);
-  rcFilterWalkableLowHeightSpans(&ctx, s.walkable_height, *hf);
+  return hf;
+}
 
-  const int span_count = rcGetHeightFieldSpanCount(&ctx, *hf);
+// Recast's filters: low-hanging obstacles, ledges (on request), low headroom.
+void FilterSpans(rcContext& ctx, rcHeightfield& hf, const Settings& s) {
+  rcFilterLowHangingWalkableObstacles(&ctx, s.walkable_climb, hf);
+  if (s.options->filter_ledges) rcFilterLedgeSpans(&ctx, s.walkable_height, s.walkable_climb, hf);
+  rcFilterWalkableLowHeightSpans(&ctx, s.walkable_height, hf);
+}
+
+// The compact heightfield of hf, eroded by the agent's radius. Errors: more walkable spans than
+// it indexes (RESOURCE_EXHAUSTED for a whole-mesh job, INTERNAL for a tile); INTERNAL when
+// Recast fails.
+absl::StatusOr<CompactHeightfieldPtr> BuildCompact(rcContext& ctx, rcHeightfield& hf,
+                                                   const HeightfieldJob& job, const Settings& s) {
+  const int span_count = rcGetHeightFieldSpanCount(&ctx, hf);
   if (span_count > 0xFFFFFF) {  // rcCompactCell::index has 24 bits
     const std::string message =
         absl::StrCat(job.name, ": ", span_count,
                      " walkable spans, more than Recast's compact heightfield indexes");
     return job.whole ? absl::ResourceExhaustedError(message) : absl::InternalError(message);
   }
-  std::unique_ptr<rcCompactHeightfield, CompactHeightfieldDeleter> chf(rcAllocCompactHeightfield());
-  if (!chf || !rcBuildCompactHeightfield(&ctx, s.walkable_height, s.walkable_climb, *hf, *chf)) {
+  CompactHeightfieldPtr chf(rcAllocCompactHeightfield());
+  if (!chf || !rcBuildCompactHeightfield(&ctx, s.walkable_height, s.walkable_climb, hf, *chf)) {
     return absl::InternalError(
         absl::StrCat(job.name, ": Recast could not build the compact heightfield"));
   }
   if (s.erode_radius > 0 && !rcErodeWalkableArea(&ctx, s.erode_radius, *chf)) {
     return absl::InternalError(absl::StrCat(job.name, ": Recast could not erode"));
   }
+  return chf;
+}
 
-  // Every walkable compact span of a kept column becomes a surface. The solid spans of the
-  // column (hf) give the headroom: up to the bottom of the next span above, whatever it is
-  // (the compact span's own `h` saturates at 255 steps); none above is open sky.
+// Places a surface for every walkable compact span of the job's kept columns (within the
+// continent's `width_columns` x `height_columns`). The solid spans of the column (hf) give the
+// headroom: up to the bottom of the next span above, whatever it is (the compact span's own `h`
+// saturates at 255 steps); none above is open sky.
+void PlaceSurfaces(const rcHeightfield& hf, const rcCompactHeightfield& chf,
+                   const std::vector<AreaKey>& table, double base_y, const HeightfieldFrame& f,
+                   const HeightfieldJob& job, const Settings& s, std::uint32_t width_columns,
+                   std::uint32_t height_columns, ContinentBuilder& builder, VoxelizeStats& stats) {
+  const VoxelizeOptions& o = *s.options;
+  const int border = f.border;
   std::vector<SurfaceSpec> column;  // the kept column's surfaces, lowest first
   for (int hy = border; hy < border + static_cast<int>(job.keep_height); ++hy) {
     const std::uint32_t y = job.y0 + static_cast<std::uint32_t>(hy - border);
@@ -364,16 +412,16 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
     for (int hx = border; hx < border + static_cast<int>(job.keep_width); ++hx) {
       const std::uint32_t x = job.x0 + static_cast<std::uint32_t>(hx - border);
       if (x >= width_columns) break;
-      const rcCompactCell& cell = chf->cells[hx + hy * w];
+      const rcCompactCell& cell = chf.cells[hx + hy * f.w];
       std::uint32_t ci = cell.index;
       const std::uint32_t cend = cell.index + cell.count;
       column.clear();
-      for (const rcSpan* span = hf->spans[hx + hy * w]; span != nullptr; span = span->next) {
+      for (const rcSpan* span = hf.spans[hx + hy * f.w]; span != nullptr; span = span->next) {
         if (span->area == RC_NULL_AREA) continue;
         // Compact spans are the solid spans that were walkable when it was built, in order;
         // erosion may since have cleared their areas.
         unsigned char area = span->area;
-        if (ci < cend && chf->spans[ci].y == span->smax) area = chf->areas[ci++];
+        if (ci < cend && chf.spans[ci].y == span->smax) area = chf.areas[ci++];
         if (area == RC_NULL_AREA) continue;
         SurfaceSpec spec = SpecOfAreaKey(table[area - 1]);
         spec.height_yards = static_cast<float>(base_y + span->smax * o.height_step_yards);
@@ -391,6 +439,42 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
       stats.spans += column.size() - drop;
     }
   }
+}
+
+// Rasterizes the triangles of `mesh` (those listed in `triangles`, or all when null) into one
+// heightfield, filters it, and places a surface for every walkable span of the kept columns.
+// For a whole-mesh job, RESOURCE_EXHAUSTED when the heightfield needs more area ids or holds more
+// walkable spans than Recast can (the caller then goes tile by tile, nothing placed yet).
+absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
+                                 const std::vector<std::uint32_t>* triangles,
+                                 const HeightfieldJob& job, const Settings& s,
+                                 std::uint32_t width_columns, std::uint32_t height_columns,
+                                 ContinentBuilder& builder, VoxelizeStats& stats) {
+  const VoxelizeOptions& o = *s.options;
+  const HeightfieldFrame frame = FrameOf(job, s);
+  const PickedTriangles picked = PickTriangles(mesh, triangles, frame, o);
+  if (picked.triangles.empty()) return absl::OkStatus();
+  const absl::StatusOr<std::vector<AreaKey>> table = AreaTable(picked, job);
+  if (!table.ok()) return table.status();
+
+  const double base_y =
+      job.base_y ? *job.base_y : BaseHeight(picked.min_y, picked.max_y, o.height_step_yards);
+  const double height_steps = HeightSteps(base_y, picked.max_y, o.height_step_yards);
+  if (height_steps > RC_SPAN_MAX_HEIGHT) return TooTall(job.name, picked.min_y, picked.max_y, s);
+
+  std::vector<float> soup;
+  std::vector<unsigned char> areas;
+  MakeSoup(mesh, picked, *table, frame, base_y, &soup, &areas);
+  rcContext ctx(/*state=*/false);  // no logging, no timers
+  const absl::StatusOr<HeightfieldPtr> hf =
+      Rasterize(ctx, soup, areas, frame, height_steps, job, s);
+  if (!hf.ok()) return hf.status();
+  std::vector<float>().swap(soup);  // the heightfield holds the triangles
+  FilterSpans(ctx, **hf, s);
+  const absl::StatusOr<CompactHeightfieldPtr> chf = BuildCompact(ctx, **hf, job, s);
+  if (!chf.ok()) return chf.status();
+  PlaceSurfaces(**hf, **chf, *table, base_y, frame, job, s, width_columns, height_columns, builder,
+                stats);
   return absl::OkStatus();
 }
 

@@ -1,7 +1,9 @@
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "gtest/gtest.h"
+#include "nav/grid/content_hash.h"
 #include "nav/grid/grid_builder.h"
 #include "nav/grid/grid_format.h"
 #include "tests/nav/ascii_grid.h"
@@ -18,6 +20,47 @@ std::string TempDir(const std::string& name) {
                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::remove_all(dir);
   return dir.string();
+}
+
+// A small fixed world that uses every field the grid file holds: two continents, stacked
+// surfaces with flags, zones and marks, a lift, and named zones.
+World FixedWorld() {
+  World world;
+  world.column_yards = 1.5;
+  ContinentBuilder builder(3, 3, 2);
+  SurfaceSpec ground, water, deck, roof;
+  ground.zone = 1;
+  water.height_yards = -0.5f;
+  water.headroom_yards = 2.5f;
+  water.flags = kFlagTerrain | kFlagWater;
+  water.zone = 1;
+  deck.height_yards = 2.0f;
+  deck.flags = kFlagBuilding;
+  deck.marks = kMarkRoad;
+  deck.zone = 2;
+  roof.height_yards = 6.0f;
+  roof.flags = kFlagBuilding | kFlagIndoor;
+  roof.marks = kMarkHubB;
+  roof.zone = 2;
+  builder.AddSurface(0, 0, ground);
+  builder.AddSurface(1, 0, water);
+  builder.AddSurface(1, 0, deck);
+  builder.AddSurface(2, 0, deck);
+  builder.AddSurface(2, 0, roof);
+  builder.AddSurface(0, 1, ground);
+  builder.AddSurface(2, 1, ground);
+  builder.AddLift(2, 0, 2.0f, 6.0f);
+  auto first = builder.Build(LinkRules{});
+  EXPECT_TRUE(first.ok()) << first.status();
+  world.continents.push_back(*std::move(first));
+  ContinentBuilder other(9, 1, 1);
+  other.AddSurface(0, 0, ground);
+  auto second = other.Build(LinkRules{});
+  EXPECT_TRUE(second.ok()) << second.status();
+  world.continents.push_back(*std::move(second));
+  world.zones = {{1, "Amber Vale", 1, 6}, {2, "Ashen Reach", 10, 15}};
+  world.content_id = ComputeContentId(world);
+  return world;
 }
 
 TEST(GridTest, OneSurfacePerPassableCellWithOrthogonalAndDiagonalLinks) {
@@ -117,6 +160,29 @@ TEST(GridTest, ContentIdFollowsContentOnly) {
   World d = a;
   d.column_yards = 2.0;
   EXPECT_NE(ComputeContentId(d), a.content_id);
+}
+
+// The content id is half of every walk-store key: a change to what it hashes (a field added,
+// dropped or reordered) silently invalidates every stored answer, so its value is pinned here,
+// and so is the grid file's layout.
+TEST(GridTest, ContentIdAndFileOfAFixedWorldArePinned) {
+  const World world = FixedWorld();
+  EXPECT_EQ(FormatId(world.content_id), "495291f47005ad55");
+  EXPECT_EQ(world.MemoryBytes(), 524544u);
+  const std::string dir = TempDir("grid-pinned");
+  ASSERT_TRUE(SaveWorld(world, "test:fixed", dir).ok());
+  std::ifstream in(dir + "/" + kGridFileName, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ContentHasher file_hash;
+  file_hash.AddBytes(bytes.data(), bytes.size());
+  EXPECT_EQ(bytes.size(), 524651u);
+  EXPECT_EQ(FormatId(file_hash.Finish()), "72f3afeb91c0740c");
+  auto loaded = LoadWorld(dir);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->world.content_id, world.content_id);
+  EXPECT_EQ(loaded->world.zones[1].name, "Ashen Reach");
+  EXPECT_EQ(loaded->world.continents[0].lifts.size(), 2u);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(GridFormatTest, SavesAndLoadsTheSameWorld) {
