@@ -174,7 +174,7 @@ int Info(const std::string& dir) {
                                  {"max_floors", c.MaxFloors()},
                                  {"regions", c.region_count()}});
   }
-  std::cout << out.dump(2) << "\n";
+  std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
 }
 
@@ -218,7 +218,7 @@ int Floors(const std::string& dir, double x_yards, double y_yards, std::uint32_t
     floor["links"] = links;
     out["floors"].push_back(floor);
   }
-  std::cout << out.dump(2) << "\n";
+  std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
 }
 
@@ -254,14 +254,10 @@ int main(int argc, char** argv) {
   floors->add_option("--at", at, "the place: x,y yards")->required()->delimiter(',')->expected(2);
   floors->add_option("--continent", continent, "the continent id");
 
-#ifdef WALKGRID_HAS_BUILD_MESH
   walk::client::AddBuildMeshCommand(app);
-#endif
   walk::client::AddOracleCommand(app);
   walk::client::AddGraphCommands(app);
-#ifdef WALKGRID_HAS_DEMO
   walk::client::AddDemoCommand(app);
-#endif
 
   CLI11_PARSE(app, argc, argv);
   if (*floors) {

@@ -1,7 +1,7 @@
 // walkd's metrics, registered once: request counts and durations by RPC and code, searches and
-// their counters (nodes expanded, heap operations, as the RTS seed counts them), walks by status,
-// worlds loaded, store lookups, batch pairs, and the LiveService's calls and events. Names follow
-// Prometheus conventions: walk_ prefix, base units, _total counters.
+// their counters (nodes expanded, heap operations, as the RTS specification counts them), walks by
+// status, worlds loaded, store lookups, batch pairs, and the LiveService's calls and events. Names
+// follow Prometheus conventions: walk_ prefix, base units, _total counters.
 //
 // Thread safety: every method may be called from any thread.
 #pragma once

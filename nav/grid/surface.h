@@ -58,7 +58,8 @@ inline constexpr bool IsDiagonal(int direction) { return (direction & 1) != 0; }
 // The octile distance of a column offset (dx, dy >= 0): the fewest columns any walk needs, a
 // diagonal step costing sqrt(2). The A* heuristics and the straight line's bound.
 inline double OctileColumns(double dx, double dy) {
-  constexpr double kSqrt2Minus1 = 1.41421356237309504880 - 1.0;  // as the walker always computed it
+  // Rounded once, here: every bound and every cost that needs it uses this very value.
+  constexpr double kSqrt2Minus1 = 1.41421356237309504880 - 1.0;
   return dx > dy ? dx + kSqrt2Minus1 * dy : dy + kSqrt2Minus1 * dx;
 }
 

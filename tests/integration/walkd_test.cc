@@ -450,6 +450,21 @@ TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
   std::filesystem::remove_all(data);
 }
 
+// walkgrid info prints a world whose free note is not UTF-8 (the note is the saver's bytes)
+// instead of failing on it.
+TEST(WalkdLifecycleTest, WalkgridInfoPrintsANoteThatIsNotUtf8) {
+  const std::string world = MakeTempDir("bad-note");
+  auto map = nav::ParseMovingAiMap("type octile\nheight 1\nwidth 2\nmap\n..\n");
+  ASSERT_TRUE(map.ok());
+  auto grid = nav::WorldFromMovingAi(*map);
+  ASSERT_TRUE(grid.ok());
+  ASSERT_TRUE(nav::SaveWorld(*grid, "note \xff\xfe", world).ok());
+  auto info = RunCommand({WALKGRID_BIN, "info", world});
+  EXPECT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("\"content_id\""), std::string::npos) << info.output;
+  std::filesystem::remove_all(world);
+}
+
 // walkgrid prepares a world's graph and exports it as DIMACS; walkd serves the prepared world.
 TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
   const std::string worlds = MakeTempDir("prepared");
