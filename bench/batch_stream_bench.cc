@@ -4,8 +4,8 @@
 // WalkRequest a pair. Run it after the pairs are stored (bench/batch_bench.py does both). The
 // first run is also printed alone: on a restarted walkd it is the one that reads RocksDB.
 //
-//   build/bench/batch_stream_bench --addr 127.0.0.1:PORT --pairs pairs.jsonl \
-//       [--runs 3] [--baseline 0]
+//   build/bench/batch_stream_bench --addr 127.0.0.1:PORT --pairs pairs.jsonl
+//                                  [--runs 3] [--baseline 0]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
