@@ -1,17 +1,16 @@
 // abstract_bench: what the abstract graph costs and buys on one prepared world, in one run.
 //
-//   order, CCH build, customization  seconds (customization: one profile's metric, in memory;
-//   first, and again on its arrays) legs                             µs per leg search (one cell,
-//   outward or backward) CCH / Dijkstra / danger Dijkstra µs per query (median, p99) over the same
-//   random pairs and
-//                                    the same legs, and the Dijkstra / CCH ratio of medians
-//   whole walk, cold and warm        µs per AnswerWalk (auto): first with no leg cached, then
-//                                    the same pairs again with their legs cached; both after
-//                                    16 walks between other places (buffers sized, as in a
-//                                    running walkd)
+//  - order, CCH build, customization: seconds (customization: one profile's metric, in memory;
+//    first, and again on its arrays);
+//  - legs: µs per leg search (one cell, outward or backward);
+//  - CCH / Dijkstra / danger Dijkstra: µs per query (median, p99) over the same random pairs and
+//    the same legs, and the Dijkstra / CCH ratio of medians;
+//  - whole walk, cold and warm: µs per AnswerWalk (auto), first with no leg cached, then the
+//    same pairs again with their legs cached; both after 16 walks between other places (buffers
+//    sized, as in a running walkd).
 //
 // Each CCH variant (tree, bound, walkd's bound + guessed upper bound, landmarks, perfect,
-// bidirectional) runs in its own pass over all pairs, after the legs of all pairs.
+// bidirectional Dijkstra) runs in its own pass over all pairs, after the legs of all pairs.
 //
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
@@ -33,8 +32,15 @@
 #include "nav/abstract/abstract_router.h"
 #include "nav/abstract/helper_thread.h"
 #include "nav/cch/cch.h"
+#include "nav/cch/cch_bound.h"
+#include "nav/cch/cch_dijkstra_query.h"
+#include "nav/cch/cch_landmarks.h"
+#include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_order.h"
+#include "nav/cch/cch_query.h"
+#include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
+#include "nav/cch/guessed_query.h"
 #include "nav/cost/cost_model.h"
 #include "nav/grid/grid_format.h"
 #include "nav/query/snap.h"
@@ -122,8 +128,7 @@ int Run(int argc, char** argv) {
   t = Clock::now();
   CchMetric cch_metric(cch, weights, /*perfect=*/false, customize_threads);
   const double customize_s = MicrosSince(t) / 1e6;
-  // Again onto the same arrays: the work without the first customization's page faults (on
-  // this kind of virtual machine they cost 0.15-0.8 s for a continent's metric, by the host).
+  // Again onto the same arrays: the work without the first customization's page faults.
   t = Clock::now();
   cch_metric.Customize(weights, customize_threads);
   const double customize_again_s = MicrosSince(t) / 1e6;
@@ -182,7 +187,7 @@ int Run(int argc, char** argv) {
   };
   const std::vector<std::pair<SurfaceId, SurfaceId>> chosen = far_pairs(seed, pairs);
 
-  // Legs, then the three searches over the same seeds.
+  // Legs, then the searches over the same endpoints.
   CellSearch search;
   CostGuess guess;
   std::uint32_t guess_retries = 0;
@@ -191,25 +196,33 @@ int Run(int argc, char** argv) {
       cch_dijkstra_us, dijkstra_us, danger_us;
   std::uint32_t mismatches = 0, found = 0;
   CchQuery query(cch);
+  CchSplitQuery split_query(cch);
   DangerDijkstra dijkstra;
   double dijkstra_settled = 0;
   // Legs first; then each search in its own pass over all pairs, so none finds the arcs of a
   // pair in cache because another search of the same pair just read them.
-  struct PairSeeds {
+  struct PairEndpoints {
     SurfaceId a, b;
-    std::vector<CchQuery::Seed> cs, ct;
+    std::vector<CchEndpoint> cs, ct;
     std::vector<PricedNode> ds, dt, zs, zt;
   };
-  std::vector<PairSeeds> seeds;
+  std::vector<PairEndpoints> endpoints;
+  auto leg_of = [&](SurfaceId s, bool backward) -> LegRequest {
+    return {.c = c,
+            .column_yards = world.column_yards,
+            .graph = rg,
+            .cell_columns = router.graph().cell_columns,
+            .base = base,
+            .surface = s,
+            .backward = backward};
+  };
   for (const auto& [a, b] : chosen) {
-    PairSeeds ps{a, b, {}, {}, {}, {}, {}, {}};
+    PairEndpoints ps{a, b, {}, {}, {}, {}, {}, {}};
     t = Clock::now();
-    const Leg start =
-        ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, a, false, search);
+    const Leg start = ComputeLeg(leg_of(a, /*backward=*/false), search);
     leg_us.push_back(MicrosSince(t));
     t = Clock::now();
-    const Leg goal =
-        ComputeLeg(c, world.column_yards, rg, router.graph().cell_columns, base, b, true, search);
+    const Leg goal = ComputeLeg(leg_of(b, /*backward=*/true), search);
     leg_us.push_back(MicrosSince(t));
     for (const Leg::Entry& e : start.entries) {
       ps.cs.push_back({e.node, e.seconds});
@@ -223,32 +236,43 @@ int Run(int argc, char** argv) {
       ps.zt.push_back(
           {e.node, DangerSeconds(e.seconds, goal.MixOf(e), danger, c.zone[a], c.zone[b])});
     }
-    seeds.push_back(std::move(ps));
+    endpoints.push_back(std::move(ps));
   }
   // The tree query's answers are the reference the others are checked against.
-  std::vector<CchQuery::Result> reference;
+  std::vector<CchResult> reference;
   auto check = [&](std::size_t i, bool ok, double cost) {
-    const CchQuery::Result& rc = reference[i];
+    const CchResult& rc = reference[i];
     if (ok != rc.found || (rc.found && std::abs(rc.cost - cost) > 1e-9 * std::max(1.0, rc.cost)))
       ++mismatches;
   };
-  for (const PairSeeds& ps : seeds) {
+  for (const PairEndpoints& ps : endpoints) {
     t = Clock::now();
-    reference.push_back(query.Run(cch_metric, ps.cs, ps.ct));
+    reference.push_back(query.Run(cch_metric, {.sources = ps.cs, .targets = ps.ct}));
     cch_us.push_back(MicrosSince(t));
     found += reference.back().found ? 1 : 0;
   }
-  // What walkd's guess is a multiple of, once both legs are known: the seeds' bound.
-  auto lower_of = [&](std::size_t i) { return BoundBetween(bound, cch, seeds[i].cs, seeds[i].ct); };
+  // What walkd's guess is a multiple of, once both legs are known: the endpoints' bound.
+  auto lower_of = [&](std::size_t i) {
+    return BoundBetween(bound, cch, endpoints[i].cs, endpoints[i].ct);
+  };
+  auto guessed = [&](std::size_t i, CchRunBoth both) -> GuessedCchRequest {
+    return {.metric = cch_metric,
+            .bound = bound,
+            .guess = guess,
+            .lower = lower_of(i),
+            .sources = endpoints[i].cs,
+            .targets = endpoints[i].ct,
+            .both = both};
+  };
   // walkd's query: the bound, pruned from the start against a learnt likely upper bound, each
   // direction on its own, asked again without it when no way is that cheap. First on one
   // thread (the figure compared with Dijkstra's, also on one), then with its directions on two
   // (walkd's helper thread, as a walk with nothing else running gets).
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
     t = Clock::now();
     bool asked_twice = false;
-    const CchQuery::Result r = RunGuessed(query, cch_metric, bound, guess, lower_of(i), seeds[i].cs,
-                                          seeds[i].ct, nullptr, &asked_twice);
+    const CchResult r =
+        RunGuessed(split_query, query, guessed(i, CchOneAfterTheOther), nullptr, &asked_twice);
     cch_guess_us.push_back(MicrosSince(t));
     guess_retries += asked_twice ? 1 : 0;
     check(i, r.found, r.cost);
@@ -257,50 +281,64 @@ int Run(int argc, char** argv) {
   auto on_helper = [&](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
     helper.Both(here, there);
   };
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
     t = Clock::now();
-    const CchQuery::Result r = RunGuessed(query, cch_metric, bound, guess, lower_of(i), seeds[i].cs,
-                                          seeds[i].ct, nullptr, nullptr, on_helper);
+    const CchResult r = RunGuessed(split_query, query, guessed(i, on_helper));
     cch_guess_two_us.push_back(MicrosSince(t));
     check(i, r.found, r.cost);
   }
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
     t = Clock::now();
-    const CchQuery::Result r = query.Run(cch_metric, seeds[i].cs, seeds[i].ct, nullptr, &bound);
+    const CchResult r = query.Run(
+        cch_metric, {.sources = endpoints[i].cs, .targets = endpoints[i].ct, .bound = &bound});
     cch_bound_us.push_back(MicrosSince(t));
     check(i, r.found, r.cost);
   }
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
     t = Clock::now();
-    const CchQuery::Result r = query.Run(cch_metric, seeds[i].cs, seeds[i].ct, nullptr, &alt_bound);
+    const CchResult r = query.Run(
+        cch_metric, {.sources = endpoints[i].cs, .targets = endpoints[i].ct, .bound = &alt_bound});
     cch_alt_us.push_back(MicrosSince(t));
     check(i, r.found, r.cost);
   }
   if (!quick) {
-    for (std::size_t i = 0; i < seeds.size(); ++i) {
+    for (std::size_t i = 0; i < endpoints.size(); ++i) {
       t = Clock::now();
-      const CchQuery::Result r = query.Run(perfect_metric, seeds[i].cs, seeds[i].ct);
+      const CchResult r =
+          query.Run(perfect_metric, {.sources = endpoints[i].cs, .targets = endpoints[i].ct});
       cch_perfect_us.push_back(MicrosSince(t));
       check(i, r.found, r.cost);
     }
-    for (std::size_t i = 0; i < seeds.size(); ++i) {
+    CchDijkstraQuery dijkstra_query(cch);
+    for (std::size_t i = 0; i < endpoints.size(); ++i) {
       t = Clock::now();
-      const CchQuery::Result r = query.RunDijkstra(cch_metric, seeds[i].cs, seeds[i].ct);
+      const CchResult r = dijkstra_query.Run(cch_metric, endpoints[i].cs, endpoints[i].ct);
       cch_dijkstra_us.push_back(MicrosSince(t));
       check(i, r.found, r.cost);
     }
   }
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
-    const PairSeeds& ps = seeds[i];
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
+    const PairEndpoints& ps = endpoints[i];
     t = Clock::now();
-    const DangerDijkstraResult rd =
-        dijkstra.Run(rg, rg.prices[p], base, c.zone[ps.a], c.zone[ps.b], ps.ds, ps.dt);
+    const DangerDijkstraResult rd = dijkstra.Run({.graph = rg,
+                                                  .prices = rg.prices[p],
+                                                  .band = base,
+                                                  .exempt_a = c.zone[ps.a],
+                                                  .exempt_b = c.zone[ps.b],
+                                                  .sources = ps.ds,
+                                                  .targets = ps.dt});
     dijkstra_us.push_back(MicrosSince(t));
     dijkstra_settled += rd.settled;
     check(i, rd.found, rd.seconds);
     if (!quick) {
       t = Clock::now();
-      dijkstra.Run(rg, rg.prices[p], danger, c.zone[ps.a], c.zone[ps.b], ps.zs, ps.zt);
+      dijkstra.Run({.graph = rg,
+                    .prices = rg.prices[p],
+                    .band = danger,
+                    .exempt_a = c.zone[ps.a],
+                    .exempt_b = c.zone[ps.b],
+                    .sources = ps.zs,
+                    .targets = ps.zt});
       danger_us.push_back(MicrosSince(t));
     }
   }
@@ -312,9 +350,9 @@ int Run(int argc, char** argv) {
   options.router = &router;
   std::vector<double> cold_us, warm_us;
   std::array<std::uint32_t, kMethodCount> methods{};
-  // First a few walks between other places: a thread's search buffers (the CCH query's labels,
+  // First a few walks between other places: a thread's search buffers (the CCH queries' labels,
   // the cell search's states, the helper's) are sized and first touched by its first walks,
-  // 5-8 ms each here, which a running walkd has long paid. Cold means no leg cached, as in a
+  // which a running walkd has long paid. Cold means no leg cached, as in a
   // daemon asked about new places.
   std::vector<double> first_us;
   for (const auto& [a, b] : far_pairs(seed + 1, 16)) {

@@ -48,7 +48,7 @@ void CrossingsAt(const Continent& c, std::uint32_t ax, std::uint32_t ay, int d,
 // True when surfaces a and b of neighbouring columns (b in direction `along` of a) link both
 // ways. A run's crossings must reach each other along the border: with a one-way link (a slope
 // one may only go down) an entrance on its low side could not reach the crossings above it,
-// and a place reached only through those would have no entrance (version 3).
+// and a place reached only through those would have no entrance.
 bool Linked(const Continent& c, SurfaceId a, SurfaceId b, int along) {
   const int back = (along + 4) & 7;
   return (HasLink(c.links[a][along]) && c.LinkTarget(a, along) == b) &&
@@ -81,8 +81,8 @@ bool RoadCrossing(const Continent& c, const Crossing& x) {
 // of the spacing, when there is one. On a major border an end at a corner of the cell
 // (`corner_start`, `corner_end`) is not a real end: the run goes on along the next cell's border,
 // so it gets no entrance of its own, only one within half the spacing of the corner, and the
-// entrances on either side of the corner are about `spacing` apart, as everywhere (before
-// version 4, both ends there put two entrances a column apart at every corner).
+// entrances on either side of the corner are about `spacing` apart, as everywhere (rather than
+// two entrances a column apart at every corner).
 void PickEntrances(const Continent& c, const std::vector<Crossing>& run, std::uint32_t spacing,
                    std::uint32_t base_spacing, bool corner_start, bool corner_end,
                    std::vector<SurfaceId>* nodes) {
@@ -160,7 +160,7 @@ constexpr std::uint32_t kMaxGap = 3;
 // Major borders: every fourth tile border. The nested dissection cuts along them while its
 // parts are at least twice as wide (they have the fewest crossing arcs of the lines it may
 // choose), so they hold the top separators, whose size the CCH's customization and queries
-// grow with (cubed and squared). Elsewhere entrances are as dense as before version 4.
+// grow with (cubed and squared). Elsewhere entrances keep the base spacing.
 constexpr std::uint32_t kMajorBorderColumns = 4 * kTileColumns;
 // How deep into each side of the border a way around such an obstacle may go.
 constexpr std::uint32_t kAroundDepth = 3;
@@ -227,7 +227,7 @@ void ScanBorder(const Continent& c, const Border& border, std::uint32_t spacing,
   auto close = [&](const Run& r) {
     // On a major border, a run that starts or ends at a corner of the cell goes on along the
     // next cell's border, as far as its entrances are concerned (PickEntrances); elsewhere
-    // both ends keep their entrances, as before version 4.
+    // both ends keep their entrances.
     const bool bridged = border.max_gap > 0;
     PickEntrances(c, r.members, spacing, base_spacing, bridged && r.first == 0,
                   bridged && r.last + 1 == border.count, nodes);
@@ -400,8 +400,12 @@ std::uint32_t AutoEntranceSpacing(std::uint32_t columns) {
   return 16;
 }
 
-absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
-                                                 const AbstractGraphOptions& asked) {
+namespace {
+
+// The options with the entrance spacings chosen where they were left to the world's size.
+// INVALID_ARGUMENT naming the option for a cell side that does not divide the tile.
+absl::StatusOr<AbstractGraphOptions> ResolveOptions(const World& world,
+                                                    const AbstractGraphOptions& asked) {
   AbstractGraphOptions options = asked;
   if (options.entrance_spacing == 0) {
     std::uint32_t widest = 0;
@@ -415,6 +419,223 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     return absl::InvalidArgumentError(absl::StrCat("cell_columns: ", options.cell_columns,
                                                    " does not divide the tile's ", kTileColumns));
   }
+  return options;
+}
+
+// Counts the cells priced, for the options' progress callback (one thread at a time).
+class CellProgress {
+ public:
+  CellProgress(const World& world, const AbstractGraphOptions& options) : options_(options) {
+    const std::uint32_t cc = options.cell_columns;
+    for (const Continent& c : world.continents) {
+      total_ += std::uint64_t{(c.width_columns + cc - 1) / cc} * ((c.height_columns + cc - 1) / cc);
+    }
+  }
+  void CellDone() {
+    if (options_.progress) {
+      std::lock_guard<std::mutex> lock(mu_);  // counts arrive in order
+      options_.progress(++done_, total_);
+    } else {
+      ++done_;
+    }
+  }
+
+ private:
+  const AbstractGraphOptions& options_;
+  std::uint64_t total_ = 0;
+  std::atomic<std::uint64_t> done_{0};
+  std::mutex mu_;
+};
+
+// The entrances of continent `c`: the east and south border of every cell whose neighbour
+// exists, scanned for runs. Their node surfaces, sorted, each once.
+std::vector<SurfaceId> FindEntrances(const Continent& c, const AbstractGraphOptions& options,
+                                     const std::vector<Metric>& base) {
+  const std::uint32_t cc = options.cell_columns;
+  auto open_ground = [&](SurfaceId s) {
+    for (const Metric& m : base) {
+      if (!(m.EnterMultiplier(c, s, 0, 0) < kInfCost)) return false;
+    }
+    return true;
+  };
+  auto spacing = [&](std::uint32_t border) {
+    return border % kMajorBorderColumns == 0 ? options.major_entrance_spacing
+                                             : options.entrance_spacing;
+  };
+  // Small obstacles are bridged on major borders, where the CCH's longest separators lie;
+  // elsewhere their edges keep their entrances, which walks hugging them use.
+  auto gap = [&](std::uint32_t border) { return border % kMajorBorderColumns == 0 ? kMaxGap : 0; };
+  std::vector<SurfaceId> nodes;
+  const std::uint32_t cells_x = (c.width_columns + cc - 1) / cc;
+  const std::uint32_t cells_y = (c.height_columns + cc - 1) / cc;
+  for (std::uint32_t cy = 0; cy < cells_y; ++cy) {
+    for (std::uint32_t cx = 0; cx < cells_x; ++cx) {
+      const std::uint32_t x0 = cx * cc, y0 = cy * cc;
+      if (c.TileAt(x0, y0) == nullptr) continue;
+      const std::uint32_t rows = std::min(cc, c.height_columns - y0);
+      const std::uint32_t cols = std::min(cc, c.width_columns - x0);
+      const std::uint32_t depth = std::min(kAroundDepth, cc);
+      if (x0 + cc < c.width_columns && c.TileAt(x0 + cc, y0) != nullptr) {
+        ScanBorder(c, Border{x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, gap(x0 + cc), depth},
+                   spacing(x0 + cc), options.entrance_spacing, open_ground, &nodes);
+      }
+      if (y0 + cc < c.height_columns && c.TileAt(x0, y0 + cc) != nullptr) {
+        ScanBorder(c, Border{x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, gap(y0 + cc), depth},
+                   spacing(y0 + cc), options.entrance_spacing, open_ground, &nodes);
+      }
+    }
+  }
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
+}
+
+// The arcs of one cell: from each portal to every other it reaches, priced per profile by a
+// search of the cell; only arcs some profile can take are kept.
+void PriceCell(const Continent& c, double column_yards, const ContinentGraph& g, std::uint32_t cell,
+               std::uint32_t cell_columns, const std::vector<Metric>& base, CellSearch& search,
+               std::vector<ArcRecord>* out) {
+  const std::span<const std::uint32_t> portals = g.CellPortals(cell);
+  const std::uint32_t x0 = cell % g.cells_x * cell_columns, y0 = cell / g.cells_x * cell_columns;
+  if (portals.size() <= 1 || c.TileAt(x0, y0) == nullptr) return;
+  const std::size_t profile_count = base.size();
+  std::vector<SurfaceId> targets;
+  for (std::uint32_t n : portals) targets.push_back(g.node_surface[n]);
+  const Cell bounds = CellAt(c, cell_columns, x0, y0);
+  std::vector<PathStep> steps;
+  for (std::uint32_t tail : portals) {
+    const std::size_t first_record = out->size();
+    for (std::uint32_t head : portals) {
+      if (head != tail)
+        out->push_back(ArcRecord{tail, head, std::vector<PieceCost>(profile_count)});
+    }
+    for (std::size_t p = 0; p < profile_count; ++p) {
+      search.Run(c, bounds, base[p], {.origin = g.node_surface[tail], .targets = targets});
+      for (std::size_t r = first_record; r < out->size(); ++r) {
+        PieceCost& cost = (*out)[r].costs[p];
+        const SurfaceId head_surface = g.node_surface[(*out)[r].head];
+        if (!search.Settled(head_surface)) {
+          cost.seconds = kInfCost;
+          continue;
+        }
+        search.Steps(head_surface, &steps);
+        cost = PriceSteps(c, column_yards, base[p], steps);
+      }
+    }
+    // Keep only arcs some profile can take.
+    out->erase(std::remove_if(out->begin() + first_record, out->end(),
+                              [](const ArcRecord& r) {
+                                return std::none_of(
+                                    r.costs.begin(), r.costs.end(),
+                                    [](const PieceCost& p) { return p.seconds < kInfCost; });
+                              }),
+               out->end());
+  }
+}
+
+// The arcs inside every cell of `g`'s continent, one cell per task on the options' threads, in
+// cell order.
+std::vector<ArcRecord> PriceCells(const Continent& c, double column_yards, const ContinentGraph& g,
+                                  const AbstractGraphOptions& options,
+                                  const std::vector<Metric>& base, CellProgress& progress) {
+  const std::uint32_t cell_count = g.cells_x * g.cells_y;
+  std::atomic<std::uint32_t> next_cell{0};
+  std::vector<std::vector<ArcRecord>> found(cell_count);
+  auto work = [&]() {
+    CellSearch search;
+    for (;;) {
+      const std::uint32_t cell = next_cell.fetch_add(1);
+      if (cell >= cell_count) break;
+      PriceCell(c, column_yards, g, cell, options.cell_columns, base, search, &found[cell]);
+      progress.CellDone();
+    }
+  };
+  const unsigned threads =
+      std::max(1u, options.threads != 0 ? options.threads : std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  std::vector<ArcRecord> records;
+  for (auto& cell_records : found) {
+    for (ArcRecord& r : cell_records) records.push_back(std::move(r));
+    std::vector<ArcRecord>().swap(cell_records);
+  }
+  return records;
+}
+
+// Sorts `records` by tail, then head, and merges the arcs between the same two portals: two
+// portals of one border line share both its cells, and each profile keeps the cheaper of the two
+// ways (path unpacking searches both cells again).
+void MergeParallelArcs(std::size_t profile_count, std::vector<ArcRecord>* records) {
+  std::vector<ArcRecord>& r = *records;
+  std::sort(r.begin(), r.end(), [](const ArcRecord& x, const ArcRecord& y) {
+    return x.tail != y.tail ? x.tail < y.tail : x.head < y.head;
+  });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    if (kept > 0 && r[kept - 1].tail == r[i].tail && r[kept - 1].head == r[i].head) {
+      for (std::size_t p = 0; p < profile_count; ++p) {
+        if (r[i].costs[p].seconds < r[kept - 1].costs[p].seconds) {
+          r[kept - 1].costs[p] = std::move(r[i].costs[p]);
+        }
+      }
+      continue;
+    }
+    if (kept != i) r[kept] = std::move(r[i]);
+    ++kept;
+  }
+  r.resize(kept);
+}
+
+// Lays the sorted, merged `records` out as `g`'s arcs (CSR by tail) and their prices, per
+// profile in `profiles`' order.
+void LayOutArcs(const std::vector<ArcRecord>& records, const std::vector<std::string>& profiles,
+                ContinentGraph* g) {
+  g->first_arc.assign(g->node_count() + 1, 0);
+  g->arc_head.reserve(records.size());
+  for (const ArcRecord& r : records) {
+    ++g->first_arc[r.tail + 1];
+    g->arc_head.push_back(r.head);
+  }
+  for (std::uint32_t n = 0; n < g->node_count(); ++n) g->first_arc[n + 1] += g->first_arc[n];
+  g->prices.resize(profiles.size());
+  for (std::size_t p = 0; p < profiles.size(); ++p) {
+    ArcPrices& prices = g->prices[p];
+    prices.profile = profiles[p];
+    prices.seconds.reserve(records.size());
+    prices.yards.reserve(records.size());
+    prices.mix_first.reserve(records.size() + 1);
+    prices.mix_first.push_back(0);
+    for (const ArcRecord& r : records) {
+      const PieceCost& cost = r.costs[p];
+      const bool open = cost.seconds < kInfCost;
+      prices.seconds.push_back(open ? static_cast<float>(cost.seconds)
+                                    : std::numeric_limits<float>::infinity());
+      prices.yards.push_back(open ? static_cast<float>(cost.yards) : 0.0f);
+      if (open) prices.mix.insert(prices.mix.end(), cost.mix.begin(), cost.mix.end());
+      prices.mix_first.push_back(static_cast<std::uint32_t>(prices.mix.size()));
+    }
+  }
+}
+
+// The CCH order of `g`'s nodes, from their columns.
+std::vector<std::uint32_t> OrderOf(const Continent& c, const ContinentGraph& g) {
+  std::vector<float> x(g.node_count()), y(g.node_count());
+  for (std::uint32_t n = 0; n < g.node_count(); ++n) {
+    x[n] = c.column_x[g.node_surface[n]];
+    y[n] = c.column_y[g.node_surface[n]];
+  }
+  return NestedDissectionOrder(g.node_count(), g.ArcTails(), g.arc_head, x, y);
+}
+
+}  // namespace
+
+absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
+                                                 const AbstractGraphOptions& asked) {
+  absl::StatusOr<AbstractGraphOptions> resolved = ResolveOptions(world, asked);
+  if (!resolved.ok()) return resolved.status();
+  const AbstractGraphOptions& options = *resolved;
   AbstractGraph graph;
   graph.content_id = world.content_id;
   graph.cost_model_version = kCostModelVersion;
@@ -430,185 +651,17 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     }
     base.emplace_back(world, *profile, 0);
   }
-  const std::size_t profile_count = base.size();
-  const std::uint32_t cc = options.cell_columns;
-
-  // Cells in all, for progress.
-  std::uint64_t total_cells = 0;
-  for (const Continent& c : world.continents) {
-    total_cells +=
-        std::uint64_t{(c.width_columns + cc - 1) / cc} * ((c.height_columns + cc - 1) / cc);
-  }
-  std::atomic<std::uint64_t> cells_done{0};
-  std::mutex progress_mu;
-
+  CellProgress progress(world, options);
   for (const Continent& c : world.continents) {
     ContinentGraph g;
     g.continent = c.id;
-
-    // Entrances: scan the east and south border of every cell whose neighbour exists.
-    auto open_ground = [&](SurfaceId s) {
-      for (const Metric& m : base) {
-        if (!(m.EnterMultiplier(c, s, 0, 0) < kInfCost)) return false;
-      }
-      return true;
-    };
-    std::vector<SurfaceId> nodes;
-    const std::uint32_t cells_x = (c.width_columns + cc - 1) / cc;
-    const std::uint32_t cells_y = (c.height_columns + cc - 1) / cc;
-    for (std::uint32_t cy = 0; cy < cells_y; ++cy) {
-      for (std::uint32_t cx = 0; cx < cells_x; ++cx) {
-        const std::uint32_t x0 = cx * cc, y0 = cy * cc;
-        if (c.TileAt(x0, y0) == nullptr) continue;
-        const std::uint32_t rows = std::min(cc, c.height_columns - y0);
-        const std::uint32_t cols = std::min(cc, c.width_columns - x0);
-        auto spacing = [&](std::uint32_t border) {
-          return border % kMajorBorderColumns == 0 ? options.major_entrance_spacing
-                                                   : options.entrance_spacing;
-        };
-        // Small obstacles are bridged on major borders, where the CCH's longest separators lie;
-        // elsewhere their edges keep their entrances, which walks hugging them use.
-        auto gap = [&](std::uint32_t border) {
-          return border % kMajorBorderColumns == 0 ? kMaxGap : 0;
-        };
-        const std::uint32_t depth = std::min(kAroundDepth, cc);
-        if (x0 + cc < c.width_columns && c.TileAt(x0 + cc, y0) != nullptr) {
-          ScanBorder(c, Border{x0 + cc - 1, y0, /*along=*/2, /*d=*/0, rows, gap(x0 + cc), depth},
-                     spacing(x0 + cc), options.entrance_spacing, open_ground, &nodes);
-        }
-        if (y0 + cc < c.height_columns && c.TileAt(x0, y0 + cc) != nullptr) {
-          ScanBorder(c, Border{x0, y0 + cc - 1, /*along=*/0, /*d=*/2, cols, gap(y0 + cc), depth},
-                     spacing(y0 + cc), options.entrance_spacing, open_ground, &nodes);
-        }
-      }
-    }
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    g.node_surface = std::move(nodes);
-    g.IndexCells(c, cc);
-
-    // Arcs inside cells, one cell per task, on `threads` threads.
-    const std::uint32_t cell_count = cells_x * cells_y;
-    std::atomic<std::uint32_t> next_cell{0};
-    std::vector<std::vector<ArcRecord>> found(cell_count);
-    auto work = [&]() {
-      CellSearch search;
-      std::vector<PathStep> steps;
-      std::vector<SurfaceId> targets;
-      for (;;) {
-        const std::uint32_t cell = next_cell.fetch_add(1);
-        if (cell >= cell_count) break;
-        const std::span<const std::uint32_t> portals = g.CellPortals(cell);
-        const std::uint32_t x0 = cell % cells_x * cc, y0 = cell / cells_x * cc;
-        if (portals.size() > 1 && c.TileAt(x0, y0) != nullptr) {
-          targets.clear();
-          for (std::uint32_t n : portals) targets.push_back(g.node_surface[n]);
-          const Cell bounds = CellAt(c, cc, x0, y0);
-          std::vector<ArcRecord>& out = found[cell];
-          for (std::uint32_t tail : portals) {
-            const std::size_t first_record = out.size();
-            for (std::uint32_t head : portals) {
-              if (head != tail)
-                out.push_back(ArcRecord{tail, head, std::vector<PieceCost>(profile_count)});
-            }
-            for (std::size_t p = 0; p < profile_count; ++p) {
-              search.Run(c, bounds, base[p], g.node_surface[tail], /*backward=*/false, 0, 0,
-                         targets);
-              for (std::size_t r = first_record; r < out.size(); ++r) {
-                PieceCost& cost = out[r].costs[p];
-                const SurfaceId head_surface = g.node_surface[out[r].head];
-                if (!search.Settled(head_surface)) {
-                  cost.seconds = kInfCost;
-                  continue;
-                }
-                search.Steps(head_surface, &steps);
-                cost = PriceSteps(c, world.column_yards, base[p], steps);
-              }
-            }
-            // Keep only arcs some profile can take.
-            out.erase(std::remove_if(out.begin() + first_record, out.end(),
-                                     [](const ArcRecord& r) {
-                                       return std::none_of(
-                                           r.costs.begin(), r.costs.end(),
-                                           [](const PieceCost& p) { return p.seconds < kInfCost; });
-                                     }),
-                      out.end());
-          }
-        }
-        if (options.progress) {
-          std::lock_guard<std::mutex> lock(progress_mu);  // counts arrive in order
-          options.progress(++cells_done, total_cells);
-        } else {
-          ++cells_done;
-        }
-      }
-    };
-    const unsigned threads =
-        std::max(1u, options.threads != 0 ? options.threads : std::thread::hardware_concurrency());
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
-
-    std::vector<ArcRecord> records;
-    for (auto& cell_records : found) {
-      for (ArcRecord& r : cell_records) records.push_back(std::move(r));
-      std::vector<ArcRecord>().swap(cell_records);
-    }
-    // Sorted by tail, then head. Two portals of one border line share both its cells: each
-    // profile keeps the cheaper of the two ways (path unpacking searches both cells again).
-    std::sort(records.begin(), records.end(), [](const ArcRecord& x, const ArcRecord& y) {
-      return x.tail != y.tail ? x.tail < y.tail : x.head < y.head;
-    });
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      if (kept > 0 && records[kept - 1].tail == records[i].tail &&
-          records[kept - 1].head == records[i].head) {
-        for (std::size_t p = 0; p < profile_count; ++p) {
-          if (records[i].costs[p].seconds < records[kept - 1].costs[p].seconds) {
-            records[kept - 1].costs[p] = std::move(records[i].costs[p]);
-          }
-        }
-        continue;
-      }
-      if (kept != i) records[kept] = std::move(records[i]);
-      ++kept;
-    }
-    records.resize(kept);
-    g.first_arc.assign(g.node_count() + 1, 0);
-    g.arc_head.reserve(records.size());
-    for (const ArcRecord& r : records) {
-      ++g.first_arc[r.tail + 1];
-      g.arc_head.push_back(r.head);
-    }
-    for (std::uint32_t n = 0; n < g.node_count(); ++n) g.first_arc[n + 1] += g.first_arc[n];
-    g.prices.resize(profile_count);
-    for (std::size_t p = 0; p < profile_count; ++p) {
-      ArcPrices& prices = g.prices[p];
-      prices.profile = graph.profiles[p];
-      prices.seconds.reserve(records.size());
-      prices.yards.reserve(records.size());
-      prices.mix_first.reserve(records.size() + 1);
-      prices.mix_first.push_back(0);
-      for (const ArcRecord& r : records) {
-        const PieceCost& cost = r.costs[p];
-        const bool open = cost.seconds < kInfCost;
-        prices.seconds.push_back(open ? static_cast<float>(cost.seconds)
-                                      : std::numeric_limits<float>::infinity());
-        prices.yards.push_back(open ? static_cast<float>(cost.yards) : 0.0f);
-        if (open) prices.mix.insert(prices.mix.end(), cost.mix.begin(), cost.mix.end());
-        prices.mix_first.push_back(static_cast<std::uint32_t>(prices.mix.size()));
-      }
-    }
+    g.node_surface = FindEntrances(c, options, base);
+    g.IndexCells(c, options.cell_columns);
+    std::vector<ArcRecord> records = PriceCells(c, world.column_yards, g, options, base, progress);
+    MergeParallelArcs(base.size(), &records);
+    LayOutArcs(records, graph.profiles, &g);
     records.clear();
-
-    // The CCH order, from the node's columns.
-    std::vector<float> x(g.node_count()), y(g.node_count());
-    for (std::uint32_t n = 0; n < g.node_count(); ++n) {
-      x[n] = c.column_x[g.node_surface[n]];
-      y[n] = c.column_y[g.node_surface[n]];
-    }
-    g.order = NestedDissectionOrder(g.node_count(), g.ArcTails(), g.arc_head, x, y);
+    g.order = OrderOf(c, g);
     graph.continents.push_back(std::move(g));
   }
   return graph;

@@ -86,6 +86,137 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
   return absl::OkStatus();
 }
 
+namespace {
+
+// What a read of `path` finds damaged, as the status that says so.
+absl::Status Damaged(const std::string& path, const std::string& what) {
+  return absl::DataLossError(absl::StrCat(path, ": damaged abstract graph (", what, ")"));
+}
+
+// Reads the header after the magic: the versions, the content id and cell side it was prepared
+// for (which must be `world`'s and this walkd's), and the prepared profiles.
+absl::Status ReadHeader(const World& world, const std::string& path, BinaryReader& r,
+                        AbstractGraph* graph) {
+  std::uint32_t format = 0, profile_count = 0;
+  if (!r.Get(&format)) return Damaged(path, "header");
+  if (format != kGraphFormatVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(path, ": format version ", format,
+                                                      ", this walkd reads ", kGraphFormatVersion,
+                                                      "; run walkgrid prepare again"));
+  }
+  if (!r.Get(&graph->graph_version) || !r.Get(&graph->content_id) ||
+      !r.Get(&graph->cost_model_version) || !r.Get(&graph->cell_columns) ||
+      !r.Get(&graph->entrance_spacing) || !r.Get(&graph->major_entrance_spacing) ||
+      !r.Get(&profile_count)) {
+    return Damaged(path, "header");
+  }
+  if (graph->content_id != world.content_id || graph->cost_model_version != kCostModelVersion ||
+      graph->graph_version != kAbstractGraphVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": prepared for grid ", FormatId(graph->content_id), ", cost model ",
+        graph->cost_model_version, ", graph version ", graph->graph_version, "; this is grid ",
+        FormatId(world.content_id), ", cost model ", kCostModelVersion, ", graph version ",
+        kAbstractGraphVersion, ": run walkgrid prepare again"));
+  }
+  if (graph->cell_columns == 0 || kTileColumns % graph->cell_columns != 0 || profile_count > 64) {
+    return Damaged(path, "cell side or profiles");
+  }
+  graph->profiles.resize(profile_count);
+  for (std::size_t i = 0; i < graph->profiles.size(); ++i) {
+    std::string& p = graph->profiles[i];
+    if (!r.GetString(&p)) return Damaged(path, "profiles");
+    // A profile this walkd does not know (renamed or removed) cannot be priced: stale.
+    if (FindProfile(p) == nullptr || p.empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(path, ": prepared for profile \"", p,
+                       "\", which this walkd does not know; run walkgrid prepare again"));
+    }
+    if (std::find(graph->profiles.begin(), graph->profiles.begin() + i, p) !=
+        graph->profiles.begin() + i) {
+      return Damaged(path, absl::StrCat("profile ", p, " twice"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Reads continent `c`'s nodes, arcs and order, and checks them: sorted surfaces on the map, an
+// order that is a permutation, and every arc between two portals of one cell (what prepare makes:
+// path unpacking searches that cell again).
+absl::Status ReadTopology(const Continent& c, std::uint32_t cell_columns, const std::string& path,
+                          BinaryReader& r, ContinentGraph* graph) {
+  ContinentGraph& g = *graph;
+  if (!r.Get(&g.continent) || g.continent != c.id || !r.GetVector(&g.node_surface) ||
+      !r.GetVector(&g.first_arc) || !r.GetVector(&g.arc_head) || !r.GetVector(&g.order)) {
+    return Damaged(path, absl::StrCat("continent ", c.id));
+  }
+  const std::size_t n = g.node_surface.size(), m = g.arc_head.size();
+  if (g.first_arc.size() != n + 1 || g.first_arc.front() != 0 || g.first_arc.back() != m ||
+      g.order.size() != n) {
+    return Damaged(path, absl::StrCat("continent ", c.id, " arrays"));
+  }
+  std::vector<bool> ranked(n, false);  // the order must be a permutation
+  for (std::uint32_t node : g.order) {
+    if (node >= n || ranked[node]) return Damaged(path, absl::StrCat("continent ", c.id, " order"));
+    ranked[node] = true;
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    if (g.node_surface[k] >= c.surface_count() ||
+        (k > 0 && g.node_surface[k] <= g.node_surface[k - 1]) ||
+        g.first_arc[k] > g.first_arc[k + 1] || g.order[k] >= n) {
+      return Damaged(path, absl::StrCat("continent ", c.id, " nodes"));
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const SurfaceId s = g.node_surface[k];
+    if (!c.OnMap(c.column_x[s], c.column_y[s]))
+      return Damaged(path, absl::StrCat("continent ", c.id, " nodes"));
+  }
+  g.IndexCells(c, cell_columns);
+  std::uint32_t shared[3];
+  for (std::uint32_t tail = 0; tail < n; ++tail) {
+    for (std::uint32_t a = g.first_arc[tail]; a < g.first_arc[tail + 1]; ++a) {
+      const std::uint32_t head = g.arc_head[a];
+      if (head >= n || head == tail)
+        return Damaged(path, absl::StrCat("continent ", c.id, " arcs"));
+      if (g.SharedCells(c, cell_columns, g.node_surface[tail], g.node_surface[head], shared) == 0) {
+        return Damaged(path, absl::StrCat("continent ", c.id, " arc ", a));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Reads one profile's prices of continent `c`'s `arc_count` arcs and checks them: offsets in
+// order, seconds >= 0 or +inf (NaN fails both), yards finite and >= 0, zone shares likewise.
+absl::Status ReadPrices(const Continent& c, std::size_t arc_count, const std::string& path,
+                        BinaryReader& r, ArcPrices* out) {
+  ArcPrices& prices = *out;
+  const std::size_t m = arc_count;
+  if (!r.GetArray(m, &prices.seconds) || !r.GetArray(m, &prices.yards) ||
+      !r.GetArray(m + 1, &prices.mix_first) || !GetMix(r, &prices.mix) ||
+      prices.mix_first.front() != 0 || prices.mix_first.back() != prices.mix.size()) {
+    return Damaged(path, absl::StrCat("continent ", c.id, " prices"));
+  }
+  for (std::size_t a = 0; a < m; ++a) {
+    if (prices.mix_first[a] > prices.mix_first[a + 1]) return Damaged(path, "mix");
+  }
+  for (std::size_t a = 0; a < m; ++a) {  // offsets are sound: the values
+    for (const ZoneShare& share : prices.MixOf(static_cast<std::uint32_t>(a))) {
+      if (share.zone == 0 || !(share.seconds >= 0.0f) || !std::isfinite(share.seconds) ||
+          !(share.yards >= 0.0f) || !std::isfinite(share.yards)) {
+        return Damaged(path, absl::StrCat("continent ", c.id, " zone mix"));
+      }
+    }
+    if (!(prices.seconds[a] >= 0.0f) || !(prices.yards[a] >= 0.0f) ||
+        !std::isfinite(prices.yards[a])) {
+      return Damaged(path, absl::StrCat("continent ", c.id, " arc prices"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / kGraphFileName).string();
   std::ifstream in(path, std::ios::binary);
@@ -94,128 +225,28 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string bytes = buffer.str();
-  auto damaged = [&](const std::string& what) {
-    return absl::DataLossError(absl::StrCat(path, ": damaged abstract graph (", what, ")"));
-  };
   if (bytes.size() < 2 * sizeof kMagic || bytes.compare(0, 8, kMagic, 8) != 0)
-    return damaged("no header");
-  if (bytes.compare(bytes.size() - 8, 8, kMagic, 8) != 0) return damaged("cut off");
+    return Damaged(path, "no header");
+  if (bytes.compare(bytes.size() - 8, 8, kMagic, 8) != 0) return Damaged(path, "cut off");
   const std::string body = bytes.substr(8, bytes.size() - 16);
   BinaryReader r(body);
   AbstractGraph graph;
-  std::uint32_t format = 0, profile_count = 0, continent_count = 0;
-  if (!r.Get(&format)) return damaged("header");
-  if (format != kGraphFormatVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(path, ": format version ", format,
-                                                      ", this walkd reads ", kGraphFormatVersion,
-                                                      "; run walkgrid prepare again"));
-  }
-  if (!r.Get(&graph.graph_version) || !r.Get(&graph.content_id) ||
-      !r.Get(&graph.cost_model_version) || !r.Get(&graph.cell_columns) ||
-      !r.Get(&graph.entrance_spacing) || !r.Get(&graph.major_entrance_spacing) ||
-      !r.Get(&profile_count)) {
-    return damaged("header");
-  }
-  if (graph.content_id != world.content_id || graph.cost_model_version != kCostModelVersion ||
-      graph.graph_version != kAbstractGraphVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        path, ": prepared for grid ", FormatId(graph.content_id), ", cost model ",
-        graph.cost_model_version, ", graph version ", graph.graph_version, "; this is grid ",
-        FormatId(world.content_id), ", cost model ", kCostModelVersion, ", graph version ",
-        kAbstractGraphVersion, ": run walkgrid prepare again"));
-  }
-  if (graph.cell_columns == 0 || kTileColumns % graph.cell_columns != 0 || profile_count > 64) {
-    return damaged("cell side or profiles");
-  }
-  graph.profiles.resize(profile_count);
-  for (std::size_t i = 0; i < graph.profiles.size(); ++i) {
-    std::string& p = graph.profiles[i];
-    if (!r.GetString(&p)) return damaged("profiles");
-    // A profile this walkd does not know (renamed or removed) cannot be priced: stale.
-    if (FindProfile(p) == nullptr || p.empty()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(path, ": prepared for profile \"", p,
-                       "\", which this walkd does not know; run walkgrid prepare again"));
-    }
-    if (std::find(graph.profiles.begin(), graph.profiles.begin() + i, p) !=
-        graph.profiles.begin() + i) {
-      return damaged(absl::StrCat("profile ", p, " twice"));
-    }
-  }
+  if (absl::Status s = ReadHeader(world, path, r, &graph); !s.ok()) return s;
+  std::uint32_t continent_count = 0;
   if (!r.Get(&continent_count) || continent_count != world.continents.size())
-    return damaged("continents");
+    return Damaged(path, "continents");
   for (std::uint32_t i = 0; i < continent_count; ++i) {
     const Continent& c = world.continents[i];
     ContinentGraph g;
-    if (!r.Get(&g.continent) || g.continent != c.id || !r.GetVector(&g.node_surface) ||
-        !r.GetVector(&g.first_arc) || !r.GetVector(&g.arc_head) || !r.GetVector(&g.order)) {
-      return damaged(absl::StrCat("continent ", c.id));
-    }
-    const std::size_t n = g.node_surface.size(), m = g.arc_head.size();
-    if (g.first_arc.size() != n + 1 || g.first_arc.front() != 0 || g.first_arc.back() != m ||
-        g.order.size() != n) {
-      return damaged(absl::StrCat("continent ", c.id, " arrays"));
-    }
-    std::vector<bool> ranked(n, false);  // the order must be a permutation
-    for (std::uint32_t node : g.order) {
-      if (node >= n || ranked[node]) return damaged(absl::StrCat("continent ", c.id, " order"));
-      ranked[node] = true;
-    }
-    for (std::size_t k = 0; k < n; ++k) {
-      if (g.node_surface[k] >= c.surface_count() ||
-          (k > 0 && g.node_surface[k] <= g.node_surface[k - 1]) ||
-          g.first_arc[k] > g.first_arc[k + 1] || g.order[k] >= n) {
-        return damaged(absl::StrCat("continent ", c.id, " nodes"));
-      }
-    }
-    for (std::size_t k = 0; k < n; ++k) {
-      const SurfaceId s = g.node_surface[k];
-      if (!c.OnMap(c.column_x[s], c.column_y[s]))
-        return damaged(absl::StrCat("continent ", c.id, " nodes"));
-    }
-    // Every arc is what prepare makes: between two portals of one cell (path unpacking searches
-    // that cell again).
-    const std::uint32_t cc = graph.cell_columns;
-    g.IndexCells(c, cc);
-    std::uint32_t shared[3];
-    for (std::uint32_t tail = 0; tail < n; ++tail) {
-      for (std::uint32_t a = g.first_arc[tail]; a < g.first_arc[tail + 1]; ++a) {
-        const std::uint32_t head = g.arc_head[a];
-        if (head >= n || head == tail) return damaged(absl::StrCat("continent ", c.id, " arcs"));
-        if (g.SharedCells(c, cc, g.node_surface[tail], g.node_surface[head], shared) == 0) {
-          return damaged(absl::StrCat("continent ", c.id, " arc ", a));
-        }
-      }
-    }
-    g.prices.resize(profile_count);
-    for (std::uint32_t p = 0; p < profile_count; ++p) {
-      ArcPrices& prices = g.prices[p];
-      prices.profile = graph.profiles[p];
-      if (!r.GetArray(m, &prices.seconds) || !r.GetArray(m, &prices.yards) ||
-          !r.GetArray(m + 1, &prices.mix_first) || !GetMix(r, &prices.mix) ||
-          prices.mix_first.front() != 0 || prices.mix_first.back() != prices.mix.size()) {
-        return damaged(absl::StrCat("continent ", c.id, " prices"));
-      }
-      for (std::size_t a = 0; a < m; ++a) {
-        if (prices.mix_first[a] > prices.mix_first[a + 1]) return damaged("mix");
-      }
-      for (std::size_t a = 0; a < m; ++a) {  // offsets are sound: the values now
-        // Seconds are >= 0 or +inf (NaN fails both); yards finite and >= 0; shares likewise.
-        for (const ZoneShare& share : prices.MixOf(static_cast<std::uint32_t>(a))) {
-          if (share.zone == 0 || !(share.seconds >= 0.0f) || !std::isfinite(share.seconds) ||
-              !(share.yards >= 0.0f) || !std::isfinite(share.yards)) {
-            return damaged(absl::StrCat("continent ", c.id, " zone mix"));
-          }
-        }
-        if (!(prices.seconds[a] >= 0.0f) || !(prices.yards[a] >= 0.0f) ||
-            !std::isfinite(prices.yards[a])) {
-          return damaged(absl::StrCat("continent ", c.id, " arc prices"));
-        }
-      }
+    if (absl::Status s = ReadTopology(c, graph.cell_columns, path, r, &g); !s.ok()) return s;
+    g.prices.resize(graph.profiles.size());
+    for (std::size_t p = 0; p < graph.profiles.size(); ++p) {
+      g.prices[p].profile = graph.profiles[p];
+      if (absl::Status s = ReadPrices(c, g.arc_count(), path, r, &g.prices[p]); !s.ok()) return s;
     }
     graph.continents.push_back(std::move(g));
   }
-  if (!r.AtEnd()) return damaged("trailing bytes");
+  if (!r.AtEnd()) return Damaged(path, "trailing bytes");
   return graph;
 }
 

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "nav/cch/guessed_query.h"
 #include "nav/cost/zone_cells.h"
 #include "nav/cost/zone_mix.h"
 
@@ -35,10 +36,10 @@ void Append(const std::vector<PathStep>& more, std::vector<PathStep>* steps) {
 
 }  // namespace
 
-CchQuery& AbstractSearcher::QueryFor(const Cch& cch) {
-  std::unique_ptr<CchQuery>& query = cch_queries[&cch];
-  if (query == nullptr) query = std::make_unique<CchQuery>(cch);
-  return *query;
+CchQueries& AbstractSearcher::QueriesFor(const Cch& cch) {
+  std::unique_ptr<CchQueries>& queries = cch_queries[&cch];
+  if (queries == nullptr) queries = std::make_unique<CchQueries>(cch);
+  return *queries;
 }
 
 AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph,
@@ -109,14 +110,40 @@ const AbstractRouter::ContinentIndex* AbstractRouter::IndexOf(const Continent& c
   return nullptr;
 }
 
-std::shared_ptr<const Leg> AbstractRouter::LegOf(std::uint32_t continent_index,
-                                                 const ContinentGraph& g, const Continent& c,
-                                                 int profile, SurfaceId s, bool backward,
+struct AbstractRouter::RouteState {
+  const Continent& c;
+  const Metric& band;
+  SurfaceId from, to;
+  SearchMode mode;
+  AbstractSearcher& searcher;
+  const ContinentIndex& index;
+  const ContinentGraph& g;
+  int p;  // the profile's index in the graph
+  std::uint32_t continent_index;
+  std::uint16_t exempt_a, exempt_b;  // the ends' zones, free of danger
+  bool cold;                         // neither leg cached
+  AbstractWalk walk = {};
+  std::shared_ptr<const Leg> start = nullptr, goal = nullptr;
+  std::vector<CchEndpoint> sources = {}, targets = {};  // the legs' entrances, for the CCH
+  // The way found: its arcs, the indices of its first and last entrance in the legs, its cost.
+  std::vector<std::uint32_t> arcs = {};
+  std::uint32_t source = kInvalidId, target = kInvalidId;
+  double seconds = kInfCost;
+};
+
+std::shared_ptr<const Leg> AbstractRouter::LegOf(const RouteState& route, bool backward,
                                                  CellSearch& search, SearchStats* stats) const {
-  const LegCache::Key key{continent_index, s, static_cast<std::uint16_t>(profile), backward};
+  const SurfaceId s = backward ? route.to : route.from;
+  const LegCache::Key key{route.continent_index, s, static_cast<std::uint16_t>(route.p), backward};
   if (auto leg = legs_.Find(key)) return leg;
-  auto leg = std::make_shared<const Leg>(ComputeLeg(c, world_.column_yards, g, graph_.cell_columns,
-                                                    base_[profile], s, backward, search));
+  auto leg = std::make_shared<const Leg>(ComputeLeg({.c = route.c,
+                                                     .column_yards = world_.column_yards,
+                                                     .graph = route.g,
+                                                     .cell_columns = graph_.cell_columns,
+                                                     .base = base_[route.p],
+                                                     .surface = s,
+                                                     .backward = backward},
+                                                    search));
   stats->nodes_expanded += search.settled_count();
   legs_.Insert(key, leg);
   return leg;
@@ -124,13 +151,11 @@ std::shared_ptr<const Leg> AbstractRouter::LegOf(std::uint32_t continent_index,
 
 namespace {
 
-// The hierarchy arcs from which a query's directions go to the walk helper: the 8 x 8 demo world
-// (3.4 M arcs at graph version 4, 200 µs queries) gained nothing from it, the 32 x 32 one (26.6 M
-// then, 18.0 M at version 5) a quarter or more.
+// The hierarchy arcs from which a query's directions go to the walk helper: a smaller
+// hierarchy's query is too quick to pay for waking it.
 constexpr std::uint64_t kHelperQueryArcs = 8'000'000;
-// The hierarchy arcs from which queries are pruned against a guessed upper bound: it costs a
-// little on the small worlds (the oilrig mesh, 0.3 M arcs: 90 against 59 µs with the plain
-// bound) and pays from the 8 x 8 demo world (3.4 M: 202 against 237 µs).
+// The hierarchy arcs from which queries are pruned against a guessed upper bound: on smaller
+// hierarchies the guess costs about as much as it saves.
 constexpr std::uint64_t kGuessArcs = 1'000'000;
 
 }  // namespace
@@ -142,9 +167,9 @@ double StraightLineFloor(const Continent& c, SurfaceId from, SurfaceId to,
                        std::abs(static_cast<double>(c.column_y[from]) - c.column_y[to]));
 }
 
-CchQuery::SeedArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
+CchEndpointArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
   const Cell cell = CellOf(c, cell_columns, s);
-  CchQuery::SeedArea area;
+  CchEndpointArea area;
   area.x0 = cell.x0 > 0 ? cell.x0 - 1 : 0;  // portals one step outside count too
   area.y0 = cell.y0 > 0 ? cell.y0 - 1 : 0;
   area.x1 = cell.x1;
@@ -152,6 +177,15 @@ CchQuery::SeedArea CellArea(const Continent& c, std::uint32_t cell_columns, Surf
   area.cheapest = 0.0;
   return area;
 }
+
+namespace {
+
+// Appends the entrances of `leg` as CCH endpoints, its seconds their costs.
+void AddEndpoints(const Leg& leg, std::vector<CchEndpoint>* endpoints) {
+  for (const Leg::Entry& e : leg.entries) endpoints->push_back({e.node, e.seconds});
+}
+
+}  // namespace
 
 absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Metric& band,
                                                    SurfaceId from, SurfaceId to, SearchMode mode,
@@ -169,208 +203,272 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     return absl::FailedPreconditionError(
         "search: the CCH prices no danger; ask band 0, or search dijkstra or auto");
   }
-  const ContinentGraph& g = *index->graph;
   const std::uint32_t continent_index = static_cast<std::uint32_t>(index - continents_.data());
-  const std::uint16_t exempt_a = c.zone[from], exempt_b = c.zone[to];
-  AbstractWalk walk;
-  std::shared_ptr<const Leg> start, goal;
-  std::vector<CchQuery::Seed> sources, targets;  // the legs' entrances, for the CCH
-  auto seeds_of = [](const Leg& leg, std::vector<CchQuery::Seed>* seeds) {
-    for (const Leg::Entry& e : leg.entries) seeds->push_back({e.node, e.seconds});
-  };
-  std::vector<std::uint32_t> arcs;
-  std::uint32_t source = kInvalidId, target = kInvalidId;
-  double seconds = kInfCost;
-  const bool use_cch = mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
   const LegCache::Key start_key{continent_index, from, static_cast<std::uint16_t>(p), false};
   const LegCache::Key goal_key{continent_index, to, static_cast<std::uint16_t>(p), true};
-  const bool cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key);
-  // Both legs, the goal's on the helper thread when the walk is cold and the helper idle, while
-  // this thread computes the start's.
-  auto legs_side_by_side = [&] {
-    if (cold && start == nullptr && goal == nullptr) {
-      SearchStats goal_stats;
-      const std::uint64_t ticket = helper_.TryRun([&](CellSearch& search) {
-        goal = LegOf(continent_index, g, c, p, to, true, search, &goal_stats);
-      });
-      if (ticket != 0) {
-        start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
-        helper_.Wait(ticket);
-        walk.stats.nodes_expanded += goal_stats.nodes_expanded;
-      }
-    }
-    if (start == nullptr)
-      start = LegOf(continent_index, g, c, p, from, false, searcher.cell, &walk.stats);
-    if (goal == nullptr)
-      goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
-  };
-
+  RouteState route{.c = c,
+                   .band = band,
+                   .from = from,
+                   .to = to,
+                   .mode = mode,
+                   .searcher = searcher,
+                   .index = *index,
+                   .g = *index->graph,
+                   .p = p,
+                   .continent_index = continent_index,
+                   .exempt_a = c.zone[from],
+                   .exempt_b = c.zone[to],
+                   .cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key)};
+  const bool use_cch = mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
   if (use_cch) {
-    const CchBound bound{&index->rank_x, &index->rank_y, index->seconds_per_column[p]};
-    CchQuery& query = searcher.QueryFor(*index->cch);
-    const CchMetric& metric = *index->metrics[p];
-    CchQuery::Result r;
-    bool searched = false;
+    SearchCch(route);
+  } else {
+    SearchDijkstra(route);
+  }
+  // Two ends in one tile: the tile's own way when it is cheaper.
+  if (mode == SearchMode::kAuto && SameCell(c, kTileColumns, from, to) &&
+      WalkInTile(route, want_steps)) {
+    return std::move(route.walk);
+  }
+  if (!(route.seconds < kInfCost)) return std::move(route.walk);
+  route.walk.found = true;
+  route.walk.seconds = route.seconds;
+  TallyPieces(route);
+  if (want_steps) UnpackSteps(route);
+  return std::move(route.walk);
+}
+
+void AbstractRouter::FindLegs(RouteState& route) const {
+  if (route.cold && route.start == nullptr && route.goal == nullptr) {
+    SearchStats goal_stats;
+    const std::uint64_t ticket = helper_.TryRun([&](CellSearch& search) {
+      route.goal = LegOf(route, /*backward=*/true, search, &goal_stats);
+    });
+    if (ticket != 0) {
+      route.start = LegOf(route, /*backward=*/false, route.searcher.cell, &route.walk.stats);
+      helper_.Wait(ticket);
+      route.walk.stats.nodes_expanded += goal_stats.nodes_expanded;
+    }
+  }
+  if (route.start == nullptr) {
+    route.start = LegOf(route, /*backward=*/false, route.searcher.cell, &route.walk.stats);
+  }
+  if (route.goal == nullptr) {
+    route.goal = LegOf(route, /*backward=*/true, route.searcher.cell, &route.walk.stats);
+  }
+}
+
+void AbstractRouter::SearchCch(RouteState& route) const {
+  const ContinentIndex& index = route.index;
+  const CchBound bound{&index.rank_x, &index.rank_y, index.seconds_per_column[route.p]};
+  CchQueries& queries = route.searcher.QueriesFor(*index.cch);
+  const CchMetric& metric = *index.metrics[route.p];
+  // The guessed bound pays on hierarchies whose queries take hundreds of µs; on small ones the
+  // plain bound is as quick.
+  const bool guessed = index.cch->arc_count() >= kGuessArcs;
+  route.walk.method = Method::kCch;
+  if (route.cold && SearchColdCch(route, bound, queries, guessed)) return;
+  FindLegs(route);
+  AddEndpoints(*route.start, &route.sources);
+  AddEndpoints(*route.goal, &route.targets);
+  CchResult result;
+  if (guessed) {
+    // Its two directions side by side when the helper is idle, on hierarchies whose queries
+    // take long enough to pay for waking it.
     auto on_helper = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
       helper_.Both(here, there);
     };
-    // Two pieces of the query on the helper as well when `use` holds, else one after the other.
-    auto both_if = [&](bool use) {
-      return use ? CchQuery::RunBoth(on_helper) : CchQuery::RunBoth(CchQuery::OneAfterTheOther);
-    };
-    // The guessed bound pays on hierarchies whose queries take hundreds of µs; on small ones
-    // the plain bound is as quick.
-    const bool guessed = index->cch->arc_count() >= kGuessArcs;
-    if (cold) {
-      // A cold walk, pipelined: the start leg and then the query's forward side on the helper
-      // thread, when it is idle, while this thread computes the goal leg and then the backward
-      // side; the two sides meet once both are done. Neither waits for the other's leg: each
-      // prunes toward the other end's cell (where that leg's entrances lie), against a guessed
-      // upper bound over the straight line between the ends (none on small hierarchies).
-      const CchQuery::SeedArea start_area = CellArea(c, graph_.cell_columns, from);
-      const CchQuery::SeedArea goal_area = CellArea(c, graph_.cell_columns, to);
-      CostGuess& guess = *index->straight_guesses[p];
-      const double straight = StraightLineFloor(c, from, to, bound.cost_per_unit);
-      const bool guess_straight = guessed && straight > 0.0;
-      const double below = guess_straight ? guess.Upper(straight) : kInfCost;
-      query.SplitBegin(metric);
-      SearchStats helper_stats;
-      // The helper takes the start leg: forward legs are the quicker (438 against 473 µs alone
-      // on the 32 x 32 world), and the helper's half finishes last more often than not.
-      const std::uint64_t ticket = helper_.TryRun([&](CellSearch& search) {
-        start = LegOf(continent_index, g, c, p, from, false, search, &helper_stats);
-        seeds_of(*start, &sources);
-        query.SplitSide(Cch::kForward, metric, sources, &bound, goal_area, below);
-      });
-      if (ticket != 0) {
-        goal = LegOf(continent_index, g, c, p, to, true, searcher.cell, &walk.stats);
-        seeds_of(*goal, &targets);
-        query.SplitSide(Cch::kBackward, metric, targets, &bound, start_area, below);
-        helper_.Wait(ticket);
-        walk.stats.nodes_expanded += helper_stats.nodes_expanded;
-        // The helper has just finished (and spins a while): the path's way down unpacks there.
-        r = query.SplitEnd(metric, below, &arcs, both_if(guessed));
-        if (guess_straight)
-          r = RetryUnguessed(query, metric, bound, guess, straight, sources, targets, &arcs,
-                             nullptr, r);
-        searched = true;
-      }
-    }
-    if (!searched) {
-      legs_side_by_side();
-      seeds_of(*start, &sources);
-      seeds_of(*goal, &targets);
-      // Its two directions side by side when the helper is idle, on hierarchies whose queries
-      // take long enough to pay for waking it (tens of µs on these machines).
-      if (guessed) {
-        r = RunGuessed(query, metric, bound, *index->guesses[p],
-                       BoundBetween(bound, *index->cch, sources, targets), sources, targets, &arcs,
-                       nullptr, both_if(index->cch->arc_count() >= kHelperQueryArcs));
-      } else {
-        r = query.Run(metric, sources, targets, &arcs, &bound);
-      }
-    }
-    walk.method = Method::kCch;
-    if (r.found) {
-      seconds = r.cost;
-      source = r.source;
-      target = r.target;
-    }
+    const bool two_threads = index.cch->arc_count() >= kHelperQueryArcs;
+    result =
+        RunGuessed(queries.split, queries.tree,
+                   {.metric = metric,
+                    .bound = bound,
+                    .guess = *index.guesses[route.p],
+                    .lower = BoundBetween(bound, *index.cch, route.sources, route.targets),
+                    .sources = route.sources,
+                    .targets = route.targets,
+                    .both = two_threads ? CchRunBoth(on_helper) : CchRunBoth(CchOneAfterTheOther)},
+                   &route.arcs);
   } else {
-    legs_side_by_side();
-    auto priced = [&](const Leg& leg, const Leg::Entry& e) {
-      return danger ? DangerSeconds(e.seconds, leg.MixOf(e), band, exempt_a, exempt_b) : e.seconds;
-    };
-    std::vector<PricedNode> dijkstra_sources, dijkstra_targets;
-    for (const Leg::Entry& e : start->entries)
-      dijkstra_sources.push_back({e.node, priced(*start, e)});
-    for (const Leg::Entry& e : goal->entries)
-      dijkstra_targets.push_back({e.node, priced(*goal, e)});
-    const DangerDijkstraResult r = searcher.dijkstra.Run(g, g.prices[p], band, exempt_a, exempt_b,
-                                                         dijkstra_sources, dijkstra_targets, &arcs);
-    walk.method = Method::kDijkstra;
-    walk.stats.nodes_expanded += r.settled;
-    if (r.found) {
-      seconds = r.seconds;
-      source = r.source;
-      target = r.target;
-    }
+    result = queries.tree.Run(
+        metric, {.sources = route.sources, .targets = route.targets, .bound = &bound}, &route.arcs);
   }
-
-  const double smoothing = band.profile().smoothing;
-  const std::uint32_t cc = graph_.cell_columns;
-  // Two ends in one tile: the tile's own way (an A* that stays in the tile) when it is cheaper.
-  if (mode == SearchMode::kAuto && SameCell(c, kTileColumns, from, to)) {
-    // Bounded by the graph's way: the A* stops once it cannot beat it, so it costs little when
-    // the graph's way is good; on a tie the graph's way stands.
-    searcher.cell.Run(c, CellOf(c, kTileColumns, from), band, from, false, exempt_a, exempt_b, {},
-                      to, seconds);
-    walk.stats.nodes_expanded += searcher.cell.settled_count();
-    if (searcher.cell.Settled(to) && searcher.cell.Seconds(to) < seconds) {
-      walk.found = true;
-      walk.method = Method::kTile;
-      walk.seconds = searcher.cell.Seconds(to);
-      searcher.cell.Steps(to, &walk.steps);
-      walk.yards = WalkedColumns(walk.steps) * world_.column_yards;
-      walk.zone_cells = ZoneCellsOf(c, world_.column_yards, smoothing, walk.steps);
-      if (!want_steps) walk.steps.clear();
-      return walk;
-    }
+  if (result.found) {
+    route.seconds = result.cost;
+    route.source = result.source;
+    route.target = result.target;
   }
-  if (!(seconds < kInfCost)) return walk;
+}
 
+bool AbstractRouter::SearchColdCch(RouteState& route, const CchBound& bound, CchQueries& queries,
+                                   bool guessed) const {
+  // Pipelined: the start leg and then the query's forward side on the helper thread, when it is
+  // idle, while this thread computes the goal leg and then the backward side; the two sides
+  // meet once both are done. Neither waits for the other's leg: each prunes toward the other
+  // end's cell (where that leg's entrances lie), against a guessed upper bound over the
+  // straight line between the ends (none on small hierarchies).
+  const CchMetric& metric = *route.index.metrics[route.p];
+  CchSplitQuery& split = queries.split;
+  const CchEndpointArea start_area = CellArea(route.c, graph_.cell_columns, route.from);
+  const CchEndpointArea goal_area = CellArea(route.c, graph_.cell_columns, route.to);
+  CostGuess& guess = *route.index.straight_guesses[route.p];
+  const double straight = StraightLineFloor(route.c, route.from, route.to, bound.cost_per_unit);
+  const bool guess_straight = guessed && straight > 0.0;
+  const double below = guess_straight ? guess.Upper(straight) : kInfCost;
+  split.Begin(metric);
+  SearchStats helper_stats;
+  // The helper takes the start leg: forward legs are the quicker, and the helper's half
+  // finishes last more often than not.
+  const std::uint64_t ticket = helper_.TryRun([&](CellSearch& search) {
+    route.start = LegOf(route, /*backward=*/false, search, &helper_stats);
+    AddEndpoints(*route.start, &route.sources);
+    split.Side(Cch::kForward, metric,
+               {.endpoints = route.sources, .bound = &bound, .other = goal_area, .below = below});
+  });
+  if (ticket == 0) return false;
+  route.goal = LegOf(route, /*backward=*/true, route.searcher.cell, &route.walk.stats);
+  AddEndpoints(*route.goal, &route.targets);
+  split.Side(Cch::kBackward, metric,
+             {.endpoints = route.targets, .bound = &bound, .other = start_area, .below = below});
+  helper_.Wait(ticket);
+  route.walk.stats.nodes_expanded += helper_stats.nodes_expanded;
+  // The helper has just finished (and spins a while): the path's way down unpacks there.
+  auto on_helper = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
+    helper_.Both(here, there);
+  };
+  CchResult result = split.End(metric, below, &route.arcs,
+                               guessed ? CchRunBoth(on_helper) : CchRunBoth(CchOneAfterTheOther));
+  if (guess_straight) {
+    result = RetryUnguessed(queries.tree,
+                            {.metric = metric,
+                             .bound = bound,
+                             .guess = guess,
+                             .lower = straight,
+                             .sources = route.sources,
+                             .targets = route.targets},
+                            result, &route.arcs);
+  }
+  if (result.found) {
+    route.seconds = result.cost;
+    route.source = result.source;
+    route.target = result.target;
+  }
+  return true;
+}
+
+void AbstractRouter::SearchDijkstra(RouteState& route) const {
+  FindLegs(route);
+  const bool danger = route.band.prices_danger();
+  auto priced = [&](const Leg& leg, const Leg::Entry& e) {
+    return danger
+               ? DangerSeconds(e.seconds, leg.MixOf(e), route.band, route.exempt_a, route.exempt_b)
+               : e.seconds;
+  };
+  std::vector<PricedNode> sources, targets;
+  for (const Leg::Entry& e : route.start->entries)
+    sources.push_back({e.node, priced(*route.start, e)});
+  for (const Leg::Entry& e : route.goal->entries)
+    targets.push_back({e.node, priced(*route.goal, e)});
+  const DangerDijkstraResult result =
+      route.searcher.dijkstra.Run({.graph = route.g,
+                                   .prices = route.g.prices[route.p],
+                                   .band = route.band,
+                                   .exempt_a = route.exempt_a,
+                                   .exempt_b = route.exempt_b,
+                                   .sources = sources,
+                                   .targets = targets},
+                                  &route.arcs);
+  route.walk.method = Method::kDijkstra;
+  route.walk.stats.nodes_expanded += result.settled;
+  if (result.found) {
+    route.seconds = result.seconds;
+    route.source = result.source;
+    route.target = result.target;
+  }
+}
+
+bool AbstractRouter::WalkInTile(RouteState& route, bool want_steps) const {
+  CellSearch& search = route.searcher.cell;
+  AbstractWalk& walk = route.walk;
+  // Bounded by the graph's way: the A* stops once it cannot beat it, so it costs little when
+  // the graph's way is good; on a tie the graph's way stands.
+  search.Run(route.c, CellOf(route.c, kTileColumns, route.from), route.band,
+             {.origin = route.from,
+              .exempt_a = route.exempt_a,
+              .exempt_b = route.exempt_b,
+              .stop_at = route.to,
+              .bound = route.seconds});
+  walk.stats.nodes_expanded += search.settled_count();
+  if (!search.Settled(route.to) || !(search.Seconds(route.to) < route.seconds)) return false;
   walk.found = true;
-  walk.seconds = seconds;
-  const Leg::Entry& first = start->entries[source];
-  const Leg::Entry& last = goal->entries[target];
-  const ArcPrices& prices = g.prices[p];
-  ZoneCellTally tally(c, world_.column_yards, smoothing);
-  walk.yards = first.yards + last.yards;
-  tally.Add(from, g.node_surface[first.node], first.yards, start->MixOf(first));
+  walk.method = Method::kTile;
+  walk.seconds = search.Seconds(route.to);
+  search.Steps(route.to, &walk.steps);
+  walk.yards = WalkedColumns(walk.steps) * world_.column_yards;
+  walk.zone_cells =
+      ZoneCellsOf(route.c, world_.column_yards, route.band.profile().smoothing, walk.steps);
+  if (!want_steps) walk.steps.clear();
+  return true;
+}
+
+void AbstractRouter::TallyPieces(RouteState& route) const {
+  const ContinentGraph& g = route.g;
+  const Leg::Entry& first = route.start->entries[route.source];
+  const Leg::Entry& last = route.goal->entries[route.target];
+  const ArcPrices& prices = g.prices[route.p];
+  ZoneCellTally tally(route.c, world_.column_yards, route.band.profile().smoothing);
+  route.walk.yards = first.yards + last.yards;
+  tally.Add(route.from, g.node_surface[first.node], first.yards, route.start->MixOf(first));
   std::uint32_t tail = first.node;
-  for (std::uint32_t a : arcs) {
+  for (std::uint32_t a : route.arcs) {
     const std::uint32_t head = g.arc_head[a];
-    walk.yards += prices.yards[a];
+    route.walk.yards += prices.yards[a];
     tally.Add(g.node_surface[tail], g.node_surface[head], prices.yards[a], prices.MixOf(a));
     tail = head;
   }
-  tally.Add(g.node_surface[last.node], to, last.yards, goal->MixOf(last));
-  walk.zone_cells = tally.Cells();
-  if (!want_steps) return walk;
+  tally.Add(g.node_surface[last.node], route.to, last.yards, route.goal->MixOf(last));
+  route.walk.zone_cells = tally.Cells();
+}
 
-  // Unpack: each piece searched again inside its cell. An arc between two portals of one border
-  // line was priced in both its cells: the cheaper way is taken again.
-  const Metric& base = base_[p];
+void AbstractRouter::UnpackSteps(RouteState& route) const {
+  // An arc between two portals of one border line was priced in both its cells: the cheaper way
+  // is taken again. The zone cells stay the tally's: an answer is the same whether or not its
+  // path was asked for (the store keeps one answer per ends and model).
+  const Continent& c = route.c;
+  const ContinentGraph& g = route.g;
+  const std::uint32_t cc = graph_.cell_columns;
+  const Metric& base = base_[route.p];
+  CellSearch& search = route.searcher.cell;
+  std::vector<PathStep>& steps = route.walk.steps;
+  const Leg::Entry& first = route.start->entries[route.source];
+  const Leg::Entry& last = route.goal->entries[route.target];
   std::vector<PathStep> piece;
   auto cell_piece = [&](const Cell& cell, SurfaceId a, SurfaceId b) {
-    searcher.cell.Run(c, cell, base, a, false, 0, 0, {}, b);
-    searcher.cell.Steps(b, &piece);
-    Append(piece, &walk.steps);
+    search.Run(c, cell, base, {.origin = a, .stop_at = b});
+    search.Steps(b, &piece);
+    Append(piece, &steps);
   };
   std::vector<PathStep> best_piece;
   std::uint32_t shared[3];
-  cell_piece(CellOf(c, cc, from), from, g.node_surface[first.node]);
-  tail = first.node;
-  for (std::uint32_t a : arcs) {
+  cell_piece(CellOf(c, cc, route.from), route.from, g.node_surface[first.node]);
+  std::uint32_t tail = first.node;
+  for (std::uint32_t a : route.arcs) {
     const SurfaceId sa = g.node_surface[tail], sb = g.node_surface[g.arc_head[a]];
     double best = kInfCost;
     best_piece.clear();
     const int count = g.SharedCells(c, cc, sa, sb, shared);
     for (int i = 0; i < count; ++i) {
-      searcher.cell.Run(c, CellAt(c, cc, shared[i] % g.cells_x * cc, shared[i] / g.cells_x * cc),
-                        base, sa, false, 0, 0, {}, sb);
-      if (searcher.cell.Settled(sb) && searcher.cell.Seconds(sb) < best) {
-        best = searcher.cell.Seconds(sb);
-        searcher.cell.Steps(sb, &best_piece);
+      search.Run(c, CellAt(c, cc, shared[i] % g.cells_x * cc, shared[i] / g.cells_x * cc), base,
+                 {.origin = sa, .stop_at = sb});
+      if (search.Settled(sb) && search.Seconds(sb) < best) {
+        best = search.Seconds(sb);
+        search.Steps(sb, &best_piece);
       }
     }
-    Append(best_piece, &walk.steps);
+    Append(best_piece, &steps);
     tail = g.arc_head[a];
   }
-  cell_piece(CellOf(c, cc, to), g.node_surface[last.node], to);
-  // The zone cells stay the tally's: an answer is the same whether or not its path was asked for
-  // (the store keeps one answer per ends and model).
-  return walk;
+  cell_piece(CellOf(c, cc, route.to), g.node_surface[last.node], route.to);
 }
 
 }  // namespace walk::nav

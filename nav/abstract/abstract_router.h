@@ -18,6 +18,10 @@
 #include "nav/abstract/helper_thread.h"
 #include "nav/abstract/legs.h"
 #include "nav/cch/cch.h"
+#include "nav/cch/cch_bound.h"
+#include "nav/cch/cch_metric.h"
+#include "nav/cch/cch_query.h"
+#include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
 #include "nav/cost/zone_cells.h"
 #include "nav/search/method.h"
@@ -25,12 +29,20 @@
 
 namespace walk::nav {
 
+// One thread's queries of one CCH: the tree query, and the split query a guessed or a cold
+// walk's query starts with.
+struct CchQueries {
+  explicit CchQueries(const Cch& cch) : tree(cch), split(cch) {}
+  CchQuery tree;
+  CchSplitQuery split;
+};
+
 // One thread's search buffers for abstract walks.
 struct AbstractSearcher {
   CellSearch cell;
   DangerDijkstra dijkstra;
-  std::unordered_map<const Cch*, std::unique_ptr<CchQuery>> cch_queries;
-  CchQuery& QueryFor(const Cch& cch);
+  std::unordered_map<const Cch*, std::unique_ptr<CchQueries>> cch_queries;
+  CchQueries& QueriesFor(const Cch& cch);
 };
 
 // The octile columns between two surfaces times `seconds_per_column`: what walkd's guessed
@@ -38,9 +50,9 @@ struct AbstractSearcher {
 double StraightLineFloor(const Continent& c, SurfaceId from, SurfaceId to,
                          double seconds_per_column);
 
-// The columns of the cell of side `cell_columns` holding `s` and one around it, as a CCH seed
-// area (a leg's portals lie in its cell or one step outside), least cost 0.
-CchQuery::SeedArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s);
+// The columns of the cell of side `cell_columns` holding `s` and one around it, as a CCH
+// endpoint area (a leg's portals lie in its cell or one step outside), least cost 0.
+CchEndpointArea CellArea(const Continent& c, std::uint32_t cell_columns, SurfaceId s);
 
 // An abstract walk between two surfaces.
 struct AbstractWalk {
@@ -56,8 +68,8 @@ struct AbstractWalk {
 // How long the router took to build (for Info, logs and benchmarks).
 struct RouterTimings {
   double cch_build_seconds = 0.0;
-  double customize_seconds =
-      0.0;  // wall time: every profile's metric (side by side), every continent
+  // Wall time: every profile's metric (side by side), every continent.
+  double customize_seconds = 0.0;
   std::uint64_t cch_arcs = 0;
   std::uint64_t memory_bytes = 0;  // graph + CCHs + metrics
 };
@@ -93,14 +105,34 @@ class AbstractRouter {
     std::vector<float> rank_x, rank_y;
     std::vector<double> seconds_per_column;  // per profile
     // Per profile, how far above a lower bound walks cost (a likely upper bound to prune CCH
-    // queries against): over the seeds' bound (BoundBetween) for walks whose legs are known
+    // queries against): over the endpoints' bound (BoundBetween) for walks whose legs are known
     // first, and over the straight line between the ends (StraightLineFloor) for cold walks,
     // whose query starts before the other leg is known.
     std::vector<std::unique_ptr<CostGuess>> guesses, straight_guesses;
   };
-  std::shared_ptr<const Leg> LegOf(std::uint32_t continent_index, const ContinentGraph& g,
-                                   const Continent& c, int profile, SurfaceId s, bool backward,
-                                   CellSearch& search, SearchStats* stats) const;
+  // One walk being routed: its ends, its legs, and what the search across the graph found
+  // (abstract_router.cc).
+  struct RouteState;
+  // The walk's start leg (forward from its start) or goal leg (backward into its goal): cached,
+  // or searched with `search`, its settled surfaces counted in *stats, and cached.
+  std::shared_ptr<const Leg> LegOf(const RouteState& route, bool backward, CellSearch& search,
+                                   SearchStats* stats) const;
+  // Both legs; a cold walk's goal leg on the helper thread when it is idle.
+  void FindLegs(RouteState& route) const;
+  // The search across the graph by the CCH (band 0), and by the Dijkstra pricing danger.
+  void SearchCch(RouteState& route) const;
+  void SearchDijkstra(RouteState& route) const;
+  // A cold walk's CCH search, pipelined with its legs on the helper thread; false (nothing
+  // done) when the helper is busy.
+  bool SearchColdCch(RouteState& route, const CchBound& bound, CchQueries& queries,
+                     bool guessed) const;
+  // When both ends share a tile: its own way (an A* that stays in the tile), which becomes the
+  // walk when it is cheaper than the graph's (then true).
+  bool WalkInTile(RouteState& route, bool want_steps) const;
+  // The found way's yards and zone cells, piece by piece.
+  void TallyPieces(RouteState& route) const;
+  // The found way's steps: each piece searched again inside its cell.
+  void UnpackSteps(RouteState& route) const;
   const ContinentIndex* IndexOf(const Continent& c) const;
 
   const World& world_;

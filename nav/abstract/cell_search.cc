@@ -10,8 +10,11 @@ namespace {
 constexpr double kSqrt2 = 1.41421356237309504880;
 
 // Asks for the cache lines of `count` elements from `first` on (for writing when `write`).
+// Always inlined: a call to a function of prefetches alone may be dropped, as it has no effect
+// the compiler must keep.
 template <typename T>
-void PrefetchRange(const T* first, std::size_t count, bool write = false) {
+[[gnu::always_inline]] inline void PrefetchRange(const T* first, std::size_t count,
+                                                 bool write = false) {
   constexpr std::size_t kLine = 64;
   const char* begin = reinterpret_cast<const char*>(first);
   const char* end = begin + count * sizeof(T);
@@ -42,24 +45,21 @@ Cell CellAt(const Continent& c, std::uint32_t cell_columns, std::uint32_t x, std
   return cell;
 }
 
-void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
-                     bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
-                     std::span<const SurfaceId> targets, SurfaceId stop_at, double bound) {
+void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
+                     const Request& request) {
   // Dial's buckets where every step costs at least the cheapest column there is: a plain
   // search (an A*'s keys are not costs, and a bound needs its keys in order) of a cell without
-  // lifts (a ride may cost less). A leg on the 32 x 32 world: 4,456 entries pushed, and the
-  // radix heap moved them 16,147 times between its buckets.
-  const bool guided = !backward && targets.empty() && stop_at != kInvalidId;
-  used_buckets_ =
-      !guided && !(bound < kInfCost) && metric.min_seconds_per_column() > 0.0 && !HasLifts(c, cell);
+  // lifts (a ride may cost less).
+  const bool guided = !request.backward && request.targets.empty() && request.stop_at != kInvalidId;
+  used_buckets_ = !guided && !(request.bound < kInfCost) && metric.min_seconds_per_column() > 0.0 &&
+                  !HasLifts(c, cell);
   if (used_buckets_) {
     // A hair narrower than the cheapest step, so rounding never puts a step inside its bucket.
     buckets_.Reset(metric.min_seconds_per_column() * (1.0 - 1e-9));
-    RunWith(buckets_, c, cell, metric, origin, backward, exempt_a, exempt_b, targets, stop_at,
-            bound);
+    RunWith(buckets_, c, cell, metric, request);
   } else {
     heap_.Clear();
-    RunWith(heap_, c, cell, metric, origin, backward, exempt_a, exempt_b, targets, stop_at, bound);
+    RunWith(heap_, c, cell, metric, request);
   }
 }
 
@@ -77,23 +77,20 @@ bool CellSearch::HasLifts(const Continent& c, const Cell& cell) {
   return false;
 }
 
-template <typename Queue>
-void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, const Metric& metric,
-                         SurfaceId origin, bool backward, std::uint16_t exempt_a,
-                         std::uint16_t exempt_b, std::span<const SurfaceId> targets,
-                         SurfaceId stop_at, double bound) {
+std::size_t CellSearch::Begin(const Continent& c, const Cell& cell, const Request& request) {
   const std::uint32_t size = cell.tile_end - cell.tile_first;
   // The origin and targets outside the cell take slots after the tile's.
   auto outside_cell = [&](SurfaceId s) { return !cell.Contains(c.column_x[s], c.column_y[s]); };
   outside_.clear();
-  if (outside_cell(origin)) outside_.push_back(origin);
-  for (SurfaceId t : targets) {
+  if (outside_cell(request.origin)) outside_.push_back(request.origin);
+  for (SurfaceId t : request.targets) {
     if (outside_cell(t)) outside_.push_back(t);
   }
-  if (stop_at != kInvalidId && outside_cell(stop_at)) outside_.push_back(stop_at);
+  if (request.stop_at != kInvalidId && outside_cell(request.stop_at))
+    outside_.push_back(request.stop_at);
   std::sort(outside_.begin(), outside_.end());
   outside_.erase(std::unique(outside_.begin(), outside_.end()), outside_.end());
-  assert(!backward || !outside_cell(origin));
+  assert(!request.backward || !outside_cell(request.origin));
   const std::size_t slots = size + outside_.size();
   if (state_.size() < slots) {
     state_.assign(slots, State{});
@@ -103,70 +100,37 @@ void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, con
     for (State& state : state_) state.stamp = state.target_stamp = 0;
     generation_ = 1;
   }
-  backward_ = backward;
+  backward_ = request.backward;
   tile_first_ = cell.tile_first;
   tile_size_ = size;
   settled_count_ = 0;
-  std::size_t targets_left = 0;
-  for (SurfaceId t : targets) {
+  std::size_t targets = 0;
+  for (SurfaceId t : request.targets) {
     const std::uint32_t local = LocalOf(t);
     if (state_[local].target_stamp != generation_) {
       state_[local].target_stamp = generation_;
-      ++targets_left;
+      ++targets;
     }
   }
-  const bool stop_when_targets_done = !targets.empty();
+  return targets;
+}
 
-  // The cell lies in one tile: a column's surfaces are read straight from the tile's table.
+namespace {
+
+// Asks for every cache line of `cell`'s rows that a search reads or writes, its states from
+// `states` on (the slots of the tile's surfaces): the search visits the rows in waves the
+// hardware prefetcher cannot follow, so on a cold cell (a place not walked from lately) it would
+// wait on memory most of its time. Always inlined, as PrefetchRange is.
+template <typename State>
+[[gnu::always_inline]] inline void PrefetchCell(const Continent& c, const Cell& cell,
+                                                State* states) {
+  // The cell lies in one tile: its rows are runs of the tile's surfaces.
   const Tile& tile = *c.TileAt(cell.x0, cell.y0);
   const SurfaceId* column_first = tile.first_surface.data();
   const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
   auto column_index = [&](std::uint32_t x, std::uint32_t y) {
     return (y - tile_y0) * kTileColumns + (x - tile_x0);
   };
-  const std::uint32_t generation = generation_;
-  const double seconds_per_column = metric.seconds_per_column();
-  // Toward a single target the search is an A*: octile distance at the cheapest ground there
-  // is (admissible and consistent, so keys still rise monotonically for the radix heap).
-  const bool guided = !backward && targets.empty() && stop_at != kInvalidId;
-  const double h_scale = metric.min_seconds_per_column();
-  const double goal_x = guided ? c.column_x[stop_at] : 0.0,
-               goal_y = guided ? c.column_y[stop_at] : 0.0;
-  auto heuristic = [&](std::uint32_t local) {
-    if (!guided) return 0.0;
-    const SurfaceId v = SurfaceOf(local);
-    return h_scale *
-           OctileColumns(std::abs(c.column_x[v] - goal_x), std::abs(c.column_y[v] - goal_y));
-  };
-  // A heap key never goes below the last one taken: with the A*'s heuristic, rounding can make
-  // g + step + h(next) an ulp smaller than g + h, and the radix heap needs monotone keys. The
-  // key pushed is kept, so a stale entry is one whose key is not the node's latest.
-  double last_key = 0.0;
-  auto push = [&](std::uint32_t local, double g) {
-    const double key = std::max(g + heuristic(local), last_key);
-    state_[local].key = key;
-    queue.Push(local, key);
-  };
-  auto reach = [&](std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
-    if (state_[local].stamp != generation) {
-      state_[local].stamp = generation;
-      state_[local].settled = 0;
-      state_[local].g = g;
-      state_[local].parent = parent;
-      state_[local].via = via;
-      push(local, g);
-    } else if (!state_[local].settled && g < state_[local].g) {
-      state_[local].g = g;
-      state_[local].parent = parent;
-      state_[local].via = via;
-      push(local, g);  // the old entry goes stale
-    }
-  };
-
-  // A cell's surfaces are 64 runs (its rows) of a tile's arrays, and the search visits them
-  // in waves the hardware prefetcher cannot follow: on a cold cell (a place not walked from
-  // lately) a leg waited on memory for most of its time. Asking for every line up front lets
-  // the misses overlap.
   for (std::uint32_t y = cell.y0; y < cell.y1; ++y) {
     const SurfaceId row_first = column_first[column_index(cell.x0, y)];
     const SurfaceId row_end = column_first[column_index(cell.x1 - 1, y) + 1];
@@ -178,91 +142,150 @@ void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, con
     PrefetchRange(c.flags.data() + row_first, count);
     PrefetchRange(c.zone.data() + row_first, count);
     PrefetchRange(c.level.data() + row_first, count);
-    PrefetchRange(state_.data() + (row_first - tile_first_), count, /*write=*/true);
+    PrefetchRange(states + (row_first - cell.tile_first), count, /*write=*/true);
+  }
+}
+
+}  // namespace
+
+// The constants of one search of a cell, and what it does with each settled surface: reach its
+// neighbours across its steps (forward) or the surfaces whose steps enter it (backward). The
+// cell lies in one tile, so a column's surfaces are read straight from the tile's table.
+template <typename Queue>
+class CellSearch::Sweep {
+ public:
+  Sweep(CellSearch& search, Queue& queue, const Continent& c, const Cell& cell,
+        const Metric& metric, const Request& request)
+      : search_(search),
+        queue_(queue),
+        c_(c),
+        cell_(cell),
+        metric_(metric),
+        exempt_a_(request.exempt_a),
+        exempt_b_(request.exempt_b),
+        outside_(search.outside_),
+        state_(search.state_.data()),
+        size_(search.tile_size_),
+        tile_first_(search.tile_first_),
+        generation_(search.generation_),
+        seconds_per_column_(metric.seconds_per_column()),
+        // Toward a single target the search is an A*: octile distance at the cheapest ground
+        // there is (admissible and consistent, so keys still rise monotonically for the radix
+        // heap).
+        guided_(!request.backward && request.targets.empty() && request.stop_at != kInvalidId),
+        h_scale_(metric.min_seconds_per_column()),
+        goal_x_(guided_ ? c.column_x[request.stop_at] : 0.0),
+        goal_y_(guided_ ? c.column_y[request.stop_at] : 0.0) {
+    const Tile& tile = *c.TileAt(cell.x0, cell.y0);
+    column_first_ = tile.first_surface.data();
+    tile_x0_ = tile.tile_x * kTileColumns;
+    tile_y0_ = tile.tile_y * kTileColumns;
   }
 
-  reach(LocalOf(origin), 0.0, kInvalidId, PathStep::kViaStart);
-  while (!queue.empty()) {
-    double key;
-    const std::uint32_t local = queue.PopMin(&key);
-    if (state_[local].settled || key != state_[local].key) continue;  // stale
-    last_key = key;
-    if (!(key < bound)) break;  // nothing left can beat the bound
-    const double g = state_[local].g;
-    state_[local].settled = 1;
-    ++settled_count_;
-    const SurfaceId v = SurfaceOf(local);
-    if (state_[local].target_stamp == generation && --targets_left == 0 && stop_when_targets_done)
-      break;
-    if (v == stop_at) break;
-    if (local >= size && v != origin)
-      continue;  // a target outside the cell: reached, not walked on
+  // The heap key last taken: keys pushed never go below it.
+  void set_last_key(double key) { last_key_ = key; }
+
+  // Reaches slot `local` at cost g from slot `parent` by step `via`, where that is cheaper.
+  void Reach(std::uint32_t local, double g, std::uint32_t parent, std::uint8_t via) {
+    Reacher{state_, generation_, *this}(local, g, parent, via);
+  }
+
+  // Forward: every step out of settled surface v (slot `local`, cost g) within the cell, or
+  // onto a target outside it, and every lift ride from it.
+  [[gnu::always_inline]] void RelaxForward(std::uint32_t local, SurfaceId v, double g) {
+    // The search's constants in locals: Push takes this object's address, so its members would
+    // be read again after every store.
+    const Continent& c = c_;
+    const Cell& cell = cell_;
+    const Metric& metric = metric_;
+    State* const state = state_;
+    const std::uint32_t generation = generation_;
+    const std::uint16_t exempt_a = exempt_a_, exempt_b = exempt_b_;
+    const double seconds_per_column = seconds_per_column_;
+    const SurfaceId* const column_first = column_first_;
+    const SurfaceId tile_first = tile_first_;
+    const std::uint32_t tile_x0 = tile_x0_, tile_y0 = tile_y0_;
+    const bool none_outside = outside_.empty();
+    const Reacher reach{state, generation, *this};
     const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
-    if (!backward) {
-      const LinkSet& links = c.links[v];
-      for (int d = 0; d < kDirectionCount; ++d) {
-        const Link link = links[d];
-        if (!HasLink(link)) continue;
-        if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
-        const std::uint32_t nx = vx + kDirectionDx[d], ny = vy + kDirectionDy[d];
-        SurfaceId w;
-        std::uint32_t lw;
-        if (cell.Contains(nx, ny)) {
-          w = column_first[column_index(nx, ny)] + LinkLevel(link);
-          lw = w - tile_first_;
-        } else {  // out of the cell: only onto a target there
-          if (outside_.empty()) continue;
-          w = c.LinkTarget(v, d);
-          lw = OutsideSlot(w);
-          if (lw == kInvalidId) continue;
-        }
-        // A surface's multiplier is read once, when it is first reached (up to 8 steps enter it);
-        // one nobody may enter is closed at once.
-        double multiplier;
-        if (state_[lw].stamp != generation) {
-          multiplier = metric.EnterMultiplier(c, w, exempt_a, exempt_b);
-          if (!(multiplier < kInfCost)) {
-            state_[lw].stamp = generation;
-            state_[lw].settled = 1;
-            state_[lw].g = kInfCost;  // closed, never reached: Settled() says no
-            continue;
-          }
-          state_[lw].enter = multiplier;
-        } else {
-          if (state_[lw].settled) continue;
-          multiplier = state_[lw].enter;
-        }
-        const double step = (IsDiagonal(d) ? kSqrt2 : 1.0) * seconds_per_column * multiplier +
-                            metric.FixedSeconds(LinkKindOf(link));
-        reach(lw, g + step, local, static_cast<std::uint8_t>(d));
+    const LinkSet& links = c.links[v];
+    for (int d = 0; d < kDirectionCount; ++d) {
+      const Link link = links[d];
+      if (!HasLink(link)) continue;
+      if (IsDiagonal(d) && (!HasLink(links[d - 1]) || !HasLink(links[(d + 1) & 7]))) continue;
+      const std::uint32_t nx = vx + kDirectionDx[d], ny = vy + kDirectionDy[d];
+      SurfaceId w;
+      std::uint32_t lw;
+      if (cell.Contains(nx, ny)) {
+        w = column_first[(ny - tile_y0) * kTileColumns + (nx - tile_x0)] + LinkLevel(link);
+        lw = w - tile_first;
+      } else {  // out of the cell: only onto a target there
+        if (none_outside) continue;
+        w = c.LinkTarget(v, d);
+        lw = search_.OutsideSlot(w);
+        if (lw == kInvalidId) continue;
       }
-      if (local < size && (c.marks[v] & kMarkLift)) {
-        const LiftRide *ride, *end;
-        c.LiftsFrom(v, &ride, &end);
-        for (; ride != end; ++ride) {
-          const std::uint32_t lt = ride->to - tile_first_;
-          if (state_[lt].stamp != generation) {
-            const double multiplier = metric.EnterMultiplier(c, ride->to, exempt_a, exempt_b);
-            if (!(multiplier < kInfCost)) {
-              state_[lt].stamp = generation;
-              state_[lt].settled = 1;
-              state_[lt].g = kInfCost;
-              continue;
-            }
-            state_[lt].enter = multiplier;
-          } else if (state_[lt].settled) {
-            continue;
-          }
-          const double step =
-              metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
-          if (step < kInfCost) reach(lt, g + step, local, PathStep::kViaLift);
+      // A surface's multiplier is read once, when it is first reached (up to 8 steps enter it);
+      // one nobody may enter is closed at once.
+      double multiplier;
+      if (state[lw].stamp != generation) {
+        multiplier = metric.EnterMultiplier(c, w, exempt_a, exempt_b);
+        if (!(multiplier < kInfCost)) {
+          state[lw].stamp = generation;
+          state[lw].settled = 1;
+          state[lw].g = kInfCost;  // closed, never reached: Settled() says no
+          continue;
         }
+        state[lw].enter = multiplier;
+      } else {
+        if (state[lw].settled) continue;
+        multiplier = state[lw].enter;
       }
-      continue;
+      const double step = (IsDiagonal(d) ? kSqrt2 : 1.0) * seconds_per_column * multiplier +
+                          metric.FixedSeconds(LinkKindOf(link));
+      reach(lw, g + step, local, static_cast<std::uint8_t>(d));
     }
-    // Backward: every surface u with a step u -> v, priced as entering v.
+    if (local < size_ && (c.marks[v] & kMarkLift)) {
+      const LiftRide *ride, *end;
+      c.LiftsFrom(v, &ride, &end);
+      for (; ride != end; ++ride) {
+        const std::uint32_t lt = ride->to - tile_first;
+        if (state[lt].stamp != generation) {
+          const double multiplier = metric.EnterMultiplier(c, ride->to, exempt_a, exempt_b);
+          if (!(multiplier < kInfCost)) {
+            state[lt].stamp = generation;
+            state[lt].settled = 1;
+            state[lt].g = kInfCost;
+            continue;
+          }
+          state[lt].enter = multiplier;
+        } else if (state[lt].settled) {
+          continue;
+        }
+        const double step = metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
+        if (step < kInfCost) reach(lt, g + step, local, PathStep::kViaLift);
+      }
+    }
+  }
+
+  // Backward: every surface u with a step u -> settled surface v (slot `local`, cost g), priced
+  // as entering v, within the cell or from a target outside it, and every lift ride onto v.
+  [[gnu::always_inline]] void RelaxBackward(std::uint32_t local, SurfaceId v, double g) {
+    // The search's constants in locals, as in RelaxForward.
+    const Continent& c = c_;
+    const Cell& cell = cell_;
+    const Metric& metric = metric_;
+    const std::uint16_t exempt_a = exempt_a_, exempt_b = exempt_b_;
+    const double seconds_per_column = seconds_per_column_;
+    const SurfaceId* const column_first = column_first_;
+    const SurfaceId tile_first = tile_first_;
+    const std::uint32_t tile_x0 = tile_x0_, tile_y0 = tile_y0_;
+    const std::uint32_t size = size_;
+    const std::vector<SurfaceId>& outside = outside_;
+    const Reacher reach{state_, generation_, *this};
     const double v_multiplier = metric.EnterMultiplier(c, v, exempt_a, exempt_b);
-    if (!(v_multiplier < kInfCost)) continue;
+    if (!(v_multiplier < kInfCost)) return;
+    const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
     const std::uint8_t v_level = c.level[v];
     // Surface u (slot lu) one step in direction d before v.
     auto from = [&](SurfaceId u, std::uint32_t lu, int d) {
@@ -274,11 +297,14 @@ void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, con
                           metric.FixedSeconds(LinkKindOf(link));
       reach(lu, g + step, local, static_cast<std::uint8_t>(d));
     };
+    auto column_index = [&](std::uint32_t x, std::uint32_t y) {
+      return (y - tile_y0) * kTileColumns + (x - tile_x0);
+    };
     for (int d = 0; d < kDirectionCount; ++d) {
       const std::uint32_t ux = vx - kDirectionDx[d], uy = vy - kDirectionDy[d];
       if (!cell.Contains(ux, uy)) {  // out of the cell: only from a target there
-        for (std::size_t k = 0; k < outside_.size(); ++k) {
-          const SurfaceId u = outside_[k];
+        for (std::size_t k = 0; k < outside.size(); ++k) {
+          const SurfaceId u = outside[k];
           if (c.column_x[u] == ux && c.column_y[u] == uy)
             from(u, size + static_cast<std::uint32_t>(k), d);
         }
@@ -286,7 +312,7 @@ void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, con
       }
       const std::uint32_t column = column_index(ux, uy);
       for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u)
-        from(u, u - tile_first_, d);
+        from(u, u - tile_first, d);
     }
     const std::uint32_t column = column_index(vx, vy);
     for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u) {
@@ -296,8 +322,103 @@ void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, con
       for (; ride != rides_end; ++ride) {
         if (ride->to != v) continue;
         const double step = metric.LiftSeconds(c, v, ride->shaft_yards, exempt_a, exempt_b);
-        if (step < kInfCost) reach(u - tile_first_, g + step, local, PathStep::kViaLift);
+        if (step < kInfCost) reach(u - tile_first, g + step, local, PathStep::kViaLift);
       }
+    }
+  }
+
+ private:
+  // Reaches a slot at a cost from a parent by a step, where that is cheaper (then pushes it).
+  struct Reacher {
+    State* state;
+    std::uint32_t generation;
+    Sweep& sweep;
+    [[gnu::always_inline]] void operator()(std::uint32_t local, double g, std::uint32_t parent,
+                                           std::uint8_t via) const {
+      State& s = state[local];
+      if (s.stamp != generation) {
+        s.stamp = generation;
+        s.settled = 0;
+        s.g = g;
+        s.parent = parent;
+        s.via = via;
+        sweep.Push(local, g);
+      } else if (!s.settled && g < s.g) {
+        s.g = g;
+        s.parent = parent;
+        s.via = via;
+        sweep.Push(local, g);  // the old entry goes stale
+      }
+    }
+  };
+
+  double Heuristic(std::uint32_t local) const {
+    if (!guided_) return 0.0;
+    const SurfaceId v = search_.SurfaceOf(local);
+    return h_scale_ *
+           OctileColumns(std::abs(c_.column_x[v] - goal_x_), std::abs(c_.column_y[v] - goal_y_));
+  }
+  // A heap key never goes below the last one taken: with the A*'s heuristic, rounding can make
+  // g + step + h(next) an ulp smaller than g + h, and the radix heap needs monotone keys. The
+  // key pushed is kept, so a stale entry is one whose key is not the node's latest.
+  void Push(std::uint32_t local, double g) {
+    const double key = std::max(g + Heuristic(local), last_key_);
+    state_[local].key = key;
+    queue_.Push(local, key);
+  }
+
+  const CellSearch& search_;
+  Queue& queue_;
+  const Continent& c_;
+  const Cell& cell_;
+  const Metric& metric_;
+  const std::uint16_t exempt_a_, exempt_b_;
+  const std::vector<SurfaceId>& outside_;
+  State* const state_;
+  const std::uint32_t size_;
+  const SurfaceId tile_first_;
+  const std::uint32_t generation_;
+  const double seconds_per_column_;
+  const bool guided_;
+  const double h_scale_;
+  const double goal_x_, goal_y_;
+  const SurfaceId* column_first_ = nullptr;
+  std::uint32_t tile_x0_ = 0, tile_y0_ = 0;
+  double last_key_ = 0.0;
+};
+
+template <typename Queue>
+void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, const Metric& metric,
+                         const Request& request) {
+  std::size_t targets_left = Begin(c, cell, request);
+  const bool stop_when_targets_done = !request.targets.empty();
+  Sweep<Queue> sweep(*this, queue, c, cell, metric, request);
+  PrefetchCell(c, cell, state_.data());
+  const SurfaceId origin = request.origin, stop_at = request.stop_at;
+  const bool backward = request.backward;
+  const double bound = request.bound;
+  const std::uint32_t size = tile_size_;
+  const std::uint32_t generation = generation_;
+  sweep.Reach(LocalOf(origin), 0.0, kInvalidId, PathStep::kViaStart);
+  while (!queue.empty()) {
+    double key;
+    const std::uint32_t local = queue.PopMin(&key);
+    if (state_[local].settled || key != state_[local].key) continue;  // stale
+    sweep.set_last_key(key);
+    if (!(key < bound)) break;  // nothing left can beat the bound
+    const double g = state_[local].g;
+    state_[local].settled = 1;
+    ++settled_count_;
+    const SurfaceId v = SurfaceOf(local);
+    if (state_[local].target_stamp == generation && --targets_left == 0 && stop_when_targets_done)
+      break;
+    if (v == stop_at) break;
+    if (local >= size && v != origin)
+      continue;  // a target outside the cell: reached, not walked on
+    if (backward) {
+      sweep.RelaxBackward(local, v, g);
+    } else {
+      sweep.RelaxForward(local, v, g);
     }
   }
 }

@@ -40,17 +40,27 @@ Cell CellOf(const Continent& c, std::uint32_t cell_columns, SurfaceId s);
 
 class CellSearch {
  public:
-  // Settles the surfaces of `cell` in cost order from `origin` (forward: walks leaving origin;
-  // backward: walks arriving at origin), priced by `metric` with zones `exempt_a`, `exempt_b`
-  // free of danger, until every surface of `targets` is settled or nothing is left to settle.
-  // With `targets` empty and `stop_at` (a single target) given, it is an A* toward it (forward
-  // only) and stops once it is settled, or once nothing cheaper than `bound` is left: a way
-  // known elsewhere that the search must beat to matter. The origin, the targets and `stop_at`
-  // may lie outside the cell (one step from it); a backward search's origin may not.
-  void Run(const Continent& c, const Cell& cell, const Metric& metric, SurfaceId origin,
-           bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
-           std::span<const SurfaceId> targets, SurfaceId stop_at = kInvalidId,
-           double bound = kInfCost);
+  // What one search asks for.
+  struct Request {
+    SurfaceId origin = kInvalidId;  // may lie outside the cell, one step from it, unless backward
+    // Forward: walks leaving the origin; backward: walks arriving at it.
+    bool backward = false;
+    // Zones free of danger (a walk's ends' zones).
+    std::uint16_t exempt_a = 0;
+    std::uint16_t exempt_b = 0;
+    // The search stops once every one is settled. Not owned; may lie outside the cell, one step
+    // from it.
+    std::span<const SurfaceId> targets = {};
+    // With `targets` empty, a single target: the search is an A* toward it (forward only) and
+    // stops once it is settled. May lie outside the cell, one step from it.
+    SurfaceId stop_at = kInvalidId;
+    // The search stops once nothing cheaper than this is left: a way known elsewhere that the
+    // search must beat to matter.
+    double bound = kInfCost;
+  };
+  // Settles the surfaces of `cell` in cost order from `request.origin`, priced by `metric`,
+  // until the request's targets are settled or nothing is left to settle.
+  void Run(const Continent& c, const Cell& cell, const Metric& metric, const Request& request);
 
   bool Settled(SurfaceId s) const {
     const std::uint32_t i = LocalOf(s);
@@ -67,11 +77,16 @@ class CellSearch {
   bool used_buckets() const { return used_buckets_; }
 
  private:
+  // One search's constants and its relaxing of a settled surface's steps (cell_search.cc).
+  template <typename Queue>
+  class Sweep;
   // Run with `queue` (heap_ or buckets_).
   template <typename Queue>
   void RunWith(Queue& queue, const Continent& c, const Cell& cell, const Metric& metric,
-               SurfaceId origin, bool backward, std::uint16_t exempt_a, std::uint16_t exempt_b,
-               std::span<const SurfaceId> targets, SurfaceId stop_at, double bound);
+               const Request& request);
+  // Starts a search of `cell`: slots for the origin and targets outside it, a new generation,
+  // the targets stamped. Returns how many distinct targets there are.
+  std::size_t Begin(const Continent& c, const Cell& cell, const Request& request);
   // Whether a surface of `cell` is a lift's landing one may ride from.
   static bool HasLifts(const Continent& c, const Cell& cell);
   // The slot of surface `s`: its offset in the tile, or after the tile's for one outside the
@@ -91,7 +106,7 @@ class CellSearch {
   std::uint64_t settled_count_ = 0;
   bool used_buckets_ = false;
   // A surface's search state, in one place: relaxing a step reads and writes one state, not
-  // one entry in each of eight arrays (a leg on the 32 x 32 world: 530 -> 480 us).
+  // one entry in each of eight arrays.
   struct State {
     double g;
     double key;                  // the heap key last pushed for the surface

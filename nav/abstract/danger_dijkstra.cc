@@ -6,12 +6,13 @@
 
 namespace walk::nav {
 
-DangerDijkstraResult DangerDijkstra::Run(const ContinentGraph& graph, const ArcPrices& prices,
-                                         const Metric& band, std::uint16_t exempt_a,
-                                         std::uint16_t exempt_b,
-                                         const std::vector<PricedNode>& sources,
-                                         const std::vector<PricedNode>& targets,
-                                         std::vector<std::uint32_t>* arcs) {
+DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std::uint32_t>* arcs) {
+  const ContinentGraph& graph = request.graph;
+  const ArcPrices& prices = request.prices;
+  const Metric& band = request.band;
+  const std::uint16_t exempt_a = request.exempt_a, exempt_b = request.exempt_b;
+  const std::vector<PricedNode>& sources = request.sources;
+  const std::vector<PricedNode>& targets = request.targets;
   const std::uint32_t n = graph.node_count();
   if (stamp_.size() < n) {
     stamp_.assign(n, 0);

@@ -1,6 +1,6 @@
 // Dijkstra over the abstract graph from a start leg's nodes to a goal leg's nodes, pricing each
 // arc as it reads it: its band-0 seconds plus the danger of the zones in its mix (the ends'
-// zones exempt). It answers every band; the CCH (nav/cch/cch.h) answers band 0 faster.
+// zones exempt). It answers every band; the CCH (nav/cch/cch_query.h) answers band 0 faster.
 // One per thread: generation-stamped buffers sized once.
 #pragma once
 
@@ -28,13 +28,20 @@ struct DangerDijkstraResult {
 
 class DangerDijkstra {
  public:
-  // The cheapest source.seconds + way + target.seconds. `band` prices danger when it has any
-  // (same profile as `prices`). When `arcs` is non-null and found, it receives the arcs taken.
-  DangerDijkstraResult Run(const ContinentGraph& graph, const ArcPrices& prices, const Metric& band,
-                           std::uint16_t exempt_a, std::uint16_t exempt_b,
-                           const std::vector<PricedNode>& sources,
-                           const std::vector<PricedNode>& targets,
-                           std::vector<std::uint32_t>* arcs = nullptr);
+  // What one search asks for. Nothing is owned; all must outlive the call.
+  struct Request {
+    const ContinentGraph& graph;
+    const ArcPrices& prices;  // one profile's prices of the graph's arcs
+    const Metric& band;       // prices danger when it has any; the same profile as `prices`
+    // Zones free of danger (a walk's ends' zones).
+    std::uint16_t exempt_a = 0;
+    std::uint16_t exempt_b = 0;
+    const std::vector<PricedNode>& sources;
+    const std::vector<PricedNode>& targets;
+  };
+  // The cheapest source.seconds + way + target.seconds. When `arcs` is non-null and found, it
+  // receives the arcs taken.
+  DangerDijkstraResult Run(const Request& request, std::vector<std::uint32_t>* arcs = nullptr);
 
  private:
   std::uint32_t generation_ = 0;

@@ -4,9 +4,12 @@
 
 namespace walk::nav {
 
-Leg ComputeLeg(const Continent& c, double column_yards, const ContinentGraph& graph,
-               std::uint32_t cell_columns, const Metric& base, SurfaceId s, bool backward,
-               CellSearch& search) {
+Leg ComputeLeg(const LegRequest& request, CellSearch& search) {
+  const Continent& c = request.c;
+  const ContinentGraph& graph = request.graph;
+  const std::uint32_t cell_columns = request.cell_columns;
+  const Metric& base = request.base;
+  const SurfaceId s = request.surface;
   Leg leg;
   // Every portal of the cell: its own nodes and those one step outside it.
   const std::span<const std::uint32_t> nodes =
@@ -15,13 +18,14 @@ Leg ComputeLeg(const Continent& c, double column_yards, const ContinentGraph& gr
   std::vector<SurfaceId> targets;
   targets.reserve(nodes.size());
   for (std::uint32_t n : nodes) targets.push_back(graph.node_surface[n]);
-  search.Run(c, CellOf(c, cell_columns, s), base, s, backward, 0, 0, targets);
+  search.Run(c, CellOf(c, cell_columns, s), base,
+             {.origin = s, .backward = request.backward, .targets = targets});
   std::vector<PathStep> steps;
   for (std::uint32_t n : nodes) {
     const SurfaceId t = graph.node_surface[n];
     if (!search.Settled(t)) continue;
     search.Steps(t, &steps);
-    const PieceCost cost = PriceSteps(c, column_yards, base, steps);
+    const PieceCost cost = PriceSteps(c, request.column_yards, base, steps);
     Leg::Entry e;
     e.node = n;
     e.seconds = cost.seconds;

@@ -40,11 +40,19 @@ struct Leg {
   }
 };
 
-// Computes the leg of surface `s` (forward: a start leg; backward: a goal leg), searching its
-// cell with `base` (the profile's band-0 metric).
-Leg ComputeLeg(const Continent& c, double column_yards, const ContinentGraph& graph,
-               std::uint32_t cell_columns, const Metric& base, SurfaceId s, bool backward,
-               CellSearch& search);
+// What a leg is computed from. Nothing is owned; all must outlive the call.
+struct LegRequest {
+  const Continent& c;
+  double column_yards;
+  const ContinentGraph& graph;  // c's abstract graph
+  std::uint32_t cell_columns;   // the graph's cell side
+  const Metric& base;           // the profile's band-0 metric
+  SurfaceId surface;            // the place
+  bool backward = false;        // forward: a start leg; backward: a goal leg
+};
+
+// Computes the leg `request` asks for, searching the place's cell with `search`.
+Leg ComputeLeg(const LegRequest& request, CellSearch& search);
 
 class LegCache {
  public:

@@ -133,10 +133,9 @@ TEST(AbstractGraphTest, OpenGroundIsNearlyExact) {
 
 TEST(AbstractGraphTest, WalksCrossBordersDiagonally) {
   // On open ground every walk through the graph is exact when crossings may be diagonal and
-  // the nodes of both families of borders lie on one lattice, in line along both diagonals.
-  // Graph version 4 (two nodes per entrance, a straight step between them; entrances spread
-  // from each run's ends) lost 0.61 % on the second pair: a walk near the diagonal has no
-  // straight step to spare, and each crossing of a minor-axis border took one.
+  // the nodes of both families of borders lie on one lattice, in line along both diagonals: a
+  // walk near the diagonal has no straight step to spare, so a straight step at each crossing
+  // of a minor-axis border (two nodes per entrance, say) would cost it.
   const World world = OpenGround(512);
   const AbstractRouter router(world, Prepare(world, {"shortest"}), 16 << 20);
   const Metric metric(world, *FindProfile("shortest"), 0);
@@ -167,7 +166,8 @@ TEST(AbstractGraphTest, WalksCrossBordersDiagonally) {
 TEST(AbstractGraphTest, AnEndNothingReachesIsRefusedWithoutTheFineGrid) {
   // A ledge on open ground: one may step off (300, 300) but never onto it. The graph finds no
   // way (the goal's leg reaches no entrance); the fine grid would then settle all 262,144
-  // surfaces to agree. Auto looks for the trap instead: a 50 s walk on the 32 x 32 demo world.
+  // surfaces to agree, which takes tens of seconds on a continent. Auto looks for the trap
+  // instead.
   World world = OpenGround(512);
   Continent& c = world.continents[0];
   const SurfaceId ledge = testing::SurfaceAt(c, 300, 300);
@@ -287,9 +287,11 @@ TEST(AbstractGraphTest, GuidedCellSearchCostsWhatDijkstraCosts) {
     const SurfaceId a = any(random), b = any(random);
     const Cell tile = CellOf(c, kTileColumns, a);
     if (!tile.Contains(c.column_x[b], c.column_y[b]) || a == b) continue;
-    guided.Run(c, tile, metric, a, false, c.zone[a], c.zone[b], {}, b);
+    guided.Run(c, tile, metric,
+               {.origin = a, .exempt_a = c.zone[a], .exempt_b = c.zone[b], .stop_at = b});
     const SurfaceId only[] = {b};
-    plain.Run(c, tile, metric, a, false, c.zone[a], c.zone[b], only);
+    plain.Run(c, tile, metric,
+              {.origin = a, .exempt_a = c.zone[a], .exempt_b = c.zone[b], .targets = only});
     ASSERT_EQ(guided.Settled(b), plain.Settled(b)) << a << " -> " << b;
     if (!plain.Settled(b)) continue;
     ++compared;
@@ -322,8 +324,9 @@ TEST(AbstractGraphTest, LegsInBucketsCostWhatLegsInTheHeapCost) {
       }
       const bool backward = i % 2 == 1;
       const Cell cell = CellOf(c, graph.cell_columns, s);
-      buckets.Run(c, cell, metric, s, backward, 0, 0, targets);
-      heap.Run(c, cell, metric, s, backward, 0, 0, targets, kInvalidId, 1e300);
+      buckets.Run(c, cell, metric, {.origin = s, .backward = backward, .targets = targets});
+      heap.Run(c, cell, metric,
+               {.origin = s, .backward = backward, .targets = targets, .bound = 1e300});
       ASSERT_FALSE(heap.used_buckets());
       (buckets.used_buckets() ? bucket_legs : heap_legs) += 1;
       for (const SurfaceId t : targets) {

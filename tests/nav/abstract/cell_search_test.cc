@@ -38,7 +38,8 @@ TEST(CellSearchTest, PlainSearchesCostWhatTheTextbookDijkstraCosts) {
       std::vector<SurfaceId> targets;
       for (int k = 0; k < 8; ++k) targets.push_back(any(random));
       const bool backward = origin % 2 == 1;
-      search.Run(c, CellOf(c, kTileColumns, s), metric, s, backward, 0, 0, targets);
+      search.Run(c, CellOf(c, kTileColumns, s), metric,
+                 {.origin = s, .backward = backward, .targets = targets});
       ASSERT_TRUE(search.used_buckets());
       for (const SurfaceId t : targets) {
         const SearchResult exact = backward

@@ -12,9 +12,16 @@
 
 #include "gtest/gtest.h"
 #include "nav/abstract/helper_thread.h"
+#include "nav/cch/cch_bound.h"
+#include "nav/cch/cch_dijkstra_query.h"
+#include "nav/cch/cch_landmarks.h"
+#include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_order.h"
+#include "nav/cch/cch_query.h"
+#include "nav/cch/cch_split_query.h"
 #include "nav/cch/cch_triangle_row.h"
 #include "nav/cch/cost_guess.h"
+#include "nav/cch/guessed_query.h"
 #include "nav/grid/surface.h"
 
 namespace walk::nav {
@@ -124,8 +131,8 @@ std::vector<double> RandomWeights(const Graph& g, std::mt19937_64& rng) {
 
 // The plain reference: multi-source Dijkstra, then the cheapest target.
 double ReferenceCost(const Graph& g, const std::vector<double>& weights,
-                     const std::vector<CchQuery::Seed>& sources,
-                     const std::vector<CchQuery::Seed>& targets) {
+                     const std::vector<CchEndpoint>& sources,
+                     const std::vector<CchEndpoint>& targets) {
   std::vector<std::uint32_t> first_out(g.node_count + 1, 0);
   for (std::uint32_t t : g.tails) ++first_out[t + 1];
   for (std::uint32_t v = 0; v < g.node_count; ++v) first_out[v + 1] += first_out[v];
@@ -136,7 +143,7 @@ double ReferenceCost(const Graph& g, const std::vector<double>& weights,
   std::vector<double> dist(g.node_count, kInfCost);
   using Entry = std::pair<double, std::uint32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
-  for (const CchQuery::Seed& s : sources) {
+  for (const CchEndpoint& s : sources) {
     if (s.cost < dist[s.node]) {
       dist[s.node] = s.cost;
       queue.emplace(s.cost, s.node);
@@ -156,21 +163,21 @@ double ReferenceCost(const Graph& g, const std::vector<double>& weights,
     }
   }
   double best = kInfCost;
-  for (const CchQuery::Seed& t : targets) best = std::min(best, dist[t.node] + t.cost);
+  for (const CchEndpoint& t : targets) best = std::min(best, dist[t.node] + t.cost);
   return best;
 }
 
-std::vector<CchQuery::Seed> RandomSeeds(std::uint32_t node_count, std::mt19937_64& rng) {
+std::vector<CchEndpoint> RandomEndpoints(std::uint32_t node_count, std::mt19937_64& rng) {
   std::uniform_int_distribution<int> count(1, 5);
   std::uniform_int_distribution<std::uint32_t> node(0, node_count - 1);
   std::uniform_real_distribution<double> cost(0.0, 15.0);
   std::bernoulli_distribution special(0.1);
-  std::vector<CchQuery::Seed> seeds(count(rng));
-  for (CchQuery::Seed& s : seeds) {
+  std::vector<CchEndpoint> endpoints(count(rng));
+  for (CchEndpoint& s : endpoints) {
     s.node = node(rng);
     s.cost = special(rng) ? (special(rng) ? kInfCost : 0.0) : cost(rng);
   }
-  return seeds;
+  return endpoints;
 }
 
 bool SameCost(double a, double b) {
@@ -178,11 +185,11 @@ bool SameCost(double a, double b) {
   return std::abs(a - b) <= 1e-12 * std::max(1.0, std::max(std::abs(a), std::abs(b)));
 }
 
-// The unpacked `path` of result `r` runs from its source seed's node to its target seed's node
-// and costs what `r` says.
+// The unpacked `path` of result `r` runs from its source endpoint's node to its target endpoint's
+// node and costs what `r` says.
 void ExpectPathCosts(const Graph& g, const std::vector<double>& weights,
-                     const std::vector<CchQuery::Seed>& sources,
-                     const std::vector<CchQuery::Seed>& targets, const CchQuery::Result& r,
+                     const std::vector<CchEndpoint>& sources,
+                     const std::vector<CchEndpoint>& targets, const CchResult& r,
                      const std::vector<std::uint32_t>& path) {
   std::uint32_t at = sources[r.source].node;
   double sum = sources[r.source].cost + targets[r.target].cost;
@@ -196,19 +203,27 @@ void ExpectPathCosts(const Graph& g, const std::vector<double>& weights,
   EXPECT_TRUE(SameCost(sum, r.cost)) << sum << " vs " << r.cost;
 }
 
-// Checks one query against the reference, its seeds and its unpacked path.
+// One of each query that can check itself against the reference, over one hierarchy.
+struct Queries {
+  explicit Queries(const Cch& cch) : tree(cch), dijkstra(cch) {}
+  CchQuery tree;
+  CchDijkstraQuery dijkstra;
+};
+
+// Checks the tree query and the Dijkstra query against the reference, their endpoints and their
+// unpacked paths.
 void ExpectMatchesReference(const Graph& g, const std::vector<double>& weights,
-                            const CchMetric& metric, CchQuery& query,
-                            const std::vector<CchQuery::Seed>& sources,
-                            const std::vector<CchQuery::Seed>& targets) {
+                            const CchMetric& metric, Queries& queries,
+                            const std::vector<CchEndpoint>& sources,
+                            const std::vector<CchEndpoint>& targets) {
   const double expected = ReferenceCost(g, weights, sources, targets);
   std::vector<std::uint32_t> path{12345};  // must be cleared
-  const CchQuery::Result r = query.Run(metric, sources, targets, &path);
+  const CchResult r = queries.tree.Run(metric, {.sources = sources, .targets = targets}, &path);
   ASSERT_EQ(r.found, expected < kInfCost);
   if (!r.found) {
     EXPECT_EQ(r.cost, kInfCost);
     EXPECT_TRUE(path.empty());
-    EXPECT_FALSE(query.RunDijkstra(metric, sources, targets).found);
+    EXPECT_FALSE(queries.dijkstra.Run(metric, sources, targets).found);
     return;
   }
   EXPECT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected;
@@ -216,13 +231,13 @@ void ExpectMatchesReference(const Graph& g, const std::vector<double>& weights,
   ASSERT_LT(r.target, targets.size());
   ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, r, path));
   // The cost-only run agrees.
-  const CchQuery::Result again = query.Run(metric, sources, targets);
+  const CchResult again = queries.tree.Run(metric, {.sources = sources, .targets = targets});
   EXPECT_EQ(again.cost, r.cost);
   EXPECT_EQ(again.source, r.source);
   EXPECT_EQ(again.target, r.target);
   // So does the bidirectional Dijkstra over the hierarchy, and its path is a real one.
   std::vector<std::uint32_t> dijkstra_path;
-  const CchQuery::Result d = query.RunDijkstra(metric, sources, targets, &dijkstra_path);
+  const CchResult d = queries.dijkstra.Run(metric, sources, targets, &dijkstra_path);
   ASSERT_TRUE(d.found);
   EXPECT_TRUE(SameCost(d.cost, expected)) << d.cost << " vs " << expected;
   ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, d, dijkstra_path));
@@ -288,14 +303,14 @@ TEST(CchTest, AsymmetricArcsOnATinyGraph) {
   const CchMetric metric(cch, weights);
   CchQuery query(cch);
   std::vector<std::uint32_t> path;
-  CchQuery::Result r = query.Run(metric, {{0, 0.0}}, {{2, 0.0}}, &path);
+  CchResult r = query.Run(metric, {.sources = {{0, 0.0}}, .targets = {{2, 0.0}}}, &path);
   EXPECT_EQ(r.cost, 2.0);
   EXPECT_EQ(path, (std::vector<std::uint32_t>{0, 1}));
-  r = query.Run(metric, {{2, 0.0}}, {{0, 0.0}}, &path);
+  r = query.Run(metric, {.sources = {{2, 0.0}}, .targets = {{0, 0.0}}}, &path);
   EXPECT_EQ(r.cost, 6.0);
   EXPECT_EQ(path, (std::vector<std::uint32_t>{4, 3}));
-  // A seed cost can make the direct arc win: from 2 (cost 0) or 1 (cost 4.5) to 0.
-  r = query.Run(metric, {{2, 0.0}, {1, 4.5}}, {{0, 0.0}}, &path);
+  // An endpoint cost can make the direct arc win: from 2 (cost 0) or 1 (cost 4.5) to 0.
+  r = query.Run(metric, {.sources = {{2, 0.0}, {1, 4.5}}, .targets = {{0, 0.0}}}, &path);
   EXPECT_EQ(r.cost, 6.0);
   EXPECT_EQ(r.source, 0u);
 }
@@ -313,11 +328,11 @@ TEST(CchTest, GridGraphsMatchDijkstra) {
     const Cch cch(g.node_count, Order(g), g.tails, g.heads);
     const std::vector<double> weights = RandomWeights(g, rng);
     const CchMetric metric(cch, weights);
-    CchQuery query(cch);
+    Queries queries(cch);
     for (int q = 0; q < 300; ++q) {
-      const auto sources = RandomSeeds(g.node_count, rng);
-      const auto targets = RandomSeeds(g.node_count, rng);
-      ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+      const auto sources = RandomEndpoints(g.node_count, rng);
+      const auto targets = RandomEndpoints(g.node_count, rng);
+      ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, queries, sources, targets))
           << columns << "x" << rows << " cells, query " << q;
     }
   }
@@ -331,11 +346,11 @@ TEST(CchTest, SparseGraphsMatchDijkstra) {
     const Cch cch(g.node_count, Order(g), g.tails, g.heads);
     const std::vector<double> weights = RandomWeights(g, rng);
     const CchMetric metric(cch, weights);
-    CchQuery query(cch);
+    Queries queries(cch);
     for (int q = 0; q < 300; ++q) {
-      const auto sources = RandomSeeds(g.node_count, rng);
-      const auto targets = RandomSeeds(g.node_count, rng);
-      ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+      const auto sources = RandomEndpoints(g.node_count, rng);
+      const auto targets = RandomEndpoints(g.node_count, rng);
+      ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, queries, sources, targets))
           << nodes << " nodes, query " << q;
     }
   }
@@ -365,11 +380,12 @@ TEST(CchTest, PerfectCustomizationKeepsEveryShortestWay) {
       if (columns >= 8) {
         EXPECT_LT(metric.kept_count(), cch.arc_count()) << "most arcs are dropped";
       }
-      CchQuery query(cch);
+      Queries queries(cch);
       for (int q = 0; q < 300; ++q) {
-        const auto sources = RandomSeeds(g.node_count, rng);
-        const auto targets = RandomSeeds(g.node_count, rng);
-        ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+        const auto sources = RandomEndpoints(g.node_count, rng);
+        const auto targets = RandomEndpoints(g.node_count, rng);
+        ASSERT_NO_FATAL_FAILURE(
+            ExpectMatchesReference(g, weights, metric, queries, sources, targets))
             << columns << "x" << rows << " cells, tied " << tied << ", query " << q;
       }
     }
@@ -379,11 +395,12 @@ TEST(CchTest, PerfectCustomizationKeepsEveryShortestWay) {
       const Cch cch(g.node_count, Order(g), g.tails, g.heads);
       const std::vector<double> weights = tied ? TiedWeights(g, rng) : RandomWeights(g, rng);
       const CchMetric metric(cch, weights, /*perfect=*/true);
-      CchQuery query(cch);
+      Queries queries(cch);
       for (int q = 0; q < 300; ++q) {
-        const auto sources = RandomSeeds(g.node_count, rng);
-        const auto targets = RandomSeeds(g.node_count, rng);
-        ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets))
+        const auto sources = RandomEndpoints(g.node_count, rng);
+        const auto targets = RandomEndpoints(g.node_count, rng);
+        ASSERT_NO_FATAL_FAILURE(
+            ExpectMatchesReference(g, weights, metric, queries, sources, targets))
             << nodes << " nodes, tied " << tied << ", query " << q;
       }
     }
@@ -406,6 +423,7 @@ std::vector<double> GeometricWeights(const Graph& g, std::mt19937_64& rng, bool 
 
 TEST(CchTest, BoundedQueriesFindTheSameCosts) {
   std::mt19937_64 rng(15);
+  int asked_twice_count = 0;
   for (const bool tied : {false, true}) {
     for (const auto& [columns, rows, per_side] :
          std::vector<std::tuple<int, int, int>>{{1, 1, 4}, {3, 2, 2}, {8, 6, 4}, {20, 15, 3}}) {
@@ -430,32 +448,42 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
         CchBound with_marks = bound;
         with_marks.landmarks = &marks;
         CchQuery query(cch);
+        CchSplitQuery split_query(cch);
+        CostGuess guess;
         HelperThread helper;
         for (int q = 0; q < 600; ++q) {
-          const auto sources = RandomSeeds(g.node_count, rng);
-          const auto targets = RandomSeeds(g.node_count, rng);
+          const auto sources = RandomEndpoints(g.node_count, rng);
+          const auto targets = RandomEndpoints(g.node_count, rng);
           const double expected = ReferenceCost(g, weights, sources, targets);
           std::vector<std::uint32_t> path;
-          const CchQuery::Result r =
-              query.Run(metric, sources, targets, &path, q % 2 ? &with_marks : &bound);
+          const CchResult r = query.Run(
+              metric,
+              {.sources = sources, .targets = targets, .bound = q % 2 ? &with_marks : &bound},
+              &path);
           ASSERT_EQ(r.found, expected < kInfCost) << q;
           if (!r.found) continue;
           ASSERT_TRUE(SameCost(r.cost, expected))
               << r.cost << " vs " << expected << ", query " << q;
           ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, r, path))
               << "query " << q;
-          // The lower bound between the seeds holds; a way is found below any upper bound above
+          // The lower bound between the endpoints holds; a way is found below any upper bound above
           // its cost, and none at or under it.
           ASSERT_LE(BoundBetween(bound, cch, sources, targets), expected * (1 + 1e-9)) << q;
-          const CchQuery::Result above =
-              query.Run(metric, sources, targets, &path, &bound, expected * 1.001 + 1e-9);
+          const CchResult above = query.Run(metric,
+                                            {.sources = sources,
+                                             .targets = targets,
+                                             .bound = &bound,
+                                             .below = expected * 1.001 + 1e-9},
+                                            &path);
           ASSERT_TRUE(above.found) << q;
           ASSERT_TRUE(SameCost(above.cost, expected))
               << above.cost << " vs " << expected << ", query " << q;
           ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, above, path))
               << "query " << q;
-          const CchQuery::Result under =
-              query.Run(metric, sources, targets, &path, &bound, expected * 0.999);
+          const CchResult under = query.Run(
+              metric,
+              {.sources = sources, .targets = targets, .bound = &bound, .below = expected * 0.999},
+              &path);
           ASSERT_FALSE(under.found) << q;
           ASSERT_EQ(under.cost, kInfCost) << q;
           ASSERT_TRUE(path.empty()) << q;
@@ -466,25 +494,51 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
           };
           const CchBound* split_bound = q % 3 == 0 ? nullptr : &bound;
           for (const bool two_threads : {false, true}) {
-            const CchQuery::RunBoth both = two_threads
-                                               ? CchQuery::RunBoth(on_helper)
-                                               : CchQuery::RunBoth(CchQuery::OneAfterTheOther);
-            const CchQuery::Result split = query.RunSplit(
-                metric, sources, targets, &path, split_bound, expected * 1.001 + 1e-9, both);
+            const CchRunBoth both =
+                two_threads ? CchRunBoth(on_helper) : CchRunBoth(CchOneAfterTheOther);
+            const CchResult split = split_query.Run(metric,
+                                                    {.sources = sources,
+                                                     .targets = targets,
+                                                     .bound = split_bound,
+                                                     .below = expected * 1.001 + 1e-9},
+                                                    &path, both);
             ASSERT_TRUE(split.found) << q;
             ASSERT_TRUE(SameCost(split.cost, expected))
                 << split.cost << " vs " << expected << ", query " << q;
             ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, split, path))
                 << "query " << q;
-            const CchQuery::Result split_under = query.RunSplit(
-                metric, sources, targets, &path, split_bound, expected * 0.999, both);
+            const CchResult split_under = split_query.Run(metric,
+                                                          {.sources = sources,
+                                                           .targets = targets,
+                                                           .bound = split_bound,
+                                                           .below = expected * 0.999},
+                                                          &path, both);
             ASSERT_FALSE(split_under.found) << q;
             ASSERT_TRUE(path.empty()) << q;
+            // walkd's guessed query: split under a learnt guess, asked again when it is too low.
+            bool asked_twice = false;
+            const CchResult guessed =
+                RunGuessed(split_query, query,
+                           {.metric = metric,
+                            .bound = bound,
+                            .guess = guess,
+                            .lower = BoundBetween(bound, cch, sources, targets),
+                            .sources = sources,
+                            .targets = targets,
+                            .both = both},
+                           &path, &asked_twice);
+            ASSERT_TRUE(guessed.found) << q;
+            ASSERT_TRUE(SameCost(guessed.cost, expected))
+                << guessed.cost << " vs " << expected << ", query " << q;
+            ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, weights, sources, targets, guessed, path))
+                << "query " << q;
+            asked_twice_count += asked_twice ? 1 : 0;
           }
         }
       }
     }
   }
+  EXPECT_GT(asked_twice_count, 0) << "some guesses are too low";
 }
 
 TEST(CchTest, CostGuessSettlesWhereMostWalksFit) {
@@ -519,11 +573,11 @@ TEST(CchTest, AnyOrderGivesTheSameCosts) {
   const Cch cch(g.node_count, order, g.tails, g.heads);
   const std::vector<double> weights = RandomWeights(g, rng);
   const CchMetric metric(cch, weights);
-  CchQuery query(cch);
+  Queries queries(cch);
   for (int q = 0; q < 300; ++q) {
-    const auto sources = RandomSeeds(g.node_count, rng);
-    const auto targets = RandomSeeds(g.node_count, rng);
-    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, query, sources, targets));
+    const auto sources = RandomEndpoints(g.node_count, rng);
+    const auto targets = RandomEndpoints(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, queries, sources, targets));
   }
 }
 
@@ -539,13 +593,13 @@ TEST(CchTest, RecustomizesOnTheSameCch) {
   reused.Customize(second);
   EXPECT_EQ(reused.weights(Cch::kForward), b.weights(Cch::kForward));
   EXPECT_EQ(reused.weights(Cch::kBackward), b.weights(Cch::kBackward));
-  CchQuery query(cch);
+  Queries queries(cch);
   for (int q = 0; q < 200; ++q) {
-    const auto sources = RandomSeeds(g.node_count, rng);
-    const auto targets = RandomSeeds(g.node_count, rng);
-    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, first, a, query, sources, targets));
-    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, second, b, query, sources, targets));
-    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, second, reused, query, sources, targets));
+    const auto sources = RandomEndpoints(g.node_count, rng);
+    const auto targets = RandomEndpoints(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, first, a, queries, sources, targets));
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, second, b, queries, sources, targets));
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, second, reused, queries, sources, targets));
   }
 }
 
@@ -567,11 +621,11 @@ TEST(CchTest, ThreadsCustomizeAsOneThreadDoes) {
       ASSERT_EQ(many.via(slot), one.via(slot)) << "slot " << slot << ", " << threads << " threads";
     }
   }
-  CchQuery query(cch);
+  Queries queries(cch);
   for (int q = 0; q < 50; ++q) {
-    const auto sources = RandomSeeds(g.node_count, rng);
-    const auto targets = RandomSeeds(g.node_count, rng);
-    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, one, query, sources, targets));
+    const auto sources = RandomEndpoints(g.node_count, rng);
+    const auto targets = RandomEndpoints(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, one, queries, sources, targets));
   }
 }
 
@@ -602,13 +656,13 @@ TEST(CchTest, ReusedQueryAnswersAsAFreshOne) {
   const CchMetric metric(cch, RandomWeights(g, rng));
   CchQuery reused(cch);
   for (int q = 0; q < 500; ++q) {
-    const auto sources = RandomSeeds(g.node_count, rng);
-    const auto targets = RandomSeeds(g.node_count, rng);
+    const auto sources = RandomEndpoints(g.node_count, rng);
+    const auto targets = RandomEndpoints(g.node_count, rng);
     std::vector<std::uint32_t> reused_path;
     std::vector<std::uint32_t> fresh_path;
-    const CchQuery::Result r = reused.Run(metric, sources, targets, &reused_path);
+    const CchResult r = reused.Run(metric, {.sources = sources, .targets = targets}, &reused_path);
     CchQuery fresh(cch);
-    const CchQuery::Result f = fresh.Run(metric, sources, targets, &fresh_path);
+    const CchResult f = fresh.Run(metric, {.sources = sources, .targets = targets}, &fresh_path);
     ASSERT_EQ(r.found, f.found);
     ASSERT_EQ(r.cost, f.cost);
     ASSERT_EQ(r.source, f.source);
@@ -625,7 +679,7 @@ TEST(CchTest, EmptyGraph) {
   const CchMetric metric(cch, {});
   CchQuery query(cch);
   std::vector<std::uint32_t> path;
-  const CchQuery::Result r = query.Run(metric, {}, {}, &path);
+  const CchResult r = query.Run(metric, {.sources = {}, .targets = {}}, &path);
   EXPECT_FALSE(r.found);
   EXPECT_EQ(r.cost, kInfCost);
   EXPECT_EQ(r.source, kInvalidId);
@@ -640,8 +694,8 @@ TEST(CchTest, SourceThatIsATarget) {
   const CchMetric metric(cch, weights);
   CchQuery query(cch);
   std::vector<std::uint32_t> path{7};
-  const CchQuery::Result r =
-      query.Run(metric, {{5, 1.5}, {9, 100.0}}, {{20, 100.0}, {5, 2.0}}, &path);
+  const CchResult r = query.Run(
+      metric, {.sources = {{5, 1.5}, {9, 100.0}}, .targets = {{20, 100.0}, {5, 2.0}}}, &path);
   ASSERT_TRUE(r.found);
   EXPECT_EQ(r.cost, 3.5);
   EXPECT_EQ(r.source, 0u);
@@ -649,7 +703,7 @@ TEST(CchTest, SourceThatIsATarget) {
   EXPECT_TRUE(path.empty());
 }
 
-TEST(CchTest, DisconnectedAndIgnoredSeeds) {
+TEST(CchTest, DisconnectedAndIgnoredEndpoints) {
   // Two islands: 0 <-> 1 and 2 -> 3; node 4 alone.
   Graph g;
   for (int i = 0; i < 5; ++i) g.AddNode(static_cast<float>(i), static_cast<float>(i % 2));
@@ -661,13 +715,16 @@ TEST(CchTest, DisconnectedAndIgnoredSeeds) {
   const CchMetric metric(cch, {1.0, 2.0, 3.0, 0.5});
   CchQuery query(cch);
   std::vector<std::uint32_t> path;
-  EXPECT_FALSE(query.Run(metric, {{0, 0.0}}, {{2, 0.0}}, &path).found);
-  EXPECT_FALSE(query.Run(metric, {{3, 0.0}}, {{2, 0.0}}, &path).found);  // one way only
-  EXPECT_FALSE(query.Run(metric, {{4, 0.0}}, {{0, 0.0}, {3, 0.0}}, &path).found);
-  EXPECT_FALSE(query.Run(metric, {{0, kInfCost}}, {{1, 0.0}}, &path).found);
-  EXPECT_FALSE(query.Run(metric, {}, {{1, 0.0}}, &path).found);
+  EXPECT_FALSE(query.Run(metric, {.sources = {{0, 0.0}}, .targets = {{2, 0.0}}}, &path).found);
+  EXPECT_FALSE(query.Run(metric, {.sources = {{3, 0.0}}, .targets = {{2, 0.0}}}, &path)
+                   .found);  // one way only
+  EXPECT_FALSE(
+      query.Run(metric, {.sources = {{4, 0.0}}, .targets = {{0, 0.0}, {3, 0.0}}}, &path).found);
+  EXPECT_FALSE(query.Run(metric, {.sources = {{0, kInfCost}}, .targets = {{1, 0.0}}}, &path).found);
+  EXPECT_FALSE(query.Run(metric, {.sources = {}, .targets = {{1, 0.0}}}, &path).found);
   EXPECT_TRUE(path.empty());
-  const CchQuery::Result r = query.Run(metric, {{4, 0.0}, {2, 1.0}}, {{0, 0.0}, {3, 0.0}}, &path);
+  const CchResult r =
+      query.Run(metric, {.sources = {{4, 0.0}, {2, 1.0}}, .targets = {{0, 0.0}, {3, 0.0}}}, &path);
   ASSERT_TRUE(r.found);
   EXPECT_EQ(r.cost, 4.0);
   EXPECT_EQ(r.source, 1u);
@@ -675,7 +732,7 @@ TEST(CchTest, DisconnectedAndIgnoredSeeds) {
   EXPECT_EQ(path, std::vector<std::uint32_t>{2});
   // An absent arc (+inf) is no arc.
   const CchMetric closed(cch, {1.0, 2.0, kInfCost, 0.5});
-  EXPECT_FALSE(query.Run(closed, {{2, 0.0}}, {{3, 0.0}}).found);
+  EXPECT_FALSE(query.Run(closed, {.sources = {{2, 0.0}}, .targets = {{3, 0.0}}}).found);
 }
 
 }  // namespace

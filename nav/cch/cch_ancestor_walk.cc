@@ -1,0 +1,100 @@
+#include "nav/cch/cch_ancestor_walk.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace walk::nav {
+
+CchAncestorWalk::CchAncestorWalk(const Cch& cch) : cch_(&cch), unpacker_(cch) {
+  label_.assign(cch.node_count(), Label{{kInfCost, kInfCost}, {kInvalidId, kInvalidId}});
+  stamp_.assign(cch.node_count(), {0, 0});
+}
+
+void CchAncestorWalk::NextGeneration() {
+  if (++generation_ != 0) return;
+  // Wrapped: the only time the stamps are cleared.
+  std::fill(stamp_.begin(), stamp_.end(), std::array<std::uint32_t, 2>{0, 0});
+  generation_ = 1;
+}
+
+void CchAncestorWalk::StartShared(std::uint32_t d, const std::vector<CchEndpoint>& endpoints,
+                                  CchRankMarks& marks) {
+  endpoint_at_[d].clear();
+  for (const CchEndpoint& endpoint : endpoints) {
+    assert(endpoint.node < cch_->node_count());
+    if (!(endpoint.cost < kInfCost)) continue;
+    // Up to the first ancestor already visited: the rest of the way is visited too.
+    for (std::uint32_t r = cch_->rank(endpoint.node);
+         r != kInvalidId && stamp_[r][d] != generation_; r = cch_->parent(r)) {
+      Label& label = label_[r];
+      if (stamp_[r][d ^ 1] != generation_) {  // new to both directions
+        label.cost[0] = label.cost[1] = kInfCost;
+        label.pred_arc[0] = label.pred_arc[1] = kInvalidId;
+        marks.Mark(r);
+      }
+      stamp_[r][d] = generation_;
+    }
+  }
+  SetEndpointCosts(d, endpoints);
+}
+
+void CchAncestorWalk::StartAlone(std::uint32_t d, const std::vector<CchEndpoint>& endpoints,
+                                 CchRankMarks& marks) {
+  // Only d's stamps and d's half of the labels: the other direction may start at the same time.
+  const std::uint32_t generation = generation_;
+  Label* const label = label_.data();
+  endpoint_at_[d].clear();
+  for (const CchEndpoint& endpoint : endpoints) {
+    assert(endpoint.node < cch_->node_count());
+    if (!(endpoint.cost < kInfCost)) continue;
+    for (std::uint32_t r = cch_->rank(endpoint.node); r != kInvalidId && stamp_[r][d] != generation;
+         r = cch_->parent(r)) {
+      stamp_[r][d] = generation;
+      label[r].cost[d] = kInfCost;
+      label[r].pred_arc[d] = kInvalidId;
+      marks.Mark(r);
+    }
+  }
+  SetEndpointCosts(d, endpoints);
+}
+
+void CchAncestorWalk::SetEndpointCosts(std::uint32_t d, const std::vector<CchEndpoint>& endpoints) {
+  for (std::uint32_t i = 0; i < endpoints.size(); ++i) {
+    if (!(endpoints[i].cost < kInfCost)) continue;
+    const std::uint32_t r = cch_->rank(endpoints[i].node);
+    if (!(endpoints[i].cost < label_[r].cost[d])) continue;  // an earlier endpoint as cheap wins
+    if (label_[r].cost[d] == kInfCost) {
+      endpoint_at_[d].push_back({r, i});
+    } else {
+      for (auto& at : endpoint_at_[d]) {
+        if (at.first == r) at.second = i;
+      }
+    }
+    label_[r].cost[d] = endpoints[i].cost;
+  }
+}
+
+std::uint32_t CchAncestorWalk::Tail(std::uint32_t arc) const {
+  const std::vector<std::uint32_t>& first_out = cch_->first_out();
+  return static_cast<std::uint32_t>(std::upper_bound(first_out.begin(), first_out.end(), arc) -
+                                    first_out.begin()) -
+         1;
+}
+
+CchResult CchAncestorWalk::Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
+                                    std::vector<std::uint32_t>* arc_path, CchRunBoth both) {
+  auto step = [&](std::uint32_t d, std::uint32_t r) {
+    const std::uint32_t arc = label_[r].pred_arc[d];
+    return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
+  };
+  auto endpoint = [&](std::uint32_t d, std::uint32_t r) {
+    for (const auto& at : endpoint_at_[d]) {
+      if (at.first == r) return at.second;
+    }
+    assert(false);
+    return kInvalidId;
+  };
+  return unpacker_.Conclude(metric, meet, cost, step, endpoint, arc_path, both);
+}
+
+}  // namespace walk::nav

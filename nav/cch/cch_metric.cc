@@ -1,0 +1,219 @@
+#include "nav/cch/cch_metric.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <thread>
+
+#include "nav/cch/cch_triangle_row.h"
+
+namespace walk::nav {
+namespace {
+
+// Customization prefetches this many rows of triangles ahead: each row starts at a lower rank
+// far away in memory, and waiting for each row's first lines would stall the work.
+constexpr std::uint32_t kPrefetchRows = 6;
+
+template <typename Vector>
+std::uint64_t Bytes(const Vector& v) {
+  return v.capacity() * sizeof(typename Vector::value_type);
+}
+
+}  // namespace
+
+CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect,
+                     unsigned threads)
+    : cch_(&cch), perfect_(perfect) {
+  Customize(weights, threads);
+}
+
+void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) {
+  const Cch& cch = *cch_;
+  assert(weights.size() == cch.input_arc_count());
+  // Threads pay off only on hierarchies with millions of triangles.
+  const std::uint32_t n = cch.node_count();
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (cch.arc_count() < (1u << 16)) threads = 1;
+  auto on_threads = [threads](auto work) {  // work(t) on threads t = 0 .. threads - 1
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0u);
+    for (std::thread& thread : pool) thread.join();
+  };
+
+  // Every slot unreachable, then the input arcs' weights, each thread taking the slots of one
+  // range of arcs: on the first customization that is where their pages are first touched.
+  // Input arcs land at random slots, so each thread reads every input arc, in order (of
+  // equally cheap parallel arcs the first still counts), and keeps those of its range.
+  const std::size_t arcs = cch.arc_count();
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    weight_[d].resize(arcs);
+    via_[d].resize(arcs);
+  }
+  on_threads([&](unsigned t) {
+    const std::size_t begin = arcs * t / threads, end = arcs * (t + 1) / threads;
+    for (std::uint32_t d = 0; d < 2; ++d) {
+      std::fill(weight_[d].begin() + begin, weight_[d].begin() + end, kInfCost);
+      std::fill(via_[d].begin() + begin, via_[d].begin() + end, kInvalidId);
+    }
+    for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
+      const std::uint32_t slot = cch.input_slot(a);
+      assert(!(weights[a] < 0.0));
+      if (slot == kInvalidId || (slot >> 1) < begin || (slot >> 1) >= end) continue;
+      double& weight = weight_[slot & 1][slot >> 1];
+      if (weights[a] < weight) {  // parallel arcs: the cheapest
+        weight = weights[a];
+        via_[slot & 1][slot >> 1] = a;
+      }
+    }
+  });
+
+  if (threads == 1) {
+    std::vector<std::uint32_t> position(n);
+    for (std::uint32_t a = 0; a < n; ++a) PullTriangles(a, position.data());
+  } else {
+    // Bottom up the elimination tree: workers take leaves in rank order, and whoever settles
+    // the last child of a rank goes on to settle that rank (acquire-release on the count makes
+    // every child's arcs visible there). Subtrees apart in the tree settle side by side.
+    std::vector<std::atomic<std::uint32_t>> unsettled_children(n);
+    std::vector<std::uint32_t> leaves;
+    for (std::uint32_t r = 0; r < n; ++r) {
+      if (cch.parent(r) != kInvalidId)
+        unsettled_children[cch.parent(r)].fetch_add(1, std::memory_order_relaxed);
+    }
+    for (std::uint32_t r = 0; r < n; ++r) {
+      if (unsettled_children[r].load(std::memory_order_relaxed) == 0) leaves.push_back(r);
+    }
+    constexpr std::size_t kLeavesATake = 64;
+    std::atomic<std::size_t> next_leaf{0};
+    on_threads([&](unsigned) {
+      std::vector<std::uint32_t> position(n);
+      for (std::size_t begin; (begin = next_leaf.fetch_add(kLeavesATake)) < leaves.size();) {
+        const std::size_t end = std::min(leaves.size(), begin + kLeavesATake);
+        for (std::size_t i = begin; i < end; ++i) {
+          for (std::uint32_t r = leaves[i];;) {
+            PullTriangles(r, position.data());
+            r = cch.parent(r);
+            if (r == kInvalidId ||
+                unsettled_children[r].fetch_sub(1, std::memory_order_acq_rel) != 1)
+              break;
+          }
+        }
+      }
+    });
+  }
+  if (perfect_) Perfect();
+}
+
+void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
+  const Cch& cch = *cch_;
+  double* const forward = weight_[Cch::kForward].data();
+  double* const backward = weight_[Cch::kBackward].data();
+  std::uint32_t* const forward_via = via_[Cch::kForward].data();
+  std::uint32_t* const backward_via = via_[Cch::kBackward].data();
+  const std::uint32_t* const first_out = cch.first_out().data();
+  const std::uint32_t* const head = cch.head().data();
+  const std::uint32_t begin = first_out[a], end = first_out[a + 1];
+  if (begin == end) return;
+  // Where each upward neighbour b of a sits among a's arcs. The arcs of every v below a,
+  // above a, are a subset of a's (chordality), so every b is found here.
+  for (std::uint32_t z = begin; z < end; ++z) position[head[z]] = z;
+  const TriangleArrays arrays{head, position, forward, backward, forward_via, backward_via};
+  const std::uint32_t* const down_arc = cch.down_arc().data();
+  const std::uint32_t* const down_tail = cch.down_tail().data();
+  const std::uint32_t down_end = cch.down_first()[a + 1];
+  const std::uint32_t down_total = cch.down_first()[cch.node_count()];
+  for (std::uint32_t k = cch.down_first()[a]; k < down_end; ++k) {
+    if (k + kPrefetchRows < down_total) {
+      const std::uint32_t ahead = down_arc[k + kPrefetchRows];
+      __builtin_prefetch(first_out + down_tail[k + kPrefetchRows] + 1);
+      __builtin_prefetch(forward + ahead);
+      __builtin_prefetch(backward + ahead);
+      __builtin_prefetch(head + ahead);
+    }
+    const std::uint32_t x = down_arc[k], v = down_tail[k];  // arc x = (v, a)
+    const double v_to_a = forward[x];
+    const double a_to_v = backward[x];
+    if (v_to_a == kInfCost && a_to_v == kInfCost) continue;
+    // Arcs x + 1 .. of v go up to the b above a; the triangle goes by its arc (v, a).
+    RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a, kViaMiddle | x);
+  }
+}
+
+void CchMetric::Perfect() {
+  // Top down: when rank x is reached, every arc above it holds the true distance between its
+  // ends. A way from x to its upward neighbour y starts with an arc up from x to some upward
+  // neighbour z (after the basic pass, a shortest way is an up-down way) and goes on above x,
+  // where arc (z, y) holds the distance: so the triangles {x, y, z} with z above x make x's
+  // arcs exact. An arc that such a way matches is not needed by queries: with positive pieces
+  // the ways that justify drops end at kept arcs (each step strictly shorter), so every
+  // shortest way survives as kept arcs. Unpacking still follows via_, which the dropped arcs
+  // alone may disagree with.
+  const Cch& cch = *cch_;
+  const std::uint32_t* const first_out = cch.first_out().data();
+  const std::uint32_t* const head = cch.head().data();
+  auto w = [&](std::uint32_t slot) -> double& { return weight_[slot & 1][slot >> 1]; };
+  std::vector<std::uint8_t> keep(2 * cch.arc_count(), 1);
+  std::vector<double> basic;  // x's slots before this pass
+  for (std::uint32_t x = cch.node_count(); x-- > 0;) {
+    const std::uint32_t begin = first_out[x], end = first_out[x + 1];
+    basic.clear();
+    for (std::uint32_t s = 2 * begin; s < 2 * end; ++s) basic.push_back(w(s));
+    // A way matching slot s (at least as cheap, from two positive pieces, or cheaper) drops it.
+    auto offer = [&](std::uint32_t s, double first, double second) {
+      const double way = first + second;
+      const double before = basic[s - 2 * begin];
+      if (way < before || (way == before && first > 0.0 && second > 0.0)) keep[s] = 0;
+      if (way < w(s)) w(s) = way;
+    };
+    for (std::uint32_t i = begin; i + 1 < end; ++i) {
+      const std::uint32_t y = head[i];
+      std::uint32_t t = first_out[y];
+      for (std::uint32_t j = i + 1; j < end; ++j) {
+        const std::uint32_t z = head[j];  // x < y < z: arcs i = (x, y), j = (x, z), t = (y, z)
+        while (head[t] != z) ++t;
+        assert(t < first_out[y + 1]);
+        const double x_y = w(2 * i + Cch::kForward), y_x = w(2 * i + Cch::kBackward);
+        const double x_z = w(2 * j + Cch::kForward), z_x = w(2 * j + Cch::kBackward);
+        const double y_z = w(2 * t + Cch::kForward), z_y = w(2 * t + Cch::kBackward);
+        offer(2 * i + Cch::kForward, x_z, z_y);   // x -> z -> y (z above y)
+        offer(2 * i + Cch::kBackward, y_z, z_x);  // y -> z -> x
+        offer(2 * j + Cch::kForward, x_y, y_z);   // x -> y -> z (y between)
+        offer(2 * j + Cch::kBackward, z_y, y_x);  // z -> y -> x
+      }
+    }
+  }
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    kept_first_[d].assign(cch.node_count() + 1, 0);
+    kept_head_[d].clear();
+    kept_weight_[d].clear();
+    kept_arc_[d].clear();
+    for (std::uint32_t r = 0; r < cch.node_count(); ++r) {
+      kept_first_[d][r] = static_cast<std::uint32_t>(kept_head_[d].size());
+      for (std::uint32_t a = first_out[r]; a < first_out[r + 1]; ++a) {
+        if (!keep[2 * a + d] || !(weight_[d][a] < kInfCost)) continue;
+        kept_head_[d].push_back(head[a]);
+        kept_weight_[d].push_back(weight_[d][a]);
+        kept_arc_[d].push_back(a);
+      }
+    }
+    kept_first_[d][cch.node_count()] = static_cast<std::uint32_t>(kept_head_[d].size());
+  }
+}
+
+std::uint64_t CchMetric::kept_count() const {
+  if (!perfect_) return 2 * cch_->arc_count();
+  return kept_head_[0].size() + kept_head_[1].size();
+}
+
+std::uint64_t CchMetric::MemoryBytes() const {
+  std::uint64_t kept = 0;
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    kept +=
+        Bytes(kept_first_[d]) + Bytes(kept_head_[d]) + Bytes(kept_weight_[d]) + Bytes(kept_arc_[d]);
+  }
+  return sizeof(*this) + Bytes(weight_[0]) + Bytes(weight_[1]) + Bytes(via_[0]) + Bytes(via_[1]) +
+         kept;
+}
+
+}  // namespace walk::nav

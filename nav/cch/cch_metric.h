@@ -1,0 +1,82 @@
+// Weights customized onto a CCH's topology (nav/cch/cch.h): per arc the cost of the cheapest way
+// between its ends through lower ranks, both ways, and how it was reached, so that paths unpack
+// to input arcs. The weights are stored by direction (one array per direction, by arc), because
+// most ranks a query visits are reached from one side only and read only that direction's.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "nav/cch/cch.h"
+#include "nav/cch/uninitialized_vector.h"
+#include "nav/grid/ids.h"
+
+namespace walk::nav {
+
+// One set of weights customized onto a Cch: for every arc a forward and a backward weight
+// (slots, see above), each the cost of the cheapest path between the arc's ends through lower
+// ranks, and how it was reached, so paths unpack to input arcs. Immutable once customized; safe
+// to share across threads. Keeps a pointer to the Cch, which must outlive it.
+class CchMetric {
+ public:
+  // A via() with this bit set names a lower triangle through its middle rank m: the bit
+  // cleared, it is the arc from m up to the slot's lower end (the arc from m up to the upper
+  // end follows it among m's arcs, heads being sorted). Without it, an input arc id;
+  // kInvalidId when the slot is unreachable.
+  static constexpr std::uint32_t kViaMiddle = 1u << 31;
+
+  // Customizes `weights` (weights[a] = cost of input arc a, >= 0, or kInfCost where the arc is
+  // absent) onto `cch`. Of parallel input arcs the cheapest counts. `perfect` adds perfect
+  // customization (Dibbelt, Strasser, Wagner): every weight becomes the true distance between
+  // the arc's ends, and arcs that a way through a higher or intermediate rank matches are
+  // dropped from the queries' graph, so queries relax only the arcs some shortest way needs. It
+  // costs a second pass over the triangles, which runs on one thread.
+  //
+  // The basic pass runs on `threads` threads (0: one per core): a rank's arcs depend only on
+  // the ranks below it in the elimination tree, so separate subtrees customize side by side.
+  CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect = false,
+            unsigned threads = 0);
+
+  // Customizes other weights onto the same Cch, reusing this metric's arrays.
+  void Customize(const std::vector<double>& weights, unsigned threads = 0);
+
+  // Perfectly customized: queries read the kept arcs (below), not all arcs.
+  bool perfect() const { return perfect_; }
+  // The kept arcs of direction d (Cch::kForward: lower -> upper; kBackward: upper -> lower),
+  // by lower rank: kept_first(d)[r] .. kept_first(d)[r + 1] - 1 index kept_head, kept_weight
+  // and kept_arc (the hierarchy arc, for unpacking). Empty unless perfect().
+  const std::vector<std::uint32_t>& kept_first(std::uint32_t d) const { return kept_first_[d]; }
+  const std::vector<std::uint32_t>& kept_head(std::uint32_t d) const { return kept_head_[d]; }
+  const std::vector<double>& kept_weight(std::uint32_t d) const { return kept_weight_[d]; }
+  const std::vector<std::uint32_t>& kept_arc(std::uint32_t d) const { return kept_arc_[d]; }
+  // Arcs kept for queries, both directions (2 * arc_count() when not perfect).
+  std::uint64_t kept_count() const;
+
+  const Cch& cch() const { return *cch_; }
+  double weight(std::uint32_t slot) const { return weight_[slot & 1][slot >> 1]; }
+  std::uint32_t via(std::uint32_t slot) const { return via_[slot & 1][slot >> 1]; }
+  // Where via(slot) is kept, to prefetch it.
+  const std::uint32_t* via_address(std::uint32_t slot) const { return &via_[slot & 1][slot >> 1]; }
+  // The weights of direction d (Cch::kForward or kBackward), by arc.
+  const UninitializedVector<double>& weights(std::uint32_t d) const { return weight_[d]; }
+  // Bytes held by this object's arrays (not the Cch's).
+  std::uint64_t MemoryBytes() const;
+
+ private:
+  // Settles rank a's arcs: each lower triangle {v, a, b}, v below a with arcs up to a and b,
+  // bounds arc (a, b) in both directions. The arcs of every v below a must be settled.
+  // `position` is scratch of node_count() entries.
+  void PullTriangles(std::uint32_t a, std::uint32_t* position);
+  // Perfect customization over the basic weights; fills the kept arcs.
+  void Perfect();
+
+  const Cch* cch_;
+  bool perfect_ = false;
+  UninitializedVector<double> weight_[2];  // by direction, arc -> cost
+  UninitializedVector<std::uint32_t>
+      via_[2];  // by direction, arc -> input arc, or kViaMiddle | lower arc
+  std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];
+  std::vector<double> kept_weight_[2];
+};
+
+}  // namespace walk::nav

@@ -1,0 +1,100 @@
+#include "nav/cch/cch_split_query.h"
+
+#include <cassert>
+
+namespace walk::nav {
+
+CchSplitQuery::CchSplitQuery(const Cch& cch)
+    : walk_(cch), marks_{CchRankMarks(cch.node_count()), CchRankMarks(cch.node_count())} {}
+
+CchResult CchSplitQuery::Run(const CchMetric& metric, const CchRequest& request,
+                             std::vector<std::uint32_t>* arc_path, CchRunBoth both) {
+  Begin(metric);
+  const CchBound* const bound = request.bound;
+  const Cch& cch = walk_.cch();
+  const CchEndpointArea target_area =
+      bound != nullptr ? CchEndpointArea::Of(*bound, cch, request.targets) : CchEndpointArea{};
+  const CchEndpointArea source_area =
+      bound != nullptr ? CchEndpointArea::Of(*bound, cch, request.sources) : CchEndpointArea{};
+  both(
+      [&] {
+        Side(Cch::kForward, metric,
+             {.endpoints = request.sources,
+              .bound = bound,
+              .other = target_area,
+              .below = request.below});
+      },
+      [&] {
+        Side(Cch::kBackward, metric,
+             {.endpoints = request.targets,
+              .bound = bound,
+              .other = source_area,
+              .below = request.below});
+      });
+  return End(metric, request.below, arc_path, both);
+}
+
+void CchSplitQuery::Begin(const CchMetric& metric) {
+  assert(&metric.cch() == &walk_.cch());
+  walk_.NextGeneration();
+}
+
+void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideRequest& request) {
+  assert(&metric.cch() == &walk_.cch());
+  // This direction's ancestors of its endpoints, in its own marks and its own half of the
+  // labels: nothing here touches the other direction's state, so the two sides may run at once.
+  walk_.StartAlone(d, request.endpoints, marks_[d]);
+  marks_[d].Collect(&visited_[d]);
+  const Cch& cch = walk_.cch();
+  CchAncestorWalk::Label* const label = walk_.labels();
+  const CchBound* const bound = request.bound;
+  const CchEndpointArea other = request.other;
+  const double below = request.below;
+
+  // Up the ancestors in rank order, against `below` only (the other direction's costs are not
+  // known yet): a rank whose cost, plus the least the way on to the other side's endpoints costs,
+  // is not below it leads to no way below it.
+  const double* const w = metric.weights(d).data();
+  const std::uint32_t* const first_out = cch.first_out().data();
+  const std::uint32_t* const head = cch.head().data();
+  const bool pruned = bound != nullptr && bound->cost_per_unit > 0.0;
+  for (const std::uint32_t r : visited_[d]) {
+    const double cost = label[r].cost[d];
+    if (!(cost < below)) continue;
+    if (pruned && !(cost + bound->cost_per_unit * other.Columns((*bound->x)[r], (*bound->y)[r]) +
+                        other.cheapest <
+                    below)) {
+      continue;
+    }
+    const std::uint32_t end = first_out[r + 1];
+    for (std::uint32_t x = first_out[r]; x < end; ++x) {
+      CchAncestorWalk::Label& to = label[head[x]];
+      assert(walk_.Reached(head[x], d));  // upward: ancestors
+      const double reached = cost + w[x];
+      if (reached < to.cost[d]) {
+        to.cost[d] = reached;
+        to.pred_arc[d] = x;
+      }
+    }
+  }
+}
+
+CchResult CchSplitQuery::End(const CchMetric& metric, double below,
+                             std::vector<std::uint32_t>* arc_path, CchRunBoth both) {
+  if (arc_path != nullptr) arc_path->clear();
+  // The cheapest meeting, the lowest rank among equals.
+  double best = below;
+  std::uint32_t meet = kInvalidId;
+  for (const std::uint32_t r : visited_[Cch::kForward]) {
+    if (!walk_.Reached(r, Cch::kBackward)) continue;
+    const CchAncestorWalk::Label& label = walk_.label(r);
+    const double way = label.cost[0] + label.cost[1];
+    if (way < best) {
+      best = way;
+      meet = r;
+    }
+  }
+  return walk_.Conclude(metric, meet, best, arc_path, both);
+}
+
+}  // namespace walk::nav
