@@ -4,10 +4,10 @@
 // that finds it busy does both halves itself, so under load (every search thread busy) nothing
 // waits on it and the work done is the same.
 //
-// Waking a sleeping thread took ~35 us on these virtual machines, as long as a small walk, so
-// both sides spin briefly before they sleep: the helper for a next job after finishing one
-// (a walk hands over its next half within tens of us, the next walk of a batch within a few
-// hundred), and the asking thread for its job's end. Spinning yields the core often, so a
+// Waking a sleeping thread takes about as long as a small walk, so both sides spin briefly
+// before they sleep: the helper for a next job after finishing one (a walk hands over its next
+// half soon after the first, the next walk of a batch soon after that), and the asking thread
+// for its job's end. Spinning yields the core often, so a
 // busy machine's other threads run.
 #pragma once
 

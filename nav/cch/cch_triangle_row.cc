@@ -20,8 +20,8 @@ struct Row {
   double a_to_v, v_to_a;
   std::uint32_t middle;
 
-  // Branches, not conditional moves: storing on every triangle measured twice as slow, though
-  // one triangle in six improves a cost and those branches mispredict.
+  // Branches, not conditional moves: storing on every triangle costs more than the branches'
+  // mispredictions, though one triangle in six improves a cost.
   [[gnu::always_inline]] inline void Relax(std::uint32_t y, std::uint32_t y_end) const {
     for (; y < y_end; ++y) {
       const std::uint32_t z = position[head[y]];
@@ -48,8 +48,7 @@ Row RowOf(const TriangleArrays& t, double a_to_v, double v_to_a, std::uint32_t m
 // Eight triangles at a time where their eight z are consecutive arcs of a (v's arcs above a
 // are a subset of a's, sorted alike, so a block is consecutive when its ends are seven apart):
 // plain loads, and masked stores of the lanes that improve. Elsewhere two triangles go one by
-// one before a run is looked for again. Gathering and scattering measured slower than one by
-// one on AMD Zen 4.
+// one before a run is looked for again (gathering and scattering cost more than one by one).
 __attribute__((target("avx512f,avx512vl"))) void RelaxRowAvx512(const Row row, std::uint32_t y,
                                                                 const std::uint32_t y_end) {
   const __m512d av = _mm512_set1_pd(row.a_to_v);
