@@ -195,8 +195,10 @@ int Run(int argc, char** argv) {
   std::vector<double> leg_us, cch_us, cch_bound_us, cch_guess_us, cch_alt_us, cch_perfect_us,
       cch_dijkstra_us, dijkstra_us, danger_us;
   std::uint32_t mismatches = 0, found = 0;
-  CchQuery query(cch);
-  CchSplitQuery split_query(cch);
+  // The tree and the split query on one set of labels, as walkd's search threads hold them.
+  CchAncestorWalk labels(cch);
+  CchQuery query(labels);
+  CchSplitQuery split_query(labels);
   DangerDijkstra dijkstra;
   double dijkstra_settled = 0;
   // Legs first; then each search in its own pass over all pairs, so none finds the arcs of a

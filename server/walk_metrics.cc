@@ -1,8 +1,13 @@
 #include "server/walk_metrics.h"
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
@@ -31,25 +36,66 @@ prometheus::Family<prometheus::Counter>& AddCounter(prometheus::Registry& regist
   return prometheus::BuildCounter().Name(name).Help(help).Register(registry);
 }
 
+// The children of one labelled family, found by their label values. Family::Add builds a whole
+// child (a histogram with its buckets, or a counter) and a label map on every call before it
+// finds the one there, so each child is looked up once through Family::Add and kept here, by its
+// values joined; the family still creates it on first use, as a scrape would see. Thread-safe.
+template <typename T, std::size_t N>
+class Children {
+ public:
+  Children(prometheus::Family<T>& family, std::array<const char*, N> names)
+      : family_(family), names_(names) {}
+
+  // The child of `values` (one per label name, in order), built with `args` the first time it
+  // is asked for.
+  template <typename... Args>
+  T& Of(const std::array<std::string_view, N>& values, const Args&... args) {
+    thread_local std::string key;  // reused: no allocation once it has grown
+    key.clear();
+    for (std::string_view value : values) {
+      key.append(value);
+      key.push_back('\x1f');
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = children_.find(key);
+    if (it != children_.end()) return *it->second;
+    std::map<std::string, std::string> labels;
+    for (std::size_t i = 0; i < N; ++i) labels.emplace(names_[i], std::string(values[i]));
+    T& child = family_.Add(labels, args...);
+    children_.emplace(key, &child);
+    return child;
+  }
+
+ private:
+  prometheus::Family<T>& family_;
+  const std::array<const char*, N> names_;
+  std::mutex mu_;
+  std::map<std::string, T*> children_;  // guarded by mu_; the family owns the children
+};
+
 }  // namespace
 
 struct WalkMetrics::Families {
   explicit Families(prometheus::Registry& registry)
       : requests(
-            AddCounter(registry, "walk_requests_total", "RPCs finished, by method and gRPC code.")),
+            AddCounter(registry, "walk_requests_total", "RPCs finished, by method and gRPC code."),
+            {"method", "code"}),
         request_seconds(prometheus::BuildHistogram()
                             .Name("walk_request_duration_seconds")
                             .Help("Time from an RPC's arrival to its reply, seconds.")
-                            .Register(registry)),
+                            .Register(registry),
+                        {"method"}),
         searches(AddCounter(registry, "walk_searches_total",
-                            "Walks answered, by the search that answered them.")),
+                            "Walks answered, by the search that answered them."),
+                 {"method"}),
         nodes_expanded(AddCounter(registry, "walk_search_nodes_expanded_total",
                                   "Surfaces or nodes the searches took off their heaps.")
                            .Add({})),
         heap_operations(AddCounter(registry, "walk_search_heap_operations_total",
                                    "Heap pushes, decrease-keys and pops of the searches.")
                             .Add({})),
-        walks(AddCounter(registry, "walk_walks_total", "Walks answered, by walk status.")),
+        walks(AddCounter(registry, "walk_walks_total", "Walks answered, by walk status."),
+              {"status"}),
         worlds_loaded(prometheus::BuildGauge()
                           .Name("walk_worlds_loaded")
                           .Help("Worlds loaded and serving.")
@@ -61,46 +107,36 @@ struct WalkMetrics::Families {
                           .Register(registry)
                           .Add({})),
         store_lookups(AddCounter(registry, "walk_store_lookups_total",
-                                 "Walk-store lookups, by result (hit or miss).")),
+                                 "Walk-store lookups, by result (hit or miss)."),
+                      {"result"}),
         batch_pairs(AddCounter(registry, "walk_batch_pairs_total",
-                               "Pairs of WalkBatch streams, by outcome.")),
+                               "Pairs of WalkBatch streams, by outcome."),
+                    {"outcome"}),
         live_requests(AddCounter(registry, "walk_live_requests_total",
-                                 "LiveService calls finished, by method and gRPC code.")),
+                                 "LiveService calls finished, by method and gRPC code."),
+                      {"method", "code"}),
         live_events(AddCounter(registry, "walk_live_events_total",
                                "What the live worlds did: paths, cache hits and misses, "
                                "searches, cells expanded, heap operations, updates, dirty cells "
-                               "rebuilt, ring cells scanned.")) {}
-
-  // The histogram of `method`. Family::Add builds a histogram (buckets and all) on every call
-  // before it finds the one there, so each method's is looked up here instead.
-  prometheus::Histogram& RequestSeconds(const std::string& method) {
-    std::lock_guard<std::mutex> lock(request_seconds_mu);
-    prometheus::Histogram*& histogram = request_seconds_by_method[method];
-    if (histogram == nullptr) {
-      histogram = &request_seconds.Add({{"method", method}}, request_buckets);
-    }
-    return *histogram;
-  }
+                               "rebuilt, ring cells scanned."),
+                    {"event"}) {}
 
   // 10 µs × 2.5ⁿ, up to ~1.5 s.
   const prometheus::Histogram::BucketBoundaries request_buckets =
       ExponentialBuckets(0.00001, 2.5, 14);
 
-  prometheus::Family<prometheus::Counter>& requests;           // {method, code}
-  prometheus::Family<prometheus::Histogram>& request_seconds;  // {method}
-  std::mutex request_seconds_mu;
-  // Guarded by request_seconds_mu; the histograms are request_seconds' children.
-  std::map<std::string, prometheus::Histogram*> request_seconds_by_method;
-  prometheus::Family<prometheus::Counter>& searches;  // {method}
+  Children<prometheus::Counter, 2> requests;
+  Children<prometheus::Histogram, 1> request_seconds;
+  Children<prometheus::Counter, 1> searches;
   prometheus::Counter& nodes_expanded;
   prometheus::Counter& heap_operations;
-  prometheus::Family<prometheus::Counter>& walks;  // {status}
+  Children<prometheus::Counter, 1> walks;
   prometheus::Gauge& worlds_loaded;
   prometheus::Gauge& worlds_failed;
-  prometheus::Family<prometheus::Counter>& store_lookups;  // {result}
-  prometheus::Family<prometheus::Counter>& batch_pairs;    // {outcome}
-  prometheus::Family<prometheus::Counter>& live_requests;  // {method, code}
-  prometheus::Family<prometheus::Counter>& live_events;    // {event}
+  Children<prometheus::Counter, 1> store_lookups;
+  Children<prometheus::Counter, 1> batch_pairs;
+  Children<prometheus::Counter, 2> live_requests;
+  Children<prometheus::Counter, 1> live_events;
 };
 
 WalkMetrics::WalkMetrics(prometheus::Registry& registry)
@@ -109,38 +145,40 @@ WalkMetrics::WalkMetrics(prometheus::Registry& registry)
 WalkMetrics::~WalkMetrics() = default;
 
 void WalkMetrics::RecordStoreLookup(bool hit) {
-  families_->store_lookups.Add({{"result", hit ? "hit" : "miss"}}).Increment();
+  families_->store_lookups.Of({hit ? "hit" : "miss"}).Increment();
 }
 
 void WalkMetrics::RecordBatchPair(const char* outcome) {
-  families_->batch_pairs.Add({{"outcome", outcome}}).Increment();
+  families_->batch_pairs.Of({outcome}).Increment();
 }
 
 void WalkMetrics::RecordStoreLookups(std::uint64_t hits, std::uint64_t misses) {
   if (hits > 0) {
-    families_->store_lookups.Add({{"result", "hit"}}).Increment(static_cast<double>(hits));
+    families_->store_lookups.Of({"hit"}).Increment(static_cast<double>(hits));
   }
   if (misses > 0) {
-    families_->store_lookups.Add({{"result", "miss"}}).Increment(static_cast<double>(misses));
+    families_->store_lookups.Of({"miss"}).Increment(static_cast<double>(misses));
   }
 }
 
 void WalkMetrics::RecordBatchPairs(const char* outcome, std::uint64_t count) {
   if (count > 0) {
-    families_->batch_pairs.Add({{"outcome", outcome}}).Increment(static_cast<double>(count));
+    families_->batch_pairs.Of({outcome}).Increment(static_cast<double>(count));
   }
 }
 
 void WalkMetrics::RecordRequest(const std::string& method, const std::string& code,
                                 double seconds) {
-  families_->requests.Add({{"method", method}, {"code", code}}).Increment();
+  families_->requests.Of({method, code}).Increment();
   // NaN would turn the sum into NaN for good.
-  if (!std::isnan(seconds)) families_->RequestSeconds(method).Observe(seconds);
+  if (!std::isnan(seconds)) {
+    families_->request_seconds.Of({method}, families_->request_buckets).Observe(seconds);
+  }
 }
 
 void WalkMetrics::RecordWalk(const nav::WalkAnswer& answer) {
-  families_->searches.Add({{"method", nav::MethodName(answer.method)}}).Increment();
-  families_->walks.Add({{"status", nav::WalkStatusName(answer.status)}}).Increment();
+  families_->searches.Of({nav::MethodName(answer.method)}).Increment();
+  families_->walks.Of({nav::WalkStatusName(answer.status)}).Increment();
   families_->nodes_expanded.Increment(static_cast<double>(answer.stats.nodes_expanded));
   families_->heap_operations.Increment(static_cast<double>(answer.stats.heap_operations));
 }
@@ -151,12 +189,12 @@ void WalkMetrics::SetWorlds(int loaded, int failed) {
 }
 
 void WalkMetrics::RecordLiveRequest(const std::string& method, const std::string& code) {
-  families_->live_requests.Add({{"method", method}, {"code", code}}).Increment();
+  families_->live_requests.Of({method, code}).Increment();
 }
 
 void WalkMetrics::RecordLiveEvents(const std::string& event, std::uint64_t count) {
   if (count > 0) {
-    families_->live_events.Add({{"event", event}}).Increment(static_cast<double>(count));
+    families_->live_events.Of({event}).Increment(static_cast<double>(count));
   }
 }
 

@@ -50,7 +50,9 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   struct PoolCall {
     grpc::CallbackServerContext* context = nullptr;
     WalkQuery query;
-    absl::string_view field_prefix;  // as StoreFirstAnswerer::AnswerOptions
+    // As StoreFirstAnswerer::AnswerOptions; a string literal (the call outlives its caller's
+    // frame).
+    absl::string_view field_prefix;
     // Fills the call's reply from the answer; runs on the pool thread before `finish`.
     std::function<void(const WalkResult&)> reply;
     // Finishes the call; called exactly once.

@@ -275,9 +275,6 @@ void AbstractRouter::SearchCch(RouteState& route) const {
   if (guessed) {
     // Its two directions side by side when the helper is idle, on hierarchies whose queries
     // take long enough to pay for waking it.
-    auto on_helper = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
-      helper_.Both(here, there);
-    };
     const bool two_threads = index.cch->arc_count() >= kHelperQueryArcs;
     result =
         RunGuessed(queries.split, queries.tree,
@@ -287,7 +284,7 @@ void AbstractRouter::SearchCch(RouteState& route) const {
                     .lower = BoundBetween(bound, *index.cch, route.sources, route.targets),
                     .sources = route.sources,
                     .targets = route.targets,
-                    .both = two_threads ? CchRunBoth(on_helper) : CchRunBoth(CchOneAfterTheOther)},
+                    .both = two_threads ? CchRunBoth(on_helper_) : CchRunBoth(CchOneAfterTheOther)},
                    &route.arcs);
   } else {
     result = queries.tree.Run(
@@ -333,11 +330,8 @@ bool AbstractRouter::SearchColdCch(RouteState& route, const CchBound& bound, Cch
   helper_.Wait(ticket);
   route.walk.stats.nodes_expanded += helper_stats.nodes_expanded;
   // The helper has just finished (and spins a while): the path's way down unpacks there.
-  auto on_helper = [this](absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) {
-    helper_.Both(here, there);
-  };
   CchResult result = split.End(metric, below, &route.arcs,
-                               guessed ? CchRunBoth(on_helper) : CchRunBoth(CchOneAfterTheOther));
+                               guessed ? CchRunBoth(on_helper_) : CchRunBoth(CchOneAfterTheOther));
   if (guess_straight) {
     result = RetryUnguessed(queries.tree,
                             {.metric = metric,

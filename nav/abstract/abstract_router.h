@@ -30,9 +30,11 @@
 namespace walk::nav {
 
 // One thread's queries of one CCH: the tree query, and the split query a guessed or a cold
-// walk's query starts with.
+// walk's query starts with, on one set of labels (a split query that finds nothing is asked
+// again as a tree query, over the ranks it has just read).
 struct CchQueries {
-  explicit CchQueries(const Cch& cch) : tree(cch), split(cch) {}
+  explicit CchQueries(const Cch& cch) : labels(cch), tree(labels), split(labels) {}
+  CchAncestorWalk labels;
   CchQuery tree;
   CchSplitQuery split;
 };
@@ -141,9 +143,17 @@ class AbstractRouter {
   std::vector<ContinentIndex> continents_;
   RouterTimings timings_;
   mutable LegCache legs_;
-  // Takes half of a walk beside the asking thread, when idle: a cold walk's goal leg, and one
+  // Takes half of a walk beside the asking thread, when idle: one leg of a cold walk, and one
   // direction of the CCH query.
   mutable HelperThread helper_;
+  // Runs two pieces of a CCH query side by side on helper_ (a CchRunBoth).
+  struct OnHelper {
+    HelperThread* helper;
+    void operator()(absl::FunctionRef<void()> here, absl::FunctionRef<void()> there) const {
+      helper->Both(here, there);
+    }
+  };
+  const OnHelper on_helper_{&helper_};
 };
 
 }  // namespace walk::nav

@@ -29,8 +29,8 @@ class CchAncestorWalk {
   // reads its weights and its head's label once. Valid where Reached(r, d).
   struct Label {
     double cost[2];
-    std::uint32_t
-        pred_arc[2];  // the arc from the lower rank reached from, kInvalidId at an endpoint
+    // The arc from the lower rank reached from, kInvalidId at an endpoint.
+    std::uint32_t pred_arc[2];
   };
 
   explicit CchAncestorWalk(const Cch& cch);

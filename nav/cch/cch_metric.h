@@ -73,8 +73,8 @@ class CchMetric {
   const Cch* cch_;
   bool perfect_ = false;
   UninitializedVector<double> weight_[2];  // by direction, arc -> cost
-  UninitializedVector<std::uint32_t>
-      via_[2];  // by direction, arc -> input arc, or kViaMiddle | lower arc
+  // By direction, arc -> input arc, or kViaMiddle | lower arc.
+  UninitializedVector<std::uint32_t> via_[2];
   std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];
   std::vector<double> kept_weight_[2];
 };

@@ -8,7 +8,12 @@
 
 namespace walk::nav {
 
-CchQuery::CchQuery(const Cch& cch) : walk_(cch), marks_(cch.node_count()) {}
+CchQuery::CchQuery(const Cch& cch)
+    : own_walk_(std::make_unique<CchAncestorWalk>(cch)),
+      walk_(*own_walk_),
+      marks_(cch.node_count()) {}
+
+CchQuery::CchQuery(CchAncestorWalk& walk) : walk_(walk), marks_(walk.cch().node_count()) {}
 
 CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
                         std::vector<std::uint32_t>* arc_path) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "nav/cch/cch.h"
@@ -19,7 +20,11 @@ namespace walk::nav {
 // Keeps a pointer to the Cch, which must outlive it.
 class CchQuery {
  public:
+  // A query with labels of its own.
   explicit CchQuery(const Cch& cch);
+  // A query on `walk`'s labels (borrowed: it must outlive the query), shared with the other
+  // queries of one thread (CchSplitQuery) so that they keep one set of labels warm between them.
+  explicit CchQuery(CchAncestorWalk& walk);
   CchQuery(const CchQuery&) = delete;
   CchQuery& operator=(const CchQuery&) = delete;
 
@@ -36,7 +41,8 @@ class CchQuery {
                 std::vector<std::uint32_t>* arc_path = nullptr);
 
  private:
-  CchAncestorWalk walk_;
+  std::unique_ptr<CchAncestorWalk> own_walk_;  // null when the labels are borrowed
+  CchAncestorWalk& walk_;
   // The ranks StartShared marks, read in order and cleared into visited_ (so it needs no sort).
   CchRankMarks marks_;
   std::vector<std::uint32_t> visited_;  // ranks either direction visits, ascending

@@ -1,11 +1,18 @@
 #include "nav/cch/cch_split_query.h"
 
 #include <cassert>
+#include <memory>
 
 namespace walk::nav {
 
 CchSplitQuery::CchSplitQuery(const Cch& cch)
-    : walk_(cch), marks_{CchRankMarks(cch.node_count()), CchRankMarks(cch.node_count())} {}
+    : own_walk_(std::make_unique<CchAncestorWalk>(cch)),
+      walk_(*own_walk_),
+      marks_{CchRankMarks(cch.node_count()), CchRankMarks(cch.node_count())} {}
+
+CchSplitQuery::CchSplitQuery(CchAncestorWalk& walk)
+    : walk_(walk),
+      marks_{CchRankMarks(walk.cch().node_count()), CchRankMarks(walk.cch().node_count())} {}
 
 CchResult CchSplitQuery::Run(const CchMetric& metric, const CchRequest& request,
                              std::vector<std::uint32_t>* arc_path, CchRunBoth both) {

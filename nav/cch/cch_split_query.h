@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "nav/cch/cch.h"
@@ -23,7 +24,11 @@ namespace walk::nav {
 // pointer to the Cch, which must outlive it.
 class CchSplitQuery {
  public:
+  // A query with labels of its own.
   explicit CchSplitQuery(const Cch& cch);
+  // A query on `walk`'s labels (borrowed: it must outlive the query), shared with the other
+  // queries of one thread (CchQuery) so that they keep one set of labels warm between them.
+  explicit CchSplitQuery(CchAncestorWalk& walk);
   CchSplitQuery(const CchSplitQuery&) = delete;
   CchSplitQuery& operator=(const CchSplitQuery&) = delete;
 
@@ -55,7 +60,8 @@ class CchSplitQuery {
                 CchRunBoth both = CchOneAfterTheOther);
 
  private:
-  CchAncestorWalk walk_;
+  std::unique_ptr<CchAncestorWalk> own_walk_;  // null when the labels are borrowed
+  CchAncestorWalk& walk_;
   // Per direction: the ranks its Side marks, and those ranks, ascending.
   CchRankMarks marks_[2];
   std::vector<std::uint32_t> visited_[2];

@@ -23,11 +23,6 @@ double OctileColumns(const Continent& c, SurfaceId a, SurfaceId b) {
                             std::abs(static_cast<double>(c.column_y[a]) - c.column_y[b]));
 }
 
-void AddStats(const SearchStats& more, SearchStats* total) {
-  total->nodes_expanded += more.nodes_expanded;
-  total->heap_operations += more.heap_operations;
-}
-
 // The straight line from `a` to `b` as the route, when it is plain walking and costs the least
 // any walk between them could.
 bool TakeStraightLine(const SearchContext& x, const End& a, const End& b, Route* route) {
@@ -95,12 +90,12 @@ void RouteOnFineGrid(const SearchContext& x, SearchMode mode, const End& a, cons
   SearchResult found =
       x.astar.FindWalk(x.continent, x.column_yards, x.metric, a.surface, b.surface, &route->steps,
                        unchecked ? UINT64_MAX : x.options.trap_check_after);
-  AddStats(found.stats, &route->stats);
+  route->stats.Add(found.stats);
   if (found.gave_up) {
     if (trapped()) return;
     found = x.astar.FindWalk(x.continent, x.column_yards, x.metric, a.surface, b.surface,
                              &route->steps);
-    AddStats(found.stats, &route->stats);
+    route->stats.Add(found.stats);
   }
   if (found.found) {
     route->status = WalkStatus::kOk;

@@ -42,8 +42,7 @@ absl::Status RetryAtUsualFloors(const SearchContext& x, const Place& from, const
   *retried = true;
   absl::StatusOr<Route> again = SearchBetween(x, floors.a.end, floors.b.end);
   if (!again.ok()) return again.status();
-  stats->nodes_expanded += again->stats.nodes_expanded;
-  stats->heap_operations += again->stats.heap_operations;
+  stats->Add(again->stats);
   if (again->status != WalkStatus::kOk) return absl::OkStatus();
   *route = *std::move(again);
   *ends = floors;

@@ -447,8 +447,10 @@ TEST(CchTest, BoundedQueriesFindTheSameCosts) {
         const CchLandmarks marks = CchLandmarks::Compute(cch, g.tails, g.heads, weights, 4);
         CchBound with_marks = bound;
         with_marks.landmarks = &marks;
-        CchQuery query(cch);
-        CchSplitQuery split_query(cch);
+        // The tree and the split query on one set of labels, as walkd's search threads hold them.
+        CchAncestorWalk labels(cch);
+        CchQuery query(labels);
+        CchSplitQuery split_query(labels);
         CostGuess guess;
         HelperThread helper;
         for (int q = 0; q < 600; ++q) {
