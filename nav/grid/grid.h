@@ -17,6 +17,7 @@
 
 #include "nav/grid/ids.h"
 #include "nav/grid/surface.h"
+#include "nav/grid/world_frame.h"
 
 namespace walk::nav {
 
@@ -129,6 +130,10 @@ struct Continent {
 struct World {
   // Width of a column, yards. MovingAI maps use 1 (one cell, one yard).
   double column_yards = 1.0;
+  // Where the grid lies in the frame its places are named in (nav/grid/world_frame.h): the frame
+  // column and row of every continent's column 0. 0 for MovingAI maps and the demo world.
+  std::int64_t origin_column_x = 0;
+  std::int64_t origin_column_y = 0;
   std::vector<Continent> continents;  // sorted by id, ids unique
   std::vector<Zone> zones;            // sorted by id, ids unique, none is 0
   // A hash of everything above that decides answers (see ComputeContentId). 0 until computed.
@@ -138,6 +143,7 @@ struct World {
   const Continent* FindContinent(ContinentId id) const;
   // The zone with that id, or nullptr.
   const Zone* FindZone(std::uint16_t id) const;
+  WorldFrame frame() const { return {column_yards, origin_column_x, origin_column_y}; }
   std::uint64_t MemoryBytes() const;
 };
 

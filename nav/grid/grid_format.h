@@ -12,7 +12,7 @@
 namespace walk::nav {
 
 inline constexpr char kGridFileName[] = "grid.walkgrid";
-inline constexpr std::uint32_t kGridFormatVersion = 2;
+inline constexpr std::uint32_t kGridFormatVersion = 3;
 
 // Writes `world` to `dir`/grid.walkgrid (creating `dir`), through a temporary file and a rename,
 // so a reader never sees half a file. `source` is a free note of where the grid came from.

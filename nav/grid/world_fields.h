@@ -86,6 +86,8 @@ template <typename W, typename Visitor>
 void VisitWorldFields(W& world, Visitor& v) {
   v.Part(GridPart::kHeader, [&] {
     v.Value(world.column_yards);
+    v.Value(world.origin_column_x);
+    v.Value(world.origin_column_y);
     v.Note();
     v.Count(world.continents);
   });
@@ -94,8 +96,11 @@ void VisitWorldFields(W& world, Visitor& v) {
     v.Count(world.zones);
     v.Items(world.zones, [&](auto& zone) {
       v.Value(zone.id);
-      v.Value(zone.min_level);
-      v.Stored(zone.max_level);  // danger bands look at a zone's lowest level only
+      // A zone's levels decide only the danger bands' prices, which the model hash keys by the
+      // band's danger table (store/model_hash.h): not the grid's content id, so band 0's answers
+      // outlive a change of level.
+      v.Stored(zone.min_level);
+      v.Stored(zone.max_level);
       v.Stored(zone.name);
     });
   });
