@@ -81,8 +81,9 @@ class ContinentBuilder {
 // one-way fall down to max_fall_yards. Both ceilings must leave the agent's height free.
 void DeriveLinks(const LinkRules& rules, Continent& continent);
 
-// Computes what is derived from surfaces and links: regions and the ground kinds present.
-// Called by ContinentBuilder::Build and by LoadWorld.
+// Computes what is derived from surfaces, marks, links and lifts: regions, the ground kinds
+// present and the road blocks. Called by ContinentBuilder::Build and by LoadWorld; call it
+// again after changing any of those.
 void FinishContinent(Continent& continent);
 
 // Numbers the regions of `continent`: surfaces joined by links, taken either way, share a region.

@@ -167,16 +167,16 @@ TEST(GridTest, ContentIdFollowsContentOnly) {
 // and so is the grid file's layout.
 TEST(GridTest, ContentIdAndFileOfAFixedWorldArePinned) {
   const World world = FixedWorld();
-  EXPECT_EQ(FormatId(world.content_id), "495291f47005ad55");
-  EXPECT_EQ(world.MemoryBytes(), 524544u);
+  EXPECT_EQ(FormatId(world.content_id), "578207ad041c46a3");
+  EXPECT_EQ(world.MemoryBytes(), 524548u);
   const std::string dir = TempDir("grid-pinned");
   ASSERT_TRUE(SaveWorld(world, "test:fixed", dir).ok());
   std::ifstream in(dir + "/" + kGridFileName, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ContentHasher file_hash;
   file_hash.AddBytes(bytes.data(), bytes.size());
-  EXPECT_EQ(bytes.size(), 524651u);
-  EXPECT_EQ(FormatId(file_hash.Finish()), "72f3afeb91c0740c");
+  EXPECT_EQ(bytes.size(), 524667u);
+  EXPECT_EQ(FormatId(file_hash.Finish()), "20d39e609665fbb9");
   auto loaded = LoadWorld(dir);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(loaded->world.content_id, world.content_id);
