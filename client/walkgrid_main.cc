@@ -258,6 +258,9 @@ int main(int argc, char** argv) {
   walk::client::AddOracleCommand(app);
   walk::client::AddGraphCommands(app);
   walk::client::AddDemoCommand(app);
+  walk::client::AddGridcolCommand(app);
+  walk::client::AddTrailfollowCommand(app);
+  walk::client::AddSnapcheckCommand(app);
 
   CLI11_PARSE(app, argc, argv);
   if (*floors) {
