@@ -57,8 +57,8 @@ FollowedPosition TrailFollower::Follow(const TrailPosition& position) {
   }
   const nav::Snap snap = SnapColumn(world_, continent_, out.column_x, out.column_y, std::nullopt);
   if (snap.status != nav::WalkStatus::kOk) {
-    out.status = snap.status == nav::WalkStatus::kOffMap ? FollowStatus::kOffMap
-                                                         : FollowStatus::kNoSurface;
+    out.status =
+        snap.status == nav::WalkStatus::kOffMap ? FollowStatus::kOffMap : FollowStatus::kNoSurface;
     current_ = nav::kInvalidId;
     return out;
   }
@@ -117,10 +117,9 @@ nav::SurfaceId TrailFollower::Step(nav::SurfaceId from, int d, std::uint32_t* en
   if (via_b != nav::kInvalidId) via_b = Link(via_b, a);
   nav::SurfaceId best = via_a;
   if (best == nav::kInvalidId ||
-      (via_b != nav::kInvalidId && std::abs(continent_.height_yards[via_b] -
-                                            continent_.height_yards[from]) <
-                                       std::abs(continent_.height_yards[via_a] -
-                                                continent_.height_yards[from]))) {
+      (via_b != nav::kInvalidId &&
+       std::abs(continent_.height_yards[via_b] - continent_.height_yards[from]) <
+           std::abs(continent_.height_yards[via_a] - continent_.height_yards[from]))) {
     best = via_b;
   }
   if (best != nav::kInvalidId) *entered += 2;

@@ -17,7 +17,7 @@
 namespace walk::client {
 
 struct TrailPosition {
-  std::uint64_t index = 0;  // among the trail's positions, from 0
+  std::uint64_t index = 0;    // among the trail's positions, from 0
   std::string walk = "null";  // the "walk" value's JSON text ("null" when the line has none)
   double x_yards = 0.0;       // in the world's frame
   double y_yards = 0.0;

@@ -1,6 +1,6 @@
 // walkgrid gridcol: every surface of the columns around a place, to look at one's own world.
 //
-//   walkgrid gridcol worlds/town -- -12.5,40 --radius 1 --z 0,10
+//   walkgrid gridcol worlds/town -12.5,40 --radius 1 --z 0,10
 //   {"column":[-7,20],"grid_column":[3,20],"centre":[-13.0,41.0],"usual_level":1,"surfaces":[
 //    {"level":0,"height_yards":0.0,"headroom_yards":3.0,"flags":["terrain"],"slope_degrees":0.0,
 //     "zone":{"id":1,"name":"meadow"},"marks":["road"],"lifts":[],"region":0,
@@ -28,8 +28,8 @@ namespace walk::client {
 namespace {
 
 constexpr int kMaxRadius = 64;
-constexpr const char* kDirectionNames[nav::kDirectionCount] = {"E",  "NE", "N",  "NW",
-                                                                "W",  "SW", "S",  "SE"};
+constexpr const char* kDirectionNames[nav::kDirectionCount] = {"E", "NE", "N", "NW",
+                                                               "W", "SW", "S", "SE"};
 
 struct GridcolArgs {
   std::string dir;
@@ -104,8 +104,7 @@ std::vector<std::string> MarkNames(std::uint8_t marks) {
 // swim), as the height difference over the distance between the two column centres, in
 // degrees. Jumps and falls are steps off an edge and lifts ride a shaft, so they are not slope.
 // nullopt when the surface has none of those links.
-std::optional<double> SlopeDegrees(const nav::Continent& c, double column_yards,
-                                   nav::SurfaceId s) {
+std::optional<double> SlopeDegrees(const nav::Continent& c, double column_yards, nav::SurfaceId s) {
   std::optional<double> steepest;
   for (int d = 0; d < nav::kDirectionCount; ++d) {
     const nav::Link link = c.links[s][d];
@@ -158,22 +157,24 @@ nlohmann::ordered_json SurfaceJson(const nav::World& world, const nav::Continent
   for (int d = 0; d < nav::kDirectionCount; ++d) {
     const nav::Link link = c.links[s][d];
     links[kDirectionNames[d]] =
-        nav::HasLink(link) ? nlohmann::ordered_json{{"kind", std::string(nav::LinkKindName(nav::LinkKindOf(link)))},
-                                                    {"level", nav::LinkLevel(link)}}
-                           : nlohmann::ordered_json();
+        nav::HasLink(link)
+            ? nlohmann::ordered_json{{"kind",
+                                      std::string(nav::LinkKindName(nav::LinkKindOf(link)))},
+                                     {"level", nav::LinkLevel(link)}}
+            : nlohmann::ordered_json();
   }
   j["links"] = links;
   return j;
 }
 
 // One column: its frame index and centre, the level of its usual floor, its surfaces in range.
-nlohmann::ordered_json ColumnJson(const nav::World& world, const nav::Continent& c,
-                                  std::int64_t x, std::int64_t y, const GridcolQuery& query) {
+nlohmann::ordered_json ColumnJson(const nav::World& world, const nav::Continent& c, std::int64_t x,
+                                  std::int64_t y, const GridcolQuery& query) {
   const nav::WorldFrame frame = world.frame();
   nlohmann::ordered_json j;
   j["column"] = {frame.FrameColumnX(x), frame.FrameColumnY(y)};
   j["grid_column"] = {x, y};
-  j["centre"] = {frame.CentreX(x), frame.CentreY(y)};
+  j["centre"] = {Rounded(frame.CentreX(x)), Rounded(frame.CentreY(y))};
   const nav::Snap usual = SnapColumn(world, c, x, y, std::nullopt);
   j["usual_level"] = usual.status == nav::WalkStatus::kOk ? nlohmann::ordered_json(usual.end.level)
                                                           : nlohmann::ordered_json();
@@ -205,29 +206,28 @@ void PrintColumnText(const nlohmann::ordered_json& column) {
   }
   std::printf("  %-3s %8s %8s %6s %-18s %-10s %-14s %-12s", "lvl", "height", "headroom", "slope",
               "flags", "marks", "zone", "region(size)");
-  for (const char* d : kDirectionNames) std::printf(" %-8s", d);
-  std::printf("\n");
+  for (int d = 0; d < nav::kDirectionCount; ++d) {
+    std::printf(d + 1 < nav::kDirectionCount ? " %-8s" : " %s\n", kDirectionNames[d]);
+  }
   for (const auto& s : column["surfaces"]) {
     const std::string headroom =
         s["headroom_yards"].is_null() ? "sky" : Fixed(s["headroom_yards"].get<double>());
     const std::string slope =
         s["slope_degrees"].is_null() ? "-" : Fixed(s["slope_degrees"].get<double>(), 1);
-    const std::string zone = s["zone"].is_null() ? "-"
-                                                 : s["zone"]["id"].dump() + " " +
-                                                       s["zone"]["name"].get<std::string>();
-    const std::string region =
-        s["region"].dump() + "(" + s["region_surfaces"].dump() + ")";
+    const std::string zone =
+        s["zone"].is_null() ? "-"
+                            : s["zone"]["id"].dump() + " " + s["zone"]["name"].get<std::string>();
+    const std::string region = s["region"].dump() + "(" + s["region_surfaces"].dump() + ")";
     std::printf("  %-3d %8s %8s %6s %-18s %-10s %-14s %-12s", s["level"].get<int>(),
                 Fixed(s["height_yards"].get<double>()).c_str(), headroom.c_str(), slope.c_str(),
                 JoinNames(s["flags"]).c_str(), JoinNames(s["marks"]).c_str(), zone.c_str(),
                 region.c_str());
-    for (const char* d : kDirectionNames) {
-      const auto& link = s["links"][d];
+    for (int d = 0; d < nav::kDirectionCount; ++d) {
+      const auto& link = s["links"][kDirectionNames[d]];
       const std::string cell =
           link.is_null() ? "-" : link["kind"].get<std::string>() + link["level"].dump();
-      std::printf(" %-8s", cell.c_str());
+      std::printf(d + 1 < nav::kDirectionCount ? " %-8s" : " %s\n", cell.c_str());
     }
-    std::printf("\n");
     for (const auto& ride : s["lifts"]) {
       std::printf("      lift to level %d at %s (shaft %s yd)\n", ride["to_level"].get<int>(),
                   Fixed(ride["to_height_yards"].get<double>()).c_str(),
@@ -261,8 +261,8 @@ GridcolQuery Validate(const GridcolArgs& args, const nav::World& world,
   const std::int64_t x = frame.ColumnX(query.x_yards), y = frame.ColumnY(query.y_yards);
   if (!(*continent)->OnMap(x, y)) {
     const nav::Continent& c = **continent;
-    Refuse("X,Y: " + args.at + " is off the map: continent " + std::to_string(c.id) +
-           " spans x " + Fixed(frame.FrameX(0.0)) + " to " +
+    Refuse("X,Y: " + args.at + " is off the map: continent " + std::to_string(c.id) + " spans x " +
+           Fixed(frame.FrameX(0.0)) + " to " +
            Fixed(frame.FrameX(c.width_columns * world.column_yards)) + ", y " +
            Fixed(frame.FrameY(0.0)) + " to " +
            Fixed(frame.FrameY(c.height_columns * world.column_yards)) +
@@ -286,8 +286,7 @@ void RunGridcol(const GridcolArgs& args) {
       if (args.text) {
         PrintColumnText(column);
       } else {
-        std::cout << column.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << "\n";
+        std::cout << column.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       }
     }
   }
@@ -303,8 +302,7 @@ void AddGridcolCommand(CLI::App& app) {
       "Every surface of the columns around a place: height, headroom, flags, slope, zone, marks, "
       "lifts, region and each direction's link; one JSON line a column");
   cmd->add_option("world", args->dir, "the world folder")->required();
-  cmd->add_option("at", args->at, "X,Y yards in the world's frame")
-      ->required();
+  cmd->add_option("at", args->at, "X,Y yards in the world's frame")->required();
   cmd->add_option("--radius", args->radius, "also the columns up to R columns away (0 to 64)")
       ->capture_default_str();
   cmd->add_option("--z", args->z_range, "only surfaces with height in LO,HI yards");

@@ -58,8 +58,7 @@ class FollowFile {
     nlohmann::json line = ReadLine();
     const std::string where = "--follow " + path_ + " line " + std::to_string(line_number_);
     if (!line.contains("index") || line["index"] != p.index) {
-      Refuse(where + ": index: expected position " + std::to_string(p.index) + " of the trail",
-             2);
+      Refuse(where + ": index: expected position " + std::to_string(p.index) + " of the trail", 2);
     }
     const nav::WorldFrame frame = world.frame();
     const nlohmann::json column = {frame.FrameColumnX(x), frame.FrameColumnY(y)};
@@ -72,8 +71,7 @@ class FollowFile {
     if (level.is_null()) return nav::kInvalidId;
     nav::SurfaceId first = 0, end = 0;
     if (c.OnMap(x, y)) {
-      c.ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first,
-                       &end);
+      c.ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &end);
     }
     if (!level.is_number_unsigned() || level.get<std::uint64_t>() >= end - first) {
       Refuse(where + ": level: " + level.dump() + " is not a floor of that column", 2);
@@ -154,8 +152,8 @@ void RunSnapcheck(const SnapcheckArgs& args) {
     const std::int64_t x = frame.ColumnX(p.x_yards), y = frame.ColumnY(p.y_yards);
     // The floor the walk was on: followed in step with the trail, so a line with "z" between
     // lines without it leaves the following where it was.
-    nav::SurfaceId walked = follow_file ? follow_file->Next(world, *c, p, x, y)
-                                        : follower.Follow(p).surface;
+    nav::SurfaceId walked =
+        follow_file ? follow_file->Next(world, *c, p, x, y) : follower.Follow(p).surface;
     if (p.z_yards) {
       const nav::Snap at_z = SnapColumn(world, *c, x, y, p.z_yards);
       walked = at_z.status == nav::WalkStatus::kOk ? at_z.end.surface : nav::kInvalidId;

@@ -62,7 +62,8 @@ TEST(TrailReaderTest, RefusesWhatIsNotAPosition) {
            {"x=1,y=2", "trail line 1: not JSON"},
            {"[1, 2]", "trail line 1: not a JSON object"},
            {"{\"y\": 2}", "trail line 1: x: missing"},
-           {"{\"x\": 1, \"y\": 2, \"walk\": [1]}", "trail line 1: walk: must be a string or a number"},
+           {"{\"x\": 1, \"y\": 2, \"walk\": [1]}",
+            "trail line 1: walk: must be a string or a number"},
            {"{\"x\": 1, \"y\": 2, \"z\": \"up\"}", "trail line 1: z: must be a finite number"}}) {
     std::istringstream in(line + "\n");
     TrailReader reader(in, "trail");

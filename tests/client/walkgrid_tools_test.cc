@@ -168,8 +168,7 @@ TEST_F(WalkgridToolsTest, GridcolSlopeIsTheSteepestLinkWalked) {
 TEST_F(WalkgridToolsTest, GridcolRefusesBadInputNamingTheOption) {
   const ToolRun words = Walkgrid({"gridcol", world_, "east,north"});
   EXPECT_EQ(words.exit_code, 2);
-  EXPECT_NE(words.err.find("X,Y: 'east,north' is not two numbers"), std::string::npos)
-      << words.err;
+  EXPECT_NE(words.err.find("X,Y: 'east,north' is not two numbers"), std::string::npos) << words.err;
   const ToolRun off = Walkgrid({"gridcol", world_, "1,-1"});
   EXPECT_EQ(off.exit_code, 2);
   EXPECT_NE(off.err.find("off the map: continent 0 spans x -20.00 to 0.00, y -6.00 to 4.00 "
@@ -224,7 +223,7 @@ TEST_F(WalkgridToolsTest, TrailfollowReportsExactlyTheBreakAtTheWall) {
 
 TEST_F(WalkgridToolsTest, TrailfollowRefusesALineThatIsNoPosition) {
   const ToolRun run = Walkgrid({"trailfollow", world_},
-                           WriteTrail("bad.jsonl", {Position(0, 0), json({{"x", 1}})}));
+                               WriteTrail("bad.jsonl", {Position(0, 0), json({{"x", 1}})}));
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("trail line 2: y: missing"), std::string::npos) << run.err;
   EXPECT_EQ(run.lines.size(), 1u);  // the first position was printed as it was read
@@ -284,8 +283,7 @@ TEST_F(WalkgridToolsTest, SnapcheckRefusesAFollowFileOfAnotherTrail) {
   std::ofstream(follow) << followed.out;
   const ToolRun run = Walkgrid({"snapcheck", world_, "--trail", trail, "--follow", follow});
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("line 2: column: [-10,-2] is not the trail's [-9,-3]"),
-            std::string::npos)
+  EXPECT_NE(run.err.find("line 2: column: [-10,-2] is not the trail's [-9,-3]"), std::string::npos)
       << run.err;
 }
 
