@@ -54,8 +54,9 @@ class WalkgridToolsTest : public ::testing::Test {
     run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     run.out = ReadFile(dir_.Sub("out"));
     run.err = ReadFile(dir_.Sub("err"));
-    if (args.size() < 2 || args[0] != "gridcol" ||
-        std::find(args.begin(), args.end(), "--text") == args.end()) {
+    const bool lines_of_json =
+        args[0] != "floors" && std::find(args.begin(), args.end(), "--text") == args.end();
+    if (lines_of_json) {
       std::istringstream lines(run.out);
       for (std::string line; std::getline(lines, line);) {
         json value = json::parse(line, nullptr, false);
@@ -163,6 +164,15 @@ TEST_F(WalkgridToolsTest, GridcolSlopeIsTheSteepestLinkWalked) {
   ASSERT_EQ(run.lines.size(), 1u);
   EXPECT_EQ(run.lines[0]["surfaces"][0]["height_yards"], 0.5);
   EXPECT_EQ(run.lines[0]["surfaces"][0]["slope_degrees"], 14.0);
+}
+
+// floors, gridcol's elder, reads --at in the frame too.
+TEST_F(WalkgridToolsTest, FloorsReadsThePlaceInTheWorldsFrame) {
+  const ToolRun run = Walkgrid({"floors", world_, "--at", At(3, 2)});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json floors = json::parse(run.out);
+  EXPECT_EQ(floors["column"], json({-7, -1}));
+  EXPECT_EQ(floors["floors"].size(), 2u);
 }
 
 TEST_F(WalkgridToolsTest, GridcolRefusesBadInputNamingTheOption) {
