@@ -13,7 +13,10 @@ namespace walk::client {
 void AddBuildMeshCommand(CLI::App& app);  // walkgrid_build_mesh.cc
 void AddDemoCommand(CLI::App& app);       // walkgrid_demo.cc
 void AddOracleCommand(CLI::App& app);     // walkgrid_oracle.cc
-void AddGraphCommands(CLI::App& app);  // walkgrid_graph.cc: prepare, export-graph, abstract-check
+void AddGraphCommands(CLI::App& app);   // walkgrid_graph.cc: prepare, export-graph, abstract-check
+void AddGridcolCommand(CLI::App& app);  // walkgrid_gridcol.cc
+void AddTrailfollowCommand(CLI::App& app);  // walkgrid_trailfollow.cc
+void AddSnapcheckCommand(CLI::App& app);    // walkgrid_snapcheck.cc
 
 // The median of `values` (0 when empty), as the checks print it.
 inline double Median(std::vector<double> values) {
