@@ -28,8 +28,8 @@ void ComputeRoadBlocks(Continent& c) {
     const std::uint32_t b = queue.front();
     queue.pop_front();
     const std::int64_t x = b % c.road_blocks_x, y = b / c.road_blocks_x;
-    const std::uint16_t next = static_cast<std::uint16_t>(
-        std::min<std::uint32_t>(c.road_blocks[b] + 1u, kFar - 1u));
+    const std::uint16_t next =
+        static_cast<std::uint16_t>(std::min<std::uint32_t>(c.road_blocks[b] + 1u, kFar - 1u));
     for (int d = 0; d < kDirectionCount; ++d) {
       const std::int64_t nx = x + kDirectionDx[d], ny = y + kDirectionDy[d];
       if (nx < 0 || ny < 0 || nx >= c.road_blocks_x || ny >= rows) continue;

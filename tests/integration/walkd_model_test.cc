@@ -125,8 +125,7 @@ TEST(WalkdModelTest, ANewZoneLevelReasksOnlyTheBandsItReprices) {
   for (std::uint16_t level = 1; level < 80; ++level) {
     int changed = 0;
     for (std::uint32_t band : bands) {
-      repriced[band] =
-          nav::DangerMultiplier(band, old_level) != nav::DangerMultiplier(band, level);
+      repriced[band] = nav::DangerMultiplier(band, old_level) != nav::DangerMultiplier(band, level);
       changed += repriced[band] ? 1 : 0;
     }
     if (changed > 0 && changed < 3) {
