@@ -91,6 +91,7 @@ PairAnswer FromResponse(const walk::v1::WalkBatchResponse& r) {
   a.seconds = r.walk().seconds();
   a.yards = r.walk().yards();
   a.stored = r.stored();
+  a.from_band_zero = r.walk().from_band_zero();
   const std::string& id = r.walk().model_id();
   std::from_chars(id.data(), id.data() + id.size(), a.model, 16);
   return a;
@@ -111,6 +112,7 @@ PairAnswer FromRow(const walk::v1::AnswerBlock& rows, int k) {
   a.seconds = k < rows.seconds_size() ? rows.seconds(k) : 0.0;
   a.yards = k < rows.yards_size() ? rows.yards(k) : 0.0;
   a.stored = k < rows.stored_size() && rows.stored(k);
+  a.from_band_zero = k < rows.from_band_zero_size() && rows.from_band_zero(k);
   a.model = k < rows.model_size() ? rows.model(k) : 0;
   return a;
 }

@@ -24,7 +24,8 @@ struct PairAnswer {
   walk::v1::Method method = walk::v1::METHOD_UNSPECIFIED;
   double seconds = 0.0;  // set when status is OK
   double yards = 0.0;
-  bool stored = false;  // the walk store answered
+  bool stored = false;          // the walk store answered
+  bool from_band_zero = false;  // a danger band's answer that is band 0's walk
   std::uint64_t model = 0;
 
   // A walk was found.

@@ -72,6 +72,7 @@ void AppendAnswerLine(const BatchPair& pair, const PairAnswer& a, std::string* o
     AppendNumber(a.yards, out);
   }
   *out += a.stored ? ",\"stored\":true" : ",\"stored\":false";
+  if (a.from_band_zero) *out += ",\"from_band_zero\":true";
   *out += ",\"method\":\"";
   *out += LowerSuffix(walk::v1::Method_Name(a.method), kMethodPrefix);
   *out += "\"}\n";
@@ -226,6 +227,12 @@ int RunBatch(const BatchArgs& args) {
                      {"store_answers_before", summary.store_answers_before()},
                      {"store_answers_after", summary.store_answers_after()},
                      {"wall_s", summary.wall_seconds()}};
+  // Pairs of a danger band answered by band 0's walk, by band (docs/cost_model.md).
+  nlohmann::ordered_json reused = nlohmann::ordered_json::object();
+  for (const walk::v1::BandCount& c : summary.from_band_zero()) {
+    reused[std::to_string(c.band())] = c.count();
+  }
+  last["summary"]["from_band_zero"] = reused;
   out << last.dump() << "\n";
   out.close();
   if (!out || std::rename((args.out_path + ".tmp").c_str(), args.out_path.c_str()) != 0) {

@@ -39,16 +39,17 @@ Box ExtentOf(const World& world) {
 
 std::string Rect(const Box& b, double fx0, double fy0, double fx1, double fy1) {
   char text[256];
-  std::snprintf(text, sizeof text, "[[[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f]]]",
-                b.X(fx0), b.Y(fy0), b.X(fx1), b.Y(fy0), b.X(fx1), b.Y(fy1), b.X(fx0), b.Y(fy1),
-                b.X(fx0), b.Y(fy0));
+  std::snprintf(text, sizeof text,
+                "[[[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f]]]", b.X(fx0),
+                b.Y(fy0), b.X(fx1), b.Y(fy0), b.X(fx1), b.Y(fy1), b.X(fx0), b.Y(fy1), b.X(fx0),
+                b.Y(fy0));
   return text;
 }
 
 std::string Feature(const std::string& type, const std::string& coordinates,
                     const std::string& properties) {
-  return R"({"type":"Feature","geometry":{"type":")" + type + R"(","coordinates":)" +
-         coordinates + R"(},"properties":)" + properties + "}";
+  return R"({"type":"Feature","geometry":{"type":")" + type + R"(","coordinates":)" + coordinates +
+         R"(},"properties":)" + properties + "}";
 }
 
 std::string Collection(const std::vector<std::string>& features) {
@@ -105,9 +106,9 @@ void LayTestLayers(World* world) {
   sources.roads = LayerSource{
       "roads.geojson",
       Collection({Feature("LineString", road, "{\"width_yards\":" + std::to_string(width) + "}")})};
-  sources.hubs = LayerSource{
-      "hubs.geojson", Collection({Feature("Polygon", Rect(b, 0.75, 0.0, 1.0, 0.25),
-                                          R"({"faction":"B","name":"Southfort"})")})};
+  sources.hubs =
+      LayerSource{"hubs.geojson", Collection({Feature("Polygon", Rect(b, 0.75, 0.0, 1.0, 0.25),
+                                                      R"({"faction":"B","name":"Southfort"})")})};
   const Continent& c = world->continents[0];
   const SurfaceId west = SurfaceNear(*world, b, 0.15, 0.5);
   const SurfaceId east = SurfaceNear(*world, b, 0.85, 0.5);
@@ -142,9 +143,8 @@ void ExpectPricedRight(const World& world) {
     for (std::uint32_t band : kDangerBands) {
       const Metric metric(world, *FindProfile(name), band);
       const OracleReport report = OracleCheck(world, metric, 8, 13 + band);
-      EXPECT_EQ(report.disagree, 0u)
-          << name << " band " << band << ": "
-          << (report.problems.empty() ? "" : report.problems[0]);
+      EXPECT_EQ(report.disagree, 0u) << name << " band " << band << ": "
+                                     << (report.problems.empty() ? "" : report.problems[0]);
       EXPECT_GT(report.walks, 2u) << name << " band " << band;
     }
   }
