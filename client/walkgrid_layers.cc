@@ -31,9 +31,9 @@ nlohmann::ordered_json ReportJson(const nav::LayersReport& report) {
   out["files"] = nlohmann::ordered_json::array();
   for (const nav::WorldLayer& layer : report.applied) {
     out["files"].push_back({{"name", layer.name},
-                             {"file", layer.file},
-                             {"hash", nav::FormatId(layer.hash)},
-                             {"summary", layer.summary}});
+                            {"file", layer.file},
+                            {"hash", nav::FormatId(layer.hash)},
+                            {"summary", layer.summary}});
   }
   if (report.zones) {
     out["zones"] = nlohmann::ordered_json::array();

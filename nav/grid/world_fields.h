@@ -24,7 +24,8 @@
 //                             its length in the hash
 //
 // What the walks leave out is derived, never stored: a surface's column and level, the regions,
-// a continent's tile index and its ground kinds (grid_builder.h, FinishContinent).
+// a continent's tile index, its rides by landing and its ground kinds (grid_builder.h,
+// FinishContinent).
 #pragma once
 
 #include <cstdint>

@@ -42,8 +42,7 @@ std::int64_t FirstCentreAbove(double v, std::int64_t count, const Centre& centre
 
 }  // namespace
 
-void ForEachColumnInPolygon(const Continent& c, const WorldFrame& frame,
-                            const GeoPolygon& polygon,
+void ForEachColumnInPolygon(const Continent& c, const WorldFrame& frame, const GeoPolygon& polygon,
                             absl::FunctionRef<void(std::uint32_t x, std::uint32_t y)> visit) {
   const std::int64_t width = c.width_columns, height = c.height_columns;
   auto centre_x = [&](std::int64_t x) { return frame.CentreX(x); };
@@ -68,7 +67,12 @@ void ForEachColumnInPolygon(const Continent& c, const WorldFrame& frame,
         const GeoPoint& a = ring[i];
         const GeoPoint& b = ring[(i + 1) % ring.size()];
         if ((a.y > cy) != (b.y > cy)) {
-          crossings.push_back(a.x + (cy - a.y) * (b.x - a.x) / (b.y - a.y));
+          // t is in [0, 1]; a vertical edge crosses at its very x (the rule on boundaries
+          // depends on it), and ends too far apart for their difference to be finite are mixed
+          // instead, so no crossing is NaN (which would break the sort).
+          const double t = (cy - a.y) / (b.y - a.y);
+          const double d = b.x - a.x;
+          crossings.push_back(std::isfinite(d) ? a.x + t * d : a.x * (1.0 - t) + b.x * t);
         }
       }
     }

@@ -24,8 +24,7 @@
 namespace walk::nav {
 
 // Calls visit(x, y) once for every grid column of `c` whose centre lies inside `polygon`.
-void ForEachColumnInPolygon(const Continent& c, const WorldFrame& frame,
-                            const GeoPolygon& polygon,
+void ForEachColumnInPolygon(const Continent& c, const WorldFrame& frame, const GeoPolygon& polygon,
                             absl::FunctionRef<void(std::uint32_t x, std::uint32_t y)> visit);
 
 // Calls visit(x, y) for every grid column of `c` whose centre lies within `half_width_yards` of

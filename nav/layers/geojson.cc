@@ -72,8 +72,8 @@ absl::Status FeatureReader::ReadProperties(const Json& json) {
     } else if (value.is_number()) {
       v.kind = GeoValue::Kind::kNumber;
       v.number = value.get<double>();
-      v.integral = value.is_number_integer() || (std::isfinite(v.number) &&
-                                                 std::floor(v.number) == v.number);
+      v.integral = value.is_number_integer() ||
+                   (std::isfinite(v.number) && std::floor(v.number) == v.number);
     } else if (value.is_string()) {
       v.kind = GeoValue::Kind::kString;
       v.text = value.get<std::string>();
@@ -205,7 +205,8 @@ absl::StatusOr<std::vector<GeoFeature>> ParseFeatureCollection(std::string_view 
     // The parser's message names the byte: "parse error at line 3, column 5: ...".
     return absl::InvalidArgumentError(absl::StrCat(file, ": not JSON: ", e.what()));
   }
-  if (!json.is_object()) return absl::InvalidArgumentError(absl::StrCat(file, ": must be an object"));
+  if (!json.is_object())
+    return absl::InvalidArgumentError(absl::StrCat(file, ": must be an object"));
   const auto type = json.find("type");
   if (type == json.end() || !type->is_string() || *type != "FeatureCollection") {
     return absl::InvalidArgumentError(absl::StrCat(file, ": type: must be \"FeatureCollection\""));

@@ -42,7 +42,7 @@ using GeoLine = std::vector<GeoPoint>;
 struct GeoValue {
   enum class Kind : std::uint8_t { kNull, kBool, kNumber, kString, kOther };
   Kind kind = Kind::kNull;
-  double number = 0.0;   // kNumber
+  double number = 0.0;    // kNumber
   bool integral = false;  // kNumber with no fraction (5 and 5.0 both)
   bool boolean = false;   // kBool
   std::string text;       // kString
@@ -55,8 +55,8 @@ enum GeoShapes : std::uint8_t {
 };
 
 struct GeoFeature {
-  std::size_t index = 0;          // its place in "features", from 0
-  std::string name;               // properties.name when it is a string, else empty
+  std::size_t index = 0;             // its place in "features", from 0
+  std::string name;                  // properties.name when it is a string, else empty
   std::vector<GeoPolygon> polygons;  // a Polygon or MultiPolygon
   std::vector<GeoLine> lines;        // a LineString or MultiLineString
   std::vector<std::pair<std::string, GeoValue>> properties;

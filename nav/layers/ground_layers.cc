@@ -17,8 +17,8 @@ absl::StatusOr<std::optional<LayerSource>> ReadOne(const std::string& path) {
   if (path.empty()) return std::optional<LayerSource>();
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot be read"));
-  LayerSource source{path, std::string((std::istreambuf_iterator<char>(in)),
-                                       std::istreambuf_iterator<char>())};
+  LayerSource source{
+      path, std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())};
   if (in.bad()) return absl::NotFoundError(absl::StrCat(path, ": cannot be read"));
   return std::optional<LayerSource>(std::move(source));
 }
@@ -30,8 +30,8 @@ absl::Status CheckContinents(const std::string& file, const std::vector<Area>& a
   for (const Area& area : areas) {
     if (world.FindContinent(area.continent) == nullptr) {
       return absl::InvalidArgumentError(
-          absl::StrCat(file, ": ", area.label, ": properties.continent: the world has no continent ",
-                       area.continent));
+          absl::StrCat(file, ": ", area.label,
+                       ": properties.continent: the world has no continent ", area.continent));
     }
   }
   return absl::OkStatus();
@@ -77,8 +77,8 @@ absl::StatusOr<Parsed> ParseAll(const LayerSources& sources, const World& world)
   for (int k = 0; k < 2; ++k) {
     if (!*marks[k]) continue;
     const LayerSource& source = **marks[k];
-    absl::StatusOr<MarkLayer> layer = k == 0 ? ParseRoadLayer(source.text, source.file)
-                                             : ParseHubLayer(source.text, source.file);
+    absl::StatusOr<MarkLayer> layer =
+        k == 0 ? ParseRoadLayer(source.text, source.file) : ParseHubLayer(source.text, source.file);
     if (!layer.ok()) return layer.status();
     if (absl::Status s = CheckContinents(source.file, layer->areas, world); !s.ok()) return s;
     *into[k] = *std::move(layer);
@@ -89,6 +89,11 @@ absl::StatusOr<Parsed> ParseAll(const LayerSources& sources, const World& world)
     parsed.lifts = *std::move(layer);
   }
   return parsed;
+}
+
+// "1 zone", "2 zones".
+std::string Count(std::uint64_t n, const char* one, const char* many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
 }
 
 std::uint64_t ColumnsOf(const std::vector<MarkColumns>& counted, std::uint8_t mark) {
@@ -121,15 +126,16 @@ absl::StatusOr<LayersReport> ApplyLayers(const LayerSources& sources, World* wor
     report.zones = ApplyZoneLayer(*parsed->zones, world);
     std::uint64_t columns = 0;
     for (const ZoneColumns& z : *report.zones) columns += z.columns;
-    report.applied.push_back(RecordOf(
-        "zones", *sources.zones,
-        absl::StrCat(report.zones->size(), " zones, ", columns, " columns")));
+    report.applied.push_back(RecordOf("zones", *sources.zones,
+                                      absl::StrCat(Count(report.zones->size(), "zone", "zones"),
+                                                   ", ", Count(columns, "column", "columns"))));
   }
   if (parsed->roads) {
     report.road_columns = ColumnsOf(ApplyMarkLayer(*parsed->roads, world), kMarkRoad);
-    report.applied.push_back(RecordOf("roads", *sources.roads,
-                                      absl::StrCat(parsed->roads->areas.size(), " features, ",
-                                                   *report.road_columns, " columns")));
+    report.applied.push_back(
+        RecordOf("roads", *sources.roads,
+                 absl::StrCat(Count(parsed->roads->areas.size(), "feature", "features"), ", ",
+                              Count(*report.road_columns, "column", "columns"))));
   }
   if (parsed->hubs) {
     const std::vector<MarkColumns> counted = ApplyMarkLayer(*parsed->hubs, world);
@@ -137,16 +143,17 @@ absl::StatusOr<LayersReport> ApplyLayers(const LayerSources& sources, World* wor
     report.hub_b_columns = ColumnsOf(counted, kMarkHubB);
     report.applied.push_back(
         RecordOf("hubs", *sources.hubs,
-                 absl::StrCat(parsed->hubs->areas.size(), " features, ", *report.hub_a_columns,
-                              " columns of faction A, ", *report.hub_b_columns, " of faction B")));
+                 absl::StrCat(Count(parsed->hubs->areas.size(), "feature", "features"), ", ",
+                              Count(*report.hub_a_columns, "column", "columns"), " of faction A, ",
+                              *report.hub_b_columns, " of faction B")));
   }
   if (parsed->lifts) {
     report.lifts = ApplyLiftLayer(*parsed->lifts, world);
     std::size_t joined = 0;
     for (const LiftOutcome& lift : *report.lifts) joined += lift.joined ? 1 : 0;
-    report.applied.push_back(RecordOf(
-        "lifts", *sources.lifts,
-        absl::StrCat(joined, " lifts joined, ", report.lifts->size() - joined, " refused")));
+    report.applied.push_back(RecordOf("lifts", *sources.lifts,
+                                      absl::StrCat(Count(joined, "lift", "lifts"), " joined, ",
+                                                   report.lifts->size() - joined, " refused")));
   }
   for (Continent& c : world->continents) FinishContinent(c);
   for (const WorldLayer& record : report.applied) Record(record, world);

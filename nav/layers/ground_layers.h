@@ -36,7 +36,7 @@ struct LayerSources {
 
 // What laying the layers did.
 struct LayersReport {
-  std::vector<WorldLayer> applied;         // the records now in the world, in laying order
+  std::vector<WorldLayer> applied;                // the records now in the world, in laying order
   std::optional<std::vector<ZoneColumns>> zones;  // columns per zone (a zones file)
   std::optional<std::uint64_t> road_columns;      // a roads file
   std::optional<std::uint64_t> hub_a_columns, hub_b_columns;  // a hubs file

@@ -37,9 +37,9 @@ absl::StatusOr<MarkLayer> ParseHubLayer(std::string_view text, const std::string
     if (faction != nullptr && faction->kind == GeoValue::Kind::kString)
       mark = HubMarkOf(faction->text);
     if (!mark) {
-      return PropertyError(file, feature, "faction",
-                           faction == nullptr ? "must be \"A\" or \"B\" (it is missing)"
-                                              : "must be \"A\" or \"B\"");
+      return PropertyError(
+          file, feature, "faction",
+          faction == nullptr ? "must be \"A\" or \"B\" (it is missing)" : "must be \"A\" or \"B\"");
     }
     area.mark = *mark;
     if (absl::StatusOr<std::string> name = StringProperty(file, feature, "name"); !name.ok())

@@ -27,8 +27,8 @@ absl::Status CheckJsonText(std::string_view text, const std::string& file) {
       in_string = true;
     } else if (ch == '[' || ch == '{') {
       if (++depth > kMaxJsonDepth) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            file, ": nested deeper than ", kMaxJsonDepth, " levels (at byte ", i, ")"));
+        return absl::InvalidArgumentError(absl::StrCat(file, ": nested deeper than ", kMaxJsonDepth,
+                                                       " levels (at byte ", i, ")"));
       }
     } else if (ch == ']' || ch == '}') {
       --depth;  // unbalanced brackets are the parser's to name

@@ -46,8 +46,8 @@ absl::StatusOr<LiftSpec> LiftReader::Read(const Json& json) {
     if (!name->is_string()) return Error("name", "must be a string");
     spec_.name = name->get<std::string>();
   }
-  if (absl::Status s = OnlyKnown(json, "", {"name", "continent", "from", "to", "wait_s",
-                                            "shaft_yards_per_s"});
+  if (absl::Status s =
+          OnlyKnown(json, "", {"name", "continent", "from", "to", "wait_s", "shaft_yards_per_s"});
       !s.ok()) {
     return s;
   }
@@ -141,9 +141,10 @@ absl::StatusOr<SurfaceId> ResolveLanding(const Continent& c, const WorldFrame& f
   }
   const double off = std::abs(c.height_yards[best] - landing.z);
   if (!(off <= kLandingToleranceYards)) {
-    return refuse(absl::StrFormat("no surface of the column at %s lies within %g yards of z = %g "
-                                  "(the nearest is at z = %g)",
-                                  at, kLandingToleranceYards, landing.z, c.height_yards[best]));
+    return refuse(
+        absl::StrFormat("no surface of the column at %s lies within %g yards of z = %g "
+                        "(the nearest is at z = %g)",
+                        at, kLandingToleranceYards, landing.z, c.height_yards[best]));
   }
   if (c.flags[best] & kFlagBlocked) {
     return refuse(absl::StrFormat("the surface at z = %g is blocked ground", c.height_yards[best]));

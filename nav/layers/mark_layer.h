@@ -17,9 +17,9 @@ namespace walk::nav {
 struct MarkArea {
   std::string label;  // as errors name the feature
   ContinentId continent = 0;
-  std::uint8_t mark = 0;              // the AreaMark it sets
-  std::vector<GeoPolygon> polygons;   // areas
-  std::vector<GeoLine> lines;         // lines, `half_width_yards` either side
+  std::uint8_t mark = 0;             // the AreaMark it sets
+  std::vector<GeoPolygon> polygons;  // areas
+  std::vector<GeoLine> lines;        // lines, `half_width_yards` either side
   double half_width_yards = 0.0;
 };
 

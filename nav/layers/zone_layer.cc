@@ -55,15 +55,14 @@ absl::StatusOr<ZoneLayer> ParseZoneLayer(std::string_view text, const std::strin
                                           "name \"", was.name, "\" there)"));
       }
       if (was.min_level != zone->min_level || was.max_level != zone->max_level) {
-        return PropertyError(file, feature, was.min_level != zone->min_level ? "min_level"
-                                                                             : "max_level",
-                             absl::StrCat("differs from feature ", it->second.second, where,
-                                          "levels ", was.min_level, "..", was.max_level,
-                                          " there)"));
+        return PropertyError(
+            file, feature, was.min_level != zone->min_level ? "min_level" : "max_level",
+            absl::StrCat("differs from feature ", it->second.second, where, "levels ",
+                         was.min_level, "..", was.max_level, " there)"));
       }
     }
-    layer.areas.push_back({feature.Label(), static_cast<ContinentId>(*continent), zone->id,
-                           feature.polygons});
+    layer.areas.push_back(
+        {feature.Label(), static_cast<ContinentId>(*continent), zone->id, feature.polygons});
   }
   for (auto& [id, zone] : seen) layer.zones.push_back(std::move(zone.first));
   return layer;

@@ -32,7 +32,7 @@ struct ZoneArea {
 };
 
 struct ZoneLayer {
-  std::vector<Zone> zones;     // sorted by id, each once
+  std::vector<Zone> zones;      // sorted by id, each once
   std::vector<ZoneArea> areas;  // in file order
 };
 

@@ -197,9 +197,9 @@ TEST_F(WalkgridLayersTest, BuildersLayTheFilesBeforeTheySave) {
   Write("floor.obj", "v 0 0 0\nv 20 0 0\nv 20 0 20\nv 0 0 20\nf 1 4 3 2\n");
   Write("corner.json", R"({"lifts": [{"from": {"x": 1, "y": 1, "z": 0},
                                      "to": {"x": 19, "y": 19, "z": 0}}]})");
-  line = Run({"build-mesh", Path("floor.obj"), "--out", Path("mesh"), "--lifts",
-              Path("corner.json")},
-             &code, &output);
+  line =
+      Run({"build-mesh", Path("floor.obj"), "--out", Path("mesh"), "--lifts", Path("corner.json")},
+          &code, &output);
   ASSERT_EQ(code, 0) << output;
   ASSERT_EQ(line["layers"]["lifts"]["joined"].size(), 1u) << output;
   auto mesh = nav::LoadWorld(Path("mesh"));

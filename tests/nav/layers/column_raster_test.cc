@@ -33,7 +33,9 @@ Columns InPolygon(const World& world, const GeoPolygon& polygon) {
 Columns NearLine(const World& world, const GeoLine& line, double width_yards) {
   Columns columns;
   ForEachColumnNearLine(world.continents[0], world.frame(), line, width_yards / 2.0,
-                        [&](std::uint32_t x, std::uint32_t y) { columns.insert({x, y}); });
+                        [&](std::uint32_t x, std::uint32_t y) {
+                          columns.insert({x, y});
+                        });
   return columns;
 }
 
@@ -43,8 +45,8 @@ Columns Drawn(const std::vector<std::string>& rows) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     for (std::size_t x = 0; x < rows[r].size(); ++x) {
       if (rows[r][x] == '#') {
-        columns.insert({static_cast<std::uint32_t>(x),
-                        static_cast<std::uint32_t>(rows.size() - 1 - r)});
+        columns.insert(
+            {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(rows.size() - 1 - r)});
       }
     }
   }

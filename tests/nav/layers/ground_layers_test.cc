@@ -111,8 +111,8 @@ TEST(GroundLayersTest, EverySurfaceOfAColumnTakesItsLayers) {
   World world;
   world.continents.push_back(*std::move(built));
   world.content_id = ComputeContentId(world);
-  const std::string zone = Collection({Feature(
-      R"({"zone": 3, "min_level": 5, "max_level": 9})", Polygon(1, 0, 2, 1))});
+  const std::string zone =
+      Collection({Feature(R"({"zone": 3, "min_level": 5, "max_level": 9})", Polygon(1, 0, 2, 1))});
   const std::string hub = Collection({Feature(R"({"faction": "b"})", Polygon(1, 0, 2, 1))});
   ASSERT_TRUE(Lay(&world, zone, "", hub).ok());
   const Continent& c = world.continents[0];
@@ -146,9 +146,9 @@ TEST(GroundLayersTest, HubsOfBothFactionsAreHostileToTheOtherOnly) {
   EXPECT_EQ(b.EnterMultiplier(c, SurfaceAt(c, 1, 1), 0, 0), DefaultCostModel().hostile);
   EXPECT_EQ(b.EnterMultiplier(c, SurfaceAt(c, 9, 1), 0, 0), 1.0);
   // A second hubs file replaces the first.
-  ASSERT_TRUE(Lay(&world, "", "",
-                  Collection({Feature(R"({"faction": "Faction_B"})", Polygon(0, 0, 1, 1))}))
-                  .ok());
+  ASSERT_TRUE(
+      Lay(&world, "", "", Collection({Feature(R"({"faction": "Faction_B"})", Polygon(0, 0, 1, 1))}))
+          .ok());
   EXPECT_EQ(c.marks[SurfaceAt(c, 9, 1)], 0);
   EXPECT_EQ(c.marks[SurfaceAt(c, 0, 0)], kMarkHubB);
   ASSERT_EQ(world.layers.size(), 1u);  // one record a layer, the latest
@@ -158,7 +158,8 @@ TEST(GroundLayersTest, HubsOfBothFactionsAreHostileToTheOtherOnly) {
 TEST(GroundLayersTest, FactionsAreSpelledAsEitherFileWouldSpellThem) {
   for (const char* a : {"A", "a", " a ", "faction-a", "Faction_A", "faction a", "FACTION-A"})
     EXPECT_EQ(HubMarkOf(a), kMarkHubA) << a;
-  for (const char* b : {"B", "b", "faction-b", "faction_b"}) EXPECT_EQ(HubMarkOf(b), kMarkHubB) << b;
+  for (const char* b : {"B", "b", "faction-b", "faction_b"})
+    EXPECT_EQ(HubMarkOf(b), kMarkHubB) << b;
   for (const char* neither : {"", "c", "ab", "faction", "faction-", "factiona", "horde", "a-b"})
     EXPECT_FALSE(HubMarkOf(neither).has_value()) << neither;
 }
@@ -204,8 +205,8 @@ TEST(GroundLayersTest, LayersAreLaidInTheWorldsFrame) {
 
 TEST(GroundLayersTest, LayingTheSameFilesAgainChangesNothing) {
   World world = OpenWorld(6, 6);
-  const std::string zones = Collection(
-      {Feature(R"({"zone": 1, "min_level": 0, "max_level": 1})", Polygon(0, 0, 3, 3))});
+  const std::string zones =
+      Collection({Feature(R"({"zone": 1, "min_level": 0, "max_level": 1})", Polygon(0, 0, 3, 3))});
   ASSERT_TRUE(Lay(&world, zones, "", "").ok());
   const std::uint64_t id = world.content_id;
   const std::vector<WorldLayer> layers = world.layers;
@@ -234,8 +235,8 @@ TEST(GroundLayersTest, BadFilesAreRefusedNamingFileFeatureAndField) {
        "0..65535"},
       {"zones", Collection({Feature(R"({"zone": 0, "min_level": 1, "max_level": 2})", square)}),
        "layers/zones.geojson: feature 0: properties.zone: must be an integer 1..65535"},
-      {"zones", Collection({Feature(R"({"name": "Nowhere", "min_level": 1, "max_level": 2})",
-                                    square)}),
+      {"zones",
+       Collection({Feature(R"({"name": "Nowhere", "min_level": 1, "max_level": 2})", square)}),
        "layers/zones.geojson: feature 0 (\"Nowhere\"): properties.zone: must be an integer "
        "1..65535 (it is missing)"},
       {"zones", Collection({Feature(R"({"zone": 1, "min_level": 1.5, "max_level": 2})", square)}),
@@ -267,8 +268,8 @@ TEST(GroundLayersTest, BadFilesAreRefusedNamingFileFeatureAndField) {
       {"zones", R"({"type": "FeatureCollection", "features": {}})",
        "layers/zones.geojson: features: must be an array"},
       {"zones",
-       Collection({Feature(R"({"zone": 1, "min_level": 1, "max_level": 2, "continent": 7})",
-                           square)}),
+       Collection(
+           {Feature(R"({"zone": 1, "min_level": 1, "max_level": 2, "continent": 7})", square)}),
        "layers/zones.geojson: feature 0: properties.continent: the world has no continent 7"},
       {"roads",
        Collection({Feature(R"({"name": "King's Road"})",
@@ -339,13 +340,14 @@ TEST(GroundLayersTest, MangledFilesAreRefusedNeverCrash) {
   texts.push_back(std::string(100000, '{'));
   texts.push_back(Collection({Feature("{}", R"({"type": "Polygon", "coordinates": [[[1e308, 0], )"
                                             R"([-1e308, 1e308], [0, -1e308]]]})")}));
-  texts.push_back(Collection({Feature(R"({"width_yards": 1e-300})",
-                                      R"({"type": "LineString", "coordinates": [[0, 0], [1, 1]]})")}));
+  texts.push_back(
+      Collection({Feature(R"({"width_yards": 1e-300})",
+                          R"({"type": "LineString", "coordinates": [[0, 0], [1, 1]]})")}));
   for (const std::string& text : texts) {
     for (int layer = 0; layer < 3; ++layer) {
       World world = OpenWorld(4, 4);
-      absl::StatusOr<LayersReport> report = Lay(&world, layer == 0 ? text : "",
-                                                layer == 1 ? text : "", layer == 2 ? text : "");
+      absl::StatusOr<LayersReport> report =
+          Lay(&world, layer == 0 ? text : "", layer == 1 ? text : "", layer == 2 ? text : "");
       if (!report.ok()) {
         EXPECT_EQ(report.status().code(), absl::StatusCode::kInvalidArgument) << text;
       }

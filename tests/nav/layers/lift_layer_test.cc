@@ -29,8 +29,8 @@
 namespace walk::nav {
 namespace {
 
-using testing::At;
 using testing::AsciiWorld;
+using testing::At;
 using testing::SurfaceAt;
 
 std::string TempDir(const std::string& name) {
@@ -242,8 +242,7 @@ TEST(LiftLayerTest, TheAbstractGraphJoinsLandingsInDifferentCellsByALiftArc) {
     if (g.arc_head[a] != head) continue;
     arc = true;
     const Metric neutral(world, *FindProfile("neutral"), 0);
-    EXPECT_NEAR(g.prices[0].seconds[a], neutral.LiftSeconds(c, *c.FindRide(near, far), 0, 0),
-                1e-6);
+    EXPECT_NEAR(g.prices[0].seconds[a], neutral.LiftSeconds(c, *c.FindRide(near, far), 0, 0), 1e-6);
     EXPECT_EQ(g.prices[0].yards[a], 0.0f);  // a ride walks no yards
   }
   EXPECT_TRUE(arc);
@@ -327,8 +326,8 @@ TEST(LiftLayerTest, LandingsAreTheNearestSurfaceWithinThreeYardsOrTheLiftIsRefus
            ", \"to\": " + landing(bx, bz) + "}";
   };
   auto report = LayLifts(&world, Lifts({
-                                     lift(1.5, 5.5, 2.5, 0, "deck"),      // 1.5 from the deck
-                                     lift(1.5, 6.0, 3.5, 0, "tie"),       // 2 from deck and roof
+                                     lift(1.5, 5.5, 2.5, 0, "deck"),       // 1.5 from the deck
+                                     lift(1.5, 6.0, 3.5, 0, "tie"),        // 2 from deck and roof
                                      lift(1.5, 12.0, 3.5, 0, "too high"),  // 4 above the roof
                                      lift(9.5, 0, 3.5, 0, "off"),
                                      lift(5.5, 0, 3.5, 0, "empty"),
@@ -370,20 +369,25 @@ TEST(LiftLayerTest, LandingsAreTheNearestSurfaceWithinThreeYardsOrTheLiftIsRefus
 TEST(LiftLayerTest, BadLiftFilesAreRefusedNamingTheLiftAndTheMember) {
   const std::string ok = Lift(0, 0, 1, 0);
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {Lifts({ok, ok,
-              R"({"name": "Mesa car", "from": {"x": 1, "y": 2, "z": "up"}, "to": {"x": 1, "y": 2, "z": 3}})"}),
+      {Lifts(
+           {ok, ok,
+            R"({"name": "Mesa car", "from": {"x": 1, "y": 2, "z": "up"}, "to": {"x": 1, "y": 2, "z": 3}})"}),
        "lifts.json: lifts[2] (\"Mesa car\"): from.z: must be a finite number"},
-      {Lifts({R"({"from": {"x": 1, "y": 2, "z": 0}, "to": {"x": 1, "y": 2, "z": 3}, "wait_seconds": 5})"}),
+      {Lifts(
+           {R"({"from": {"x": 1, "y": 2, "z": 0}, "to": {"x": 1, "y": 2, "z": 3}, "wait_seconds": 5})"}),
        "lifts.json: lifts[0]: wait_seconds: is not a member of a lift (misspelt?)"},
       {Lifts({R"({"from": {"x": 1, "y": 2, "z": 0, "w": 1}, "to": {"x": 1, "y": 2, "z": 3}})"}),
        "lifts.json: lifts[0]: from.w: is not a member of a lift (misspelt?)"},
       {Lifts({R"({"from": {"x": 1, "y": 2, "z": 0}})"}),
        "lifts.json: lifts[0]: to: is missing (a landing {\"x\", \"y\", \"z\"})"},
-      {Lifts({R"({"from": {"x": 1, "y": 2, "z": 0}, "to": {"x": 1, "y": 2, "z": 3}, "wait_s": -1})"}),
+      {Lifts(
+           {R"({"from": {"x": 1, "y": 2, "z": 0}, "to": {"x": 1, "y": 2, "z": 3}, "wait_s": -1})"}),
        "lifts.json: lifts[0]: wait_s: must be a number from 0 to 3600"},
-      {Lifts({R"({"from": {"x": 1, "y": 2, "z": 0}, "to": {"x": 1, "y": 2, "z": 3}, "shaft_yards_per_s": 0})"}),
+      {Lifts(
+           {R"({"from": {"x": 1, "y": 2, "z": 0}, "to": {"x": 1, "y": 2, "z": 3}, "shaft_yards_per_s": 0})"}),
        "lifts.json: lifts[0]: shaft_yards_per_s: must be a number above 0 to 1000"},
-      {Lifts({R"({"continent": -1, "from": {"x": 1, "y": 2, "z": 0}, "to": {"x": 1, "y": 2, "z": 3}})"}),
+      {Lifts(
+           {R"({"continent": -1, "from": {"x": 1, "y": 2, "z": 0}, "to": {"x": 1, "y": 2, "z": 3}})"}),
        "lifts.json: lifts[0]: continent: must be an integer 0..4294967295"},
       {Lifts({R"({"name": 7})"}), "lifts.json: lifts[0]: name: must be a string"},
       {Lifts({"[]"}), "lifts.json: lifts[0]: lift: must be an object"},
