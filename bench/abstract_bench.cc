@@ -346,7 +346,7 @@ int Run(int argc, char** argv) {
   }
 
   // Whole walks through AnswerWalk (auto): cold (no leg cached), then warm (the same pairs).
-  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.column_yards, s); };
+  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.frame(), s); };
   Searchers searchers;
   WalkOptions options;
   options.router = &router;

@@ -111,7 +111,7 @@ void PrintWalk(const walk::v1::WalkResponse& response) {
        {std::tuple{"from", &response.from_end(), response.has_from_end()},
         std::tuple{"to", &response.to_end(), response.has_to_end()}}) {
     if (!present) continue;
-    std::printf("  %-4s column %u,%u level %u at z %.2f yards, zone %u, region %u%s\n", label,
+    std::printf("  %-4s column %d,%d level %u at z %.2f yards, zone %u, region %u%s\n", label,
                 end->column_x(), end->column_y(), end->level(), end->surface_z_yards(), end->zone(),
                 end->region(),
                 end->settled()
@@ -194,7 +194,7 @@ int Floors(walk::client::WalkClient& client, const FloorsArgs& args, bool json) 
     return 0;
   }
   for (const auto& column : response.columns()) {
-    std::printf("column %u,%u: %d floors\n", column.column_x(), column.column_y(),
+    std::printf("column %d,%d: %d floors\n", column.column_x(), column.column_y(),
                 column.floors_size());
     for (const auto& f : column.floors()) {
       std::string flags, marks, links;
@@ -243,12 +243,12 @@ int Draw(walk::client::WalkClient& client, const DrawArgs& draw) {
   walk::v1::FloorsRequest probe;
   probe.set_world(args.world);
   probe.mutable_place()->set_continent(args.continent);
-  probe.mutable_place()->set_x_yards(std::max(0.0, min_x));
-  probe.mutable_place()->set_y_yards(std::max(0.0, min_y));
+  probe.mutable_place()->set_x_yards(min_x);
+  probe.mutable_place()->set_y_yards(min_y);
   walk::v1::FloorsResponse one;
   if (grpc::Status s = client.Floors(probe, &one); !s.ok()) return ReportRpcError(s);
   const double column = one.column_yards();
-  const double x0 = std::max(0.0, min_x - margin_yards), y0 = std::max(0.0, min_y - margin_yards);
+  const double x0 = min_x - margin_yards, y0 = min_y - margin_yards;
   const auto columns_x =
       static_cast<std::uint32_t>(std::ceil((max_x + margin_yards - x0) / column)) + 1;
   const auto columns_y =

@@ -46,10 +46,8 @@ void RunBuildMesh(BuildMeshArgs& args) {
   const double read_seconds = std::chrono::duration<double>(Clock::now() - started).count();
 
   nav::VoxelizeOptions& options = args.options;
-  float min[3], max[3];
-  mesh->Bounds(min, max);
-  options.origin_x = min[0];
-  options.origin_z = min[2];
+  std::int64_t origin_column_x = 0, origin_column_y = 0;
+  nav::PlaceOriginAtMeshCorner(*mesh, &options, &origin_column_x, &origin_column_y);
   std::uint32_t width = 0, height = 0;
   nav::MeshExtent(*mesh, options, &width, &height);
 
@@ -71,6 +69,8 @@ void RunBuildMesh(BuildMeshArgs& args) {
 
   nav::World world;
   world.column_yards = options.column_yards;
+  world.origin_column_x = origin_column_x;
+  world.origin_column_y = origin_column_y;
   world.continents.push_back(*std::move(continent));
   world.content_id = nav::ComputeContentId(world);
   const std::string layers = args.layers.empty() ? "" : LayWorld(args.layers, &world, "build-mesh");

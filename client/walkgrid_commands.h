@@ -16,8 +16,11 @@ namespace walk::client {
 void AddBuildMeshCommand(CLI::App& app);  // walkgrid_build_mesh.cc
 void AddDemoCommand(CLI::App& app);       // walkgrid_demo.cc
 void AddOracleCommand(CLI::App& app);     // walkgrid_oracle.cc
-void AddGraphCommands(CLI::App& app);  // walkgrid_graph.cc: prepare, export-graph, abstract-check
-void AddLayersCommand(CLI::App& app);  // walkgrid_layers.cc
+void AddGraphCommands(CLI::App& app);   // walkgrid_graph.cc: prepare, export-graph, abstract-check
+void AddGridcolCommand(CLI::App& app);  // walkgrid_gridcol.cc
+void AddTrailfollowCommand(CLI::App& app);  // walkgrid_trailfollow.cc
+void AddSnapcheckCommand(CLI::App& app);    // walkgrid_snapcheck.cc
+void AddLayersCommand(CLI::App& app);       // walkgrid_layers.cc
 
 // Adds --zones, --roads, --hubs and --lifts (ground layer files) to `cmd`, filling *files.
 void AddLayerOptions(CLI::App* cmd, nav::LayerFiles* files);  // walkgrid_layers.cc

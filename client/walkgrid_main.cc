@@ -199,14 +199,17 @@ int Floors(const std::string& dir, double x_yards, double y_yards, std::uint32_t
   const walk::nav::Continent* c = world.FindContinent(continent_id);
   if (c == nullptr)
     return Fail("--continent: the world has no continent " + std::to_string(continent_id));
-  const auto x = static_cast<std::int64_t>(std::floor(x_yards / world.column_yards));
-  const auto y = static_cast<std::int64_t>(std::floor(y_yards / world.column_yards));
-  if (!c->OnMap(x, y))
-    return Fail("--at: column " + std::to_string(x) + "," + std::to_string(y) + " is off the map");
+  // --at is in the world's frame; the column printed is the frame's too.
+  const walk::nav::WorldFrame frame = world.frame();
+  const std::int64_t x = frame.ColumnX(x_yards), y = frame.ColumnY(y_yards);
+  if (!c->OnMap(x, y)) {
+    return Fail("--at: column " + std::to_string(frame.FrameColumnX(x)) + "," +
+                std::to_string(frame.FrameColumnY(y)) + " is off the map");
+  }
   walk::nav::SurfaceId first, end;
   c->ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &end);
   nlohmann::ordered_json out;
-  out["column"] = {x, y};
+  out["column"] = {frame.FrameColumnX(x), frame.FrameColumnY(y)};
   out["floors"] = nlohmann::json::array();
   static const char* kDirections[] = {"E", "NE", "N", "NW", "W", "SW", "S", "SE"};
   for (walk::nav::SurfaceId s = first; s < end; ++s) {
@@ -273,6 +276,9 @@ int main(int argc, char** argv) {
   walk::client::AddOracleCommand(app);
   walk::client::AddGraphCommands(app);
   walk::client::AddDemoCommand(app);
+  walk::client::AddGridcolCommand(app);
+  walk::client::AddTrailfollowCommand(app);
+  walk::client::AddSnapcheckCommand(app);
   walk::client::AddLayersCommand(app);
 
   CLI11_PARSE(app, argc, argv);

@@ -24,9 +24,9 @@ nav::SearchMode ToSearchMode(walk::v1::Search search) {
   }
 }
 
-void EndToProto(const nav::End& end, walk::v1::End* out) {
-  out->set_column_x(end.column_x);
-  out->set_column_y(end.column_y);
+void EndToProto(const nav::End& end, const nav::WorldFrame& frame, walk::v1::End* out) {
+  out->set_column_x(static_cast<std::int32_t>(frame.FrameColumnX(end.column_x)));
+  out->set_column_y(static_cast<std::int32_t>(frame.FrameColumnY(end.column_y)));
   out->set_level(end.level);
   out->set_surface_z_yards(end.surface_z_yards);
   out->set_region(end.region);
@@ -44,17 +44,19 @@ void PointToProto(const nav::PathPoint& point, walk::v1::PathPoint* out) {
 constexpr const char* kDirectionNames[nav::kDirectionCount] = {"E", "NE", "N", "NW",
                                                                "W", "SW", "S", "SE"};
 
-void AnswerToProto(const nav::WalkAnswer& answer, walk::v1::WalkResponse* out) {
+void AnswerToProto(const nav::WalkAnswer& answer, const nav::WorldFrame& frame,
+                   walk::v1::WalkResponse* out) {
   out->set_status(StatusToProto(answer.status));
   out->set_method(MethodToProto(answer.method));
   if (answer.status == nav::WalkStatus::kOk) {
     out->set_seconds(answer.seconds);
     out->set_yards(answer.yards);
   }
-  if (answer.from_end) EndToProto(*answer.from_end, out->mutable_from_end());
-  if (answer.to_end) EndToProto(*answer.to_end, out->mutable_to_end());
+  if (answer.from_end) EndToProto(*answer.from_end, frame, out->mutable_from_end());
+  if (answer.to_end) EndToProto(*answer.to_end, frame, out->mutable_to_end());
   out->set_nodes_expanded(answer.stats.nodes_expanded);
   out->set_retried(answer.retried);
+  out->set_from_band_zero(answer.from_band_zero);
   for (const nav::ZoneCell& cell : answer.zone_cells) {
     walk::v1::ZoneCell* z = out->add_zone_cells();
     z->set_cell_x(cell.cell_x);
@@ -252,7 +254,7 @@ walk::v1::Method MethodToProto(nav::Method method) {
 void ToProto(const WalkResult& result, walk::v1::WalkResponse* out) {
   out->set_band(result.band);
   out->set_model_id(nav::FormatId(result.model));
-  AnswerToProto(result.answer, out);
+  AnswerToProto(result.answer, result.frame, out);
 }
 
 void ToProto(const WalkResult& result, walk::v1::PathResponse* out) {
@@ -281,6 +283,7 @@ void ReserveRows(int rows, walk::v1::AnswerBlock* out) {
   out->mutable_yards()->Reserve(rows);
   out->mutable_stored()->Reserve(rows);
   out->mutable_model()->Reserve(rows);
+  out->mutable_from_band_zero()->Reserve(rows);
 }
 
 void AppendRow(BlockAnswer row, walk::v1::AnswerBlock* out) {
@@ -294,12 +297,13 @@ void AppendRow(BlockAnswer row, walk::v1::AnswerBlock* out) {
   out->add_yards(row.yards);
   out->add_stored(row.stored);
   out->add_model(row.model);
+  out->add_from_band_zero(row.from_band_zero);
 }
 
-void ColumnToProto(const nav::Continent& c, std::uint32_t x, std::uint32_t y,
-                   walk::v1::Column* out) {
-  out->set_column_x(x);
-  out->set_column_y(y);
+void ColumnToProto(const nav::Continent& c, const nav::WorldFrame& frame, std::uint32_t x,
+                   std::uint32_t y, walk::v1::Column* out) {
+  out->set_column_x(static_cast<std::int32_t>(frame.FrameColumnX(x)));
+  out->set_column_y(static_cast<std::int32_t>(frame.FrameColumnY(y)));
   nav::SurfaceId first, end;
   c.ColumnSurfaces(x, y, &first, &end);
   for (nav::SurfaceId s = first; s < end; ++s) {
@@ -358,6 +362,11 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
     ci->set_regions(c.region_count());
     ci->set_max_floors(w.served->max_floors[k]);
     ci->set_lift_rides(static_cast<std::uint32_t>(c.lifts.size()));
+    const nav::WorldFrame frame = world.frame();
+    ci->set_min_x_yards(frame.FrameX(0.0));
+    ci->set_min_y_yards(frame.FrameY(0.0));
+    ci->set_max_x_yards(frame.FrameX(c.width_columns * world.column_yards));
+    ci->set_max_y_yards(frame.FrameY(c.height_columns * world.column_yards));
   }
   if (const nav::AbstractRouter* router = w.served->router.get()) {
     GraphToProto(*router, out->mutable_graph());

@@ -45,8 +45,8 @@ void ReserveRows(int rows, walk::v1::AnswerBlock* out);
 // Appends one answered pair to the columns of `out`.
 void AppendRow(BlockAnswer row, walk::v1::AnswerBlock* out);
 // The floors of column (x, y) of `continent`.
-void ColumnToProto(const nav::Continent& continent, std::uint32_t x, std::uint32_t y,
-                   walk::v1::Column* out);
+void ColumnToProto(const nav::Continent& continent, const nav::WorldFrame& frame, std::uint32_t x,
+                   std::uint32_t y, walk::v1::Column* out);
 // What Info says of one world: its state and, once it is served, its continents, graph and zones.
 void ToProto(const WorldStatus& world, walk::v1::WorldInfo* out);
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "nav/query/band_zero_reuse.h"
 #include "nav/query/place_check.h"
 #include "nav/query/snap.h"
 #include "store/walk_key.h"
@@ -36,6 +37,7 @@ BlockAnswer StoredBlockAnswer(std::uint64_t index, const store::WalkOutcome& out
     answer.seconds = outcome.seconds;
     answer.yards = outcome.yards;
   }
+  answer.from_band_zero = outcome.from_band_zero;
   answer.stored = true;
   answer.model = model;
   return answer;
@@ -61,13 +63,12 @@ KeyedPairs KeyPairs(const WalkPairs& pairs, const nav::World& world, std::uint64
   for (std::size_t i = 0; i < n; ++i) {
     const nav::Place from = pairs.From(i);
     const nav::Place to = pairs.To(i);
-    if (!nav::ValidatePlace(from, world.column_yards, "from").ok() ||
-        !nav::ValidatePlace(to, world.column_yards, "to").ok()) {
+    if (!nav::ValidatePlace(from, "from").ok() || !nav::ValidatePlace(to, "to").ok()) {
       to_route->push_back({i, false});
       continue;
     }
-    const nav::Snap from_snap = nav::SnapPlace(continent, world.column_yards, from);
-    const nav::Snap to_snap = nav::SnapPlace(continent, world.column_yards, to);
+    const nav::Snap from_snap = nav::SnapPlace(continent, world.frame(), from);
+    const nav::Snap to_snap = nav::SnapPlace(continent, world.frame(), to);
     keyed.keys.push_back(store::WalkKey{model, store::MakeEndKey(from, KeySurface(from_snap)),
                                         store::MakeEndKey(to, KeySurface(to_snap))});
     keyed.positions.push_back(i);
@@ -110,6 +111,7 @@ BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::StatusOr<WalkResult>&
     answer.yards = walk.yards;
   }
   answer.stored = result->stored;
+  answer.from_band_zero = walk.from_band_zero;
   answer.model = result->model;
   return answer;
 }
@@ -136,11 +138,10 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
   // A forced search (diagnostics) answers outside the store: the store keeps what auto answers.
   const bool forced = query.search != nav::SearchMode::kAuto;
   if (store_ != nullptr && !forced && continent != nullptr &&
-      p->from.continent == p->to.continent &&
-      nav::ValidatePlace(p->from, world.column_yards, "from").ok() &&
-      nav::ValidatePlace(p->to, world.column_yards, "to").ok()) {
-    p->from_snap = nav::SnapPlace(*continent, world.column_yards, p->from);
-    p->to_snap = nav::SnapPlace(*continent, world.column_yards, p->to);
+      p->from.continent == p->to.continent && nav::ValidatePlace(p->from, "from").ok() &&
+      nav::ValidatePlace(p->to, "to").ok()) {
+    p->from_snap = nav::SnapPlace(*continent, world.frame(), p->from);
+    p->to_snap = nav::SnapPlace(*continent, world.frame(), p->to);
     p->key = store::WalkKey{p->metric->model, store::MakeEndKey(p->from, KeySurface(*p->from_snap)),
                             store::MakeEndKey(p->to, KeySurface(*p->to_snap))};
   }
@@ -168,6 +169,7 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerFromStore(
   WalkResult result;
   result.band = query.band;
   result.model = prepared.metric->model;
+  result.frame = prepared.world->world.frame();
   absl::StatusOr<bool> hit = Lookup(prepared, &result.answer);
   if (!hit.ok()) return hit.status();
   if (!*hit) return std::nullopt;
@@ -238,6 +240,7 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
   WalkResult result;
   result.band = query.band;
   result.model = p.metric->model;
+  result.frame = p.world->world.frame();
   if (!query.want_path && options.look_up) {
     absl::StatusOr<bool> hit = Lookup(p, &result.answer);
     if (!hit.ok()) return hit.status();
@@ -245,6 +248,12 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
       result.stored = true;
       return result;
     }
+  }
+  if (query.band != 0 && query.search == nav::SearchMode::kAuto &&
+      p.metric->metric->prices_danger()) {
+    absl::StatusOr<bool> reused = AnswerFromBandZero(query, options, p, searchers, &result);
+    if (!reused.ok()) return reused.status();
+    if (*reused) return result;
   }
   nav::WalkOptions walk_options;
   walk_options.want_path = query.want_path;
@@ -254,14 +263,37 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
       nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, walk_options);
   if (!answer.ok()) return Prefixed(answer.status(), options.field_prefix);
   metrics_.RecordWalk(*answer);
-  if (p.key) {
-    const store::StoredWalk stored_walk = store::FromAnswer(*answer);
-    if (absl::Status s = store_->PutBatch({{*p.key, stored_walk}}); !s.ok()) return s;
-    // Acknowledged by the store: batch lookups may answer it from memory from now on.
-    if (cache_ != nullptr) cache_->Insert(*p.key, store::OutcomeOf(stored_walk));
-  }
+  if (absl::Status s = Keep(p, *answer); !s.ok()) return s;
   result.answer = *std::move(answer);
   return result;
+}
+
+absl::Status StoreFirstAnswerer::Keep(const Prepared& p, const nav::WalkAnswer& answer) const {
+  if (!p.key) return absl::OkStatus();
+  const store::StoredWalk stored_walk = store::FromAnswer(answer);
+  if (absl::Status s = store_->PutBatch({{*p.key, stored_walk}}); !s.ok()) return s;
+  // Acknowledged by the store: batch lookups may answer it from memory from now on.
+  if (cache_ != nullptr) cache_->Insert(*p.key, store::OutcomeOf(stored_walk));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> StoreFirstAnswerer::AnswerFromBandZero(const WalkQuery& query,
+                                                            const AnswerOptions& options,
+                                                            const Prepared& p,
+                                                            nav::Searchers& searchers,
+                                                            WalkResult* result) const {
+  // Band 0's answer of the same pair, from the store or routed (and kept) as any walk is.
+  WalkQuery base = query;
+  base.band = 0;
+  AnswerOptions base_options = options;
+  base_options.look_up = true;
+  absl::StatusOr<WalkResult> zero = Answer(base, base_options, searchers);
+  if (!zero.ok()) return zero.status();
+  if (!nav::BandZeroAnswers(zero->answer, *p.metric->metric)) return false;
+  result->answer = std::move(zero->answer);
+  result->answer.from_band_zero = true;
+  if (absl::Status s = Keep(p, result->answer); !s.ok()) return s;
+  return true;
 }
 
 }  // namespace walk::server

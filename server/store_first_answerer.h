@@ -80,6 +80,14 @@ class StoreFirstAnswerer {
                        Prepared* prepared) const;
   // Fills `out` from a store hit; false on a miss.
   absl::StatusOr<bool> Lookup(const Prepared& prepared, nav::WalkAnswer* out) const;
+  // Keeps `answer` under the prepared key (when there is a store).
+  absl::Status Keep(const Prepared& prepared, const nav::WalkAnswer& answer) const;
+  // A danger band's query answered by band 0's walk when that walk enters no zone the band
+  // prices (nav/query/band_zero_reuse.h): true with `result->answer` set and kept, false when
+  // the band must search.
+  absl::StatusOr<bool> AnswerFromBandZero(const WalkQuery& query, const AnswerOptions& options,
+                                          const Prepared& prepared, nav::Searchers& searchers,
+                                          WalkResult* result) const;
 
   const WorldRegistry& worlds_;
   store::WalkStore* store_;

@@ -136,12 +136,13 @@ void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t
   static constexpr const char* kNames[kOutcomes] = {"refused", "failed", "stored", "straight",
                                                     "routed"};
   std::uint64_t counts[kOutcomes] = {};
-  std::uint64_t stored = 0, routed = 0;
+  std::uint64_t stored = 0, routed = 0, from_band_zero = 0;
   for (const BlockAnswer& row : rows) {
     if (!row.error.ok()) {
       ++counts[kRefused];
       continue;
     }
+    if (row.from_band_zero) ++from_band_zero;
     ++(row.stored ? stored : routed);
     if (row.status != nav::WalkStatus::kOk)
       ++counts[kFailed];
@@ -162,6 +163,7 @@ void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t
     summary_.set_routed(summary_.routed() + routed);
     summary_.set_straight(summary_.straight() + counts[kStraight]);
     if (counts[kFailed] > 0) failed_by_band_[band] += counts[kFailed];
+    if (from_band_zero > 0) from_band_zero_by_band_[band] += from_band_zero;
     if (!cancelled_) {
       for (BlockAnswer& row : rows) ready_rows_.push_back(std::move(row));
     }
@@ -200,6 +202,7 @@ void WalkBatchReactor::Answered(walk::v1::WalkBatchResponse response, const char
         summary_.set_straight(summary_.straight() + 1);
       }
       if (failed) ++failed_by_band_[band];
+      if (response.walk().from_band_zero()) ++from_band_zero_by_band_[band];
     }
     if (!cancelled_) ready_.push_back(std::move(response));
     action = NextLocked();
@@ -249,6 +252,11 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
       summary_sent_ = true;
       for (const auto& [band, count] : failed_by_band_) {
         walk::v1::BandCount* c = summary_.add_failed();
+        c->set_band(band);
+        c->set_count(count);
+      }
+      for (const auto& [band, count] : from_band_zero_by_band_) {
+        walk::v1::BandCount* c = summary_.add_from_band_zero();
         c->set_band(band);
         c->set_count(count);
       }

@@ -89,6 +89,7 @@ class WalkBatchReactor final
   bool finished_ = false;
   walk::v1::BatchSummary summary_;
   std::map<std::uint32_t, std::uint64_t> failed_by_band_;
+  std::map<std::uint32_t, std::uint64_t> from_band_zero_by_band_;
 };
 
 }  // namespace walk::server

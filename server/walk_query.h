@@ -71,6 +71,7 @@ struct WalkResult {
   std::uint32_t band = 0;   // the query's
   std::uint64_t model = 0;  // the model that decided it (store/model_hash.h)
   bool stored = false;      // the walk store answered it: no search ran
+  nav::WorldFrame frame;    // the world's, which the reply's columns are given in
 };
 
 // One pair of a block answered: its entries of an AnswerBlock's columns.
@@ -83,6 +84,7 @@ struct BlockAnswer {
   double seconds = 0.0;  // 0 unless status is kOk
   double yards = 0.0;    // 0 unless status is kOk
   bool stored = false;
+  bool from_band_zero = false;  // nav::WalkAnswer::from_band_zero
   std::uint64_t model = 0;
 };
 

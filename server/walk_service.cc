@@ -192,7 +192,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* c
   }
   const nav::World& w = (*world)->world;
   const nav::Place place = ToPlace(request->place());
-  if (absl::Status valid = nav::ValidatePlace(place, w.column_yards, "place"); !valid.ok()) {
+  if (absl::Status valid = nav::ValidatePlace(place, "place"); !valid.ok()) {
     finish(valid);
     return reactor;
   }
@@ -202,13 +202,14 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* c
         absl::StrCat("place.continent: the world has no continent ", place.continent)));
     return reactor;
   }
-  const auto x0 = static_cast<std::int64_t>(place.x_yards / w.column_yards);
-  const auto y0 = static_cast<std::int64_t>(place.y_yards / w.column_yards);
+  const nav::WorldFrame frame = w.frame();
+  const std::int64_t x0 = frame.ColumnX(place.x_yards);
+  const std::int64_t y0 = frame.ColumnY(place.y_yards);
   const auto step = static_cast<std::int64_t>(stride);
   for (std::int64_t y = y0; y < y0 + static_cast<std::int64_t>(high); y += step) {
     for (std::int64_t x = x0; x < x0 + static_cast<std::int64_t>(wide); x += step) {
       if (!c->OnMap(x, y)) continue;
-      ColumnToProto(*c, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
+      ColumnToProto(*c, frame, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
                     response->add_columns());
     }
   }

@@ -13,7 +13,7 @@ namespace walk::store {
 // The walker's answer version: bump it whenever the walker answers differently for the same
 // ends on the same grid (a fix in snapping, settling, searching or measuring). Old answers stop
 // matching.
-inline constexpr std::uint32_t kWalkerAnswerVersion = 3;
+inline constexpr std::uint32_t kWalkerAnswerVersion = 4;
 
 struct ModelInputs {
   std::uint64_t grid_content_id = 0;    // nav::World::content_id: the grid and its zones

@@ -10,11 +10,13 @@ namespace walk::store {
 namespace {
 
 // version u8 | status u8 | method u8 | flags u8 | seconds f64 | yards f64 = 20 bytes, then the
-// zone cell count (varint) and per cell: x, y (zigzag varints), zone (varint), yards (f64).
+// zone cell count (varint) and per cell: x, y (zigzag varints), zone (varint), yards (f64);
+// from version 2 on, then the zones of the ends walked (two varints).
 constexpr std::size_t kFixedBytes = 20;
 constexpr std::size_t kMinCellBytes = 1 + 1 + 1 + 8;
 constexpr std::uint8_t kFlagRetried = 0x01;
-constexpr std::uint8_t kKnownFlags = kFlagRetried;
+constexpr std::uint8_t kFlagFromBandZero = 0x02;
+constexpr std::uint8_t kKnownFlags = kFlagRetried | kFlagFromBandZero;
 constexpr std::uint8_t kMaxStatus = static_cast<std::uint8_t>(nav::WalkStatus::kNoSurface);
 constexpr std::uint8_t kMaxMethod = static_cast<std::uint8_t>(nav::kMethodCount - 1);
 
@@ -88,7 +90,8 @@ bool operator==(const StoredWalk& a, const StoredWalk& b) {
     return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
   };
   if (a.status != b.status || a.method != b.method || !same(a.seconds, b.seconds) ||
-      !same(a.yards, b.yards) || a.retried != b.retried ||
+      !same(a.yards, b.yards) || a.retried != b.retried || a.from_band_zero != b.from_band_zero ||
+      a.from_zone != b.from_zone || a.to_zone != b.to_zone ||
       a.zone_cells.size() != b.zone_cells.size()) {
     return false;
   }
@@ -104,7 +107,8 @@ bool operator==(const StoredWalk& a, const StoredWalk& b) {
 }
 
 WalkOutcome OutcomeOf(const StoredWalk& stored) {
-  return WalkOutcome{stored.status, stored.method, stored.seconds, stored.yards};
+  return WalkOutcome{stored.status, stored.method, stored.from_band_zero, stored.seconds,
+                     stored.yards};
 }
 
 StoredWalk FromAnswer(const nav::WalkAnswer& answer) {
@@ -114,7 +118,10 @@ StoredWalk FromAnswer(const nav::WalkAnswer& answer) {
   stored.seconds = answer.seconds;
   stored.yards = answer.yards;
   stored.retried = answer.retried;
+  stored.from_band_zero = answer.from_band_zero;
   stored.zone_cells = answer.zone_cells;
+  stored.from_zone = answer.from_zone;
+  stored.to_zone = answer.to_zone;
   return stored;
 }
 
@@ -125,7 +132,10 @@ nav::WalkAnswer ToAnswer(StoredWalk&& stored) {
   answer.seconds = stored.seconds;
   answer.yards = stored.yards;
   answer.retried = stored.retried;
+  answer.from_band_zero = stored.from_band_zero;
   answer.zone_cells = std::move(stored.zone_cells);
+  answer.from_zone = stored.from_zone;
+  answer.to_zone = stored.to_zone;
   return answer;
 }
 
@@ -135,7 +145,8 @@ void AppendWalkValue(const StoredWalk& walk, std::string* out) {
   out->push_back(static_cast<char>(kWalkValueVersion));
   out->push_back(static_cast<char>(walk.status));
   out->push_back(static_cast<char>(walk.method));
-  out->push_back(static_cast<char>(walk.retried ? kFlagRetried : 0));
+  out->push_back(static_cast<char>((walk.retried ? kFlagRetried : 0) |
+                                   (walk.from_band_zero ? kFlagFromBandZero : 0)));
   PutDouble(walk.seconds, out);
   PutDouble(walk.yards, out);
   PutVarint(walk.zone_cells.size(), out);
@@ -145,6 +156,8 @@ void AppendWalkValue(const StoredWalk& walk, std::string* out) {
     PutVarint(cell.zone, out);
     PutDouble(cell.yards, out);
   }
+  PutVarint(walk.from_zone, out);
+  PutVarint(walk.to_zone, out);
 }
 
 std::string EncodeWalkValue(const StoredWalk& walk) {
@@ -160,7 +173,8 @@ absl::Status DecodeWalkValue(absl::string_view bytes, StoredWalk* out) {
         absl::StrCat(bytes.size(), " bytes, fewer than the ", kFixedBytes + 1, " every value has"));
   }
   const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(bytes[i]); };
-  if (byte(0) != kWalkValueVersion) {
+  const std::uint8_t version = byte(0);
+  if (version != 1 && version != kWalkValueVersion) {
     return Malformed(
         absl::StrCat("version ", byte(0), ", this walkd reads version ", kWalkValueVersion));
   }
@@ -172,6 +186,8 @@ absl::Status DecodeWalkValue(absl::string_view bytes, StoredWalk* out) {
   out->status = static_cast<nav::WalkStatus>(byte(1));
   out->method = static_cast<nav::Method>(byte(2));
   out->retried = (byte(3) & kFlagRetried) != 0;
+  out->from_band_zero = (byte(3) & kFlagFromBandZero) != 0;
+  out->from_zone = out->to_zone = 0;
   Reader reader(bytes.substr(4));
   reader.GetDouble(&out->seconds);  // both fit: the size was checked above
   reader.GetDouble(&out->yards);
@@ -200,6 +216,15 @@ absl::Status DecodeWalkValue(absl::string_view bytes, StoredWalk* out) {
     cell.cell_x = unzig(x);
     cell.cell_y = unzig(y);
     cell.zone = static_cast<std::uint16_t>(zone);
+  }
+  if (version >= 2) {
+    std::uint64_t from_zone = 0, to_zone = 0;
+    if (!reader.GetVarint(&from_zone, 3) || !reader.GetVarint(&to_zone, 3) || from_zone > 0xFFFFu ||
+        to_zone > 0xFFFFu) {
+      return Malformed("the ends' zones are cut off, overlong or beyond 16 bits");
+    }
+    out->from_zone = static_cast<std::uint16_t>(from_zone);
+    out->to_zone = static_cast<std::uint16_t>(to_zone);
   }
   if (reader.left() != 0) {
     return Malformed(absl::StrCat(reader.left(), " bytes left over after ", count, " zone cells"));

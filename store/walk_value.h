@@ -1,5 +1,6 @@
 // The walk store's value: the parts of a walk's answer that are kept (status, how it was found,
-// seconds, yards, whether it took the second asking, and the zone cells). The ends' snap details,
+// seconds, yards, whether it took the second asking or is band 0's walk, the zone cells, and
+// the zones of the ends walked). The ends' snap details,
 // the path and the search counters are not kept: the key holds the ends, and a path is never
 // stored. docs/store.md lays the bytes out.
 #pragma once
@@ -16,7 +17,7 @@ namespace walk::store {
 
 // The first byte of every value. Bump it (and keep decoding the old one, or bump
 // kWalkerAnswerVersion so old answers stop matching) whenever the layout changes.
-inline constexpr std::uint8_t kWalkValueVersion = 1;
+inline constexpr std::uint8_t kWalkValueVersion = 2;
 
 struct StoredWalk {
   nav::WalkStatus status = nav::WalkStatus::kNoWalk;
@@ -24,7 +25,10 @@ struct StoredWalk {
   double seconds = 0.0;                   // cost at the profile's pace; set when kOk
   double yards = 0.0;                     // walked yards; set when kOk
   bool retried = false;                   // found only at the columns' usual floors
+  bool from_band_zero = false;            // band 0's walk, which this band prices alike
   std::vector<nav::ZoneCell> zone_cells;  // sorted by cell, then zone
+  std::uint16_t from_zone = 0;            // the zones of the ends walked (danger exempts them)
+  std::uint16_t to_zone = 0;
 };
 
 // Field by field, doubles compared exactly (a stored answer is the computed one, bit for bit).
@@ -34,6 +38,7 @@ bool operator==(const StoredWalk& a, const StoredWalk& b);
 struct WalkOutcome {
   nav::WalkStatus status = nav::WalkStatus::kNoWalk;
   nav::Method method = nav::Method::kTrivial;
+  bool from_band_zero = false;  // here, in the padding: the answer cache holds millions
   double seconds = 0.0;
   double yards = 0.0;
 };
@@ -53,7 +58,8 @@ void AppendWalkValue(const StoredWalk& walk, std::string* out);
 // The encoding of `walk`.
 std::string EncodeWalkValue(const StoredWalk& walk);
 
-// Decodes `bytes` into `*out` (reusing its zone cells' capacity). DATA_LOSS naming what is
+// Decodes `bytes` into `*out` (reusing its zone cells' capacity); a version 1 value (no ends'
+// zones) reads with zones 0. DATA_LOSS naming what is
 // wrong: an unknown version, status or method, unknown flag bits, a cut-off or overlong field,
 // or bytes left over. `*out` is unspecified after an error.
 absl::Status DecodeWalkValue(absl::string_view bytes, StoredWalk* out);

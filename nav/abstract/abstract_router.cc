@@ -400,7 +400,7 @@ bool AbstractRouter::WalkInTile(RouteState& route, bool want_steps) const {
   search.Steps(route.to, &walk.steps);
   walk.yards = WalkedColumns(walk.steps) * world_.column_yards;
   walk.zone_cells =
-      ZoneCellsOf(route.c, world_.column_yards, route.band.profile().smoothing, walk.steps);
+      ZoneCellsOf(route.c, world_.frame(), route.band.profile().smoothing, walk.steps);
   if (!want_steps) walk.steps.clear();
   return true;
 }
@@ -410,7 +410,7 @@ void AbstractRouter::TallyPieces(RouteState& route) const {
   const Leg::Entry& first = route.start->entries[route.source];
   const Leg::Entry& last = route.goal->entries[route.target];
   const ArcPrices& prices = g.prices[route.p];
-  ZoneCellTally tally(route.c, world_.column_yards, route.band.profile().smoothing);
+  ZoneCellTally tally(route.c, world_.frame(), route.band.profile().smoothing);
   route.walk.yards = first.yards + last.yards;
   tally.Add(route.from, g.node_surface[first.node], first.yards, route.start->MixOf(first));
   std::uint32_t tail = first.node;

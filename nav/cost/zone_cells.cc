@@ -11,18 +11,21 @@ constexpr double kSqrt2 = 1.41421356237309504880;
 
 }  // namespace
 
-std::vector<ZoneCell> ZoneCellsOf(const Continent& c, double column_yards, double smoothing,
+std::vector<ZoneCell> ZoneCellsOf(const Continent& c, const WorldFrame& frame, double smoothing,
                                   const std::vector<PathStep>& steps) {
   std::map<std::tuple<std::int32_t, std::int32_t, std::uint16_t>, double> yards;
   for (std::size_t i = 1; i < steps.size(); ++i) {
-    if (steps[i].via >= kDirectionCount) continue;  // a lift ride walks nothing
     const SurfaceId s = steps[i].surface;
-    // The column's centre, in yards.
-    const double x_yards = (c.column_x[s] + 0.5) * column_yards;
-    const double y_yards = (c.column_y[s] + 0.5) * column_yards;
+    const bool ride = steps[i].via >= kDirectionCount;
+    // A lift ride walks nothing, but a ride into a zone is priced by it: it counts with 0 yards.
+    if (ride && c.zone[s] == 0) continue;
+    // The column's centre, in the world's frame.
+    const double x_yards = frame.CentreX(c.column_x[s]);
+    const double y_yards = frame.CentreY(c.column_y[s]);
     const auto cell_x = static_cast<std::int32_t>(std::floor(x_yards / kZoneCellYards));
     const auto cell_y = static_cast<std::int32_t>(std::floor(y_yards / kZoneCellYards));
-    const double step = (IsDiagonal(steps[i].via) ? kSqrt2 : 1.0) * column_yards * smoothing;
+    const double step =
+        ride ? 0.0 : (IsDiagonal(steps[i].via) ? kSqrt2 : 1.0) * frame.column_yards * smoothing;
     yards[{cell_x, cell_y, c.zone[s]}] += step;
   }
   std::vector<ZoneCell> cells;
@@ -33,13 +36,18 @@ std::vector<ZoneCell> ZoneCellsOf(const Continent& c, double column_yards, doubl
 }
 
 void ZoneCellTally::Add(SurfaceId a, SurfaceId b, double yards, std::span<const ZoneShare> mix) {
-  const double x = (c_.column_x[a] + c_.column_x[b] + 1.0) * 0.5 * column_yards_;
-  const double y = (c_.column_y[a] + c_.column_y[b] + 1.0) * 0.5 * column_yards_;
+  const double x =
+      frame_.FrameX((c_.column_x[a] + c_.column_x[b] + 1.0) * 0.5 * frame_.column_yards);
+  const double y =
+      frame_.FrameY((c_.column_y[a] + c_.column_y[b] + 1.0) * 0.5 * frame_.column_yards);
   const auto cx = static_cast<std::int32_t>(std::floor(x / kZoneCellYards));
   const auto cy = static_cast<std::int32_t>(std::floor(y / kZoneCellYards));
   double rest = yards;
   for (const ZoneShare& share : mix) {
-    if (share.yards > 0.0f) YardsOf({cx, cy, share.zone}) += share.yards * smoothing_;
+    // A share of seconds without yards is a lift ride into the zone: it counts with 0 yards.
+    if (share.yards > 0.0f || share.seconds > 0.0f) {
+      YardsOf({cx, cy, share.zone}) += share.yards * smoothing_;
+    }
     rest -= share.yards;
   }
   // The shares are floats: a remainder under a hundredth of a yard is their rounding.

@@ -18,24 +18,25 @@ inline constexpr double kZoneCellYards = 200.0;
 
 // The yards a walk spends in one zone inside one 200-yard zone cell.
 struct ZoneCell {
-  std::int32_t cell_x = 0;  // floor(x_yards / 200)
+  std::int32_t cell_x = 0;  // floor(x_yards / 200), x in the world's frame
   std::int32_t cell_y = 0;
   std::uint16_t zone = 0;
   double yards = 0.0;  // walked yards (after smoothing)
 };
 
 // The walked yards (step yards x smoothing) of `steps` per 200-yard zone cell and zone; a step
-// counts in the cell and zone of the surface it enters. Lift rides walk no yards.
-std::vector<ZoneCell> ZoneCellsOf(const Continent& continent, double column_yards, double smoothing,
-                                  const std::vector<PathStep>& steps);
+// counts in the cell and zone of the surface it enters. Lift rides walk no yards: a ride into a
+// zone counts there with 0 yards, so a walk's cells name every zone that priced it.
+std::vector<ZoneCell> ZoneCellsOf(const Continent& continent, const WorldFrame& frame,
+                                  double smoothing, const std::vector<PathStep>& steps);
 
 // Walked yards by (cell x, cell y, zone) of a walk known by its pieces (an abstract walk's legs
 // and arcs, each with its zone mix): each piece counts in the zone cell of its midpoint (the
 // exact split needs the path, which is unpacked only when asked for).
 class ZoneCellTally {
  public:
-  ZoneCellTally(const Continent& c, double column_yards, double smoothing)
-      : c_(c), column_yards_(column_yards), smoothing_(smoothing) {}
+  ZoneCellTally(const Continent& c, const WorldFrame& frame, double smoothing)
+      : c_(c), frame_(frame), smoothing_(smoothing) {}
   // Counts `yards` walked from `a` to `b` (the piece's ends), split by `mix`.
   void Add(SurfaceId a, SurfaceId b, double yards, std::span<const ZoneShare> mix);
   // By cell and zone, ascending.
@@ -48,7 +49,7 @@ class ZoneCellTally {
   double& YardsOf(const Key& key);
 
   const Continent& c_;
-  double column_yards_;
+  WorldFrame frame_;
   double smoothing_;
   std::vector<std::pair<Key, double>> yards_;
 };

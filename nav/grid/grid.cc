@@ -122,7 +122,7 @@ std::uint64_t Continent::MemoryBytes() const {
   // The arrays derived from the stored ones, never saved.
   const std::uint64_t derived = ArrayBytes(tile_index) + ArrayBytes(column_x) +
                                 ArrayBytes(column_y) + ArrayBytes(level) + ArrayBytes(region) +
-                                ArrayBytes(region_size);
+                                ArrayBytes(region_size) + ArrayBytes(road_blocks);
   return counter.bytes() + derived;
 }
 

@@ -99,6 +99,10 @@ struct Continent {
   // Which ground kinds occur: bit (flags | (road ? 256 : 0)) is set when some surface has them.
   // Lets a metric know the cheapest ground this continent really has (the A* bound).
   std::array<std::uint64_t, 8> ground_present{};
+  // Per block of 16 x 16 columns, how many blocks away the nearest road or lift landing lies
+  // (nav/grid/road_distance.h). Derived, like the regions.
+  std::vector<std::uint16_t> road_blocks;
+  std::uint32_t road_blocks_x = 0;
 
   std::uint32_t surface_count() const { return static_cast<std::uint32_t>(height_yards.size()); }
   std::uint32_t region_count() const { return static_cast<std::uint32_t>(region_size.size()); }

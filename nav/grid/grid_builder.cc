@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/road_distance.h"
 
 namespace walk::nav {
 
@@ -221,6 +222,7 @@ void FinishContinent(Continent& c) {
     const unsigned index = c.flags[s] | ((c.marks[s] & kMarkRoad) ? 256u : 0u);
     c.ground_present[index / 64] |= std::uint64_t{1} << (index % 64);
   }
+  ComputeRoadBlocks(c);
 }
 
 void ComputeRegions(Continent& c) {

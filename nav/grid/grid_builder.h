@@ -85,9 +85,10 @@ class ContinentBuilder {
 // one-way fall down to max_fall_yards. Both ceilings must leave the agent's height free.
 void DeriveLinks(const LinkRules& rules, Continent& continent);
 
-// Computes what is derived from surfaces, links and lifts: the rides by landing (lifts_into),
-// regions and the ground kinds present. Called by ContinentBuilder::Build, by LoadWorld and by
-// whatever changes a built continent's areas or lifts (nav/layers/).
+// Computes what is derived from surfaces, marks, links and lifts: the rides by landing
+// (lifts_into), regions, the ground kinds present and the road blocks. Called by
+// ContinentBuilder::Build and by LoadWorld; call it again after changing any of those (as ground
+// layers do, nav/layers/).
 void FinishContinent(Continent& continent);
 
 // Numbers the regions of `continent`: surfaces joined by links, taken either way, share a region.

@@ -544,6 +544,20 @@ absl::Status VoxelizeMeshByTiles(const TriangleMesh& mesh, const Settings& s,
 
 }  // namespace
 
+void PlaceOriginAtMeshCorner(const TriangleMesh& mesh, VoxelizeOptions* options,
+                             std::int64_t* origin_column_x, std::int64_t* origin_column_y) {
+  float min[3], max[3];
+  mesh.Bounds(min, max);
+  auto column = [&](float lowest) -> std::int64_t {
+    if (!std::isfinite(lowest) || !(options->column_yards > 0.0)) return 0;
+    return static_cast<std::int64_t>(std::floor(lowest / options->column_yards));
+  };
+  *origin_column_x = column(min[0]);
+  *origin_column_y = column(min[2]);
+  options->origin_x = static_cast<double>(*origin_column_x) * options->column_yards;
+  options->origin_z = static_cast<double>(*origin_column_y) * options->column_yards;
+}
+
 void MeshExtent(const TriangleMesh& mesh, const VoxelizeOptions& options,
                 std::uint32_t* width_columns, std::uint32_t* height_columns) {
   float min[3], max[3];

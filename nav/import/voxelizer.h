@@ -67,6 +67,12 @@ absl::StatusOr<Continent> VoxelizeMesh(
     std::uint32_t width_columns, std::uint32_t height_columns, VoxelizeStats* stats = nullptr,
     const std::function<void(ContinentBuilder&)>& builder_hook = {});
 
+// Puts the options' origin at the mesh's lowest x and z corner, rounded down to a whole column
+// of the mesh's own frame (so frame column k covers [k, k + 1) x column_yards), and returns that
+// column: the world's origin_column_x and origin_column_y (nav/grid/world_frame.h).
+void PlaceOriginAtMeshCorner(const TriangleMesh& mesh, VoxelizeOptions* options,
+                             std::int64_t* origin_column_x, std::int64_t* origin_column_y);
+
 // The extent in columns that covers `mesh` from the options' origin.
 void MeshExtent(const TriangleMesh& mesh, const VoxelizeOptions& options,
                 std::uint32_t* width_columns, std::uint32_t* height_columns);

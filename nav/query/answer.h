@@ -70,8 +70,17 @@ struct WalkAnswer {
   std::optional<End> to_end;
   // No walk at the places' own heights: asked once more at their columns' usual floors.
   bool retried = false;
+  // A danger band's answer that is band 0's: its walk enters no zone the band prices, so no
+  // danger search ran (nav/query/band_zero_reuse.h).
+  bool from_band_zero = false;
+  // Walked yards per zone cell and zone; a lift ride into a zone counts there with 0 yards (it
+  // is priced by the zone it lands in).
   std::vector<ZoneCell> zone_cells;  // sorted by cell, then zone
-  std::optional<PathDetail> path;    // when asked for
+  // The zones of the ends the walk joins (after settling and the second asking): the ones
+  // danger exempts. Set when both ends snapped.
+  std::uint16_t from_zone = 0;
+  std::uint16_t to_zone = 0;
+  std::optional<PathDetail> path;  // when asked for
   SearchStats stats;
 };
 

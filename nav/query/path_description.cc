@@ -12,8 +12,8 @@ namespace {
 
 constexpr double kSqrt2 = 1.41421356237309504880;
 
-PathPoint PointOf(const Continent& c, double column_yards, SurfaceId s) {
-  return {(c.column_x[s] + 0.5) * column_yards, (c.column_y[s] + 0.5) * column_yards,
+PathPoint PointOf(const Continent& c, const WorldFrame& frame, SurfaceId s) {
+  return {frame.CentreX(c.column_x[s]), frame.CentreY(c.column_y[s]),
           static_cast<double>(c.height_yards[s])};
 }
 
@@ -43,7 +43,7 @@ const char* KindOf(const Continent& c, const PathStep& step, LinkKind link) {
 
 }  // namespace
 
-PathDetail DescribePath(const Continent& c, double column_yards, const Metric& metric,
+PathDetail DescribePath(const Continent& c, const WorldFrame& frame, const Metric& metric,
                         const std::vector<PathStep>& steps) {
   PathDetail detail;
   detail.steps = steps.empty() ? 0 : steps.size() - 1;
@@ -65,8 +65,7 @@ PathDetail DescribePath(const Continent& c, double column_yards, const Metric& m
     seconds[KindOf(c, steps[i], link)] +=
         metric.StepSeconds(c, to, link, columns, exempt_a, exempt_b);
     if (link == LinkKind::kFall) {
-      detail.falls.push_back(
-          {PointOf(c, column_yards, from), c.height_yards[from] - c.height_yards[to]});
+      detail.falls.push_back({PointOf(c, frame, from), c.height_yards[from] - c.height_yards[to]});
     }
   }
   for (const auto& [kind, value] : seconds) detail.seconds_by_kind.emplace_back(kind, value);
@@ -78,12 +77,12 @@ PathDetail DescribePath(const Continent& c, double column_yards, const Metric& m
     return LinkKindOf(c.links[steps[i - 1].surface][steps[i].via]) == LinkKind::kFall;
   };
   std::size_t anchor = 0;
-  detail.points.push_back(PointOf(c, column_yards, steps[0].surface));
+  detail.points.push_back(PointOf(c, frame, steps[0].surface));
   std::size_t i = 1;
   while (i < steps.size()) {
     if (breaks_run(i)) {
-      if (i - 1 != anchor) detail.points.push_back(PointOf(c, column_yards, steps[i - 1].surface));
-      detail.points.push_back(PointOf(c, column_yards, steps[i].surface));
+      if (i - 1 != anchor) detail.points.push_back(PointOf(c, frame, steps[i - 1].surface));
+      detail.points.push_back(PointOf(c, frame, steps[i].surface));
       anchor = i++;
       continue;
     }
@@ -93,7 +92,7 @@ PathDetail DescribePath(const Continent& c, double column_yards, const Metric& m
            SegmentWalkable(c, steps[anchor].surface, steps[j + 1].surface)) {
       ++j;
     }
-    detail.points.push_back(PointOf(c, column_yards, steps[j].surface));
+    detail.points.push_back(PointOf(c, frame, steps[j].surface));
     anchor = j;
     i = j + 1;
   }

@@ -1,5 +1,5 @@
 // What a found walk is made of: its path pulled taut, with the seconds spent on each kind of
-// ground.
+// ground. Points are in the world's frame (nav/grid/world_frame.h).
 #pragma once
 
 #include <vector>
@@ -15,7 +15,7 @@ namespace walk::nav {
 // only when the segment from the last kept point past it fails SegmentWalkable; lift rides and
 // falls always keep their ends. Seconds are summed by kind (walk, road, indoor, swim, steep,
 // climb, jump, fall, lift) under `metric`.
-PathDetail DescribePath(const Continent& continent, double column_yards, const Metric& metric,
+PathDetail DescribePath(const Continent& continent, const WorldFrame& frame, const Metric& metric,
                         const std::vector<PathStep>& steps);
 
 }  // namespace walk::nav

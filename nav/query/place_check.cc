@@ -6,16 +6,15 @@
 
 namespace walk::nav {
 
-absl::Status ValidatePlace(const Place& place, double column_yards, absl::string_view field) {
-  const double limit = kMaxColumns * column_yards;
+absl::Status ValidatePlace(const Place& place, absl::string_view field) {
   auto check = [&](double value, absl::string_view name) -> absl::Status {
     if (!std::isfinite(value)) {
       return absl::InvalidArgumentError(
           absl::StrCat(field, ".", name, ": must be a finite number"));
     }
-    if (value < 0 || value >= limit) {
+    if (std::abs(value) > kMaxAbsCoordinateYards) {
       return absl::InvalidArgumentError(
-          absl::StrCat(field, ".", name, ": ", value, " is out of range [0, ", limit, ") yards"));
+          absl::StrCat(field, ".", name, ": ", value, " is out of range [-1e8, 1e8] yards"));
     }
     return absl::OkStatus();
   };
@@ -36,8 +35,8 @@ absl::Status ValidatePlace(const Place& place, double column_yards, absl::string
 
 absl::StatusOr<const Continent*> ValidateEnds(const World& world, const Place& from,
                                               const Place& to) {
-  if (absl::Status s = ValidatePlace(from, world.column_yards, "from"); !s.ok()) return s;
-  if (absl::Status s = ValidatePlace(to, world.column_yards, "to"); !s.ok()) return s;
+  if (absl::Status s = ValidatePlace(from, "from"); !s.ok()) return s;
+  if (absl::Status s = ValidatePlace(to, "to"); !s.ok()) return s;
   if (from.continent != to.continent) {
     return absl::InvalidArgumentError(absl::StrCat("to.continent: ", to.continent,
                                                    " differs from from.continent ", from.continent,

@@ -10,14 +10,16 @@
 
 namespace walk::nav {
 
-// Largest coordinate any continent can have, in columns (256 tiles of 256 columns).
-inline constexpr double kMaxColumns = 256.0 * kTileColumns;
+// Coordinates beyond this many yards from the frame's 0 are absurd, not merely off the map (and
+// keep a store key's tenths of a yard inside 32 bits).
+inline constexpr double kMaxAbsCoordinateYards = 1e8;
 // Heights beyond this many yards from 0 are refused as out of range.
 inline constexpr double kMaxAbsHeightYards = 1e6;
 
-// Checks a place's fields: finite coordinates, 0 <= x, y < 65,536 columns, |z| <= 1e6 yards.
-// INVALID_ARGUMENT names the field as `field`.x_yards and so on.
-absl::Status ValidatePlace(const Place& place, double column_yards, absl::string_view field);
+// Checks a place's fields: finite coordinates, |x|, |y| <= 1e8 yards, |z| <= 1e6 yards.
+// INVALID_ARGUMENT names the field as `field`.x_yards and so on. A place that passes but lies
+// outside its continent's extent is not an error: its walk is answered OFF_MAP.
+absl::Status ValidatePlace(const Place& place, absl::string_view field);
 
 // Checks both ends of a walk on `world`: each place's fields (ValidatePlace, as "from" and "to"),
 // one continent for both (INVALID_ARGUMENT naming to.continent), and that the world has it

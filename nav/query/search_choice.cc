@@ -1,11 +1,13 @@
 #include "nav/query/search_choice.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/road_distance.h"
 #include "nav/search/reach_check.h"
 #include "nav/search/straight_line.h"
 
@@ -23,6 +25,21 @@ double OctileColumns(const Continent& c, SurfaceId a, SurfaceId b) {
                             std::abs(static_cast<double>(c.column_y[a]) - c.column_y[b]));
 }
 
+// The least any walk from `a` to `b`, `octile` columns apart, can cost. Only roads and lifts are
+// cheaper than plain ground (every other multiplier is at least 1), and a walk that takes one
+// first crosses the plain columns between each end and the nearest road or lift landing
+// (nav/grid/road_distance.h); the rest it may cover at the cheapest price there is.
+double LeastSeconds(const SearchContext& x, SurfaceId a, SurfaceId b, double octile) {
+  const Continent& c = x.continent;
+  auto plain_columns = [&](SurfaceId s) {
+    const std::uint32_t far = ColumnsToRoadAtLeast(c, c.column_x[s], c.column_y[s]);
+    return far == 0 ? 0.0 : static_cast<double>(far - 1);
+  };
+  const double plain = std::min(octile, plain_columns(a) + plain_columns(b));
+  return plain * x.metric.seconds_per_column() +
+         (octile - plain) * x.metric.min_seconds_per_column();
+}
+
 // The straight line from `a` to `b` as the route, when it is plain walking and costs the least
 // any walk between them could.
 bool TakeStraightLine(const SearchContext& x, const End& a, const End& b, Route* route) {
@@ -31,11 +48,13 @@ bool TakeStraightLine(const SearchContext& x, const End& a, const End& b, Route*
   if (!line) return false;
   const double octile = OctileColumns(x.continent, a.surface, b.surface);
   const double line_seconds = octile * x.metric.seconds_per_column();
-  if (line_seconds > kStraightLineSlack * octile * x.metric.min_seconds_per_column()) return false;
+  if (line_seconds > kStraightLineSlack * LeastSeconds(x, a.surface, b.surface, octile)) {
+    return false;
+  }
   route->status = WalkStatus::kOk;
   route->method = Method::kStraightLine;
   route->seconds = line_seconds;
-  route->yards = octile * x.column_yards;
+  route->yards = octile * x.frame.column_yards;
   route->steps = *std::move(line);
   return true;
 }
@@ -88,12 +107,12 @@ void RouteOnFineGrid(const SearchContext& x, SearchMode mode, const End& a, cons
   route->method = Method::kFineGrid;
   const bool unchecked = checked || mode == SearchMode::kGrid;
   SearchResult found =
-      x.astar.FindWalk(x.continent, x.column_yards, x.metric, a.surface, b.surface, &route->steps,
-                       unchecked ? UINT64_MAX : x.options.trap_check_after);
+      x.astar.FindWalk(x.continent, x.frame.column_yards, x.metric, a.surface, b.surface,
+                       &route->steps, unchecked ? UINT64_MAX : x.options.trap_check_after);
   route->stats.Add(found.stats);
   if (found.gave_up) {
     if (trapped()) return;
-    found = x.astar.FindWalk(x.continent, x.column_yards, x.metric, a.surface, b.surface,
+    found = x.astar.FindWalk(x.continent, x.frame.column_yards, x.metric, a.surface, b.surface,
                              &route->steps);
     route->stats.Add(found.stats);
   }

@@ -22,7 +22,7 @@ namespace walk::nav {
 // thread's searchers. `abstract` is null when only the fine grid may answer.
 struct SearchContext {
   const Continent& continent;
-  double column_yards = 0.0;
+  WorldFrame frame;
   const Metric& metric;
   FineGridAStar& astar;
   AbstractSearcher* abstract = nullptr;

@@ -17,10 +17,10 @@ End EndAt(const Continent& c, SurfaceId s) {
   return end;
 }
 
-Snap SnapPlace(const Continent& c, double column_yards, const Place& place) {
+Snap SnapPlace(const Continent& c, const WorldFrame& frame, const Place& place) {
   Snap snap;
-  const auto x = static_cast<std::int64_t>(std::floor(place.x_yards / column_yards));
-  const auto y = static_cast<std::int64_t>(std::floor(place.y_yards / column_yards));
+  const std::int64_t x = frame.ColumnX(place.x_yards);
+  const std::int64_t y = frame.ColumnY(place.y_yards);
   if (!c.OnMap(x, y) ||
       c.TileAt(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)) == nullptr) {
     snap.status = WalkStatus::kOffMap;
@@ -52,11 +52,11 @@ Snap SnapPlace(const Continent& c, double column_yards, const Place& place) {
   return snap;
 }
 
-Place PlaceOf(const Continent& c, double column_yards, SurfaceId s) {
+Place PlaceOf(const Continent& c, const WorldFrame& frame, SurfaceId s) {
   Place p;
   p.continent = c.id;
-  p.x_yards = (c.column_x[s] + 0.5) * column_yards;
-  p.y_yards = (c.column_y[s] + 0.5) * column_yards;
+  p.x_yards = frame.CentreX(c.column_x[s]);
+  p.y_yards = frame.CentreY(c.column_y[s]);
   p.z_yards = c.height_yards[s];
   return p;
 }

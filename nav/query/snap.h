@@ -14,9 +14,9 @@ struct Snap {
   End end;                              // set when kOk
 };
 
-// The place standing on surface `s`: its column's centre at the surface's height (what checks
-// and benchmarks ask walks between).
-Place PlaceOf(const Continent& continent, double column_yards, SurfaceId s);
+// The place standing on surface `s`: its column's centre at the surface's height, in `frame`
+// (what checks and benchmarks ask walks between).
+Place PlaceOf(const Continent& continent, const WorldFrame& frame, SurfaceId s);
 
 // The end standing on surface `s` of `continent`, not settled.
 End EndAt(const Continent& continent, SurfaceId s);
@@ -24,6 +24,7 @@ End EndAt(const Continent& continent, SurfaceId s);
 // Snaps `place` (validated, on `continent`) to a surface: with a height, the floor nearest it
 // (the lower on a tie); without one, the lowest indoor floor if the column has one, else the top
 // surface (a street above buried ground, a deck above a river bed).
-Snap SnapPlace(const Continent& continent, double column_yards, const Place& place);
+// The place's x and y are in `frame`; a column outside the continent's extent is kOffMap.
+Snap SnapPlace(const Continent& continent, const WorldFrame& frame, const Place& place);
 
 }  // namespace walk::nav

@@ -18,10 +18,11 @@ struct Ends {
   bool ok() const { return a.status == WalkStatus::kOk && b.status == WalkStatus::kOk; }
 };
 
-Ends SnapEnds(const Continent& c, double column_yards, const SettleOptions& settle,
+Ends SnapEnds(const Continent& c, const WorldFrame& frame, const SettleOptions& settle,
               const Place& from, const Place& to) {
-  Ends ends{SnapPlace(c, column_yards, from), SnapPlace(c, column_yards, to)};
+  Ends ends{SnapPlace(c, frame, from), SnapPlace(c, frame, to)};
   if (!ends.ok()) return ends;
+  const double column_yards = frame.column_yards;
   if (ends.a.end.region != ends.b.end.region) SettleEnd(c, column_yards, settle, &ends.a.end);
   if (ends.b.end.region != ends.a.end.region) SettleEnd(c, column_yards, settle, &ends.b.end);
   return ends;
@@ -35,7 +36,7 @@ absl::Status RetryAtUsualFloors(const SearchContext& x, const Place& from, const
   Place from_floor = from, to_floor = to;
   from_floor.z_yards.reset();
   to_floor.z_yards.reset();
-  Ends floors = SnapEnds(x.continent, x.column_yards, x.options.settle, from_floor, to_floor);
+  Ends floors = SnapEnds(x.continent, x.frame, x.options.settle, from_floor, to_floor);
   if (floors.a.end.surface == ends->a.end.surface && floors.b.end.surface == ends->b.end.surface) {
     return absl::OkStatus();
   }
@@ -56,9 +57,9 @@ void Describe(const SearchContext& x, Route& route, WalkAnswer* answer) {
   answer->yards = route.yards * smoothing;
   answer->zone_cells = route.has_zone_cells
                            ? std::move(route.zone_cells)
-                           : ZoneCellsOf(x.continent, x.column_yards, smoothing, route.steps);
+                           : ZoneCellsOf(x.continent, x.frame, smoothing, route.steps);
   if (x.options.want_path) {
-    answer->path = DescribePath(x.continent, x.column_yards, x.metric, route.steps);
+    answer->path = DescribePath(x.continent, x.frame, x.metric, route.steps);
   }
 }
 
@@ -67,10 +68,10 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
                                       AbstractSearcher* abstract, const WalkOptions& options) {
   absl::StatusOr<const Continent*> continent = ValidateEnds(world, from, to);
   if (!continent.ok()) return continent.status();
-  const SearchContext x{**continent, world.column_yards, metric, astar, abstract, options};
+  const SearchContext x{**continent, world.frame(), metric, astar, abstract, options};
 
   WalkAnswer answer;
-  Ends ends = SnapEnds(x.continent, x.column_yards, options.settle, from, to);
+  Ends ends = SnapEnds(x.continent, x.frame, options.settle, from, to);
   if (!ends.ok()) {
     if (ends.a.status == WalkStatus::kOk) answer.from_end = ends.a.end;
     if (ends.b.status == WalkStatus::kOk) answer.to_end = ends.b.end;
@@ -87,6 +88,8 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
   }
   answer.from_end = ends.a.end;
   answer.to_end = ends.b.end;
+  answer.from_zone = ends.a.end.zone;
+  answer.to_zone = ends.b.end.zone;
   answer.status = route.status;
   answer.method = route.method;
   answer.stats = stats;

@@ -18,7 +18,7 @@ WalkKey Key(std::uint64_t model, std::int32_t x) {
 }
 
 WalkOutcome Outcome(double seconds) {
-  return WalkOutcome{nav::WalkStatus::kOk, nav::Method::kCch, seconds, seconds * 2};
+  return WalkOutcome{nav::WalkStatus::kOk, nav::Method::kCch, false, seconds, seconds * 2};
 }
 
 TEST(AnswerCacheTest, FindsWhatWasInsertedAndNothingElse) {

@@ -52,7 +52,7 @@ TEST(PackManifestTest, WritesTheDocumentedLayout) {
   "format": "walkd-store-pack",
   "key_bytes": 50,
   "model": "3f2a9c0d11e4b7a8",
-  "value_version": 1,
+  "value_version": 2,
   "version": 1
 }
 )");
@@ -77,8 +77,8 @@ TEST(PackManifestTest, RefusesNamingWhatIsWrong) {
   ExpectRefused(Edited("walkd-store-pack", "other"), "\"format\" is not \"walkd-store-pack\"");
   ExpectRefused(Edited("\"version\": 1", "\"version\": 2"), "\"version\" is not 1");
   ExpectRefused(Edited("\"key_bytes\": 50", "\"key_bytes\": 49"), "\"key_bytes\" is not 50");
-  ExpectRefused(Edited("\"value_version\": 1", "\"value_version\": 9"),
-                "\"value_version\" is not 1 (a pack of another walkd)");
+  ExpectRefused(Edited("\"value_version\": 2", "\"value_version\": 9"),
+                "\"value_version\" is not 2 (a pack of another walkd)");
   ExpectRefused(Edited("3f2a9c0d11e4b7a8", "3f2a"), "\"model\" is not 16 hex digits");
   ExpectRefused(Edited("\"answers\": 50000", "\"answers\": -1"), "\"answers\" is not a count");
   ExpectRefused(Edited("walks-000002.sst", "../x.sst"),

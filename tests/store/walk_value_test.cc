@@ -15,7 +15,10 @@ StoredWalk Sample() {
   walk.seconds = 123.456789;
   walk.yards = 987.654321;
   walk.retried = true;
+  walk.from_band_zero = true;
   walk.zone_cells = {{-3, 7, 12, 40.25}, {0, 0, 0, 0.1}, {2147483647, -2147483647 - 1, 65535, 1e9}};
+  walk.from_zone = 12;
+  walk.to_zone = 65535;
   return walk;
 }
 
@@ -27,6 +30,9 @@ StoredWalk RandomWalk(std::mt19937_64& rng) {
   walk.seconds = real(rng);
   walk.yards = real(rng);
   walk.retried = rng() % 2 == 0;
+  walk.from_band_zero = rng() % 3 == 0;
+  walk.from_zone = static_cast<std::uint16_t>(rng());
+  walk.to_zone = static_cast<std::uint16_t>(rng());
   const int cells = static_cast<int>(rng() % 12);
   for (int i = 0; i < cells; ++i) {
     walk.zone_cells.push_back({static_cast<std::int32_t>(rng()),
@@ -67,11 +73,24 @@ TEST(WalkValueTest, KeepsOddDoublesExactly) {
   EXPECT_FALSE(zero == walk) << "equality is bit for bit";
 }
 
+// A version 1 value (no ends' zones, no band-0 flag) still reads, with zones 0.
+TEST(WalkValueTest, ReadsAVersionOneValue) {
+  StoredWalk walk = Sample();
+  walk.from_band_zero = false;
+  std::string bytes = EncodeWalkValue(walk);
+  bytes[0] = 1;
+  bytes.resize(bytes.size() - 4);  // both zones: 12 and 65535 take 1 and 3 bytes as varints
+  StoredWalk back;
+  ASSERT_TRUE(DecodeWalkValue(bytes, &back).ok()) << DecodeWalkValue(bytes, &back);
+  walk.from_zone = walk.to_zone = 0;
+  EXPECT_EQ(back, walk);
+}
+
 TEST(WalkValueTest, AnEmptyAnswerIsSmall) {
   StoredWalk no_walk;
   no_walk.status = nav::WalkStatus::kNoWalk;
   no_walk.method = nav::Method::kRegions;
-  EXPECT_EQ(EncodeWalkValue(no_walk).size(), 21u);
+  EXPECT_EQ(EncodeWalkValue(no_walk).size(), 23u);
 }
 
 TEST(WalkValueTest, ConvertsFromAndToAnAnswer) {

@@ -143,7 +143,7 @@ TEST(AbstractGraphTest, WalksCrossBordersDiagonally) {
   auto place = [&](std::uint32_t x, std::uint32_t y) {
     SurfaceId first, end;
     c.ColumnSurfaces(x, y, &first, &end);
-    return PlaceOf(c, world.column_yards, first);
+    return PlaceOf(c, world.frame(), first);
   };
   Searchers searchers;
   FineGridAStar astar;
@@ -181,16 +181,15 @@ TEST(AbstractGraphTest, AnEndNothingReachesIsRefusedWithoutTheFineGrid) {
   Searchers searchers;
   WalkOptions options;
   options.router = &router;
-  auto onto =
-      AnswerWalk(world, metric, PlaceOf(c, world.column_yards, testing::SurfaceAt(c, 20, 30)),
-                 PlaceOf(c, world.column_yards, ledge), searchers, options);
+  auto onto = AnswerWalk(world, metric, PlaceOf(c, world.frame(), testing::SurfaceAt(c, 20, 30)),
+                         PlaceOf(c, world.frame(), ledge), searchers, options);
   ASSERT_TRUE(onto.ok()) << onto.status();
   EXPECT_EQ(onto->status, WalkStatus::kNoWalk);
   EXPECT_EQ(onto->method, Method::kReach);
   EXPECT_LT(onto->stats.nodes_expanded, 20'000u);
   auto off =
-      AnswerWalk(world, metric, PlaceOf(c, world.column_yards, ledge),
-                 PlaceOf(c, world.column_yards, testing::SurfaceAt(c, 20, 30)), searchers, options);
+      AnswerWalk(world, metric, PlaceOf(c, world.frame(), ledge),
+                 PlaceOf(c, world.frame(), testing::SurfaceAt(c, 20, 30)), searchers, options);
   ASSERT_TRUE(off.ok());
   EXPECT_EQ(off->status, WalkStatus::kOk);
 }
@@ -361,7 +360,7 @@ TEST(AbstractGraphTest, ForcedSearchesFailClearlyWhereTheyCannotRun) {
   Searchers searchers;
   WalkOptions options;
   options.router = &router;
-  auto place = [&](SurfaceId s) { return PlaceOf(c, world.column_yards, s); };
+  auto place = [&](SurfaceId s) { return PlaceOf(c, world.frame(), s); };
   // Two surfaces of the largest region, far apart.
   SurfaceId a = kInvalidId, b = kInvalidId;
   RegionId largest = 0;

@@ -170,7 +170,7 @@ TEST(GridTest, ContentIdFollowsContentOnly) {
 TEST(GridTest, ContentIdAndFileOfAFixedWorldArePinned) {
   const World world = FixedWorld();
   EXPECT_EQ(FormatId(world.content_id), "513eb3ac4a3c6ce3");
-  EXPECT_EQ(world.MemoryBytes(), 524544u);
+  EXPECT_EQ(world.MemoryBytes(), 524548u);
   const std::string dir = TempDir("grid-pinned");
   ASSERT_TRUE(SaveWorld(world, "test:fixed", dir).ok());
   std::ifstream in(dir + "/" + kGridFileName, std::ios::binary);
