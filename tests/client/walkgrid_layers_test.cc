@@ -193,10 +193,11 @@ TEST_F(WalkgridLayersTest, BuildersLayTheFilesBeforeTheySave) {
   ASSERT_EQ(demo->world.zones.size(), 2u);
   EXPECT_EQ(demo->world.zones[0].name, "West");
 
-  // A flat 20-yard square, voxelized; a lift from one corner to the other.
-  Write("floor.obj", "v 0 0 0\nv 20 0 0\nv 20 0 20\nv 0 0 20\nf 1 4 3 2\n");
-  Write("corner.json", R"({"lifts": [{"from": {"x": 1, "y": 1, "z": 0},
-                                     "to": {"x": 19, "y": 19, "z": 0}}]})");
+  // A flat 20-yard square at negative mesh coordinates, voxelized; a lift from one corner to
+  // the other, named in the mesh's own x and z (the world's frame).
+  Write("floor.obj", "v -30 0 -30\nv -10 0 -30\nv -10 0 -10\nv -30 0 -10\nf 1 4 3 2\n");
+  Write("corner.json", R"({"lifts": [{"from": {"x": -29, "y": -29, "z": 0},
+                                     "to": {"x": -11, "y": -11, "z": 0}}]})");
   line =
       Run({"build-mesh", Path("floor.obj"), "--out", Path("mesh"), "--lifts", Path("corner.json")},
           &code, &output);
