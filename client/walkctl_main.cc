@@ -19,6 +19,8 @@
 #include "client/walkctl_routes.h"
 #include "client/walkctl_store.h"
 #include "google/protobuf/util/json_util.h"
+#include "nav/cost/cost_model.h"
+#include "nav/cost/danger.h"
 
 namespace {
 
@@ -220,18 +222,32 @@ struct DrawArgs {
   double margin_yards = 20.0;    // ground shown around the path
 };
 
-// Draws the walk over the ground around it (the path's box plus a margin) into an SVG file.
-int Draw(walk::client::WalkClient& client, const DrawArgs& draw) {
-  const WalkArgs& args = draw.walk;
-  const std::string& out = draw.out;
-  const double margin_yards = draw.margin_yards;
-  walk::v1::PathResponse path;
-  if (int code = Path(client, args, false, &path); code != 0) return code;
-  if (path.walk().status() != walk::v1::WALK_STATUS_OK) {
-    std::cerr << "walkctl: no walk to draw: " << walk::v1::WalkStatus_Name(path.walk().status())
-              << "\n";
-    return kExitRefused;
+// The world's zones and what the asked band charges in each, by nav's own danger rule and
+// profiles (walkctl links walk::nav through walk::store), so the drawing hatches exactly the
+// zones walkd prices.
+walk::client::DrawOptions DrawOptionsFor(const walk::v1::InfoResponse& info, const WalkArgs& args) {
+  walk::client::DrawOptions options;
+  options.band = args.band;
+  // Every profile but "shortest" prices danger (walk.proto), one this walkctl does not know too.
+  const walk::nav::Profile* profile = walk::nav::FindProfile(args.profile);
+  const bool shortest = profile != nullptr && profile->pricing == walk::nav::Pricing::kShortest;
+  options.prices_danger = args.band > 0 && !shortest;
+  for (const auto& world : info.worlds()) {
+    if (world.name() != args.world) continue;
+    for (const auto& z : world.zones()) {
+      options.zones.push_back(
+          {z.id(), z.name(), z.min_level(), z.max_level(),
+           options.prices_danger ? walk::nav::DangerMultiplier(args.band, z.min_level()) : 1.0});
+    }
   }
+  return options;
+}
+
+// Asks the ground around `path` (its box plus `margin_yards`) at the finest stride that fits one
+// Floors call; sets `stride`. An RPC error's exit code, or 0.
+int AskGround(walk::client::WalkClient& client, const WalkArgs& args,
+              const walk::v1::PathResponse& path, double margin_yards,
+              walk::v1::FloorsResponse* ground, std::uint32_t* stride) {
   double min_x = 1e300, min_y = 1e300, max_x = -1e300, max_y = -1e300;
   for (const auto& p : path.points()) {
     min_x = std::min(min_x, p.x_yards());
@@ -253,26 +269,49 @@ int Draw(walk::client::WalkClient& client, const DrawArgs& draw) {
       static_cast<std::uint32_t>(std::ceil((max_x + margin_yards - x0) / column)) + 1;
   const auto columns_y =
       static_cast<std::uint32_t>(std::ceil((max_y + margin_yards - y0) / column)) + 1;
-  std::uint32_t stride = 1;
-  while (static_cast<std::uint64_t>((columns_x + stride - 1) / stride) *
-             ((columns_y + stride - 1) / stride) >
+  *stride = 1;
+  while (static_cast<std::uint64_t>((columns_x + *stride - 1) / *stride) *
+             ((columns_y + *stride - 1) / *stride) >
          65536)
-    ++stride;
+    ++*stride;
   walk::v1::FloorsRequest request = probe;
   request.mutable_place()->set_x_yards(x0);
   request.mutable_place()->set_y_yards(y0);
   request.set_columns_x(columns_x);
   request.set_columns_y(columns_y);
-  request.set_stride(stride);
+  request.set_stride(*stride);
+  if (grpc::Status s = client.Floors(request, ground); !s.ok()) return ReportRpcError(s);
+  return 0;
+}
+
+// Draws the walk over the ground around it (the path's box plus a margin), its zones priced for
+// the asked band, into an SVG file.
+int Draw(walk::client::WalkClient& client, const DrawArgs& draw) {
+  const WalkArgs& args = draw.walk;
+  const std::string& out = draw.out;
+  walk::v1::PathResponse path;
+  if (int code = Path(client, args, false, &path); code != 0) return code;
+  if (path.walk().status() != walk::v1::WALK_STATUS_OK) {
+    std::cerr << "walkctl: no walk to draw: " << walk::v1::WalkStatus_Name(path.walk().status())
+              << "\n";
+    return kExitRefused;
+  }
   walk::v1::FloorsResponse ground;
-  if (grpc::Status s = client.Floors(request, &ground); !s.ok()) return ReportRpcError(s);
+  std::uint32_t stride = 1;
+  if (int code = AskGround(client, args, path, draw.margin_yards, &ground, &stride); code != 0)
+    return code;
+  walk::v1::InfoResponse info;  // the zones' levels
+  if (grpc::Status s = client.Info(&info); !s.ok()) return ReportRpcError(s);
+  walk::client::DrawOptions options = DrawOptionsFor(info, args);
+  options.stride = stride;
   char caption[256];
   std::snprintf(caption, sizeof caption, "%s %s -> %s: %.1f yards, %.1f s (%s, band %u)",
                 args.world.c_str(), args.from.c_str(), args.to.c_str(), path.walk().yards(),
                 path.walk().seconds(), args.profile.empty() ? "shortest" : args.profile.c_str(),
                 args.band);
+  options.caption = caption;
   std::ofstream file(out);
-  file << walk::client::DrawWalkSvg(path, ground, stride, caption);
+  file << walk::client::DrawWalkSvg(path, ground, options);
   if (!file) {
     std::cerr << "walkctl: cannot write " << out << "\n";
     return kExitLocal;

@@ -165,6 +165,9 @@ int Info(const std::string& dir) {
   out["source"] = loaded->source;
   out["content_id"] = walk::nav::FormatId(loaded->world.content_id);
   out["column_yards"] = loaded->world.column_yards;
+  // The frame places are named in (docs/formats.md): the grid's column 0 and each extent in it.
+  out["origin_column_x"] = loaded->world.origin_column_x;
+  out["origin_column_y"] = loaded->world.origin_column_y;
   out["memory_bytes"] = loaded->world.MemoryBytes();
   out["zones"] = loaded->world.zones.size();
   out["layers"] = nlohmann::ordered_json::array();
@@ -174,18 +177,24 @@ int Info(const std::string& dir) {
                              {"hash", walk::nav::FormatId(layer.hash)},
                              {"summary", layer.summary}});
   }
+  const walk::nav::WorldFrame frame = loaded->world.frame();
   for (const auto& c : loaded->world.continents) {
-    out["continents"].push_back({{"id", c.id},
-                                 {"tiles_x", c.tiles_x},
-                                 {"tiles_y", c.tiles_y},
-                                 {"tiles", c.tiles.size()},
-                                 {"width_columns", c.width_columns},
-                                 {"height_columns", c.height_columns},
-                                 {"columns", c.CountColumns()},
-                                 {"surfaces", c.surface_count()},
-                                 {"max_floors", c.MaxFloors()},
-                                 {"regions", c.region_count()},
-                                 {"lifts", c.lifts.size() / 2}});
+    out["continents"].push_back(
+        {{"id", c.id},
+         {"tiles_x", c.tiles_x},
+         {"tiles_y", c.tiles_y},
+         {"tiles", c.tiles.size()},
+         {"width_columns", c.width_columns},
+         {"height_columns", c.height_columns},
+         {"columns", c.CountColumns()},
+         {"surfaces", c.surface_count()},
+         {"max_floors", c.MaxFloors()},
+         {"regions", c.region_count()},
+         {"lifts", c.lifts.size() / 2},
+         {"min_x_yards", frame.FrameX(0.0)},
+         {"min_y_yards", frame.FrameY(0.0)},
+         {"max_x_yards", frame.FrameX(c.width_columns * frame.column_yards)},
+         {"max_y_yards", frame.FrameY(c.height_columns * frame.column_yards)}});
   }
   std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;

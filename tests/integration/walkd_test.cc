@@ -126,7 +126,7 @@ TEST_F(WalkdTest, AnswersAnExactWalk) {
   EXPECT_EQ(response.method(), walk::v1::METHOD_STRAIGHT_LINE);  // open room: the line is plain
   EXPECT_NEAR(response.yards(), 2 + 2 * std::sqrt(2.0), 1e-9);
   EXPECT_NEAR(response.seconds(), response.yards() / 7.0, 1e-9);
-  EXPECT_EQ(response.to_end().column_x(), 4u);
+  EXPECT_EQ(response.to_end().column_x(), 4);
   EXPECT_EQ(response.model_id().size(), 16u);
 }
 
@@ -167,7 +167,7 @@ TEST_F(WalkdTest, BadInputIsInvalidArgumentNamingTheField) {
        "from.x_yards"},
       {Request("two-rooms", At(1, 1), At(2, inf)), grpc::StatusCode::INVALID_ARGUMENT,
        "to.y_yards"},
-      {Request("two-rooms", At(-3, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT,
+      {Request("two-rooms", At(-3e8, 1), At(2, 2)), grpc::StatusCode::INVALID_ARGUMENT,
        "from.x_yards"},
       {Request("two-rooms", At(1, 1), At(2, 1e15)), grpc::StatusCode::INVALID_ARGUMENT,
        "to.y_yards"},
@@ -426,10 +426,17 @@ TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
     EXPECT_LE(cch.seconds(), 1.05 * grid.seconds());  // and close to it
     EXPECT_GT(grid.nodes_expanded(), 10 * cch.nodes_expanded() + 1);
 
-    // A danger band: auto takes the Dijkstra; the CCH is refused, naming the field.
-    walk::v1::WalkResponse danger;
+    // A danger band: auto takes band 0's walk when it enters no zone the band prices, else the
+    // Dijkstra; either way the band's full danger search costs the same. The CCH is refused,
+    // naming the field.
+    walk::v1::WalkResponse danger, full;
     ASSERT_TRUE(ask(walk::v1::SEARCH_AUTO, 20, &danger).ok());
-    EXPECT_EQ(danger.method(), walk::v1::METHOD_DIJKSTRA);
+    ASSERT_TRUE(ask(walk::v1::SEARCH_DIJKSTRA, 20, &full).ok());
+    EXPECT_EQ(full.method(), walk::v1::METHOD_DIJKSTRA);
+    EXPECT_FALSE(full.from_band_zero());
+    EXPECT_NEAR(danger.seconds(), full.seconds(), 1e-6 * full.seconds());
+    EXPECT_EQ(danger.method(),
+              danger.from_band_zero() ? automatic.method() : walk::v1::METHOD_DIJKSTRA);
     const grpc::Status refused = ask(walk::v1::SEARCH_CCH, 20, &danger);
     EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
     EXPECT_EQ(refused.error_message().rfind("search:", 0), 0u) << refused.error_message();
@@ -463,6 +470,38 @@ TEST(WalkdLifecycleTest, WalkgridInfoPrintsANoteThatIsNotUtf8) {
   EXPECT_EQ(info.exit_code, 0) << info.output;
   EXPECT_NE(info.output.find("\"content_id\""), std::string::npos) << info.output;
   std::filesystem::remove_all(world);
+}
+
+// A world built from a level answers in the level's own coordinates, negative ones included, as
+// a game server asks: walkctl walk on de_dust from -10,10 to 60,60 finds a walk whose start lies
+// at a negative frame column, where the mesh's x is negative.
+TEST(WalkdLifecycleTest, AWorldBuiltFromAMeshAnswersInTheMeshsCoordinates) {
+  const char* env = std::getenv("WALKD_SHARED_DATA");
+  const std::string mesh =
+      std::string(env != nullptr ? env : WALK_SHARED_DATA_DEFAULT) + "/meshes/de_dust.obj";
+  if (!std::filesystem::exists(mesh)) GTEST_SKIP() << mesh << " is absent";
+  const std::string worlds = MakeTempDir("mesh-frame-worlds");
+  const std::string data = MakeTempDir("mesh-frame-data");
+  auto built = RunCommand({WALKGRID_BIN, "build-mesh", mesh, "--out", worlds + "/de_dust"});
+  ASSERT_EQ(built.exit_code, 0) << built.output;
+  auto info = RunCommand({WALKGRID_BIN, "info", worlds + "/de_dust"});
+  EXPECT_NE(info.output.find("\"min_x_yards\": -93"), std::string::npos) << info.output;
+  RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", data, "--no-store"});
+  client::WalkClient client(walkd.grpc_address, 30.0);
+  ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+  auto walk = RunCommand({WALKCTL_BIN, "--addr", walkd.grpc_address, "walk", "--world", "de_dust",
+                          "--from", "-10,10", "--to", "60,60", "--json"});
+  ASSERT_EQ(walk.exit_code, 0) << walk.output;
+  EXPECT_NE(walk.output.find("\"WALK_STATUS_OK\""), std::string::npos) << walk.output;
+  EXPECT_NE(walk.output.find("\"column_x\":-20"), std::string::npos) << walk.output;
+  // Outside the level: off the map, not a bad argument.
+  auto off = RunCommand({WALKCTL_BIN, "--addr", walkd.grpc_address, "walk", "--world", "de_dust",
+                         "--from", "-500,10", "--to", "60,60", "--json"});
+  EXPECT_NE(off.output.find("WALK_STATUS_OFF_MAP"), std::string::npos) << off.output;
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(worlds);
+  std::filesystem::remove_all(data);
 }
 
 // walkgrid prepares a world's graph and exports it as DIMACS; walkd serves the prepared world.
