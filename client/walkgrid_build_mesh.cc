@@ -25,6 +25,7 @@ struct BuildMeshArgs {
   std::string mesh_path;
   std::string out;
   nav::VoxelizeOptions options;
+  nav::LayerFiles layers;
 };
 
 [[noreturn]] void Fail(const std::string& message) {
@@ -72,6 +73,7 @@ void RunBuildMesh(BuildMeshArgs& args) {
   world.origin_column_y = origin_column_y;
   world.continents.push_back(*std::move(continent));
   world.content_id = nav::ComputeContentId(world);
+  const std::string layers = args.layers.empty() ? "" : LayWorld(args.layers, &world, "build-mesh");
   const std::string name = FileName(args.mesh_path);
   if (absl::Status saved = nav::SaveWorld(world, "mesh:" + name, args.out); !saved.ok()) {
     Fail(std::string(saved.message()));
@@ -93,6 +95,7 @@ void RunBuildMesh(BuildMeshArgs& args) {
   line["read_seconds"] = read_seconds;
   line["build_seconds"] = stats.seconds;
   line["content_id"] = nav::FormatId(world.content_id);
+  if (!layers.empty()) line["layers"] = nlohmann::ordered_json::parse(layers);
   std::cout << line.dump() << std::endl;
 }
 
@@ -129,6 +132,7 @@ void AddBuildMeshCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--filter-ledges", o.filter_ledges,
                 "Run Recast's ledge filter (drops rims of drops and steep slopes)");
+  AddLayerOptions(cmd, &args->layers);
   cmd->callback([args] { RunBuildMesh(*args); });
 }
 

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "nav/grid/grid.h"
+#include "nav/layers/ground_layers.h"
 
 namespace walk::client {
 
@@ -17,6 +20,14 @@ void AddGraphCommands(CLI::App& app);   // walkgrid_graph.cc: prepare, export-gr
 void AddGridcolCommand(CLI::App& app);  // walkgrid_gridcol.cc
 void AddTrailfollowCommand(CLI::App& app);  // walkgrid_trailfollow.cc
 void AddSnapcheckCommand(CLI::App& app);    // walkgrid_snapcheck.cc
+void AddLayersCommand(CLI::App& app);       // walkgrid_layers.cc
+
+// Adds --zones, --roads, --hubs and --lifts (ground layer files) to `cmd`, filling *files.
+void AddLayerOptions(CLI::App* cmd, nav::LayerFiles* files);  // walkgrid_layers.cc
+// Lays `files` on *world (nav::ApplyLayers: content id recomputed) and returns the report as a
+// JSON object's text; on a bad file prints why, as `walkgrid COMMAND: ...`, and throws
+// CLI::RuntimeError(1).
+std::string LayWorld(const nav::LayerFiles& files, nav::World* world, const std::string& command);
 
 // The median of `values` (0 when empty), as the checks print it.
 inline double Median(std::vector<double> values) {

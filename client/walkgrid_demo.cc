@@ -28,6 +28,7 @@ struct DemoArgs {
   std::string tiles = "2x2";
   std::string out;
   bool landmarks = false;
+  nav::LayerFiles layers;
 };
 
 [[noreturn]] void Fail(const std::string& message) {
@@ -103,6 +104,8 @@ void RunDemo(const DemoArgs& args) {
   if (counted) std::cerr << "\n";
   if (!world.ok()) Fail(std::string(world.status().message()));
   const double build_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  // Layers replace what the generator laid for them, before the world is saved.
+  const std::string layers = args.layers.empty() ? "" : LayWorld(args.layers, &*world, "demo");
 
   const std::string source = "demo:seed=" + std::to_string(args.seed) +
                              ":tiles=" + std::to_string(options.tiles_x) + "x" +
@@ -126,6 +129,7 @@ void RunDemo(const DemoArgs& args) {
   line["lifts"] = c.lifts.size() / 2;  // each lift is two rides, one each way
   line["zones"] = world->zones.size();
   line["content_id"] = nav::FormatId(world->content_id);
+  if (!layers.empty()) line["layers"] = nlohmann::ordered_json::parse(layers);
   line["build_seconds"] = build_seconds;
   line["save_seconds"] = save_seconds;
   line["peak_resident_bytes"] = PeakResidentBytes();
@@ -170,6 +174,7 @@ void AddDemoCommand(CLI::App& app) {
   cmd->add_option("--out", args->out, "Folder to write grid.walkgrid into")->required();
   cmd->add_flag("--landmarks", args->landmarks,
                 "Also print the landmarks (yards) worth walking between");
+  AddLayerOptions(cmd, &args->layers);
   cmd->callback([args] { RunDemo(*args); });
 }
 

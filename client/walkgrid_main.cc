@@ -32,11 +32,14 @@ std::string MapName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-int ImportMovingAi(const std::string& map_path, const std::string& out) {
+int ImportMovingAi(const std::string& map_path, const std::string& out,
+                   const walk::nav::LayerFiles& layer_files) {
   auto map = walk::nav::ReadMovingAiMap(map_path);
   if (!map.ok()) return Fail(std::string(map.status().message()));
   auto world = walk::nav::WorldFromMovingAi(*map);
   if (!world.ok()) return Fail(std::string(world.status().message()));
+  const std::string layers =
+      layer_files.empty() ? "" : walk::client::LayWorld(layer_files, &*world, "import-movingai");
   if (auto s = walk::nav::SaveWorld(*world, "movingai:" + MapName(map_path), out); !s.ok()) {
     return Fail(std::string(s.message()));
   }
@@ -44,6 +47,7 @@ int ImportMovingAi(const std::string& map_path, const std::string& out) {
   std::cout << "walkgrid: imported " << map_path << " (" << map->width << " x " << map->height
             << ") into " << out << ": " << c.surface_count() << " surfaces, " << c.region_count()
             << " regions, content id " << walk::nav::FormatId(world->content_id) << "\n";
+  if (!layers.empty()) std::cout << layers << "\n";  // the layers' report, one JSON line
   return 0;
 }
 
@@ -165,6 +169,14 @@ int Info(const std::string& dir) {
   out["origin_column_x"] = loaded->world.origin_column_x;
   out["origin_column_y"] = loaded->world.origin_column_y;
   out["memory_bytes"] = loaded->world.MemoryBytes();
+  out["zones"] = loaded->world.zones.size();
+  out["layers"] = nlohmann::ordered_json::array();
+  for (const walk::nav::WorldLayer& layer : loaded->world.layers) {
+    out["layers"].push_back({{"name", layer.name},
+                             {"file", layer.file},
+                             {"hash", walk::nav::FormatId(layer.hash)},
+                             {"summary", layer.summary}});
+  }
   const walk::nav::WorldFrame frame = loaded->world.frame();
   for (const auto& c : loaded->world.continents) {
     out["continents"].push_back(
@@ -178,6 +190,7 @@ int Info(const std::string& dir) {
          {"surfaces", c.surface_count()},
          {"max_floors", c.MaxFloors()},
          {"regions", c.region_count()},
+         {"lifts", c.lifts.size() / 2},
          {"min_x_yards", frame.FrameX(0.0)},
          {"min_y_yards", frame.FrameY(0.0)},
          {"max_x_yards", frame.FrameX(c.width_columns * frame.column_yards)},
@@ -244,6 +257,8 @@ int main(int argc, char** argv) {
   auto* import = app.add_subcommand("import-movingai", "Build a grid from a MovingAI .map file");
   import->add_option("map", map_path, "the .map file")->required();
   import->add_option("--out", out, "the world folder to write (grid.walkgrid inside)")->required();
+  walk::nav::LayerFiles import_layers;
+  walk::client::AddLayerOptions(import, &import_layers);
 
   int baseline_every = 0;
   bool verbose = false;
@@ -273,6 +288,7 @@ int main(int argc, char** argv) {
   walk::client::AddGridcolCommand(app);
   walk::client::AddTrailfollowCommand(app);
   walk::client::AddSnapcheckCommand(app);
+  walk::client::AddLayersCommand(app);
 
   CLI11_PARSE(app, argc, argv);
   if (*floors) {
@@ -280,7 +296,13 @@ int main(int argc, char** argv) {
     at_y = at[1];
     return Floors(dir, at_x, at_y, continent);
   }
-  if (*import) return ImportMovingAi(map_path, out);
+  if (*import) {
+    try {
+      return ImportMovingAi(map_path, out, import_layers);
+    } catch (const CLI::RuntimeError& e) {
+      return e.get_exit_code();  // a bad layer file, already named on stderr
+    }
+  }
   if (*check) return MovingAiCheck(map_path, scen_path, baseline_every, verbose);
   if (*info) return Info(dir);
   return 0;  // a subcommand that ran as a callback, and succeeded

@@ -294,6 +294,11 @@ struct ArcRecord {
 
 }  // namespace
 
+bool RideLeavesCell(const Continent& c, std::uint32_t cell_columns, const LiftRide& ride) {
+  return c.column_x[ride.from] / cell_columns != c.column_x[ride.to] / cell_columns ||
+         c.column_y[ride.from] / cell_columns != c.column_y[ride.to] / cell_columns;
+}
+
 std::uint32_t ContinentGraph::NodeOf(SurfaceId s) const {
   auto it = std::lower_bound(node_surface.begin(), node_surface.end(), s);
   return it != node_surface.end() && *it == s
@@ -490,6 +495,18 @@ std::vector<SurfaceId> FindEntrances(const Continent& c, const AbstractGraphOpti
   return nodes;
 }
 
+// Adds to `nodes` (sorted, each once) the landings of every ride that leaves its cell.
+void AddLiftLandings(const Continent& c, std::uint32_t cell_columns,
+                     std::vector<SurfaceId>* nodes) {
+  for (const LiftRide& ride : c.lifts) {
+    if (!RideLeavesCell(c, cell_columns, ride)) continue;
+    nodes->push_back(ride.from);
+    nodes->push_back(ride.to);
+  }
+  std::sort(nodes->begin(), nodes->end());
+  nodes->erase(std::unique(nodes->begin(), nodes->end()), nodes->end());
+}
+
 // The arcs of one cell: from each portal to every other it reaches, priced per profile by a
 // search of the cell; only arcs some profile can take are kept.
 void PriceCell(const Continent& c, double column_yards, const ContinentGraph& g, std::uint32_t cell,
@@ -562,6 +579,25 @@ std::vector<ArcRecord> PriceCells(const Continent& c, double column_yards, const
     std::vector<ArcRecord>().swap(cell_records);
   }
   return records;
+}
+
+// The lift arcs: one per ride that leaves its cell, from landing to landing, priced per profile
+// as the ride (PriceSteps prices a ride as the searches do); only arcs some profile can take.
+void AddLiftArcs(const Continent& c, double column_yards, const ContinentGraph& g,
+                 std::uint32_t cell_columns, const std::vector<Metric>& base,
+                 std::vector<ArcRecord>* out) {
+  for (const LiftRide& ride : c.lifts) {
+    if (!RideLeavesCell(c, cell_columns, ride)) continue;
+    const std::vector<PathStep> steps = {{ride.from, PathStep::kViaStart},
+                                         {ride.to, PathStep::kViaLift}};
+    ArcRecord record{g.NodeOf(ride.from), g.NodeOf(ride.to), {}};
+    bool open = false;
+    for (const Metric& metric : base) {
+      record.costs.push_back(PriceSteps(c, column_yards, metric, steps));
+      open = open || record.costs.back().seconds < kInfCost;
+    }
+    if (open) out->push_back(std::move(record));
+  }
 }
 
 // Sorts `records` by tail, then head, and merges the arcs between the same two portals: two
@@ -656,8 +692,10 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     ContinentGraph g;
     g.continent = c.id;
     g.node_surface = FindEntrances(c, options, base);
+    AddLiftLandings(c, options.cell_columns, &g.node_surface);
     g.IndexCells(c, options.cell_columns);
     std::vector<ArcRecord> records = PriceCells(c, world.column_yards, g, options, base, progress);
+    AddLiftArcs(c, world.column_yards, g, options.cell_columns, base, &records);
     MergeParallelArcs(base.size(), &records);
     LayOutArcs(records, graph.profiles, &g);
     records.clear();

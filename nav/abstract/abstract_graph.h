@@ -19,6 +19,10 @@
 // way. Each arc keeps, per profile, its band-0 seconds, its yards and its zone mix, so danger bands
 // are priced later without searching cells again.
 //
+// Lifts: a ride whose landings lie in different cells (a car between two columns far apart) is
+// no cell's to search, so both its landings are nodes too (a portal of the cells their columns
+// lie in, like any node) and the ride is an arc of its own, priced as the ride.
+//
 // Layout (RoutingKit style): nodes sorted by surface id; arcs sorted by tail (first_arc, CSR).
 // Immutable once built or loaded; safe to share across threads.
 #pragma once
@@ -36,7 +40,11 @@
 namespace walk::nav {
 
 // Bump when the way entrances or edges are chosen or priced changes (it decides answers).
-inline constexpr std::uint32_t kAbstractGraphVersion = 5;
+inline constexpr std::uint32_t kAbstractGraphVersion = 6;
+
+// True when lift ride `ride` joins landings in two different cells of side `cell_columns`: the
+// graph joins them by a lift arc (a cell search does not take it).
+bool RideLeavesCell(const Continent& c, std::uint32_t cell_columns, const LiftRide& ride);
 
 struct AbstractGraphOptions {
   std::uint32_t cell_columns = 64;

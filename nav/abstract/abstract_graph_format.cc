@@ -141,7 +141,7 @@ absl::Status ReadHeader(const World& world, const std::string& path, BinaryReade
 
 // Reads continent `c`'s nodes, arcs and order, and checks them: sorted surfaces on the map, an
 // order that is a permutation, and every arc between two portals of one cell (what prepare makes:
-// path unpacking searches that cell again).
+// path unpacking searches that cell again) or along a lift ride that leaves its cell.
 absl::Status ReadTopology(const Continent& c, std::uint32_t cell_columns, const std::string& path,
                           BinaryReader& r, ContinentGraph* graph) {
   ContinentGraph& g = *graph;
@@ -178,8 +178,12 @@ absl::Status ReadTopology(const Continent& c, std::uint32_t cell_columns, const 
       const std::uint32_t head = g.arc_head[a];
       if (head >= n || head == tail)
         return Damaged(path, absl::StrCat("continent ", c.id, " arcs"));
-      if (g.SharedCells(c, cell_columns, g.node_surface[tail], g.node_surface[head], shared) == 0) {
-        return Damaged(path, absl::StrCat("continent ", c.id, " arc ", a));
+      const SurfaceId sa = g.node_surface[tail], sb = g.node_surface[head];
+      if (g.SharedCells(c, cell_columns, sa, sb, shared) == 0) {
+        // Else a lift arc: a ride between landings in two cells.
+        const LiftRide* ride = c.FindRide(sa, sb);
+        if (ride == nullptr || !RideLeavesCell(c, cell_columns, *ride))
+          return Damaged(path, absl::StrCat("continent ", c.id, " arc ", a));
       }
     }
   }

@@ -426,8 +426,8 @@ void AbstractRouter::TallyPieces(RouteState& route) const {
 
 void AbstractRouter::UnpackSteps(RouteState& route) const {
   // An arc between two portals of one border line was priced in both its cells: the cheaper way
-  // is taken again. The zone cells stay the tally's: an answer is the same whether or not its
-  // path was asked for (the store keeps one answer per ends and model).
+  // is taken again; a lift arc is its ride. The zone cells stay the tally's: an answer is the same
+  // whether or not its path was asked for (the store keeps one answer per ends and model).
   const Continent& c = route.c;
   const ContinentGraph& g = route.g;
   const std::uint32_t cc = graph_.cell_columns;
@@ -458,6 +458,12 @@ void AbstractRouter::UnpackSteps(RouteState& route) const {
         best = search.Seconds(sb);
         search.Steps(sb, &best_piece);
       }
+    }
+    // A lift arc: the ride itself, where it is the cheaper way (the arc kept the cheaper).
+    if (const LiftRide* ride = c.FindRide(sa, sb); ride != nullptr &&
+                                                   RideLeavesCell(c, cc, *ride) &&
+                                                   base.LiftSeconds(c, *ride, 0, 0) < best) {
+      best_piece = {{sa, PathStep::kViaStart}, {sb, PathStep::kViaLift}};
     }
     Append(best_piece, &steps);
     tail = g.arc_head[a];

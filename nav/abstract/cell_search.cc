@@ -249,6 +249,9 @@ class CellSearch::Sweep {
       const LiftRide *ride, *end;
       c.LiftsFrom(v, &ride, &end);
       for (; ride != end; ++ride) {
+        // A ride out of the cell is not this search's to take: the graph joins its landings
+        // by an arc of their own (abstract_graph.h).
+        if (!cell.Contains(c.column_x[ride->to], c.column_y[ride->to])) continue;
         const std::uint32_t lt = ride->to - tile_first;
         if (state[lt].stamp != generation) {
           const double multiplier = metric.EnterMultiplier(c, ride->to, exempt_a, exempt_b);
@@ -262,7 +265,7 @@ class CellSearch::Sweep {
         } else if (state[lt].settled) {
           continue;
         }
-        const double step = metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
+        const double step = metric.LiftSeconds(c, *ride, exempt_a, exempt_b);
         if (step < kInfCost) reach(lt, g + step, local, PathStep::kViaLift);
       }
     }
@@ -314,15 +317,15 @@ class CellSearch::Sweep {
       for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u)
         from(u, u - tile_first, d);
     }
-    const std::uint32_t column = column_index(vx, vy);
-    for (SurfaceId u = column_first[column]; u < column_first[column + 1]; ++u) {
-      if (!(c.marks[u] & kMarkLift)) continue;
-      const LiftRide *ride, *rides_end;
-      c.LiftsFrom(u, &ride, &rides_end);
+    if (c.marks[v] & kMarkLift) {
+      // Rides arriving at v from a landing in the cell (one from outside it is the graph's).
+      const std::uint32_t *ride, *rides_end;
+      c.LiftsInto(v, &ride, &rides_end);
       for (; ride != rides_end; ++ride) {
-        if (ride->to != v) continue;
-        const double step = metric.LiftSeconds(c, v, ride->shaft_yards, exempt_a, exempt_b);
-        if (step < kInfCost) reach(u - tile_first, g + step, local, PathStep::kViaLift);
+        const LiftRide& r = c.lifts[*ride];
+        if (!cell.Contains(c.column_x[r.from], c.column_y[r.from])) continue;
+        const double step = metric.LiftSeconds(c, r, exempt_a, exempt_b);
+        if (step < kInfCost) reach(r.from - tile_first, g + step, local, PathStep::kViaLift);
       }
     }
   }

@@ -4,11 +4,12 @@
 // ends share a cell.
 //
 // A search never leaves its cell: a way that goes out and comes back is the abstract graph's to
-// find. Only its origin and its targets may lie outside the cell, one step from it (the cell's
-// portals in its neighbours, docs/abstract_graph.md): it steps from such an
-// origin into the cell and from the cell onto such a target, and goes no further. Buffers are
-// indexed by a surface's offset inside its tile (those outside take slots after the tile's) and
-// generation-stamped: one CellSearch per thread, sized once.
+// find, and so is a lift ride whose other landing lies outside the cell. Only its origin and its
+// targets may lie outside the cell, one step from it (the cell's portals in its neighbours,
+// docs/abstract_graph.md): it steps from such an origin into the cell and from the cell onto such a
+// target, and goes no further. Buffers are indexed by a surface's offset inside its tile (those
+// outside take slots after the tile's) and generation-stamped: one CellSearch per thread, sized
+// once.
 #pragma once
 
 #include <cstdint>

@@ -53,8 +53,7 @@ SearchResult ReferenceDijkstra(const Continent& c, double column_yards, const Me
     }
     for (const LiftRide& ride : c.lifts) {  // plain: scan every ride
       if (ride.from != v) continue;
-      const double step =
-          metric.LiftSeconds(c, ride.to, ride.shaft_yards, c.zone[from], c.zone[to]);
+      const double step = metric.LiftSeconds(c, ride, c.zone[from], c.zone[to]);
       if (cost + step < seconds[ride.to]) {
         seconds[ride.to] = cost + step;
         yards[ride.to] = yards[v];

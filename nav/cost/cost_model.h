@@ -9,8 +9,9 @@
 // order of precedence: climb, steep, water, road); hostile: 20 inside the other faction's towns
 // and outposts; danger: per band, x3 or x20 by the zone's lowest level (nav/cost/danger.h), the
 // zones of both ends exempt. A heavy move profile may not enter forest ground; nobody enters
-// blocked ground. A lift ride costs a wait plus the shaft's length at the shaft's speed, as
-// seconds, times the multiplier of the surface it lands on.
+// blocked ground. A lift ride costs its own wait plus its length at its own speed (each ride
+// carries its timing: LiftRide, nav/grid/grid.h), as seconds, times the multiplier of the
+// surface it lands on.
 //
 // The "shortest" pricing ignores all of that: every step costs its length (the MovingAI metric).
 // Bump kCostModelVersion whenever a constant or rule here changes what a walk costs.
@@ -20,6 +21,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "nav/grid/grid.h"
 
 namespace walk::nav {
 
@@ -34,8 +37,10 @@ struct CostModel {
   double hostile = 20.0;              // inside the other faction's town or outpost
   double jump_seconds = 0.5;          // added per jump (a small step up)
   double fall_seconds = 0.25;         // added per fall (a drop off a ledge)
-  double lift_wait_seconds = 15.0;    // waiting for and boarding a lift car
-  double lift_shaft_yards_per_second = 4.0;
+  // The timing a lift is built with when it names none (ContinentBuilder::AddLift, a lifts
+  // layer's defaults). A ride is priced by the timing it carries, not by these.
+  double lift_wait_seconds = kDefaultLiftWaitSeconds;
+  double lift_shaft_yards_per_second = kDefaultLiftShaftYardsPerSecond;
 };
 
 // The cost model every profile but "shortest" prices with.

@@ -1,6 +1,7 @@
 #include "nav/cost/metric.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "nav/cost/danger.h"
 
@@ -66,13 +67,34 @@ Metric::Metric(const World& world, const Profile& profile, std::uint32_t band,
   // searches' buckets rely on it as much as the A* does.)
   const double hostile = hostile_mask != 0 ? std::min(model.hostile, 1.0) : 1.0;
   min_seconds_per_column_ = seconds_per_column_ * std::min(cheapest, 1.0) * hostile;
+  LowerBoundForLifts(world);
 }
 
-double Metric::LiftSeconds(const Continent& c, SurfaceId to, double shaft_yards,
-                           std::uint16_t exempt_a, std::uint16_t exempt_b) const {
-  if (profile_.pricing == Pricing::kShortest) return shaft_yards / model_.run_yards_per_second;
-  const double ride = model_.lift_wait_seconds + shaft_yards / model_.lift_shaft_yards_per_second;
-  return ride * EnterMultiplier(c, to, exempt_a, exempt_b);
+void Metric::LowerBoundForLifts(const World& world) {
+  // A ride between two columns moves horizontally: where it beats walking there, the bound must
+  // come down to its pace, or the A* heuristic would overestimate walks that take it. A ride's
+  // seconds with its landing's zone exempt are the least it costs in any band (danger only
+  // multiplies), and a hair less keeps rounding from making the bound exceed a ride.
+  for (const Continent& c : world.continents) {
+    for (const LiftRide& ride : c.lifts) {
+      const double dx = std::abs(static_cast<double>(c.column_x[ride.from]) - c.column_x[ride.to]);
+      const double dy = std::abs(static_cast<double>(c.column_y[ride.from]) - c.column_y[ride.to]);
+      const double columns = OctileColumns(dx, dy);
+      if (!(columns > 0.0)) continue;  // a shaft in one column moves no column
+      const std::uint16_t zone = c.zone[ride.to];
+      const double seconds = LiftSeconds(c, ride, zone, zone);
+      if (!(seconds < kInfCost)) continue;
+      const double pace = seconds / columns * (1.0 - 1e-9);
+      min_seconds_per_column_ = std::min(min_seconds_per_column_, pace);
+    }
+  }
+}
+
+double Metric::LiftSeconds(const Continent& c, const LiftRide& ride, std::uint16_t exempt_a,
+                           std::uint16_t exempt_b) const {
+  if (profile_.pricing == Pricing::kShortest) return ride.shaft_yards / model_.run_yards_per_second;
+  const double seconds = ride.wait_seconds + ride.shaft_yards / ride.shaft_yards_per_second;
+  return seconds * EnterMultiplier(c, ride.to, exempt_a, exempt_b);
 }
 
 }  // namespace walk::nav

@@ -27,8 +27,11 @@ class Metric {
     return columns * seconds_per_column_ * ground + kind_fixed_seconds_[static_cast<int>(kind)];
   }
 
-  // Seconds of a lift ride over a shaft `shaft_yards` long landing on `to`.
-  double LiftSeconds(const Continent& c, SurfaceId to, double shaft_yards, std::uint16_t exempt_a,
+  // Seconds of lift ride `ride` of continent `c`: the ride's wait plus its length at its speed,
+  // times the multiplier of the landing it arrives at (kInfCost when that may not be entered);
+  // under "shortest" pricing its length at running pace. Zones `exempt_a` and `exempt_b` carry
+  // no danger.
+  double LiftSeconds(const Continent& c, const LiftRide& ride, std::uint16_t exempt_a,
                      std::uint16_t exempt_b) const;
 
   // The multiplier of entering `to`: ground x hostile x danger; kInfCost when forbidden.
@@ -51,7 +54,9 @@ class Metric {
     return zone < zone_multiplier_.size() ? zone_multiplier_[zone] : 1.0;
   }
 
-  // A lower bound of the seconds per column of any step: the A* heuristic's scale.
+  // A lower bound of the seconds per octile column of any step and any lift ride: the A*
+  // heuristic's scale. A ride between two columns that goes faster than the cheapest ground
+  // lowers it to the ride's seconds per octile column between its landings.
   double min_seconds_per_column() const { return min_seconds_per_column_; }
   double seconds_per_column() const { return seconds_per_column_; }
   const Profile& profile() const { return profile_; }
@@ -63,6 +68,9 @@ class Metric {
   std::vector<std::pair<std::uint16_t, double>> DangerTable() const;
 
  private:
+  // Lowers min_seconds_per_column_ to the pace of any ride between two columns that beats it.
+  void LowerBoundForLifts(const World& world);
+
   Profile profile_;
   std::uint32_t band_;
   CostModel model_;

@@ -25,13 +25,9 @@ PieceCost PriceSteps(const Continent& c, double column_yards, const Metric& base
   for (std::size_t i = 1; i < steps.size(); ++i) {
     const SurfaceId from = steps[i - 1].surface, to = steps[i].surface;
     if (steps[i].via == PathStep::kViaLift) {
-      // Priced as the searches price it: by the ride's own shaft.
-      const LiftRide *ride, *end;
-      c.LiftsFrom(from, &ride, &end);
-      while (ride != end && ride->to != to) ++ride;
-      const double shaft =
-          ride != end ? ride->shaft_yards : std::abs(c.height_yards[to] - c.height_yards[from]);
-      const double seconds = base.LiftSeconds(c, to, shaft, 0, 0);
+      // Priced as the searches price it: by the ride's own length and timing.
+      const LiftRide* ride = c.FindRide(from, to);
+      const double seconds = ride != nullptr ? base.LiftSeconds(c, *ride, 0, 0) : kInfCost;
       cost.seconds += seconds;
       add(c.zone[to], seconds, 0.0);
       continue;

@@ -30,6 +30,11 @@ class MemoryCounter {
   void Value(const T&) {}
   template <typename T>
   void Count(const std::vector<T>&) {}
+  template <typename T>
+  void StoredCount(const std::vector<T>&) {}
+  template <typename T>
+  void Stored(const T&) {}
+  void Note() {}
   void SurfaceCount(const Continent&) {}
   template <typename T, typename F>
   void Items(const std::vector<T>& items, F&& fields) {
@@ -72,6 +77,8 @@ class ContentIdHasher {
   void Count(const std::vector<T>& items) {
     hasher_.AddU64(items.size());
   }
+  template <typename T>
+  void StoredCount(const std::vector<T>&) {}
   void SurfaceCount(const Continent&) {}
   template <typename T, typename F>
   void Items(const std::vector<T>& items, F&& fields) {
@@ -125,6 +132,28 @@ void Continent::LiftsFrom(SurfaceId from, const LiftRide** first, const LiftRide
                        [](const LiftRide& a, const LiftRide& b) { return a.from < b.from; });
   *first = lifts.data() + (range.first - lifts.begin());
   *end = lifts.data() + (range.second - lifts.begin());
+}
+
+void Continent::LiftsInto(SurfaceId to, const std::uint32_t** first,
+                          const std::uint32_t** end) const {
+  // Surface ids and ride indices are both u32: the two comparisons are spelled out.
+  const auto lo =
+      std::lower_bound(lifts_into.begin(), lifts_into.end(), to,
+                       [this](std::uint32_t ride, SurfaceId s) { return lifts[ride].to < s; });
+  const auto hi =
+      std::upper_bound(lo, lifts_into.end(), to,
+                       [this](SurfaceId s, std::uint32_t ride) { return s < lifts[ride].to; });
+  *first = lifts_into.data() + (lo - lifts_into.begin());
+  *end = lifts_into.data() + (hi - lifts_into.begin());
+}
+
+const LiftRide* Continent::FindRide(SurfaceId from, SurfaceId to) const {
+  const LiftRide *ride, *end;
+  LiftsFrom(from, &ride, &end);
+  for (; ride != end; ++ride) {
+    if (ride->to == to) return ride;
+  }
+  return nullptr;
 }
 
 const Zone* World::FindZone(std::uint16_t id) const {

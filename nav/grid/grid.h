@@ -29,12 +29,20 @@ struct Tile {
   std::vector<SurfaceId> first_surface;
 };
 
-// A lift ride: from one landing to another of the same column (a shaft is vertical, which
-// keeps the A* heuristic admissible). Each direction of a lift is its own ride.
+// A lift car's timing where its builder names none: the cost model's (nav/cost/cost_model.h),
+// so the demo world's lifts price as they always have.
+inline constexpr float kDefaultLiftWaitSeconds = 15.0f;
+inline constexpr float kDefaultLiftShaftYardsPerSecond = 4.0f;
+
+// A lift ride: from one landing to another, any two surfaces of the continent (a shaft in one
+// column, or a car between two columns: a lifts layer, nav/layers/lift_layer.h). Each direction
+// of a lift is its own ride. A ride carries its own timing, which prices it (Metric::LiftSeconds).
 struct LiftRide {
   SurfaceId from = kInvalidId;
   SurfaceId to = kInvalidId;
-  float shaft_yards = 0.0f;  // the height ridden
+  float shaft_yards = 0.0f;  // the length ridden: the straight line between the landings
+  float wait_seconds = kDefaultLiftWaitSeconds;  // waiting for and boarding the car
+  float shaft_yards_per_second = kDefaultLiftShaftYardsPerSecond;  // the car's speed (> 0)
 };
 
 // A zone: an area with a level range, for danger bands.
@@ -43,6 +51,15 @@ struct Zone {
   std::string name;
   std::uint16_t min_level = 0;
   std::uint16_t max_level = 0;
+};
+
+// A ground layer a world carries (nav/layers/): which file it came from. Kept in the grid file
+// but not in the content id (what a layer changes, the surfaces' areas and the lifts, is).
+struct WorldLayer {
+  std::string name;        // "zones", "roads", "hubs" or "lifts"
+  std::string file;        // the file's name, as it was given
+  std::uint64_t hash = 0;  // a hash of the file's bytes (nav/grid/content_hash.h)
+  std::string summary;     // what it laid: "4 zones, 1024 columns"
 };
 
 // A landmass. Walks never leave it.
@@ -71,8 +88,10 @@ struct Continent {
   std::vector<std::uint16_t> column_y;
   std::vector<std::uint8_t> level;  // its place in the column's stack, 0 = lowest
 
-  // Lift rides, sorted by `from`; every `from` carries kMarkLift.
+  // Lift rides, sorted by `from`, then `to`; both landings of every ride carry kMarkLift.
   std::vector<LiftRide> lifts;
+  // Derived (FinishContinent): the indices of `lifts` sorted by `to`, then `from`.
+  std::vector<std::uint32_t> lifts_into;
 
   // Regions: connected sets of surfaces (links taken either way). Computed by ComputeRegions.
   std::vector<RegionId> region;
@@ -122,6 +141,10 @@ struct Continent {
 
   // The lift rides leaving `from` (a surface marked kMarkLift): [*first, *end) of `lifts`.
   void LiftsFrom(SurfaceId from, const LiftRide** first, const LiftRide** end) const;
+  // The lift rides arriving at `to`: [*first, *end) of `lifts_into`, indices into `lifts`.
+  void LiftsInto(SurfaceId to, const std::uint32_t** first, const std::uint32_t** end) const;
+  // The ride from `from` to `to`, or nullptr.
+  const LiftRide* FindRide(SurfaceId from, SurfaceId to) const;
 
   // Columns with at least one surface, and the most surfaces in one column.
   std::uint64_t CountColumns() const;
@@ -140,6 +163,8 @@ struct World {
   std::int64_t origin_column_y = 0;
   std::vector<Continent> continents;  // sorted by id, ids unique
   std::vector<Zone> zones;            // sorted by id, ids unique, none is 0
+  // The ground layers applied to it, in the order they were first applied (one per name).
+  std::vector<WorldLayer> layers;
   // A hash of everything above that decides answers (see ComputeContentId). 0 until computed.
   std::uint64_t content_id = 0;
 

@@ -29,8 +29,9 @@ void ContinentBuilder::AddSurface(std::uint32_t x, std::uint32_t y, const Surfac
   per_tile_[tile].push_back({column, spec});
 }
 
-void ContinentBuilder::AddLift(std::uint32_t x, std::uint32_t y, float z_a, float z_b) {
-  lifts_.push_back({x, y, z_a, z_b});
+void ContinentBuilder::AddLift(std::uint32_t x, std::uint32_t y, float z_a, float z_b,
+                               float wait_seconds, float shaft_yards_per_second) {
+  lifts_.push_back({x, y, z_a, z_b, wait_seconds, shaft_yards_per_second});
 }
 
 absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules) {
@@ -119,8 +120,8 @@ absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules) {
                                                      " needs two surfaces to join"));
     }
     const float shaft = std::abs(c.height_yards[b] - c.height_yards[a]);
-    c.lifts.push_back({a, b, shaft});
-    c.lifts.push_back({b, a, shaft});
+    c.lifts.push_back({a, b, shaft, lift.wait_seconds, lift.shaft_yards_per_second});
+    c.lifts.push_back({b, a, shaft, lift.wait_seconds, lift.shaft_yards_per_second});
     c.marks[a] |= kMarkLift;
     c.marks[b] |= kMarkLift;
   }
@@ -209,6 +210,12 @@ std::uint32_t FindRoot(std::vector<std::uint32_t>& parent, std::uint32_t v) {
 }  // namespace
 
 void FinishContinent(Continent& c) {
+  c.lifts_into.resize(c.lifts.size());
+  std::iota(c.lifts_into.begin(), c.lifts_into.end(), 0u);
+  std::sort(c.lifts_into.begin(), c.lifts_into.end(), [&c](std::uint32_t a, std::uint32_t b) {
+    const LiftRide &x = c.lifts[a], &y = c.lifts[b];
+    return x.to != y.to ? x.to < y.to : x.from < y.from;
+  });
   ComputeRegions(c);
   c.ground_present.fill(0);
   for (SurfaceId s = 0; s < c.surface_count(); ++s) {

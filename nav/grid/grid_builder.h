@@ -1,6 +1,7 @@
 // Builds a Continent from surfaces placed column by column, then derives its links from the
 // geometry (LinkRules) and its regions. The importers (MovingAI maps, the default world) place
-// surfaces; nothing else writes a Continent's arrays.
+// surfaces; afterwards only ground layers (nav/layers/) write a built Continent's areas and
+// lifts, and they call FinishContinent again.
 #pragma once
 
 #include <cstdint>
@@ -47,8 +48,10 @@ class ContinentBuilder {
   void AddSurface(std::uint32_t x, std::uint32_t y, const SurfaceSpec& spec);
 
   // Adds a lift between the surfaces of column (x, y) nearest heights `z_a` and `z_b` (both
-  // ways; the shaft is the height between them). Resolved by Build.
-  void AddLift(std::uint32_t x, std::uint32_t y, float z_a, float z_b);
+  // ways; the shaft is the height between them), with the car's timing. Resolved by Build.
+  void AddLift(std::uint32_t x, std::uint32_t y, float z_a, float z_b,
+               float wait_seconds = kDefaultLiftWaitSeconds,
+               float shaft_yards_per_second = kDefaultLiftShaftYardsPerSecond);
 
   // Lays out the continent, derives links with `rules`, adds the lifts, computes regions.
   // Errors: INVALID_ARGUMENT for a surface off the extent, more than 31 surfaces in a column,
@@ -69,6 +72,7 @@ class ContinentBuilder {
   struct PlannedLift {
     std::uint32_t x, y;
     float z_a, z_b;
+    float wait_seconds, shaft_yards_per_second;
   };
   std::vector<PlannedLift> lifts_;
   bool out_of_extent_ = false;
@@ -81,9 +85,10 @@ class ContinentBuilder {
 // one-way fall down to max_fall_yards. Both ceilings must leave the agent's height free.
 void DeriveLinks(const LinkRules& rules, Continent& continent);
 
-// Computes what is derived from surfaces, marks, links and lifts: regions, the ground kinds
-// present and the road blocks. Called by ContinentBuilder::Build and by LoadWorld; call it
-// again after changing any of those.
+// Computes what is derived from surfaces, marks, links and lifts: the rides by landing
+// (lifts_into), regions, the ground kinds present and the road blocks. Called by
+// ContinentBuilder::Build and by LoadWorld; call it again after changing any of those (as ground
+// layers do, nav/layers/).
 void FinishContinent(Continent& continent);
 
 // Numbers the regions of `continent`: surfaces joined by links, taken either way, share a region.

@@ -49,6 +49,10 @@ class GridWriter {
   void Count(const std::vector<T>& items) {
     w_.Put<std::uint32_t>(static_cast<std::uint32_t>(items.size()));
   }
+  template <typename T>
+  void StoredCount(const std::vector<T>& items) {
+    Count(items);
+  }
   void SurfaceCount(const Continent& c) { w_.Put<std::uint32_t>(c.surface_count()); }
   template <typename T, typename F>
   void Items(const std::vector<T>& items, F&& fields) {
@@ -93,6 +97,10 @@ class GridReader {
   void Note() { Stored(loaded_.source); }
   template <typename T>
   void Count(std::vector<T>& items);
+  template <typename T>
+  void StoredCount(std::vector<T>& items) {
+    Count(items);
+  }
   void SurfaceCount(Continent&) { Value(surface_count_); }
   template <typename T, typename F>
   void Items(std::vector<T>& items, F&& fields);
@@ -120,7 +128,7 @@ class GridReader {
   void DeriveColumns();
   // Every height is finite and every link lands on a surface that exists.
   void CheckLinks();
-  // The ride joins two landings of one column, in order of `from`.
+  // The ride joins two landings (both marked), in order of `from` and `to`, its timing sound.
   void CheckLift(const LiftRide& lift);
   // Nothing trails, the continents are in order, the content hashes to its id.
   absl::Status CheckEnd();
@@ -133,6 +141,8 @@ class GridReader {
       return surface_count_ * 2u + 16u;
     } else if constexpr (std::is_same_v<T, Zone>) {
       return 65535;
+    } else if constexpr (std::is_same_v<T, WorldLayer>) {
+      return 64;
     } else {
       return std::numeric_limits<std::uint32_t>::max();
     }
@@ -146,6 +156,9 @@ class GridReader {
   void Accept(std::vector<Tile>& tiles, Tile&& tile);
   void Accept(std::vector<LiftRide>& lifts, LiftRide&& lift);
   void Accept(std::vector<Zone>& zones, Zone&& zone);
+  void Accept(std::vector<WorldLayer>& layers, WorldLayer&& layer) {
+    layers.push_back(std::move(layer));
+  }
 
   const std::string& path_;
   const std::string& bytes_;
@@ -201,6 +214,8 @@ void GridReader::Truncated() {
       return Fail("truncated lifts");
     case GridPart::kZones:
       return Fail("truncated zones");
+    case GridPart::kLayers:
+      return Fail("truncated layers");
   }
 }
 
@@ -246,6 +261,7 @@ void GridReader::CheckPart(GridPart part) {
       return CheckLinks();
     case GridPart::kLifts:
     case GridPart::kZones:
+    case GridPart::kLayers:
       return;
   }
 }
@@ -315,12 +331,16 @@ void GridReader::CheckLinks() {
 
 void GridReader::CheckLift(const LiftRide& lift) {
   const Continent& c = *continent_;
+  const bool in_order = c.lifts.empty() || c.lifts.back().from < lift.from ||
+                        (c.lifts.back().from == lift.from && c.lifts.back().to <= lift.to);
   if (lift.from >= surface_count_ || lift.to >= surface_count_ || lift.from == lift.to ||
-      c.column_x[lift.from] != c.column_x[lift.to] ||
-      c.column_y[lift.from] != c.column_y[lift.to] || !(c.marks[lift.from] & kMarkLift) ||
-      !std::isfinite(lift.shaft_yards) || lift.shaft_yards < 0 ||
-      (!c.lifts.empty() && c.lifts.back().from > lift.from)) {
-    Fail("a lift ride is out of place");
+      !(c.marks[lift.from] & kMarkLift) || !(c.marks[lift.to] & kMarkLift) || !in_order) {
+    return Fail("a lift ride is out of place");
+  }
+  if (!std::isfinite(lift.shaft_yards) || lift.shaft_yards < 0 ||
+      !std::isfinite(lift.wait_seconds) || lift.wait_seconds < 0 ||
+      !std::isfinite(lift.shaft_yards_per_second) || !(lift.shaft_yards_per_second > 0)) {
+    Fail("a lift ride's length or timing is not a sound number");
   }
 }
 

@@ -11,6 +11,8 @@
 //   v.Stored(x)               a number or string saved but not hashed (it decides no answer)
 //   v.Note()                  the file's free note of where the grid came from (not in World)
 //   v.Count(items)            how many items follow (u32 in the file, u64 in the hash)
+//   v.StoredCount(items)      how many items follow, saved but not hashed (a list that decides
+//                             no answer: its items' fields are all Stored)
 //   v.Items(items, fields)    each item in turn, fields(item) naming its fields; the count
 //                             comes from the Count just before (for tiles, before the
 //                             SurfaceCount)
@@ -22,7 +24,8 @@
 //                             its length in the hash
 //
 // What the walks leave out is derived, never stored: a surface's column and level, the regions,
-// a continent's tile index and its ground kinds (grid_builder.h, FinishContinent).
+// a continent's tile index, its rides by landing and its ground kinds (grid_builder.h,
+// FinishContinent).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +43,7 @@ enum class GridPart : std::uint8_t {
   kSurfaces,         // its per-surface arrays
   kLifts,            // its lift rides
   kZones,            // the world's zones
+  kLayers,           // the ground layers it carries (names and files; not hashed)
 };
 
 // Walks continent `c`'s fields (see the top of this file). C is Continent or const Continent.
@@ -75,6 +79,8 @@ void VisitContinentFields(C& c, Visitor& v) {
       v.Value(lift.from);
       v.Value(lift.to);
       v.Value(lift.shaft_yards);
+      v.Value(lift.wait_seconds);
+      v.Value(lift.shaft_yards_per_second);
     });
   });
 }
@@ -102,6 +108,15 @@ void VisitWorldFields(W& world, Visitor& v) {
       v.Stored(zone.min_level);
       v.Stored(zone.max_level);
       v.Stored(zone.name);
+    });
+  });
+  v.Part(GridPart::kLayers, [&] {
+    v.StoredCount(world.layers);
+    v.Items(world.layers, [&](auto& layer) {
+      v.Stored(layer.name);
+      v.Stored(layer.file);
+      v.Stored(layer.hash);
+      v.Stored(layer.summary);
     });
   });
 }

@@ -55,8 +55,9 @@ PathDetail DescribePath(const Continent& c, const WorldFrame& frame, const Metri
   for (std::size_t i = 1; i < steps.size(); ++i) {
     const SurfaceId from = steps[i - 1].surface, to = steps[i].surface;
     if (steps[i].via == PathStep::kViaLift) {
-      const double shaft = std::abs(c.height_yards[to] - c.height_yards[from]);
-      seconds["lift"] += metric.LiftSeconds(c, to, shaft, exempt_a, exempt_b);
+      const LiftRide* ride = c.FindRide(from, to);
+      seconds["lift"] +=
+          ride != nullptr ? metric.LiftSeconds(c, *ride, exempt_a, exempt_b) : kInfCost;
       continue;
     }
     const LinkKind link = LinkKindOf(c.links[from][steps[i].via]);

@@ -139,7 +139,7 @@ SearchResult FineGridAStar::FindWalk(const Continent& c, double column_yards, co
       const LiftRide *ride, *rides_end;
       c.LiftsFrom(v, &ride, &rides_end);
       for (; ride != rides_end; ++ride) {
-        const double step = metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b);
+        const double step = metric.LiftSeconds(c, *ride, exempt_a, exempt_b);
         if (step < kInfCost) relax(v, ride->to, g_v + step, PathStep::kViaLift);
       }
     }

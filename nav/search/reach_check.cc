@@ -33,8 +33,7 @@ bool ForEachStepFrom(const Continent& c, const Metric& metric, SurfaceId v, std:
     const LiftRide *ride, *end;
     c.LiftsFrom(v, &ride, &end);
     for (; ride != end; ++ride) {
-      if (metric.LiftSeconds(c, ride->to, ride->shaft_yards, exempt_a, exempt_b) < kInfCost &&
-          visit(ride->to)) {
+      if (metric.LiftSeconds(c, *ride, exempt_a, exempt_b) < kInfCost && visit(ride->to)) {
         return true;
       }
     }
@@ -61,18 +60,13 @@ bool ForEachStepInto(const Continent& c, const Metric& metric, SurfaceId v, std:
       if (step < kInfCost && visit(u)) return true;
     }
   }
-  // Lift rides stay in their column.
-  SurfaceId first, end;
-  c.ColumnSurfaces(vx, vy, &first, &end);
-  for (SurfaceId u = first; u < end; ++u) {
-    if (!(c.marks[u] & kMarkLift)) continue;
-    const LiftRide *ride, *rides_end;
-    c.LiftsFrom(u, &ride, &rides_end);
+  // Lift rides arriving at v, from landings anywhere on the continent.
+  if (c.marks[v] & kMarkLift) {
+    const std::uint32_t *ride, *rides_end;
+    c.LiftsInto(v, &ride, &rides_end);
     for (; ride != rides_end; ++ride) {
-      if (ride->to == v &&
-          metric.LiftSeconds(c, v, ride->shaft_yards, exempt_a, exempt_b) < kInfCost && visit(u)) {
-        return true;
-      }
+      const LiftRide& r = c.lifts[*ride];
+      if (metric.LiftSeconds(c, r, exempt_a, exempt_b) < kInfCost && visit(r.from)) return true;
     }
   }
   return false;

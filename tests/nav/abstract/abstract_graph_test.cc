@@ -424,8 +424,9 @@ TEST(AbstractGraphTest, LegsAreCachedAndPathsUnpackToTheSameWalk) {
       const SurfaceId from = first->steps[k - 1].surface, to = first->steps[k].surface;
       const std::uint8_t via = first->steps[k].via;
       if (via == PathStep::kViaLift) {
-        seconds += metric.LiftSeconds(c, to, std::abs(c.height_yards[to] - c.height_yards[from]),
-                                      c.zone[a], c.zone[b]);
+        const LiftRide* ride = c.FindRide(from, to);
+        ASSERT_NE(ride, nullptr);
+        seconds += metric.LiftSeconds(c, *ride, c.zone[a], c.zone[b]);
         continue;
       }
       ASSERT_LT(via, kDirectionCount);

@@ -86,7 +86,7 @@ SurfaceId SurfaceNear(const World& world, const Box& box, double fx, double fy) 
 
 // Lays, in the world's frame: zone 1 (levels 1-5) over the south third, zone 2 (levels 40-45)
 // across the middle third, zone 3 (levels 2-8) over the north third; a road 3 columns wide from
-// the south-west corner to the north-east one; faction B's hub over the south-east corner; and a
+// the south-west corner to the north-east one; faction B's hub near the south-east corner; and a
 // lift between two surfaces of the largest region, west and east.
 void LayTestLayers(World* world) {
   const Box b = ExtentOf(*world);
@@ -106,10 +106,18 @@ void LayTestLayers(World* world) {
   sources.roads = LayerSource{
       "roads.geojson",
       Collection({Feature("LineString", road, "{\"width_yards\":" + std::to_string(width) + "}")})};
-  sources.hubs =
-      LayerSource{"hubs.geojson", Collection({Feature("Polygon", Rect(b, 0.75, 0.0, 1.0, 0.25),
-                                                      R"({"faction":"B","name":"Southfort"})")})};
   const Continent& c = world->continents[0];
+  // The hub: 16 columns square around the surface nearest the south-east corner's middle (a
+  // mesh's corner may hold no floor at all: dungeon.obj's does not).
+  const SurfaceId fort = SurfaceNear(*world, b, 0.85, 0.15);
+  ASSERT_NE(fort, kInvalidId);
+  const WorldFrame frame = world->frame();
+  const double half = 8.0 * world->column_yards;
+  const Box around{frame.CentreX(c.column_x[fort]) - half, frame.CentreY(c.column_y[fort]) - half,
+                   frame.CentreX(c.column_x[fort]) + half, frame.CentreY(c.column_y[fort]) + half};
+  sources.hubs =
+      LayerSource{"hubs.geojson", Collection({Feature("Polygon", Rect(around, 0, 0, 1, 1),
+                                                      R"({"faction":"B","name":"Southfort"})")})};
   const SurfaceId west = SurfaceNear(*world, b, 0.15, 0.5);
   const SurfaceId east = SurfaceNear(*world, b, 0.85, 0.5);
   ASSERT_NE(west, kInvalidId);

@@ -161,6 +161,9 @@ TEST(DemoWorldTest, HasFloorsOverGroundAndLifts) {
     EXPECT_EQ(c.column_x[ride.from], c.column_x[ride.to]);
     EXPECT_EQ(c.column_y[ride.from], c.column_y[ride.to]);
     EXPECT_GE(ride.shaft_yards, 5.0f);
+    // Timed as the cost model has always timed lifts, so the demo world's answers stand.
+    EXPECT_EQ(ride.wait_seconds, DefaultCostModel().lift_wait_seconds);
+    EXPECT_EQ(ride.shaft_yards_per_second, DefaultCostModel().lift_shaft_yards_per_second);
   }
 }
 

@@ -23,7 +23,8 @@ std::string TempDir(const std::string& name) {
 }
 
 // A small fixed world that uses every field the grid file holds: two continents, stacked
-// surfaces with flags, zones and marks, a lift, and named zones.
+// surfaces with flags, zones and marks, a lift (one with its own timing), named zones and a
+// ground layer's record.
 World FixedWorld() {
   World world;
   world.column_yards = 1.5;
@@ -49,7 +50,7 @@ World FixedWorld() {
   builder.AddSurface(2, 0, roof);
   builder.AddSurface(0, 1, ground);
   builder.AddSurface(2, 1, ground);
-  builder.AddLift(2, 0, 2.0f, 6.0f);
+  builder.AddLift(2, 0, 2.0f, 6.0f, /*wait_seconds=*/20.0f, /*shaft_yards_per_second=*/2.5f);
   auto first = builder.Build(LinkRules{});
   EXPECT_TRUE(first.ok()) << first.status();
   world.continents.push_back(*std::move(first));
@@ -59,6 +60,7 @@ World FixedWorld() {
   EXPECT_TRUE(second.ok()) << second.status();
   world.continents.push_back(*std::move(second));
   world.zones = {{1, "Amber Vale", 1, 6}, {2, "Ashen Reach", 10, 15}};
+  world.layers = {{"zones", "zones.geojson", 0x0123456789abcdefu, "2 zones, 6 columns"}};
   world.content_id = ComputeContentId(world);
   return world;
 }
@@ -167,7 +169,7 @@ TEST(GridTest, ContentIdFollowsContentOnly) {
 // and so is the grid file's layout.
 TEST(GridTest, ContentIdAndFileOfAFixedWorldArePinned) {
   const World world = FixedWorld();
-  EXPECT_EQ(FormatId(world.content_id), "578207ad041c46a3");
+  EXPECT_EQ(FormatId(world.content_id), "513eb3ac4a3c6ce3");
   EXPECT_EQ(world.MemoryBytes(), 524548u);
   const std::string dir = TempDir("grid-pinned");
   ASSERT_TRUE(SaveWorld(world, "test:fixed", dir).ok());
@@ -175,14 +177,36 @@ TEST(GridTest, ContentIdAndFileOfAFixedWorldArePinned) {
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ContentHasher file_hash;
   file_hash.AddBytes(bytes.data(), bytes.size());
-  EXPECT_EQ(bytes.size(), 524667u);
-  EXPECT_EQ(FormatId(file_hash.Finish()), "20d39e609665fbb9");
+  EXPECT_EQ(bytes.size(), 524743u);
+  EXPECT_EQ(FormatId(file_hash.Finish()), "118aebdf942072c1");
   auto loaded = LoadWorld(dir);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(loaded->world.content_id, world.content_id);
   EXPECT_EQ(loaded->world.zones[1].name, "Ashen Reach");
   EXPECT_EQ(loaded->world.continents[0].lifts.size(), 2u);
+  EXPECT_EQ(loaded->world.continents[0].lifts[0].wait_seconds, 20.0f);
+  EXPECT_EQ(loaded->world.continents[0].lifts[0].shaft_yards_per_second, 2.5f);
+  ASSERT_EQ(loaded->world.layers.size(), 1u);
+  EXPECT_EQ(loaded->world.layers[0].file, "zones.geojson");
+  EXPECT_EQ(loaded->world.layers[0].hash, 0x0123456789abcdefu);
+  EXPECT_EQ(loaded->world.layers[0].summary, "2 zones, 6 columns");
   std::filesystem::remove_all(dir);
+}
+
+// A world's record of its layers names files, not answers: it is saved but leaves the content id
+// alone; a lift's timing decides answers and is in it.
+TEST(GridTest, LayerRecordsAreStoredNotHashedAndLiftTimingIsHashed) {
+  World world = FixedWorld();
+  const std::uint64_t id = world.content_id;
+  world.layers.push_back({"roads", "roads.geojson", 7, "12 columns"});
+  EXPECT_EQ(ComputeContentId(world), id);
+  world.layers.clear();
+  EXPECT_EQ(ComputeContentId(world), id);
+  world.continents[0].lifts[0].wait_seconds = 21.0f;
+  EXPECT_NE(ComputeContentId(world), id);
+  world.continents[0].lifts[0].wait_seconds = 20.0f;
+  world.continents[0].lifts[1].shaft_yards_per_second = 3.0f;
+  EXPECT_NE(ComputeContentId(world), id);
 }
 
 TEST(GridFormatTest, SavesAndLoadsTheSameWorld) {

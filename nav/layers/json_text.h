@@ -1,0 +1,21 @@
+// What a layer file's text must be before it is parsed as JSON: not too large, not too deeply
+// nested. Layer files come from their owners' editors and tools; these limits keep a damaged or
+// hostile file from costing more than a refusal (the JSON parser's recursion and memory).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+
+namespace walk::nav {
+
+inline constexpr std::size_t kMaxLayerFileBytes = std::size_t{1} << 30;  // 1 GiB
+inline constexpr int kMaxJsonDepth = 64;  // a MultiPolygon in a FeatureCollection needs 7
+
+// INVALID_ARGUMENT naming `file` when `text` is larger than kMaxLayerFileBytes or nests arrays
+// and objects deeper than kMaxJsonDepth (brackets inside strings do not count).
+absl::Status CheckJsonText(std::string_view text, const std::string& file);
+
+}  // namespace walk::nav

@@ -1,0 +1,164 @@
+// The one rasterization rule of ground layers (nav/layers/column_raster.h): a column belongs to
+// an area when its centre lies inside it (holes left out, half-open on the boundary), to a line
+// when its centre lies within half the line's width; coordinates are the world's frame.
+#include "nav/layers/column_raster.h"
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/nav/ascii_grid.h"
+
+namespace walk::nav {
+namespace {
+
+using testing::AsciiWorld;
+using Columns = std::set<std::pair<std::uint32_t, std::uint32_t>>;
+
+World OpenWorld(int width, int height) {
+  return AsciiWorld(std::vector<std::string>(height, std::string(width, '.')));
+}
+
+Columns InPolygon(const World& world, const GeoPolygon& polygon) {
+  Columns columns;
+  ForEachColumnInPolygon(world.continents[0], world.frame(), polygon,
+                         [&](std::uint32_t x, std::uint32_t y) {
+                           EXPECT_TRUE(columns.insert({x, y}).second) << "visited twice";
+                         });
+  return columns;
+}
+
+Columns NearLine(const World& world, const GeoLine& line, double width_yards) {
+  Columns columns;
+  ForEachColumnNearLine(world.continents[0], world.frame(), line, width_yards / 2.0,
+                        [&](std::uint32_t x, std::uint32_t y) {
+                          columns.insert({x, y});
+                        });
+  return columns;
+}
+
+// The columns drawn as '#' in `rows` (row 0 at the top is the highest y, as maps are drawn).
+Columns Drawn(const std::vector<std::string>& rows) {
+  Columns columns;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t x = 0; x < rows[r].size(); ++x) {
+      if (rows[r][x] == '#') {
+        columns.insert(
+            {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(rows.size() - 1 - r)});
+      }
+    }
+  }
+  return columns;
+}
+
+GeoPolygon Rectangle(double x0, double y0, double x1, double y1) {
+  return {{{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}}};
+}
+
+TEST(ColumnRasterTest, APolygonCoversTheColumnsWhoseCentresAreInsideItAndLeavesItsHoleOut) {
+  const World world = OpenWorld(8, 7);
+  GeoPolygon framed = Rectangle(1, 1, 7, 6);
+  // The hole, wound the same way as the outer ring: even-odd needs no orientation.
+  framed.rings.push_back({{3, 2}, {5, 2}, {5, 4}, {3, 4}});
+  EXPECT_EQ(InPolygon(world, framed), Drawn({
+                                          "........",
+                                          ".######.",
+                                          ".######.",
+                                          ".##..##.",
+                                          ".##..##.",
+                                          ".######.",
+                                          "........",
+                                      }));
+}
+
+TEST(ColumnRasterTest, ABoundaryThroughCentresIsInsideOnTheWestAndSouthEdgesOnly) {
+  const World world = OpenWorld(6, 6);
+  // Every edge runs through a row or column of centres (x = 1.5 .. 4.5, y = 0.5 .. 2.5).
+  EXPECT_EQ(InPolygon(world, Rectangle(1.5, 0.5, 4.5, 2.5)), Drawn({
+                                                                 "......",
+                                                                 "......",
+                                                                 "......",
+                                                                 "......",
+                                                                 ".###..",
+                                                                 ".###..",
+                                                             }));
+  // Two areas sharing an edge never both take a column, and together leave none out.
+  const Columns west = InPolygon(world, Rectangle(0, 0, 2.5, 6));
+  const Columns east = InPolygon(world, Rectangle(2.5, 0, 6, 6));
+  EXPECT_EQ(west.size() + east.size(), 36u);
+  for (const auto& column : west) EXPECT_EQ(east.count(column), 0u);
+}
+
+TEST(ColumnRasterTest, AnAreaBeyondTheMapCoversOnlyTheColumnsOnIt) {
+  const World world = OpenWorld(4, 3);
+  EXPECT_EQ(InPolygon(world, Rectangle(-1e300, -1e300, 1e300, 1e300)).size(), 12u);
+  EXPECT_TRUE(InPolygon(world, Rectangle(10, 10, 20, 20)).empty());
+  // A triangle: a diagonal edge through the centres of the main diagonal.
+  const GeoPolygon triangle{{{{0, 0}, {4, 0}, {0, 4}}}};
+  // Centres on the hypotenuse (its north-east edge) are outside.
+  EXPECT_EQ(InPolygon(OpenWorld(4, 4), triangle), Drawn({
+                                                      "....",
+                                                      "#...",
+                                                      "##..",
+                                                      "###.",
+                                                  }));
+}
+
+TEST(ColumnRasterTest, ARoadCoversCentresWithinHalfItsWidthExactlyAtTheBoundary) {
+  const World world = OpenWorld(10, 7);
+  const GeoLine line = {{2, 3}, {8, 3}};  // along y = 3: row centres 2.5 and 3.5 are 0.5 away
+  // 1 yard wide: centres exactly 0.5 yards away are on the road; the round ends take nothing
+  // beyond x = 2 and 8 ((1.5, 2.5) is 0.707 yards from (2, 3)).
+  EXPECT_EQ(NearLine(world, line, 1.0), Drawn({
+                                            "..........",
+                                            "..........",
+                                            "..........",
+                                            "..######..",
+                                            "..######..",
+                                            "..........",
+                                            "..........",
+                                        }));
+  // A hair narrower takes neither row.
+  EXPECT_TRUE(NearLine(world, line, 0.999999).empty());
+  // 3 yards wide: 1.5 reaches the centres of the next rows (1.5 away) exactly, and the ends'
+  // rounding takes (1.5, 2.5) (0.707 away) but not (0.5, 2.5) (1.58 away).
+  EXPECT_EQ(NearLine(world, line, 3.0), Drawn({
+                                            "..........",
+                                            "..........",
+                                            "..######..",
+                                            ".########.",
+                                            ".########.",
+                                            "..######..",
+                                            "..........",
+                                        }));
+}
+
+TEST(ColumnRasterTest, ANegativeOriginPutsFrameCoordinatesOnTheGridsOwnColumns) {
+  World world = OpenWorld(10, 4);
+  world.origin_column_x = -40;  // grid column 0 is frame column -40: x from -40 to -30 yards
+  world.origin_column_y = 2;    // grid row 0 is frame row 2: y from 2 to 6 yards
+  // Frame x in [-38, -35) is grid columns 2, 3, 4; frame y in [3, 5) is rows 1 and 2.
+  EXPECT_EQ(InPolygon(world, Rectangle(-38, 3, -35, 5)), Drawn({
+                                                             "..........",
+                                                             "..###.....",
+                                                             "..###.....",
+                                                             "..........",
+                                                         }));
+  // The same rectangle in grid coordinates is off this world's frame.
+  EXPECT_TRUE(InPolygon(world, Rectangle(2, 1, 5, 3)).empty());
+  const Columns road = NearLine(world, {{-40, 4}, {-30, 4}}, 1.0);  // between rows 1 and 2
+  EXPECT_EQ(road.size(), 20u);
+  EXPECT_EQ(road.count({0, 1}), 1u);
+  EXPECT_EQ(road.count({9, 2}), 1u);
+}
+
+TEST(ColumnRasterTest, ColumnsAreWideInYardsWhereTheWorldSaysSo) {
+  World world = OpenWorld(6, 2);
+  world.column_yards = 0.5;  // centres at x = 0.25, 0.75, ...
+  EXPECT_EQ(InPolygon(world, Rectangle(0.5, 0, 1.5, 1)).size(), 4u);  // columns 1, 2 of rows 0, 1
+}
+
+}  // namespace
+}  // namespace walk::nav
