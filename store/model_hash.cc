@@ -11,13 +11,14 @@ std::uint64_t ModelHash(const ModelInputs& inputs) {
   hasher.AddU64(inputs.walker_answer_version);
   hasher.AddU64(inputs.abstract_graph);
   const nav::Metric& metric = *inputs.metric;
-  // The cost model: its version and every constant (a changed constant changes answers even if
-  // someone forgot the version).
+  // The cost model: its version and every constant that prices a step (a changed constant changes
+  // answers even if someone forgot the version). Lift timing is each ride's own, in the grid's
+  // content id: the model's lift constants only time the lifts a builder makes.
   hasher.AddU64(nav::kCostModelVersion);
   const nav::CostModel& m = metric.model();
   for (double value :
        {m.run_yards_per_second, m.road, m.water, m.steep, m.climb, m.hostile, m.jump_seconds,
-        m.fall_seconds, m.lift_wait_seconds, m.lift_shaft_yards_per_second}) {
+        m.fall_seconds}) {
     hasher.AddDouble(value);
   }
   // The profile by what it prices, not by its name: two names for one pricing share answers.
