@@ -397,7 +397,9 @@ int Info(walk::client::WalkClient& client, bool json) {
       std::cout << "  continent " << c.id() << ": " << c.tiles() << " tiles of " << c.tiles_x()
                 << " x " << c.tiles_y() << ", " << c.columns() << " columns, " << c.surfaces()
                 << " surfaces, at most " << c.max_floors() << " floors, " << c.regions()
-                << " regions, " << c.lift_rides() << " lift rides\n";
+                << " regions, " << c.lift_rides() << " lift rides; x " << c.min_x_yards() << " to "
+                << c.max_x_yards() << ", y " << c.min_y_yards() << " to " << c.max_y_yards()
+                << " yd\n";
     }
     if (w.has_graph()) {
       const auto& g = w.graph();
@@ -412,6 +414,10 @@ int Info(walk::client::WalkClient& client, bool json) {
     for (const auto& z : w.zones()) {
       std::cout << "  zone " << z.id() << " " << z.name() << ": levels " << z.min_level() << "-"
                 << z.max_level() << "\n";
+    }
+    for (const auto& layer : w.layers()) {
+      std::cout << "  layer " << layer.name() << " from " << layer.file() << " ("
+                << layer.file_hash() << "): " << layer.summary() << "\n";
     }
   }
   return 0;

@@ -371,6 +371,15 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
   if (const nav::AbstractRouter* router = w.served->router.get()) {
     GraphToProto(*router, out->mutable_graph());
   }
+  out->set_origin_column_x(world.origin_column_x);
+  out->set_origin_column_y(world.origin_column_y);
+  for (const nav::WorldLayer& layer : world.layers) {
+    walk::v1::LayerInfo* li = out->add_layers();
+    li->set_name(layer.name);
+    li->set_file(layer.file);
+    li->set_file_hash(nav::FormatId(layer.hash));
+    li->set_summary(layer.summary);
+  }
   for (const nav::Zone& zone : world.zones) {
     walk::v1::ZoneInfo* zi = out->add_zones();
     zi->set_id(zone.id);

@@ -16,9 +16,8 @@ std::uint64_t ModelHash(const ModelInputs& inputs) {
   // content id: the model's lift constants only time the lifts a builder makes.
   hasher.AddU64(nav::kCostModelVersion);
   const nav::CostModel& m = metric.model();
-  for (double value :
-       {m.run_yards_per_second, m.road, m.water, m.steep, m.climb, m.hostile, m.jump_seconds,
-        m.fall_seconds}) {
+  for (double value : {m.run_yards_per_second, m.road, m.water, m.steep, m.climb, m.hostile,
+                       m.jump_seconds, m.fall_seconds}) {
     hasher.AddDouble(value);
   }
   // The profile by what it prices, not by its name: two names for one pricing share answers.
