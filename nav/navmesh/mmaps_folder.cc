@@ -76,9 +76,9 @@ absl::Status AddTileFile(const std::string& path, NavMesh* navmesh) {
   }
   if (header.magic != kMmapMagic) return Bad(path, "bad magic: not an .mmtile ('MMAP')");
   if (header.dt_version != DT_NAVMESH_VERSION) {
-    return Bad(path, absl::StrCat("Detour version mismatch: the tile was built for version ",
-                                  header.dt_version, ", this walkd reads version ",
-                                  DT_NAVMESH_VERSION));
+    return Bad(path,
+               absl::StrCat("Detour version mismatch: the tile was built for version ",
+                            header.dt_version, ", this walkd reads version ", DT_NAVMESH_VERSION));
   }
   const std::size_t after = bytes->size() - offset;
   if (after == header.size + kRecastConfigBytes) {
@@ -99,9 +99,9 @@ absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir) {
   absl::StatusOr<std::string> bytes = ReadFileBytes(*mmap_path);
   if (!bytes.ok()) return bytes.status();
   if (bytes->size() != sizeof(NavMeshTiling)) {
-    return Bad(*mmap_path, absl::StrCat(bytes->size(), " bytes: a .mmap holds the navmesh ",
-                                        "parameters (dtNavMeshParams, ", sizeof(NavMeshTiling),
-                                        " bytes)"));
+    return Bad(*mmap_path,
+               absl::StrCat(bytes->size(), " bytes: a .mmap holds the navmesh ",
+                            "parameters (dtNavMeshParams, ", sizeof(NavMeshTiling), " bytes)"));
   }
   NavMeshTiling tiling;
   std::size_t offset = 0;
@@ -135,9 +135,8 @@ absl::Status WriteMmapsFolder(const NavMesh& navmesh, const std::string& dir,
   fs::create_directories(dir, error);
   if (error) return absl::InternalError(absl::StrCat(dir, ": ", error.message()));
   const NavMeshTiling& tiling = navmesh.tiling();
-  status = WriteFileBytes(
-      absl::StrFormat("%s/%03u.mmap", dir, map_id),
-      std::string_view(reinterpret_cast<const char*>(&tiling), sizeof tiling));
+  status = WriteFileBytes(absl::StrFormat("%s/%03u.mmap", dir, map_id),
+                          std::string_view(reinterpret_cast<const char*>(&tiling), sizeof tiling));
   navmesh.ForEachTile([&](const NavMeshTileView& tile) {
     if (!status.ok()) return;
     MmapTileHeader header;
@@ -145,8 +144,8 @@ absl::Status WriteMmapsFolder(const NavMesh& navmesh, const std::string& dir,
     std::string out;
     AppendBytes(&out, header);
     out.append(tile.canonical_data);
-    status = WriteFileBytes(
-        absl::StrFormat("%s/%03u%02d%02d.mmtile", dir, map_id, tile.x, tile.y), out);
+    status =
+        WriteFileBytes(absl::StrFormat("%s/%03u%02d%02d.mmtile", dir, map_id, tile.x, tile.y), out);
   });
   return status;
 }

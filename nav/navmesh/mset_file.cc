@@ -45,9 +45,9 @@ absl::StatusOr<NavMesh> ReadMsetFile(const std::string& path) {
   const std::uint64_t room = (bytes->size() - offset) / sizeof(MsetTileHeader);
   if (header.tile_count < 0 || header.tile_count > header.tiling.max_tiles ||
       std::uint64_t(header.tile_count) > room) {
-    return Bad(path, absl::StrCat("tile count ", header.tile_count, " for a navmesh of at most ",
-                                  header.tiling.max_tiles, " tiles in a file with room for ",
-                                  room));
+    return Bad(path,
+               absl::StrCat("tile count ", header.tile_count, " for a navmesh of at most ",
+                            header.tiling.max_tiles, " tiles in a file with room for ", room));
   }
   absl::StatusOr<NavMesh> navmesh = NavMesh::Create(header.tiling, path);
   if (!navmesh.ok()) return navmesh.status();

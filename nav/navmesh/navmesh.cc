@@ -31,8 +31,7 @@ int BitsFor(std::int64_t count) {
 }
 
 absl::Status BadTiling(const std::string& what, const char* field, const std::string& why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat(what, ": navmesh parameters: ", field, " ", why));
+  return absl::InvalidArgumentError(absl::StrCat(what, ": navmesh parameters: ", field, " ", why));
 }
 
 }  // namespace
@@ -61,16 +60,18 @@ absl::StatusOr<NavMesh> NavMesh::Create(const NavMeshTiling& t, const std::strin
     return BadTiling(what, "tile height", absl::StrCat("must be > 0 (got ", t.tile_height, ")"));
   }
   if (t.max_tiles < 1 || t.max_tiles > kMaxNavMeshTiles) {
-    return BadTiling(what, "maxTiles",
-                     absl::StrCat("must be in 1 .. ", kMaxNavMeshTiles, " (got ", t.max_tiles, ")"));
+    return BadTiling(
+        what, "maxTiles",
+        absl::StrCat("must be in 1 .. ", kMaxNavMeshTiles, " (got ", t.max_tiles, ")"));
   }
   if (t.max_polys < 1) {
     return BadTiling(what, "maxPolys", absl::StrCat("must be >= 1 (got ", t.max_polys, ")"));
   }
   if (BitsFor(t.max_tiles) + BitsFor(t.max_polys) > kRefIndexBits) {
-    return BadTiling(what, "maxTiles x maxPolys",
-                     absl::StrCat("needs more than ", kRefIndexBits, " bits of a polygon reference (",
-                                  t.max_tiles, " x ", t.max_polys, ")"));
+    return BadTiling(
+        what, "maxTiles x maxPolys",
+        absl::StrCat("needs more than ", kRefIndexBits, " bits of a polygon reference (",
+                     t.max_tiles, " x ", t.max_polys, ")"));
   }
   auto impl = std::make_unique<Impl>();
   impl->tiling = t;
@@ -88,8 +89,7 @@ absl::Status NavMesh::AddTile(std::string data, const std::string& what) {
   TileSummary summary;
   if (absl::Status s = CheckTileData(data, what, &summary); !s.ok()) return s;
   if (summary.polygons + summary.off_mesh > impl_->tiling.max_polys) {
-    return absl::InvalidArgumentError(absl::StrCat(what, ": ",
-                                                   summary.polygons + summary.off_mesh,
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", summary.polygons + summary.off_mesh,
                                                    " polygons, the navmesh holds at most ",
                                                    impl_->tiling.max_polys, " a tile"));
   }
@@ -101,16 +101,15 @@ absl::Status NavMesh::AddTile(std::string data, const std::string& what) {
   auto* bytes = static_cast<unsigned char*>(dtAlloc(data.size(), DT_ALLOC_PERM));
   if (bytes == nullptr) return absl::ResourceExhaustedError(what + ": no memory for the tile");
   std::memcpy(bytes, data.data(), data.size());
-  const dtStatus status = impl_->mesh->addTile(bytes, static_cast<int>(data.size()),
-                                               DT_TILE_FREE_DATA, 0, nullptr);
+  const dtStatus status =
+      impl_->mesh->addTile(bytes, static_cast<int>(data.size()), DT_TILE_FREE_DATA, 0, nullptr);
   if (dtStatusFailed(status)) {
     dtFree(bytes);
-    const char* why = (status & DT_OUT_OF_MEMORY) ? "out of tile slots or memory"
+    const char* why = (status & DT_OUT_OF_MEMORY)   ? "out of tile slots or memory"
                       : (status & DT_WRONG_VERSION) ? "wrong Detour version"
-                                                     : "bad tile data or position";
-    return absl::InvalidArgumentError(
-        absl::StrCat(what, ": Detour refuses the tile at ", summary.x, ",", summary.y, " (", why,
-                     ")"));
+                                                    : "bad tile data or position";
+    return absl::InvalidArgumentError(absl::StrCat(what, ": Detour refuses the tile at ", summary.x,
+                                                   ",", summary.y, " (", why, ")"));
   }
   ++impl_->tiles;
   impl_->polygons += summary.polygons;

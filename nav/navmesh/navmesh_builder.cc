@@ -114,7 +114,7 @@ absl::Status Failed(const char* step, int tx, int ty) {
 
 // Rasterizes and filters the tile's geometry and returns its compact heightfield, regions built.
 absl::StatusOr<RecastPtr<rcCompactHeightfield>> CompactTile(rcContext& ctx, const TileInput& in,
-                                                           const rcConfig& c, int tx, int ty) {
+                                                            const rcConfig& c, int tx, int ty) {
   RecastPtr<rcHeightfield> hf(rcAllocHeightfield());
   if (!hf || !rcCreateHeightfield(&ctx, *hf, c.width, c.height, c.bmin, c.bmax, c.cs, c.ch)) {
     return Failed("rcCreateHeightfield", tx, ty);
@@ -212,15 +212,14 @@ absl::StatusOr<std::string> BuildTile(rcContext& ctx, const TileInput& in,
   return bytes;
 }
 
-absl::StatusOr<TileInput> PrepareTriangles(const TriangleMesh& mesh,
-                                           const NavMeshBuildOptions& o) {
+absl::StatusOr<TileInput> PrepareTriangles(const TriangleMesh& mesh, const NavMeshBuildOptions& o) {
   if (mesh.triangle_count() == 0 || mesh.indices.size() != 3 * mesh.tags.size()) {
     return absl::InvalidArgumentError("navmesh build: an empty or malformed mesh");
   }
   for (std::uint32_t index : mesh.indices) {
     if (index >= mesh.vertex_count()) {
-      return absl::InvalidArgumentError(absl::StrCat("navmesh build: vertex index ", index,
-                                                     " of ", mesh.vertex_count(), " vertices"));
+      return absl::InvalidArgumentError(absl::StrCat("navmesh build: vertex index ", index, " of ",
+                                                     mesh.vertex_count(), " vertices"));
     }
   }
   TileInput in;

@@ -52,7 +52,7 @@ absl::Status CheckHeader(std::string_view data, const std::string& what, dtMeshH
     return Bad(what, absl::StrCat("Detour version mismatch: the tile is version ", h->version,
                                   ", this walkd reads version ", DT_NAVMESH_VERSION));
   }
-  const std::int32_t counts[] = {h->vertCount,       h->polyCount,      h->maxLinkCount,
+  const std::int32_t counts[] = {h->vertCount,       h->polyCount,       h->maxLinkCount,
                                  h->detailMeshCount, h->detailVertCount, h->detailTriCount,
                                  h->bvNodeCount,     h->offMeshConCount};
   for (std::int32_t count : counts) {
@@ -82,13 +82,13 @@ absl::Status CheckPolygons(std::string_view data, const dtMeshHeader& h, const T
     }
     for (int j = 0; j < p.vertCount; ++j) {
       if (p.verts[j] >= h.vertCount) {
-        return Bad(what, absl::StrCat("polygon ", i, " names vertex ", p.verts[j], " of ",
-                                      h.vertCount));
+        return Bad(what,
+                   absl::StrCat("polygon ", i, " names vertex ", p.verts[j], " of ", h.vertCount));
       }
       const unsigned short nei = p.neis[j];
       if (nei != 0 && (nei & DT_EXT_LINK) == 0 && nei > h.polyCount) {
-        return Bad(what, absl::StrCat("polygon ", i, " names neighbour ", nei - 1, " of ",
-                                      h.polyCount));
+        return Bad(what,
+                   absl::StrCat("polygon ", i, " names neighbour ", nei - 1, " of ", h.polyCount));
       }
     }
     if (i >= h.offMeshBase) continue;
@@ -107,8 +107,8 @@ absl::Status CheckPolygons(std::string_view data, const dtMeshHeader& h, const T
   return absl::OkStatus();
 }
 
-absl::Status CheckTreeAndOffMesh(std::string_view data, const dtMeshHeader& h,
-                                 const TileLayout& l, const std::string& what) {
+absl::Status CheckTreeAndOffMesh(std::string_view data, const dtMeshHeader& h, const TileLayout& l,
+                                 const std::string& what) {
   const auto* nodes = At<dtBVNode>(data, l.bv_tree);
   for (std::int32_t i = 0; i < h.bvNodeCount; ++i) {
     // A leaf names a polygon; an inner node (negative) how many nodes to skip.
