@@ -46,7 +46,8 @@ TEST(NavMeshBuildTest, SharedMeshInBothFormatsAndOnTheGridsGround) {
   ASSERT_GT(built->tile_count(), 1u) << "a tiled build";
   EXPECT_EQ(built->tile_count(), stats.tiles_built);
 
-  const fs::path dir = fs::temp_directory_path() / ("navmesh_build_test." + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("navmesh_build_test." + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   ASSERT_TRUE(WriteMsetFile(*built, (dir / "navmesh.bin").string()).ok());

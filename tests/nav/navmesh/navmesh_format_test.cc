@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "DetourNavMesh.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nav/navmesh/mmaps_folder.h"
@@ -69,7 +70,8 @@ class NavMeshFormatTest : public ::testing::Test {
     absl::StatusOr<NavMesh> read = ReadMsetFile(bad.string());
     ASSERT_FALSE(read.ok());
     EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_THAT(std::string(read.status().message()), AllOf(HasSubstr(bad.string()), HasSubstr(why)));
+    EXPECT_THAT(std::string(read.status().message()),
+                AllOf(HasSubstr(bad.string()), HasSubstr(why)));
   }
   // The same for the first .mmtile of the mmaps folder.
   void ExpectTileRefused(const std::function<void(std::string*)>& damage, const std::string& why) {
@@ -81,7 +83,8 @@ class NavMeshFormatTest : public ::testing::Test {
     absl::StatusOr<NavMesh> read = ReadMmapsFolder((dir_ / "mmaps").string());
     ASSERT_FALSE(read.ok());
     EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_THAT(std::string(read.status().message()), AllOf(HasSubstr(tile.string()), HasSubstr(why)));
+    EXPECT_THAT(std::string(read.status().message()),
+                AllOf(HasSubstr(tile.string()), HasSubstr(why)));
   }
 
   fs::path dir_;
@@ -158,6 +161,20 @@ TEST_F(NavMeshFormatTest, MsetRefusesCountsTheTileCannotHold) {
   // The first tile's Detour header: vertCount (offset 28 in dtMeshHeader) far past its bytes.
   ExpectMsetRefused([](std::string* b) { Poke<std::int32_t>(b, 48 + 28, 1 << 24); },
                     "its header needs");
+}
+
+TEST_F(NavMeshFormatTest, MsetRefusesPolygonNamingAMissingVertex) {
+  ExpectMsetRefused(
+      [](std::string* b) {
+        // The first tile's data starts at 48; its polygons after the header and the vertices.
+        std::int32_t vert_count;
+        std::memcpy(&vert_count, b->data() + 48 + offsetof(dtMeshHeader, vertCount),
+                    sizeof vert_count);
+        const std::size_t polys = 48 + ((sizeof(dtMeshHeader) + 3) & ~std::size_t{3}) +
+                                  ((12 * std::size_t(vert_count) + 3) & ~std::size_t{3});
+        Poke<std::uint16_t>(b, polys + offsetof(dtPoly, verts), 60000);
+      },
+      "polygon 0 names vertex 60000");
 }
 
 TEST_F(NavMeshFormatTest, MmtileRefusesBadMagic) {
