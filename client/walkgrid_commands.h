@@ -21,6 +21,7 @@ void AddGridcolCommand(CLI::App& app);  // walkgrid_gridcol.cc
 void AddTrailfollowCommand(CLI::App& app);  // walkgrid_trailfollow.cc
 void AddSnapcheckCommand(CLI::App& app);    // walkgrid_snapcheck.cc
 void AddLayersCommand(CLI::App& app);       // walkgrid_layers.cc
+void AddNavMeshCommands(CLI::App& app);     // walkgrid_navmesh.cc: build-navmesh, import-navmesh
 
 // Adds --zones, --roads, --hubs and --lifts (ground layer files) to `cmd`, filling *files.
 void AddLayerOptions(CLI::App* cmd, nav::LayerFiles* files);  // walkgrid_layers.cc

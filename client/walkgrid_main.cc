@@ -289,6 +289,7 @@ int main(int argc, char** argv) {
   walk::client::AddTrailfollowCommand(app);
   walk::client::AddSnapcheckCommand(app);
   walk::client::AddLayersCommand(app);
+  walk::client::AddNavMeshCommands(app);
 
   CLI11_PARSE(app, argc, argv);
   if (*floors) {

@@ -1,0 +1,153 @@
+#include "nav/navmesh/mmaps_folder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "nav/navmesh/file_bytes.h"
+// Detour is third-party: its headers are included inside nav/navmesh/*.cc only.
+#include "DetourNavMesh.h"
+
+namespace walk::nav {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct MmapTileHeader {
+  std::uint32_t magic = kMmapMagic;
+  std::uint32_t dt_version = DT_NAVMESH_VERSION;
+  std::uint32_t mmap_version = kMmapVersionWritten;
+  std::uint32_t size = 0;  // bytes of Detour data after the header
+  std::uint8_t uses_liquids = 0;
+  std::uint8_t padding[3] = {0, 0, 0};
+};
+static_assert(sizeof(MmapTileHeader) == 20);
+// AzerothCore's version 18 header carries its Recast settings after the 20 bytes above.
+constexpr std::size_t kRecastConfigBytes = 36;
+
+absl::Status Bad(const std::string& path, const std::string& why) {
+  return absl::InvalidArgumentError(absl::StrCat(path, ": ", why));
+}
+
+absl::StatusOr<std::string> FindMmapFile(const std::string& dir) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) return absl::NotFoundError(dir + ": not a folder");
+  std::vector<std::string> found;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    if (entry.path().extension() == ".mmap") found.push_back(entry.path().string());
+  }
+  if (error) return absl::NotFoundError(absl::StrCat(dir, ": ", error.message()));
+  if (found.empty()) return absl::NotFoundError(dir + ": no .mmap file (an mmaps folder has one)");
+  if (found.size() > 1) {
+    return Bad(dir, absl::StrCat(found.size(), " .mmap files: walkd reads one map a folder"));
+  }
+  return found[0];
+}
+
+// The tiles of map `stem`: MMMXXYY.mmtile (CMaNGOS, AzerothCore, older TrinityCore) or
+// MMMM_XX_YY.mmtile (newer TrinityCore), sorted by name.
+std::vector<std::string> FindTileFiles(const std::string& dir, const std::string& stem) {
+  std::vector<std::string> tiles;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".mmtile" || name.rfind(stem, 0) != 0) continue;
+    const char next = name.size() > stem.size() ? name[stem.size()] : '.';
+    if (std::isdigit(static_cast<unsigned char>(next)) || next == '_') {
+      tiles.push_back(entry.path().string());
+    }
+  }
+  std::sort(tiles.begin(), tiles.end());
+  return tiles;
+}
+
+absl::Status AddTileFile(const std::string& path, NavMesh* navmesh) {
+  absl::StatusOr<std::string> bytes = ReadFileBytes(path);
+  if (!bytes.ok()) return bytes.status();
+  std::size_t offset = 0;
+  MmapTileHeader header;
+  if (!TakeBytes(*bytes, &offset, &header)) {
+    return Bad(path, absl::StrCat("truncated: ", bytes->size(),
+                                  " bytes, an .mmtile header alone is ", sizeof header));
+  }
+  if (header.magic != kMmapMagic) return Bad(path, "bad magic: not an .mmtile ('MMAP')");
+  if (header.dt_version != DT_NAVMESH_VERSION) {
+    return Bad(path,
+               absl::StrCat("Detour version mismatch: the tile was built for version ",
+                            header.dt_version, ", this walkd reads version ", DT_NAVMESH_VERSION));
+  }
+  const std::size_t after = bytes->size() - offset;
+  if (after == header.size + kRecastConfigBytes) {
+    offset += kRecastConfigBytes;
+  } else if (after != header.size) {
+    return Bad(path, absl::StrCat("size mismatch: the header says ", header.size,
+                                  " bytes of tile data, the file holds ", after,
+                                  " after its header (mmap version ", header.mmap_version, ")"));
+  }
+  return navmesh->AddTile(bytes->substr(offset, header.size), path);
+}
+
+}  // namespace
+
+absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir) {
+  absl::StatusOr<std::string> mmap_path = FindMmapFile(dir);
+  if (!mmap_path.ok()) return mmap_path.status();
+  absl::StatusOr<std::string> bytes = ReadFileBytes(*mmap_path);
+  if (!bytes.ok()) return bytes.status();
+  if (bytes->size() != sizeof(NavMeshTiling)) {
+    return Bad(*mmap_path,
+               absl::StrCat(bytes->size(), " bytes: a .mmap holds the navmesh ",
+                            "parameters (dtNavMeshParams, ", sizeof(NavMeshTiling), " bytes)"));
+  }
+  NavMeshTiling tiling;
+  std::size_t offset = 0;
+  TakeBytes(*bytes, &offset, &tiling);
+  absl::StatusOr<NavMesh> navmesh = NavMesh::Create(tiling, *mmap_path);
+  if (!navmesh.ok()) return navmesh.status();
+  const std::string stem = fs::path(*mmap_path).stem().string();
+  const std::vector<std::string> tiles = FindTileFiles(dir, stem);
+  if (tiles.size() > std::size_t(tiling.max_tiles)) {
+    return Bad(dir, absl::StrCat(tiles.size(), " tiles of map ", stem, ", its .mmap holds at most ",
+                                 tiling.max_tiles));
+  }
+  for (const std::string& tile : tiles) {
+    if (absl::Status s = AddTileFile(tile, &*navmesh); !s.ok()) return s;
+  }
+  return navmesh;
+}
+
+absl::Status WriteMmapsFolder(const NavMesh& navmesh, const std::string& dir,
+                              std::uint32_t map_id) {
+  if (map_id > 999) return Bad(dir, absl::StrCat("map id ", map_id, " has more than 3 digits"));
+  absl::Status status;
+  navmesh.ForEachTile([&](const NavMeshTileView& tile) {
+    if (status.ok() && (tile.x < 0 || tile.x > 99 || tile.y < 0 || tile.y > 99 || tile.layer)) {
+      status = Bad(dir, absl::StrCat("tile ", tile.x, ",", tile.y, " layer ", tile.layer,
+                                     " has no .mmtile name (positions 0..99, layer 0)"));
+    }
+  });
+  if (!status.ok()) return status;
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) return absl::InternalError(absl::StrCat(dir, ": ", error.message()));
+  const NavMeshTiling& tiling = navmesh.tiling();
+  status = WriteFileBytes(absl::StrFormat("%s/%03u.mmap", dir, map_id),
+                          std::string_view(reinterpret_cast<const char*>(&tiling), sizeof tiling));
+  navmesh.ForEachTile([&](const NavMeshTileView& tile) {
+    if (!status.ok()) return;
+    MmapTileHeader header;
+    header.size = static_cast<std::uint32_t>(tile.canonical_data.size());
+    std::string out;
+    AppendBytes(&out, header);
+    out.append(tile.canonical_data);
+    status =
+        WriteFileBytes(absl::StrFormat("%s/%03u%02d%02d.mmtile", dir, map_id, tile.x, tile.y), out);
+  });
+  return status;
+}
+
+}  // namespace walk::nav

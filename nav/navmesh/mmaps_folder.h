@@ -1,0 +1,34 @@
+// The mmaps layout game servers ship (TrinityCore, AzerothCore, CMaNGOS): a folder with one
+// `MMM.mmap` (the navmesh parameters of map MMM) and one `MMMXXYY.mmtile` per tile (a small
+// header, then the tile's Detour data). Layout in docs/formats.md ("Navmeshes").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "nav/navmesh/navmesh.h"
+
+namespace walk::nav {
+
+inline constexpr std::uint32_t kMmapMagic = 0x4d4d4150;  // 'MMAP' read as a little-endian u32
+// The mmap version written (with the 20-byte tile header). Read: any version, with the 20-byte
+// header or AzerothCore's 56-byte one (version 18 adds its Recast settings).
+inline constexpr std::uint32_t kMmapVersionWritten = 15;
+
+// Reads the folder's single `.mmap` file and every `.mmtile` whose name starts with its map
+// number; a tile's position comes from its Detour header, not its name. Errors name the file
+// and what is wrong: NOT_FOUND (no folder, no .mmap), INVALID_ARGUMENT (more than one .mmap, a
+// .mmap that is not 28 bytes, a tile with bad magic, a Detour version other than ours saying
+// both, a size that disagrees with the file, a tile Detour refuses).
+absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir);
+
+// Writes `navmesh` into `dir` (created if needed) as map `map_id`: `MMM.mmap` and one
+// `MMMXXYY.mmtile` per tile (x and y its Detour tile position). Errors: INVALID_ARGUMENT (a map
+// id over 999, a tile position outside 0..99 or a layer other than 0, which the names cannot
+// hold), INTERNAL (a write failed).
+absl::Status WriteMmapsFolder(const NavMesh& navmesh, const std::string& dir,
+                              std::uint32_t map_id = 0);
+
+}  // namespace walk::nav

@@ -1,0 +1,164 @@
+#include "nav/navmesh/navmesh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "nav/grid/content_hash.h"
+#include "nav/navmesh/tile_data.h"
+// Detour is third-party: its headers are included inside nav/navmesh/*.cc only.
+#include "DetourAlloc.h"
+#include "DetourNavMesh.h"
+
+namespace walk::nav {
+namespace {
+
+struct NavMeshDeleter {
+  void operator()(dtNavMesh* mesh) const { dtFreeNavMesh(mesh); }
+};
+
+// Bits of a (32-bit) dtPolyRef for the tile and the polygon index; Detour keeps at least 10 for
+// the salt.
+constexpr int kRefIndexBits = 22;
+
+int BitsFor(std::int64_t count) {
+  int bits = 0;
+  while ((std::int64_t{1} << bits) < count) ++bits;
+  return bits;
+}
+
+absl::Status BadTiling(const std::string& what, const char* field, const std::string& why) {
+  return absl::InvalidArgumentError(absl::StrCat(what, ": navmesh parameters: ", field, " ", why));
+}
+
+}  // namespace
+
+struct NavMesh::Impl {
+  std::unique_ptr<dtNavMesh, NavMeshDeleter> mesh;
+  NavMeshTiling tiling;
+  std::uint32_t tiles = 0;
+  std::uint64_t polygons = 0;
+  std::uint64_t off_mesh = 0;
+};
+
+NavMesh::NavMesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+NavMesh::NavMesh(NavMesh&&) noexcept = default;
+NavMesh& NavMesh::operator=(NavMesh&&) noexcept = default;
+NavMesh::~NavMesh() = default;
+
+absl::StatusOr<NavMesh> NavMesh::Create(const NavMeshTiling& t, const std::string& what) {
+  for (float v : t.origin) {
+    if (!std::isfinite(v)) return BadTiling(what, "origin", "is not finite");
+  }
+  if (!(std::isfinite(t.tile_width) && t.tile_width > 0.0f)) {
+    return BadTiling(what, "tile width", absl::StrCat("must be > 0 (got ", t.tile_width, ")"));
+  }
+  if (!(std::isfinite(t.tile_height) && t.tile_height > 0.0f)) {
+    return BadTiling(what, "tile height", absl::StrCat("must be > 0 (got ", t.tile_height, ")"));
+  }
+  if (t.max_tiles < 1 || t.max_tiles > kMaxNavMeshTiles) {
+    return BadTiling(
+        what, "maxTiles",
+        absl::StrCat("must be in 1 .. ", kMaxNavMeshTiles, " (got ", t.max_tiles, ")"));
+  }
+  if (t.max_polys < 1) {
+    return BadTiling(what, "maxPolys", absl::StrCat("must be >= 1 (got ", t.max_polys, ")"));
+  }
+  if (BitsFor(t.max_tiles) + BitsFor(t.max_polys) > kRefIndexBits) {
+    return BadTiling(
+        what, "maxTiles x maxPolys",
+        absl::StrCat("needs more than ", kRefIndexBits, " bits of a polygon reference (",
+                     t.max_tiles, " x ", t.max_polys, ")"));
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->tiling = t;
+  impl->mesh.reset(dtAllocNavMesh());
+  if (impl->mesh == nullptr) return absl::InternalError(what + ": dtAllocNavMesh failed");
+  dtNavMeshParams params;
+  std::memcpy(&params, &t, sizeof params);
+  if (dtStatusFailed(impl->mesh->init(&params))) {
+    return absl::InvalidArgumentError(what + ": Detour refuses the navmesh parameters");
+  }
+  return NavMesh(std::move(impl));
+}
+
+absl::Status NavMesh::AddTile(std::string data, const std::string& what) {
+  TileSummary summary;
+  if (absl::Status s = CheckTileData(data, what, &summary); !s.ok()) return s;
+  if (summary.polygons + summary.off_mesh > impl_->tiling.max_polys) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", summary.polygons + summary.off_mesh,
+                                                   " polygons, the navmesh holds at most ",
+                                                   impl_->tiling.max_polys, " a tile"));
+  }
+  if (impl_->mesh->getTileAt(summary.x, summary.y, summary.layer) != nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": a second tile at ", summary.x, ",",
+                                                   summary.y, " layer ", summary.layer));
+  }
+  // Detour frees the tile's bytes with dtFree when the navmesh goes (DT_TILE_FREE_DATA).
+  auto* bytes = static_cast<unsigned char*>(dtAlloc(data.size(), DT_ALLOC_PERM));
+  if (bytes == nullptr) return absl::ResourceExhaustedError(what + ": no memory for the tile");
+  std::memcpy(bytes, data.data(), data.size());
+  const dtStatus status =
+      impl_->mesh->addTile(bytes, static_cast<int>(data.size()), DT_TILE_FREE_DATA, 0, nullptr);
+  if (dtStatusFailed(status)) {
+    dtFree(bytes);
+    const char* why = (status & DT_OUT_OF_MEMORY)   ? "out of tile slots or memory"
+                      : (status & DT_WRONG_VERSION) ? "wrong Detour version"
+                                                    : "bad tile data or position";
+    return absl::InvalidArgumentError(absl::StrCat(what, ": Detour refuses the tile at ", summary.x,
+                                                   ",", summary.y, " (", why, ")"));
+  }
+  ++impl_->tiles;
+  impl_->polygons += summary.polygons;
+  impl_->off_mesh += summary.off_mesh;
+  return absl::OkStatus();
+}
+
+std::uint32_t NavMesh::tile_count() const { return impl_->tiles; }
+std::uint64_t NavMesh::polygon_count() const { return impl_->polygons; }
+std::uint64_t NavMesh::off_mesh_count() const { return impl_->off_mesh; }
+const NavMeshTiling& NavMesh::tiling() const { return impl_->tiling; }
+const dtNavMesh* NavMesh::detour() const { return impl_->mesh.get(); }
+
+void NavMesh::ForEachTile(const std::function<void(const NavMeshTileView&)>& visit) const {
+  const dtNavMesh& mesh = *impl_->mesh;
+  std::vector<const dtMeshTile*> tiles;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const dtMeshTile* tile = mesh.getTile(i);
+    if (tile != nullptr && tile->header != nullptr && tile->dataSize > 0) tiles.push_back(tile);
+  }
+  auto key = [](const dtMeshTile* t) {
+    return std::make_tuple(t->header->y, t->header->x, t->header->layer);
+  };
+  std::sort(tiles.begin(), tiles.end(),
+            [&](const dtMeshTile* a, const dtMeshTile* b) { return key(a) < key(b); });
+  for (const dtMeshTile* tile : tiles) {
+    const std::string canonical = CanonicalTileData(
+        std::string_view(reinterpret_cast<const char*>(tile->data), tile->dataSize));
+    NavMeshTileView view;
+    view.x = tile->header->x;
+    view.y = tile->header->y;
+    view.layer = tile->header->layer;
+    view.ref = mesh.getTileRef(tile);
+    view.canonical_data = canonical;
+    visit(view);
+  }
+}
+
+std::uint64_t NavMesh::content_hash() const {
+  ContentHasher hasher;
+  hasher.AddString("walkd navmesh 1");
+  hasher.AddBytes(&impl_->tiling, sizeof(NavMeshTiling));
+  ForEachTile([&](const NavMeshTileView& tile) {
+    hasher.AddU64(static_cast<std::uint32_t>(tile.x));
+    hasher.AddU64(static_cast<std::uint32_t>(tile.y));
+    hasher.AddU64(static_cast<std::uint32_t>(tile.layer));
+    hasher.AddString(tile.canonical_data);
+  });
+  return hasher.Finish();
+}
+
+}  // namespace walk::nav

@@ -1,0 +1,85 @@
+// A loaded Detour navmesh, owned: the tiles of a RecastDemo all-tiles file, an mmaps folder or a
+// build, added to one dtNavMesh. Detour's headers stay out of this one (it is included widely):
+// callers that query include DetourNavMesh.h themselves and use detour().
+//
+// Axes: Detour x is our x, Detour z our y, Detour y the height, as in the meshes navmeshes are
+// built from (nav/import/voxelizer.h); coordinates are the mesh's own, in yards.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+class dtNavMesh;
+
+namespace walk::nav {
+
+// dtNavMeshParams, field for field (28 bytes as files hold it): where tile (0, 0) starts and how
+// large tiles are, in Detour's axes and yards, and the ceilings Detour's references are cut for.
+struct NavMeshTiling {
+  float origin[3] = {0.0f, 0.0f, 0.0f};  // Detour x, y (height), z of tile (0, 0)'s corner
+  float tile_width = 0.0f;               // along Detour x, yards (> 0)
+  float tile_height = 0.0f;              // along Detour z, yards (> 0)
+  std::int32_t max_tiles = 0;            // tiles the navmesh can hold, 1 .. kMaxNavMeshTiles
+  std::int32_t max_polys = 0;            // polygons a tile can hold (>= 1)
+};
+static_assert(sizeof(NavMeshTiling) == 28, "NavMeshTiling mirrors dtNavMeshParams");
+
+// The most tiles a navmesh may declare: dtNavMesh::init allocates a slot per tile up front, so a
+// hostile count must not allocate gigabytes. Shipped mmaps declare 4096 (64 x 64).
+inline constexpr std::int32_t kMaxNavMeshTiles = 1 << 18;
+
+// One tile as the navmesh holds it: position, Detour's reference, and its data with the fields
+// Detour rewrites when it links a tile (the link array, each polygon's first link) zeroed, so the
+// bytes are the same however the file that held them was written.
+struct NavMeshTileView {
+  std::int32_t x = 0;
+  std::int32_t y = 0;
+  std::int32_t layer = 0;
+  std::uint64_t ref = 0;  // dtTileRef (32 bits in the Detour we link)
+  std::string_view canonical_data;
+};
+
+class NavMesh {
+ public:
+  // Makes an empty navmesh cut as `tiling`. `what` names the source in errors (a file).
+  // Errors: INVALID_ARGUMENT (a tiling Detour cannot hold, naming the field), INTERNAL.
+  static absl::StatusOr<NavMesh> Create(const NavMeshTiling& tiling, const std::string& what);
+
+  NavMesh(NavMesh&&) noexcept;
+  NavMesh& operator=(NavMesh&&) noexcept;
+  ~NavMesh();
+
+  // Checks a tile's Detour data (magic, version, every count against the bytes there are) and
+  // adds it, taking the bytes. `what` names the file and tile in errors. Errors:
+  // INVALID_ARGUMENT (bad magic, a Detour version other than ours saying both, truncated data,
+  // a tile outside the tiling or already present, a tile Detour refuses).
+  absl::Status AddTile(std::string data, const std::string& what);
+
+  // What the navmesh holds.
+  std::uint32_t tile_count() const;
+  std::uint64_t polygon_count() const;   // ground polygons, off-mesh connections not counted
+  std::uint64_t off_mesh_count() const;  // off-mesh connections
+  const NavMeshTiling& tiling() const;
+  // A stable hash (nav/grid/content_hash.h) of the tiling and of every tile's canonical bytes and
+  // position, in tile order: the same navmesh read from either format, or built, hashes the same.
+  std::uint64_t content_hash() const;
+
+  // Calls `visit` for every tile, ordered by (y, x, layer). The view lives during the call only.
+  void ForEachTile(const std::function<void(const NavMeshTileView&)>& visit) const;
+
+  // Detour's navmesh, for queries (dtNavMeshQuery::init). Never null; owned by this object.
+  const dtNavMesh* detour() const;
+
+ private:
+  struct Impl;
+  explicit NavMesh(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace walk::nav

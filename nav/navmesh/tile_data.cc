@@ -1,0 +1,172 @@
+#include "nav/navmesh/tile_data.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+// Detour is third-party: its headers are included inside nav/navmesh/*.cc only.
+#include "DetourNavMesh.h"
+
+namespace walk::nav {
+namespace {
+
+std::uint64_t Align4(std::uint64_t size) { return (size + 3) & ~std::uint64_t{3}; }
+
+// Byte offsets of a tile's arrays, as dtNavMesh::addTile computes them from the header.
+struct TileLayout {
+  std::uint64_t verts = 0, polys = 0, links = 0, detail_meshes = 0, detail_verts = 0,
+                detail_tris = 0, bv_tree = 0, off_mesh = 0, end = 0;
+};
+
+TileLayout LayoutOf(const dtMeshHeader& h) {
+  TileLayout l;
+  l.verts = Align4(sizeof(dtMeshHeader));
+  l.polys = l.verts + Align4(sizeof(float) * 3 * std::uint64_t(h.vertCount));
+  l.links = l.polys + Align4(sizeof(dtPoly) * std::uint64_t(h.polyCount));
+  l.detail_meshes = l.links + Align4(sizeof(dtLink) * std::uint64_t(h.maxLinkCount));
+  l.detail_verts =
+      l.detail_meshes + Align4(sizeof(dtPolyDetail) * std::uint64_t(h.detailMeshCount));
+  l.detail_tris = l.detail_verts + Align4(sizeof(float) * 3 * std::uint64_t(h.detailVertCount));
+  l.bv_tree = l.detail_tris + Align4(4 * std::uint64_t(h.detailTriCount));
+  l.off_mesh = l.bv_tree + Align4(sizeof(dtBVNode) * std::uint64_t(h.bvNodeCount));
+  l.end = l.off_mesh + Align4(sizeof(dtOffMeshConnection) * std::uint64_t(h.offMeshConCount));
+  return l;
+}
+
+template <typename T>
+const T* At(std::string_view data, std::uint64_t offset) {
+  return reinterpret_cast<const T*>(data.data() + offset);
+}
+
+absl::Status Bad(const std::string& what, const std::string& why) {
+  return absl::InvalidArgumentError(absl::StrCat(what, ": ", why));
+}
+
+absl::Status CheckHeader(std::string_view data, const std::string& what, dtMeshHeader* h) {
+  if (data.size() < sizeof(dtMeshHeader)) {
+    return Bad(what, absl::StrCat("truncated tile: ", data.size(), " bytes, a Detour tile header ",
+                                  "alone is ", sizeof(dtMeshHeader)));
+  }
+  std::memcpy(h, data.data(), sizeof(dtMeshHeader));
+  if (h->magic != DT_NAVMESH_MAGIC) return Bad(what, "bad magic: not Detour tile data ('DNAV')");
+  if (h->version != DT_NAVMESH_VERSION) {
+    return Bad(what, absl::StrCat("Detour version mismatch: the tile is version ", h->version,
+                                  ", this walkd reads version ", DT_NAVMESH_VERSION));
+  }
+  const std::int32_t counts[] = {h->vertCount,       h->polyCount,       h->maxLinkCount,
+                                 h->detailMeshCount, h->detailVertCount, h->detailTriCount,
+                                 h->bvNodeCount,     h->offMeshConCount};
+  for (std::int32_t count : counts) {
+    if (count < 0) return Bad(what, "a negative count in the tile header");
+  }
+  if (h->offMeshConCount > h->polyCount || h->offMeshBase != h->polyCount - h->offMeshConCount ||
+      h->detailMeshCount < h->offMeshBase) {
+    return Bad(what, "the tile header's polygon, detail and off-mesh counts disagree");
+  }
+  const std::uint64_t end = LayoutOf(*h).end;
+  if (end > data.size()) {
+    return Bad(what, absl::StrCat("truncated tile: its header needs ", end, " bytes, there are ",
+                                  data.size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPolygons(std::string_view data, const dtMeshHeader& h, const TileLayout& l,
+                           const std::string& what) {
+  const auto* polys = At<dtPoly>(data, l.polys);
+  const auto* details = At<dtPolyDetail>(data, l.detail_meshes);
+  for (std::int32_t i = 0; i < h.polyCount; ++i) {
+    const dtPoly& p = polys[i];
+    if (p.vertCount < (p.getType() == DT_POLYTYPE_OFFMESH_CONNECTION ? 2 : 3) ||
+        p.vertCount > DT_VERTS_PER_POLYGON) {
+      return Bad(what, absl::StrCat("polygon ", i, " has ", int{p.vertCount}, " vertices"));
+    }
+    for (int j = 0; j < p.vertCount; ++j) {
+      if (p.verts[j] >= h.vertCount) {
+        return Bad(what,
+                   absl::StrCat("polygon ", i, " names vertex ", p.verts[j], " of ", h.vertCount));
+      }
+      const unsigned short nei = p.neis[j];
+      if (nei != 0 && (nei & DT_EXT_LINK) == 0 && nei > h.polyCount) {
+        return Bad(what,
+                   absl::StrCat("polygon ", i, " names neighbour ", nei - 1, " of ", h.polyCount));
+      }
+    }
+    if (i >= h.offMeshBase) continue;
+    const dtPolyDetail& d = details[i];
+    if (std::uint64_t{d.vertBase} + d.vertCount > std::uint64_t(h.detailVertCount) ||
+        std::uint64_t{d.triBase} + d.triCount > std::uint64_t(h.detailTriCount)) {
+      return Bad(what, absl::StrCat("polygon ", i, "'s detail mesh lies outside the tile"));
+    }
+    const auto* tris = At<unsigned char>(data, l.detail_tris) + 4 * std::uint64_t{d.triBase};
+    for (std::uint64_t t = 0; t < 3 * std::uint64_t{d.triCount}; ++t) {
+      if (tris[t + t / 3] >= p.vertCount + d.vertCount) {
+        return Bad(what, absl::StrCat("polygon ", i, "'s detail triangles name a vertex it lacks"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckTreeAndOffMesh(std::string_view data, const dtMeshHeader& h, const TileLayout& l,
+                                 const std::string& what) {
+  const auto* nodes = At<dtBVNode>(data, l.bv_tree);
+  for (std::int32_t i = 0; i < h.bvNodeCount; ++i) {
+    // A leaf names a polygon; an inner node (negative) how many nodes to skip.
+    const std::int64_t index = nodes[i].i;
+    if ((index >= 0 && index >= h.polyCount) || (index < 0 && -index > h.bvNodeCount - i)) {
+      return Bad(what, absl::StrCat("bounding-volume node ", i, " points outside the tile"));
+    }
+  }
+  const auto* cons = At<dtOffMeshConnection>(data, l.off_mesh);
+  for (std::int32_t i = 0; i < h.offMeshConCount; ++i) {
+    if (cons[i].poly < h.offMeshBase || cons[i].poly >= h.polyCount) {
+      return Bad(what, absl::StrCat("off-mesh connection ", i, " names polygon ", cons[i].poly));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckTileData(std::string_view data, const std::string& what, TileSummary* summary) {
+  dtMeshHeader h;
+  if (absl::Status s = CheckHeader(data, what, &h); !s.ok()) return s;
+  const TileLayout l = LayoutOf(h);
+  if (absl::Status s = CheckPolygons(data, h, l, what); !s.ok()) return s;
+  if (absl::Status s = CheckTreeAndOffMesh(data, h, l, what); !s.ok()) return s;
+  if (summary != nullptr) {
+    summary->x = h.x;
+    summary->y = h.y;
+    summary->layer = h.layer;
+    summary->polygons = h.offMeshBase;
+    summary->off_mesh = h.offMeshConCount;
+  }
+  return absl::OkStatus();
+}
+
+std::string CanonicalTileData(std::string_view data) {
+  std::string out(data);
+  dtMeshHeader h;
+  std::memcpy(&h, out.data(), sizeof h);
+  const TileLayout l = LayoutOf(h);
+  std::memset(out.data() + l.links, 0, l.detail_meshes - l.links);
+  char* polys = out.data() + l.polys;
+  for (std::int32_t i = 0; i < h.polyCount; ++i) {
+    dtPoly p;
+    std::memcpy(&p, polys + i * sizeof(dtPoly), sizeof p);
+    p.firstLink = 0;
+    std::memcpy(polys + i * sizeof(dtPoly), &p, sizeof p);
+  }
+  char* verts = out.data() + l.verts;
+  for (std::int32_t i = 0; i < h.offMeshConCount; ++i) {
+    dtOffMeshConnection con;
+    std::memcpy(&con, out.data() + l.off_mesh + i * sizeof con, sizeof con);
+    dtPoly p;
+    std::memcpy(&p, polys + con.poly * sizeof(dtPoly), sizeof p);
+    std::memcpy(verts + p.verts[0] * 3 * sizeof(float), &con.pos[0], 3 * sizeof(float));
+    std::memcpy(verts + p.verts[1] * 3 * sizeof(float), &con.pos[3], 3 * sizeof(float));
+  }
+  return out;
+}
+
+}  // namespace walk::nav

@@ -1,0 +1,36 @@
+// One Detour tile's data as files hold it (dtCreateNavMeshData's layout): the checks that make it
+// safe to hand to dtNavMesh::addTile, which trusts every count in the tile's header, and the
+// canonical form hashed and written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+
+namespace walk::nav {
+
+// What a checked tile's header says.
+struct TileSummary {
+  std::int32_t x = 0;
+  std::int32_t y = 0;
+  std::int32_t layer = 0;
+  std::int32_t polygons = 0;  // ground polygons
+  std::int32_t off_mesh = 0;  // off-mesh connections
+};
+
+// Checks `data` against its own header: Detour's magic and version (a mismatch says both), every
+// array inside the bytes there are, and every index into them (polygon vertices, neighbours,
+// detail meshes, bounding-volume nodes, off-mesh connections) in range. `what` names the file
+// and tile. Errors: INVALID_ARGUMENT saying what is wrong.
+absl::Status CheckTileData(std::string_view data, const std::string& what,
+                           TileSummary* summary = nullptr);
+
+// A copy of checked tile data with what dtNavMesh::addTile rewrites put back as
+// dtCreateNavMeshData left it: the link array and each polygon's first link zeroed, and the ends
+// of each off-mesh connection's polygon set from the connection again (Detour snaps them to the
+// ground when it links the tile).
+std::string CanonicalTileData(std::string_view data);
+
+}  // namespace walk::nav
