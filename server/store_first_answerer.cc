@@ -292,6 +292,7 @@ absl::StatusOr<bool> StoreFirstAnswerer::AnswerFromBandZero(const WalkQuery& que
   if (!nav::BandZeroAnswers(zero->answer, *p.metric->metric)) return false;
   result->answer = std::move(zero->answer);
   result->answer.from_band_zero = true;
+  metrics_.RecordBandZeroWalk(query.band);
   if (absl::Status s = Keep(p, result->answer); !s.ok()) return s;
   return true;
 }

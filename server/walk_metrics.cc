@@ -96,6 +96,10 @@ struct WalkMetrics::Families {
                             .Add({})),
         walks(AddCounter(registry, "walk_walks_total", "Walks answered, by walk status."),
               {"status"}),
+        band_zero_walks(AddCounter(registry, "walk_band_zero_walks_total",
+                                   "Danger-band walks answered by band 0's walk without a danger "
+                                   "search, by band."),
+                        {"band"}),
         worlds_loaded(prometheus::BuildGauge()
                           .Name("walk_worlds_loaded")
                           .Help("Worlds loaded and serving.")
@@ -131,6 +135,7 @@ struct WalkMetrics::Families {
   prometheus::Counter& nodes_expanded;
   prometheus::Counter& heap_operations;
   Children<prometheus::Counter, 1> walks;
+  Children<prometheus::Counter, 1> band_zero_walks;
   prometheus::Gauge& worlds_loaded;
   prometheus::Gauge& worlds_failed;
   Children<prometheus::Counter, 1> store_lookups;
@@ -181,6 +186,11 @@ void WalkMetrics::RecordWalk(const nav::WalkAnswer& answer) {
   families_->walks.Of({nav::WalkStatusName(answer.status)}).Increment();
   families_->nodes_expanded.Increment(static_cast<double>(answer.stats.nodes_expanded));
   families_->heap_operations.Increment(static_cast<double>(answer.stats.heap_operations));
+}
+
+void WalkMetrics::RecordBandZeroWalk(std::uint32_t band) {
+  const std::string name = std::to_string(band);
+  families_->band_zero_walks.Of({name}).Increment();
 }
 
 void WalkMetrics::SetWorlds(int loaded, int failed) {

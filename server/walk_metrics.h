@@ -30,6 +30,8 @@ class WalkMetrics {
   void RecordRequest(const std::string& method, const std::string& code, double seconds);
   // One answered walk: its status, the search that answered and what that search cost.
   void RecordWalk(const nav::WalkAnswer& answer);
+  // A danger band's walk that took band 0's (no danger search ran), routed, not stored.
+  void RecordBandZeroWalk(std::uint32_t band);
   void SetWorlds(int loaded, int failed);
   // A walk-store lookup: a hit answers without a search.
   void RecordStoreLookup(bool hit);

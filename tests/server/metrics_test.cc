@@ -129,8 +129,8 @@ TEST(WalkMetricsTest, UnlabeledFamiliesStartAtZeroAndLabeledOnesAppearWhenUsed) 
   EXPECT_TRUE(Contains(text, "\nwalk_worlds_failed 0\n"));
   for (const char* name :
        {"walk_requests_total", "walk_request_duration_seconds", "walk_searches_total",
-        "walk_walks_total", "walk_store_lookups_total", "walk_batch_pairs_total",
-        "walk_live_requests_total", "walk_live_events_total"}) {
+        "walk_walks_total", "walk_band_zero_walks_total", "walk_store_lookups_total",
+        "walk_batch_pairs_total", "walk_live_requests_total", "walk_live_events_total"}) {
     EXPECT_FALSE(absl::StrContains(text, name)) << name << " in:\n" << text;
   }
 }
@@ -149,6 +149,7 @@ TEST(WalkMetricsTest, RecordsEveryFamilyWithItsNameLabelsAndHelp) {
   answer.stats.heap_operations = 90;
   metrics.RecordWalk(answer);
   metrics.RecordWalk(answer);
+  metrics.RecordBandZeroWalk(20);
   metrics.SetWorlds(2, 1);
   metrics.RecordStoreLookup(true);
   metrics.RecordStoreLookup(false);
@@ -185,6 +186,9 @@ TEST(WalkMetricsTest, RecordsEveryFamilyWithItsNameLabelsAndHelp) {
            "# HELP walk_walks_total Walks answered, by walk status.\n"
            "# TYPE walk_walks_total counter\n",
            "walk_walks_total{status=\"" + ok + "\"} 2\n",
+           "# HELP walk_band_zero_walks_total Danger-band walks answered by band 0's walk "
+           "without a danger search, by band.\n# TYPE walk_band_zero_walks_total counter\n"
+           "walk_band_zero_walks_total{band=\"20\"} 1\n",
            "# HELP walk_worlds_loaded Worlds loaded and serving.\n"
            "# TYPE walk_worlds_loaded gauge\nwalk_worlds_loaded 2\n",
            "# HELP walk_worlds_failed Worlds that failed to load.\n"
