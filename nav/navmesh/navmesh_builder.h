@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/import/triangle_mesh.h"
+#include "nav/navmesh/nav_areas.h"
 #include "nav/navmesh/navmesh.h"
 
 namespace walk::nav {
@@ -32,11 +33,8 @@ struct NavMeshBuildOptions {
   double detail_max_error_steps = 1.0;    // detail mesh's largest height error, height steps
 };
 
-// Polygon areas and flags the builder sets (for a dtQueryFilter): ground and water.
-inline constexpr std::uint8_t kNavAreaGround = 0;
-inline constexpr std::uint8_t kNavAreaWater = 1;
-inline constexpr std::uint16_t kNavFlagWalk = 1;
-inline constexpr std::uint16_t kNavFlagSwim = 2;
+// The builder sets kNavAreaGround / kNavFlagWalk on ground polygons and kNavAreaWater /
+// kNavFlagSwim on water (nav_areas.h).
 
 struct NavMeshBuildStats {
   std::uint32_t tiles_built = 0;  // tiles with polygons (empty tiles are not stored)

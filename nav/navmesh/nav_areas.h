@@ -1,0 +1,27 @@
+// The area codes and flags of walkd's navmesh polygons: what a polygon's area (0 .. 63) and
+// flags (16 bits) say about its ground, read by the cost filter (cost_filter.h) and written by
+// the builder (navmesh_builder.h) and, later, by ground layers.
+//
+// Zones (danger bands) are not carried by areas yet: a navmesh walk prices no danger, and every
+// zone costs x1 on the navmesh until areas or a per-polygon table carry them.
+#pragma once
+
+#include <cstdint>
+
+namespace walk::nav {
+
+// Areas: one per ground kind the cost model prices (nav/cost/cost_model.h).
+inline constexpr std::uint8_t kNavAreaGround = 0;  // plain ground: x1
+inline constexpr std::uint8_t kNavAreaWater = 1;   // swum: x CostModel::water
+inline constexpr std::uint8_t kNavAreaRoad = 2;    // a road: x CostModel::road
+inline constexpr std::uint8_t kNavAreaSteep = 3;   // a steep face: x CostModel::steep
+inline constexpr std::uint8_t kNavAreaHubA = 4;    // faction A's town: x hostile for faction B
+inline constexpr std::uint8_t kNavAreaHubB = 5;    // faction B's town: x hostile for faction A
+inline constexpr int kNavAreaCount = 6;            // codes at or past this are priced as ground
+
+// Flags: who may enter. A polygon with none of a walker's included flags is impassable to it.
+inline constexpr std::uint16_t kNavFlagWalk = 1;    // walked ground (every area but water)
+inline constexpr std::uint16_t kNavFlagSwim = 2;    // water
+inline constexpr std::uint16_t kNavFlagForest = 4;  // forest: light move profiles only
+
+}  // namespace walk::nav
