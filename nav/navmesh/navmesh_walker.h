@@ -28,19 +28,19 @@
 
 namespace walk::nav {
 
-inline constexpr int kNavMeshWalkerNodes = 65535;         // Detour's node pool (its ceiling)
-inline constexpr int kNavMeshWalkerMaxPolys = 4096;       // polygons a found path may hold
-inline constexpr int kNavMeshWalkerMaxPoints = 8192;      // straight path vertices
-inline constexpr float kSnapHalfExtentYards = 2.0f;       // across (x, y), each way
-inline constexpr float kSnapHalfHeightYards = 4.0f;       // up and down, a place with a height
-inline constexpr float kSnapTallHalfHeightYards = 1.0e4f; // up and down, a place without one
+inline constexpr int kNavMeshWalkerNodes = 65535;          // Detour's node pool (its ceiling)
+inline constexpr int kNavMeshWalkerMaxPolys = 4096;        // polygons a found path may hold
+inline constexpr int kNavMeshWalkerMaxPoints = 8192;       // straight path vertices
+inline constexpr float kSnapHalfExtentYards = 2.0f;        // across (x, y), each way
+inline constexpr float kSnapHalfHeightYards = 4.0f;        // up and down, a place with a height
+inline constexpr float kSnapTallHalfHeightYards = 1.0e4f;  // up and down, a place without one
 
 struct NavMeshWalk {
   WalkStatus status = WalkStatus::kNoWalk;
-  double seconds = 0.0;             // set when kOk
-  double yards = 0.0;               // set when kOk
-  std::vector<PathPoint> points;    // the straight path, our axes (x, y, z = height); when kOk
-  std::size_t polys_visited = 0;    // polygons of the corridor findPath returned
+  double seconds = 0.0;           // set when kOk
+  double yards = 0.0;             // set when kOk
+  std::vector<PathPoint> points;  // the straight path, our axes (x, y, z = height); when kOk
+  std::size_t polys_visited = 0;  // polygons of the corridor findPath returned
 };
 
 class NavMeshWalker {
