@@ -14,29 +14,16 @@
 namespace walk {
 namespace {
 
-using testing::ChildProcess;
 using testing::RunCommand;
+using Walkd = testing::StartedWalkd;
 
 std::string MakeTempDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("walkd-model-it-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
+  return testing::FreshTempDir("walkd-model-it", name);
 }
 
-struct Walkd {
-  std::unique_ptr<ChildProcess> process;
-  std::string address;
-};
-
 Walkd Start(const std::string& data, const std::string& worlds) {
-  Walkd walkd;
-  walkd.process = std::make_unique<ChildProcess>(
-      std::vector<std::string>{WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
-                               "--data", data, "--worlds", worlds, "--search-threads", "2"});
-  walkd.address = walkd.process->WaitForLine("walkd: grpc listening on ").value_or("");
-  return walkd;
+  return testing::StartWalkdOnLoopback(
+      WALKD_BIN, {"--data", data, "--worlds", worlds, "--search-threads", "2"});
 }
 
 // Waits until world `name` is ready (bounded: about a minute).

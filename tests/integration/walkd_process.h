@@ -10,6 +10,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -123,6 +125,32 @@ class ChildProcess {
   std::string output_;
   std::thread reader_;
 };
+
+// An empty folder under the system's temp folder, named by `prefix`, `name` and this process.
+inline std::string FreshTempDir(const std::string& prefix, const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   (prefix + "-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+// A walkd started with `args` after `--listen 127.0.0.1:0 --metrics-listen ""`, and the gRPC
+// address it printed ("" when it printed none).
+struct StartedWalkd {
+  std::unique_ptr<ChildProcess> process;
+  std::string address;
+};
+
+inline StartedWalkd StartWalkdOnLoopback(const std::string& walkd_bin,
+                                         const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {walkd_bin, "--listen", "127.0.0.1:0", "--metrics-listen", ""};
+  argv.insert(argv.end(), args.begin(), args.end());
+  StartedWalkd walkd;
+  walkd.process = std::make_unique<ChildProcess>(argv);
+  walkd.address = walkd.process->WaitForLine("walkd: grpc listening on ").value_or("");
+  return walkd;
+}
 
 // Runs `argv` to completion (stdin from /dev/null) and returns its exit code and output.
 inline CommandResult RunCommand(const std::vector<std::string>& argv) {

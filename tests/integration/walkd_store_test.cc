@@ -16,31 +16,18 @@
 namespace walk {
 namespace {
 
-using testing::ChildProcess;
 using testing::RunCommand;
 
 std::string MakeTempDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("walkd-store-it-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
+  return testing::FreshTempDir("walkd-store-it", name);
 }
 
-struct Walkd {
-  std::unique_ptr<ChildProcess> process;
-  std::string address;
-};
+using Walkd = testing::StartedWalkd;
 
 Walkd Start(const std::string& data, std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv = {WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen",
-                                   "",        "--data",   data,          "--search-threads",
-                                   "2"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  Walkd walkd;
-  walkd.process = std::make_unique<ChildProcess>(argv);
-  walkd.address = walkd.process->WaitForLine("walkd: grpc listening on ").value_or("");
-  return walkd;
+  std::vector<std::string> args = {"--data", data, "--search-threads", "2"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return testing::StartWalkdOnLoopback(WALKD_BIN, args);
 }
 
 bool WaitServing(client::WalkClient& client) {
