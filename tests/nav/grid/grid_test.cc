@@ -7,6 +7,7 @@
 #include "nav/grid/grid_builder.h"
 #include "nav/grid/grid_format.h"
 #include "tests/nav/ascii_grid.h"
+#include "tests/nav/test_dir.h"
 
 namespace walk::nav {
 namespace {
@@ -14,13 +15,7 @@ namespace {
 using testing::AsciiWorld;
 using testing::SurfaceAt;
 
-std::string TempDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   (name + "-" + std::to_string(::getpid()) + "-" +
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
+using testing::TestDir;
 
 // A small fixed world that uses every field the grid file holds: two continents, stacked
 // surfaces with flags, zones and marks, a lift (one with its own timing), named zones and a
@@ -171,7 +166,7 @@ TEST(GridTest, ContentIdAndFileOfAFixedWorldArePinned) {
   const World world = FixedWorld();
   EXPECT_EQ(FormatId(world.content_id), "513eb3ac4a3c6ce3");
   EXPECT_EQ(world.MemoryBytes(), 524548u);
-  const std::string dir = TempDir("grid-pinned");
+  const std::string dir = TestDir("grid-pinned");
   ASSERT_TRUE(SaveWorld(world, "test:fixed", dir).ok());
   std::ifstream in(dir + "/" + kGridFileName, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -211,7 +206,7 @@ TEST(GridTest, LayerRecordsAreStoredNotHashedAndLiftTimingIsHashed) {
 
 TEST(GridFormatTest, SavesAndLoadsTheSameWorld) {
   const World world = AsciiWorld({"..W.", "@.WW", "...."});
-  const std::string dir = TempDir("grid");
+  const std::string dir = TestDir("grid");
   ASSERT_TRUE(SaveWorld(world, "test:ascii", dir).ok());
   auto loaded = LoadWorld(dir);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -227,7 +222,7 @@ TEST(GridFormatTest, SavesAndLoadsTheSameWorld) {
 
 TEST(GridFormatTest, RefusesDamagedAndTruncatedFiles) {
   const World world = AsciiWorld({"....", "...."});
-  const std::string dir = TempDir("grid-damaged");
+  const std::string dir = TestDir("grid-damaged");
   ASSERT_TRUE(SaveWorld(world, "t", dir).ok());
   const std::string path = dir + "/" + kGridFileName;
   const auto size = std::filesystem::file_size(path);

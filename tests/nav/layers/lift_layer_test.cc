@@ -25,6 +25,7 @@
 #include "nav/search/fine_grid_astar.h"
 #include "nav/search/reach_check.h"
 #include "tests/nav/ascii_grid.h"
+#include "tests/nav/test_dir.h"
 
 namespace walk::nav {
 namespace {
@@ -33,13 +34,7 @@ using testing::AsciiWorld;
 using testing::At;
 using testing::SurfaceAt;
 
-std::string TempDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   (name + "-" + std::to_string(::getpid()) + "-" +
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
+using testing::TestDir;
 
 // A lift from the centre of column (ax, ay) to that of (bx, by), both at height 0 (the ASCII
 // worlds' ground), as a lifts file's entry.
@@ -247,7 +242,7 @@ TEST(LiftLayerTest, TheAbstractGraphJoinsLandingsInDifferentCellsByALiftArc) {
   }
   EXPECT_TRUE(arc);
   // The file keeps it: the loader takes an arc along a ride between cells.
-  const std::string dir = TempDir("lift-graph");
+  const std::string dir = TestDir("lift-graph");
   std::filesystem::create_directories(dir);
   ASSERT_TRUE(SaveAbstractGraph(*graph, dir).ok());
   auto loaded = LoadAbstractGraph(world, dir);
@@ -420,7 +415,7 @@ TEST(LiftLayerTest, BadLiftFilesAreRefusedNamingTheLiftAndTheMember) {
 
 TEST(LiftLayerTest, GridFilesKeepRidesBetweenColumns) {
   const World world = TwoRooms(kFastCar);
-  const std::string dir = TempDir("lift-grid");
+  const std::string dir = TestDir("lift-grid");
   ASSERT_TRUE(SaveWorld(world, "test:lifts", dir).ok());
   auto loaded = LoadWorld(dir);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
