@@ -18,6 +18,8 @@
 #include "nav/demo/demo_world.h"
 #include "nav/grid/grid.h"
 #include "nav/grid/grid_format.h"
+#include "nav/navmesh/navmesh_builder.h"
+#include "nav/navmesh/world_navmesh.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::client {
@@ -29,6 +31,7 @@ struct DemoArgs {
   std::string out;
   bool landmarks = false;
   nav::LayerFiles layers;
+  std::string navmesh;  // "", "mset" or "mmaps": also build a navmesh of the same ground
 };
 
 [[noreturn]] void Fail(const std::string& message) {
@@ -77,6 +80,32 @@ nlohmann::ordered_json PointJson(const nav::DemoPoint& p, double column_yards) {
   return j;
 }
 
+// Builds the navmesh of the demo world's triangles (its lifts as off-mesh connections) into the
+// world folder, in the format asked; what it built, for the JSON line.
+nlohmann::ordered_json BuildDemoNavMesh(const DemoArgs& args, const nav::DemoOptions& options,
+                                        const nav::World& world) {
+  const auto started = std::chrono::steady_clock::now();
+  absl::StatusOr<nav::TriangleMesh> mesh = nav::DemoWorldMesh(options);
+  if (!mesh.ok()) Fail(std::string(mesh.status().message()));
+  nav::NavMeshBuildOptions build;
+  build.connections = nav::LiftConnections(world, 0);
+  absl::StatusOr<nav::NavMesh> navmesh = nav::BuildNavMesh(*mesh, build);
+  if (!navmesh.ok()) Fail(std::string(navmesh.status().message()));
+  const nav::NavMeshFormat format =
+      args.navmesh == "mmaps" ? nav::NavMeshFormat::kMmaps : nav::NavMeshFormat::kMset;
+  if (absl::Status s = nav::SaveWorldNavMesh(*navmesh, args.out, format); !s.ok()) {
+    Fail(std::string(s.message()));
+  }
+  nlohmann::ordered_json j;
+  j["format"] = nav::NavMeshFormatName(format);
+  j["tiles"] = navmesh->tile_count();
+  j["polygons"] = navmesh->polygon_count();
+  j["off_mesh_connections"] = navmesh->off_mesh_count();
+  j["content_hash"] = nav::FormatId(navmesh->content_hash());
+  j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return j;
+}
+
 void RunDemo(const DemoArgs& args) {
   using Clock = std::chrono::steady_clock;
   nav::DemoOptions options;
@@ -116,6 +145,9 @@ void RunDemo(const DemoArgs& args) {
   }
   const double save_seconds = std::chrono::duration<double>(Clock::now() - save_started).count();
 
+  nlohmann::ordered_json navmesh_line;
+  if (!args.navmesh.empty()) navmesh_line = BuildDemoNavMesh(args, options, *world);
+
   const nav::Continent& c = world->continents[0];
   nlohmann::ordered_json line;
   line["seed"] = args.seed;
@@ -132,6 +164,7 @@ void RunDemo(const DemoArgs& args) {
   if (!layers.empty()) line["layers"] = nlohmann::ordered_json::parse(layers);
   line["build_seconds"] = build_seconds;
   line["save_seconds"] = save_seconds;
+  if (!navmesh_line.is_null()) line["navmesh"] = navmesh_line;
   line["peak_resident_bytes"] = PeakResidentBytes();
   if (args.landmarks) {
     absl::StatusOr<nav::DemoLandmarks> l = nav::FindLandmarks(options);
@@ -175,6 +208,10 @@ void AddDemoCommand(CLI::App& app) {
   cmd->add_flag("--landmarks", args->landmarks,
                 "Also print the landmarks (yards) worth walking between");
   AddLayerOptions(cmd, &args->layers);
+  cmd->add_option("--navmesh", args->navmesh,
+                  "Also build a navmesh of the same triangles, its lifts as off-mesh "
+                  "connections, in this format (mset: navmesh.bin, mmaps: mmaps/)")
+      ->check(CLI::IsMember({"mset", "mmaps"}));
   cmd->callback([args] { RunDemo(*args); });
 }
 

@@ -53,6 +53,15 @@ void RunBuild(NavMeshArgs& args) {
   const auto started = Clock::now();
   absl::StatusOr<nav::TriangleMesh> mesh = nav::ReadObj(args.input);
   if (!mesh.ok()) Fail("build-navmesh", std::string(mesh.status().message()));
+  // Beside a grid, the grid's lift rides become off-mesh connections.
+  if (nav::HasGrid(args.out)) {
+    absl::StatusOr<nav::LoadedWorld> grid = nav::LoadWorld(args.out);
+    if (!grid.ok()) Fail("build-navmesh", std::string(grid.status().message()));
+    if (!grid->world.continents.empty()) {
+      args.options.connections =
+          nav::LiftConnections(grid->world, grid->world.continents.front().id);
+    }
+  }
   absl::StatusOr<nav::NavMesh> navmesh = nav::BuildNavMesh(*mesh, args.options);
   if (!navmesh.ok()) Fail("build-navmesh", std::string(navmesh.status().message()));
   const nav::NavMeshFormat format =

@@ -92,9 +92,8 @@ void Metric::LowerBoundForLifts(const World& world) {
 
 double Metric::LiftSeconds(const Continent& c, const LiftRide& ride, std::uint16_t exempt_a,
                            std::uint16_t exempt_b) const {
-  if (profile_.pricing == Pricing::kShortest) return ride.shaft_yards / model_.run_yards_per_second;
-  const double seconds = ride.wait_seconds + ride.shaft_yards / ride.shaft_yards_per_second;
-  return seconds * EnterMultiplier(c, ride.to, exempt_a, exempt_b);
+  if (profile_.pricing == Pricing::kShortest) return RideSeconds(ride, 1.0);
+  return RideSeconds(ride, EnterMultiplier(c, ride.to, exempt_a, exempt_b));
 }
 
 }  // namespace walk::nav

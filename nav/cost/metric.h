@@ -37,13 +37,24 @@ class Metric {
   // The multiplier of entering `to`: ground x hostile x danger; kInfCost when forbidden.
   double EnterMultiplier(const Continent& c, SurfaceId to, std::uint16_t exempt_a,
                          std::uint16_t exempt_b) const {
-    const std::uint8_t marks = c.marks[to];
-    const std::uint16_t zone = c.zone[to];
+    return Multiplier(c.flags[to], c.marks[to], c.zone[to], exempt_a, exempt_b);
+  }
+  // The multiplier of entering ground of `flags` (SurfaceFlag bits), `marks` (AreaMark bits) and
+  // `zone`, wherever it is (a surface, a navmesh polygon): as EnterMultiplier.
+  double Multiplier(std::uint8_t flags, std::uint8_t marks, std::uint16_t zone,
+                    std::uint16_t exempt_a, std::uint16_t exempt_b) const {
     const double danger = (zone == exempt_a || zone == exempt_b || zone >= zone_multiplier_.size())
                               ? 1.0
                               : zone_multiplier_[zone];
-    return ground_multiplier_[c.flags[to] | ((marks & kMarkRoad) ? 256 : 0)] *
-           mark_multiplier_[marks] * danger;
+    return ground_multiplier_[flags | ((marks & kMarkRoad) ? 256 : 0)] * mark_multiplier_[marks] *
+           danger;
+  }
+  // The seconds of a ride of `ride`'s timing landing where the multiplier is `landing`: as
+  // LiftSeconds, wherever the ride is (a grid's lift, a navmesh's off-mesh connection).
+  double RideSeconds(const LiftRide& ride, double landing) const {
+    if (profile_.pricing == Pricing::kShortest)
+      return ride.shaft_yards / model_.run_yards_per_second;
+    return (ride.wait_seconds + ride.shaft_yards / ride.shaft_yards_per_second) * landing;
   }
 
   // The fixed seconds a link of `kind` adds (a jump, a fall): the part of a step danger does not

@@ -63,6 +63,31 @@ absl::StatusOr<TriangleMesh> DemoTileMesh(const DemoOptions& options, std::uint3
   return demo::TileMesh(**plan, tx, ty);  // the plan is cheap: made afresh each call
 }
 
+absl::StatusOr<TriangleMesh> DemoWorldMesh(const DemoOptions& options) {
+  absl::StatusOr<std::unique_ptr<demo::Plan>> plan = demo::Plan::Make(options);
+  if (!plan.ok()) return plan.status();
+  const double tile_yards = kTileColumns * options.column_yards;
+  TriangleMesh world;
+  for (std::uint32_t ty = 0; ty < options.tiles_y; ++ty) {
+    for (std::uint32_t tx = 0; tx < options.tiles_x; ++tx) {
+      const TriangleMesh tile = demo::TileMesh(**plan, tx, ty);
+      const std::uint32_t base = world.vertex_count();
+      world.vertices.insert(world.vertices.end(), tile.vertices.begin(), tile.vertices.end());
+      for (std::uint32_t t = 0; t < tile.triangle_count(); ++t) {
+        const std::uint32_t* v = &tile.indices[3 * t];
+        double cx = 0.0, cz = 0.0;
+        for (int k = 0; k < 3; ++k) {
+          cx += tile.vertices[3 * v[k]] / 3.0;
+          cz += tile.vertices[3 * v[k] + 2] / 3.0;
+        }
+        if (std::floor(cx / tile_yards) != tx || std::floor(cz / tile_yards) != ty) continue;
+        world.AddTriangle(base + v[0], base + v[1], base + v[2], tile.tags[t]);
+      }
+    }
+  }
+  return world;
+}
+
 absl::StatusOr<DemoLandmarks> FindLandmarks(const DemoOptions& options) {
   absl::StatusOr<std::unique_ptr<demo::Plan>> plan = demo::Plan::Make(options);
   if (!plan.ok()) return plan.status();

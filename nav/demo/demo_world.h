@@ -94,6 +94,11 @@ struct DemoLandmarks {
   std::uint16_t high_zone_id = 0;
 };
 
+// The triangles of the whole world, each once (a tile's own, without its margin: every
+// triangle whose centre lies on the tile's columns), for building a navmesh of the same ground
+// as the grid. Same errors as GenerateDemoWorld's argument checks.
+absl::StatusOr<TriangleMesh> DemoWorldMesh(const DemoOptions& options);
+
 // The landmarks of the world `options` describes, from its plan alone (no voxelizing).
 // Same errors as GenerateDemoWorld's argument checks.
 absl::StatusOr<DemoLandmarks> FindLandmarks(const DemoOptions& options);

@@ -1,21 +1,27 @@
 #include "nav/navmesh/cost_filter.h"
 
+#include <algorithm>
+
 #include "DetourNavMesh.h"
 #include "DetourNavMeshQuery.h"
 
 namespace walk::nav {
 
-static_assert(DT_MAX_AREAS == 64, "CostFilter prices Detour's 64 areas");
+static_assert(DT_MAX_AREAS == kNavMeshClassLimit, "CostFilter prices Detour's 64 areas");
 
 struct CostFilter::Impl : dtQueryFilter {};
 
-CostFilter::CostFilter(const NavMeshPricing& pricing) : impl_(std::make_unique<Impl>()) {
-  const double speed = pricing.model.run_yards_per_second;
-  std::array<double, DT_MAX_AREAS> multiplier{};
-  double least = 0.0;
-  for (int area = 0; area < DT_MAX_AREAS; ++area) {
-    multiplier[area] = pricing.AreaMultiplier(static_cast<std::uint8_t>(area));
-    if (area == 0 || multiplier[area] < least) least = multiplier[area];
+CostFilter::CostFilter(const NavMeshPricing& pricing, std::uint16_t exempt_a,
+                       std::uint16_t exempt_b)
+    : impl_(std::make_unique<Impl>()) {
+  const double speed = pricing.run_yards_per_second();
+  const int classes = static_cast<int>(pricing.ground->classes().size());
+  std::array<double, DT_MAX_AREAS> multiplier;
+  multiplier.fill(1.0);
+  double least = classes > 0 ? kNavMeshMaxMultiplier : 1.0;
+  for (int area = 0; area < classes; ++area) {
+    multiplier[area] = pricing.ClassMultiplier(static_cast<std::uint8_t>(area), exempt_a, exempt_b);
+    least = std::min(least, multiplier[area]);
   }
   for (int area = 0; area < DT_MAX_AREAS; ++area) {
     seconds_per_yard_[area] = multiplier[area] / speed;

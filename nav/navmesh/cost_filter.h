@@ -1,14 +1,14 @@
-// walkd's Detour query filter: a dtQueryFilter of our own that prices a polygon entered by the
-// cost model (navmesh_pricing.h) and passes polygons by their flags. Detour's headers stay in
-// cost_filter.cc; callers that query pass detour() to dtNavMeshQuery themselves.
+// walkd's Detour query filter for one walk: per-area costs from the navmesh's pricing classes
+// (navmesh_pricing.h) with the walk's ends' zones exempt, and passability by flags. Detour's
+// headers stay in cost_filter.cc; callers that query pass detour() to dtNavMeshQuery themselves.
 //
 // The Detour we link is built without DT_VIRTUAL_QUERYFILTER, so getCost cannot be overridden:
-// the filter sets Detour's per-area costs instead (Detour prices a move as its length x the area
-// cost of the polygon it crosses). Area a costs multiplier(a) / m, m the least multiplier of any
-// area (road's 0.8 under terrain pricing): the cheapest yard costs 1, so findPath's heuristic
-// (straight-line yards, not scaled by the filter) never overestimates, and its cost is seconds x
-// run speed / m. Detour measures those moves between polygon edge midpoints; a walk's seconds
-// are re-priced along its straight path (navmesh_walker.h) with SecondsPerYard, in double.
+// every price goes through Detour's per-area costs (Detour prices a move as its length x the
+// area cost of the polygon it crosses), which is why classes are areas (navmesh_ground.h). Area
+// a costs multiplier(a) / m, m the least multiplier of any class: the cheapest yard costs 1, so
+// findPath's heuristic (straight-line yards, not scaled by the filter) never overestimates.
+// Detour measures those moves between polygon edge midpoints; a walk's seconds are re-priced
+// along its straight path (navmesh_walker.h) with SecondsPerYard, in double.
 #pragma once
 
 #include <array>
@@ -23,12 +23,13 @@ namespace walk::nav {
 
 class CostFilter {
  public:
-  explicit CostFilter(const NavMeshPricing& pricing);
+  // The filter of `pricing` with zones `exempt_a` and `exempt_b` exempt from danger.
+  CostFilter(const NavMeshPricing& pricing, std::uint16_t exempt_a, std::uint16_t exempt_b);
   CostFilter(CostFilter&&) noexcept;
   CostFilter& operator=(CostFilter&&) noexcept;
   ~CostFilter();
 
-  // Seconds per yard inside a polygon of `area` (codes past Detour's 64 areas cost as ground).
+  // Seconds per yard inside a polygon of `area`.
   double SecondsPerYard(std::uint8_t area) const {
     return area < seconds_per_yard_.size() ? seconds_per_yard_[area] : seconds_per_yard_[0];
   }

@@ -1,9 +1,7 @@
-// The area codes and flags of walkd's navmesh polygons: what a polygon's area (0 .. 63) and
-// flags (16 bits) say about its ground, read by the cost filter (cost_filter.h) and written by
-// the builder (navmesh_builder.h) and, later, by ground layers.
-//
-// Zones (danger bands) are not carried by areas yet: a navmesh walk prices no danger, and every
-// zone costs x1 on the navmesh until areas or a per-polygon table carry them.
+// The area codes and flags of walkd's navmesh polygons as files hold them: what the builder
+// (navmesh_builder.h) writes from a mesh's triangle tags, and what a navmesh without a grid
+// beside it is priced by. Once loaded, every polygon's area is rewritten to its pricing class
+// (navmesh_ground.h), which carries zones and lift rides too; flags keep the meaning below.
 #pragma once
 
 #include <cstdint>

@@ -122,6 +122,7 @@ std::uint64_t NavMesh::polygon_count() const { return impl_->polygons; }
 std::uint64_t NavMesh::off_mesh_count() const { return impl_->off_mesh; }
 const NavMeshTiling& NavMesh::tiling() const { return impl_->tiling; }
 const dtNavMesh* NavMesh::detour() const { return impl_->mesh.get(); }
+dtNavMesh* NavMesh::mutable_detour() { return impl_->mesh.get(); }
 
 void NavMesh::ForEachTile(const std::function<void(const NavMeshTileView&)>& visit) const {
   const dtNavMesh& mesh = *impl_->mesh;

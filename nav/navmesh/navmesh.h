@@ -75,6 +75,8 @@ class NavMesh {
 
   // Detour's navmesh, for queries (dtNavMeshQuery::init). Never null; owned by this object.
   const dtNavMesh* detour() const;
+  // The same, to write polygons' areas and flags (NavMeshGround) before any query runs.
+  dtNavMesh* mutable_detour();
 
  private:
   struct Impl;

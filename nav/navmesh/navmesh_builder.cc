@@ -1,13 +1,17 @@
 #include "nav/navmesh/navmesh_builder.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "nav/navmesh/navmesh_ground.h"
 // Recast and Detour are third-party: their headers are included inside nav/navmesh/*.cc only.
 #include "DetourAlloc.h"
 #include "DetourNavMesh.h"
@@ -17,8 +21,11 @@
 namespace walk::nav {
 namespace {
 
-// Recast area ids of the triangles (RC_NULL_AREA: not walkable), turned into Detour areas.
-constexpr unsigned char kRecastWater = 2;
+// Recast area ids 1 .. kRecastGroundKinds name the kinds of ground a triangle's tag prices
+// (its pricing flags, marks and zone), so that Recast's regions, and so polygons, never straddle
+// two kinds; RC_NULL_AREA is not walkable. More kinds than ids share ids by a hash (neighbours
+// rarely collide). Each polygon's Detour area is then the nav_areas.h code of its kind.
+constexpr int kRecastGroundKinds = 62;
 
 struct RecastFree {
   void operator()(rcHeightfield* p) const { rcFreeHeightField(p); }
@@ -105,7 +112,65 @@ rcConfig MakeConfig(const NavMeshBuildOptions& o, const float bmin[3], const flo
 
 struct TileInput {
   const TriangleMesh* mesh = nullptr;
-  std::vector<unsigned char> areas;  // per triangle: RC_WALKABLE_AREA, kRecastWater or RC_NULL_AREA
+  std::vector<unsigned char> areas;  // per triangle: a ground kind (1 ..) or RC_NULL_AREA
+  // By Recast area id: the Detour area (nav_areas.h) and flags of its kind.
+  std::array<unsigned char, RC_WALKABLE_AREA + 1> detour_area{};
+  std::array<unsigned short, RC_WALKABLE_AREA + 1> detour_flags{};
+};
+
+// The nav_areas.h area of ground tagged `tag`, by the cost model's precedence.
+unsigned char DetourAreaOf(const TriangleTag& tag) {
+  if (tag.flags & (kFlagSteep | kFlagClimb)) return kNavAreaSteep;
+  if (tag.flags & kFlagWater) return kNavAreaWater;
+  if (tag.marks & kMarkRoad) return kNavAreaRoad;
+  if (tag.marks & kMarkHubA) return kNavAreaHubA;
+  if (tag.marks & kMarkHubB) return kNavAreaHubB;
+  return kNavAreaGround;
+}
+
+unsigned short DetourFlagsOf(const TriangleTag& tag) {
+  if (tag.flags & kFlagBlocked) return 0;
+  if (tag.flags & kFlagWater) return kNavFlagSwim;
+  if (tag.flags & kFlagForest) return kNavFlagForest;
+  return kNavFlagWalk;
+}
+
+// The connections whose start lies in one tile, as dtNavMeshCreateParams takes them (Detour
+// keeps a connection in the tile of its start).
+class TileConnections {
+ public:
+  TileConnections(const std::vector<NavMeshConnection>& all, const float tile_min[3],
+                  const float tile_max[3]) {
+    for (const NavMeshConnection& con : all) {
+      if (con.from[0] < tile_min[0] || con.from[0] >= tile_max[0] || con.from[2] < tile_min[2] ||
+          con.from[2] >= tile_max[2]) {
+        continue;
+      }
+      verts_.insert(verts_.end(), con.from, con.from + 3);
+      verts_.insert(verts_.end(), con.to, con.to + 3);
+      radius_.push_back(kNavMeshConnectionRadiusYards);
+      flags_.push_back(kNavFlagWalk);
+      areas_.push_back(kNavAreaGround);
+      directions_.push_back(0);  // one way
+      ids_.push_back(static_cast<unsigned int>(ids_.size()));
+    }
+  }
+  // Points `p` at the connections; they must outlive its use.
+  void Fill(dtNavMeshCreateParams* p) const {
+    p->offMeshConVerts = verts_.data();
+    p->offMeshConRad = radius_.data();
+    p->offMeshConFlags = flags_.data();
+    p->offMeshConAreas = areas_.data();
+    p->offMeshConDir = directions_.data();
+    p->offMeshConUserID = ids_.data();
+    p->offMeshConCount = static_cast<int>(ids_.size());
+  }
+
+ private:
+  std::vector<float> verts_, radius_;
+  std::vector<unsigned short> flags_;
+  std::vector<unsigned char> areas_, directions_;
+  std::vector<unsigned int> ids_;
 };
 
 absl::Status Failed(const char* step, int tx, int ty) {
@@ -176,9 +241,9 @@ absl::StatusOr<std::string> BuildTile(rcContext& ctx, const TileInput& in,
     return Failed("rcBuildPolyMeshDetail", tx, ty);
   }
   for (int i = 0; i < pmesh->npolys; ++i) {
-    const bool water = pmesh->areas[i] == kRecastWater;
-    pmesh->areas[i] = water ? kNavAreaWater : kNavAreaGround;
-    pmesh->flags[i] = water ? kNavFlagSwim : kNavFlagWalk;
+    const unsigned char kind = pmesh->areas[i];
+    pmesh->flags[i] = in.detour_flags[kind];
+    pmesh->areas[i] = in.detour_area[kind];
   }
   dtNavMeshCreateParams p{};
   p.verts = pmesh->verts;
@@ -204,6 +269,8 @@ absl::StatusOr<std::string> BuildTile(rcContext& ctx, const TileInput& in,
   p.cs = c.cs;
   p.ch = c.ch;
   p.buildBvTree = true;
+  const TileConnections connections(o.connections, tile_min, tile_max);
+  connections.Fill(&p);
   unsigned char* data = nullptr;
   int size = 0;
   if (!dtCreateNavMeshData(&p, &data, &size)) return Failed("dtCreateNavMeshData", tx, ty);
@@ -230,10 +297,27 @@ absl::StatusOr<TileInput> PrepareTriangles(const TriangleMesh& mesh, const NavMe
                           static_cast<int>(mesh.vertex_count()),
                           reinterpret_cast<const int*>(mesh.indices.data()),
                           static_cast<int>(mesh.triangle_count()), in.areas.data());
+  // Kinds numbered as first met; the rest by a hash of their tag.
+  std::map<std::tuple<std::uint8_t, std::uint8_t, std::uint16_t>, unsigned char> kinds;
+  in.detour_flags.fill(kNavFlagWalk);
   for (std::uint32_t t = 0; t < mesh.triangle_count(); ++t) {
-    if (in.areas[t] != RC_NULL_AREA && (mesh.tags[t].flags & kFlagWater)) {
-      in.areas[t] = kRecastWater;
+    if (in.areas[t] == RC_NULL_AREA) continue;
+    const TriangleTag& tag = mesh.tags[t];
+    const auto key = std::make_tuple(std::uint8_t(tag.flags & kNavMeshPricingFlags),
+                                     std::uint8_t(tag.marks & kNavMeshPricingMarks), tag.zone);
+    auto it = kinds.find(key);
+    if (it == kinds.end()) {
+      const std::size_t hash =
+          std::get<0>(key) * 1000003u + std::get<1>(key) * 8191u + std::get<2>(key) * 131u;
+      const auto id = static_cast<unsigned char>(
+          kinds.size() < kRecastGroundKinds ? kinds.size() + 1 : 1 + hash % kRecastGroundKinds);
+      it = kinds.emplace(key, id).first;
+      if (id == kinds.size()) {  // the first kind with this id names its area
+        in.detour_area[id] = DetourAreaOf(tag);
+        in.detour_flags[id] = DetourFlagsOf(tag);
+      }
     }
+    in.areas[t] = it->second;
   }
   return in;
 }

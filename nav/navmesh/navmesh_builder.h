@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "nav/import/triangle_mesh.h"
@@ -12,6 +13,15 @@
 #include "nav/navmesh/navmesh.h"
 
 namespace walk::nav {
+
+// An off-mesh connection: a one-way move from `from` to `to` (Detour's axes, the mesh's
+// coordinates) that no polygon carries, such as a lift ride. Its start must lie on the navmesh
+// within kNavMeshConnectionRadiusYards across and the agent's step up or down, and its end alike.
+struct NavMeshConnection {
+  float from[3] = {0.0f, 0.0f, 0.0f};
+  float to[3] = {0.0f, 0.0f, 0.0f};
+};
+inline constexpr float kNavMeshConnectionRadiusYards = 1.5f;
 
 // Defaults match the grid's agent (VoxelizeOptions): the same cell size, height step, agent
 // height, radius, step and walkable slope, so a grid and a navmesh built from one mesh agree on
@@ -31,10 +41,13 @@ struct NavMeshBuildOptions {
   std::int32_t max_verts_per_poly = 6;    // 3 .. 6 (Detour's DT_VERTS_PER_POLYGON)
   double detail_sample_cells = 6.0;       // detail mesh sample spacing, cells (< 0.9: none)
   double detail_max_error_steps = 1.0;    // detail mesh's largest height error, height steps
+  // Off-mesh connections to build in (each in the tile holding its start): the lift rides of
+  // the grid beside the navmesh (LiftConnections, world_navmesh.h).
+  std::vector<NavMeshConnection> connections;
 };
 
 // The builder sets kNavAreaGround / kNavFlagWalk on ground polygons and kNavAreaWater /
-// kNavFlagSwim on water (nav_areas.h).
+// kNavFlagSwim on water (nav_areas.h), and kNavAreaGround / kNavFlagWalk on connections.
 
 struct NavMeshBuildStats {
   std::uint32_t tiles_built = 0;  // tiles with polygons (empty tiles are not stored)

@@ -1,37 +1,27 @@
 #include "nav/navmesh/navmesh_pricing.h"
 
+#include <algorithm>
+
 namespace walk::nav {
 
-NavMeshPricing NavMeshPricing::ForProfile(const Profile& profile, const CostModel& model) {
-  NavMeshPricing pricing;
-  pricing.model = model;
-  pricing.pricing = profile.pricing;
-  pricing.faction = profile.faction;
-  pricing.move = profile.move;
-  return pricing;
-}
-
-double NavMeshPricing::AreaMultiplier(std::uint8_t area) const {
-  if (pricing == Pricing::kShortest) return 1.0;
-  switch (area) {
-    case kNavAreaWater:
-      return model.water;
-    case kNavAreaRoad:
-      return model.road;
-    case kNavAreaSteep:
-      return model.steep;
-    case kNavAreaHubA:
-      return faction == Faction::kB ? model.hostile : 1.0;
-    case kNavAreaHubB:
-      return faction == Faction::kA ? model.hostile : 1.0;
-    default:
-      return 1.0;
+double NavMeshPricing::ClassMultiplier(std::uint8_t area, std::uint16_t exempt_a,
+                                       std::uint16_t exempt_b) const {
+  if (area >= ground->classes().size()) return 1.0;
+  const NavMeshClass& c = ground->classes()[area];
+  double m = metric->Multiplier(c.flags, c.marks, c.zone, exempt_a, exempt_b);
+  if (c.lift) {
+    const double landing = std::min(m, kNavMeshMaxMultiplier);
+    m = metric->RideSeconds(c.ride, landing) * run_yards_per_second() / c.ride_yards;
   }
+  return std::min(m, kNavMeshMaxMultiplier);
 }
 
 std::uint16_t NavMeshPricing::IncludedFlags() const {
   std::uint16_t flags = kNavFlagWalk | kNavFlagSwim;
-  if (move == MoveProfile::kLight) flags |= kNavFlagForest;
+  if (metric->profile().move == MoveProfile::kLight ||
+      metric->profile().pricing == Pricing::kShortest) {
+    flags |= kNavFlagForest;
+  }
   return flags;
 }
 

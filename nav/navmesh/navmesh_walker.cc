@@ -1,6 +1,9 @@
 #include "nav/navmesh/navmesh_walker.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <utility>
 
 #include "DetourNavMesh.h"
@@ -45,6 +48,59 @@ double Distance(const float* a, const float* b) {
   return std::sqrt(dx * dx + dy * dy + dz * dz);
 }
 
+// Yards by (cell x, cell y, zone), in the frame the navmesh's coordinates are.
+class CellYards {
+ public:
+  // Adds the segment a -> b (Detour axes), `yards` long in all, to the cells it crosses.
+  void AddSegment(const float* a, const float* b, double yards, std::uint16_t zone) {
+    // Split at every cell border along x (Detour x) and y (Detour z).
+    std::vector<double> cuts = {0.0, 1.0};
+    for (int axis : {0, 2}) {
+      const double from = a[axis], to = b[axis];
+      if (from == to) continue;
+      const double lo = std::min(from, to), hi = std::max(from, to);
+      for (double edge = (std::floor(lo / kZoneCellYards) + 1) * kZoneCellYards; edge < hi;
+           edge += kZoneCellYards) {
+        cuts.push_back((edge - from) / (to - from));
+      }
+    }
+    std::sort(cuts.begin(), cuts.end());
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+      const double mid = 0.5 * (cuts[k] + cuts[k + 1]);
+      const double x = a[0] + (b[0] - a[0]) * mid, y = a[2] + (b[2] - a[2]) * mid;
+      Add(x, y, zone, yards * (cuts[k + 1] - cuts[k]));
+    }
+  }
+  void Add(double x, double y, std::uint16_t zone, double yards) {
+    yards_[{static_cast<std::int32_t>(std::floor(x / kZoneCellYards)),
+            static_cast<std::int32_t>(std::floor(y / kZoneCellYards)), zone}] += yards;
+  }
+  std::vector<ZoneCell> Cells() const {
+    std::vector<ZoneCell> cells;
+    for (const auto& [key, yards] : yards_) {
+      cells.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), yards});
+    }
+    return cells;
+  }
+
+ private:
+  std::map<std::tuple<std::int32_t, std::int32_t, std::uint16_t>, double> yards_;
+};
+
+// True when b lies on the segment a -> c seen from above (within a thousandth of a yard): a
+// vertex where the path only enters another polygon, its height taken from that polygon.
+bool Collinear2D(const float* a, const float* b, const float* c) {
+  const double ux = double(c[0]) - a[0], uz = double(c[2]) - a[2];
+  const double vx = double(b[0]) - a[0], vz = double(b[2]) - a[2];
+  const double length = std::sqrt(ux * ux + uz * uz);
+  return length > 0.0 && std::abs(ux * vz - uz * vx) / length < 1e-3;
+}
+
+double Distance2D(const float* a, const float* b) {
+  const double dx = double(b[0]) - a[0], dz = double(b[2]) - a[2];
+  return std::sqrt(dx * dx + dz * dz);
+}
+
 }  // namespace
 
 NavMeshWalker::NavMeshWalker(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -62,20 +118,90 @@ absl::StatusOr<NavMeshWalker> NavMeshWalker::Create(const NavMesh& navmesh) {
   return NavMeshWalker(std::move(impl));
 }
 
+// A walk's seconds, yards, corners and zone cells, added up stretch by stretch.
+struct NavMeshWalker::Tally {
+  const NavMeshPricing* pricing = nullptr;
+  const CostFilter* filter = nullptr;
+  double seconds = 0.0, yards = 0.0;
+  CellYards cells;
+  std::vector<PathPoint> points;
+  std::uint8_t last_area = 0xff;
+
+  void AddPoint(const float* p) {
+    if (points.empty() || points.back().x_yards != p[0] || points.back().y_yards != p[2] ||
+        points.back().z_yards != p[1]) {
+      points.push_back({p[0], p[2], p[1]});
+    }
+  }
+};
+
+absl::Status NavMeshWalker::PullStretch(const float* from, const float* to, const dtPolyRef* polys,
+                                        int count, Tally* tally) {
+  Impl& m = *impl_;
+  int point_count = 0;
+  const dtStatus pulled = m.query.findStraightPath(
+      from, to, polys, count, m.points.data(), m.point_flags.data(), m.point_refs.data(),
+      &point_count, kNavMeshWalkerMaxPoints, DT_STRAIGHTPATH_ALL_CROSSINGS);
+  if (dtStatusFailed(pulled)) {
+    return absl::InternalError(absl::StrCat("findStraightPath failed: status ", pulled));
+  }
+  if (point_count == 0 || dtStatusDetail(pulled, DT_BUFFER_TOO_SMALL)) {
+    return absl::ResourceExhaustedError("the straight path outgrew its buffer");
+  }
+  // Corners: where the path turns (or starts, or ends). The vertices in between only cross into
+  // other polygons; each piece of a corner-to-corner leg gets its share of the leg's 3D length
+  // by its length seen from above, so yards are those of the corners' path.
+  std::vector<int> corners;
+  for (int i = 0; i < point_count; ++i) {
+    const float* p = &m.points[3 * i];
+    if (i == 0 || i + 1 == point_count || !Collinear2D(p - 3, p, p + 3)) corners.push_back(i);
+  }
+  tally->AddPoint(&m.points[0]);
+  for (std::size_t k = 0; k + 1 < corners.size(); ++k) {
+    const float* a = &m.points[3 * corners[k]];
+    const float* b = &m.points[3 * corners[k + 1]];
+    const double leg = Distance(a, b), flat = Distance2D(a, b);
+    for (int i = corners[k]; i < corners[k + 1]; ++i) {
+      const float* p = &m.points[3 * i];
+      const double length =
+          flat > 0.0 ? leg * Distance2D(p, p + 3) / flat : (i == corners[k] ? leg : 0.0);
+      const dtMeshTile* tile = nullptr;
+      const dtPoly* poly = nullptr;
+      if (m.point_refs[i] == 0 ||
+          dtStatusFailed(m.mesh->getTileAndPolyByRef(m.point_refs[i], &tile, &poly))) {
+        continue;  // no polygon: nothing to price (findStraightPath sets one on every vertex)
+      }
+      const std::uint8_t area = poly->getArea();
+      if (i != 0 && (i == corners[k] || area != tally->last_area)) tally->AddPoint(p);
+      tally->last_area = area;
+      tally->seconds += length * tally->filter->SecondsPerYard(area);
+      tally->yards += length;
+      tally->cells.AddSegment(p, p + 3, length,
+                              tally->pricing->ground->PolygonZone(m.point_refs[i]));
+    }
+  }
+  tally->AddPoint(&m.points[3 * (point_count - 1)]);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& to,
                                                 const NavMeshPricing& pricing) {
-  const CostFilter filter(pricing);
   Impl& m = *impl_;
   NavMeshWalk walk;
   float start[3], goal[3];
-  absl::StatusOr<dtPolyRef> start_ref = Snap(m.query, *filter.detour(), from, start);
+  // Ends snap by passability alone: any zone exemption prices the same polygons.
+  const CostFilter snap_filter(pricing, 0, 0);
+  absl::StatusOr<dtPolyRef> start_ref = Snap(m.query, *snap_filter.detour(), from, start);
   if (!start_ref.ok()) return start_ref.status();
-  absl::StatusOr<dtPolyRef> goal_ref = Snap(m.query, *filter.detour(), to, goal);
+  absl::StatusOr<dtPolyRef> goal_ref = Snap(m.query, *snap_filter.detour(), to, goal);
   if (!goal_ref.ok()) return goal_ref.status();
   if (*start_ref == 0 || *goal_ref == 0) {
     walk.status = WalkStatus::kOffMap;
     return walk;
   }
+  walk.from_zone = pricing.ground->PolygonZone(*start_ref);
+  walk.to_zone = pricing.ground->PolygonZone(*goal_ref);
+  const CostFilter filter(pricing, walk.from_zone, walk.to_zone);
   int poly_count = 0;
   const dtStatus found = m.query.findPath(*start_ref, *goal_ref, start, goal, filter.detour(),
                                           m.polys.data(), &poly_count, kNavMeshWalkerMaxPolys);
@@ -87,34 +213,53 @@ absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& 
       m.polys[poly_count - 1] != *goal_ref) {
     return walk;  // kNoWalk: the goal was not reached
   }
-  int point_count = 0;
-  const dtStatus pulled = m.query.findStraightPath(
-      start, goal, m.polys.data(), poly_count, m.points.data(), m.point_flags.data(),
-      m.point_refs.data(), &point_count, kNavMeshWalkerMaxPoints, DT_STRAIGHTPATH_AREA_CROSSINGS);
-  if (dtStatusFailed(pulled)) {
-    return absl::InternalError(absl::StrCat("findStraightPath failed: status ", pulled));
-  }
-  if (point_count == 0 || dtStatusDetail(pulled, DT_BUFFER_TOO_SMALL)) return walk;
-  double seconds = 0.0, yards = 0.0;
-  walk.points.reserve(point_count);
-  for (int i = 0; i < point_count; ++i) {
-    const float* p = &m.points[3 * i];
-    walk.points.push_back(PathPoint{p[0], p[2], p[1]});
-    if (i + 1 == point_count) break;
-    const double length = Distance(p, p + 3);
+  // The corridor is pulled taut stretch by stretch between its off-mesh connections (lift
+  // rides), each ride taken from its start to its end: Detour's funnel, seeing from above,
+  // would lose a ride whose ends stand one above the other.
+  Tally tally;
+  tally.pricing = &pricing;
+  tally.filter = &filter;
+  float stretch_start[3] = {start[0], start[1], start[2]};
+  int first = 0;
+  for (int i = 0; i < poly_count; ++i) {
     const dtMeshTile* tile = nullptr;
     const dtPoly* poly = nullptr;
-    std::uint8_t area = kNavAreaGround;
-    if (m.point_refs[i] != 0 &&
-        dtStatusSucceed(m.mesh->getTileAndPolyByRef(m.point_refs[i], &tile, &poly))) {
-      area = poly->getArea();
+    if (dtStatusFailed(m.mesh->getTileAndPolyByRef(m.polys[i], &tile, &poly))) {
+      return absl::InternalError("findPath returned a polygon the navmesh does not have");
     }
-    yards += length;
-    seconds += length * filter.SecondsPerYard(area);
+    if (poly->getType() != DT_POLYTYPE_OFFMESH_CONNECTION || i == 0) continue;
+    float ride_from[3], ride_to[3];
+    if (dtStatusFailed(m.mesh->getOffMeshConnectionPolyEndPoints(m.polys[i - 1], m.polys[i],
+                                                                 ride_from, ride_to))) {
+      return absl::InternalError("an off-mesh connection without ends");
+    }
+    if (absl::Status s = PullStretch(stretch_start, ride_from, &m.polys[first], i - first, &tally);
+        !s.ok()) {
+      if (s.code() == absl::StatusCode::kResourceExhausted) return walk;  // kNoWalk: too long
+      return s;
+    }
+    // A ride walks no yards; it counts in the zone it lands in, with 0 yards.
+    tally.seconds += Distance(ride_from, ride_to) * filter.SecondsPerYard(poly->getArea());
+    tally.AddPoint(ride_to);
+    tally.last_area = 0xff;
+    const std::uint16_t zone = i + 1 < poly_count ? pricing.ground->PolygonZone(m.polys[i + 1]) : 0;
+    if (zone != 0) tally.cells.Add(ride_to[0], ride_to[2], zone, 0.0);
+    std::copy(ride_to, ride_to + 3, stretch_start);
+    first = i + 1;
+  }
+  if (first < poly_count) {
+    if (absl::Status s =
+            PullStretch(stretch_start, goal, &m.polys[first], poly_count - first, &tally);
+        !s.ok()) {
+      if (s.code() == absl::StatusCode::kResourceExhausted) return walk;  // kNoWalk: too long
+      return s;
+    }
   }
   walk.status = WalkStatus::kOk;
-  walk.yards = yards;
-  walk.seconds = seconds;
+  walk.yards = tally.yards;
+  walk.seconds = tally.seconds;
+  walk.zone_cells = tally.cells.Cells();
+  walk.points = std::move(tally.points);
   return walk;
 }
 

@@ -10,10 +10,12 @@
 //
 // Answers: kOk with the walk; kNoWalk when findPath reaches no further than a polygon short of
 // the goal (DT_PARTIAL_RESULT, or a path cut by its buffers). yards is the straight path's 3D
-// length (no smoothing factor: the path is already taut). seconds is the straight path priced
-// segment by segment: each segment's length x the seconds per yard of the polygon it crosses
-// (findStraightPath with area crossings puts a vertex at every area change), so plain ground
-// costs yards / run speed. Danger is not priced (nav_areas.h).
+// length, lift rides left out (no smoothing factor: the path is already taut). seconds is the
+// straight path priced segment by segment: each segment's length x the seconds per yard of the
+// class of the polygon it crosses (findStraightPath with all crossings puts a vertex wherever
+// the path enters another polygon), a lift ride at its ride's seconds; the zones of the polygons
+// the ends snapped to carry no danger (navmesh_pricing.h). Zone cells count each segment's yards
+// in the 200-yard cells it crosses, in its polygon's zone (a ride: 0 yards where it lands).
 #pragma once
 
 #include <cstddef>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "nav/cost/zone_cells.h"
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_pricing.h"
 #include "nav/query/answer.h"
@@ -37,9 +40,12 @@ inline constexpr float kSnapTallHalfHeightYards = 1.0e4f;  // up and down, a pla
 
 struct NavMeshWalk {
   WalkStatus status = WalkStatus::kNoWalk;
-  double seconds = 0.0;           // set when kOk
-  double yards = 0.0;             // set when kOk
-  std::vector<PathPoint> points;  // the straight path, our axes (x, y, z = height); when kOk
+  double seconds = 0.0;              // set when kOk
+  double yards = 0.0;                // set when kOk
+  std::vector<PathPoint> points;     // the straight path's corners, our axes (z = height); when kOk
+  std::vector<ZoneCell> zone_cells;  // sorted by cell, then zone; when kOk
+  std::uint16_t from_zone = 0;       // the zones of the polygons the ends snapped to
+  std::uint16_t to_zone = 0;
   std::size_t polys_visited = 0;  // polygons of the corridor findPath returned
 };
 
@@ -53,14 +59,20 @@ class NavMeshWalker {
   NavMeshWalker& operator=(NavMeshWalker&&) noexcept;
   ~NavMeshWalker();
 
-  // The walk from `from` to `to` priced by `pricing`. Errors: INTERNAL (a Detour query failed
-  // other than by finding nothing).
+  // The walk from `from` to `to` priced by `pricing` (whose ground must be this navmesh's).
+  // Errors: INTERNAL (a Detour query failed other than by finding nothing).
   absl::StatusOr<NavMeshWalk> Walk(const Place& from, const Place& to,
                                    const NavMeshPricing& pricing);
 
  private:
   struct Impl;
+  struct Tally;
   explicit NavMeshWalker(std::unique_ptr<Impl> impl);
+  // Pulls the corridor `polys[0 .. count)` taut from `from` to `to` (Detour's axes) and adds
+  // its seconds, yards, corners and zone cells to `tally`. RESOURCE_EXHAUSTED when the straight
+  // path outgrows its buffer; INTERNAL when Detour fails.
+  absl::Status PullStretch(const float* from, const float* to, const std::uint32_t* polys,
+                           int count, Tally* tally);
   std::unique_ptr<Impl> impl_;
 };
 

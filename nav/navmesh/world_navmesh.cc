@@ -14,6 +14,25 @@ const char* NavMeshFormatName(NavMeshFormat format) {
   return format == NavMeshFormat::kMset ? "mset" : "mmaps";
 }
 
+std::vector<NavMeshConnection> LiftConnections(const World& world, ContinentId continent) {
+  std::vector<NavMeshConnection> connections;
+  const Continent* c = world.FindContinent(continent);
+  if (c == nullptr) return connections;
+  const WorldFrame frame = world.frame();
+  auto place = [&](SurfaceId s, float* out) {
+    out[0] = static_cast<float>(frame.CentreX(c->column_x[s]));
+    out[1] = c->height_yards[s];
+    out[2] = static_cast<float>(frame.CentreY(c->column_y[s]));
+  };
+  for (const LiftRide& ride : c->lifts) {
+    NavMeshConnection con;
+    place(ride.from, con.from);
+    place(ride.to, con.to);
+    connections.push_back(con);
+  }
+  return connections;
+}
+
 absl::StatusOr<NavMesh> ReadNavMesh(const std::string& path, NavMeshFormat* format) {
   std::error_code error;
   const bool folder = fs::is_directory(path, error);

@@ -4,10 +4,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "nav/grid/grid.h"
 #include "nav/navmesh/navmesh.h"
+#include "nav/navmesh/navmesh_builder.h"
 
 namespace walk::nav {
 
@@ -16,6 +19,12 @@ inline constexpr char kWorldMmapsFolder[] = "mmaps";
 
 enum class NavMeshFormat { kMset, kMmaps };
 const char* NavMeshFormatName(NavMeshFormat format);  // "mset", "mmaps"
+
+// The lift rides of `world`'s continent `continent` as off-mesh connections (one a ride, from
+// landing to landing: each column's centre at its surface's height, in the world's frame), for
+// a navmesh built beside the grid (NavMeshBuildOptions::connections). None for an unknown
+// continent.
+std::vector<NavMeshConnection> LiftConnections(const World& world, ContinentId continent);
 
 // Reads a navmesh in either format: a folder is read as mmaps, a file as an all-tiles file.
 // Errors: those of ReadMsetFile and ReadMmapsFolder.

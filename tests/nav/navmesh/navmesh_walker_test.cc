@@ -16,7 +16,9 @@
 #include "DetourNavMesh.h"
 #include "DetourNavMeshQuery.h"
 #include "gtest/gtest.h"
+#include "nav/cost/metric.h"
 #include "nav/navmesh/navmesh_builder.h"
+#include "nav/navmesh/navmesh_ground.h"
 #include "tests/nav/ascii_grid.h"
 
 namespace walk::nav {
@@ -59,6 +61,18 @@ double DetourYards(dtNavMeshQuery& query, dtPolyRef a, const float* pa, dtPolyRe
 
 Place PlaceAt(const float* p) { return Place{0, p[0], p[2], double(p[1])}; }
 
+// A navmesh's pricing for a profile, band 0, without a grid: classes from its own areas.
+struct Pricer {
+  Pricer(NavMesh& navmesh, const char* profile) : metric(World(), *FindProfile(profile), 0) {
+    absl::StatusOr<NavMeshGround> classified = NavMeshGround::Classify(navmesh, nullptr, 0);
+    EXPECT_TRUE(classified.ok()) << classified.status();
+    if (classified.ok()) ground = *std::move(classified);
+  }
+  NavMeshPricing pricing() const { return {&metric, &ground}; }
+  Metric metric;
+  NavMeshGround ground;
+};
+
 TEST(NavMeshWalkerTest, SharedMeshYardsMatchDetourAndGroundCostsRunSpeed) {
   const std::string path = testing::SharedDataDir() + "/" + kMesh;
   if (!fs::exists(path)) GTEST_SKIP() << path << " is absent (set WALKD_SHARED_DATA)";
@@ -74,9 +88,10 @@ TEST(NavMeshWalkerTest, SharedMeshYardsMatchDetourAndGroundCostsRunSpeed) {
   std::mt19937 random(18);
   g_random = &random;
   const dtQueryFilter filter;
-  NavMeshPricing shortest;
-  shortest.pricing = Pricing::kShortest;
-  const NavMeshPricing terrain;
+  const Pricer shortest_pricer(*navmesh, "shortest");
+  const Pricer terrain_pricer(*navmesh, "neutral");
+  const NavMeshPricing shortest = shortest_pricer.pricing();
+  const NavMeshPricing terrain = terrain_pricer.pricing();
   bool all_ground = true;  // every polygon area 0
   const dtNavMesh& dt = *navmesh->detour();
   for (int t = 0; t < dt.getMaxTiles(); ++t) {
@@ -158,7 +173,9 @@ TEST(NavMeshWalkerTest, WaterCostsTheModelsWaterMultiplier) {
   ASSERT_TRUE(navmesh.ok()) << navmesh.status();
   absl::StatusOr<NavMeshWalker> walker = NavMeshWalker::Create(*navmesh);
   ASSERT_TRUE(walker.ok()) << walker.status();
-  const NavMeshPricing terrain;
+  const Pricer pricer(*navmesh, "neutral");
+  const NavMeshPricing terrain = pricer.pricing();
+  const double water = DefaultCostModel().water;
   const Place ground_a{0, 4.0, 10.0, 0.0}, ground_b{0, 14.0, 10.0, 0.0};
   const Place water_a{0, 26.0, 10.0, 0.0}, water_b{0, 36.0, 10.0, std::nullopt};
 
@@ -172,14 +189,14 @@ TEST(NavMeshWalkerTest, WaterCostsTheModelsWaterMultiplier) {
   ASSERT_TRUE(walk.ok()) << walk.status();
   ASSERT_EQ(walk->status, WalkStatus::kOk);
   EXPECT_NEAR(walk->yards, 10.0, 0.1);
-  EXPECT_NEAR(walk->seconds, walk->yards * terrain.model.water / 7.0, 1e-9);
+  EXPECT_NEAR(walk->seconds, walk->yards * water / 7.0, 1e-9);
 
   // Ground into water: each side at its own price (the straight path breaks where areas meet).
   walk = walker->Walk(ground_a, water_b, terrain);
   ASSERT_TRUE(walk.ok()) << walk.status();
   ASSERT_EQ(walk->status, WalkStatus::kOk);
   EXPECT_NEAR(walk->yards, 32.0, 0.1);
-  EXPECT_NEAR(walk->seconds, (16.0 + 16.0 * terrain.model.water) / 7.0, 0.1);
+  EXPECT_NEAR(walk->seconds, (16.0 + 16.0 * water) / 7.0, 0.1);
   EXPECT_GE(walk->points.size(), 3u) << "a vertex where the water starts";
 }
 
