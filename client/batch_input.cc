@@ -10,16 +10,29 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "client/walk_client.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::client {
 namespace {
 
-constexpr const char* kCsvColumns[] = {"id",   "world", "from_x",  "from_y", "from_z",   "to_x",
-                                       "to_y", "to_z",  "profile", "band",   "continent"};
+constexpr const char* kCsvColumns[] = {"id",      "world", "from_x",    "from_y",
+                                       "from_z",  "to_x",  "to_y",      "to_z",
+                                       "profile", "band",  "continent", "backend"};
 
 absl::Status Bad(std::uint64_t line, const std::string& what) {
   return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", what));
+}
+
+// Sets the backend named `name` on `walk`; false when it is not a backend.
+bool SetBackend(std::string_view name, walk::v1::WalkRequest* walk) {
+  const std::optional<walk::v1::Backend> backend = ParseBackend(name);
+  if (backend) walk->set_backend(*backend);
+  return backend.has_value();
+}
+
+absl::Status BadBackend(std::uint64_t line) {
+  return Bad(line, "backend: expected \"grid\", \"navmesh\" or \"hybrid\"");
 }
 
 // A JSON [x, y] or [x, y, z] into a Place.
@@ -52,6 +65,7 @@ class UsualLine {
     pair.walk.set_world(defaults.world);
     pair.walk.set_profile(defaults.profile);
     pair.walk.set_band(defaults.band);
+    if (!SetBackend(defaults.backend, &pair.walk)) return std::nullopt;
     std::uint32_t continent = 0;
     double from[3], to[3];
     int from_n = 0, to_n = 0;
@@ -63,7 +77,7 @@ class UsualLine {
       std::string_view key;
       if (!String(&key) || !Take(':')) return std::nullopt;
       static constexpr std::string_view kKeys[] = {"id",        "world", "profile", "band",
-                                                   "continent", "from",  "to"};
+                                                   "continent", "from",  "to",      "backend"};
       const auto known = std::find(std::begin(kKeys), std::end(kKeys), key);
       if (known == std::end(kKeys)) return std::nullopt;
       const unsigned bit = 1u << (known - std::begin(kKeys));
@@ -79,6 +93,8 @@ class UsualLine {
           if (!Unsigned(&u, &s)) return std::nullopt;  // other ids (negative, fractions): nlohmann
           pair.id = std::string(s);
         }
+      } else if (key == "backend") {
+        if (!String(&s) || !SetBackend(s, &pair.walk)) return std::nullopt;
       } else if (key == "world" || key == "profile") {
         if (!String(&s)) return std::nullopt;
         (key == "world" ? pair.walk.mutable_world() : pair.walk.mutable_profile())->assign(s);
@@ -208,6 +224,8 @@ absl::StatusOr<BatchPair> ParseJsonPair(const std::string& text, std::uint64_t l
   if (json.contains("band") && !json["band"].is_number_unsigned())
     return Bad(line, "band: expected 0, 10, ..., 50");
   pair.walk.set_band(json.value("band", defaults.band));
+  if (json.contains("backend") && !json["backend"].is_string()) return BadBackend(line);
+  if (!SetBackend(json.value("backend", defaults.backend), &pair.walk)) return BadBackend(line);
   if (json.contains("continent") && !json["continent"].is_number_unsigned()) {
     return Bad(line, "continent: expected a continent id (0, 1, ...)");
   }
@@ -251,6 +269,7 @@ absl::StatusOr<BatchPair> CsvPairs::Parse(const std::string& text, std::uint64_t
   pair.walk.set_world(defaults.world);
   pair.walk.set_profile(defaults.profile);
   pair.walk.set_band(defaults.band);
+  if (!SetBackend(defaults.backend, &pair.walk)) return BadBackend(line);
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const std::string cell(absl::StripAsciiWhitespace(cells[i]));
     if (cell.empty()) continue;
@@ -267,7 +286,9 @@ absl::StatusOr<BatchPair> CsvPairs::Parse(const std::string& text, std::uint64_t
       pair.walk.set_world(cell);
     else if (column == "profile")
       pair.walk.set_profile(cell);
-    else {
+    else if (column == "backend") {
+      if (!SetBackend(cell, &pair.walk)) return BadBackend(line);
+    } else {
       if (absl::Status s = need_number(); !s.ok()) return s;
       if (column == "band")
         pair.walk.set_band(static_cast<std::uint32_t>(number));

@@ -1,7 +1,9 @@
 // Reading walkctl batch input: JSON lines like
-//   {"id": "q1", "world": "W", "from": [x, y], "to": [x, y, z], "profile": "P", "band": 10}
-// (`id`, `world`, `profile`, `band`, `continent` optional; a height optional), or CSV with a
-// header naming the same columns: id,world,from_x,from_y,from_z,to_x,to_y,to_z,profile,band
+//   {"id": "q1", "world": "W", "from": [x, y], "to": [x, y, z], "profile": "P", "band": 10,
+//    "backend": "hybrid"}
+// (`id`, `world`, `profile`, `band`, `continent`, `backend` optional; a height optional), or CSV
+// with a header naming the same columns:
+// id,world,from_x,from_y,from_z,to_x,to_y,to_z,profile,band,continent,backend
 // (any order; empty cells are absent). A malformed line is an error naming its line number.
 #pragma once
 
@@ -24,6 +26,7 @@ struct BatchDefaults {
   std::string world = "default";
   std::string profile;
   std::uint32_t band = 0;
+  std::string backend;  // "grid", "navmesh", "hybrid"; "": the world's default
 };
 
 // Parses one JSON line (line number `line`). INVALID_ARGUMENT says what is wrong with it.

@@ -96,4 +96,12 @@ absl::StatusOr<walk::v1::Place> ParsePlace(const std::string& text, std::uint32_
   return place;
 }
 
+std::optional<walk::v1::Backend> ParseBackend(std::string_view name) {
+  if (name.empty() || name == "default") return walk::v1::BACKEND_UNSPECIFIED;
+  if (name == "grid") return walk::v1::BACKEND_GRID;
+  if (name == "navmesh") return walk::v1::BACKEND_NAVMESH;
+  if (name == "hybrid") return walk::v1::BACKEND_HYBRID;
+  return std::nullopt;
+}
+
 }  // namespace walk::client

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -39,5 +41,9 @@ class WalkClient {
 // Parses "x,y" or "x,y,z" (yards) into a Place on `continent`. INVALID_ARGUMENT names `field`.
 absl::StatusOr<walk::v1::Place> ParsePlace(const std::string& text, std::uint32_t continent,
                                            const std::string& field);
+
+// "grid", "navmesh", "hybrid" or "" / "default" (the world's default) into a Backend; nullopt
+// for anything else.
+std::optional<walk::v1::Backend> ParseBackend(std::string_view name);
 
 }  // namespace walk::client

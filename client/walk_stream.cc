@@ -22,7 +22,8 @@ constexpr std::size_t kPairsPerBlock = 4096;
 constexpr std::size_t kPairsPerMessage = 256;
 
 // What the pairs of one block share.
-using BlockKey = std::tuple<std::string, std::string, std::uint32_t, std::uint32_t, std::uint32_t>;
+using BlockKey =
+    std::tuple<std::string, std::string, std::uint32_t, std::uint32_t, std::uint32_t, int>;
 
 // A block says "no height" with NaN: a walk naming a NaN height goes alone, and is refused
 // as walkd refuses it.
@@ -39,14 +40,14 @@ bool Blockable(const walk::v1::WalkRequest& walk) {
 constexpr std::uint64_t kBlockOnlyIndex = std::numeric_limits<std::uint64_t>::max();
 
 BlockKey KeyOf(const walk::v1::WalkRequest& walk) {
-  return {walk.world(), walk.profile(), walk.band(), walk.from().continent(),
-          walk.to().continent()};
+  return {walk.world(),          walk.profile(), walk.band(), walk.from().continent(),
+          walk.to().continent(), walk.backend()};
 }
 
 bool SameBlock(const walk::v1::WalkRequest& a, const walk::v1::WalkRequest& b) {
   return a.band() == b.band() && a.from().continent() == b.from().continent() &&
-         a.to().continent() == b.to().continent() && a.world() == b.world() &&
-         a.profile() == b.profile();
+         a.to().continent() == b.to().continent() && a.backend() == b.backend() &&
+         a.world() == b.world() && a.profile() == b.profile();
 }
 
 void AddToBlock(const walk::v1::WalkRequest& walk, std::size_t index, walk::v1::PairBlock* block) {
@@ -54,6 +55,7 @@ void AddToBlock(const walk::v1::WalkRequest& walk, std::size_t index, walk::v1::
     block->set_world(walk.world());
     block->set_profile(walk.profile());
     block->set_band(walk.band());
+    block->set_backend(walk.backend());
     block->set_from_continent(walk.from().continent());
     block->set_to_continent(walk.to().continent());
   }
@@ -92,6 +94,8 @@ PairAnswer FromResponse(const walk::v1::WalkBatchResponse& r) {
   a.yards = r.walk().yards();
   a.stored = r.stored();
   a.from_band_zero = r.walk().from_band_zero();
+  a.backend = r.walk().backend();
+  a.hybrid = r.walk().hybrid();
   const std::string& id = r.walk().model_id();
   std::from_chars(id.data(), id.data() + id.size(), a.model, 16);
   return a;
@@ -113,6 +117,10 @@ PairAnswer FromRow(const walk::v1::AnswerBlock& rows, int k) {
   a.yards = k < rows.yards_size() ? rows.yards(k) : 0.0;
   a.stored = k < rows.stored_size() && rows.stored(k);
   a.from_band_zero = k < rows.from_band_zero_size() && rows.from_band_zero(k);
+  a.backend = k < rows.backend_size() ? static_cast<walk::v1::Backend>(rows.backend(k))
+                                      : walk::v1::BACKEND_UNSPECIFIED;
+  a.hybrid = k < rows.hybrid_size() ? static_cast<walk::v1::HybridChoice>(rows.hybrid(k))
+                                    : walk::v1::HYBRID_CHOICE_UNSPECIFIED;
   a.model = k < rows.model_size() ? rows.model(k) : 0;
   return a;
 }

@@ -26,6 +26,8 @@ struct PairAnswer {
   double yards = 0.0;
   bool stored = false;          // the walk store answered
   bool from_band_zero = false;  // a danger band's answer that is band 0's walk
+  walk::v1::Backend backend = walk::v1::BACKEND_UNSPECIFIED;  // which answered
+  walk::v1::HybridChoice hybrid = walk::v1::HYBRID_CHOICE_UNSPECIFIED;
   std::uint64_t model = 0;
 
   // A walk was found.

@@ -73,6 +73,13 @@ void AppendAnswerLine(const BatchPair& pair, const PairAnswer& a, std::string* o
   }
   *out += a.stored ? ",\"stored\":true" : ",\"stored\":false";
   if (a.from_band_zero) *out += ",\"from_band_zero\":true";
+  if (a.backend == walk::v1::BACKEND_NAVMESH) *out += ",\"backend\":\"navmesh\"";
+  static const std::size_t kHybridPrefix = std::string("HYBRID_CHOICE_").size();
+  if (a.hybrid != walk::v1::HYBRID_CHOICE_UNSPECIFIED) {
+    *out += ",\"hybrid\":\"";
+    *out += LowerSuffix(walk::v1::HybridChoice_Name(a.hybrid), kHybridPrefix);
+    *out += '"';
+  }
   *out += ",\"method\":\"";
   *out += LowerSuffix(walk::v1::Method_Name(a.method), kMethodPrefix);
   *out += "\"}\n";
@@ -125,6 +132,43 @@ class Progress {
   Clock::time_point start_ = Clock::now();
   Clock::time_point shown_ = Clock::time_point();
 };
+
+// What the client counted of a batch, beside walkd's summary.
+struct ClientCounts {
+  std::uint64_t asked, failed, refused, malformed, kept;
+};
+
+// The summary line that closes the answers file.
+nlohmann::ordered_json SummaryLine(const walk::v1::BatchSummary& summary,
+                                   const ClientCounts& counted) {
+  nlohmann::ordered_json last;
+  last["summary"] = {{"asked", counted.asked},
+                     {"stored", summary.stored()},
+                     {"routed", summary.routed()},
+                     {"straight", summary.straight()},
+                     {"failed", counted.failed},
+                     {"refused", counted.refused},
+                     {"malformed", counted.malformed},
+                     {"kept", counted.kept},
+                     {"store_answers_before", summary.store_answers_before()},
+                     {"store_answers_after", summary.store_answers_after()},
+                     {"wall_s", summary.wall_seconds()}};
+  // Pairs of a danger band answered by band 0's walk, by band (docs/cost_model.md).
+  nlohmann::ordered_json reused = nlohmann::ordered_json::object();
+  for (const walk::v1::BandCount& c : summary.from_band_zero()) {
+    reused[std::to_string(c.band())] = c.count();
+  }
+  last["summary"]["from_band_zero"] = reused;
+  // Hybrid pairs by what they took, by band (docs/navmesh.md).
+  for (const auto& [name, counts] : {std::pair{"navmesh", &summary.navmesh()},
+                                     std::pair{"navmesh_none", &summary.navmesh_none()},
+                                     std::pair{"navmesh_detour", &summary.navmesh_detour()}}) {
+    nlohmann::ordered_json by_band = nlohmann::ordered_json::object();
+    for (const walk::v1::BandCount& c : *counts) by_band[std::to_string(c.band())] = c.count();
+    if (!by_band.empty()) last["summary"][name] = by_band;
+  }
+  return last;
+}
 
 }  // namespace
 
@@ -215,24 +259,8 @@ int RunBatch(const BatchArgs& args) {
     }
   }
   out << text_out;
-  nlohmann::ordered_json last;
-  last["summary"] = {{"asked", to_ask.size()},
-                     {"stored", summary.stored()},
-                     {"routed", summary.routed()},
-                     {"straight", summary.straight()},
-                     {"failed", failed},
-                     {"refused", refused},
-                     {"malformed", malformed},
-                     {"kept", pairs.size() - to_ask.size()},
-                     {"store_answers_before", summary.store_answers_before()},
-                     {"store_answers_after", summary.store_answers_after()},
-                     {"wall_s", summary.wall_seconds()}};
-  // Pairs of a danger band answered by band 0's walk, by band (docs/cost_model.md).
-  nlohmann::ordered_json reused = nlohmann::ordered_json::object();
-  for (const walk::v1::BandCount& c : summary.from_band_zero()) {
-    reused[std::to_string(c.band())] = c.count();
-  }
-  last["summary"]["from_band_zero"] = reused;
+  const nlohmann::ordered_json last = SummaryLine(
+      summary, {to_ask.size(), failed, refused, malformed, pairs.size() - to_ask.size()});
   out << last.dump() << "\n";
   out.close();
   if (!out || std::rename((args.out_path + ".tmp").c_str(), args.out_path.c_str()) != 0) {

@@ -58,6 +58,7 @@ struct WalkArgs {
   std::uint32_t continent = 0;
   std::uint32_t band = 0;
   std::string search = "auto";
+  std::string backend;  // "": the world's default
 
   void AddTo(CLI::App* command) {
     command->add_option("--world", world, "World name")->capture_default_str();
@@ -73,6 +74,10 @@ struct WalkArgs {
                      "Force a search (diagnostics): auto, grid, dijkstra or cch")
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "grid", "dijkstra", "cch"}));
+    command
+        ->add_option("--backend", backend,
+                     "grid, navmesh or hybrid (default: the world's, see `walkctl info`)")
+        ->check(CLI::IsMember({"grid", "navmesh", "hybrid", "default"}));
   }
 
   // Fills `request`, or prints what is wrong and returns false.
@@ -84,6 +89,7 @@ struct WalkArgs {
                         : search == "dijkstra" ? walk::v1::SEARCH_DIJKSTRA
                         : search == "cch"      ? walk::v1::SEARCH_CCH
                                                : walk::v1::SEARCH_AUTO);
+    request->set_backend(*walk::client::ParseBackend(backend));  // checked by CLI11
     auto from_place = walk::client::ParsePlace(from, continent, "--from");
     auto to_place = walk::client::ParsePlace(to, continent, "--to");
     for (const auto* parsed : {&from_place, &to_place}) {
@@ -102,12 +108,16 @@ void PrintWalk(const walk::v1::WalkResponse& response) {
   const std::string name = walk::v1::WalkStatus_Name(response.status());
   const std::string method = walk::v1::Method_Name(response.method());
   if (response.status() == walk::v1::WALK_STATUS_OK) {
-    std::printf("%s: %.3f yards, %.3f seconds (%s, %llu surfaces expanded, model %s)\n",
-                name.c_str(), response.yards(), response.seconds(), method.c_str(),
+    std::printf("%s: %.3f yards, %.3f seconds (%s, %llu %s expanded, model %s)\n", name.c_str(),
+                response.yards(), response.seconds(), method.c_str(),
                 static_cast<unsigned long long>(response.nodes_expanded()),
+                response.method() == walk::v1::METHOD_NAVMESH ? "polygons" : "surfaces",
                 response.model_id().c_str());
   } else {
     std::printf("%s (%s)\n", name.c_str(), method.c_str());
+  }
+  if (response.hybrid() != walk::v1::HYBRID_CHOICE_UNSPECIFIED) {
+    std::printf("  hybrid: %s\n", walk::v1::HybridChoice_Name(response.hybrid()).c_str());
   }
   for (const auto& [label, end, present] :
        {std::tuple{"from", &response.from_end(), response.has_from_end()},
@@ -328,6 +338,7 @@ struct TableArgs {
   std::string profile;
   std::uint32_t band = 0;
   std::uint32_t continent = 0;
+  std::string backend;  // "": the world's default
 };
 
 // Sources x targets in one call: a matrix of seconds (blank where there is no walk).
@@ -336,6 +347,7 @@ int Table(walk::client::WalkClient& client, const TableArgs& args, bool json) {
   request.set_world(args.world);
   request.set_profile(args.profile);
   request.set_band(args.band);
+  request.set_backend(*walk::client::ParseBackend(args.backend));  // checked by CLI11
   const std::uint32_t continent = args.continent;
   for (const auto& [list, field, add] :
        {std::tuple{&args.sources, "--sources", &walk::v1::TableRequest::add_sources},
@@ -400,6 +412,20 @@ int Info(walk::client::WalkClient& client, bool json) {
                 << " regions, " << c.lift_rides() << " lift rides; x " << c.min_x_yards() << " to "
                 << c.max_x_yards() << ", y " << c.min_y_yards() << " to " << c.max_y_yards()
                 << " yd\n";
+    }
+    std::cout << "  default backend: " << walk::v1::Backend_Name(w.default_backend()) << "\n";
+    if (w.has_navmesh()) {
+      const auto& n = w.navmesh();
+      if (n.saved_only()) {
+        std::cout << "  navmesh " << n.content_hash() << ": saved answers only (no files)\n";
+      } else {
+        std::cout << "  navmesh " << n.content_hash() << " (" << n.format() << "), continent "
+                  << n.continent() << ": " << n.tiles() << " tiles, " << n.polygons()
+                  << " polygons, " << n.off_mesh_connections() << " off-mesh connections ("
+                  << n.lift_rides() << " lift rides), " << n.classes() << " pricing classes"
+                  << (n.exact() ? "" : " (shared: not exact)") << ", " << n.polygons_off_grid()
+                  << " polygons off the grid\n";
+      }
     }
     if (w.has_graph()) {
       const auto& g = w.graph();
@@ -483,6 +509,8 @@ void AddPlaceCommands(CLI::App& app, Commands& c) {
   c.table->add_option("--profile", table.profile, "Profile (default: shortest)");
   c.table->add_option("--band", table.band, "Danger band")->capture_default_str();
   c.table->add_option("--continent", table.continent, "Continent id")->capture_default_str();
+  c.table->add_option("--backend", table.backend, "grid, navmesh or hybrid (default: the world's)")
+      ->check(CLI::IsMember({"grid", "navmesh", "hybrid", "default"}));
   c.table->add_flag("--json", c.json, "Print the reply as JSON");
 }
 
@@ -500,6 +528,11 @@ void AddStreamCommands(CLI::App& app, Commands& c) {
   c.batch->add_option("--profile", batch.defaults.profile, "Profile of pairs that name none");
   c.batch->add_option("--band", batch.defaults.band, "Band of pairs that name none")
       ->capture_default_str();
+  c.batch
+      ->add_option("--backend", batch.defaults.backend,
+                   "Backend of pairs that name none: grid, navmesh or hybrid (default: the "
+                   "world's)")
+      ->check(CLI::IsMember({"grid", "navmesh", "hybrid", "default"}));
   c.batch
       ->add_option("--stream-timeout-s", batch.timeout_s, "Deadline of the whole stream, seconds")
       ->capture_default_str();

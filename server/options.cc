@@ -44,6 +44,10 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
                  "Each world's leg cache, MiB (legs of places into the abstract graph)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
+  app.add_option("--hybrid-slack", o.hybrid_slack,
+                 "The hybrid takes the navmesh's walk unless it costs more than this x the grid's")
+      ->check(CLI::Range(1.0, 1000.0))
+      ->capture_default_str();
   app.add_option("--max-table-cells", o.max_table_cells, "Most walks one Table call may hold")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));

@@ -42,6 +42,9 @@ struct WalkdOptions {
   // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many
   // walks is searched once.
   std::uint64_t leg_cache_mb = 256;
+  // The hybrid backend takes the navmesh's walk unless it costs more than this x the grid's
+  // (docs/navmesh.md). At least 1.
+  double hybrid_slack = 1.2;
   // Most walks one Table call may hold (sources x targets).
   std::uint64_t max_table_cells = 10000;
 };

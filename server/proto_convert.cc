@@ -1,6 +1,7 @@
 #include "server/proto_convert.h"
 
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -10,6 +11,63 @@ namespace walk::server {
 namespace {
 
 namespace live = nav::live;
+
+// The backend named, or nullopt for a number this walkd does not know.
+std::optional<BackendChoice> ToBackendChoice(int backend) {
+  switch (backend) {
+    case walk::v1::BACKEND_UNSPECIFIED:
+      return BackendChoice::kDefault;
+    case walk::v1::BACKEND_GRID:
+      return BackendChoice::kGrid;
+    case walk::v1::BACKEND_NAVMESH:
+      return BackendChoice::kNavMesh;
+    case walk::v1::BACKEND_HYBRID:
+      return BackendChoice::kHybrid;
+    default:
+      return std::nullopt;
+  }
+}
+
+// Sets `choice` from the request's backend, or `unknown` when walkd does not know it.
+void SetBackend(int backend, BackendChoice* choice, std::optional<std::int32_t>* unknown) {
+  if (const std::optional<BackendChoice> known = ToBackendChoice(backend)) {
+    *choice = *known;
+  } else {
+    *unknown = backend;
+  }
+}
+
+walk::v1::HybridChoice HybridToProto(HybridChoice choice) {
+  switch (choice) {
+    case HybridChoice::kNone:
+      return walk::v1::HYBRID_CHOICE_UNSPECIFIED;
+    case HybridChoice::kNavMesh:
+      return walk::v1::HYBRID_CHOICE_NAVMESH;
+    case HybridChoice::kNavMeshNone:
+      return walk::v1::HYBRID_CHOICE_NAVMESH_NONE;
+    case HybridChoice::kNavMeshDetour:
+      return walk::v1::HYBRID_CHOICE_NAVMESH_DETOUR;
+  }
+  return walk::v1::HYBRID_CHOICE_UNSPECIFIED;
+}
+
+walk::v1::Backend AnsweredBackend(nav::Method method) {
+  return method == nav::Method::kNavMesh ? walk::v1::BACKEND_NAVMESH : walk::v1::BACKEND_GRID;
+}
+
+walk::v1::Backend BackendToProto(BackendChoice choice) {
+  switch (choice) {
+    case BackendChoice::kDefault:
+      return walk::v1::BACKEND_UNSPECIFIED;
+    case BackendChoice::kGrid:
+      return walk::v1::BACKEND_GRID;
+    case BackendChoice::kNavMesh:
+      return walk::v1::BACKEND_NAVMESH;
+    case BackendChoice::kHybrid:
+      return walk::v1::BACKEND_HYBRID;
+  }
+  return walk::v1::BACKEND_UNSPECIFIED;
+}
 
 nav::SearchMode ToSearchMode(walk::v1::Search search) {
   switch (search) {
@@ -55,6 +113,7 @@ void AnswerToProto(const nav::WalkAnswer& answer, const nav::WorldFrame& frame,
   if (answer.from_end) EndToProto(*answer.from_end, frame, out->mutable_from_end());
   if (answer.to_end) EndToProto(*answer.to_end, frame, out->mutable_to_end());
   out->set_nodes_expanded(answer.stats.nodes_expanded);
+  out->set_backend(AnsweredBackend(answer.method));
   out->set_retried(answer.retried);
   out->set_from_band_zero(answer.from_band_zero);
   for (const nav::ZoneCell& cell : answer.zone_cells) {
@@ -79,6 +138,22 @@ void PathToProto(const nav::PathDetail& path, walk::v1::PathResponse* out) {
     f->set_drop_yards(fall.drop_yards);
   }
   out->set_steps(static_cast<std::uint32_t>(path.steps));
+}
+
+void NavMeshToProto(const ServedNavMesh& served, walk::v1::NavMeshInfo* out) {
+  out->set_format(served.format);
+  out->set_content_hash(nav::FormatId(served.content_hash));
+  out->set_continent(served.continent);
+  out->set_saved_only(served.saved_only());
+  out->set_note(served.note);
+  if (served.saved_only()) return;
+  out->set_tiles(served.navmesh->tile_count());
+  out->set_polygons(served.navmesh->polygon_count());
+  out->set_off_mesh_connections(served.navmesh->off_mesh_count());
+  out->set_classes(static_cast<std::uint32_t>(served.ground->classes().size()));
+  out->set_exact(served.ground->exact());
+  out->set_polygons_off_grid(served.ground->stats().off_grid);
+  out->set_lift_rides(served.ground->stats().lift_rides);
 }
 
 walk::v1::WorldState WorldStateToProto(WorldState state) {
@@ -174,6 +249,7 @@ WalkQuery ToWalkQuery(const walk::v1::WalkRequest& request) {
   } else {
     query.unknown_search = request.search();
   }
+  SetBackend(request.backend(), &query.backend, &query.unknown_backend);
   return query;
 }
 
@@ -190,6 +266,7 @@ WalkQuery ToTableQuery(const walk::v1::TableRequest& request, int source, int ta
   query.to = ToPlace(request.targets(target));
   query.profile = request.profile();
   query.band = request.band();
+  SetBackend(request.backend(), &query.backend, &query.unknown_backend);
   return query;
 }
 
@@ -201,6 +278,7 @@ WalkPairs ToWalkPairs(const walk::v1::PairBlock& block) {
   pairs.world = block.world();
   pairs.profile = block.profile();
   pairs.band = block.band();
+  SetBackend(block.backend(), &pairs.backend, &pairs.unknown_backend);
   pairs.from_continent = block.from_continent();
   pairs.to_continent = block.to_continent();
   pairs.index = column(block.index());
@@ -247,6 +325,8 @@ walk::v1::Method MethodToProto(nav::Method method) {
       return walk::v1::METHOD_DIJKSTRA;
     case nav::Method::kReach:
       return walk::v1::METHOD_REACH;
+    case nav::Method::kNavMesh:
+      return walk::v1::METHOD_NAVMESH;
   }
   return walk::v1::METHOD_UNSPECIFIED;
 }
@@ -255,6 +335,7 @@ void ToProto(const WalkResult& result, walk::v1::WalkResponse* out) {
   out->set_band(result.band);
   out->set_model_id(nav::FormatId(result.model));
   AnswerToProto(result.answer, result.frame, out);
+  out->set_hybrid(HybridToProto(result.hybrid));
 }
 
 void ToProto(const WalkResult& result, walk::v1::PathResponse* out) {
@@ -284,6 +365,8 @@ void ReserveRows(int rows, walk::v1::AnswerBlock* out) {
   out->mutable_stored()->Reserve(rows);
   out->mutable_model()->Reserve(rows);
   out->mutable_from_band_zero()->Reserve(rows);
+  out->mutable_backend()->Reserve(rows);
+  out->mutable_hybrid()->Reserve(rows);
 }
 
 void AppendRow(BlockAnswer row, walk::v1::AnswerBlock* out) {
@@ -298,6 +381,8 @@ void AppendRow(BlockAnswer row, walk::v1::AnswerBlock* out) {
   out->add_stored(row.stored);
   out->add_model(row.model);
   out->add_from_band_zero(row.from_band_zero);
+  out->add_backend(refused ? walk::v1::BACKEND_UNSPECIFIED : AnsweredBackend(row.method));
+  out->add_hybrid(HybridToProto(row.hybrid));
 }
 
 void ColumnToProto(const nav::Continent& c, const nav::WorldFrame& frame, std::uint32_t x,
@@ -346,6 +431,8 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
   out->set_error(w.error);
   out->set_source(w.served ? w.served->source : w.dir);
   if (!w.served) return;
+  out->set_default_backend(BackendToProto(w.served->DefaultBackend()));
+  if (w.served->navmesh != nullptr) NavMeshToProto(*w.served->navmesh, out->mutable_navmesh());
   const nav::World& world = w.served->world;
   out->set_content_id(nav::FormatId(world.content_id));
   out->set_column_yards(world.column_yards);

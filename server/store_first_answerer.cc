@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "nav/navmesh/navmesh_pricing.h"
 #include "nav/query/band_zero_reuse.h"
 #include "nav/query/place_check.h"
 #include "nav/query/snap.h"
@@ -24,6 +25,38 @@ nav::SurfaceId KeySurface(const nav::Snap& snap) {
 // `status` (not OK) with its message after `field_prefix`.
 absl::Status Prefixed(const absl::Status& status, absl::string_view field_prefix) {
   return absl::Status(status.code(), absl::StrCat(field_prefix, status.message()));
+}
+
+// The hybrid's rule, walk by walk: the navmesh's walk unless it has none (or `navmesh_answered`
+// is false: no saved answer) or it costs more than `slack` x the grid's; a grid without a walk
+// never beats a navmesh with one.
+HybridChoice ChooseHybrid(bool navmesh_answered, nav::WalkStatus navmesh_status,
+                          double navmesh_seconds, nav::WalkStatus grid_status, double grid_seconds,
+                          double slack) {
+  const bool navmesh_walks = navmesh_answered && navmesh_status == nav::WalkStatus::kOk;
+  if (navmesh_walks &&
+      (grid_status != nav::WalkStatus::kOk || navmesh_seconds <= slack * grid_seconds)) {
+    return HybridChoice::kNavMesh;
+  }
+  return navmesh_walks ? HybridChoice::kNavMeshDetour : HybridChoice::kNavMeshNone;
+}
+
+// The backend `choice` names on `world`, the world's default resolved. FAILED_PRECONDITION
+// naming `backend` when the world lacks what it needs.
+absl::StatusOr<BackendChoice> ResolveBackend(BackendChoice choice, const ServedWorld& world,
+                                             absl::string_view field_prefix) {
+  if (choice == BackendChoice::kDefault) return world.DefaultBackend();
+  const bool grid = world.has_grid(), navmesh = world.navmesh != nullptr;
+  if ((choice == BackendChoice::kGrid || choice == BackendChoice::kHybrid) && !grid) {
+    return absl::FailedPreconditionError(absl::StrCat(field_prefix, "backend: world '", world.name,
+                                                      "' has no grid (only a navmesh)"));
+  }
+  if ((choice == BackendChoice::kNavMesh || choice == BackendChoice::kHybrid) && !navmesh) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        field_prefix, "backend: world '", world.name,
+        "' has no navmesh (put navmesh.bin or mmaps/ in its folder: walkgrid import-navmesh)"));
+  }
+  return choice;
 }
 
 // A stored pair's entries of AnswerBlock's columns.
@@ -113,6 +146,7 @@ BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::StatusOr<WalkResult>&
   answer.stored = result->stored;
   answer.from_band_zero = walk.from_band_zero;
   answer.model = result->model;
+  answer.hybrid = result->hybrid;
   return answer;
 }
 
@@ -120,8 +154,10 @@ struct StoreFirstAnswerer::Prepared {
   std::shared_ptr<const ServedWorld> world;
   const ServedWorld::MetricEntry* metric = nullptr;
   nav::Place from, to;
+  BackendChoice backend = BackendChoice::kGrid;  // resolved: grid, navmesh or hybrid
   std::optional<nav::Snap> from_snap, to_snap;
-  std::optional<store::WalkKey> key;  // when both ends snapped and there is a store
+  std::optional<store::WalkKey> key;          // the grid's: both ends snapped, there is a store
+  std::optional<store::WalkKey> navmesh_key;  // the navmesh's: valid places, there is a store
 };
 
 absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_view field_prefix,
@@ -133,13 +169,27 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
   p->metric = p->world->MetricFor(query.profile, query.band);
   p->from = *query.from;
   p->to = *query.to;
-  const nav::World& world = p->world->world;
-  const nav::Continent* continent = world.FindContinent(p->from.continent);
+  absl::StatusOr<BackendChoice> backend = ResolveBackend(query.backend, *p->world, field_prefix);
+  if (!backend.ok()) return backend.status();
+  p->backend = *backend;
   // A forced search (diagnostics) answers outside the store: the store keeps what auto answers.
   const bool forced = query.search != nav::SearchMode::kAuto;
-  if (store_ != nullptr && !forced && continent != nullptr &&
-      p->from.continent == p->to.continent && nav::ValidatePlace(p->from, "from").ok() &&
-      nav::ValidatePlace(p->to, "to").ok()) {
+  if (forced && p->backend == BackendChoice::kNavMesh) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field_prefix, "search: a forced search walks the grid; with backend navmesh it is AUTO"));
+  }
+  const bool places_ok = p->from.continent == p->to.continent &&
+                         nav::ValidatePlace(p->from, "from").ok() &&
+                         nav::ValidatePlace(p->to, "to").ok();
+  if (store_ != nullptr && places_ok && p->backend != BackendChoice::kGrid) {
+    p->navmesh_key =
+        store::WalkKey{p->metric->navmesh_model, store::MakeEndKey(p->from, nav::kInvalidId),
+                       store::MakeEndKey(p->to, nav::kInvalidId)};
+  }
+  const nav::World& world = p->world->world;
+  const nav::Continent* continent = world.FindContinent(p->from.continent);
+  if (store_ != nullptr && !forced && continent != nullptr && places_ok &&
+      p->backend != BackendChoice::kNavMesh) {
     p->from_snap = nav::SnapPlace(*continent, world.frame(), p->from);
     p->to_snap = nav::SnapPlace(*continent, world.frame(), p->to);
     p->key = store::WalkKey{p->metric->model, store::MakeEndKey(p->from, KeySurface(*p->from_snap)),
@@ -148,14 +198,21 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> StoreFirstAnswerer::Lookup(const Prepared& p, nav::WalkAnswer* out) const {
-  if (!p.key) return false;
+absl::StatusOr<bool> StoreFirstAnswerer::LookupKey(const std::optional<store::WalkKey>& key,
+                                                   nav::WalkAnswer* out) const {
+  if (!key) return false;
   store::StoredWalk hit;
   bool present = false;
-  if (absl::Status s = store_->Get(*p.key, &hit, &present); !s.ok()) return s;
+  if (absl::Status s = store_->Get(*key, &hit, &present); !s.ok()) return s;
   metrics_.RecordStoreLookup(present);
   if (!present) return false;
   *out = store::ToAnswer(std::move(hit));
+  return true;
+}
+
+absl::StatusOr<bool> StoreFirstAnswerer::Lookup(const Prepared& p, nav::WalkAnswer* out) const {
+  absl::StatusOr<bool> hit = LookupKey(p.key, out);
+  if (!hit.ok() || !*hit) return hit;
   // Where the places snap (settling is in the stored seconds).
   if (p.from_snap->status == nav::WalkStatus::kOk) out->from_end = p.from_snap->end;
   if (p.to_snap->status == nav::WalkStatus::kOk) out->to_end = p.to_snap->end;
@@ -164,17 +221,35 @@ absl::StatusOr<bool> StoreFirstAnswerer::Lookup(const Prepared& p, nav::WalkAnsw
 
 absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerFromStore(
     const WalkQuery& query, absl::string_view field_prefix) const {
-  Prepared prepared;
-  if (absl::Status s = Prepare(query, field_prefix, &prepared); !s.ok()) return s;
+  Prepared p;
+  if (absl::Status s = Prepare(query, field_prefix, &p); !s.ok()) return s;
   WalkResult result;
   result.band = query.band;
-  result.model = prepared.metric->model;
-  result.frame = prepared.world->world.frame();
-  absl::StatusOr<bool> hit = Lookup(prepared, &result.answer);
+  result.frame = p.world->world.frame();
+  std::optional<WalkResult> grid, navmesh;
+  if (p.backend != BackendChoice::kNavMesh) {
+    result.model = p.metric->model;
+    absl::StatusOr<bool> hit = Lookup(p, &result.answer);
+    if (!hit.ok()) return hit.status();
+    if (!*hit) return std::nullopt;
+    result.stored = true;
+    if (p.backend == BackendChoice::kGrid) return result;
+    grid = std::move(result);
+  }
+  WalkResult mesh;
+  mesh.band = query.band;
+  mesh.frame = p.world->world.frame();
+  mesh.model = p.metric->navmesh_model;
+  absl::StatusOr<bool> hit = LookupKey(p.navmesh_key, &mesh.answer);
   if (!hit.ok()) return hit.status();
-  if (!*hit) return std::nullopt;
-  result.stored = true;
-  return result;
+  if (*hit) {
+    mesh.stored = true;
+    navmesh = std::move(mesh);
+  } else if (!p.world->navmesh->saved_only() || p.backend == BackendChoice::kNavMesh) {
+    return std::nullopt;  // to be walked (or, saved answers only, refused by Answer)
+  }
+  if (p.backend == BackendChoice::kNavMesh) return navmesh;
+  return Combine(query.band, std::move(navmesh), *std::move(grid));
 }
 
 void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
@@ -194,6 +269,11 @@ void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
   absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(pairs.world);
   if (!found.ok()) return refuse_all(Prefixed(found.status(), "block."));
   const ServedWorld& served = **found;
+  absl::StatusOr<BackendChoice> backend = ResolveBackend(pairs.backend, served, "block.");
+  if (!backend.ok()) return refuse_all(backend.status());
+  if (*backend != BackendChoice::kGrid) {
+    return AnswerMixedBlockFromStore(pairs, served, *backend, answered, to_route);
+  }
   const nav::Continent* continent = served.world.FindContinent(pairs.from_continent);
   if (store_ == nullptr || continent == nullptr || pairs.from_continent != pairs.to_continent) {
     // Nothing to look up: Answer routes each pair (or says what is wrong with it).
@@ -232,11 +312,121 @@ void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
   metrics_.RecordStoreLookups(hit_count + cached, keyed.keys.size() - hit_count);
 }
 
+void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,
+                                                   const ServedWorld& served, BackendChoice backend,
+                                                   std::vector<BlockAnswer>* answered,
+                                                   std::vector<ToRoute>* to_route) const {
+  const std::size_t n = pairs.size();
+  const bool hybrid = backend == BackendChoice::kHybrid;
+  const nav::Continent* continent = served.world.FindContinent(pairs.from_continent);
+  if (store_ == nullptr || pairs.from_continent != pairs.to_continent ||
+      (hybrid && continent == nullptr)) {
+    for (std::size_t i = 0; i < n; ++i) to_route->push_back({i, false});
+    return;
+  }
+  const ServedWorld::MetricEntry& metric = *served.MetricFor(pairs.profile, pairs.band);
+  const std::size_t first_routed = to_route->size();
+  std::vector<std::size_t> positions;
+  std::vector<store::WalkKey> navmesh_keys, grid_keys;
+  for (std::size_t i = 0; i < n; ++i) {
+    const nav::Place from = pairs.From(i), to = pairs.To(i);
+    if (!nav::ValidatePlace(from, "from").ok() || !nav::ValidatePlace(to, "to").ok()) {
+      to_route->push_back({i, false});  // Answer names the field
+      continue;
+    }
+    positions.push_back(i);
+    navmesh_keys.push_back(store::WalkKey{metric.navmesh_model,
+                                          store::MakeEndKey(from, nav::kInvalidId),
+                                          store::MakeEndKey(to, nav::kInvalidId)});
+    if (!hybrid) continue;
+    const nav::Snap from_snap = nav::SnapPlace(*continent, served.world.frame(), from);
+    const nav::Snap to_snap = nav::SnapPlace(*continent, served.world.frame(), to);
+    grid_keys.push_back(store::WalkKey{metric.model, store::MakeEndKey(from, KeySurface(from_snap)),
+                                       store::MakeEndKey(to, KeySurface(to_snap))});
+  }
+  auto sort_routed = [&] {
+    std::sort(to_route->begin() + static_cast<std::ptrdiff_t>(first_routed), to_route->end());
+  };
+  std::vector<std::optional<store::StoredWalk>> navmesh_hits, grid_hits;
+  if (!store_->MultiGet(navmesh_keys, &navmesh_hits).ok() ||
+      (hybrid && !store_->MultiGet(grid_keys, &grid_hits).ok())) {
+    for (std::size_t i : positions) to_route->push_back({i, false});  // one by one: see above
+    return sort_routed();
+  }
+  const bool saved_only = served.navmesh->saved_only();
+  std::uint64_t hits = 0, misses = 0;
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    const std::uint64_t index = pairs.index[positions[k]];
+    const bool navmesh_hit = navmesh_hits[k].has_value();
+    (navmesh_hit ? hits : misses) += 1;
+    if (!hybrid) {
+      if (navmesh_hit) {
+        answered->push_back(
+            StoredBlockAnswer(index, store::OutcomeOf(*navmesh_hits[k]), metric.navmesh_model));
+      } else {
+        to_route->push_back({positions[k], true});
+      }
+      continue;
+    }
+    (grid_hits[k] ? hits : misses) += 1;
+    if (!grid_hits[k] || (!navmesh_hit && !saved_only)) {
+      to_route->push_back({positions[k], false});
+      continue;
+    }
+    const store::WalkOutcome grid = store::OutcomeOf(*grid_hits[k]);
+    store::WalkOutcome mesh;
+    if (navmesh_hit) mesh = store::OutcomeOf(*navmesh_hits[k]);
+    const HybridChoice choice = ChooseHybrid(navmesh_hit, mesh.status, mesh.seconds, grid.status,
+                                             grid.seconds, hybrid_slack_);
+    const bool took_navmesh = choice == HybridChoice::kNavMesh;
+    BlockAnswer row = StoredBlockAnswer(index, took_navmesh ? mesh : grid,
+                                        took_navmesh ? metric.navmesh_model : metric.model);
+    row.hybrid = choice;
+    metrics_.RecordHybridWalks(pairs.band, HybridChoiceName(choice));
+    answered->push_back(row);
+  }
+  sort_routed();
+  metrics_.RecordStoreLookups(hits, misses);
+}
+
 absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
                                                       const AnswerOptions& options,
                                                       nav::Searchers& searchers) const {
   Prepared p;
   if (absl::Status s = Prepare(query, options.field_prefix, &p); !s.ok()) return s;
+  if (p.backend == BackendChoice::kGrid) return AnswerGrid(query, options, p, searchers);
+  absl::StatusOr<std::optional<WalkResult>> navmesh = AnswerNavMesh(query, options, p, searchers);
+  if (!navmesh.ok()) return navmesh.status();
+  if (p.backend == BackendChoice::kNavMesh) {
+    if (navmesh->has_value()) return **std::move(navmesh);
+    return absl::FailedPreconditionError(absl::StrCat(
+        options.field_prefix, "backend: world '", p.world->name,
+        "' keeps only saved navmesh answers, and none for this pair (ask the grid or the "
+        "hybrid)"));
+  }
+  absl::StatusOr<WalkResult> grid = AnswerGrid(query, options, p, searchers);
+  if (!grid.ok()) return grid.status();
+  return Combine(query.band, *std::move(navmesh), *std::move(grid));
+}
+
+WalkResult StoreFirstAnswerer::Combine(std::uint32_t band, std::optional<WalkResult> navmesh,
+                                       WalkResult grid) const {
+  const HybridChoice choice =
+      navmesh ? ChooseHybrid(true, navmesh->answer.status, navmesh->answer.seconds,
+                             grid.answer.status, grid.answer.seconds, hybrid_slack_)
+              : HybridChoice::kNavMeshNone;
+  const bool stored = grid.stored && (!navmesh || navmesh->stored);
+  WalkResult result = choice == HybridChoice::kNavMesh ? *std::move(navmesh) : std::move(grid);
+  result.hybrid = choice;
+  result.stored = stored;
+  metrics_.RecordHybridWalks(band, HybridChoiceName(choice));
+  return result;
+}
+
+absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query,
+                                                          const AnswerOptions& options,
+                                                          const Prepared& p,
+                                                          nav::Searchers& searchers) const {
   WalkResult result;
   result.band = query.band;
   result.model = p.metric->model;
@@ -263,17 +453,62 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
       nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, walk_options);
   if (!answer.ok()) return Prefixed(answer.status(), options.field_prefix);
   metrics_.RecordWalk(*answer);
-  if (absl::Status s = Keep(p, *answer); !s.ok()) return s;
+  if (absl::Status s = Keep(p.key, *answer); !s.ok()) return s;
   result.answer = *std::move(answer);
   return result;
 }
 
-absl::Status StoreFirstAnswerer::Keep(const Prepared& p, const nav::WalkAnswer& answer) const {
-  if (!p.key) return absl::OkStatus();
+absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
+    const WalkQuery& query, const AnswerOptions& options, const Prepared& p,
+    nav::Searchers& searchers) const {
+  WalkResult result;
+  result.band = query.band;
+  result.model = p.metric->navmesh_model;
+  result.frame = p.world->world.frame();
+  if (!query.want_path) {
+    absl::StatusOr<bool> hit = LookupKey(p.navmesh_key, &result.answer);
+    if (!hit.ok()) return hit.status();
+    if (*hit) {
+      result.stored = true;
+      return result;
+    }
+  }
+  const ServedNavMesh& served = *p.world->navmesh;
+  if (served.saved_only()) return std::nullopt;  // its answers are read, never made
+  if (absl::Status s = nav::ValidatePlace(p.from, "from"); !s.ok()) {
+    return Prefixed(s, options.field_prefix);
+  }
+  if (absl::Status s = nav::ValidatePlace(p.to, "to"); !s.ok()) {
+    return Prefixed(s, options.field_prefix);
+  }
+  if (p.from.continent != p.to.continent) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(options.field_prefix, "to.continent: ", p.to.continent,
+                     " is not from's continent ", p.from.continent, " (walks never cross)"));
+  }
+  if (p.from.continent != served.continent) {
+    result.answer.status = nav::WalkStatus::kOffMap;  // the navmesh walks another continent
+    result.answer.method = nav::Method::kNavMesh;
+  } else {
+    absl::StatusOr<nav::NavMeshWalker*> walker = searchers.navmesh.For(*served.navmesh);
+    if (!walker.ok()) return walker.status();
+    absl::StatusOr<nav::NavMeshWalk> walk =
+        (*walker)->Walk(p.from, p.to, nav::NavMeshPricing{p.metric->metric.get(), &*served.ground});
+    if (!walk.ok()) return walk.status();
+    result.answer = nav::ToWalkAnswer(*std::move(walk), query.want_path);
+  }
+  metrics_.RecordWalk(result.answer);
+  if (absl::Status s = Keep(p.navmesh_key, result.answer); !s.ok()) return s;
+  return result;
+}
+
+absl::Status StoreFirstAnswerer::Keep(const std::optional<store::WalkKey>& key,
+                                      const nav::WalkAnswer& answer) const {
+  if (!key) return absl::OkStatus();
   const store::StoredWalk stored_walk = store::FromAnswer(answer);
-  if (absl::Status s = store_->PutBatch({{*p.key, stored_walk}}); !s.ok()) return s;
+  if (absl::Status s = store_->PutBatch({{*key, stored_walk}}); !s.ok()) return s;
   // Acknowledged by the store: batch lookups may answer it from memory from now on.
-  if (cache_ != nullptr) cache_->Insert(*p.key, store::OutcomeOf(stored_walk));
+  if (cache_ != nullptr) cache_->Insert(*key, store::OutcomeOf(stored_walk));
   return absl::OkStatus();
 }
 
@@ -285,6 +520,7 @@ absl::StatusOr<bool> StoreFirstAnswerer::AnswerFromBandZero(const WalkQuery& que
   // Band 0's answer of the same pair, from the store or routed (and kept) as any walk is.
   WalkQuery base = query;
   base.band = 0;
+  base.backend = BackendChoice::kGrid;
   AnswerOptions base_options = options;
   base_options.look_up = true;
   absl::StatusOr<WalkResult> zero = Answer(base, base_options, searchers);
@@ -293,7 +529,7 @@ absl::StatusOr<bool> StoreFirstAnswerer::AnswerFromBandZero(const WalkQuery& que
   result->answer = std::move(zero->answer);
   result->answer.from_band_zero = true;
   metrics_.RecordBandZeroWalk(query.band);
-  if (absl::Status s = Keep(p, result->answer); !s.ok()) return s;
+  if (absl::Status s = Keep(p.key, result->answer); !s.ok()) return s;
   return true;
 }
 

@@ -26,13 +26,21 @@ namespace walk::server {
 // refused.
 BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::StatusOr<WalkResult>& result);
 
+inline constexpr double kDefaultHybridSlack = 1.2;
+
 class StoreFirstAnswerer {
  public:
   // `store` may be null (no store: every walk is routed); `cache` may be null (batch lookups
   // read the store). All are borrowed.
+  // `hybrid_slack`: the hybrid takes the navmesh's walk unless it costs more than this x the
+  // grid's (walkd's --hybrid-slack).
   StoreFirstAnswerer(const WorldRegistry& worlds, store::WalkStore* store, WalkMetrics& metrics,
-                     store::AnswerCache* cache = nullptr)
-      : worlds_(worlds), store_(store), metrics_(metrics), cache_(cache) {}
+                     store::AnswerCache* cache = nullptr, double hybrid_slack = kDefaultHybridSlack)
+      : worlds_(worlds),
+        store_(store),
+        metrics_(metrics),
+        cache_(cache),
+        hybrid_slack_(hybrid_slack) {}
 
   // How Answer treats one query.
   struct AnswerOptions {
@@ -78,10 +86,28 @@ class StoreFirstAnswerer {
   struct Prepared;
   absl::Status Prepare(const WalkQuery& query, absl::string_view field_prefix,
                        Prepared* prepared) const;
-  // Fills `out` from a store hit; false on a miss.
+  // Fills `out` from the store's answer under `key`; false on a miss or without a key.
+  absl::StatusOr<bool> LookupKey(const std::optional<store::WalkKey>& key,
+                                 nav::WalkAnswer* out) const;
+  // The same for the grid's key, with the ends snapped.
   absl::StatusOr<bool> Lookup(const Prepared& prepared, nav::WalkAnswer* out) const;
-  // Keeps `answer` under the prepared key (when there is a store).
-  absl::Status Keep(const Prepared& prepared, const nav::WalkAnswer& answer) const;
+  // Keeps `answer` under `key` (when there is one).
+  absl::Status Keep(const std::optional<store::WalkKey>& key, const nav::WalkAnswer& answer) const;
+  // The grid's answer: stored, band 0's, or routed and kept.
+  absl::StatusOr<WalkResult> AnswerGrid(const WalkQuery& query, const AnswerOptions& options,
+                                        const Prepared& prepared, nav::Searchers& searchers) const;
+  // The navmesh's answer: stored, or walked and kept; nullopt when only saved answers are
+  // served and none is stored.
+  absl::StatusOr<std::optional<WalkResult>> AnswerNavMesh(const WalkQuery& query,
+                                                          const AnswerOptions& options,
+                                                          const Prepared& prepared,
+                                                          nav::Searchers& searchers) const;
+  // The hybrid's answer of the two (the navmesh's may be missing), counted in the metrics.
+  WalkResult Combine(std::uint32_t band, std::optional<WalkResult> navmesh, WalkResult grid) const;
+  // AnswerBlockFromStore for a block the navmesh or the hybrid answers.
+  void AnswerMixedBlockFromStore(const WalkPairs& pairs, const ServedWorld& served,
+                                 BackendChoice backend, std::vector<BlockAnswer>* answered,
+                                 std::vector<ToRoute>* to_route) const;
   // A danger band's query answered by band 0's walk when that walk enters no zone the band
   // prices (nav/query/band_zero_reuse.h): true with `result->answer` set and kept, false when
   // the band must search.
@@ -93,6 +119,7 @@ class StoreFirstAnswerer {
   store::WalkStore* store_;
   WalkMetrics& metrics_;
   store::AnswerCache* cache_;
+  double hybrid_slack_;
 };
 
 }  // namespace walk::server

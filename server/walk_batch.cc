@@ -137,11 +137,13 @@ void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t
                                                     "routed"};
   std::uint64_t counts[kOutcomes] = {};
   std::uint64_t stored = 0, routed = 0, from_band_zero = 0;
+  std::uint64_t hybrid[4] = {};  // by HybridChoice
   for (const BlockAnswer& row : rows) {
     if (!row.error.ok()) {
       ++counts[kRefused];
       continue;
     }
+    ++hybrid[static_cast<int>(row.hybrid)];
     if (row.from_band_zero) ++from_band_zero;
     ++(row.stored ? stored : routed);
     if (row.status != nav::WalkStatus::kOk)
@@ -164,6 +166,9 @@ void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t
     summary_.set_straight(summary_.straight() + counts[kStraight]);
     if (counts[kFailed] > 0) failed_by_band_[band] += counts[kFailed];
     if (from_band_zero > 0) from_band_zero_by_band_[band] += from_band_zero;
+    for (int choice = 1; choice < 4; ++choice) {
+      if (hybrid[choice] > 0) hybrid_by_band_[choice][band] += hybrid[choice];
+    }
     if (!cancelled_) {
       for (BlockAnswer& row : rows) ready_rows_.push_back(std::move(row));
     }
@@ -203,6 +208,9 @@ void WalkBatchReactor::Answered(walk::v1::WalkBatchResponse response, const char
       }
       if (failed) ++failed_by_band_[band];
       if (response.walk().from_band_zero()) ++from_band_zero_by_band_[band];
+      if (const int choice = response.walk().hybrid(); choice > 0 && choice < 4) {
+        ++hybrid_by_band_[choice][band];
+      }
     }
     if (!cancelled_) ready_.push_back(std::move(response));
     action = NextLocked();
@@ -255,11 +263,17 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
         c->set_band(band);
         c->set_count(count);
       }
-      for (const auto& [band, count] : from_band_zero_by_band_) {
-        walk::v1::BandCount* c = summary_.add_from_band_zero();
-        c->set_band(band);
-        c->set_count(count);
-      }
+      auto add = [](const std::map<std::uint32_t, std::uint64_t>& counts, auto* list) {
+        for (const auto& [band, count] : counts) {
+          walk::v1::BandCount* c = list->Add();
+          c->set_band(band);
+          c->set_count(count);
+        }
+      };
+      add(from_band_zero_by_band_, summary_.mutable_from_band_zero());
+      add(hybrid_by_band_[1], summary_.mutable_navmesh());
+      add(hybrid_by_band_[2], summary_.mutable_navmesh_none());
+      add(hybrid_by_band_[3], summary_.mutable_navmesh_detour());
       if (answerer_.store() != nullptr) {
         if (auto after = answerer_.store()->EstimateAnswers(); after.ok())
           summary_.set_store_answers_after(*after);

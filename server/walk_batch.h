@@ -90,6 +90,8 @@ class WalkBatchReactor final
   walk::v1::BatchSummary summary_;
   std::map<std::uint32_t, std::uint64_t> failed_by_band_;
   std::map<std::uint32_t, std::uint64_t> from_band_zero_by_band_;
+  // Hybrid pairs by what they took (HybridChoice 1 .. 3), by band.
+  std::map<std::uint32_t, std::uint64_t> hybrid_by_band_[4];
 };
 
 }  // namespace walk::server

@@ -100,6 +100,11 @@ struct WalkMetrics::Families {
                                    "Danger-band walks answered by band 0's walk without a danger "
                                    "search, by band."),
                         {"band"}),
+        hybrid_walks(AddCounter(registry, "walk_hybrid_walks_total",
+                                "Hybrid walks, by band and by what they took: navmesh, "
+                                "navmesh_none (the grid's: the navmesh has no walk) or "
+                                "navmesh_detour (the grid's: the navmesh's costs over the slack)."),
+                     {"band", "taken"}),
         worlds_loaded(prometheus::BuildGauge()
                           .Name("walk_worlds_loaded")
                           .Help("Worlds loaded and serving.")
@@ -136,6 +141,7 @@ struct WalkMetrics::Families {
   prometheus::Counter& heap_operations;
   Children<prometheus::Counter, 1> walks;
   Children<prometheus::Counter, 1> band_zero_walks;
+  Children<prometheus::Counter, 2> hybrid_walks;
   prometheus::Gauge& worlds_loaded;
   prometheus::Gauge& worlds_failed;
   Children<prometheus::Counter, 1> store_lookups;
@@ -191,6 +197,12 @@ void WalkMetrics::RecordWalk(const nav::WalkAnswer& answer) {
 void WalkMetrics::RecordBandZeroWalk(std::uint32_t band) {
   const std::string name = std::to_string(band);
   families_->band_zero_walks.Of({name}).Increment();
+}
+
+void WalkMetrics::RecordHybridWalks(std::uint32_t band, const char* taken, std::uint64_t count) {
+  if (count == 0) return;
+  const std::string name = std::to_string(band);
+  families_->hybrid_walks.Of({name, taken}).Increment(static_cast<double>(count));
 }
 
 void WalkMetrics::SetWorlds(int loaded, int failed) {

@@ -32,6 +32,9 @@ class WalkMetrics {
   void RecordWalk(const nav::WalkAnswer& answer);
   // A danger band's walk that took band 0's (no danger search ran), routed, not stored.
   void RecordBandZeroWalk(std::uint32_t band);
+  // `count` hybrid walks of `band` that took `taken` ("navmesh", "navmesh_none",
+  // "navmesh_detour"), stored or routed.
+  void RecordHybridWalks(std::uint32_t band, const char* taken, std::uint64_t count = 1);
   void SetWorlds(int loaded, int failed);
   // A walk-store lookup: a hit answers without a search.
   void RecordStoreLookup(bool hit);

@@ -22,6 +22,34 @@ nav::Place PairPlace(nav::ContinentId continent, double x, double y, std::span<c
 
 }  // namespace
 
+const char* BackendChoiceName(BackendChoice choice) {
+  switch (choice) {
+    case BackendChoice::kDefault:
+      return "default";
+    case BackendChoice::kGrid:
+      return "grid";
+    case BackendChoice::kNavMesh:
+      return "navmesh";
+    case BackendChoice::kHybrid:
+      return "hybrid";
+  }
+  return "unknown";
+}
+
+const char* HybridChoiceName(HybridChoice choice) {
+  switch (choice) {
+    case HybridChoice::kNone:
+      return "";
+    case HybridChoice::kNavMesh:
+      return "navmesh";
+    case HybridChoice::kNavMeshNone:
+      return "navmesh_none";
+    case HybridChoice::kNavMeshDetour:
+      return "navmesh_detour";
+  }
+  return "unknown";
+}
+
 absl::Status WalkQuery::Validate(absl::string_view field_prefix) const {
   if (world.empty())
     return absl::InvalidArgumentError(absl::StrCat(field_prefix, "world: required"));
@@ -39,6 +67,11 @@ absl::Status WalkQuery::Validate(absl::string_view field_prefix) const {
     return absl::InvalidArgumentError(
         absl::StrCat(field_prefix, "search: unknown value ", *unknown_search,
                      " (known: SEARCH_AUTO, SEARCH_GRID, SEARCH_DIJKSTRA, SEARCH_CCH)"));
+  }
+  if (unknown_backend) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field_prefix, "backend: unknown value ", *unknown_backend,
+        " (known: BACKEND_UNSPECIFIED, BACKEND_GRID, BACKEND_NAVMESH, BACKEND_HYBRID)"));
   }
   return absl::OkStatus();
 }
@@ -77,6 +110,8 @@ WalkQuery WalkPairs::Query(std::size_t i) const {
   query.to = To(i);
   query.profile = profile;
   query.band = band;
+  query.backend = backend;
+  query.unknown_backend = unknown_backend;
   return query;
 }
 

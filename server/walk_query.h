@@ -17,6 +17,20 @@
 
 namespace walk::server {
 
+// Which backend a query asks for (WalkRequest.backend): the world's default, the grid, the
+// navmesh, or the hybrid of the two (docs/navmesh.md).
+enum class BackendChoice : std::uint8_t { kDefault, kGrid, kNavMesh, kHybrid };
+const char* BackendChoiceName(BackendChoice choice);  // "default", "grid", "navmesh", "hybrid"
+
+// Which backend a hybrid walk took, and why (BatchSummary counts them by band).
+enum class HybridChoice : std::uint8_t {
+  kNone,           // not a hybrid walk
+  kNavMesh,        // the navmesh's walk
+  kNavMeshNone,    // the grid's: the navmesh has no walk (or no saved answer)
+  kNavMeshDetour,  // the grid's: the navmesh's walk costs more than the slack allows
+};
+const char* HybridChoiceName(HybridChoice choice);  // "", "navmesh", "navmesh_none", ...
+
 // One walk asked: a WalkRequest, a PathRequest's walk, a Table cell, or a pair of a block.
 struct WalkQuery {
   std::string world;
@@ -30,6 +44,9 @@ struct WalkQuery {
   // The number of a search the request named that this walkd does not know (a newer client's):
   // Validate refuses it.
   std::optional<std::int32_t> unknown_search;
+  BackendChoice backend = BackendChoice::kDefault;
+  // As unknown_search, for the backend.
+  std::optional<std::int32_t> unknown_backend;
   // Also find the way (Path). A path is always routed; its walk is still kept in the store.
   bool want_path = false;
 
@@ -46,6 +63,8 @@ struct WalkPairs {
   std::string world;
   std::string profile;
   std::uint32_t band = 0;
+  BackendChoice backend = BackendChoice::kDefault;
+  std::optional<std::int32_t> unknown_backend;
   nav::ContinentId from_continent = 0;
   nav::ContinentId to_continent = 0;
   std::span<const std::uint64_t> index;                // the caller's number of each pair
@@ -72,6 +91,8 @@ struct WalkResult {
   std::uint64_t model = 0;  // the model that decided it (store/model_hash.h)
   bool stored = false;      // the walk store answered it: no search ran
   nav::WorldFrame frame;    // the world's, which the reply's columns are given in
+  // For a hybrid walk, which backend it took (the answer's method says which answered).
+  HybridChoice hybrid = HybridChoice::kNone;
 };
 
 // One pair of a block answered: its entries of an AnswerBlock's columns.
@@ -86,6 +107,7 @@ struct BlockAnswer {
   bool stored = false;
   bool from_band_zero = false;  // nav::WalkAnswer::from_band_zero
   std::uint64_t model = 0;
+  HybridChoice hybrid = HybridChoice::kNone;
 };
 
 // Pair `index` refused with `why` (not OK).

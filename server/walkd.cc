@@ -185,8 +185,8 @@ absl::Status Walkd::Parts::OpenStore() {
 }
 
 void Walkd::Parts::CreateWalkService() {
-  answerer =
-      std::make_unique<StoreFirstAnswerer>(worlds, store.get(), *metrics, answer_cache.get());
+  answerer = std::make_unique<StoreFirstAnswerer>(worlds, store.get(), *metrics, answer_cache.get(),
+                                                  options.hybrid_slack);
   const int threads = options.search_threads > 0
                           ? options.search_threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

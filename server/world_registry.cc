@@ -9,6 +9,7 @@
 #include "nav/cost/danger.h"
 #include "nav/demo/demo_world.h"
 #include "nav/grid/grid_format.h"
+#include "nav/navmesh/world_navmesh.h"
 #include "store/model_hash.h"
 
 namespace walk::server {
@@ -56,7 +57,52 @@ std::unique_ptr<nav::AbstractGraph> LoadGraph(const nav::World& world, const std
   return std::make_unique<nav::AbstractGraph>(*std::move(graph));
 }
 
+// The navmesh of the world folder `dir` priced by `world`'s grid: its files (navmesh.bin or
+// mmaps/), or, without them, its note alone (saved answers only). Null when the folder has
+// neither. Errors: a damaged navmesh or note (naming the file), or one Detour's areas cannot
+// price.
+absl::StatusOr<std::unique_ptr<ServedNavMesh>> LoadNavMesh(const std::string& dir,
+                                                           const nav::World& world) {
+  absl::StatusOr<std::optional<nav::NavMeshNote>> note = nav::LoadNavMeshNote(dir);
+  if (!note.ok()) return note.status();
+  nav::NavMeshFormat format = nav::NavMeshFormat::kMset;
+  absl::StatusOr<std::optional<nav::NavMesh>> read = nav::LoadWorldNavMesh(dir, &format);
+  if (!read.ok()) return read.status();
+  if (!read->has_value() && !note->has_value()) return nullptr;
+  auto served = std::make_unique<ServedNavMesh>();
+  served->continent = note->has_value() ? (*note)->continent : 0;
+  if (!read->has_value()) {
+    served->content_hash = (*note)->content_hash;
+    served->note =
+        absl::StrCat("saved answers only: no navmesh files beside ", nav::kWorldNavMeshNote,
+                     " (navmesh ", nav::FormatId(served->content_hash), ")");
+    return served;
+  }
+  served->navmesh = *std::move(*read);
+  served->format = nav::NavMeshFormatName(format);
+  served->content_hash = served->navmesh->content_hash();
+  absl::StatusOr<nav::NavMeshGround> ground = nav::NavMeshGround::Classify(
+      *served->navmesh, world.continents.empty() ? nullptr : &world, served->continent);
+  if (!ground.ok()) return ground.status();
+  served->ground = *std::move(ground);
+  served->note =
+      absl::StrCat(served->format, " navmesh ", nav::FormatId(served->content_hash), ": ",
+                   served->navmesh->tile_count(), " tiles, ", served->navmesh->polygon_count(),
+                   " polygons, ", served->ground->classes().size(), " pricing classes",
+                   served->ground->exact() ? "" : " (shared: not exact)",
+                   world.continents.empty() ? ", no grid to price by" : "");
+  if (note->has_value() && (*note)->content_hash != served->content_hash) {
+    served->note += "; navmesh.json names another navmesh (rewrite it with walkgrid)";
+  }
+  return served;
+}
+
 }  // namespace
+
+BackendChoice ServedWorld::DefaultBackend() const {
+  if (navmesh == nullptr) return BackendChoice::kGrid;
+  return has_grid() ? BackendChoice::kHybrid : BackendChoice::kNavMesh;
+}
 
 std::string DefaultWorldDir(const std::string& data_dir) {
   return (std::filesystem::path(data_dir) / "default-world").string();
@@ -109,7 +155,8 @@ absl::StatusOr<std::vector<std::string>> WorldRegistry::Discover(const std::stri
       return absl::InvalidArgumentError(absl::StrCat("--worlds: ", worlds_dir, " is not a folder"));
     }
     for (const auto& entry : std::filesystem::directory_iterator(worlds_dir, ec)) {
-      if (entry.is_directory() && nav::HasGrid(entry.path().string())) {
+      const std::string path = entry.path().string();
+      if (entry.is_directory() && (nav::HasGrid(path) || nav::HasNavMesh(path))) {
         WorldStatus w;
         w.name = entry.path().filename().string();
         w.dir = entry.path().string();
@@ -141,6 +188,9 @@ void WorldRegistry::LoadOne(std::size_t index) {
   absl::StatusOr<ServedWorld> loaded;
   if (dir.empty()) {
     loaded = LoadOrGenerateDefaultWorld(data_dir_);
+  } else if (!nav::HasGrid(dir)) {
+    loaded = ServedWorld();  // a navmesh alone: no grid
+    loaded->source = dir;
   } else {
     absl::StatusOr<nav::LoadedWorld> read = nav::LoadWorld(dir);
     if (read.ok()) {
@@ -152,6 +202,14 @@ void WorldRegistry::LoadOne(std::size_t index) {
       loaded = read.status();
     }
   }
+  if (loaded.ok() && !dir.empty()) {
+    absl::StatusOr<std::unique_ptr<ServedNavMesh>> navmesh = LoadNavMesh(dir, loaded->world);
+    if (navmesh.ok()) {
+      loaded->navmesh = *std::move(navmesh);
+    } else {
+      loaded = navmesh.status();
+    }
+  }
   // The world gets its final address first: the router keeps a reference to it.
   std::shared_ptr<ServedWorld> served;
   if (loaded.ok()) {
@@ -161,8 +219,11 @@ void WorldRegistry::LoadOne(std::size_t index) {
       served->max_floors.push_back(c.MaxFloors());
     }
     const std::string graph_dir = dir.empty() ? DefaultWorldDir(data_dir_) : dir;
-    if (std::unique_ptr<nav::AbstractGraph> graph = LoadGraph(
-            served->world, graph_dir, /*prepare_if_missing=*/dir.empty(), &served->graph_note)) {
+    if (!served->has_grid()) {
+      served->graph_note = "no grid";
+    } else if (std::unique_ptr<nav::AbstractGraph> graph =
+                   LoadGraph(served->world, graph_dir, /*prepare_if_missing=*/dir.empty(),
+                             &served->graph_note)) {
       served->router =
           std::make_unique<nav::AbstractRouter>(served->world, std::move(*graph), leg_cache_bytes_);
     }
@@ -176,6 +237,10 @@ void WorldRegistry::LoadOne(std::size_t index) {
         entry.model =
             store::ModelHash({served->world.content_id, entry.metric.get(),
                               store::kWalkerAnswerVersion, over_graph ? graph_fingerprint : 0});
+        if (served->navmesh != nullptr) {
+          entry.navmesh_model = store::NavMeshModelHash(
+              {served->navmesh->content_hash, served->world.content_id, entry.metric.get()});
+        }
         served->metrics.push_back(std::move(entry));
       }
     }

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +18,9 @@
 #include "nav/abstract/abstract_router.h"
 #include "nav/cost/metric.h"
 #include "nav/grid/grid.h"
+#include "nav/navmesh/navmesh.h"
+#include "nav/navmesh/navmesh_ground.h"
+#include "server/walk_query.h"
 
 namespace walk::server {
 
@@ -24,6 +28,20 @@ namespace walk::server {
 inline constexpr char kDefaultWorldName[] = "default";
 
 enum class WorldState { kLoading, kReady, kFailed };
+
+// A world's navmesh as served (docs/navmesh.md): the Detour navmesh with its polygons priced by
+// the grid beside it, or, where the folder keeps only the navmesh's note, the content hash its
+// saved answers are keyed by.
+struct ServedNavMesh {
+  std::optional<nav::NavMesh> navmesh;       // unset: saved answers only
+  std::optional<nav::NavMeshGround> ground;  // set with `navmesh`
+  std::uint64_t content_hash = 0;
+  nav::ContinentId continent = 0;  // the continent it walks
+  std::string format;              // "mset", "mmaps"; empty when saved answers only
+  std::string note;                // what was loaded, for the log and Info
+
+  bool saved_only() const { return !navmesh.has_value(); }
+};
 
 // A world ready to serve.
 struct ServedWorld {
@@ -38,12 +56,20 @@ struct ServedWorld {
   struct MetricEntry {
     std::unique_ptr<nav::Metric> metric;
     std::uint64_t model = 0;
+    std::uint64_t navmesh_model = 0;  // the navmesh's answers' model (store/model_hash.h); 0: none
   };
   std::vector<MetricEntry> metrics;
   // The abstract graph walks go over (walkgrid prepare), or null: every walk searches the fine
   // grid. `graph_note` says which, and why (for the log and Info).
   std::unique_ptr<nav::AbstractRouter> router;
   std::string graph_note;
+  // The world's navmesh, or null: the navmesh and hybrid backends are then refused.
+  std::unique_ptr<ServedNavMesh> navmesh;
+
+  // True when the world has a grid (a world folder may hold a navmesh alone).
+  bool has_grid() const { return !world.continents.empty(); }
+  // The backend a query that names none gets: the hybrid with both, else the one there is.
+  BackendChoice DefaultBackend() const;
 
   // The metric of `profile` in `band`, or nullptr when either is unknown.
   const MetricEntry* MetricFor(const std::string& profile, std::uint32_t band) const;
@@ -64,7 +90,8 @@ class WorldRegistry {
   WorldRegistry(const WorldRegistry&) = delete;
   WorldRegistry& operator=(const WorldRegistry&) = delete;
 
-  // Declares the worlds under `worlds_dir` (each subfolder holding a grid file, named by it), or
+  // Declares the worlds under `worlds_dir` (each subfolder holding a grid file, a navmesh or a
+  // navmesh's note, named by it), or
   // the embedded default world cached under `data_dir` when there are none. Returns the names.
   // Errors: INVALID_ARGUMENT when `worlds_dir` is given but is not a folder.
   absl::StatusOr<std::vector<std::string>> Discover(const std::string& worlds_dir,

@@ -4,13 +4,12 @@
 
 namespace walk::store {
 
-std::uint64_t ModelHash(const ModelInputs& inputs) {
-  nav::ContentHasher hasher;
-  hasher.AddString("walkd-model-v2");
-  hasher.AddU64(inputs.grid_content_id);
-  hasher.AddU64(inputs.walker_answer_version);
-  hasher.AddU64(inputs.abstract_graph);
-  const nav::Metric& metric = *inputs.metric;
+namespace {
+
+// What a metric decides: the cost model's constants, the profile by what it prices and the
+// band's danger table.
+void AddMetric(const nav::Metric& metric, nav::ContentHasher* h) {
+  nav::ContentHasher& hasher = *h;
   // The cost model: its version and every constant that prices a step (a changed constant changes
   // answers even if someone forgot the version). Lift timing is each ride's own, in the grid's
   // content id: the model's lift constants only time the lifts a builder makes.
@@ -33,6 +32,27 @@ std::uint64_t ModelHash(const ModelInputs& inputs) {
     hasher.AddU64(zone);
     hasher.AddDouble(multiplier);
   }
+}
+
+}  // namespace
+
+std::uint64_t ModelHash(const ModelInputs& inputs) {
+  nav::ContentHasher hasher;
+  hasher.AddString("walkd-model-v2");
+  hasher.AddU64(inputs.grid_content_id);
+  hasher.AddU64(inputs.walker_answer_version);
+  hasher.AddU64(inputs.abstract_graph);
+  AddMetric(*inputs.metric, &hasher);
+  return hasher.Finish();
+}
+
+std::uint64_t NavMeshModelHash(const NavMeshModelInputs& inputs) {
+  nav::ContentHasher hasher;
+  hasher.AddString("walkd-navmesh-model-v1");
+  hasher.AddU64(inputs.navmesh_content_hash);
+  hasher.AddU64(inputs.grid_content_id);
+  hasher.AddU64(inputs.answer_version);
+  AddMetric(*inputs.metric, &hasher);
   return hasher.Finish();
 }
 

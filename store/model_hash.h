@@ -27,4 +27,22 @@ struct ModelInputs {
 // The model hash of `inputs`: stable across runs, machines and builds.
 std::uint64_t ModelHash(const ModelInputs& inputs);
 
+// The navmesh backend's answer version: bump it whenever a navmesh walk answers differently for
+// the same ends on the same navmesh and grid (snapping, the classes polygons get, pricing,
+// measuring). Old answers stop matching.
+inline constexpr std::uint32_t kNavMeshAnswerVersion = 1;
+
+// What decides a navmesh walk's answer. The pricing classes are a function of the navmesh, the
+// grid beside it and kNavMeshAnswerVersion, so the grid's content id stands for them: a walkd
+// without the navmesh files still knows the model of the answers they gave (saved answers).
+struct NavMeshModelInputs {
+  std::uint64_t navmesh_content_hash = 0;  // nav::NavMesh::content_hash
+  std::uint64_t grid_content_id = 0;       // the grid it is priced by; 0 without one
+  const nav::Metric* metric = nullptr;     // cost model, profile, band and its danger table
+  std::uint32_t answer_version = kNavMeshAnswerVersion;
+};
+
+// The model hash of a navmesh walk's answers: never equal to a grid walk's.
+std::uint64_t NavMeshModelHash(const NavMeshModelInputs& inputs);
+
 }  // namespace walk::store

@@ -110,9 +110,9 @@ Found ClassifyConnection(const GridView& grid, const dtMeshTile& tile, const dtP
   Found f;
   if (!from || !to) return f;
   const LiftRide* ride = grid.continent->FindRide(*from, *to);
-  const double yards = std::sqrt(double(b[0] - a[0]) * (b[0] - a[0]) +
-                                 double(b[1] - a[1]) * (b[1] - a[1]) +
-                                 double(b[2] - a[2]) * (b[2] - a[2]));
+  const double yards =
+      std::sqrt(double(b[0] - a[0]) * (b[0] - a[0]) + double(b[1] - a[1]) * (b[1] - a[1]) +
+                double(b[2] - a[2]) * (b[2] - a[2]));
   if (ride == nullptr || !(yards > 1e-3)) return grid.GroundOf(*to);
   ++stats->lift_rides;
   f = grid.GroundOf(*to);  // a ride is priced by the ground it lands on
@@ -123,11 +123,17 @@ Found ClassifyConnection(const GridView& grid, const dtMeshTile& tile, const dtP
   return f;
 }
 
-using ClassKey = std::tuple<std::uint8_t, std::uint8_t, std::uint16_t, bool, float, float, float,
-                            double>;
+using ClassKey =
+    std::tuple<std::uint8_t, std::uint8_t, std::uint16_t, bool, float, float, float, double>;
 ClassKey KeyOf(const NavMeshClass& c) {
-  return {c.flags, c.marks, c.zone, c.lift, c.ride.shaft_yards, c.ride.wait_seconds,
-          c.ride.shaft_yards_per_second, c.ride_yards};
+  return {c.flags,
+          c.marks,
+          c.zone,
+          c.lift,
+          c.ride.shaft_yards,
+          c.ride.wait_seconds,
+          c.ride.shaft_yards_per_second,
+          c.ride_yards};
 }
 
 // `value` rounded to the nearest of 2^(k / steps).

@@ -6,8 +6,8 @@
 // steep, climb, forest, blocked), the marks (road, faction A's and B's towns) and the zone when
 // some danger band prices it; an off-mesh connection that is a lift ride also carries the ride's
 // timing and the yards between its ends. Where the world has a grid, a polygon takes the ground
-// of the grid surface under its centre (else under a corner) nearest its height, and a connection the
-// grid's lift ride between the surfaces under its two ends; without a grid, polygons keep the
+// of the grid surface under its centre (else under a corner) nearest its height, and a connection
+// the grid's lift ride between the surfaces under its two ends; without a grid, polygons keep the
 // ground their Detour area names (nav_areas.h) and connections price as ground.
 //
 // Detour holds 64 areas. Classes that price alike in every band share one (zones that no band
@@ -33,11 +33,11 @@ inline constexpr int kNavMeshClassLimit = 64;  // Detour's areas (DT_MAX_AREAS)
 
 // One pricing class.
 struct NavMeshClass {
-  std::uint8_t flags = 0;  // SurfaceFlag bits that price (kNavMeshPricingFlags)
-  std::uint8_t marks = 0;  // AreaMark bits that price (road, hub A, hub B)
-  std::uint16_t zone = 0;  // a zone some band prices, else 0
-  bool lift = false;       // an off-mesh connection ridden as a lift
-  LiftRide ride;           // when `lift`: the ride's timing (its surfaces are not used)
+  std::uint8_t flags = 0;   // SurfaceFlag bits that price (kNavMeshPricingFlags)
+  std::uint8_t marks = 0;   // AreaMark bits that price (road, hub A, hub B)
+  std::uint16_t zone = 0;   // a zone some band prices, else 0
+  bool lift = false;        // an off-mesh connection ridden as a lift
+  LiftRide ride;            // when `lift`: the ride's timing (its surfaces are not used)
   double ride_yards = 0.0;  // when `lift`: the 3D yards between the connection's ends (> 0)
 
   friend bool operator==(const NavMeshClass&, const NavMeshClass&) = default;
@@ -50,11 +50,11 @@ inline constexpr std::uint8_t kNavMeshPricingMarks = kMarkRoad | kMarkHubA | kMa
 
 // How many polygons took what, for logs and Info.
 struct NavMeshGroundStats {
-  std::uint64_t polygons = 0;        // ground polygons classified
-  std::uint64_t off_grid = 0;        // of them, over no surface of the grid (priced as ground)
-  std::uint64_t connections = 0;     // off-mesh connections
-  std::uint64_t lift_rides = 0;      // of them, lift rides of the grid
-  std::uint64_t fine_classes = 0;    // classes before sharing the 64 areas
+  std::uint64_t polygons = 0;      // ground polygons classified
+  std::uint64_t off_grid = 0;      // of them, over no surface of the grid (priced as ground)
+  std::uint64_t connections = 0;   // off-mesh connections
+  std::uint64_t lift_rides = 0;    // of them, lift rides of the grid
+  std::uint64_t fine_classes = 0;  // classes before sharing the 64 areas
 };
 
 class NavMeshGround {

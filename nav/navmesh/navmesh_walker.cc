@@ -118,6 +118,24 @@ absl::StatusOr<NavMeshWalker> NavMeshWalker::Create(const NavMesh& navmesh) {
   return NavMeshWalker(std::move(impl));
 }
 
+WalkAnswer ToWalkAnswer(NavMeshWalk walk, bool want_path) {
+  WalkAnswer answer;
+  answer.status = walk.status;
+  answer.method = Method::kNavMesh;
+  answer.from_zone = walk.from_zone;
+  answer.to_zone = walk.to_zone;
+  answer.stats.nodes_expanded = walk.polys_visited;
+  if (walk.status != WalkStatus::kOk) return answer;
+  answer.seconds = walk.seconds;
+  answer.yards = walk.yards;
+  answer.zone_cells = std::move(walk.zone_cells);
+  if (want_path) {
+    answer.path.emplace();
+    answer.path->points = std::move(walk.points);
+  }
+  return answer;
+}
+
 // A walk's seconds, yards, corners and zone cells, added up stretch by stretch.
 struct NavMeshWalker::Tally {
   const NavMeshPricing* pricing = nullptr;

@@ -49,6 +49,11 @@ struct NavMeshWalk {
   std::size_t polys_visited = 0;  // polygons of the corridor findPath returned
 };
 
+// The answer a navmesh walk gives (method kNavMesh): status, seconds, yards, zone cells and the
+// ends' zones, and, when `want_path`, the straight path's points (no kinds, falls or steps: a
+// navmesh walk has none of the grid's). Search counters: the corridor's polygons.
+WalkAnswer ToWalkAnswer(NavMeshWalk walk, bool want_path);
+
 class NavMeshWalker {
  public:
   // A walker on `navmesh` (which must outlive it). Errors: INTERNAL (Detour's query refused to

@@ -1,10 +1,14 @@
 #include "nav/navmesh/world_navmesh.h"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <system_error>
 
+#include "absl/strings/str_cat.h"
 #include "nav/navmesh/mmaps_folder.h"
 #include "nav/navmesh/mset_file.h"
+#include "nlohmann/json.hpp"
 
 namespace walk::nav {
 
@@ -56,20 +60,89 @@ absl::StatusOr<std::optional<NavMesh>> LoadWorldNavMesh(const std::string& world
   return std::optional<NavMesh>(*std::move(navmesh));
 }
 
+absl::Status SaveNavMeshNote(const NavMeshNote& note, const std::string& world_dir) {
+  nlohmann::ordered_json j;
+  j["content_hash"] = FormatId(note.content_hash);
+  j["continent"] = note.continent;
+  j["format"] = note.format;
+  j["tiles"] = note.tiles;
+  j["polygons"] = note.polygons;
+  const fs::path path = fs::path(world_dir) / kWorldNavMeshNote;
+  std::ofstream out(path, std::ios::trunc);
+  out << j.dump(2) << "\n";
+  out.close();
+  if (!out) return absl::InternalError(path.string() + ": could not write the navmesh note");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<NavMeshNote>> LoadNavMeshNote(const std::string& world_dir) {
+  const fs::path path = fs::path(world_dir) / kWorldNavMeshNote;
+  std::error_code error;
+  if (!fs::exists(path, error)) return std::optional<NavMeshNote>();
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto bad = [&](const std::string& why) {
+    return absl::InvalidArgumentError(absl::StrCat(path.string(), ": ", why));
+  };
+  if (text.size() > (1 << 16)) return bad("larger than a navmesh note can be");
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return bad("not a JSON object");
+  NavMeshNote note;
+  const auto hash = j.find("content_hash");
+  if (hash == j.end() || !hash->is_string() || hash->get<std::string>().size() != 16) {
+    return bad("content_hash: required, 16 hex digits");
+  }
+  try {
+    note.content_hash = std::stoull(hash->get<std::string>(), nullptr, 16);
+  } catch (...) {
+    return bad("content_hash: not hex digits");
+  }
+  if (const auto c = j.find("continent"); c != j.end()) {
+    if (!c->is_number_unsigned() || c->get<std::uint64_t>() > 0xffffffffu) {
+      return bad("continent: must be a continent id");
+    }
+    note.continent = c->get<ContinentId>();
+  }
+  if (const auto f = j.find("format"); f != j.end() && f->is_string()) note.format = *f;
+  if (const auto t = j.find("tiles"); t != j.end() && t->is_number_unsigned()) note.tiles = *t;
+  if (const auto p = j.find("polygons"); p != j.end() && p->is_number_unsigned()) {
+    note.polygons = *p;
+  }
+  return std::optional<NavMeshNote>(note);
+}
+
+bool HasNavMesh(const std::string& world_dir) {
+  std::error_code error;
+  const fs::path dir(world_dir);
+  return fs::exists(dir / kWorldMsetFile, error) ||
+         fs::is_directory(dir / kWorldMmapsFolder, error) ||
+         fs::exists(dir / kWorldNavMeshNote, error);
+}
+
 absl::Status SaveWorldNavMesh(const NavMesh& navmesh, const std::string& world_dir,
-                              NavMeshFormat format) {
+                              NavMeshFormat format, ContinentId continent) {
   std::error_code error;
   fs::create_directories(world_dir, error);
   if (error) return absl::InternalError(world_dir + ": " + error.message());
   const fs::path mset = fs::path(world_dir) / kWorldMsetFile;
   const fs::path mmaps = fs::path(world_dir) / kWorldMmapsFolder;
+  absl::Status written;
   if (format == NavMeshFormat::kMset) {
     fs::remove_all(mmaps, error);
-    return WriteMsetFile(navmesh, mset.string());
+    written = WriteMsetFile(navmesh, mset.string());
+  } else {
+    fs::remove(mset, error);
+    fs::remove_all(mmaps, error);  // no tiles of an older build stay behind
+    written = WriteMmapsFolder(navmesh, mmaps.string());
   }
-  fs::remove(mset, error);
-  fs::remove_all(mmaps, error);  // no tiles of an older build stay behind
-  return WriteMmapsFolder(navmesh, mmaps.string());
+  if (!written.ok()) return written;
+  NavMeshNote note;
+  note.content_hash = navmesh.content_hash();
+  note.continent = continent;
+  note.format = NavMeshFormatName(format);
+  note.tiles = navmesh.tile_count();
+  note.polygons = navmesh.polygon_count();
+  return SaveNavMeshNote(note, world_dir);
 }
 
 }  // namespace walk::nav

@@ -2,6 +2,7 @@
 // format) or `mmaps/` (the mmaps layout), never both.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,25 @@ const char* NavMeshFormatName(NavMeshFormat format);  // "mset", "mmaps"
 // continent.
 std::vector<NavMeshConnection> LiftConnections(const World& world, ContinentId continent);
 
+// The small note a world folder keeps beside its navmesh (navmesh.json): what the navmesh is,
+// so that a walkd given the folder without the navmesh's files still knows the model its saved
+// answers are stored under (docs/navmesh.md, "Saved answers").
+inline constexpr char kWorldNavMeshNote[] = "navmesh.json";
+struct NavMeshNote {
+  std::uint64_t content_hash = 0;  // NavMesh::content_hash
+  ContinentId continent = 0;       // the continent the navmesh walks
+  std::string format;              // "mset" or "mmaps"
+  std::uint32_t tiles = 0;
+  std::uint64_t polygons = 0;
+};
+// Writes `note` into the world folder. Errors: INTERNAL naming the file.
+absl::Status SaveNavMeshNote(const NavMeshNote& note, const std::string& world_dir);
+// The world folder's note, or nullopt when it has none. Errors: INVALID_ARGUMENT naming the
+// file and the field that is missing or wrong.
+absl::StatusOr<std::optional<NavMeshNote>> LoadNavMeshNote(const std::string& world_dir);
+// True when the folder holds a navmesh (navmesh.bin or mmaps/) or its note.
+bool HasNavMesh(const std::string& world_dir);
+
 // Reads a navmesh in either format: a folder is read as mmaps, a file as an all-tiles file.
 // Errors: those of ReadMsetFile and ReadMmapsFolder.
 absl::StatusOr<NavMesh> ReadNavMesh(const std::string& path, NavMeshFormat* format = nullptr);
@@ -36,8 +56,8 @@ absl::StatusOr<std::optional<NavMesh>> LoadWorldNavMesh(const std::string& world
                                                         NavMeshFormat* format = nullptr);
 
 // Writes `navmesh` into the world folder (created if needed) in `format`, removing a navmesh of
-// the other format there. Errors: those of the writers.
+// the other format there, and its note (on continent `continent`). Errors: those of the writers.
 absl::Status SaveWorldNavMesh(const NavMesh& navmesh, const std::string& world_dir,
-                              NavMeshFormat format);
+                              NavMeshFormat format, ContinentId continent = 0);
 
 }  // namespace walk::nav

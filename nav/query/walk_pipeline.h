@@ -8,16 +8,18 @@
 #include "nav/abstract/abstract_router.h"
 #include "nav/cost/metric.h"
 #include "nav/grid/grid.h"
+#include "nav/navmesh/navmesh_walkers.h"
 #include "nav/query/answer.h"
 #include "nav/query/walk_options.h"
 #include "nav/search/fine_grid_astar.h"
 
 namespace walk::nav {
 
-// One thread's searchers: the fine-grid A* and the abstract searcher.
+// One thread's searchers: the fine-grid A*, the abstract searcher and the navmesh walkers.
 struct Searchers {
   FineGridAStar astar;
   AbstractSearcher abstract;
+  NavMeshWalkers navmesh;
 };
 
 // Answers the walk from `from` to `to` on `world`, priced by `metric` (built for this world),

@@ -34,6 +34,8 @@ const char* MethodName(Method method) {
       return "dijkstra";
     case Method::kReach:
       return "reach";
+    case Method::kNavMesh:
+      return "navmesh";
   }
   return "unknown";
 }

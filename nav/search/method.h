@@ -19,9 +19,10 @@ enum class Method : std::uint8_t {
   kTile,
   kCch,
   kDijkstra,
-  kReach
+  kReach,
+  kNavMesh  // the navmesh backend: Detour's findPath and straight path (nav/navmesh/)
 };
-inline constexpr int kMethodCount = 8;
+inline constexpr int kMethodCount = 9;
 
 const char* MethodName(Method method);
 

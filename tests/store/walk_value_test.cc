@@ -139,8 +139,8 @@ TEST(WalkValueTest, GarbageIsDataLossNamingWhatIsWrong) {
   v[1] = 7;
   ExpectDataLoss(v, "unknown status 7");
   v = good;
-  v[2] = 8;  // one past Method::kReach
-  ExpectDataLoss(v, "unknown method 8");
+  v[2] = 9;  // one past Method::kNavMesh
+  ExpectDataLoss(v, "unknown method 9");
   v = good;
   v[3] = static_cast<char>(0x81);
   ExpectDataLoss(v, "unknown flag bits 0x80");
