@@ -554,10 +554,18 @@ void AddStoreCommands(CLI::App& app, Commands& c) {
   c.store_export = store->add_subcommand("export", "Write one model's answers as sorted SST files");
   c.store_export->add_option("--store", args.store_dir, "The store folder (walkd's <data>/store)")
       ->required();
-  c.store_export->add_option("--model", args.model, "The model id (16 hex digits)")->required();
-  c.store_export->add_option("--out", args.pack_dir, "The pack folder to write")->required();
+  c.store_export
+      ->add_option("--model", args.model,
+                   "The model id (16 hex digits), or several, comma-separated (`walkctl info` "
+                   "lists each world's models)")
+      ->required();
+  c.store_export
+      ->add_option("--out", args.pack_dir,
+                   "The pack folder to write (several models: a pack each inside it)")
+      ->required();
   c.store_ingest = store->add_subcommand("ingest", "Load a store pack into a store");
-  c.store_ingest->add_option("pack", args.pack_dir, "The pack folder")->required();
+  c.store_ingest->add_option("pack", args.pack_dir, "The pack folder, or a folder of packs")
+      ->required();
   c.store_ingest->add_option("--store", args.store_dir, "The store folder")->required();
   c.store_models = store->add_subcommand("models", "The models a store holds, with their answers");
   c.store_models->add_option("--store", args.store_dir, "The store folder")->required();

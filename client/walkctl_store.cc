@@ -1,9 +1,12 @@
 #include "client/walkctl_store.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "nav/grid/grid.h"
 #include "store/walk_store.h"
 
@@ -25,29 +28,45 @@ int Fail(const absl::Status& status) {
 }  // namespace
 
 int RunStoreExport(const StoreArgs& args) {
-  std::uint64_t model = 0;
-  if (!absl::SimpleHexAtoi(args.model, &model)) {
-    std::cerr << "walkctl: --model: '" << args.model << "' is not a 16-hex-digit model id\n";
+  std::vector<std::uint64_t> models;
+  for (absl::string_view text : absl::StrSplit(args.model, ',', absl::SkipEmpty())) {
+    std::uint64_t model = 0;
+    if (!absl::SimpleHexAtoi(text, &model)) {
+      std::cerr << "walkctl: --model: '" << text << "' is not a 16-hex-digit model id\n";
+      return 2;
+    }
+    models.push_back(model);
+  }
+  if (models.empty()) {
+    std::cerr << "walkctl: --model: at least one model id\n";
     return 2;
   }
   auto store = OpenStore(args.store_dir, false);
   if (!store.ok()) return Fail(store.status());
-  auto stats = (*store)->ExportModel(model, args.pack_dir);
-  if (!stats.ok()) return Fail(stats.status());
-  std::printf("walkctl: exported %llu answers of model %s into %zu files in %s\n",
-              static_cast<unsigned long long>(stats->answers), nav::FormatId(model).c_str(),
-              stats->files.size(), args.pack_dir.c_str());
+  for (std::uint64_t model : models) {
+    // One model: its pack is --out; several: a pack each, --out/<model>.
+    const std::string out =
+        models.size() == 1 ? args.pack_dir
+                           : (std::filesystem::path(args.pack_dir) / nav::FormatId(model)).string();
+    auto stats = (*store)->ExportModel(model, out);
+    if (!stats.ok()) return Fail(stats.status());
+    std::printf("walkctl: exported %llu answers of model %s into %zu files in %s\n",
+                static_cast<unsigned long long>(stats->answers), nav::FormatId(model).c_str(),
+                stats->files.size(), out.c_str());
+  }
   return 0;
 }
 
 int RunStoreIngest(const StoreArgs& args) {
   auto store = OpenStore(args.store_dir, true);
   if (!store.ok()) return Fail(store.status());
-  auto stats = (*store)->Ingest(args.pack_dir);
-  if (!stats.ok()) return Fail(stats.status());
-  std::printf("walkctl: ingested %llu answers of model %s from %zu files\n",
-              static_cast<unsigned long long>(stats->answers), nav::FormatId(stats->model).c_str(),
-              stats->files);
+  auto packs = (*store)->IngestPacks(args.pack_dir);
+  if (!packs.ok()) return Fail(packs.status());
+  for (const store::IngestStats& stats : *packs) {
+    std::printf("walkctl: ingested %llu answers of model %s from %zu files\n",
+                static_cast<unsigned long long>(stats.answers), nav::FormatId(stats.model).c_str(),
+                stats.files);
+  }
   return 0;
 }
 

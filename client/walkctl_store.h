@@ -10,7 +10,7 @@ namespace walk::client {
 
 struct StoreArgs {
   std::string store_dir;
-  std::string model;     // 16 hex digits (walkctl walk prints it as "model ...")
+  std::string model;     // 16 hex digits (walkctl walk prints it as "model ..."), or a comma list
   std::string pack_dir;  // export: where to write; ingest: what to load
 };
 

@@ -35,7 +35,8 @@ struct WalkdOptions {
   std::uint64_t answer_cache_mb = 256;
   // Run without a store: every walk is routed, nothing is kept.
   bool no_store = false;
-  // A store pack (walkctl store export) to ingest at start, before serving.
+  // A store pack (walkctl store export), or a folder of packs, to ingest at start, before
+  // serving.
   std::string ingest_dir;
   // Folder of live worlds (LiveService): every subfolder holding map.map (and layers.txt).
   std::string live_worlds_dir;

@@ -432,6 +432,13 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
   out->set_source(w.served ? w.served->source : w.dir);
   if (!w.served) return;
   out->set_default_backend(BackendToProto(w.served->DefaultBackend()));
+  for (const ServedWorld::MetricEntry& entry : w.served->metrics) {
+    walk::v1::ModelInfo* m = out->add_models();
+    m->set_profile(entry.metric->profile().name);
+    m->set_band(entry.metric->band());
+    if (w.served->has_grid()) m->set_grid_model(nav::FormatId(entry.model));
+    if (entry.navmesh_model != 0) m->set_navmesh_model(nav::FormatId(entry.navmesh_model));
+  }
   if (w.served->navmesh != nullptr) NavMeshToProto(*w.served->navmesh, out->mutable_navmesh());
   const nav::World& world = w.served->world;
   out->set_content_id(nav::FormatId(world.content_id));

@@ -162,12 +162,15 @@ absl::Status Walkd::Parts::OpenStore() {
   }
   store = *std::move(opened);
   if (!options.ingest_dir.empty()) {
-    auto ingested = store->Ingest(options.ingest_dir);
+    auto ingested = store->IngestPacks(options.ingest_dir);
     if (!ingested.ok()) {
       return absl::Status(ingested.status().code(),
                           absl::StrCat("--ingest: ", ingested.status().message()));
     }
-    std::cout << "walkd: ingested the store pack " << options.ingest_dir << std::endl;
+    for (const store::IngestStats& pack : *ingested) {
+      std::cout << "walkd: ingested " << pack.answers << " answers of model "
+                << nav::FormatId(pack.model) << " from " << options.ingest_dir << std::endl;
+    }
   }
   if (options.answer_cache_mb > 0) {
     answer_cache = std::make_unique<store::AnswerCache>(options.answer_cache_mb << 20);

@@ -1,6 +1,7 @@
 #include "store/walk_store.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <utility>
 
@@ -283,6 +284,33 @@ absl::StatusOr<ExportStats> WalkStore::ExportModel(std::uint64_t model, const st
 absl::StatusOr<IngestStats> WalkStore::Ingest(const std::string& pack_dir) {
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   return IngestPack(RocksStore{impl_->db, &impl_->options, dir_}, pack_dir);
+}
+
+absl::StatusOr<std::vector<IngestStats>> WalkStore::IngestPacks(const std::string& dir) {
+  std::error_code error;
+  std::vector<std::string> packs;
+  if (std::filesystem::exists(std::filesystem::path(dir) / kPackManifestName, error)) {
+    packs.push_back(dir);
+  } else {
+    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+      if (entry.is_directory() &&
+          std::filesystem::exists(entry.path() / kPackManifestName, error)) {
+        packs.push_back(entry.path().string());
+      }
+    }
+    std::sort(packs.begin(), packs.end());
+  }
+  if (packs.empty()) {
+    return absl::NotFoundError(absl::StrCat(dir, ": no store pack (no ", kPackManifestName,
+                                            ", nor a subfolder holding one)"));
+  }
+  std::vector<IngestStats> ingested;
+  for (const std::string& pack : packs) {
+    absl::StatusOr<IngestStats> stats = Ingest(pack);
+    if (!stats.ok()) return stats.status();
+    ingested.push_back(*stats);
+  }
+  return ingested;
 }
 
 absl::Status WalkStore::Flush() {

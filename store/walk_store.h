@@ -111,6 +111,10 @@ class WalkStore {
   // are copied, never moved; answers already stored under the same keys are replaced (equal
   // keys mean equal answers).
   absl::StatusOr<IngestStats> Ingest(const std::string& pack_dir);
+  // Ingests `dir`: a pack, or a folder whose subfolders are packs (each model's pack, as
+  // `walkctl store export` writes several), in name order, each as Ingest does. Stops at the
+  // first error (the packs before it stay ingested). NOT_FOUND when `dir` holds no pack.
+  absl::StatusOr<std::vector<IngestStats>> IngestPacks(const std::string& dir);
 
   // Writes the answers held in memory to table files. Never needed for durability (the log has
   // them); tests and tools use it to lay the store out on disk.

@@ -4,13 +4,14 @@
 // hybrid takes the navmesh's walk unless it has none or costs over the slack, never finds fewer
 // walks than the grid alone, and counts what it took in batch summaries.
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <thread>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "client/walk_client.h"
@@ -43,8 +44,8 @@ const Worlds& SharedWorlds() {
     const std::string root = testing::FreshTempDir("walkd-navmesh-it", "worlds");
     w->dir = root + "/worlds";
     auto demo = [&](const std::string& name, const std::vector<std::string>& more) {
-      std::vector<std::string> argv = {WALKGRID_BIN, "demo", "--tiles", "1x1", "--out",
-                                       w->dir + "/" + name};
+      std::vector<std::string> argv = {WALKGRID_BIN, "demo",  "--tiles",
+                                       "1x1",        "--out", w->dir + "/" + name};
       argv.insert(argv.end(), more.begin(), more.end());
       const testing::CommandResult made = RunCommand(argv);
       EXPECT_EQ(made.exit_code, 0) << made.output;
@@ -60,25 +61,30 @@ const Worlds& SharedWorlds() {
     EXPECT_TRUE(mesh.ok()) << mesh.status();
     absl::StatusOr<nav::NavMesh> navmesh = nav::BuildNavMesh(*mesh, nav::NavMeshBuildOptions{});
     EXPECT_TRUE(navmesh.ok()) << navmesh.status();
-    EXPECT_TRUE(nav::SaveWorldNavMesh(*navmesh, w->dir + "/nolifts", nav::NavMeshFormat::kMset)
-                    .ok());
+    EXPECT_TRUE(
+        nav::SaveWorldNavMesh(*navmesh, w->dir + "/nolifts", nav::NavMeshFormat::kMset).ok());
     w->landmarks = *nav::FindLandmarks(options);
     return w;
   }();
   return *worlds;
 }
 
-// A walkd serving the shared worlds, with its own store; waits until every world is ready.
+// A walkd serving `worlds_dir` (default: the shared worlds) with its data (and store) in
+// `data_dir` (default: a fresh folder named `name`); waits until every world is ready.
 struct Served {
   testing::StartedWalkd walkd;
   std::unique_ptr<client::WalkClient> client;
 };
-Served Serve(const std::string& name, const std::vector<std::string>& more = {}) {
-  const Worlds& worlds = SharedWorlds();
+Served Serve(const std::string& name, const std::vector<std::string>& more = {},
+             const std::string& worlds_dir = "", const std::string& data_dir = "") {
   Served s;
-  std::vector<std::string> args = {"--worlds", worlds.dir, "--data",
-                                   testing::FreshTempDir("walkd-navmesh-it", name),
-                                   "--search-threads", "2"};
+  std::vector<std::string> args = {
+      "--worlds",
+      worlds_dir.empty() ? SharedWorlds().dir : worlds_dir,
+      "--data",
+      data_dir.empty() ? testing::FreshTempDir("walkd-navmesh-it", name) : data_dir,
+      "--search-threads",
+      "2"};
   args.insert(args.end(), more.begin(), more.end());
   s.walkd = testing::StartWalkdOnLoopback(WALKD_BIN, args);
   EXPECT_FALSE(s.walkd.address.empty()) << s.walkd.process->output();
@@ -89,6 +95,7 @@ Served Serve(const std::string& name, const std::vector<std::string>& more = {})
         serving == grpc::health::v1::HealthCheckResponse::SERVING) {
       break;
     }
+    if (s.walkd.process->Exited()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return s;
@@ -162,10 +169,9 @@ TEST(WalkdNavMeshTest, EveryBackendAnswersAndSaysWhichAnswered) {
   EXPECT_EQ(hybrid.model_id(), navmesh.model_id());
   EXPECT_DOUBLE_EQ(hybrid.seconds(), navmesh.seconds());
   // Off the mesa: the grid drops down the cliff, the navmesh rides the lift: the grid's.
-  ASSERT_TRUE(s.client
-                  ->Walk(Request("both", l.cliff_top, l.cliff_foot, walk::v1::BACKEND_HYBRID),
-                         &again)
-                  .ok());
+  ASSERT_TRUE(
+      s.client->Walk(Request("both", l.cliff_top, l.cliff_foot, walk::v1::BACKEND_HYBRID), &again)
+          .ok());
   EXPECT_EQ(again.hybrid(), walk::v1::HYBRID_CHOICE_NAVMESH_DETOUR);
   EXPECT_EQ(again.backend(), walk::v1::BACKEND_GRID);
   // The navmesh-only world walks on its navmesh without being asked.
@@ -177,7 +183,8 @@ TEST(WalkdNavMeshTest, EveryBackendAnswersAndSaysWhichAnswered) {
 
   // A path on the navmesh: the straight path's points, from one end to the other.
   walk::v1::PathRequest path_request;
-  *path_request.mutable_walk() = Request("both", l.lift_bottom, l.lift_top, walk::v1::BACKEND_NAVMESH);
+  *path_request.mutable_walk() =
+      Request("both", l.lift_bottom, l.lift_top, walk::v1::BACKEND_NAVMESH);
   walk::v1::PathResponse path;
   ASSERT_TRUE(s.client->Path(path_request, &path).ok());
   ASSERT_EQ(path.walk().status(), walk::v1::WALK_STATUS_OK);
@@ -197,12 +204,11 @@ TEST(WalkdNavMeshTest, BadBackendsAreRefusedNamingTheField) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(status.error_message().rfind("backend:", 0), 0u) << status.error_message();
 
-  status = s.client->Walk(Request("grid", l.town_a, l.town_b, walk::v1::BACKEND_NAVMESH),
-                          &response);
+  status =
+      s.client->Walk(Request("grid", l.town_a, l.town_b, walk::v1::BACKEND_NAVMESH), &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(status.error_message().rfind("backend:", 0), 0u) << status.error_message();
-  status = s.client->Walk(Request("mesh", l.town_a, l.town_b, walk::v1::BACKEND_HYBRID),
-                          &response);
+  status = s.client->Walk(Request("mesh", l.town_a, l.town_b, walk::v1::BACKEND_HYBRID), &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
 
   r = Request("both", l.town_a, l.town_b, walk::v1::BACKEND_NAVMESH);
@@ -214,8 +220,9 @@ TEST(WalkdNavMeshTest, BadBackendsAreRefusedNamingTheField) {
 
 // Random places over the 1 x 1 world.
 std::vector<walk::v1::WalkRequest> RandomPairs(const std::string& world, walk::v1::Backend backend,
-                                               std::uint32_t band, int count) {
-  std::mt19937_64 random(18);
+                                               std::uint32_t band, int count,
+                                               std::uint64_t seed = 18) {
+  std::mt19937_64 random(seed);
   std::uniform_real_distribution<double> coordinate(5.0, 528.0);
   std::vector<walk::v1::WalkRequest> walks;
   for (int i = 0; i < count; ++i) {
@@ -342,6 +349,97 @@ TEST(WalkdNavMeshTest, TableAndBatchLinesTakeABackend) {
   std::getline(answers, second);
   EXPECT_NE(first.find("\"backend\":\"navmesh\""), std::string::npos) << first;
   EXPECT_EQ(second.find("\"backend\""), std::string::npos) << second;
+}
+
+// The model a world's profile and band keep navmesh answers under, from Info.
+std::string NavMeshModel(client::WalkClient& client, const std::string& world,
+                         const std::string& profile, std::uint32_t band) {
+  walk::v1::InfoResponse info;
+  EXPECT_TRUE(client.Info(&info).ok());
+  for (const auto& w : info.worlds()) {
+    if (w.name() != world) continue;
+    for (const auto& m : w.models()) {
+      if (m.profile() == profile && m.band() == band) return m.navmesh_model();
+    }
+  }
+  return "";
+}
+
+TEST(WalkdNavMeshTest, SavedNavMeshAnswersServeAWalkdWithoutTheNavMesh) {
+  const nav::DemoLandmarks& l = SharedWorlds().landmarks;
+  const std::string root = testing::FreshTempDir("walkd-navmesh-it", "saved");
+  const std::vector<walk::v1::WalkRequest> asked =
+      RandomPairs("both", walk::v1::BACKEND_HYBRID, 0, 60);
+  client::StreamedWalks first;
+  std::string model;
+  {
+    Served a = Serve("saved-a", {}, "", root + "/a");
+    first = client::StreamWalks(a.walkd.address, 120, asked);
+    ASSERT_TRUE(first.status.ok());
+    model = NavMeshModel(*a.client, "both", "neutral", 0);
+    a.walkd.process->Signal(SIGTERM);
+    ASSERT_EQ(a.walkd.process->Wait(), 0) << a.walkd.process->output();
+  }
+  ASSERT_EQ(model.size(), 16u);
+  testing::CommandResult exported =
+      RunCommand({WALKCTL_BIN, "store", "export", "--store", root + "/a/store", "--model", model,
+                  "--out", root + "/pack"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+
+  // A world of the same grid and the navmesh's note, without its files.
+  const std::string worlds = root + "/worlds";
+  fs::create_directories(worlds + "/both");
+  for (const char* file : {"grid.walkgrid", "navmesh.json"}) {
+    fs::copy_file(SharedWorlds().dir + "/both/" + file, worlds + "/both/" + file);
+  }
+  std::vector<walk::v1::WalkRequest> again = asked;
+  // New pairs (without the two landmark pairs every list ends with, asked before).
+  const std::vector<walk::v1::WalkRequest> fresh =
+      RandomPairs("both", walk::v1::BACKEND_HYBRID, 0, 20, /*seed=*/99);
+  again.insert(again.end(), fresh.begin(), fresh.end() - 2);
+  {
+    Served b = Serve("saved-b", {"--ingest", root + "/pack"}, worlds, root + "/b");
+    walk::v1::InfoResponse info;
+    ASSERT_TRUE(b.client->Info(&info).ok());
+    ASSERT_EQ(info.worlds_size(), 1);
+    EXPECT_TRUE(info.worlds(0).navmesh().saved_only());
+    EXPECT_EQ(info.worlds(0).default_backend(), walk::v1::BACKEND_HYBRID);
+    EXPECT_EQ(NavMeshModel(*b.client, "both", "neutral", 0), model);
+    const client::StreamedWalks second = client::StreamWalks(b.walkd.address, 120, again);
+    ASSERT_TRUE(second.status.ok());
+    for (std::size_t i = 0; i < asked.size(); ++i) {
+      ASSERT_TRUE(first.answers[i] && second.answers[i]);
+      EXPECT_EQ(second.answers[i]->seconds, first.answers[i]->seconds) << "pair " << i;
+      EXPECT_EQ(second.answers[i]->hybrid, first.answers[i]->hybrid) << "pair " << i;
+    }
+    for (std::size_t i = asked.size(); i < again.size(); ++i) {
+      ASSERT_TRUE(second.answers[i]);
+      EXPECT_EQ(second.answers[i]->hybrid, walk::v1::HYBRID_CHOICE_NAVMESH_NONE) << "pair " << i;
+      EXPECT_EQ(second.answers[i]->backend, walk::v1::BACKEND_GRID);
+    }
+    // The navmesh backend alone answers what was saved, and refuses the rest.
+    walk::v1::WalkResponse response;
+    walk::v1::WalkRequest saved = asked.front();
+    saved.set_backend(walk::v1::BACKEND_NAVMESH);
+    EXPECT_TRUE(b.client->Walk(saved, &response).ok());
+    EXPECT_EQ(response.backend(), walk::v1::BACKEND_NAVMESH);
+    const grpc::Status refused =
+        b.client->Walk(Request("both", l.town_a, l.low_zone, walk::v1::BACKEND_NAVMESH), &response);
+    EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    b.walkd.process->Signal(SIGTERM);
+    ASSERT_EQ(b.walkd.process->Wait(), 0) << b.walkd.process->output();
+  }
+  // Nothing was written under the navmesh's model: the store holds what was ingested.
+  const testing::CommandResult before =
+      RunCommand({WALKCTL_BIN, "store", "models", "--store", root + "/a/store"});
+  const testing::CommandResult after =
+      RunCommand({WALKCTL_BIN, "store", "models", "--store", root + "/b/store"});
+  auto count_of = [&](const std::string& text) {
+    const std::size_t at = text.find(model + " ");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_FALSE(count_of(before.output).empty()) << before.output;
+  EXPECT_EQ(count_of(after.output), count_of(before.output)) << after.output;
 }
 
 }  // namespace
