@@ -1,4 +1,5 @@
-// walkgrid layers: lays ground layers (zones, roads, hubs, lifts: nav/layers/) on a saved world,
+// walkgrid layers: lays ground layers (zones, roads, hubs, lifts, districts: nav/layers/) on a
+// saved world,
 // saves it back and prints one JSON line saying what each layer covered.
 //
 //   walkgrid layers worlds/demo --zones zones.geojson --lifts lifts.json
@@ -6,7 +7,7 @@
 //    "zones":[{"zone":1,"name":"Amber Vale","columns":5120}],"lifts":{"joined":[...],
 //    "refused":[...]}}
 //
-// The same four options lay layers on a world as build-mesh, import-movingai and demo build it.
+// The same five options lay layers on a world as build-mesh, import-movingai and demo build it.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -65,12 +66,26 @@ nlohmann::ordered_json ReportJson(const nav::LayersReport& report) {
     }
     out["lifts"] = {{"joined", joined}, {"refused", refused}};
   }
+  if (report.districts) {
+    out["districts"] = nlohmann::ordered_json::array();
+    for (const nav::DistrictOutcome& d : *report.districts) {
+      nlohmann::ordered_json item;
+      item["index"] = d.index;
+      if (!d.name.empty()) item["name"] = d.name;
+      item["inside_surfaces"] = d.inside;
+      item["links_cut"] = d.links_cut;
+      item["rides_kept"] = d.rides_kept;
+      item["rides_cut"] = d.rides_cut;
+      out["districts"].push_back(item);
+    }
+  }
   return out;
 }
 
 void RunLayers(const LayersArgs& args) {
   if (args.files.empty()) {
-    std::cerr << "walkgrid layers: name at least one of --zones, --roads, --hubs, --lifts\n";
+    std::cerr << "walkgrid layers: name at least one of --zones, --roads, --hubs, --lifts, "
+                 "--districts\n";
     throw CLI::RuntimeError(1);
   }
   absl::StatusOr<nav::LoadedWorld> loaded = nav::LoadWorld(args.dir);
@@ -108,6 +123,9 @@ void AddLayerOptions(CLI::App* cmd, nav::LayerFiles* files) {
   cmd->add_option("--hubs", files->hubs,
                   "A hubs layer (GeoJSON): replaces the world's faction towns and outposts");
   cmd->add_option("--lifts", files->lifts, "A lifts layer (JSON): replaces the world's lifts");
+  cmd->add_option("--districts", files->districts,
+                  "A districts layer (JSON): parts joined to the rest only by their lifts; cuts "
+                  "links for good, so once, after the lifts");
 }
 
 std::string LayWorld(const nav::LayerFiles& files, nav::World* world, const std::string& command) {
@@ -126,7 +144,8 @@ void AddLayersCommand(CLI::App& app) {
   auto args = std::make_shared<LayersArgs>();
   CLI::App* cmd = app.add_subcommand(
       "layers",
-      "Lay ground layers (zones, roads, hubs, lifts) on a world and save it; prints one JSON line");
+      "Lay ground layers (zones, roads, hubs, lifts, districts) on a world and save it; prints one "
+      "JSON line");
   cmd->add_option("dir", args->dir, "The world folder (grid.walkgrid inside)")->required();
   AddLayerOptions(cmd, &args->files);
   cmd->callback([args] { RunLayers(*args); });

@@ -46,6 +46,9 @@ enum AreaMark : std::uint8_t {
   kMarkHubA = 1 << 1,  // a town or outpost of faction A
   kMarkHubB = 1 << 2,  // a town or outpost of faction B
   kMarkLift = 1 << 3,  // a lift landing: the surface has lift rides (Continent::lifts)
+  // Inside a district joined to the rest only by lifts (nav/layers/district_layer.h): no link
+  // joins a surface marked so to one that is not.
+  kMarkDistrict = 1 << 4,
 };
 
 // The 8 directions, counter-clockwise from east. Even directions are orthogonal; the two

@@ -61,7 +61,15 @@ struct Parsed {
   std::optional<ZoneLayer> zones;
   std::optional<MarkLayer> roads, hubs;
   std::optional<LiftLayer> lifts;
+  std::optional<DistrictLayer> districts;
 };
+
+bool HasLayer(const World& world, const std::string& name) {
+  for (const WorldLayer& layer : world.layers) {
+    if (layer.name == name) return true;
+  }
+  return false;
+}
 
 absl::StatusOr<Parsed> ParseAll(const LayerSources& sources, const World& world) {
   Parsed parsed;
@@ -88,6 +96,25 @@ absl::StatusOr<Parsed> ParseAll(const LayerSources& sources, const World& world)
     if (!layer.ok()) return layer.status();
     parsed.lifts = *std::move(layer);
   }
+  if ((sources.lifts || sources.districts) && HasLayer(world, "districts")) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        (sources.lifts ? sources.lifts : sources.districts)->file,
+        ": the world already has its districts, which cut its links for good: lay lifts and "
+        "districts on the world as built (rebuild it to change them)"));
+  }
+  if (sources.districts) {
+    absl::StatusOr<DistrictLayer> layer =
+        ParseDistrictLayer(sources.districts->text, sources.districts->file);
+    if (!layer.ok()) return layer.status();
+    for (const DistrictSpec& d : layer->districts) {
+      if (world.FindContinent(d.continent) == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat(sources.districts->file, ": ", d.Label(),
+                                                       ": continent: the world has no continent ",
+                                                       d.continent));
+      }
+    }
+    parsed.districts = *std::move(layer);
+  }
   return parsed;
 }
 
@@ -107,10 +134,11 @@ std::uint64_t ColumnsOf(const std::vector<MarkColumns>& counted, std::uint8_t ma
 
 absl::StatusOr<LayerSources> ReadLayerFiles(const LayerFiles& files) {
   LayerSources sources;
-  const std::string* paths[] = {&files.zones, &files.roads, &files.hubs, &files.lifts};
+  const std::string* paths[] = {&files.zones, &files.roads, &files.hubs, &files.lifts,
+                                &files.districts};
   std::optional<LayerSource>* into[] = {&sources.zones, &sources.roads, &sources.hubs,
-                                        &sources.lifts};
-  for (int k = 0; k < 4; ++k) {
+                                        &sources.lifts, &sources.districts};
+  for (int k = 0; k < 5; ++k) {
     absl::StatusOr<std::optional<LayerSource>> source = ReadOne(*paths[k]);
     if (!source.ok()) return source.status();
     *into[k] = *std::move(source);
@@ -154,6 +182,20 @@ absl::StatusOr<LayersReport> ApplyLayers(const LayerSources& sources, World* wor
     report.applied.push_back(RecordOf("lifts", *sources.lifts,
                                       absl::StrCat(Count(joined, "lift", "lifts"), " joined, ",
                                                    report.lifts->size() - joined, " refused")));
+  }
+  if (parsed->districts) {
+    report.districts = ApplyDistrictLayer(*parsed->districts, world);
+    std::uint64_t inside = 0, cut = 0, kept = 0;
+    for (const DistrictOutcome& d : *report.districts) {
+      inside += d.inside;
+      cut += d.links_cut;
+      kept += d.rides_kept;
+    }
+    report.applied.push_back(RecordOf(
+        "districts", *sources.districts,
+        absl::StrCat(Count(report.districts->size(), "district", "districts"), ", ",
+                     Count(inside, "surface", "surfaces"), " inside, ", Count(cut, "link", "links"),
+                     " cut, ", Count(kept, "ride", "rides"), " joining the sides")));
   }
   for (Continent& c : world->continents) FinishContinent(c);
   for (const WorldLayer& record : report.applied) Record(record, world);

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/grid/grid.h"
+#include "nav/layers/district_layer.h"
 #include "nav/layers/lift_layer.h"
 #include "nav/layers/zone_layer.h"
 
@@ -20,8 +21,10 @@ namespace walk::nav {
 
 // Where each layer's file is; an empty path leaves that layer as the world has it.
 struct LayerFiles {
-  std::string zones, roads, hubs, lifts;
-  bool empty() const { return zones.empty() && roads.empty() && hubs.empty() && lifts.empty(); }
+  std::string zones, roads, hubs, lifts, districts;
+  bool empty() const {
+    return zones.empty() && roads.empty() && hubs.empty() && lifts.empty() && districts.empty();
+  }
 };
 
 // A layer file's contents and how messages name it.
@@ -31,7 +34,7 @@ struct LayerSource {
 };
 
 struct LayerSources {
-  std::optional<LayerSource> zones, roads, hubs, lifts;
+  std::optional<LayerSource> zones, roads, hubs, lifts, districts;
 };
 
 // What laying the layers did.
@@ -41,13 +44,16 @@ struct LayersReport {
   std::optional<std::uint64_t> road_columns;      // a roads file
   std::optional<std::uint64_t> hub_a_columns, hub_b_columns;  // a hubs file
   std::optional<std::vector<LiftOutcome>> lifts;  // a lifts file: each lift joined or refused
+  std::optional<std::vector<DistrictOutcome>> districts;  // a districts file
 };
 
 // Reads the files `files` names. NOT_FOUND naming a file that cannot be read.
 absl::StatusOr<LayerSources> ReadLayerFiles(const LayerFiles& files);
 
 // Lays `sources` on `*world`: zones, then roads, then hubs, then lifts (landings are found on
-// the world's surfaces, which the others leave in place). Then finishes every continent again
+// the world's surfaces, which the others leave in place), then districts (which cut links and
+// rides, once: a world that has its districts takes neither districts nor lifts again,
+// FAILED_PRECONDITION). Then finishes every continent again
 // (regions, the ground kinds a metric bounds its A* by, rides by landing), records each layer
 // in world->layers (replacing the record of the same name) and recomputes the content id.
 // INVALID_ARGUMENT naming the file, the feature and the field for a bad file or a continent the

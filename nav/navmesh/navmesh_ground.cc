@@ -20,6 +20,8 @@ namespace {
 struct Found {
   NavMeshClass key;
   std::uint16_t zone = 0;  // the polygon's own zone
+  bool inside = false;     // inside a district (kMarkDistrict): joined to the rest by lifts only
+  bool cut = false;        // a connection across a district's edge that is no lift: unlinked
 };
 
 // True when some danger band prices `zone` of `world`.
@@ -75,6 +77,7 @@ struct GridView {
     f.key.marks = continent->marks[s] & kNavMeshPricingMarks;
     f.zone = continent->zone[s];
     f.key.zone = PricedZone(*world, f.zone) ? f.zone : 0;
+    f.inside = (continent->marks[s] & kMarkDistrict) != 0;
     return f;
   }
 };
@@ -110,10 +113,15 @@ Found ClassifyConnection(const GridView& grid, const dtMeshTile& tile, const dtP
   Found f;
   if (!from || !to) return f;
   const LiftRide* ride = grid.continent->FindRide(*from, *to);
+  const bool across = ((grid.continent->marks[*from] ^ grid.continent->marks[*to]) & kMarkDistrict);
   const double yards =
       std::sqrt(double(b[0] - a[0]) * (b[0] - a[0]) + double(b[1] - a[1]) * (b[1] - a[1]) +
                 double(b[2] - a[2]) * (b[2] - a[2]));
-  if (ride == nullptr || !(yards > 1e-3)) return grid.GroundOf(*to);
+  if (ride == nullptr || !(yards > 1e-3)) {
+    f = grid.GroundOf(*to);
+    f.cut = across;  // only the lifts the grid keeps join a district to the rest
+    return f;
+  }
   ++stats->lift_rides;
   f = grid.GroundOf(*to);  // a ride is priced by the ground it lands on
   f.key.lift = true;
@@ -171,6 +179,47 @@ bool Coarsen(const World* world, std::vector<Found>* found) {
     }
   }
   return false;
+}
+
+// Unlinks, in both directions, every link between a polygon inside a district and one outside,
+// and every link of a connection `found` says to cut: the floor rule the grid's districts layer
+// laid (nav/layers/district_layer.h). `found` and `tile_base` are by slot. Returns the links cut.
+std::uint64_t CutDistricts(dtNavMesh& mesh, const std::vector<Found>& found,
+                           const std::vector<std::uint32_t>& tile_base) {
+  const dtNavMesh& view = mesh;
+  auto slot_of = [&](dtPolyRef ref) -> std::size_t {
+    unsigned int salt = 0, it = 0, ip = 0;
+    view.decodePolyId(ref, salt, it, ip);
+    return std::size_t{tile_base[it]} + ip;
+  };
+  std::uint64_t cut = 0;
+  for (int i = 0; i < view.getMaxTiles(); ++i) {
+    // The navmesh is ours to change before any query runs; Detour lends only a const tile.
+    auto* tile = const_cast<dtMeshTile*>(view.getTile(i));
+    if (tile == nullptr || tile->header == nullptr) continue;
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      dtPoly& poly = tile->polys[p];
+      const Found& self = found[tile_base[i] + p];
+      unsigned int* into = &poly.firstLink;
+      while (*into != DT_NULL_LINK) {
+        dtLink& link = tile->links[*into];
+        const Found& other = found[slot_of(link.ref)];
+        const dtMeshTile* other_tile = nullptr;
+        const dtPoly* other_poly = nullptr;
+        view.getTileAndPolyByRefUnsafe(link.ref, &other_tile, &other_poly);
+        const bool connection = poly.getType() == DT_POLYTYPE_OFFMESH_CONNECTION ||
+                                other_poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION;
+        const bool drop = connection ? (self.cut || other.cut) : self.inside != other.inside;
+        if (drop) {
+          *into = link.next;
+          ++cut;
+        } else {
+          into = &link.next;
+        }
+      }
+    }
+  }
+  return cut;
 }
 
 std::uint16_t FlagsOf(const NavMeshClass& c) {
@@ -240,6 +289,7 @@ absl::StatusOr<NavMeshGround> NavMeshGround::Classify(NavMesh& navmesh, const Wo
       return absl::InternalError(absl::StrCat("navmesh ground: Detour refused polygon ", slot));
     }
   }
+  ground.stats_.district_links_cut = CutDistricts(mesh, found, ground.tile_base_);
   // The id: the classes, then each tile's polygons in tile order (as content_hash orders them).
   for (const NavMeshClass& c : ground.classes_) {
     hasher.AddU64(c.flags | (c.marks << 8) | (std::uint64_t{c.zone} << 16) |

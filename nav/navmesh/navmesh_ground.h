@@ -10,6 +10,11 @@
 // the grid's lift ride between the surfaces under its two ends; without a grid, polygons keep the
 // ground their Detour area names (nav_areas.h) and connections price as ground.
 //
+// Where the grid has districts joined to the rest only by lifts (nav/layers/district_layer.h),
+// Classify unlinks the navmesh's links between polygons inside and polygons outside, and every
+// off-mesh connection across a district's edge that is not one of the grid's lift rides: the
+// same floor rule on both backends.
+//
 // Detour holds 64 areas. Classes that price alike in every band share one (zones that no band
 // prices carry no zone; rides of equal seconds per yard and landing share). When more than 64
 // remain, zones of equal lowest level share a class (so an end's zone exempts every zone of its
@@ -50,11 +55,12 @@ inline constexpr std::uint8_t kNavMeshPricingMarks = kMarkRoad | kMarkHubA | kMa
 
 // How many polygons took what, for logs and Info.
 struct NavMeshGroundStats {
-  std::uint64_t polygons = 0;      // ground polygons classified
-  std::uint64_t off_grid = 0;      // of them, over no surface of the grid (priced as ground)
-  std::uint64_t connections = 0;   // off-mesh connections
-  std::uint64_t lift_rides = 0;    // of them, lift rides of the grid
-  std::uint64_t fine_classes = 0;  // classes before sharing the 64 areas
+  std::uint64_t polygons = 0;            // ground polygons classified
+  std::uint64_t off_grid = 0;            // of them, over no surface of the grid (priced as ground)
+  std::uint64_t connections = 0;         // off-mesh connections
+  std::uint64_t lift_rides = 0;          // of them, lift rides of the grid
+  std::uint64_t fine_classes = 0;        // classes before sharing the 64 areas
+  std::uint64_t district_links_cut = 0;  // links unlinked by the grid's districts (floor rule)
 };
 
 class NavMeshGround {
