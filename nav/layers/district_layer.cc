@@ -72,8 +72,7 @@ absl::StatusOr<DistrictSpec> DistrictReader::Read(const Json& json) {
       !s.ok())
     return s;
   const auto side = json.find("side");
-  if (side == json.end() || !side->is_string() ||
-      (*side != "above" && *side != "below")) {
+  if (side == json.end() || !side->is_string() || (*side != "above" && *side != "below")) {
     return Error("side", "must be \"above\" or \"below\" (which side of the middle is inside)");
   }
   spec_.above = *side == "above";
@@ -100,8 +99,7 @@ absl::Status DistrictReader::ReadShafts(const Json& json) {
     const char* names[] = {"x", "y"};
     for (int k = 0; k < 2; ++k) {
       const auto value = shaft.find(names[k]);
-      if (value == shaft.end() || !value->is_number() ||
-          !std::isfinite(value->get<double>())) {
+      if (value == shaft.end() || !value->is_number() || !std::isfinite(value->get<double>())) {
         return Error(absl::StrCat(path, ".", names[k]), "must be a finite number");
       }
       *fields[k] = value->get<double>();

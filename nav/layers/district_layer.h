@@ -20,9 +20,9 @@
 // kMarkDistrict and cuts every link between a surface inside and one outside, in both
 // directions (districts that touch are one inside); of the lift rides that join a district's
 // inside to the outside, it keeps those whose two landings lie within shaft_yards of one of its
-// shafts and removes the others. Cutting links cannot be undone: a world takes its districts once, after
-// its lifts (ground_layers.h refuses either again). The navmesh beside the grid is cut at load
-// by the same marks (nav/navmesh/navmesh_ground.h).
+// shafts and removes the others. Cutting links cannot be undone: a world takes its districts once,
+// after its lifts (ground_layers.h refuses either again). The navmesh beside the grid is cut at
+// load by the same marks (nav/navmesh/navmesh_ground.h).
 #pragma once
 
 #include <cstddef>
@@ -71,10 +71,10 @@ absl::StatusOr<DistrictLayer> ParseDistrictLayer(std::string_view text, const st
 struct DistrictOutcome {
   std::size_t index = 0;
   std::string name;
-  std::uint64_t inside = 0;       // surfaces inside it
-  std::uint64_t links_cut = 0;    // links between its inside and the rest, each direction counted
-  std::uint64_t rides_kept = 0;   // lift rides joining its sides at its shafts
-  std::uint64_t rides_cut = 0;    // lift rides joining its sides elsewhere, removed
+  std::uint64_t inside = 0;      // surfaces inside it
+  std::uint64_t links_cut = 0;   // links between its inside and the rest, each direction counted
+  std::uint64_t rides_kept = 0;  // lift rides joining its sides at its shafts
+  std::uint64_t rides_cut = 0;   // lift rides joining its sides elsewhere, removed
 };
 
 // Lays `layer` on `world` (every district's continent must exist: ParseAll checks). Leaves the

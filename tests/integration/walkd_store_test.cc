@@ -613,7 +613,7 @@ TEST(WalkdStoreTest, AStorePackExportedAndIngestedAnswersAsComputedOnline) {
   Walkd fresh = Start(b, {"--ingest", pack});
   client::WalkClient client(fresh.address, 30.0);
   ASSERT_TRUE(WaitServing(client)) << fresh.process->output();
-  EXPECT_NE(fresh.process->output().find("ingested the store pack"), std::string::npos);
+  EXPECT_NE(fresh.process->output().find("walkd: ingested "), std::string::npos);
   const BatchResult ingested = Stream(fresh.address, pairs);
   ASSERT_TRUE(ingested.status.ok());
   std::uint64_t stored = 0;
