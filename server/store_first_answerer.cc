@@ -493,7 +493,8 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
     absl::StatusOr<nav::NavMeshWalker*> walker = searchers.navmesh.For(*served.navmesh);
     if (!walker.ok()) return walker.status();
     absl::StatusOr<nav::NavMeshWalk> walk =
-        (*walker)->Walk(p.from, p.to, nav::NavMeshPricing{p.metric->metric.get(), &*served.ground});
+        (*walker)->Walk(p.from, p.to, nav::NavMeshPricing{p.metric->metric.get(), &*served.ground},
+                        query.want_path);
     if (!walk.ok()) return walk.status();
     result.answer = nav::ToWalkAnswer(*std::move(walk), query.want_path);
   }

@@ -14,6 +14,19 @@ struct CostFilter::Impl : dtQueryFilter {};
 CostFilter::CostFilter(const NavMeshPricing& pricing, std::uint16_t exempt_a,
                        std::uint16_t exempt_b)
     : impl_(std::make_unique<Impl>()) {
+  Set(pricing, exempt_a, exempt_b);
+}
+
+void CostFilter::Set(const NavMeshPricing& pricing, std::uint16_t exempt_a,
+                     std::uint16_t exempt_b) {
+  if (metric_ == pricing.metric && ground_ == pricing.ground && exempt_a_ == exempt_a &&
+      exempt_b_ == exempt_b) {
+    return;
+  }
+  metric_ = pricing.metric;
+  ground_ = pricing.ground;
+  exempt_a_ = exempt_a;
+  exempt_b_ = exempt_b;
   const double speed = pricing.run_yards_per_second();
   const int classes = static_cast<int>(pricing.ground->classes().size());
   std::array<double, DT_MAX_AREAS> multiplier;

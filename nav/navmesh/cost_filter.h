@@ -25,6 +25,11 @@ class CostFilter {
  public:
   // The filter of `pricing` with zones `exempt_a` and `exempt_b` exempt from danger.
   CostFilter(const NavMeshPricing& pricing, std::uint16_t exempt_a, std::uint16_t exempt_b);
+  // Prices for `pricing` and the exempt zones instead; nothing is recomputed when they are the
+  // ones it already prices for (a walker's filter is reused walk after walk). The metric and
+  // ground are known by address: they must outlive the filter's use of them (a served world's
+  // live as long as the world).
+  void Set(const NavMeshPricing& pricing, std::uint16_t exempt_a, std::uint16_t exempt_b);
   CostFilter(CostFilter&&) noexcept;
   CostFilter& operator=(CostFilter&&) noexcept;
   ~CostFilter();
@@ -35,11 +40,18 @@ class CostFilter {
   }
   // Detour's filter, for dtNavMeshQuery. Never null; owned by this object.
   const dtQueryFilter* detour() const;
+  // The zones it exempts now.
+  std::uint16_t exempt_a() const { return exempt_a_; }
+  std::uint16_t exempt_b() const { return exempt_b_; }
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::array<double, 64> seconds_per_yard_{};  // by area (DT_MAX_AREAS)
+  // What it prices for now.
+  const Metric* metric_ = nullptr;
+  const NavMeshGround* ground_ = nullptr;
+  std::uint16_t exempt_a_ = 0, exempt_b_ = 0;
 };
 
 }  // namespace walk::nav

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -16,9 +16,11 @@ namespace walk::nav {
 struct NavMeshWalker::Impl {
   const dtNavMesh* mesh = nullptr;
   dtNavMeshQuery query;
+  std::optional<CostFilter> filter;  // reused walk after walk (CostFilter::Set)
+  // One stretch's straight path: its corners, then with every polygon crossing.
+  std::vector<float> corners = std::vector<float>(3 * kNavMeshWalkerMaxPoints);
   std::vector<dtPolyRef> polys = std::vector<dtPolyRef>(kNavMeshWalkerMaxPolys);
   std::vector<float> points = std::vector<float>(3 * kNavMeshWalkerMaxPoints);
-  std::vector<unsigned char> point_flags = std::vector<unsigned char>(kNavMeshWalkerMaxPoints);
   std::vector<dtPolyRef> point_refs = std::vector<dtPolyRef>(kNavMeshWalkerMaxPoints);
 };
 
@@ -48,53 +50,55 @@ double Distance(const float* a, const float* b) {
   return std::sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-// Yards by (cell x, cell y, zone), in the frame the navmesh's coordinates are.
+// Yards by (cell x, cell y, zone), in the frame the navmesh's coordinates are. A walk adds to a
+// few cells in turn, so the one sought is nearly always among the last: a flat list searched
+// from its end, sorted once at the end.
 class CellYards {
  public:
   // Adds the segment a -> b (Detour axes), `yards` long in all, to the cells it crosses.
   void AddSegment(const float* a, const float* b, double yards, std::uint16_t zone) {
     // Split at every cell border along x (Detour x) and y (Detour z).
-    std::vector<double> cuts = {0.0, 1.0};
+    double cuts[64];
+    int n = 0;
+    cuts[n++] = 0.0;
     for (int axis : {0, 2}) {
       const double from = a[axis], to = b[axis];
       if (from == to) continue;
       const double lo = std::min(from, to), hi = std::max(from, to);
-      for (double edge = (std::floor(lo / kZoneCellYards) + 1) * kZoneCellYards; edge < hi;
-           edge += kZoneCellYards) {
-        cuts.push_back((edge - from) / (to - from));
+      for (double edge = (std::floor(lo / kZoneCellYards) + 1) * kZoneCellYards;
+           edge < hi && n < 63; edge += kZoneCellYards) {
+        cuts[n++] = (edge - from) / (to - from);
       }
     }
-    std::sort(cuts.begin(), cuts.end());
-    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    cuts[n++] = 1.0;
+    std::sort(cuts, cuts + n);
+    for (int k = 0; k + 1 < n; ++k) {
       const double mid = 0.5 * (cuts[k] + cuts[k + 1]);
       const double x = a[0] + (b[0] - a[0]) * mid, y = a[2] + (b[2] - a[2]) * mid;
       Add(x, y, zone, yards * (cuts[k + 1] - cuts[k]));
     }
   }
   void Add(double x, double y, std::uint16_t zone, double yards) {
-    yards_[{static_cast<std::int32_t>(std::floor(x / kZoneCellYards)),
-            static_cast<std::int32_t>(std::floor(y / kZoneCellYards)), zone}] += yards;
-  }
-  std::vector<ZoneCell> Cells() const {
-    std::vector<ZoneCell> cells;
-    for (const auto& [key, yards] : yards_) {
-      cells.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), yards});
+    const auto cx = static_cast<std::int32_t>(std::floor(x / kZoneCellYards));
+    const auto cy = static_cast<std::int32_t>(std::floor(y / kZoneCellYards));
+    for (auto it = cells_.rbegin(); it != cells_.rend(); ++it) {
+      if (it->cell_x == cx && it->cell_y == cy && it->zone == zone) {
+        it->yards += yards;
+        return;
+      }
     }
-    return cells;
+    cells_.push_back({cx, cy, zone, yards});
+  }
+  std::vector<ZoneCell> Cells() {
+    std::sort(cells_.begin(), cells_.end(), [](const ZoneCell& p, const ZoneCell& q) {
+      return std::tie(p.cell_x, p.cell_y, p.zone) < std::tie(q.cell_x, q.cell_y, q.zone);
+    });
+    return std::move(cells_);
   }
 
  private:
-  std::map<std::tuple<std::int32_t, std::int32_t, std::uint16_t>, double> yards_;
+  std::vector<ZoneCell> cells_;
 };
-
-// True when b lies on the segment a -> c seen from above (within a thousandth of a yard): a
-// vertex where the path only enters another polygon, its height taken from that polygon.
-bool Collinear2D(const float* a, const float* b, const float* c) {
-  const double ux = double(c[0]) - a[0], uz = double(c[2]) - a[2];
-  const double vx = double(b[0]) - a[0], vz = double(b[2]) - a[2];
-  const double length = std::sqrt(ux * ux + uz * uz);
-  return length > 0.0 && std::abs(ux * vz - uz * vx) / length < 1e-3;
-}
 
 double Distance2D(const float* a, const float* b) {
   const double dx = double(b[0]) - a[0], dz = double(b[2]) - a[2];
@@ -142,10 +146,12 @@ struct NavMeshWalker::Tally {
   const CostFilter* filter = nullptr;
   double seconds = 0.0, yards = 0.0;
   CellYards cells;
+  bool want_points = true;
   std::vector<PathPoint> points;
   std::uint8_t last_area = 0xff;
 
   void AddPoint(const float* p) {
+    if (!want_points) return;
     if (points.empty() || points.back().x_yards != p[0] || points.back().y_yards != p[2] ||
         points.back().z_yards != p[1]) {
       points.push_back({p[0], p[2], p[1]});
@@ -156,62 +162,95 @@ struct NavMeshWalker::Tally {
 absl::Status NavMeshWalker::PullStretch(const float* from, const float* to, const dtPolyRef* polys,
                                         int count, Tally* tally) {
   Impl& m = *impl_;
+  // The corners: Detour's straight path as it pulls it, whose 3D length is the walk's yards.
+  int corner_count = 0;
+  dtStatus pulled = m.query.findStraightPath(from, to, polys, count, m.corners.data(), nullptr,
+                                             nullptr, &corner_count, kNavMeshWalkerMaxPoints, 0);
+  if (dtStatusFailed(pulled)) {
+    return absl::InternalError(absl::StrCat("findStraightPath failed: status ", pulled));
+  }
+  if (corner_count == 0 || dtStatusDetail(pulled, DT_BUFFER_TOO_SMALL)) {
+    return absl::ResourceExhaustedError("the straight path outgrew its buffer");
+  }
+  // One kind of ground and one zone all along: each leg is priced whole. Otherwise the path is
+  // pulled again with a vertex wherever it enters another polygon (the same corners, with the
+  // crossings between), and each piece of a leg is priced by its polygon, taking its share of
+  // the leg's 3D length by its length seen from above, so seconds describe the corners' path.
+  const NavMeshGround& ground = *tally->pricing->ground;
+  const dtMeshTile* tile = nullptr;
+  const dtPoly* poly = nullptr;
+  m.mesh->getTileAndPolyByRefUnsafe(polys[0], &tile, &poly);
+  const std::uint8_t area = poly->getArea();
+  const std::uint16_t zone = ground.PolygonZone(polys[0]);
+  bool uniform = true;
+  for (int i = 1; i < count && uniform; ++i) {
+    m.mesh->getTileAndPolyByRefUnsafe(polys[i], &tile, &poly);
+    uniform = poly->getArea() == area && ground.PolygonZone(polys[i]) == zone;
+  }
+  tally->AddPoint(&m.corners[0]);
+  if (uniform) {
+    for (int k = 0; k + 1 < corner_count; ++k) {
+      const float* a = &m.corners[3 * k];
+      const double leg = Distance(a, a + 3);
+      tally->seconds += leg * tally->filter->SecondsPerYard(area);
+      tally->yards += leg;
+      tally->cells.AddSegment(a, a + 3, leg, zone);
+      tally->AddPoint(a + 3);
+    }
+    return absl::OkStatus();
+  }
   int point_count = 0;
-  const dtStatus pulled = m.query.findStraightPath(
-      from, to, polys, count, m.points.data(), m.point_flags.data(), m.point_refs.data(),
-      &point_count, kNavMeshWalkerMaxPoints, DT_STRAIGHTPATH_ALL_CROSSINGS);
+  pulled = m.query.findStraightPath(from, to, polys, count, m.points.data(), nullptr,
+                                    m.point_refs.data(), &point_count, kNavMeshWalkerMaxPoints,
+                                    DT_STRAIGHTPATH_ALL_CROSSINGS);
   if (dtStatusFailed(pulled)) {
     return absl::InternalError(absl::StrCat("findStraightPath failed: status ", pulled));
   }
   if (point_count == 0 || dtStatusDetail(pulled, DT_BUFFER_TOO_SMALL)) {
     return absl::ResourceExhaustedError("the straight path outgrew its buffer");
   }
-  // Corners: where the path turns (or starts, or ends). The vertices in between only cross into
-  // other polygons; each piece of a corner-to-corner leg gets its share of the leg's 3D length
-  // by its length seen from above, so yards are those of the corners' path.
-  std::vector<int> corners;
-  for (int i = 0; i < point_count; ++i) {
+  int k = 0;  // the leg from corner k to corner k + 1 holds the piece from vertex i
+  for (int i = 0; i + 1 < point_count && k + 1 < corner_count; ++i) {
     const float* p = &m.points[3 * i];
-    if (i == 0 || i + 1 == point_count || !Collinear2D(p - 3, p, p + 3)) corners.push_back(i);
-  }
-  tally->AddPoint(&m.points[0]);
-  for (std::size_t k = 0; k + 1 < corners.size(); ++k) {
-    const float* a = &m.points[3 * corners[k]];
-    const float* b = &m.points[3 * corners[k + 1]];
+    const float* a = &m.corners[3 * k];
+    const float* b = a + 3;
     const double leg = Distance(a, b), flat = Distance2D(a, b);
-    for (int i = corners[k]; i < corners[k + 1]; ++i) {
-      const float* p = &m.points[3 * i];
-      const double length =
-          flat > 0.0 ? leg * Distance2D(p, p + 3) / flat : (i == corners[k] ? leg : 0.0);
-      const dtMeshTile* tile = nullptr;
-      const dtPoly* poly = nullptr;
-      if (m.point_refs[i] == 0 ||
-          dtStatusFailed(m.mesh->getTileAndPolyByRef(m.point_refs[i], &tile, &poly))) {
-        continue;  // no polygon: nothing to price (findStraightPath sets one on every vertex)
-      }
-      const std::uint8_t area = poly->getArea();
-      if (i != 0 && (i == corners[k] || area != tally->last_area)) tally->AddPoint(p);
-      tally->last_area = area;
-      tally->seconds += length * tally->filter->SecondsPerYard(area);
-      tally->yards += length;
-      tally->cells.AddSegment(p, p + 3, length,
-                              tally->pricing->ground->PolygonZone(m.point_refs[i]));
+    const double length = flat > 0.0 ? leg * Distance2D(p, p + 3) / flat : leg;
+    if (m.point_refs[i] != 0 &&
+        dtStatusSucceed(m.mesh->getTileAndPolyByRef(m.point_refs[i], &tile, &poly))) {
+      const std::uint8_t piece_area = poly->getArea();
+      if (i != 0 && piece_area != tally->last_area) tally->AddPoint(p);
+      tally->last_area = piece_area;
+      tally->seconds += length * tally->filter->SecondsPerYard(piece_area);
+      tally->cells.AddSegment(p, p + 3, length, ground.PolygonZone(m.point_refs[i]));
+    }
+    // Detour appends the same corners in both pulls, bit for bit: the piece ending at the next
+    // corner ends this leg.
+    if (std::equal(p + 3, p + 6, b)) {
+      tally->yards += leg;
+      tally->AddPoint(b);
+      ++k;
     }
   }
-  tally->AddPoint(&m.points[3 * (point_count - 1)]);
+  for (; k + 1 < corner_count; ++k) {  // never so, but yards stay the corners' whatever happens
+    tally->yards += Distance(&m.corners[3 * k], &m.corners[3 * k + 3]);
+    tally->AddPoint(&m.corners[3 * k + 3]);
+  }
   return absl::OkStatus();
 }
 
 absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& to,
-                                                const NavMeshPricing& pricing) {
+                                                const NavMeshPricing& pricing, bool want_points) {
   Impl& m = *impl_;
   NavMeshWalk walk;
   float start[3], goal[3];
-  // Ends snap by passability alone: any zone exemption prices the same polygons.
-  const CostFilter snap_filter(pricing, 0, 0);
-  absl::StatusOr<dtPolyRef> start_ref = Snap(m.query, *snap_filter.detour(), from, start);
+  // Ends snap by passability alone: the filter's exemption (whatever it is) changes no flag.
+  if (!m.filter) m.filter.emplace(pricing, 0, 0);
+  CostFilter& filter = *m.filter;
+  filter.Set(pricing, filter.exempt_a(), filter.exempt_b());
+  absl::StatusOr<dtPolyRef> start_ref = Snap(m.query, *filter.detour(), from, start);
   if (!start_ref.ok()) return start_ref.status();
-  absl::StatusOr<dtPolyRef> goal_ref = Snap(m.query, *snap_filter.detour(), to, goal);
+  absl::StatusOr<dtPolyRef> goal_ref = Snap(m.query, *filter.detour(), to, goal);
   if (!goal_ref.ok()) return goal_ref.status();
   if (*start_ref == 0 || *goal_ref == 0) {
     walk.status = WalkStatus::kOffMap;
@@ -219,7 +258,7 @@ absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& 
   }
   walk.from_zone = pricing.ground->PolygonZone(*start_ref);
   walk.to_zone = pricing.ground->PolygonZone(*goal_ref);
-  const CostFilter filter(pricing, walk.from_zone, walk.to_zone);
+  filter.Set(pricing, walk.from_zone, walk.to_zone);
   int poly_count = 0;
   const dtStatus found = m.query.findPath(*start_ref, *goal_ref, start, goal, filter.detour(),
                                           m.polys.data(), &poly_count, kNavMeshWalkerMaxPolys);
@@ -237,6 +276,7 @@ absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& 
   Tally tally;
   tally.pricing = &pricing;
   tally.filter = &filter;
+  tally.want_points = want_points;
   float stretch_start[3] = {start[0], start[1], start[2]};
   int first = 0;
   for (int i = 0; i < poly_count; ++i) {

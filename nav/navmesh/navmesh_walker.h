@@ -64,10 +64,11 @@ class NavMeshWalker {
   NavMeshWalker& operator=(NavMeshWalker&&) noexcept;
   ~NavMeshWalker();
 
-  // The walk from `from` to `to` priced by `pricing` (whose ground must be this navmesh's).
+  // The walk from `from` to `to` priced by `pricing` (whose ground must be this navmesh's);
+  // `want_points` false leaves the points out (a walk's figures need none).
   // Errors: INTERNAL (a Detour query failed other than by finding nothing).
   absl::StatusOr<NavMeshWalk> Walk(const Place& from, const Place& to,
-                                   const NavMeshPricing& pricing);
+                                   const NavMeshPricing& pricing, bool want_points = true);
 
  private:
   struct Impl;
