@@ -8,7 +8,7 @@
 //    how many each finds, and the pairs whose yards differ by more than 1e-3 (relative);
 //  - overhead: the same pairs, each timed alternately R times; medians of each pair's best, and
 //    their ratio (walkd / Detour);
-//  - backends: pairs of the navmesh's points and of the grid's surfaces, walked by the grid
+//  - backends: N pairs of the navmesh's points and N of the grid's surfaces, walked by the grid
 //    (exact fine grid, neutral profile) and the navmesh: walks found by each, the median
 //    navmesh/grid yards ratio, and what the hybrid (slack 1.2) takes.
 //
@@ -126,13 +126,16 @@ struct Pair {
   float a[3], b[3];
 };
 
+// `count` pairs of random points on the navmesh (none when it has no polygon).
 std::vector<Pair> RandomPairs(RawDetour& raw, int count) {
   std::vector<Pair> pairs;
   for (int i = 0; i < count; ++i) {
     Pair p;
     dtPolyRef ra = 0, rb = 0;
-    raw.query.findRandomPoint(&raw.filter, Frand, &ra, p.a);
-    raw.query.findRandomPoint(&raw.filter, Frand, &rb, p.b);
+    if (dtStatusFailed(raw.query.findRandomPoint(&raw.filter, Frand, &ra, p.a)) ||
+        dtStatusFailed(raw.query.findRandomPoint(&raw.filter, Frand, &rb, p.b))) {
+      break;
+    }
     pairs.push_back(p);
   }
   return pairs;
@@ -198,7 +201,8 @@ nlohmann::ordered_json Exactness(const std::string& label, RawDetour& raw, NavMe
 }
 
 // The grid against the navmesh, and the hybrid's choice, on places of both.
-nlohmann::ordered_json Backends(const World& world, NavMesh& navmesh, const std::vector<Pair>& mesh_pairs,
+nlohmann::ordered_json Backends(const World& world, NavMesh& navmesh,
+                                const std::vector<Pair>& mesh_pairs, int surface_pairs,
                                 std::mt19937& random) {
   const absl::StatusOr<NavMeshGround> ground = NavMeshGround::Classify(navmesh, &world, 0);
   const Metric neutral(world, *FindProfile("neutral"), 0);
@@ -207,7 +211,7 @@ nlohmann::ordered_json Backends(const World& world, NavMesh& navmesh, const std:
   for (const Pair& p : mesh_pairs) places.emplace_back(PlaceAt(p.a), PlaceAt(p.b));
   const Continent& c = world.continents[0];
   std::uniform_int_distribution<SurfaceId> surface(0, c.surface_count() - 1);
-  for (std::size_t i = 0; i < mesh_pairs.size(); ++i) {
+  for (int i = 0; i < surface_pairs; ++i) {
     places.emplace_back(PlaceOf(c, world.frame(), surface(random)),
                         PlaceOf(c, world.frame(), surface(random)));
   }
@@ -290,7 +294,7 @@ int Run(int argc, char** argv) {
     const std::vector<Pair> other_pairs = RandomPairs(other, pairs_count);
     line["foreign"] = Exactness(foreign, other, *read, other_pairs, repeat);
   }
-  line["backends"] = Backends(world->world, **priced, pairs, random);
+  line["backends"] = Backends(world->world, **priced, pairs, pairs_count, random);
   std::printf("%s\n", line.dump().c_str());
   return 0;
 }
