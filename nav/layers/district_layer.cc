@@ -189,27 +189,8 @@ bool DistrictSpec::Inside(double x, double y, double z) const {
 }
 
 absl::StatusOr<DistrictLayer> ParseDistrictLayer(std::string_view text, const std::string& file) {
-  if (absl::Status s = CheckJsonText(text, file); !s.ok()) return s;
-  Json json;
-  try {
-    json = Json::parse(text.begin(), text.end());
-  } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat(file, ": not JSON: ", e.what()));
-  }
-  if (!json.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file, ": must be an object {\"districts\": [...]}"));
-  }
-  for (const auto& [key, value] : json.items()) {
-    if (key != "districts") {
-      return absl::InvalidArgumentError(absl::StrCat(
-          file, ": ", key, ": is not a member of a districts file (only \"districts\")"));
-    }
-  }
-  const auto districts = json.find("districts");
-  if (districts == json.end() || !districts->is_array()) {
-    return absl::InvalidArgumentError(absl::StrCat(file, ": districts: must be an array"));
-  }
+  absl::StatusOr<Json> districts = ParseLayerArray(text, file, "districts");
+  if (!districts.ok()) return districts.status();
   DistrictLayer layer;
   for (std::size_t i = 0; i < districts->size(); ++i) {
     absl::StatusOr<DistrictSpec> spec = DistrictReader(file, i).Read((*districts)[i]);

@@ -197,14 +197,9 @@ std::string GeoFeature::Label() const {
 absl::StatusOr<std::vector<GeoFeature>> ParseFeatureCollection(std::string_view text,
                                                                const std::string& file,
                                                                std::uint8_t shapes) {
-  if (absl::Status s = CheckJsonText(text, file); !s.ok()) return s;
-  Json json;
-  try {
-    json = Json::parse(text.begin(), text.end());
-  } catch (const std::exception& e) {
-    // The parser's message names the byte: "parse error at line 3, column 5: ...".
-    return absl::InvalidArgumentError(absl::StrCat(file, ": not JSON: ", e.what()));
-  }
+  absl::StatusOr<Json> parsed = ParseLayerJson(text, file);
+  if (!parsed.ok()) return parsed.status();
+  const Json& json = *parsed;
   if (!json.is_object())
     return absl::InvalidArgumentError(absl::StrCat(file, ": must be an object"));
   const auto type = json.find("type");

@@ -1,5 +1,7 @@
 #include "nav/layers/json_text.h"
 
+#include <exception>
+
 #include "absl/strings/str_cat.h"
 
 namespace walk::nav {
@@ -35,6 +37,36 @@ absl::Status CheckJsonText(std::string_view text, const std::string& file) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<nlohmann::json> ParseLayerJson(std::string_view text, const std::string& file) {
+  if (absl::Status s = CheckJsonText(text, file); !s.ok()) return s;
+  try {
+    return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(file, ": not JSON: ", e.what()));
+  }
+}
+
+absl::StatusOr<nlohmann::json> ParseLayerArray(std::string_view text, const std::string& file,
+                                               const std::string& member) {
+  absl::StatusOr<nlohmann::json> json = ParseLayerJson(text, file);
+  if (!json.ok()) return json.status();
+  if (!json->is_object()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(file, ": must be an object {\"", member, "\": [...]}"));
+  }
+  for (const auto& [key, value] : json->items()) {
+    if (key != member) {
+      return absl::InvalidArgumentError(absl::StrCat(file, ": ", key, ": is not a member of a ",
+                                                     member, " file (only \"", member, "\")"));
+    }
+  }
+  const auto array = json->find(member);
+  if (array == json->end() || !array->is_array()) {
+    return absl::InvalidArgumentError(absl::StrCat(file, ": ", member, ": must be an array"));
+  }
+  return *array;
 }
 
 }  // namespace walk::nav

@@ -8,6 +8,9 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+// Included by nav/layers/*.cc only: the layers' files are JSON.
+#include "nlohmann/json.hpp"
 
 namespace walk::nav {
 
@@ -17,5 +20,14 @@ inline constexpr int kMaxJsonDepth = 64;  // a MultiPolygon in a FeatureCollecti
 // INVALID_ARGUMENT naming `file` when `text` is larger than kMaxLayerFileBytes or nests arrays
 // and objects deeper than kMaxJsonDepth (brackets inside strings do not count).
 absl::Status CheckJsonText(std::string_view text, const std::string& file);
+
+// `text` checked (CheckJsonText) and parsed. INVALID_ARGUMENT naming `file` and, for a parse
+// error, the byte ("parse error at line 3, column 5: ...").
+absl::StatusOr<nlohmann::json> ParseLayerJson(std::string_view text, const std::string& file);
+
+// `text` parsed as a layer file holding one array, `{"<member>": [...]}`: the array.
+// INVALID_ARGUMENT naming `file` and what is wrong (not an object, another member, no array).
+absl::StatusOr<nlohmann::json> ParseLayerArray(std::string_view text, const std::string& file,
+                                               const std::string& member);
 
 }  // namespace walk::nav

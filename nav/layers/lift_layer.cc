@@ -198,26 +198,8 @@ std::string LiftSpec::Label() const {
 }
 
 absl::StatusOr<LiftLayer> ParseLiftLayer(std::string_view text, const std::string& file) {
-  if (absl::Status s = CheckJsonText(text, file); !s.ok()) return s;
-  Json json;
-  try {
-    json = Json::parse(text.begin(), text.end());
-  } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat(file, ": not JSON: ", e.what()));
-  }
-  if (!json.is_object()) {
-    return absl::InvalidArgumentError(absl::StrCat(file, ": must be an object {\"lifts\": [...]}"));
-  }
-  for (const auto& [key, value] : json.items()) {
-    if (key != "lifts") {
-      return absl::InvalidArgumentError(
-          absl::StrCat(file, ": ", key, ": is not a member of a lifts file (only \"lifts\")"));
-    }
-  }
-  const auto lifts = json.find("lifts");
-  if (lifts == json.end() || !lifts->is_array()) {
-    return absl::InvalidArgumentError(absl::StrCat(file, ": lifts: must be an array"));
-  }
+  absl::StatusOr<Json> lifts = ParseLayerArray(text, file, "lifts");
+  if (!lifts.ok()) return lifts.status();
   LiftLayer layer;
   for (std::size_t i = 0; i < lifts->size(); ++i) {
     absl::StatusOr<LiftSpec> spec = LiftReader(file, i).Read((*lifts)[i]);
