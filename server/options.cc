@@ -48,6 +48,10 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
                  "The hybrid takes the navmesh's walk unless it costs more than this x the grid's")
       ->check(CLI::Range(1.0, 1000.0))
       ->capture_default_str();
+  app.add_option("--max-search-expansions", o.max_search_expansions,
+                 "Surfaces or nodes one search may expand before it gives up")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1000}, std::uint64_t{1} << 40));
   app.add_option("--max-table-cells", o.max_table_cells, "Most walks one Table call may hold")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));

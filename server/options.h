@@ -46,6 +46,10 @@ struct WalkdOptions {
   // The hybrid backend takes the navmesh's walk unless it costs more than this x the grid's
   // (docs/navmesh.md). At least 1.
   double hybrid_slack = 1.2;
+  // Surfaces or nodes one search may expand before it gives up (RESOURCE_EXHAUSTED): the fine
+  // grid of the largest world, searched whole, stays under it. Searches also stop when their
+  // call is cancelled or its deadline passes.
+  std::uint64_t max_search_expansions = std::uint64_t{1} << 26;
   // Most walks one Table call may hold (sources x targets).
   std::uint64_t max_table_cells = 10000;
 };

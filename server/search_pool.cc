@@ -17,17 +17,17 @@ SearchPool::~SearchPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void SearchPool::Submit(Task task) {
+void SearchPool::Submit(Task task, Priority priority) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(task));
+    (priority == Priority::kInteractive ? interactive_ : batch_).push_back(std::move(task));
   }
   wake_.notify_one();
 }
 
 std::size_t SearchPool::Pending() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return queue_.size();
+  return interactive_.size() + batch_.size();
 }
 
 void SearchPool::Run() {
@@ -36,10 +36,11 @@ void SearchPool::Run() {
     Task task;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and nothing left to run
-      task = std::move(queue_.front());
-      queue_.pop_front();
+      wake_.wait(lock, [this] { return stopping_ || !interactive_.empty() || !batch_.empty(); });
+      std::deque<Task>& queue = !interactive_.empty() ? interactive_ : batch_;
+      if (queue.empty()) return;  // stopping, and nothing left to run
+      task = std::move(queue.front());
+      queue.pop_front();
     }
     task(searchers);
   }

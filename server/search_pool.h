@@ -1,6 +1,11 @@
 // Threads that run searches, so gRPC's own threads never block on long work. Each thread owns a
-// nav::Searchers (the fine-grid walker and the abstract searcher: its search buffers), reused
-// for every search it runs.
+// nav::Searchers (the fine-grid walker, the abstract searcher, the navmesh walkers: its search
+// buffers), reused for every search it runs.
+//
+// Two queues: interactive work (Walk, Path, Table: a caller waits on each answer) runs before
+// batch work (WalkBatch pairs), which a thread takes only when no interactive task waits. A
+// batch pair is one task, so a thread returns to the queues between pairs: under any batch load
+// an interactive walk waits at most for the searches already running.
 #pragma once
 
 #include <condition_variable>
@@ -17,6 +22,7 @@ namespace walk::server {
 class SearchPool {
  public:
   using Task = std::function<void(nav::Searchers&)>;
+  enum class Priority { kInteractive, kBatch };
 
   // Starts `threads` threads (at least 1).
   explicit SearchPool(int threads);
@@ -25,9 +31,10 @@ class SearchPool {
   SearchPool(const SearchPool&) = delete;
   SearchPool& operator=(const SearchPool&) = delete;
 
-  // Queues `task`; it runs on a pool thread with that thread's searchers. Thread-safe.
-  void Submit(Task task);
-  // Tasks queued and not yet started.
+  // Queues `task`; it runs on a pool thread with that thread's searchers, interactive tasks
+  // before batch ones. Thread-safe.
+  void Submit(Task task, Priority priority = Priority::kInteractive);
+  // Tasks queued and not yet started (both queues).
   std::size_t Pending() const;
 
  private:
@@ -35,8 +42,9 @@ class SearchPool {
 
   mutable std::mutex mu_;
   std::condition_variable wake_;
-  std::deque<Task> queue_;  // guarded by mu_
-  bool stopping_ = false;   // guarded by mu_
+  std::deque<Task> interactive_;  // guarded by mu_
+  std::deque<Task> batch_;        // guarded by mu_
+  bool stopping_ = false;         // guarded by mu_
   std::vector<std::thread> threads_;
 };
 

@@ -449,6 +449,7 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query
   walk_options.want_path = query.want_path;
   walk_options.router = p.world->router.get();
   walk_options.search = query.search;
+  walk_options.stop = options.stop;
   absl::StatusOr<nav::WalkAnswer> answer =
       nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, walk_options);
   if (!answer.ok()) return Prefixed(answer.status(), options.field_prefix);

@@ -49,12 +49,14 @@ class StoreFirstAnswerer {
     absl::string_view field_prefix;
     // False skips the store lookup: the caller's MultiGet has already missed.
     bool look_up = true;
+    // When the call's searches must stop (server/call_stop.h); may be null.
+    const nav::SearchStop* stop = nullptr;
   };
 
   // Answers `query`. Errors are the RPC's: INVALID_ARGUMENT naming the field, NOT_FOUND,
   // UNAVAILABLE (the world is loading or failed), FAILED_PRECONDITION (a forced search the world
-  // cannot do), or an internal store error. A query that wants its way is always routed; its
-  // answer is still kept in the store.
+  // cannot do), what `options.stop` says when it stops a search, or an internal store error. A
+  // query that wants its way is always routed; its answer is still kept in the store.
   absl::StatusOr<WalkResult> Answer(const WalkQuery& query, const AnswerOptions& options,
                                     nav::Searchers& searchers) const;
 

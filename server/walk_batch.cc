@@ -11,8 +11,8 @@
 namespace walk::server {
 
 WalkBatchReactor::WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool,
-                                   WalkMetrics& metrics)
-    : answerer_(answerer), pool_(pool), metrics_(metrics) {
+                                   WalkMetrics& metrics, nav::SearchStop stop)
+    : answerer_(answerer), pool_(pool), metrics_(metrics), stop_(std::move(stop)) {
   if (answerer.store() != nullptr) {
     if (auto before = answerer.store()->EstimateAnswers(); before.ok())
       summary_.set_store_answers_before(*before);
@@ -69,14 +69,17 @@ void WalkBatchReactor::StartPair(Pair pair) {
   absl::StatusOr<std::optional<WalkResult>> stored = answerer_.AnswerFromStore(pair.query, "walk.");
   if (!stored.ok()) return Finalize(pair.index, stored.status(), pair.query.band);
   if (stored->has_value()) return Finalize(pair.index, **std::move(stored), pair.query.band);
-  pool_.Submit([this, pair = std::move(pair)](nav::Searchers& searchers) {
-    if (Cancelled()) {  // the call is over: answer at once, nobody will read it
-      Finalize(pair.index, absl::CancelledError("the batch was cancelled"), pair.query.band);
-      return;
-    }
-    Finalize(pair.index, answerer_.Answer(pair.query, {.field_prefix = "walk."}, searchers),
-             pair.query.band);
-  });
+  pool_.Submit(
+      [this, pair = std::move(pair)](nav::Searchers& searchers) {
+        if (Cancelled()) {  // the call is over: answer at once, nobody will read it
+          Finalize(pair.index, absl::CancelledError("the batch was cancelled"), pair.query.band);
+          return;
+        }
+        Finalize(pair.index,
+                 answerer_.Answer(pair.query, {.field_prefix = "walk.", .stop = &stop_}, searchers),
+                 pair.query.band);
+      },
+      SearchPool::Priority::kBatch);
 }
 
 bool WalkBatchReactor::Cancelled() {
@@ -116,17 +119,20 @@ void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
   for (const StoreFirstAnswerer::ToRoute& route : to_route) {
     const std::size_t i = route.position;
     const bool look_up = !route.looked_up;
-    pool_.Submit([this, shared, i, look_up, band](nav::Searchers& searchers) {
-      const std::uint64_t index = shared->pairs.index[i];
-      if (Cancelled()) {  // a cancelled call answers at once: nobody will read it
-        AnsweredRows({RefusedBlockAnswer(index, absl::CancelledError("the batch was cancelled"))},
-                     band);
-        return;
-      }
-      const absl::StatusOr<WalkResult> result = answerer_.Answer(
-          shared->pairs.Query(i), {.field_prefix = "block.", .look_up = look_up}, searchers);
-      AnsweredRows({ToBlockAnswer(index, result)}, band);
-    });
+    pool_.Submit(
+        [this, shared, i, look_up, band](nav::Searchers& searchers) {
+          const std::uint64_t index = shared->pairs.index[i];
+          if (Cancelled()) {  // a cancelled call answers at once: nobody will read it
+            AnsweredRows(
+                {RefusedBlockAnswer(index, absl::CancelledError("the batch was cancelled"))}, band);
+            return;
+          }
+          const absl::StatusOr<WalkResult> result = answerer_.Answer(
+              shared->pairs.Query(i),
+              {.field_prefix = "block.", .look_up = look_up, .stop = &stop_}, searchers);
+          AnsweredRows({ToBlockAnswer(index, result)}, band);
+        },
+        SearchPool::Priority::kBatch);
   }
 }
 

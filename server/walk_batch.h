@@ -35,8 +35,9 @@ class WalkBatchReactor final
   // (its lookups run on a gRPC thread, and the memory bound counts it whole).
   static constexpr std::size_t kMaxBlockPairs = 16384;
 
-  // Starts reading at once. Deletes itself when the call is done.
-  WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics);
+  // Starts reading at once. Deletes itself when the call is done. `stop` stops its searches.
+  WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics,
+                   nav::SearchStop stop);
 
   void OnReadDone(bool ok) override;
   void OnWriteDone(bool ok) override;
@@ -71,6 +72,7 @@ class WalkBatchReactor final
   const StoreFirstAnswerer& answerer_;
   SearchPool& pool_;
   WalkMetrics& metrics_;
+  const nav::SearchStop stop_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 
   std::mutex mu_;

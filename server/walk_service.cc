@@ -10,6 +10,7 @@
 #include "nav/cost/danger.h"
 #include "nav/query/place_check.h"
 #include "nav/query/snap.h"
+#include "server/call_stop.h"
 #include "server/grpc_status.h"
 #include "server/proto_convert.h"
 #include "server/walk_batch.h"
@@ -38,11 +39,13 @@ std::function<void(const absl::Status&)> Finisher(grpc::ServerUnaryReactor* reac
 // The first error wins.
 struct TableCall {
   TableCall(grpc::CallbackServerContext* context, const walk::v1::TableRequest* request,
-            walk::v1::TableResponse* response, std::function<void(const absl::Status&)> finish)
+            walk::v1::TableResponse* response, std::function<void(const absl::Status&)> finish,
+            nav::SearchStop stop)
       : context(context),
         request(request),
         response(response),
         finish(std::move(finish)),
+        stop(std::move(stop)),
         targets(static_cast<std::uint64_t>(request->targets_size())),
         rows_left(static_cast<std::uint64_t>(request->sources_size())) {}
 
@@ -50,6 +53,7 @@ struct TableCall {
   const walk::v1::TableRequest* const request;
   walk::v1::TableResponse* const response;  // each row fills its own walks
   const std::function<void(const absl::Status&)> finish;
+  const nav::SearchStop stop;  // its searches', shared by its rows
   const std::uint64_t targets;
   std::atomic<std::uint64_t> rows_left;
   std::atomic<std::uint64_t> stored{0};
@@ -62,8 +66,9 @@ struct TableCall {
 void AnswerTableRow(TableCall& call, std::uint64_t s, const StoreFirstAnswerer& answerer,
                     nav::Searchers& searchers) {
   for (std::uint64_t t = 0; t < call.targets && !call.context->IsCancelled(); ++t) {
-    const absl::StatusOr<WalkResult> result = answerer.Answer(
-        ToTableQuery(*call.request, static_cast<int>(s), static_cast<int>(t)), {}, searchers);
+    const absl::StatusOr<WalkResult> result =
+        answerer.Answer(ToTableQuery(*call.request, static_cast<int>(s), static_cast<int>(t)),
+                        {.field_prefix = "", .look_up = true, .stop = &call.stop}, searchers);
     if (result.ok()) {
       if (result->stored) ++call.stored;
       ToProto(*result, call.response->mutable_walks(static_cast<int>(s * call.targets + t)));
@@ -98,8 +103,12 @@ void WalkServiceImpl::AnswerOnPool(PoolCall call) {
       call.finish(absl::CancelledError("the call was cancelled before its search ran"));
       return;
     }
-    absl::StatusOr<WalkResult> result =
-        answerer.Answer(call.query, {.field_prefix = call.field_prefix}, searchers);
+    if (absl::Status wanted = call.stop.Check(0); !wanted.ok()) {  // its deadline passed queued
+      call.finish(wanted);
+      return;
+    }
+    absl::StatusOr<WalkResult> result = answerer.Answer(
+        call.query, {.field_prefix = call.field_prefix, .stop = &call.stop}, searchers);
     if (result.ok()) call.reply(*result);
     call.finish(result.status());
   });
@@ -113,7 +122,8 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Walk(grpc::CallbackServerContext* con
                 .query = ToWalkQuery(*request),
                 .field_prefix = "",
                 .reply = [response](const WalkResult& result) { ToProto(result, response); },
-                .finish = Finisher(reactor, metrics_, "Walk")});
+                .finish = Finisher(reactor, metrics_, "Walk"),
+                .stop = StopOf(context, stopping_, limits_.max_search_expansions)});
   return reactor;
 }
 
@@ -125,13 +135,15 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* con
                 .query = ToWalkQuery(*request),
                 .field_prefix = "walk.",
                 .reply = [response](const WalkResult& result) { ToProto(result, response); },
-                .finish = Finisher(reactor, metrics_, "Path")});
+                .finish = Finisher(reactor, metrics_, "Path"),
+                .stop = StopOf(context, stopping_, limits_.max_search_expansions)});
   return reactor;
 }
 
 grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>*
 WalkServiceImpl::WalkBatch(grpc::CallbackServerContext* context) {
-  return new WalkBatchReactor(answerer_, pool_, metrics_);
+  return new WalkBatchReactor(answerer_, pool_, metrics_,
+                              StopOf(context, stopping_, limits_.max_search_expansions));
 }
 
 grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* context,
@@ -144,16 +156,18 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
     finish(absl::InvalidArgumentError(sources == 0 ? "sources: required" : "targets: required"));
     return reactor;
   }
-  if (sources * targets > max_table_cells_) {
+  if (sources * targets > limits_.max_table_cells) {
     finish(absl::ResourceExhaustedError(
-        absl::StrCat("max-table-cells: a table holds at most ", max_table_cells_,
+        absl::StrCat("max-table-cells: a table holds at most ", limits_.max_table_cells,
                      " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
     return reactor;
   }
   response->set_sources(static_cast<std::uint32_t>(sources));
   response->set_targets(static_cast<std::uint32_t>(targets));
   for (std::uint64_t i = 0; i < sources * targets; ++i) response->add_walks();
-  auto call = std::make_shared<TableCall>(context, request, response, std::move(finish));
+  auto call =
+      std::make_shared<TableCall>(context, request, response, std::move(finish),
+                                  StopOf(context, stopping_, limits_.max_search_expansions));
   const StoreFirstAnswerer& answerer = answerer_;
   for (std::uint64_t s = 0; s < sources; ++s) {
     pool_.Submit([call, s, &answerer](nav::Searchers& searchers) {

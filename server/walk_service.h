@@ -3,6 +3,7 @@
 // and converts the answer into the reply.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 
@@ -18,14 +19,22 @@ namespace walk::server {
 
 class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
  public:
-  // Everything is borrowed and must outlive the service. `max_table_cells` bounds Table.
+  // What bounds the service's calls: walkd's options, read once.
+  struct Limits {
+    std::uint64_t max_table_cells = 10000;  // walks one Table call may hold
+    // Surfaces or nodes one search may expand (nav::SearchStop::budget).
+    std::uint64_t max_search_expansions = std::uint64_t{1} << 26;
+  };
+  // Everything is borrowed and must outlive the service. `stopping` turns true when walkd stops
+  // for good (its grace over): every search then stops.
   WalkServiceImpl(const WorldRegistry& worlds, const StoreFirstAnswerer& answerer, SearchPool& pool,
-                  WalkMetrics& metrics, std::uint64_t max_table_cells)
+                  WalkMetrics& metrics, const std::atomic<bool>& stopping, const Limits& limits)
       : worlds_(worlds),
         answerer_(answerer),
         pool_(pool),
         metrics_(metrics),
-        max_table_cells_(max_table_cells) {}
+        stopping_(stopping),
+        limits_(limits) {}
 
   grpc::ServerUnaryReactor* Walk(grpc::CallbackServerContext* context,
                                  const walk::v1::WalkRequest* request,
@@ -57,6 +66,8 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
     std::function<void(const WalkResult&)> reply;
     // Finishes the call; called exactly once.
     std::function<void(const absl::Status&)> finish;
+    // When its searches stop.
+    nav::SearchStop stop;
   };
   // Answers `call.query` on the search pool (never on gRPC's thread).
   void AnswerOnPool(PoolCall call);
@@ -65,7 +76,8 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   const StoreFirstAnswerer& answerer_;
   SearchPool& pool_;
   WalkMetrics& metrics_;
-  std::uint64_t max_table_cells_;
+  const std::atomic<bool>& stopping_;
+  const Limits limits_;
 };
 
 }  // namespace walk::server

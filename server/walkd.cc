@@ -1,7 +1,9 @@
 #include "server/walkd.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -59,6 +61,8 @@ struct Walkd::Parts {
   std::shared_ptr<CallbackGauges> gauges = std::make_shared<CallbackGauges>();
   std::unique_ptr<WalkMetrics> metrics;
   WorldRegistry worlds;
+  // True once walkd stops for good (its grace over): every search stops (server/call_stop.h).
+  std::atomic<bool> stopping{false};
   std::unique_ptr<SearchPool> pool;
   std::unique_ptr<store::WalkStore> store;
   std::unique_ptr<store::AnswerCache> answer_cache;
@@ -194,8 +198,10 @@ void Walkd::Parts::CreateWalkService() {
                           ? options.search_threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   pool = std::make_unique<SearchPool>(threads);
-  service = std::make_unique<WalkServiceImpl>(worlds, *answerer, *pool, *metrics,
-                                              options.max_table_cells);
+  service = std::make_unique<WalkServiceImpl>(
+      worlds, *answerer, *pool, *metrics, stopping,
+      WalkServiceImpl::Limits{.max_table_cells = options.max_table_cells,
+                              .max_search_expansions = options.max_search_expansions});
 }
 
 absl::Status Walkd::Parts::CreateLiveService() {
@@ -296,8 +302,24 @@ void Walkd::Shutdown(double grace_s) {
     p.health.Shutdown();  // NOT_SERVING first, so balancers stop sending
     const auto deadline = std::chrono::system_clock::now() +
                           std::chrono::milliseconds(static_cast<long long>(grace_s * 1000));
+    // At the deadline every search stops, so the calls it cancels end at once.
+    std::mutex alarm_mu;
+    std::condition_variable alarm_wake;
+    bool done = false;
+    std::thread alarm([&] {
+      std::unique_lock<std::mutex> lock(alarm_mu);
+      alarm_wake.wait_until(lock, deadline, [&] { return done; });
+      p.stopping = true;
+    });
     p.server->Shutdown(deadline);  // waits for calls in flight, cancels them at the deadline
     p.server->Wait();
+    {
+      std::lock_guard<std::mutex> lock(alarm_mu);
+      done = true;
+    }
+    alarm_wake.notify_one();
+    alarm.join();
+    p.stopping = true;  // what is still queued ends at once
     if (p.cache_warmer.joinable()) {
       p.cache_warmer.request_stop();
       p.cache_warmer.join();

@@ -129,6 +129,7 @@ struct AbstractRouter::RouteState {
   std::vector<std::uint32_t> arcs = {};
   std::uint32_t source = kInvalidId, target = kInvalidId;
   double seconds = kInfCost;
+  absl::Status stopped = absl::OkStatus();  // the search was told to stop (SearchStop)
 };
 
 std::shared_ptr<const Leg> AbstractRouter::LegOf(const RouteState& route, bool backward,
@@ -224,6 +225,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     SearchCch(route);
   } else {
     SearchDijkstra(route);
+    if (!route.stopped.ok()) return route.stopped;
   }
   // Two ends in one tile: the tile's own way when it is cheaper.
   if (mode == SearchMode::kAuto && SameCell(c, kTileColumns, from, to) &&
@@ -370,10 +372,12 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
                                    .exempt_a = route.exempt_a,
                                    .exempt_b = route.exempt_b,
                                    .sources = sources,
-                                   .targets = targets},
+                                   .targets = targets,
+                                   .stop = route.searcher.stop},
                                   &route.arcs);
   route.walk.method = Method::kDijkstra;
   route.walk.stats.nodes_expanded += result.settled;
+  route.stopped = result.stopped;
   if (result.found) {
     route.seconds = result.seconds;
     route.source = result.source;

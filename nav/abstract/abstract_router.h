@@ -43,6 +43,9 @@ struct CchQueries {
 struct AbstractSearcher {
   CellSearch cell;
   DangerDijkstra dijkstra;
+  // When the walk must stop (polled by the danger Dijkstra); set by the caller per walk, may be
+  // null. The legs and the CCH are bounded by the graph's cells and size.
+  const SearchStop* stop = nullptr;
   std::unordered_map<const Cch*, std::unique_ptr<CchQueries>> cch_queries;
   CchQueries& QueriesFor(const Cch& cch);
 };
@@ -91,7 +94,7 @@ class AbstractRouter {
   // The walk from `from` to `to` (same continent, same region, different surfaces) priced by
   // `band` (built for this world). `mode` is kAuto, kDijkstra or kCch. Errors:
   // FAILED_PRECONDITION naming `search` when the profile was not prepared or the CCH is asked
-  // for a band with danger.
+  // for a band with danger; what `searcher.stop` says when it stops the search.
   absl::StatusOr<AbstractWalk> Route(const Continent& c, const Metric& band, SurfaceId from,
                                      SurfaceId to, SearchMode mode, bool want_steps,
                                      AbstractSearcher& searcher) const;

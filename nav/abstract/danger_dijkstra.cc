@@ -66,6 +66,10 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     if (g >= result.seconds) break;
     settled_[v] = 1;
     ++result.settled;
+    if (request.stop != nullptr) {
+      result.stopped = request.stop->Poll(result.settled);
+      if (!result.stopped.ok()) return result;
+    }
     if (target_stamp_[v] == generation_ && g + target_seconds_[v] < result.seconds) {
       result.seconds = g + target_seconds_[v];
       best_node = v;

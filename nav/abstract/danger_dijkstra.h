@@ -10,6 +10,7 @@
 #include "nav/abstract/abstract_graph.h"
 #include "nav/cost/metric.h"
 #include "nav/search/indexed_heap.h"
+#include "nav/search/search_stop.h"
 
 namespace walk::nav {
 
@@ -24,6 +25,7 @@ struct DangerDijkstraResult {
   std::uint32_t source = kInvalidId;  // index into the sources
   std::uint32_t target = kInvalidId;  // index into the targets
   std::uint64_t settled = 0;
+  absl::Status stopped;  // not OK: the request's `stop` stopped it, nothing found
 };
 
 class DangerDijkstra {
@@ -38,6 +40,7 @@ class DangerDijkstra {
     std::uint16_t exempt_b = 0;
     const std::vector<PricedNode>& sources;
     const std::vector<PricedNode>& targets;
+    const SearchStop* stop = nullptr;  // polled as it settles nodes; may be null
   };
   // The cheapest source.seconds + way + target.seconds. When `arcs` is non-null and found, it
   // receives the arcs taken.

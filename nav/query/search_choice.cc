@@ -92,8 +92,8 @@ absl::Status RouteOverGraph(const SearchContext& x, const AbstractRouter& router
 // start reaches before it knew: when the abstract graph found nothing (`graph_found_nothing`,
 // most often a trap), or once the fine grid has searched long, the trap is looked for first.
 // A forced `grid` is the fine-grid walk and nothing else (diagnostics): no trap check.
-void RouteOnFineGrid(const SearchContext& x, SearchMode mode, const End& a, const End& b,
-                     bool graph_found_nothing, Route* route) {
+absl::Status RouteOnFineGrid(const SearchContext& x, SearchMode mode, const End& a, const End& b,
+                             bool graph_found_nothing, Route* route) {
   bool checked = false;
   auto trapped = [&] {
     const ReachResult reach = CheckReach(x.continent, x.metric, a.surface, b.surface, kReachBudget);
@@ -103,24 +103,27 @@ void RouteOnFineGrid(const SearchContext& x, SearchMode mode, const End& a, cons
     route->method = Method::kReach;
     return true;
   };
-  if (graph_found_nothing && trapped()) return;
+  if (graph_found_nothing && trapped()) return absl::OkStatus();
   route->method = Method::kFineGrid;
   const bool unchecked = checked || mode == SearchMode::kGrid;
-  SearchResult found =
-      x.astar.FindWalk(x.continent, x.frame.column_yards, x.metric, a.surface, b.surface,
-                       &route->steps, unchecked ? UINT64_MAX : x.options.trap_check_after);
+  SearchResult found = x.astar.FindWalk(
+      x.continent, x.frame.column_yards, x.metric, a.surface, b.surface, &route->steps,
+      unchecked ? UINT64_MAX : x.options.trap_check_after, x.options.stop);
   route->stats.Add(found.stats);
+  if (!found.stopped.ok()) return found.stopped;
   if (found.gave_up) {
-    if (trapped()) return;
+    if (trapped()) return absl::OkStatus();
     found = x.astar.FindWalk(x.continent, x.frame.column_yards, x.metric, a.surface, b.surface,
-                             &route->steps);
+                             &route->steps, UINT64_MAX, x.options.stop);
     route->stats.Add(found.stats);
+    if (!found.stopped.ok()) return found.stopped;
   }
   if (found.found) {
     route->status = WalkStatus::kOk;
     route->seconds = found.seconds;
     route->yards = found.yards;
   }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -149,6 +152,7 @@ absl::StatusOr<Route> SearchBetween(const SearchContext& x, const End& a, const 
                      " needs the world's abstract graph, and it has none (walkgrid prepare)"));
   }
   bool graph_found_nothing = false;
+  if (x.abstract != nullptr) x.abstract->stop = x.options.stop;
   if (GraphAnswers(x, router, mode, a, b)) {
     if (absl::Status s = RouteOverGraph(x, *router, mode, a, b, &route); !s.ok()) return s;
     // The ends share a region, yet no way through the entrances: one-way links along a border
@@ -156,7 +160,9 @@ absl::StatusOr<Route> SearchBetween(const SearchContext& x, const End& a, const 
     if (route.status == WalkStatus::kOk || mode != SearchMode::kAuto) return route;
     graph_found_nothing = true;
   }
-  RouteOnFineGrid(x, mode, a, b, graph_found_nothing, &route);
+  if (absl::Status s = RouteOnFineGrid(x, mode, a, b, graph_found_nothing, &route); !s.ok()) {
+    return s;
+  }
   return route;
 }
 

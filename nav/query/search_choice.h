@@ -42,7 +42,7 @@ struct Route {
 };
 
 // The route from `a` to `b`. Errors: FAILED_PRECONDITION naming `search` when a forced search
-// cannot run on this world or profile.
+// cannot run on this world or profile; what options.stop says when it stops a search.
 absl::StatusOr<Route> SearchBetween(const SearchContext& context, const End& a, const End& b);
 
 }  // namespace walk::nav

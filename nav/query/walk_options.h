@@ -6,6 +6,7 @@
 #include "nav/abstract/abstract_router.h"
 #include "nav/query/settle.h"
 #include "nav/search/method.h"
+#include "nav/search/search_stop.h"
 
 namespace walk::nav {
 
@@ -21,6 +22,9 @@ struct WalkOptions {
   // an end (nav/search/reach_check.h) before it goes on: the check costs far less than what a
   // trap costs the fine grid on a continent (everything the start reaches).
   std::uint64_t trap_check_after = 1u << 20;
+  // When the walk's searches must stop (a cancelled call, a deadline, a work budget); may be
+  // null. AnswerWalk then answers with the reason (SearchStop::Check).
+  const SearchStop* stop = nullptr;
 };
 
 }  // namespace walk::nav

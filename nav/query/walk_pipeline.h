@@ -26,8 +26,9 @@ struct Searchers {
 // searching with `searchers` (the caller's per-thread searchers).
 // Errors: INVALID_ARGUMENT naming the field (a bad coordinate; ends on two continents),
 // NOT_FOUND naming the field (no such continent), FAILED_PRECONDITION naming `search` (a forced
-// search this world cannot do). Ends off the map, on no surface, or with no walk between them
-// are answers with that status, not errors.
+// search this world cannot do), and what options.stop says when it stops a search (CANCELLED,
+// UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED). Ends off the map, on no surface, or with
+// no walk between them are answers with that status, not errors.
 absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
                                       const Place& to, Searchers& searchers,
                                       const WalkOptions& options = WalkOptions());

@@ -70,7 +70,7 @@ SurfaceId FineGridAStar::PopMin() {
 
 SearchResult FineGridAStar::FindWalk(const Continent& c, double column_yards, const Metric& metric,
                                      SurfaceId from, SurfaceId to, std::vector<PathStep>* path,
-                                     std::uint64_t max_expanded) {
+                                     std::uint64_t max_expanded, const SearchStop* stop) {
   assert(from < c.surface_count() && to < c.surface_count());
   SearchResult result;
   Prepare(c.surface_count());
@@ -122,6 +122,10 @@ SearchResult FineGridAStar::FindWalk(const Continent& c, double column_yards, co
     if (result.stats.nodes_expanded >= max_expanded) {
       result.gave_up = true;
       break;
+    }
+    if (stop != nullptr) {
+      result.stopped = stop->Poll(result.stats.nodes_expanded);
+      if (!result.stopped.ok()) break;
     }
     const LinkSet& links = c.links[v];
     const double g_v = g_[v];

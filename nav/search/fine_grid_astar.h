@@ -17,6 +17,7 @@
 #include "nav/grid/grid.h"
 #include "nav/grid/path_step.h"
 #include "nav/search/search_stats.h"
+#include "nav/search/search_stop.h"
 
 namespace walk::nav {
 
@@ -26,6 +27,7 @@ struct SearchResult {
   double yards = 0.0;         // its length along the searched path (before smoothing)
   SearchStats stats;
   bool gave_up = false;  // stopped at `max_expanded` before finding the walk or running out
+  absl::Status stopped;  // not OK: `stop` stopped it (SearchStop::Check), nothing found
 };
 
 class FineGridAStar {
@@ -37,10 +39,11 @@ class FineGridAStar {
   // The cheapest walk from surface `from` to surface `to` of `continent`, whose columns are
   // `column_yards` wide, priced by `metric` (the zones of `from` and `to` exempt from danger).
   // When `path` is non-null and a walk is found it receives the steps from `from` to `to`.
-  // After `max_expanded` surfaces taken off the heap without reaching `to`, it gives up.
+  // After `max_expanded` surfaces taken off the heap without reaching `to`, it gives up. It
+  // polls `stop` (may be null) as it goes, and stops when told to.
   SearchResult FindWalk(const Continent& continent, double column_yards, const Metric& metric,
                         SurfaceId from, SurfaceId to, std::vector<PathStep>* path = nullptr,
-                        std::uint64_t max_expanded = UINT64_MAX);
+                        std::uint64_t max_expanded = UINT64_MAX, const SearchStop* stop = nullptr);
 
  private:
   // A heap entry carries its keys, so sifting compares without touching per-surface arrays.

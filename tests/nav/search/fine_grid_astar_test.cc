@@ -189,3 +189,68 @@ TEST(WalkerTest, ReturnsThePathItMeasured) {
 
 }  // namespace
 }  // namespace walk::nav
+
+namespace walk::nav {
+namespace {
+
+// An open 200 x 200 map with a walled box round (190, 190): a search from a corner into the
+// box expands all 40,000 surfaces outside it before it knows there is no walk.
+World OpenMap() {
+  std::vector<std::string> rows(200, std::string(200, '.'));
+  for (int i = 185; i <= 195; ++i) {
+    rows[185][i] = rows[195][i] = rows[i][185] = rows[i][195] = '#';
+  }
+  return testing::AsciiWorld(rows);
+}
+
+TEST(SearchStopTest, ACancelledSearchStopsAtItsNextPoll) {
+  const World world = OpenMap();
+  const Continent& c = world.continents[0];
+  FineGridAStar astar;
+  int asked = 0;
+  SearchStop stop;
+  stop.wanted = [&]() -> absl::Status {
+    return ++asked >= 2 ? absl::CancelledError("gone") : absl::OkStatus();
+  };
+  const SearchResult r = astar.FindWalk(c, world.column_yards, Shortest(world), SurfaceAt(c, 0, 0),
+                                        SurfaceAt(c, 190, 190), nullptr, UINT64_MAX, &stop);
+  EXPECT_FALSE(r.found);
+  EXPECT_EQ(r.stopped.code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(r.stats.nodes_expanded, 2 * SearchStop::kPollEvery) << "stopped at the second poll";
+  // The same search unstopped expands everything, and the searcher is reusable after a stop.
+  const SearchResult whole = astar.FindWalk(c, world.column_yards, Shortest(world),
+                                            SurfaceAt(c, 0, 0), SurfaceAt(c, 190, 190));
+  EXPECT_FALSE(whole.found);
+  EXPECT_TRUE(whole.stopped.ok());
+  EXPECT_GT(whole.stats.nodes_expanded, 30000u);
+  EXPECT_TRUE(astar
+                  .FindWalk(c, world.column_yards, Shortest(world), SurfaceAt(c, 0, 0),
+                            SurfaceAt(c, 199, 199))
+                  .found);
+}
+
+TEST(SearchStopTest, ABudgetAndAPassedDeadlineStopASearch) {
+  const World world = OpenMap();
+  const Continent& c = world.continents[0];
+  FineGridAStar astar;
+  SearchStop budget;
+  budget.budget = 10000;
+  SearchResult r = astar.FindWalk(c, world.column_yards, Shortest(world), SurfaceAt(c, 0, 0),
+                                  SurfaceAt(c, 190, 190), nullptr, UINT64_MAX, &budget);
+  EXPECT_EQ(r.stopped.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(r.stopped.message().find("--max-search-expansions"), std::string::npos);
+  EXPECT_LE(r.stats.nodes_expanded, budget.budget + SearchStop::kPollEvery);
+  SearchStop late;
+  late.deadline = SearchStop::Clock::now() - std::chrono::seconds(1);
+  r = astar.FindWalk(c, world.column_yards, Shortest(world), SurfaceAt(c, 0, 0),
+                     SurfaceAt(c, 190, 190), nullptr, UINT64_MAX, &late);
+  EXPECT_EQ(r.stopped.code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(r.stats.nodes_expanded, SearchStop::kPollEvery);
+  // A short walk never reaches a poll: a stop costs it nothing.
+  r = astar.FindWalk(c, world.column_yards, Shortest(world), SurfaceAt(c, 0, 0), SurfaceAt(c, 5, 5),
+                     nullptr, UINT64_MAX, &late);
+  EXPECT_TRUE(r.found);
+}
+
+}  // namespace
+}  // namespace walk::nav
