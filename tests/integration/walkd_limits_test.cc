@@ -1,0 +1,156 @@
+// walkd under hostile load, on a real server: searches stop (a work budget, cancelled batches,
+// SIGTERM past the grace), and unary walks keep answering while batch streams hold every search
+// thread busy. The world is the 4 x 4 demo world without an abstract graph, where a forced grid
+// walk across it expands about half a million surfaces.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "client/walk_client.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "tests/integration/walkd_process.h"
+#include "walk/v1/walk.grpc.pb.h"
+
+namespace walk {
+namespace {
+
+using testing::RunCommand;
+
+// The 4 x 4 demo world, made once.
+const std::string& Worlds() {
+  static const std::string* dir = [] {
+    auto* d = new std::string(testing::FreshTempDir("walkd-limits-it", "worlds"));
+    const testing::CommandResult made =
+        RunCommand({WALKGRID_BIN, "demo", "--tiles", "4x4", "--out", *d + "/d4"});
+    EXPECT_EQ(made.exit_code, 0) << made.output;
+    return d;
+  }();
+  return *dir;
+}
+
+testing::StartedWalkd Serve(const std::string& name, const std::vector<std::string>& more) {
+  std::vector<std::string> args = {"--worlds", Worlds(), "--data",
+                                   testing::FreshTempDir("walkd-limits-it", name)};
+  args.insert(args.end(), more.begin(), more.end());
+  testing::StartedWalkd walkd = testing::StartWalkdOnLoopback(WALKD_BIN, args);
+  EXPECT_FALSE(walkd.address.empty()) << walkd.process->output();
+  client::WalkClient client(walkd.address, 30.0);
+  for (int attempt = 0; attempt < 1200 && !walkd.process->Exited(); ++attempt) {
+    grpc::health::v1::HealthCheckResponse::ServingStatus serving;
+    if (client.Health("", &serving).ok() &&
+        serving == grpc::health::v1::HealthCheckResponse::SERVING) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return walkd;
+}
+
+// A forced grid walk across the world: about half a million surfaces expanded.
+walk::v1::WalkRequest LongWalk(double offset = 0.0) {
+  walk::v1::WalkRequest r;
+  r.set_world("d4");
+  r.set_profile("neutral");
+  r.set_band(50);
+  r.set_search(walk::v1::SEARCH_GRID);
+  r.mutable_from()->set_x_yards(5.0 + offset);
+  r.mutable_from()->set_y_yards(5.0);
+  r.mutable_to()->set_x_yards(2125.0);
+  r.mutable_to()->set_y_yards(2125.0 - offset);
+  return r;
+}
+
+TEST(WalkdLimitsTest, AWorkBudgetStopsASearchNamingTheFlag) {
+  testing::StartedWalkd walkd = Serve("budget", {"--max-search-expansions", "20000"});
+  client::WalkClient client(walkd.address, 30.0);
+  walk::v1::WalkResponse response;
+  const grpc::Status status = client.Walk(LongWalk(), &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(status.error_message().find("--max-search-expansions"), std::string::npos)
+      << status.error_message();
+  // A short walk still answers.
+  walk::v1::WalkRequest near = LongWalk();
+  near.mutable_to()->set_x_yards(40.0);
+  near.mutable_to()->set_y_yards(40.0);
+  EXPECT_TRUE(client.Walk(near, &response).ok());
+}
+
+// A batch stream of `pairs` long walks, one message a pair, that reads its answers in the
+// background until cancelled.
+class LongBatch {
+ public:
+  LongBatch(walk::v1::WalkService::Stub& stub, int pairs) {
+    stream_ = stub.WalkBatch(&context_);
+    walk::v1::WalkBatchRequest message;
+    for (int i = 0; i < pairs; ++i) {
+      walk::v1::WalkBatchRequest* pair = i == 0 ? &message : message.add_more();
+      pair->set_index(static_cast<std::uint64_t>(i));
+      *pair->mutable_walk() = LongWalk(0.1 * i);
+      if (message.more_size() == 255 || i + 1 == pairs) {
+        stream_->Write(message);
+        message.Clear();
+      }
+    }
+    reader_ = std::thread([this] {
+      walk::v1::WalkBatchResponse response;
+      while (stream_->Read(&response)) ++answered_;
+    });
+  }
+  ~LongBatch() {
+    context_.TryCancel();
+    reader_.join();
+  }
+  int answered() const { return answered_; }
+
+ private:
+  grpc::ClientContext context_;
+  std::unique_ptr<grpc::ClientReaderWriter<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>>
+      stream_;
+  std::atomic<int> answered_{0};
+  std::thread reader_;
+};
+
+TEST(WalkdLimitsTest, UnaryWalksAnswerUnderBatchLoadAndCancelledWorkEndsAtOnce) {
+  testing::StartedWalkd walkd =
+      Serve("fairness", {"--search-threads", "2", "--shutdown-grace-s", "1"});
+  auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
+  auto stub = walk::v1::WalkService::NewStub(channel);
+  {
+    // Eight streams of 512 long walks: minutes of searching queued behind two threads.
+    std::vector<std::unique_ptr<LongBatch>> batches;
+    for (int i = 0; i < 8; ++i) batches.push_back(std::make_unique<LongBatch>(*stub, 512));
+    for (int wait = 0; wait < 600 && batches.front()->answered() == 0; ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_GT(batches.front()->answered(), 0) << "the batches are being searched";
+    // A unary walk goes before the queued batch pairs: it answers within its deadline.
+    client::WalkClient client(walkd.address, 15.0);
+    for (int i = 0; i < 3; ++i) {
+      walk::v1::WalkResponse response;
+      const grpc::Status status = client.Walk(LongWalk(1.0 + i), &response);
+      ASSERT_TRUE(status.ok()) << status.error_code() << " " << status.error_message();
+      EXPECT_EQ(response.status(), walk::v1::WALK_STATUS_OK);
+    }
+    int answered = 0;
+    for (const auto& batch : batches) answered += batch->answered();
+    EXPECT_LT(answered, 8 * 512) << "the batches were still queued";
+  }  // every stream cancelled here
+  // The cancelled streams' queued pairs end at once: SIGTERM finishes long before the minutes
+  // of searching they held (the loop below gives up after a minute).
+  walkd.process->Signal(SIGTERM);
+  bool exited = false;
+  for (int wait = 0; wait < 1200 && !exited; ++wait) {
+    exited = walkd.process->Exited();
+    if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(exited) << "walkd still searching a minute after SIGTERM";
+  EXPECT_EQ(walkd.process->Wait(), 0) << walkd.process->output();
+}
+
+}  // namespace
+}  // namespace walk
