@@ -23,9 +23,19 @@ struct MovingAiMap {
   char At(std::uint32_t x, std::uint32_t y) const { return cells[std::size_t{y} * width + x]; }
 };
 
-// Parses a map's text. Errors: INVALID_ARGUMENT naming the bad header line or row.
+// The largest map read (docs/formats.md, "Limits"): each side at most 65,535 cells and at most
+// 16,777,216 cells in all (4096 x 4096, more than ten times the largest benchmark map). A map
+// that large is about 850 MB of grid; a header announcing more is refused before anything is
+// allocated. Files larger than kMaxMovingAiFileBytes (maps and scenarios) are refused unread.
+inline constexpr std::uint32_t kMaxMovingAiSide = 65535;
+inline constexpr std::uint64_t kMaxMovingAiCells = std::uint64_t{1} << 24;
+inline constexpr std::uint64_t kMaxMovingAiFileBytes = std::uint64_t{64} << 20;  // 64 MiB
+
+// Parses a map's text. Errors: INVALID_ARGUMENT naming the bad header line or row, or a size
+// beyond the limits above.
 absl::StatusOr<MovingAiMap> ParseMovingAiMap(absl::string_view text);
-// Reads and parses a .map file. Errors: NOT_FOUND, or ParseMovingAiMap's.
+// Reads and parses a .map file. Errors: NOT_FOUND, INVALID_ARGUMENT (a file larger than
+// kMaxMovingAiFileBytes), or ParseMovingAiMap's.
 absl::StatusOr<MovingAiMap> ReadMovingAiMap(const std::string& path);
 
 // The grid of a map: one continent (id 0), one surface per passable cell, column size 1 yard.
@@ -54,7 +64,11 @@ struct ScenarioFile {
 };
 
 // Reads a .scen file (both versions; tab- or space-separated). Errors: NOT_FOUND, or
-// INVALID_ARGUMENT naming the line.
+// INVALID_ARGUMENT naming the file when larger than kMaxMovingAiFileBytes, or naming the line: a
+// malformed one, a map size beyond the map limits, a start or goal outside the map's size, an
+// optimal length that is not a finite number >= 0.
 absl::StatusOr<ScenarioFile> ReadScenarios(const std::string& path);
+// Parses a .scen file's text as ReadScenarios does; `path` names it in errors.
+absl::StatusOr<ScenarioFile> ParseScenarios(absl::string_view text, const std::string& path);
 
 }  // namespace walk::nav

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/grid_format.h"
 // Recast is third-party: included here only (its include directory is private to walk_nav).
 #include "Recast.h"
 
@@ -33,6 +34,15 @@ constexpr int kMaxAreaIds = 62;
 // edge see the geometry of its neighbours. Recast's rasterizer folds whatever lies before the
 // first row and column of a heightfield into them, so those are never kept nor looked at.
 constexpr int kBorderColumns = 3;
+
+// The most spans one heightfield may hold (PickedTriangles::span_bound): 32 Mi spans are about
+// 768 MiB of Recast's heightfield and compact heightfield. A whole mesh beyond it goes tile by
+// tile; a tile beyond it (over 450 layers of triangles on each of its columns) is refused.
+constexpr double kMaxHeightfieldSpans = double(1 << 25);
+
+// The most (triangle, tile) pairs a mesh voxelized tile by tile may make, a triangle counted
+// once for every tile its bounds touch: 256 Mi pairs are 1 GiB of lists.
+constexpr std::uint64_t kMaxTileTriangles = std::uint64_t{1} << 28;
 
 // The key of a (tag, slope class) pair. Keys sort in order of importance, and area ids are given
 // in key order, so when Recast merges two spans whose tops lie within a step of each other (it
@@ -83,7 +93,10 @@ absl::Status BadOption(const char* field, double value, const char* rule) {
 absl::StatusOr<Settings> MakeSettings(const VoxelizeOptions& o) {
   auto positive = [](double v) { return std::isfinite(v) && v > 0.0; };
   auto non_negative = [](double v) { return std::isfinite(v) && v >= 0.0; };
-  if (!positive(o.column_yards)) return BadOption("column_yards", o.column_yards, "> 0");
+  if (!(o.column_yards >= kMinColumnYards && o.column_yards <= kMaxColumnYards)) {
+    // What a grid file holds (nav/grid/grid_format.h).
+    return BadOption("column_yards", o.column_yards, "in [0.001, 1000]");
+  }
   if (!positive(o.height_step_yards)) {
     return BadOption("height_step_yards", o.height_step_yards, "> 0");
   }
@@ -263,7 +276,26 @@ struct PickedTriangles {
   std::vector<SlopeClass> slopes;        // per picked triangle
   double min_y = std::numeric_limits<double>::infinity();  // their height range, mesh y
   double max_y = -std::numeric_limits<double>::infinity();
+  // At least as many spans as Recast makes of them: each triangle makes at most one span in
+  // each column it touches (SpanBound).
+  double span_bound = 0.0;
 };
+
+// At most how many columns of frame f the triangle a, b, c touches, from above: those of its
+// bounds clipped to the frame, and no more than its area plus twice its perimeter plus 4 (in
+// columns: a touched column lies in the triangle grown by one column, whose area is at most
+// that), so neither a large flat triangle nor a long sliver is counted as its whole bounds.
+double SpanBound(const float* a, const float* b, const float* c, const double lo[3],
+                 const double hi[3], const HeightfieldFrame& f, double cs) {
+  const double across = (std::min(hi[0], f.ox_end) - std::max(lo[0], f.ox)) / cs + 2.0;
+  const double along = (std::min(hi[2], f.oz_end) - std::max(lo[2], f.oz)) / cs + 2.0;
+  const double e0x = double{b[0]} - a[0], e0z = double{b[2]} - a[2];
+  const double e1x = double{c[0]} - a[0], e1z = double{c[2]} - a[2];
+  const double area = std::abs(e0x * e1z - e0z * e1x) / 2.0;
+  const double perimeter = std::hypot(e0x, e0z) + std::hypot(e1x, e1z) +
+                           std::hypot(double{c[0]} - b[0], double{c[2]} - b[2]);
+  return std::min(across * along, area / (cs * cs) + 2.0 * perimeter / cs + 4.0);
+}
 
 // The triangles of `mesh` (those listed in `triangles`, or all when null) whose bounds touch
 // frame f, with their slope classes and area keys.
@@ -290,6 +322,7 @@ PickedTriangles PickTriangles(const TriangleMesh& mesh, const std::vector<std::u
     picked.keys.push_back(MakeAreaKey(mesh.tags[t], slope == kUnstandable ? kSlopePlain : slope));
     picked.min_y = std::min(picked.min_y, lo[1]);
     picked.max_y = std::max(picked.max_y, hi[1]);
+    picked.span_bound += SpanBound(v[0], v[1], v[2], lo, hi, f, o.column_yards);
   }
   return picked;
 }
@@ -454,6 +487,14 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
   const HeightfieldFrame frame = FrameOf(job, s);
   const PickedTriangles picked = PickTriangles(mesh, triangles, frame, o);
   if (picked.triangles.empty()) return absl::OkStatus();
+  if (picked.span_bound > kMaxHeightfieldSpans) {
+    const std::string message = absl::StrCat(
+        job.name, ": its ", picked.triangles.size(), " triangles may make up to ",
+        static_cast<std::uint64_t>(picked.span_bound), " spans (one a column a triangle touches), ",
+        "more than the ", static_cast<std::uint64_t>(kMaxHeightfieldSpans),
+        " one heightfield holds: raise column_yards");
+    return job.whole ? absl::ResourceExhaustedError(message) : absl::InvalidArgumentError(message);
+  }
   const absl::StatusOr<std::vector<AreaKey>> table = AreaTable(picked, job);
   if (!table.ok()) return table.status();
 
@@ -484,16 +525,13 @@ absl::StatusOr<Continent> Finish(ContinentBuilder& builder, const Settings& sett
   return builder.Build(settings.rules);
 }
 
-// Voxelizes `mesh` tile by tile: each tile's triangles are those whose bounds touch the tile and
-// its border.
-absl::Status VoxelizeMeshByTiles(const TriangleMesh& mesh, const Settings& s,
-                                 std::uint32_t width_columns, std::uint32_t height_columns,
-                                 std::optional<double> base_y, ContinentBuilder& builder,
-                                 VoxelizeStats& stats) {
+// The triangles of each of tiles_x x tiles_y tiles (row by row): those whose bounds touch the tile
+// and its border. Counted first: INVALID_ARGUMENT when they would be more than kMaxTileTriangles.
+absl::StatusOr<std::vector<std::vector<std::uint32_t>>> TrianglesPerTile(const TriangleMesh& mesh,
+                                                                         const Settings& s,
+                                                                         std::uint32_t tiles_x,
+                                                                         std::uint32_t tiles_y) {
   const VoxelizeOptions& o = *s.options;
-  const std::uint32_t tiles_x = (width_columns + kTileColumns - 1) / kTileColumns;
-  const std::uint32_t tiles_y = (height_columns + kTileColumns - 1) / kTileColumns;
-  std::vector<std::vector<std::uint32_t>> per_tile(std::size_t{tiles_x} * tiles_y);
   const double reach = s.border + 1;  // columns beyond a tile whose triangles it takes
   auto tile_range = [&](double lo, double hi, std::uint32_t tiles, std::uint32_t* first,
                         std::uint32_t* last) {
@@ -504,7 +542,9 @@ absl::Status VoxelizeMeshByTiles(const TriangleMesh& mesh, const Settings& s,
     *last = static_cast<std::uint32_t>(std::min<double>(tiles - 1, t1));
     return true;
   };
-  for (std::uint32_t t = 0; t < mesh.triangle_count(); ++t) {
+  // The tiles triangle t touches: false when none.
+  auto tiles_of = [&](std::uint32_t t, std::uint32_t* tx0, std::uint32_t* tx1, std::uint32_t* ty0,
+                      std::uint32_t* ty1) {
     const float* v[3];
     for (int k = 0; k < 3; ++k) {
       v[k] = &mesh.vertices[3 * std::size_t{mesh.indices[3 * std::size_t{t} + k]}];
@@ -514,17 +554,48 @@ absl::Status VoxelizeMeshByTiles(const TriangleMesh& mesh, const Settings& s,
                           (std::min({v[0][2], v[1][2], v[2][2]}) - o.origin_z) / o.column_yards};
     const double hi[2] = {(std::max({v[0][0], v[1][0], v[2][0]}) - o.origin_x) / o.column_yards,
                           (std::max({v[0][2], v[1][2], v[2][2]}) - o.origin_z) / o.column_yards};
-    std::uint32_t tx0, tx1, ty0, ty1;
-    if (!tile_range(lo[0], hi[0], tiles_x, &tx0, &tx1)) continue;
-    if (!tile_range(lo[1], hi[1], tiles_y, &ty0, &ty1)) continue;
+    return tile_range(lo[0], hi[0], tiles_x, tx0, tx1) &&
+           tile_range(lo[1], hi[1], tiles_y, ty0, ty1);
+  };
+  std::uint64_t pairs = 0;
+  std::uint32_t tx0, tx1, ty0, ty1;
+  for (std::uint32_t t = 0; t < mesh.triangle_count(); ++t) {
+    if (tiles_of(t, &tx0, &tx1, &ty0, &ty1)) {
+      pairs += std::uint64_t{tx1 - tx0 + 1} * (ty1 - ty0 + 1);
+    }
+  }
+  if (pairs > kMaxTileTriangles) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the mesh's ", mesh.triangle_count(), " triangles touch ", pairs,
+        " tiles in all (a triangle counted once a tile), more than the ", kMaxTileTriangles,
+        " one build takes: raise column_yards, or split its largest triangles"));
+  }
+  std::vector<std::vector<std::uint32_t>> per_tile(std::size_t{tiles_x} * tiles_y);
+  for (std::uint32_t t = 0; t < mesh.triangle_count(); ++t) {
+    if (!tiles_of(t, &tx0, &tx1, &ty0, &ty1)) continue;
     for (std::uint32_t ty = ty0; ty <= ty1; ++ty) {
       for (std::uint32_t tx = tx0; tx <= tx1; ++tx) per_tile[ty * tiles_x + tx].push_back(t);
     }
   }
+  return per_tile;
+}
+
+// Voxelizes `mesh` tile by tile: each tile's triangles are those whose bounds touch the tile and
+// its border.
+absl::Status VoxelizeMeshByTiles(const TriangleMesh& mesh, const Settings& s,
+                                 std::uint32_t width_columns, std::uint32_t height_columns,
+                                 std::optional<double> base_y, ContinentBuilder& builder,
+                                 VoxelizeStats& stats) {
+  const VoxelizeOptions& o = *s.options;
+  const std::uint32_t tiles_x = (width_columns + kTileColumns - 1) / kTileColumns;
+  const std::uint32_t tiles_y = (height_columns + kTileColumns - 1) / kTileColumns;
+  absl::StatusOr<std::vector<std::vector<std::uint32_t>>> per_tile =
+      TrianglesPerTile(mesh, s, tiles_x, tiles_y);
+  if (!per_tile.ok()) return per_tile.status();
   const std::uint32_t total = tiles_x * tiles_y;
   for (std::uint32_t ty = 0; ty < tiles_y; ++ty) {
     for (std::uint32_t tx = 0; tx < tiles_x; ++tx) {
-      std::vector<std::uint32_t>& triangles = per_tile[ty * tiles_x + tx];
+      std::vector<std::uint32_t>& triangles = (*per_tile)[ty * tiles_x + tx];
       HeightfieldJob job;
       job.name = absl::StrCat("tile ", tx, ",", ty);
       job.x0 = tx * kTileColumns;
@@ -542,6 +613,27 @@ absl::Status VoxelizeMeshByTiles(const TriangleMesh& mesh, const Settings& s,
   return absl::OkStatus();
 }
 
+// The extent is 1 x 1 columns at least and kMaxVoxelizeColumns along each side at most: checked
+// before anything that size is allocated.
+absl::Status CheckExtent(const TriangleMesh& mesh, const VoxelizeOptions& o,
+                         std::uint32_t width_columns, std::uint32_t height_columns) {
+  if (width_columns == 0 || height_columns == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the extent must be at least 1 x 1 columns (got ", width_columns, " x ",
+                     height_columns, ")"));
+  }
+  if (width_columns > kMaxVoxelizeColumns || height_columns > kMaxVoxelizeColumns) {
+    float min[3], max[3];
+    mesh.Bounds(min, max);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the mesh spans ", double{max[0]} - min[0], " x ", double{max[2]} - min[2],
+        " yards (x, z): an extent of ", width_columns, " x ", height_columns,
+        " columns at column_yards ", o.column_yards, "; a continent holds at most ",
+        kMaxVoxelizeColumns, " x ", kMaxVoxelizeColumns, " columns (raise column_yards)"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 void PlaceOriginAtMeshCorner(const TriangleMesh& mesh, VoxelizeOptions* options,
@@ -550,7 +642,11 @@ void PlaceOriginAtMeshCorner(const TriangleMesh& mesh, VoxelizeOptions* options,
   mesh.Bounds(min, max);
   auto column = [&](float lowest) -> std::int64_t {
     if (!std::isfinite(lowest) || !(options->column_yards > 0.0)) return 0;
-    return static_cast<std::int64_t>(std::floor(lowest / options->column_yards));
+    // Clamped far inside int64 (and exact in double): a mesh that far out is refused later, by
+    // its extent.
+    constexpr double kFar = 4503599627370496.0;  // 2^52
+    return static_cast<std::int64_t>(
+        std::clamp(std::floor(lowest / options->column_yards), -kFar, kFar));
   };
   *origin_column_x = column(min[0]);
   *origin_column_y = column(min[2]);
@@ -583,10 +679,9 @@ absl::StatusOr<Continent> VoxelizeMesh(const TriangleMesh& mesh, const VoxelizeO
   if (mesh.triangle_count() == 0) {
     return absl::InvalidArgumentError("the mesh has no triangles");
   }
-  if (width_columns == 0 || height_columns == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the extent must be at least 1 x 1 columns (got ", width_columns, " x ",
-                     height_columns, ")"));
+  if (absl::Status status = CheckExtent(mesh, options, width_columns, height_columns);
+      !status.ok()) {
+    return status;
   }
   VoxelizeStats local;
   local.triangles = mesh.triangle_count();

@@ -18,7 +18,7 @@
 namespace walk::nav {
 
 struct VoxelizeOptions {
-  double column_yards = 0.5;          // column width (Recast's cs), yards
+  double column_yards = 0.5;          // column width (Recast's cs), yards, 0.001 to 1000
   double height_step_yards = 0.2;     // height resolution (Recast's ch), yards
   double agent_height_yards = 2.0;    // room a walker needs above its feet, yards
   double agent_radius_yards = 0.0;    // erode walkable area by this much, yards (0: no erosion)
@@ -54,12 +54,17 @@ struct VoxelizeStats {
   std::uint64_t dropped_surfaces = 0;
 };
 
+// The largest extent VoxelizeMesh builds, columns along each side: a continent's most (256 tiles
+// of 256 columns, what its columns' 16-bit coordinates and the grid file hold).
+inline constexpr std::uint32_t kMaxVoxelizeColumns = 256 * kTileColumns;  // 65,536
+
 // Voxelizes a whole mesh into continent `id`, extent `width_columns` x `height_columns`.
 // `builder_hook`, when set, runs on the builder before links are derived (to add lifts).
 // A column with more than 31 walkable spans keeps its 31 highest (stats->dropped_surfaces counts
 // the others). A whole mesh too much for one heightfield (more than 62 distinct (tag, slope
 // class) pairs, or more spans than Recast indexes) is redone tile by tile. Errors:
-// INVALID_ARGUMENT (bad options naming the field; an empty or malformed mesh; a zero extent; more
+// INVALID_ARGUMENT (bad options naming the field; an empty or malformed mesh; a zero extent, or
+// one wider or longer than kMaxVoxelizeColumns, saying both and the mesh's yards; more
 // than 62 distinct (tag, slope class) pairs in one tile, or more height than Recast's 8191 height
 // steps hold, naming the tile), INTERNAL (Recast failed).
 absl::StatusOr<Continent> VoxelizeMesh(
@@ -73,7 +78,8 @@ absl::StatusOr<Continent> VoxelizeMesh(
 void PlaceOriginAtMeshCorner(const TriangleMesh& mesh, VoxelizeOptions* options,
                              std::int64_t* origin_column_x, std::int64_t* origin_column_y);
 
-// The extent in columns that covers `mesh` from the options' origin.
+// The extent in columns that covers `mesh` from the options' origin (4,294,967,295 at most, for
+// VoxelizeMesh to refuse naming it).
 void MeshExtent(const TriangleMesh& mesh, const VoxelizeOptions& options,
                 std::uint32_t* width_columns, std::uint32_t* height_columns);
 

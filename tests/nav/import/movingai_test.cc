@@ -64,6 +64,46 @@ TEST(MovingAiTest, ReadsBothScenarioVersions) {
 }
 
 // The oracle: a sample of real maps, one or two per set, every scenario must match.
+// The prober's map: a 65535 x 65535 header, which once aborted allocating 4 GiB before reading
+// a row. Refused from the header, naming the extent and the limit, before anything is allocated.
+TEST(MovingAiTest, RefusesAMapLargerThanTheLimitFromItsHeader) {
+  auto huge = ParseMovingAiMap("type octile\nheight 65535\nwidth 65535\nmap\n..........\n");
+  ASSERT_EQ(huge.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(huge.status().message().find("65535 x 65535"), std::string::npos) << huge.status();
+  EXPECT_NE(huge.status().message().find("16777216"), std::string::npos) << huge.status();
+  // One cell past the limit, and a side past 65535, are refused; a long thin map is not.
+  EXPECT_FALSE(ParseMovingAiMap("type octile\nheight 4097\nwidth 4096\nmap\n").ok());
+  EXPECT_FALSE(ParseMovingAiMap("type octile\nheight 1\nwidth 65536\nmap\n").ok());
+  const std::string row(65535, '.');
+  auto thin = ParseMovingAiMap("type octile\nheight 2\nwidth 65535\nmap\n" + row + "\n" + row);
+  ASSERT_TRUE(thin.ok()) << thin.status();
+  EXPECT_EQ(thin->cells.size(), 2u * 65535u);
+}
+
+TEST(MovingAiTest, RefusesFilesLargerThanTheLimitUnread) {
+  const auto path = std::filesystem::temp_directory_path() / ("big" + std::to_string(::getpid()));
+  {
+    std::ofstream out(path);
+    out << "type octile\nheight 1\nwidth 1\nmap\n.\n";
+    std::filesystem::resize_file(path, kMaxMovingAiFileBytes + 1);  // sparse: no disk used
+  }
+  auto map = ReadMovingAiMap(path.string());
+  EXPECT_EQ(map.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(map.status().message().find("bytes"), std::string::npos) << map.status();
+  EXPECT_EQ(ReadScenarios(path.string()).status().code(), absl::StatusCode::kInvalidArgument);
+  std::filesystem::remove(path);
+}
+
+TEST(MovingAiTest, RefusesScenariosOffTheirMapOrWithoutALength) {
+  auto off = ParseScenarios("version 1\n0 a.map 8 6 8 1 1 1 1.0\n", "a.scen");
+  ASSERT_EQ(off.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(off.status().message().find("a.scen:2:"), std::string::npos) << off.status();
+  EXPECT_FALSE(ParseScenarios("version 1\n0 a.map 8 6 1 1 1 1 nan\n", "a.scen").ok());
+  EXPECT_FALSE(ParseScenarios("version 1\n0 a.map 8 6 1 1 1 1 -2\n", "a.scen").ok());
+  EXPECT_FALSE(ParseScenarios("version 1\n0 a.map 65535 65535 1 1 1 1 2\n", "a.scen").ok());
+  EXPECT_TRUE(ParseScenarios("version 1\n0 a.map 8 6 7 5 0 0 8.07106781\n", "a.scen").ok());
+}
+
 class MovingAiOracleTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MovingAiOracleTest, EveryScenarioMatchesItsOptimalLength) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "nav/import/triangle_mesh.h"
 #include "tests/nav/ascii_grid.h"
@@ -606,6 +607,90 @@ TEST(ReadObjTest, ErrorsNameTheLine) {
   EXPECT_NE(mesh.status().message().find(":1:"), std::string::npos) << mesh.status();
   const TempFile short_face("v 0 0 0\nv 1 0 0\nf 1 2\n");
   EXPECT_EQ(ReadObj(short_face.path()).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// The prober's meshes: 1e30 across once crashed build-mesh (an extent of 4294967295 columns
+// wrapped the continent's tile count), 5e7 wide once aborted on bad_alloc. Both are refused,
+// naming the extent and the limit, before anything that size is allocated.
+TEST(VoxelizerTest, RefusesExtentsBeyondAContinentNamingThem) {
+  for (float far : {1e30f, 5e7f, 32768.5f}) {
+    TriangleMesh mesh;
+    const std::uint32_t a = mesh.AddVertex(0, 0, 0), b = mesh.AddVertex(far, 0, 0),
+                        c = mesh.AddVertex(0, 0, 1);
+    mesh.AddTriangle(a, c, b, kGround);
+    VoxelizeOptions options;
+    std::int64_t origin_x = 0, origin_y = 0;
+    PlaceOriginAtMeshCorner(mesh, &options, &origin_x, &origin_y);
+    std::uint32_t width = 0, height = 0;
+    MeshExtent(mesh, options, &width, &height);
+    EXPECT_GT(width, kMaxVoxelizeColumns) << far;
+    absl::StatusOr<Continent> continent = VoxelizeMesh(mesh, options, 0, width, height);
+    ASSERT_EQ(continent.status().code(), absl::StatusCode::kInvalidArgument) << far;
+    const std::string message(continent.status().message());
+    EXPECT_NE(message.find(absl::StrCat(width, " x ", height, " columns")), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("at most 65536 x 65536"), std::string::npos) << message;
+  }
+  // A mesh far from the origin, placed at its corner, is as small as it is.
+  TriangleMesh far_away;
+  AddFloor(far_away, 9e7f, 9e7f, 9e7f + 64.0f, 9e7f + 64.0f, 0.0f);
+  VoxelizeOptions options;
+  options.column_yards = 8.0;  // float holds 8 yards at 9e7
+  std::int64_t origin_x = 0, origin_y = 0;
+  PlaceOriginAtMeshCorner(far_away, &options, &origin_x, &origin_y);
+  std::uint32_t width = 0, height = 0;
+  MeshExtent(far_away, options, &width, &height);
+  EXPECT_LE(width, 9u);
+  EXPECT_TRUE(VoxelizeMesh(far_away, options, 0, width, height).ok());
+}
+
+TEST(VoxelizerTest, RefusesAHeightfieldOfTooManySpans) {
+  // 500 floors of 256 x 256 columns, 3 yards apart: up to 33.8 million spans in one tile.
+  TriangleMesh mesh;
+  for (int floor = 0; floor < 500; ++floor) {
+    AddFloor(mesh, 0.0f, 0.0f, 127.9f, 127.9f, 3.0f * static_cast<float>(floor));
+  }
+  VoxelizeOptions options;
+  options.height_step_yards = 0.5;  // 1,500 yards in Recast's 8,191 steps
+  absl::StatusOr<Continent> c = VoxelizeMesh(mesh, options, 0, 256, 256);
+  ASSERT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument) << c.status();
+  EXPECT_NE(c.status().message().find("tile 0,0"), std::string::npos) << c.status();
+  EXPECT_NE(c.status().message().find("spans"), std::string::npos) << c.status();
+  // 100 of them fit.
+  mesh.tags.resize(2 * 100);
+  mesh.indices.resize(3 * 2 * 100);
+  EXPECT_TRUE(VoxelizeMesh(mesh, options, 0, 256, 256).ok());
+}
+
+TEST(VoxelizerTest, RefusesTrianglesOverTooManyTiles) {
+  // 4,097 triangles each over all 65,536 tiles of the largest continent: 268 million lists.
+  TriangleMesh mesh;
+  const std::uint32_t a = mesh.AddVertex(0, 0, 0), b = mesh.AddVertex(32767.5f, 0, 0),
+                      c = mesh.AddVertex(0, 0, 32767.5f), d = mesh.AddVertex(32767.5f, 0, 32767.5f);
+  for (int i = 0; i < 4097; ++i) mesh.AddTriangle(i % 2 ? a : d, c, b, kGround);
+  absl::StatusOr<Continent> refused = VoxelizeMesh(mesh, {}, 0, 65535, 65535);
+  ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << refused.status();
+  EXPECT_NE(refused.status().message().find("tiles in all"), std::string::npos) << refused.status();
+}
+
+TEST(ReadObjTest, RefusesWhatIsBeyondItsLimits) {
+  const TempFile far("v 0 0 0\nv 1 0 0\nv 0 0 1e30\nf 1 2 3\n");
+  absl::StatusOr<TriangleMesh> mesh = ReadObj(far.path());
+  ASSERT_EQ(mesh.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(mesh.status().message().find(":3:"), std::string::npos) << mesh.status();
+  EXPECT_NE(mesh.status().message().find("1e+08"), std::string::npos) << mesh.status();
+  EXPECT_FALSE(ParseObj("v 0 0 1e39\n", "overflow.obj").ok());  // beyond float
+  EXPECT_FALSE(ParseObj("v 0 0 nan\n", "nan.obj").ok());
+  EXPECT_FALSE(ParseObj("v 0 0 -inf\n", "inf.obj").ok());
+  // The 5e7-wide mesh is read; the voxelizer refuses its extent (above).
+  EXPECT_TRUE(ParseObj("v 0 0 0\nv 5e7 0 0\nv 0 0 1\nf 1 3 2\n", "wide.obj").ok());
+
+  // A file larger than the limit is refused unread (a sparse file: no disk is used).
+  const TempFile big("v 0 0 0\n");
+  std::filesystem::resize_file(big.path(), kMaxObjFileBytes + 1);
+  mesh = ReadObj(big.path());
+  ASSERT_EQ(mesh.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(mesh.status().message().find("268435457 bytes"), std::string::npos) << mesh.status();
 }
 
 TEST(VoxelizerTest, EveryLevelMeshOfTheSharedDataVoxelizes) {
