@@ -4,7 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "absl/strings/str_cat.h"
 #include "nav/cost/cost_model.h"
@@ -121,6 +121,16 @@ absl::Status ReadHeader(const World& world, const std::string& path, BinaryReade
   if (graph->cell_columns == 0 || kTileColumns % graph->cell_columns != 0 || profile_count > 64) {
     return Damaged(path, "cell side or profiles");
   }
+  std::uint64_t cells = 0;
+  for (const Continent& c : world.continents) {
+    cells += std::uint64_t{(c.width_columns + graph->cell_columns - 1) / graph->cell_columns} *
+             ((c.height_columns + graph->cell_columns - 1) / graph->cell_columns);
+  }
+  if (cells > kMaxGraphCells) {
+    return Damaged(path, absl::StrCat("cells of ", graph->cell_columns, " columns: ", cells,
+                                      " on the world's continents, more than the ", kMaxGraphCells,
+                                      " a graph may index"));
+  }
   graph->profiles.resize(profile_count);
   for (std::size_t i = 0; i < graph->profiles.size(); ++i) {
     std::string& p = graph->profiles[i];
@@ -226,9 +236,13 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return absl::NotFoundError(absl::StrCat(path, ": no abstract graph (run walkgrid prepare)"));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return Damaged(path, "read failed");
+  return ParseAbstractGraph(world, bytes, path);
+}
+
+absl::StatusOr<AbstractGraph> ParseAbstractGraph(const World& world, const std::string& bytes,
+                                                 const std::string& path) {
   if (bytes.size() < 2 * sizeof kMagic || bytes.compare(0, 8, kMagic, 8) != 0)
     return Damaged(path, "no header");
   if (bytes.compare(bytes.size() - 8, 8, kMagic, 8) != 0) return Damaged(path, "cut off");

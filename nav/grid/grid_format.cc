@@ -1,5 +1,6 @@
 #include "nav/grid/grid_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -120,7 +121,10 @@ class GridReader {
   void Truncated();
   // Checks a part just read.
   void CheckPart(GridPart part);
-  // The continent's extent holds its tile count; sizes its tile index.
+  // The column size and the origin are within the limits.
+  void CheckHeader();
+  // The continent's extent holds its tile count, and the world's extents stay within
+  // kMaxWorldTileSlots; sizes its tile index.
   void CheckExtent();
   // The tile lies in the extent, once, and its columns' stacks follow on from the last tile's.
   void CheckTile(const Tile& tile);
@@ -138,7 +142,10 @@ class GridReader {
   template <typename T>
   std::uint32_t MostItems() const {
     if constexpr (std::is_same_v<T, LiftRide>) {
-      return surface_count_ * 2u + 16u;
+      return static_cast<std::uint32_t>(
+          std::min<std::uint64_t>(std::uint64_t{surface_count_} * 2 + 16, 0xFFFFFFFFu));
+    } else if constexpr (std::is_same_v<T, Continent>) {
+      return kMaxContinents;
     } else if constexpr (std::is_same_v<T, Zone>) {
       return 65535;
     } else if constexpr (std::is_same_v<T, WorldLayer>) {
@@ -173,6 +180,8 @@ class GridReader {
   Continent* continent_ = nullptr;
   std::uint32_t surface_count_ = 0;
   SurfaceId expected_first_ = 0;
+  // The tiles of the extents of the continents read so far (kMaxWorldTileSlots).
+  std::uint64_t tile_slots_ = 0;
 };
 
 absl::StatusOr<LoadedWorld> GridReader::Read() {
@@ -200,24 +209,28 @@ absl::Status GridReader::ReadPreamble() {
   return absl::OkStatus();
 }
 
-void GridReader::Truncated() {
-  switch (part_) {
+// How messages name a part of the file.
+const char* PartName(GridPart part) {
+  switch (part) {
     case GridPart::kHeader:
-      return Fail("truncated header");
+      return "header";
     case GridPart::kContinentHeader:
-      return Fail("truncated continent header");
+      return "continent header";
     case GridPart::kTiles:
-      return Fail("truncated tile");
+      return "tile";
     case GridPart::kSurfaces:
-      return Fail("truncated surfaces");
+      return "surfaces";
     case GridPart::kLifts:
-      return Fail("truncated lifts");
+      return "lifts";
     case GridPart::kZones:
-      return Fail("truncated zones");
+      return "zones";
     case GridPart::kLayers:
-      return Fail("truncated layers");
+      return "layers";
   }
+  return "part";
 }
+
+void GridReader::Truncated() { Fail(absl::StrCat("truncated ", PartName(part_))); }
 
 template <typename F>
 void GridReader::Part(GridPart part, F&& fields) {
@@ -230,7 +243,11 @@ void GridReader::Part(GridPart part, F&& fields) {
 template <typename T>
 void GridReader::Count(std::vector<T>&) {
   if (!status_.ok()) return;
-  if (!r_.Get(&pending_count_) || pending_count_ > MostItems<T>()) Truncated();
+  if (!r_.Get(&pending_count_)) return Truncated();
+  if (pending_count_ > MostItems<T>()) {
+    Fail(absl::StrCat(PartName(part_), ": a count of ", pending_count_, ", more than the ",
+                      MostItems<T>(), " it may hold"));
+  }
 }
 
 template <typename T, typename F>
@@ -247,10 +264,7 @@ void GridReader::Items(std::vector<T>& items, F&& fields) {
 void GridReader::CheckPart(GridPart part) {
   switch (part) {
     case GridPart::kHeader:
-      if (!std::isfinite(loaded_.world.column_yards) || loaded_.world.column_yards <= 0) {
-        Fail("column size is not a positive number");
-      }
-      return;
+      return CheckHeader();
     case GridPart::kContinentHeader:
       return CheckExtent();
     case GridPart::kTiles:
@@ -266,6 +280,21 @@ void GridReader::CheckPart(GridPart part) {
   }
 }
 
+void GridReader::CheckHeader() {
+  const World& world = loaded_.world;
+  if (!(world.column_yards >= kMinColumnYards && world.column_yards <= kMaxColumnYards)) {
+    return Fail(absl::StrCat("column size ", world.column_yards, " yards is not in ",
+                             kMinColumnYards, " .. ", kMaxColumnYards));
+  }
+  const auto far = [](std::int64_t origin) {
+    return origin < -kMaxOriginColumns || origin > kMaxOriginColumns;
+  };
+  if (far(world.origin_column_x) || far(world.origin_column_y)) {
+    return Fail(absl::StrCat("origin column ", world.origin_column_x, ", ", world.origin_column_y,
+                             " lies beyond +-", kMaxOriginColumns));
+  }
+}
+
 void GridReader::CheckExtent() {
   Continent& c = *continent_;
   const std::uint32_t tile_count = pending_count_;
@@ -273,6 +302,12 @@ void GridReader::CheckExtent() {
       c.width_columns > c.tiles_x * kTileColumns || c.height_columns > c.tiles_y * kTileColumns ||
       tile_count > c.tiles_x * c.tiles_y) {
     return Fail(absl::StrCat("continent ", c.id, " has impossible sizes"));
+  }
+  tile_slots_ += std::uint64_t{c.tiles_x} * c.tiles_y;
+  if (tile_slots_ > kMaxWorldTileSlots) {
+    return Fail(absl::StrCat("the continents' extents hold ", tile_slots_,
+                             " tiles up to continent ", c.id, ", more than the ",
+                             kMaxWorldTileSlots, " a world may"));
   }
   c.tile_index.assign(static_cast<std::size_t>(c.tiles_x) * c.tiles_y, kInvalidId);
   expected_first_ = 0;
@@ -315,6 +350,7 @@ void GridReader::CheckLinks() {
   const Continent& c = *continent_;
   for (SurfaceId s = 0; s < surface_count_; ++s) {
     if (!std::isfinite(c.height_yards[s])) return Fail("non-finite height");
+    if (!(c.headroom_yards[s] >= 0.0f)) return Fail("a headroom that is not a number >= 0");
     for (int d = 0; d < kDirectionCount; ++d) {
       const Link link = c.links[s][d];
       if (!HasLink(link)) continue;
@@ -420,6 +456,11 @@ absl::StatusOr<LoadedWorld> LoadWorld(const std::string& dir) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": no grid file"));
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read failed"));
+  return ParseGrid(bytes, path);
+}
+
+absl::StatusOr<LoadedWorld> ParseGrid(const std::string& bytes, const std::string& path) {
   return GridReader(path, bytes).Read();
 }
 

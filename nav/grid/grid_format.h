@@ -25,10 +25,25 @@ struct LoadedWorld {
   std::string source;
 };
 
+// What a grid file may hold (docs/formats.md, "Limits"); a file beyond them is refused as damaged
+// before anything that size is allocated. Every array's length is checked against the bytes
+// left before it is read, so a file's own bytes bound the rest.
+inline constexpr double kMinColumnYards = 1e-3;
+inline constexpr double kMaxColumnYards = 1e3;
+// |origin_column_x| and |origin_column_y| at most 2^40: a frame coordinate stays exact in double.
+inline constexpr std::int64_t kMaxOriginColumns = std::int64_t{1} << 40;
+inline constexpr std::uint32_t kMaxContinents = 4096;
+// Tiles of every continent's extent together (each costs its tile index and road blocks, about
+// 516 bytes, whether or not the file holds it): four continents of 65,536 x 65,536 columns.
+inline constexpr std::uint64_t kMaxWorldTileSlots = std::uint64_t{1} << 18;
+
 // Reads `dir`/grid.walkgrid. Errors: NOT_FOUND (no grid file), DATA_LOSS (truncated, damaged,
-// or its content does not hash to the id it carries), FAILED_PRECONDITION (another format
-// version).
+// beyond the limits above, or its content does not hash to the id it carries),
+// FAILED_PRECONDITION (another format version).
 absl::StatusOr<LoadedWorld> LoadWorld(const std::string& dir);
+
+// Parses a grid file's `bytes` as LoadWorld does; `path` names it in errors.
+absl::StatusOr<LoadedWorld> ParseGrid(const std::string& bytes, const std::string& path);
 
 // True when `dir` holds a grid file.
 bool HasGrid(const std::string& dir);

@@ -1,6 +1,10 @@
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
+#include <string>
 
 #include "gtest/gtest.h"
 #include "nav/grid/content_hash.h"
@@ -244,6 +248,66 @@ TEST(GridFormatTest, RefusesDamagedAndTruncatedFiles) {
   EXPECT_EQ(LoadWorld(dir).status().code(), absl::StatusCode::kDataLoss);
   std::filesystem::remove_all(dir);
   EXPECT_EQ(LoadWorld(dir).status().code(), absl::StatusCode::kNotFound);
+}
+
+// The bytes of a grid file's preamble and header (docs/formats.md), `continents` announced.
+std::string GridHeader(double column_yards, std::int64_t origin_x, std::int64_t origin_y,
+                       std::uint32_t continents) {
+  std::string bytes = "WALKGRID";
+  auto put = [&bytes](const auto& value) {
+    bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  put(kGridFormatVersion);
+  put(std::uint64_t{0});  // the content id: never reached
+  put(column_yards);
+  put(origin_x);
+  put(origin_y);
+  put(std::uint32_t{0});  // an empty note
+  put(continents);
+  return bytes;
+}
+
+// A continent's header: an extent of `tiles` x `tiles` tiles, no tile and no surface in the
+// file, then no lift.
+std::string EmptyContinent(std::uint32_t id, std::uint32_t tiles) {
+  std::string bytes;
+  for (std::uint32_t value : {id, tiles, tiles, tiles * kTileColumns, tiles * kTileColumns, 0u, 0u,
+                              /*lifts=*/0u}) {
+    bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  return bytes;
+}
+
+TEST(GridFormatTest, RefusesSizesBeyondTheLimitsBeforeAllocating) {
+  auto refused = [](const std::string& bytes, const std::string& what) {
+    absl::StatusOr<LoadedWorld> loaded = ParseGrid(bytes, "limits/grid.walkgrid");
+    EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss) << what;
+    EXPECT_NE(loaded.status().message().find(what), std::string::npos) << loaded.status();
+  };
+  refused(GridHeader(1e-9, 0, 0, 0), "column size 1e-09 yards is not in 0.001 .. 1000");
+  refused(GridHeader(std::nan(""), 0, 0, 0), "column size nan");
+  refused(GridHeader(1.0, std::numeric_limits<std::int64_t>::min(), 0, 0), "origin column");
+  refused(GridHeader(1.0, 0, 0, 5000), "header: a count of 5000, more than the 4096");
+  // Five continents of the largest extent: the fifth is refused before its tile index.
+  std::string five = GridHeader(1.0, 0, 0, 5);
+  for (std::uint32_t id = 0; id < 5; ++id) five += EmptyContinent(id, 256);
+  refused(five, "extents hold 327680 tiles up to continent 4, more than the 262144");
+  // Four are sound sizes: the file ends for another reason (no zones part).
+  std::string four = GridHeader(1.0, 0, 0, 4);
+  for (std::uint32_t id = 0; id < 4; ++id) four += EmptyContinent(id, 256);
+  refused(four, "truncated zones");
+}
+
+TEST(GridFormatTest, RefusesAHeadroomThatIsNotANumber) {
+  World world = AsciiWorld({"..", ".."});
+  world.continents[0].headroom_yards[1] = std::nanf("");
+  world.content_id = ComputeContentId(world);
+  const std::string dir = TestDir("grid-headroom");
+  ASSERT_TRUE(SaveWorld(world, "t", dir).ok());
+  absl::StatusOr<LoadedWorld> loaded = LoadWorld(dir);
+  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(loaded.status().message().find("headroom"), std::string::npos) << loaded.status();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
