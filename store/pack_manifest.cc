@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "absl/algorithm/container.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "nav/grid/grid.h"
@@ -15,6 +17,16 @@ namespace {
 
 constexpr char kPackFormat[] = "walkd-store-pack";
 constexpr int kPackVersion = 1;
+
+// True when `json` is a string of exactly `digits` hex digits (no sign, prefix or space), put in
+// *value.
+template <typename T>
+bool HexField(const nlohmann::json& json, std::size_t digits, T* value) {
+  if (!json.is_string()) return false;
+  const std::string& text = json.get_ref<const std::string&>();
+  return text.size() == digits && absl::c_all_of(text, absl::ascii_isxdigit) &&
+         absl::SimpleHexAtoi(text, value);
+}
 
 }  // namespace
 
@@ -40,6 +52,10 @@ absl::StatusOr<PackManifest> ParseManifest(const std::string& text, const std::s
   const auto bad = [&](const std::string& what) {
     return absl::DataLossError(absl::StrCat("store pack manifest ", path, ": ", what));
   };
+  if (text.size() > kMaxManifestBytes) {
+    return bad(absl::StrCat(text.size(), " bytes, more than the ", kMaxManifestBytes,
+                            " a manifest may have"));
+  }
   nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) return bad("not a JSON object");
   if (!json.contains("format") || json["format"] != kPackFormat) {
@@ -57,9 +73,7 @@ absl::StatusOr<PackManifest> ParseManifest(const std::string& text, const std::s
         absl::StrCat("\"value_version\" is not ", kWalkValueVersion, " (a pack of another walkd)"));
   }
   PackManifest manifest;
-  if (!json.contains("model") || !json["model"].is_string() ||
-      json["model"].get<std::string>().size() != 16 ||
-      !absl::SimpleHexAtoi(json["model"].get<std::string>(), &manifest.model)) {
+  if (!json.contains("model") || !HexField(json["model"], 16, &manifest.model)) {
     return bad("\"model\" is not 16 hex digits");
   }
   if (!json.contains("answers") || !json["answers"].is_number_unsigned()) {
@@ -87,9 +101,7 @@ absl::StatusOr<PackManifest> ParseManifest(const std::string& text, const std::s
     }
     file.answers = f["answers"].get<std::uint64_t>();
     std::uint32_t crc = 0;
-    if (!f.contains("crc32") || !f["crc32"].is_string() ||
-        f["crc32"].get<std::string>().size() != 8 ||
-        !absl::SimpleHexAtoi(f["crc32"].get<std::string>(), &crc)) {
+    if (!f.contains("crc32") || !HexField(f["crc32"], 8, &crc)) {
       return bad(field + ".crc32 is not 8 hex digits");
     }
     file.crc32 = crc;

@@ -3,6 +3,7 @@
 // so a pack with a manifest is complete; ingest checks the pack against it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,8 +33,12 @@ struct PackManifest {
 // also names the pack format and version, the key size and the value version.
 std::string ManifestText(const PackManifest& manifest);
 
+// A manifest lists a pack's table files, about 100 bytes each: larger than this is not one.
+inline constexpr std::size_t kMaxManifestBytes = std::size_t{16} << 20;  // 16 MiB
+
 // Parses a manifest's `text`, read from `path` (for messages). DATA_LOSS naming the field that
-// is missing or wrong, or a format, version, key size or value version of another walkd.
+// is missing or wrong, a text larger than kMaxManifestBytes, or a format, version, key size or
+// value version of another walkd.
 absl::StatusOr<PackManifest> ParseManifest(const std::string& text, const std::string& path);
 
 }  // namespace walk::store

@@ -8,8 +8,9 @@ namespace walk::nav {
 
 absl::Status CheckJsonText(std::string_view text, const std::string& file) {
   if (text.size() > kMaxLayerFileBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file, ": larger than ", kMaxLayerFileBytes, " bytes"));
+    return absl::InvalidArgumentError(absl::StrCat(file, ": ", text.size(),
+                                                   " bytes, more than the ", kMaxLayerFileBytes,
+                                                   " a layer file may have"));
   }
   int depth = 0;
   bool in_string = false, escaped = false;

@@ -14,7 +14,9 @@
 
 namespace walk::nav {
 
-inline constexpr std::size_t kMaxLayerFileBytes = std::size_t{1} << 30;  // 1 GiB
+// Parsed, a JSON text takes up to about 10 times its bytes (a value of 2 bytes, "0,", is a 16-byte
+// node): 64 MiB of layer file, hundreds of thousands of polygons, stays under 1 GiB.
+inline constexpr std::size_t kMaxLayerFileBytes = std::size_t{64} << 20;  // 64 MiB
 inline constexpr int kMaxJsonDepth = 64;  // a MultiPolygon in a FeatureCollection needs 7
 
 // INVALID_ARGUMENT naming `file` when `text` is larger than kMaxLayerFileBytes or nests arrays

@@ -65,13 +65,30 @@ std::vector<std::string> FindTileFiles(const std::string& dir, const std::string
   return tiles;
 }
 
+// The file at `path`, refused unread when larger than `most` bytes.
+absl::StatusOr<std::string> ReadAtMost(const std::string& path, std::uint64_t most,
+                                       const char* what) {
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (!error && size > most) {
+    return Bad(path, absl::StrCat(size, " bytes, more than the ", most, " ", what, " may have"));
+  }
+  return ReadFileBytes(path);
+}
+
 absl::Status AddTileFile(const std::string& path, NavMesh* navmesh) {
-  absl::StatusOr<std::string> bytes = ReadFileBytes(path);
+  absl::StatusOr<std::string> bytes = ReadAtMost(path, kMaxMmapTileBytes, "an .mmtile");
   if (!bytes.ok()) return bytes.status();
+  return AddMmapTile(*bytes, path, navmesh);
+}
+
+}  // namespace
+
+absl::Status AddMmapTile(std::string_view bytes, const std::string& path, NavMesh* navmesh) {
   std::size_t offset = 0;
   MmapTileHeader header;
-  if (!TakeBytes(*bytes, &offset, &header)) {
-    return Bad(path, absl::StrCat("truncated: ", bytes->size(),
+  if (!TakeBytes(bytes, &offset, &header)) {
+    return Bad(path, absl::StrCat("truncated: ", bytes.size(),
                                   " bytes, an .mmtile header alone is ", sizeof header));
   }
   if (header.magic != kMmapMagic) return Bad(path, "bad magic: not an .mmtile ('MMAP')");
@@ -80,7 +97,7 @@ absl::Status AddTileFile(const std::string& path, NavMesh* navmesh) {
                absl::StrCat("Detour version mismatch: the tile was built for version ",
                             header.dt_version, ", this walkd reads version ", DT_NAVMESH_VERSION));
   }
-  const std::size_t after = bytes->size() - offset;
+  const std::size_t after = bytes.size() - offset;
   if (after == header.size + kRecastConfigBytes) {
     offset += kRecastConfigBytes;
   } else if (after != header.size) {
@@ -88,31 +105,35 @@ absl::Status AddTileFile(const std::string& path, NavMesh* navmesh) {
                                   " bytes of tile data, the file holds ", after,
                                   " after its header (mmap version ", header.mmap_version, ")"));
   }
-  return navmesh->AddTile(bytes->substr(offset, header.size), path);
+  return navmesh->AddTile(std::string(bytes.substr(offset, header.size)), path);
 }
 
-}  // namespace
-
-absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir) {
-  absl::StatusOr<std::string> mmap_path = FindMmapFile(dir);
-  if (!mmap_path.ok()) return mmap_path.status();
-  absl::StatusOr<std::string> bytes = ReadFileBytes(*mmap_path);
-  if (!bytes.ok()) return bytes.status();
-  if (bytes->size() != sizeof(NavMeshTiling)) {
-    return Bad(*mmap_path,
-               absl::StrCat(bytes->size(), " bytes: a .mmap holds the navmesh ",
+absl::StatusOr<NavMesh> ParseMmapFile(std::string_view bytes, const std::string& path) {
+  if (bytes.size() != sizeof(NavMeshTiling)) {
+    return Bad(path,
+               absl::StrCat(bytes.size(), " bytes: a .mmap holds the navmesh ",
                             "parameters (dtNavMeshParams, ", sizeof(NavMeshTiling), " bytes)"));
   }
   NavMeshTiling tiling;
   std::size_t offset = 0;
-  TakeBytes(*bytes, &offset, &tiling);
-  absl::StatusOr<NavMesh> navmesh = NavMesh::Create(tiling, *mmap_path);
+  TakeBytes(bytes, &offset, &tiling);
+  return NavMesh::Create(tiling, path);
+}
+
+absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir) {
+  absl::StatusOr<std::string> mmap_path = FindMmapFile(dir);
+  if (!mmap_path.ok()) return mmap_path.status();
+  absl::StatusOr<std::string> bytes =
+      ReadAtMost(*mmap_path, sizeof(NavMeshTiling), "a .mmap (dtNavMeshParams)");
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<NavMesh> navmesh = ParseMmapFile(*bytes, *mmap_path);
   if (!navmesh.ok()) return navmesh.status();
   const std::string stem = fs::path(*mmap_path).stem().string();
   const std::vector<std::string> tiles = FindTileFiles(dir, stem);
-  if (tiles.size() > std::size_t(tiling.max_tiles)) {
+  const std::int32_t max_tiles = navmesh->tiling().max_tiles;
+  if (tiles.size() > std::size_t(max_tiles)) {
     return Bad(dir, absl::StrCat(tiles.size(), " tiles of map ", stem, ", its .mmap holds at most ",
-                                 tiling.max_tiles));
+                                 max_tiles));
   }
   for (const std::string& tile : tiles) {
     if (absl::Status s = AddTileFile(tile, &*navmesh); !s.ok()) return s;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -23,6 +24,17 @@ inline constexpr std::uint32_t kMmapVersionWritten = 15;
 // .mmap that is not 28 bytes, a tile with bad magic, a Detour version other than ours saying
 // both, a size that disagrees with the file, a tile Detour refuses).
 absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir);
+
+// The largest .mmtile read (docs/formats.md, "Limits"): larger ones are refused unread. A .mmap
+// is read only when it is exactly its 28 bytes.
+inline constexpr std::uint64_t kMaxMmapTileBytes = std::uint64_t{64} << 20;  // 64 MiB
+
+// The navmesh a .mmap's `bytes` set up, with no tiles yet; `path` names it in errors.
+// INVALID_ARGUMENT as ReadMmapsFolder's for its .mmap.
+absl::StatusOr<NavMesh> ParseMmapFile(std::string_view bytes, const std::string& path);
+// Adds the tile an .mmtile's `bytes` hold to `navmesh`; `path` names it in errors.
+// INVALID_ARGUMENT as ReadMmapsFolder's for a tile.
+absl::Status AddMmapTile(std::string_view bytes, const std::string& path, NavMesh* navmesh);
 
 // Writes `navmesh` into `dir` (created if needed) as map `map_id`: `MMM.mmap` and one
 // `MMMXXYY.mmtile` per tile (x and y its Detour tile position). Errors: INVALID_ARGUMENT (a map

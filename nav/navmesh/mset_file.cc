@@ -1,6 +1,8 @@
 #include "nav/navmesh/mset_file.h"
 
 #include <cstdint>
+#include <filesystem>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "nav/navmesh/file_bytes.h"
@@ -29,12 +31,22 @@ absl::Status Bad(const std::string& path, const std::string& why) {
 }  // namespace
 
 absl::StatusOr<NavMesh> ReadMsetFile(const std::string& path) {
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error && size > kMaxMsetFileBytes) {
+    return Bad(path, absl::StrCat(size, " bytes, more than the ", kMaxMsetFileBytes,
+                                  " an all-tiles file may have"));
+  }
   absl::StatusOr<std::string> bytes = ReadFileBytes(path);
   if (!bytes.ok()) return bytes.status();
+  return ParseMsetFile(*bytes, path);
+}
+
+absl::StatusOr<NavMesh> ParseMsetFile(std::string_view bytes, const std::string& path) {
   std::size_t offset = 0;
   MsetHeader header;
-  if (!TakeBytes(*bytes, &offset, &header)) {
-    return Bad(path, absl::StrCat("truncated: ", bytes->size(),
+  if (!TakeBytes(bytes, &offset, &header)) {
+    return Bad(path, absl::StrCat("truncated: ", bytes.size(),
                                   " bytes, an all-tiles header alone is ", sizeof header));
   }
   if (header.magic != kMsetMagic) return Bad(path, "bad magic: not an all-tiles file ('MSET')");
@@ -42,7 +54,7 @@ absl::StatusOr<NavMesh> ReadMsetFile(const std::string& path) {
     return Bad(path, absl::StrCat("all-tiles version ", header.version, ", this walkd reads ",
                                   kMsetVersion));
   }
-  const std::uint64_t room = (bytes->size() - offset) / sizeof(MsetTileHeader);
+  const std::uint64_t room = (bytes.size() - offset) / sizeof(MsetTileHeader);
   if (header.tile_count < 0 || header.tile_count > header.tiling.max_tiles ||
       std::uint64_t(header.tile_count) > room) {
     return Bad(path,
@@ -54,19 +66,19 @@ absl::StatusOr<NavMesh> ReadMsetFile(const std::string& path) {
   for (std::int32_t i = 0; i < header.tile_count; ++i) {
     const std::string what = absl::StrCat(path, ": tile ", i);
     MsetTileHeader tile;
-    if (!TakeBytes(*bytes, &offset, &tile)) return Bad(what, "truncated before the tile's header");
+    if (!TakeBytes(bytes, &offset, &tile)) return Bad(what, "truncated before the tile's header");
     // RecastDemo's reader stops at an empty entry; so do we.
     if (tile.ref == 0 || tile.data_size == 0) break;
-    if (tile.data_size < 0 || std::uint64_t(tile.data_size) > bytes->size() - offset) {
+    if (tile.data_size < 0 || std::uint64_t(tile.data_size) > bytes.size() - offset) {
       return Bad(what, absl::StrCat("truncated tile: ", tile.data_size, " bytes announced, ",
-                                    bytes->size() - offset, " left in the file"));
+                                    bytes.size() - offset, " left in the file"));
     }
-    absl::Status added = navmesh->AddTile(bytes->substr(offset, tile.data_size), what);
+    absl::Status added = navmesh->AddTile(std::string(bytes.substr(offset, tile.data_size)), what);
     if (!added.ok()) return added;
     offset += tile.data_size;
   }
-  if (offset != bytes->size() && navmesh->tile_count() == std::uint32_t(header.tile_count)) {
-    return Bad(path, absl::StrCat(bytes->size() - offset, " bytes after the last tile"));
+  if (offset != bytes.size() && navmesh->tile_count() == std::uint32_t(header.tile_count)) {
+    return Bad(path, absl::StrCat(bytes.size() - offset, " bytes after the last tile"));
   }
   return navmesh;
 }

@@ -5,6 +5,9 @@
 #include <iterator>
 #include <system_error>
 
+#include "absl/algorithm/container.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "nav/navmesh/mmaps_folder.h"
 #include "nav/navmesh/mset_file.h"
@@ -79,23 +82,31 @@ absl::StatusOr<std::optional<NavMeshNote>> LoadNavMeshNote(const std::string& wo
   const fs::path path = fs::path(world_dir) / kWorldNavMeshNote;
   std::error_code error;
   if (!fs::exists(path, error)) return std::optional<NavMeshNote>();
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (!error && size > kMaxNavMeshNoteBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path.string(), ": ", size, " bytes, larger than a navmesh note can be"));
+  }
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  absl::StatusOr<NavMeshNote> note = ParseNavMeshNote(text, path.string());
+  if (!note.ok()) return note.status();
+  return std::optional<NavMeshNote>(*note);
+}
+
+absl::StatusOr<NavMeshNote> ParseNavMeshNote(std::string_view text, const std::string& path) {
   auto bad = [&](const std::string& why) {
-    return absl::InvalidArgumentError(absl::StrCat(path.string(), ": ", why));
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", why));
   };
-  if (text.size() > (1 << 16)) return bad("larger than a navmesh note can be");
+  if (text.size() > kMaxNavMeshNoteBytes) return bad("larger than a navmesh note can be");
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return bad("not a JSON object");
   NavMeshNote note;
   const auto hash = j.find("content_hash");
-  if (hash == j.end() || !hash->is_string() || hash->get<std::string>().size() != 16) {
+  if (hash == j.end() || !hash->is_string() || hash->get<std::string>().size() != 16 ||
+      !absl::c_all_of(hash->get<std::string>(), absl::ascii_isxdigit) ||
+      !absl::SimpleHexAtoi(hash->get<std::string>(), &note.content_hash)) {
     return bad("content_hash: required, 16 hex digits");
-  }
-  try {
-    note.content_hash = std::stoull(hash->get<std::string>(), nullptr, 16);
-  } catch (...) {
-    return bad("content_hash: not hex digits");
   }
   if (const auto c = j.find("continent"); c != j.end()) {
     if (!c->is_number_unsigned() || c->get<std::uint64_t>() > 0xffffffffu) {
@@ -104,11 +115,14 @@ absl::StatusOr<std::optional<NavMeshNote>> LoadNavMeshNote(const std::string& wo
     note.continent = c->get<ContinentId>();
   }
   if (const auto f = j.find("format"); f != j.end() && f->is_string()) note.format = *f;
-  if (const auto t = j.find("tiles"); t != j.end() && t->is_number_unsigned()) note.tiles = *t;
-  if (const auto p = j.find("polygons"); p != j.end() && p->is_number_unsigned()) {
-    note.polygons = *p;
+  if (const auto t = j.find("tiles"); t != j.end() && t->is_number_unsigned()) {
+    if (t->get<std::uint64_t>() > 0xffffffffu) return bad("tiles: more than a navmesh holds");
+    note.tiles = t->get<std::uint32_t>();
   }
-  return std::optional<NavMeshNote>(note);
+  if (const auto p = j.find("polygons"); p != j.end() && p->is_number_unsigned()) {
+    note.polygons = p->get<std::uint64_t>();
+  }
+  return note;
 }
 
 bool HasNavMesh(const std::string& world_dir) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -41,8 +42,12 @@ struct NavMeshNote {
 // Writes `note` into the world folder. Errors: INTERNAL naming the file.
 absl::Status SaveNavMeshNote(const NavMeshNote& note, const std::string& world_dir);
 // The world folder's note, or nullopt when it has none. Errors: INVALID_ARGUMENT naming the
-// file and the field that is missing or wrong.
+// file and the field that is missing or wrong, or a note larger than kMaxNavMeshNoteBytes.
 absl::StatusOr<std::optional<NavMeshNote>> LoadNavMeshNote(const std::string& world_dir);
+// A note is a few lines; larger is not one (refused unread).
+inline constexpr std::uint64_t kMaxNavMeshNoteBytes = 1 << 16;
+// Parses a note's `text` as LoadNavMeshNote does; `path` names it in errors.
+absl::StatusOr<NavMeshNote> ParseNavMeshNote(std::string_view text, const std::string& path);
 // True when the folder holds a navmesh (navmesh.bin or mmaps/) or its note.
 bool HasNavMesh(const std::string& world_dir);
 

@@ -88,5 +88,15 @@ TEST(PackManifestTest, RefusesNamingWhatIsWrong) {
   ExpectRefused(Edited("ed520780", "ed52078g"), "files[1].crc32 is not 8 hex digits");
 }
 
+TEST(PackManifestTest, RefusesHexWithASignPrefixOrSpaceAndATooLargeText) {
+  ExpectRefused(Edited("3f2a9c0d11e4b7a8", "0x2a9c0d11e4b7a8"), "\"model\" is not 16 hex digits");
+  ExpectRefused(Edited("3f2a9c0d11e4b7a8", " 3f2a9c0d11e4b7a"), "\"model\" is not 16 hex digits");
+  ExpectRefused(Edited("4a12d563", "-a12d563"), "files[0].crc32 is not 8 hex digits");
+  ExpectRefused(Edited("4a12d563", "0x12d563"), "files[0].crc32 is not 8 hex digits");
+  std::string padded = ManifestText(Sample());
+  padded.resize(kMaxManifestBytes + 1, ' ');
+  ExpectRefused(padded, "16777217 bytes, more than the 16777216");
+}
+
 }  // namespace
 }  // namespace walk::store

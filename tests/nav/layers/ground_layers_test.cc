@@ -12,6 +12,7 @@
 #include "nav/cost/metric.h"
 #include "nav/grid/grid_builder.h"
 #include "nav/layers/hub_layer.h"
+#include "nav/layers/json_text.h"
 #include "tests/nav/ascii_grid.h"
 
 namespace walk::nav {
@@ -353,6 +354,24 @@ TEST(GroundLayersTest, MangledFilesAreRefusedNeverCrash) {
       }
     }
   }
+}
+
+TEST(GroundLayersTest, AFileLargerThanTheLimitIsRefusedBeforeParsing) {
+  // Padding is whitespace: as JSON, the file is sound; its size alone is refused.
+  std::string text = Collection({});
+  text.resize(kMaxLayerFileBytes + 1, ' ');
+  for (int layer = 0; layer < 3; ++layer) {
+    World world = OpenWorld(4, 4);
+    absl::StatusOr<LayersReport> report =
+        Lay(&world, layer == 0 ? text : "", layer == 1 ? text : "", layer == 2 ? text : "");
+    ASSERT_EQ(report.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(report.status().message().find("67108865 bytes, more than the 67108864"),
+              std::string::npos)
+        << report.status();
+  }
+  text.resize(kMaxLayerFileBytes);
+  World world = OpenWorld(4, 4);
+  EXPECT_TRUE(Lay(&world, text, "", "").ok());
 }
 
 }  // namespace

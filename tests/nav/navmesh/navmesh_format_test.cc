@@ -217,5 +217,43 @@ TEST_F(NavMeshFormatTest, MissingFilesAreNotFound) {
             absl::StatusCode::kNotFound);
 }
 
+TEST_F(NavMeshFormatTest, FilesLargerThanTheLimitsAreRefusedUnread) {
+  // Sparse files: their size is refused before a byte is read (and no disk is used).
+  const fs::path all = dir_ / "huge.bin";
+  WriteAll(all, ReadAll(dir_ / "all.bin"));
+  fs::resize_file(all, kMaxMsetFileBytes + 1);
+  absl::StatusOr<NavMesh> read = ReadMsetFile(all.string());
+  EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(read.status().message()),
+              AllOf(HasSubstr(all.string()), HasSubstr("1073741825 bytes")));
+  const fs::path tile = dir_ / "mmaps" / "0000000.mmtile";
+  fs::resize_file(tile, kMaxMmapTileBytes + 1);
+  read = ReadMmapsFolder((dir_ / "mmaps").string());
+  EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(read.status().message()),
+              AllOf(HasSubstr(tile.string()), HasSubstr("67108865 bytes")));
+}
+
+TEST(NavMeshNoteTest, ReadsANoteAndRefusesWhatIsNotOne) {
+  absl::StatusOr<NavMeshNote> note =
+      ParseNavMeshNote(R"({"content_hash": "00ff00ff00ff00ff", "continent": 3, "format": "mmaps",)"
+                       R"( "tiles": 4, "polygons": 12})",
+                       "w/navmesh.json");
+  ASSERT_TRUE(note.ok()) << note.status();
+  EXPECT_EQ(note->content_hash, 0x00ff00ff00ff00ffu);
+  EXPECT_EQ(note->continent, 3u);
+  EXPECT_EQ(note->tiles, 4u);
+  for (const std::string bad :
+       {R"({"content_hash": "0x0000000000000f"})", R"({"content_hash": "-000000000000001"})",
+        R"({"content_hash": " 00000000000000f"})",
+        R"({"content_hash": "00ff00ff00ff00ff", "tiles": 4294967296})",
+        R"({"content_hash": "00ff00ff00ff00ff", "continent": -1})", R"([[[[]]]])", "{", ""}) {
+    absl::StatusOr<NavMeshNote> refused = ParseNavMeshNote(bad, "w/navmesh.json");
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(std::string(refused.status().message()), HasSubstr("w/navmesh.json")) << bad;
+  }
+  EXPECT_FALSE(ParseNavMeshNote(std::string(kMaxNavMeshNoteBytes + 1, ' '), "n").ok());
+}
+
 }  // namespace
 }  // namespace walk::nav
