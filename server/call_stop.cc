@@ -7,8 +7,7 @@ nav::SearchStop::Clock::time_point SteadyDeadline(std::chrono::system_clock::tim
   // A deadline decades away is no deadline (and would overflow the conversion).
   const auto system_now = std::chrono::system_clock::now();
   if (deadline >= system_now + std::chrono::hours(24 * 365)) return Steady::time_point::max();
-  return Steady::now() +
-         std::chrono::duration_cast<Steady::duration>(deadline - system_now);
+  return Steady::now() + std::chrono::duration_cast<Steady::duration>(deadline - system_now);
 }
 
 nav::SearchStop StopOf(grpc::CallbackServerContext* context, const std::atomic<bool>& stopping,

@@ -12,9 +12,10 @@ namespace live = nav::live;
 
 LiveServiceImpl::LiveServiceImpl(WalkMetrics& metrics) : metrics_(metrics) {}
 
-absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(const std::string& dir,
-                                                                         WalkMetrics& metrics) {
+absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(
+    const std::string& dir, WalkMetrics& metrics, std::uint64_t max_group_starts) {
   std::unique_ptr<LiveServiceImpl> service(new LiveServiceImpl(metrics));
+  service->max_group_starts_ = max_group_starts;
   if (dir.empty()) return service;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
@@ -146,6 +147,13 @@ grpc::ServerUnaryReactor* LiveServiceImpl::PathGroup(grpc::CallbackServerContext
                                                      const walk::v1::PathGroupRequest* request,
                                                      walk::v1::PathGroupResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (static_cast<std::uint64_t>(request->starts_size()) > max_group_starts_) {
+    Finish(reactor, "PathGroup",
+           absl::ResourceExhaustedError(absl::StrCat("max-group-starts: a group has at most ",
+                                                     max_group_starts_, " starts (",
+                                                     request->starts_size(), " here); split it")));
+    return reactor;
+  }
   auto world = Find(request->world());
   if (!world.ok()) {
     Finish(reactor, "PathGroup", world.status());

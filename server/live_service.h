@@ -20,9 +20,10 @@ namespace walk::server {
 class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
  public:
   // Loads every live world under `dir` (empty: none). Errors name the folder and the line.
-  // `metrics` must outlive the service.
-  static absl::StatusOr<std::unique_ptr<LiveServiceImpl>> Create(const std::string& dir,
-                                                                 WalkMetrics& metrics);
+  // `metrics` must outlive the service. A PathGroup of more than `max_group_starts` starts is
+  // RESOURCE_EXHAUSTED.
+  static absl::StatusOr<std::unique_ptr<LiveServiceImpl>> Create(
+      const std::string& dir, WalkMetrics& metrics, std::uint64_t max_group_starts = 4096);
 
   std::size_t world_count() const { return worlds_.size(); }
 
@@ -50,6 +51,7 @@ class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
 
   std::map<std::string, std::unique_ptr<nav::live::LiveWorld>> worlds_;  // fixed after Create
   WalkMetrics& metrics_;  // walk_live_events_total{event} follows the worlds' counters
+  std::uint64_t max_group_starts_ = 4096;
   std::mutex counters_mu_;
   std::map<std::string, std::uint64_t> exported_;  // guarded by counters_mu_: what was added
 };

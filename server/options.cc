@@ -6,6 +6,46 @@
 
 namespace walk::server {
 
+namespace {
+
+// The limits on requests and on what is in flight (WalkdOptions).
+void AddLimitOptions(CLI::App& app, WalkdOptions& o) {
+  const auto at_least_one = CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40);
+  app.add_option("--max-pairs-per-message", o.max_pairs_per_message,
+                 "WalkBatch pairs one message may carry (walk and more)")
+      ->capture_default_str()
+      ->check(at_least_one);
+  app.add_option("--max-block-pairs", o.max_block_pairs, "Pairs one PairBlock may hold")
+      ->capture_default_str()
+      ->check(at_least_one);
+  app.add_option("--max-inflight-pairs", o.max_inflight_pairs,
+                 "Batch pairs read and not yet answered, over every stream")
+      ->capture_default_str()
+      ->check(at_least_one);
+  app.add_option("--max-group-starts", o.max_group_starts, "Starts one PathGroup may have")
+      ->capture_default_str()
+      ->check(at_least_one);
+  app.add_option("--max-floor-columns", o.max_floor_columns, "Columns one Floors call may ask for")
+      ->capture_default_str()
+      ->check(at_least_one);
+  app.add_option("--max-reply-bytes", o.max_reply_bytes, "Bytes one reply may take")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1} << 16, std::uint64_t{1} << 31));
+  app.add_option("--max-message-bytes", o.max_message_bytes, "Bytes one request message may take")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1} << 16, std::uint64_t{1} << 30));
+  app.add_option("--grpc-memory-mb", o.grpc_memory_mb,
+                 "Memory gRPC may use for connections, calls and messages, MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{16}, std::uint64_t{1} << 20));
+  app.add_option("--max-concurrent-streams", o.max_concurrent_streams,
+                 "Calls one connection may have open at once")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
+}
+
+}  // namespace
+
 ParsedOptions ParseWalkdOptions(int argc, char** argv) {
   ParsedOptions parsed;
   WalkdOptions& o = parsed.options;
@@ -55,6 +95,7 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
   app.add_option("--max-table-cells", o.max_table_cells, "Most walks one Table call may hold")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+  AddLimitOptions(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -52,6 +52,21 @@ struct WalkdOptions {
   std::uint64_t max_search_expansions = std::uint64_t{1} << 26;
   // Most walks one Table call may hold (sources x targets).
   std::uint64_t max_table_cells = 10000;
+  // What one request may ask, and what may be in flight (docs/operations.md, "Limits"): a
+  // request over one is RESOURCE_EXHAUSTED naming it.
+  std::uint64_t max_pairs_per_message = 4096;  // WalkBatch pairs in one message's walk and more
+  std::uint64_t max_block_pairs = 16384;       // pairs in one PairBlock
+  std::uint64_t max_inflight_pairs = 65536;    // batch pairs read and unanswered, all streams
+  std::uint64_t max_group_starts = 4096;       // a PathGroup's starts
+  std::uint64_t max_floor_columns = 16384;     // columns one Floors call asks for
+  // Bytes one reply may take: under the 4 MiB a gRPC client takes by default.
+  std::uint64_t max_reply_bytes = (std::uint64_t{4} << 20) - (64 << 10);
+  // Bytes one request message may take (gRPC's receive limit).
+  std::uint64_t max_message_bytes = std::uint64_t{4} << 20;
+  // Memory gRPC may use for its connections, calls and messages (its ResourceQuota), MiB.
+  std::uint64_t grpc_memory_mb = 1024;
+  // Calls one connection may have open at once (HTTP/2's max concurrent streams).
+  std::uint64_t max_concurrent_streams = 128;
 };
 
 // Parses argv (and the config file it names). Returns the options, or an error whose message is

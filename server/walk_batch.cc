@@ -11,8 +11,10 @@
 namespace walk::server {
 
 WalkBatchReactor::WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool,
-                                   WalkMetrics& metrics, nav::SearchStop stop)
-    : answerer_(answerer), pool_(pool), metrics_(metrics), stop_(std::move(stop)) {
+                                   WalkMetrics& metrics, nav::SearchStop stop,
+                                   const BatchLimits& limits)
+    : answerer_(answerer), pool_(pool), metrics_(metrics), stop_(std::move(stop)), limits_(limits) {
+  ++*limits_.open_streams;
   if (answerer.store() != nullptr) {
     if (auto before = answerer.store()->EstimateAnswers(); before.ok())
       summary_.set_store_answers_before(*before);
@@ -28,6 +30,24 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   // The message's pairs: its own and those it carries.
   std::vector<Pair> pairs;
   walk::v1::PairBlock block;
+  // Over a limit: the stream ends here, before any pair costs anything.
+  absl::Status over;
+  if (ok && static_cast<std::size_t>(request.more_size()) + 1 > limits_.max_pairs_per_message) {
+    over = absl::ResourceExhaustedError(
+        absl::StrCat("max-pairs-per-message: a message carries at most ",
+                     limits_.max_pairs_per_message, " pairs in walk and more (",
+                     request.more_size() + 1, " here); send more messages, or pairs in blocks"));
+  } else if (ok &&
+             static_cast<std::size_t>(request.block().index_size()) > limits_.max_block_pairs) {
+    over = absl::ResourceExhaustedError(
+        absl::StrCat("max-block-pairs: a block holds at most ", limits_.max_block_pairs, " pairs (",
+                     request.block().index_size(), " here); send more blocks"));
+  }
+  if (!over.ok()) {
+    metrics_.RecordBatchPairs("refused", static_cast<std::uint64_t>(request.more_size()) + 1);
+    request.Clear();
+    ok = false;
+  }
   if (ok) {
     const bool has_block = request.has_block();
     block.Swap(request.mutable_block());
@@ -45,6 +65,7 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     reading_ = false;
+    if (!over.ok() && abort_.ok()) abort_ = over;
     if (!ok || cancelled_) reads_done_ = true;
     cancelled = cancelled_;
     if (ok && !cancelled) {
@@ -107,13 +128,7 @@ void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
   const WalkPairs& pairs = shared->pairs;
   std::vector<BlockAnswer> answered;
   std::vector<StoreFirstAnswerer::ToRoute> to_route;
-  if (pairs.size() > kMaxBlockPairs) {
-    const absl::Status too_big = absl::InvalidArgumentError(absl::StrCat(
-        "block.index: a block holds at most ", kMaxBlockPairs, " pairs (send more blocks)"));
-    for (std::uint64_t index : pairs.index) answered.push_back(RefusedBlockAnswer(index, too_big));
-  } else {
-    answerer_.AnswerBlockFromStore(pairs, &answered, &to_route);
-  }
+  answerer_.AnswerBlockFromStore(pairs, &answered, &to_route);  // its size was checked on read
   const std::uint32_t band = pairs.band;
   if (!answered.empty()) AnsweredRows(std::move(answered), band);
   for (const StoreFirstAnswerer::ToRoute& route : to_route) {
@@ -256,13 +271,13 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
     return Action::kWrite;
   }
   if (!reading_ && !reads_done_ &&
-      in_flight_ + ready_.size() + ready_rows_.size() < kMaxOutstanding) {
+      in_flight_ + ready_.size() + ready_rows_.size() < StreamShare()) {
     reading_ = true;
     return Action::kRead;
   }
   if (reads_done_ && in_flight_ == 0 && ready_.empty() && ready_rows_.empty() && !writing_ &&
       !reading_) {
-    if (!summary_sent_) {
+    if (!summary_sent_ && abort_.ok()) {  // a stream ended over a limit has no summary
       summary_sent_ = true;
       for (const auto& [band, count] : failed_by_band_) {
         walk::v1::BandCount* c = summary_.add_failed();
@@ -324,9 +339,15 @@ void WalkBatchReactor::Do(Action action) {
       StartWrite(&writing_message_,
                  write_buffered_ ? grpc::WriteOptions().set_buffer_hint() : grpc::WriteOptions());
       break;
-    case Action::kFinish:
-      Finish(Cancelled() ? grpc::Status::CANCELLED : grpc::Status::OK);
+    case Action::kFinish: {
+      absl::Status why;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        why = cancelled_ ? absl::CancelledError("the batch was cancelled") : abort_;
+      }
+      Finish(ToGrpcStatus(why));
       break;
+    }
   }
 }
 
@@ -360,6 +381,15 @@ void WalkBatchReactor::OnCancel() {
   Do(action);
 }
 
-void WalkBatchReactor::OnDone() { delete this; }
+void WalkBatchReactor::OnDone() {
+  --*limits_.open_streams;
+  delete this;
+}
+
+std::size_t WalkBatchReactor::StreamShare() const {
+  const std::size_t open =
+      static_cast<std::size_t>(std::max(1, limits_.open_streams->load(std::memory_order_relaxed)));
+  return std::clamp(limits_.max_inflight_pairs / open, kMinStreamPairs, kMaxOutstanding);
+}
 
 }  // namespace walk::server

@@ -1,10 +1,14 @@
 // The WalkBatch stream: a bidirectional reactor that reads walk requests, answers each on the
 // search pool (store first), and writes answers as they are ready, each with its index and its
-// own status, then a summary. Memory is bounded: it stops reading while kMaxOutstanding pairs
-// are in flight or waiting to be written, so a slow reader slows the stream instead of growing
-// it. A cancelled call (or a passed deadline) stops the work: queued pairs finish at once.
+// own status, then a summary. Memory is bounded: it stops reading while its share of walkd's
+// pairs in flight (BatchLimits) is in flight or waiting to be written, so a slow reader slows
+// the stream instead of growing it, and many streams share one budget. A message carrying more
+// pairs than a message may, or a block larger than a block may, ends the stream with
+// RESOURCE_EXHAUSTED naming the limit, before any of its pairs costs anything. A cancelled call
+// (or a passed deadline) stops the work: queued pairs finish at once.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -19,25 +23,33 @@
 
 namespace walk::server {
 
+// What bounds every batch stream: walkd's options, and the count of streams open (shared).
+struct BatchLimits {
+  std::size_t max_pairs_per_message = 4096;  // pairs one message carries (`walk` and `more`)
+  std::size_t max_block_pairs = 16384;       // pairs one PairBlock holds
+  // Pairs read and not yet written, over every stream: each stream may hold this over the
+  // streams open, and at least kMinStreamPairs, plus one message.
+  std::size_t max_inflight_pairs = 65536;
+  std::atomic<int>* open_streams = nullptr;  // never null when a reactor runs
+};
+
 class WalkBatchReactor final
     : public grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse> {
  public:
-  // Pairs read but not yet written, at most, plus one message (a message read may carry many:
-  // the bound is checked before each read).
+  // The most pairs one stream holds, however few streams are open, and the fewest it may hold
+  // however many are (so every stream makes progress).
   static constexpr std::size_t kMaxOutstanding = 16384;
+  static constexpr std::size_t kMinStreamPairs = 256;
   // Most per-pair answers (`more`) and block answers (AnswerBlock rows) one message carries.
   static constexpr std::size_t kAnswersPerMessage = 256;
   static constexpr std::size_t kRowsPerMessage = 4096;
   // A batch ending with at least this many answers in the store's memtable flushes it (in the
   // background): reruns read table files faster.
   static constexpr std::uint64_t kFlushAfterAnswers = 100000;
-  // Most pairs one PairBlock may hold: a larger one has every pair refused, naming the limit
-  // (its lookups run on a gRPC thread, and the memory bound counts it whole).
-  static constexpr std::size_t kMaxBlockPairs = 16384;
 
   // Starts reading at once. Deletes itself when the call is done. `stop` stops its searches.
   WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics,
-                   nav::SearchStop stop);
+                   nav::SearchStop stop, const BatchLimits& limits);
 
   void OnReadDone(bool ok) override;
   void OnWriteDone(bool ok) override;
@@ -68,11 +80,16 @@ class WalkBatchReactor final
   void AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t band);
   // Moves up to kRowsPerMessage ready block answers into `out` (under mu_).
   void WriteRows(walk::v1::AnswerBlock* out);
+  // The pairs this stream may hold now: its share of BatchLimits::max_inflight_pairs.
+  std::size_t StreamShare() const;
 
   const StoreFirstAnswerer& answerer_;
   SearchPool& pool_;
   WalkMetrics& metrics_;
   const nav::SearchStop stop_;
+  const BatchLimits limits_;
+  // Why the stream ends early (a message over a limit): finished with it. Guarded by mu_.
+  absl::Status abort_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 
   std::mutex mu_;

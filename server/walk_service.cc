@@ -20,9 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Most columns one Floors call may ask about.
-constexpr std::uint64_t kMaxFloorColumns = 65536;
-
 // A finisher for a unary call: records the request's metrics, then finishes the reactor.
 std::function<void(const absl::Status&)> Finisher(grpc::ServerUnaryReactor* reactor,
                                                   WalkMetrics& metrics, const char* method) {
@@ -54,6 +51,7 @@ struct TableCall {
   walk::v1::TableResponse* const response;  // each row fills its own walks
   const std::function<void(const absl::Status&)> finish;
   const nav::SearchStop stop;  // its searches', shared by its rows
+  std::uint64_t max_reply_bytes = 0;
   const std::uint64_t targets;
   std::atomic<std::uint64_t> rows_left;
   std::atomic<std::uint64_t> stored{0};
@@ -88,6 +86,12 @@ void AnswerTableRow(TableCall& call, std::uint64_t s, const StoreFirstAnswerer& 
   {
     std::lock_guard<std::mutex> lock(call.mu);
     error = call.error;
+  }
+  if (error.ok() && call.response->ByteSizeLong() > call.max_reply_bytes) {
+    error = absl::ResourceExhaustedError(
+        absl::StrCat("max-reply-bytes: the table's reply would pass ", call.max_reply_bytes,
+                     " bytes (more than a client takes); ask fewer sources or targets"));
+    call.response->Clear();
   }
   if (error.ok() && call.context->IsCancelled())
     error = absl::CancelledError("the call was cancelled");
@@ -143,7 +147,8 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* con
 grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>*
 WalkServiceImpl::WalkBatch(grpc::CallbackServerContext* context) {
   return new WalkBatchReactor(answerer_, pool_, metrics_,
-                              StopOf(context, stopping_, limits_.max_search_expansions));
+                              StopOf(context, stopping_, limits_.max_search_expansions),
+                              limits_.batch);
 }
 
 grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* context,
@@ -168,6 +173,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
   auto call =
       std::make_shared<TableCall>(context, request, response, std::move(finish),
                                   StopOf(context, stopping_, limits_.max_search_expansions));
+  call->max_reply_bytes = limits_.max_reply_bytes;
   const StoreFirstAnswerer& answerer = answerer_;
   for (std::uint64_t s = 0; s < sources; ++s) {
     pool_.Submit([call, s, &answerer](nav::Searchers& searchers) {
@@ -193,10 +199,10 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* c
   const std::uint64_t wide = std::max<std::uint32_t>(1, request->columns_x());
   const std::uint64_t high = std::max<std::uint32_t>(1, request->columns_y());
   const std::uint64_t stride = std::max<std::uint32_t>(1, request->stride());
-  if (((wide + stride - 1) / stride) * ((high + stride - 1) / stride) > kMaxFloorColumns) {
-    finish(absl::InvalidArgumentError(
-        absl::StrCat("columns_x: a Floors call returns at most ", kMaxFloorColumns,
-                     " columns (columns_x / stride x columns_y / stride); raise stride")));
+  if (((wide + stride - 1) / stride) * ((high + stride - 1) / stride) > limits_.max_floor_columns) {
+    finish(absl::ResourceExhaustedError(absl::StrCat(
+        "max-floor-columns: a Floors call returns at most ", limits_.max_floor_columns,
+        " columns (columns_x / stride x columns_y / stride); raise stride or ask less")));
     return reactor;
   }
   absl::StatusOr<std::shared_ptr<const ServedWorld>> world = worlds_.Find(request->world());
@@ -220,11 +226,21 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* c
   const std::int64_t x0 = frame.ColumnX(place.x_yards);
   const std::int64_t y0 = frame.ColumnY(place.y_yards);
   const auto step = static_cast<std::int64_t>(stride);
+  std::uint64_t bytes = 0;
   for (std::int64_t y = y0; y < y0 + static_cast<std::int64_t>(high); y += step) {
     for (std::int64_t x = x0; x < x0 + static_cast<std::int64_t>(wide); x += step) {
       if (!c->OnMap(x, y)) continue;
+      walk::v1::Column* column = response->add_columns();
       ColumnToProto(*c, frame, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
-                    response->add_columns());
+                    column);
+      bytes += column->ByteSizeLong() + 4;  // with its tag and length
+      if (bytes > limits_.max_reply_bytes) {
+        response->Clear();
+        finish(absl::ResourceExhaustedError(
+            absl::StrCat("max-reply-bytes: the reply would pass ", limits_.max_reply_bytes,
+                         " bytes (more than a client takes); ask fewer columns or raise stride")));
+        return reactor;
+      }
     }
   }
   response->set_column_yards(w.column_yards);

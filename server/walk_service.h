@@ -10,6 +10,7 @@
 #include "absl/strings/string_view.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
+#include "server/walk_batch.h"
 #include "server/walk_metrics.h"
 #include "server/walk_query.h"
 #include "server/world_registry.h"
@@ -24,6 +25,10 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
     std::uint64_t max_table_cells = 10000;  // walks one Table call may hold
     // Surfaces or nodes one search may expand (nav::SearchStop::budget).
     std::uint64_t max_search_expansions = std::uint64_t{1} << 26;
+    // Columns one Floors call may ask for; bytes a reply may take (under a client's 4 MiB).
+    std::uint64_t max_floor_columns = 16384;
+    std::uint64_t max_reply_bytes = (std::uint64_t{4} << 20) - (64 << 10);
+    BatchLimits batch;  // its open_streams is the service's own
   };
   // Everything is borrowed and must outlive the service. `stopping` turns true when walkd stops
   // for good (its grace over): every search then stops.
@@ -34,7 +39,9 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
         pool_(pool),
         metrics_(metrics),
         stopping_(stopping),
-        limits_(limits) {}
+        limits_(limits) {
+    limits_.batch.open_streams = &open_streams_;
+  }
 
   grpc::ServerUnaryReactor* Walk(grpc::CallbackServerContext* context,
                                  const walk::v1::WalkRequest* request,
@@ -77,7 +84,8 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   SearchPool& pool_;
   WalkMetrics& metrics_;
   const std::atomic<bool>& stopping_;
-  const Limits limits_;
+  Limits limits_;
+  std::atomic<int> open_streams_{0};  // WalkBatch streams open (BatchLimits::open_streams)
 };
 
 }  // namespace walk::server

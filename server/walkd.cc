@@ -198,15 +198,20 @@ void Walkd::Parts::CreateWalkService() {
                           ? options.search_threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   pool = std::make_unique<SearchPool>(threads);
-  service = std::make_unique<WalkServiceImpl>(
-      worlds, *answerer, *pool, *metrics, stopping,
-      WalkServiceImpl::Limits{.max_table_cells = options.max_table_cells,
-                              .max_search_expansions = options.max_search_expansions});
+  WalkServiceImpl::Limits limits;
+  limits.max_table_cells = options.max_table_cells;
+  limits.max_search_expansions = options.max_search_expansions;
+  limits.max_floor_columns = options.max_floor_columns;
+  limits.max_reply_bytes = options.max_reply_bytes;
+  limits.batch.max_pairs_per_message = options.max_pairs_per_message;
+  limits.batch.max_block_pairs = options.max_block_pairs;
+  limits.batch.max_inflight_pairs = options.max_inflight_pairs;
+  service = std::make_unique<WalkServiceImpl>(worlds, *answerer, *pool, *metrics, stopping, limits);
 }
 
 absl::Status Walkd::Parts::CreateLiveService() {
   absl::StatusOr<std::unique_ptr<LiveServiceImpl>> created =
-      LiveServiceImpl::Create(options.live_worlds_dir, *metrics);
+      LiveServiceImpl::Create(options.live_worlds_dir, *metrics, options.max_group_starts);
   if (!created.ok()) return created.status();
   live = *std::move(created);
   return absl::OkStatus();
@@ -215,6 +220,13 @@ absl::Status Walkd::Parts::CreateLiveService() {
 absl::Status Walkd::Parts::StartGrpc() {
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // What the clients together may cost gRPC, whatever they send (docs/operations.md, "Limits").
+  grpc::ResourceQuota quota("walkd");
+  quota.Resize(static_cast<std::size_t>(options.grpc_memory_mb) << 20);
+  builder.SetResourceQuota(quota);
+  builder.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                             static_cast<int>(options.max_concurrent_streams));
   int port = 0;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(service.get());

@@ -5,6 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -150,6 +153,137 @@ TEST(WalkdLimitsTest, UnaryWalksAnswerUnderBatchLoadAndCancelledWorkEndsAtOnce) 
   }
   ASSERT_TRUE(exited) << "walkd still searching a minute after SIGTERM";
   EXPECT_EQ(walkd.process->Wait(), 0) << walkd.process->output();
+}
+
+// One WalkBatch stream that sends `message` and reads to the end: the stream's status.
+grpc::Status SendOne(walk::v1::WalkService::Stub& stub, const walk::v1::WalkBatchRequest& message) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  auto stream = stub.WalkBatch(&context);
+  stream->Write(message);
+  stream->WritesDone();
+  walk::v1::WalkBatchResponse response;
+  while (stream->Read(&response)) {
+  }
+  return stream->Finish();
+}
+
+// A near walk on the 4 x 4 world (cheap), as a batch pair.
+walk::v1::WalkRequest NearWalk(int i) {
+  walk::v1::WalkRequest r;
+  r.set_world("d4");
+  r.mutable_from()->set_x_yards(100.0 + (i % 1000) * 0.7);
+  r.mutable_from()->set_y_yards(100.0);
+  r.mutable_to()->set_x_yards(130.0 + (i % 1000) * 0.7);
+  r.mutable_to()->set_y_yards(140.0);
+  return r;
+}
+
+TEST(WalkdLimitsTest, AmplifyingRequestsAreRefusedAndMemoryStaysBounded) {
+  const std::string live = testing::FreshTempDir("walkd-limits-it", "live");
+  std::filesystem::create_directories(live + "/yard");
+  {
+    std::ofstream map(live + "/yard/map.map");
+    map << "type octile\nheight 32\nwidth 32\nmap\n";
+    for (int y = 0; y < 32; ++y) map << std::string(32, '.') << "\n";
+  }
+  testing::StartedWalkd walkd = Serve("amplify", {"--live-worlds", live, "--search-threads", "2"});
+  auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
+  auto stub = walk::v1::WalkService::NewStub(channel);
+  auto live_stub = walk::v1::LiveService::NewStub(channel);
+  const std::uint64_t before = testing::ResidentBytes(walkd.process->pid());
+  ASSERT_GT(before, 0u);
+
+  // A message of 60,000 pairs (3.6 MB): the stream ends, naming the limit.
+  walk::v1::WalkBatchRequest many;
+  *many.mutable_walk() = NearWalk(0);
+  for (int i = 1; i < 60000; ++i) *many.add_more()->mutable_walk() = NearWalk(i);
+  grpc::Status status = SendOne(*stub, many);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(status.error_message().rfind("max-pairs-per-message:", 0), 0u)
+      << status.error_message();
+  many.Clear();
+  // Blocks of 100,000 pairs, three at once: each stream ends, naming the limit.
+  walk::v1::WalkBatchRequest block_message;
+  walk::v1::PairBlock& block = *block_message.mutable_block();
+  block.set_world("d4");
+  for (int i = 0; i < 100000; ++i) {
+    block.add_index(i);
+    block.add_from_x(100);
+    block.add_from_y(100);
+    block.add_to_x(130);
+    block.add_to_y(140);
+  }
+  std::vector<std::thread> senders;
+  std::atomic<int> refused{0};
+  for (int k = 0; k < 3; ++k) {
+    senders.emplace_back([&] {
+      const grpc::Status s = SendOne(*stub, block_message);
+      if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+          s.error_message().rfind("max-block-pairs:", 0) == 0) {
+        ++refused;
+      }
+    });
+  }
+  for (std::thread& t : senders) t.join();
+  EXPECT_EQ(refused.load(), 3);
+  // A group of 500,000 starts (3 MB).
+  {
+    walk::v1::PathGroupRequest group;
+    group.set_world("yard");
+    for (int i = 0; i < 500000; ++i) {
+      walk::v1::Cell* start = group.add_starts();
+      start->set_x(i % 32);
+      start->set_y((i / 32) % 32);
+    }
+    group.mutable_goal()->set_x(31);
+    group.mutable_goal()->set_y(31);
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    walk::v1::PathGroupResponse response;
+    status = live_stub->PathGroup(&context, group, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_EQ(status.error_message().rfind("max-group-starts:", 0), 0u) << status.error_message();
+  }
+  // Eight streams of 12 messages of 4,096 pairs that read nothing until they have sent it all:
+  // walkd holds only its in-flight budget of them, whatever the clients send.
+  std::vector<std::thread> floods;
+  std::atomic<std::uint64_t> flood_answers{0};
+  std::atomic<int> flood_ok{0};
+  for (int k = 0; k < 8; ++k) {
+    floods.emplace_back([&stub, &flood_answers, &flood_ok] {
+      grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+      auto stream = stub->WalkBatch(&context);
+      walk::v1::WalkBatchRequest message;
+      for (int m = 0; m < 12; ++m) {
+        message.Clear();
+        for (int i = 0; i < 4096; ++i) {
+          walk::v1::WalkBatchRequest* pair = i == 0 ? &message : message.add_more();
+          pair->set_index(static_cast<std::uint64_t>(m * 4096 + i));
+          *pair->mutable_walk() = NearWalk(m * 4096 + i);
+        }
+        if (!stream->Write(message)) break;
+      }
+      stream->WritesDone();
+      walk::v1::WalkBatchResponse response;
+      while (stream->Read(&response)) {
+        if (!response.has_summary()) flood_answers += 1 + response.more_size();
+      }
+      flood_ok += stream->Finish().ok() ? 1 : 0;
+    });
+  }
+  for (std::thread& t : floods) t.join();
+  EXPECT_EQ(flood_ok.load(), 8);
+  EXPECT_EQ(flood_answers.load(), 8u * 12 * 4096) << "every pair answered";
+  const std::uint64_t after = testing::ResidentBytes(walkd.process->pid());
+  std::printf("resident: %.0f MB before, %.0f MB after\n", before / 1e6, after / 1e6);
+  // The stated bound (docs/operations.md, "Limits"): 600 MB over what walkd held at start.
+  EXPECT_LT(after, before + (std::uint64_t{600} << 20));
+  // And it still answers.
+  client::WalkClient client(walkd.address, 30.0);
+  walk::v1::WalkResponse response;
+  EXPECT_TRUE(client.Walk(NearWalk(1), &response).ok());
 }
 
 }  // namespace

@@ -97,6 +97,7 @@ class ChildProcess {
   }
 
   void Signal(int signal_number) { kill(pid_, signal_number); }
+  pid_t pid() const { return pid_; }
 
   bool Exited() {
     if (exit_code_) return true;
@@ -125,6 +126,19 @@ class ChildProcess {
   std::string output_;
   std::thread reader_;
 };
+
+// The resident memory of process `pid` now (VmRSS), bytes; 0 when /proc does not say.
+inline std::uint64_t ResidentBytes(pid_t pid) {
+  FILE* status = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
+  if (status == nullptr) return 0;
+  char line[256];
+  std::uint64_t kib = 0;
+  while (std::fgets(line, sizeof line, status) != nullptr) {
+    if (std::sscanf(line, "VmRSS: %lu kB", &kib) == 1) break;
+  }
+  std::fclose(status);
+  return kib * 1024;
+}
 
 // An empty folder under the system's temp folder, named by `prefix`, `name` and this process.
 inline std::string FreshTempDir(const std::string& prefix, const std::string& name) {

@@ -230,7 +230,8 @@ TEST_F(WalkdTest, FloorsListsEverySurfaceOfAColumn) {
   request.set_columns_y(1000);
   walk::v1::FloorsResponse big;
   const grpc::Status refused = client_->Floors(request, &big);
-  EXPECT_EQ(refused.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(refused.error_message().rfind("max-floor-columns:", 0), 0u) << refused.error_message();
   EXPECT_NE(refused.error_message().find("stride"), std::string::npos);
 }
 
