@@ -30,8 +30,11 @@ namespace walk::server {
 namespace {
 
 constexpr char kTextContentType[] = "text/plain; charset=utf-8";
-// Scrapes and probes are few and quick; a couple of workers is plenty.
-constexpr std::size_t kWorkerThreads = 2;
+// Scrapes and probes are few and quick, but a connection holds its worker while it is open: a
+// few idle or slow clients must not keep a liveness probe waiting. Enough workers for a handful
+// of them, and a short timeout for a request that does not come.
+constexpr int kWorkerThreads = 8;
+constexpr int kRequestTimeoutMs = 2000;
 
 // What a metrics port answers itself rather than through the Exposer.
 struct Probes {
@@ -188,8 +191,11 @@ absl::StatusOr<std::unique_ptr<prometheus::Exposer>> StartExposer(
   std::unique_ptr<prometheus::Exposer> exposer;
   std::string failure;
   try {
-    exposer = std::make_unique<prometheus::Exposer>(absl::StrCat(ip, ":", port), kWorkerThreads,
-                                                    &Callbacks());
+    exposer = std::make_unique<prometheus::Exposer>(
+        std::vector<std::string>{"listening_ports", absl::StrCat(ip, ":", port), "num_threads",
+                                 absl::StrCat(kWorkerThreads), "request_timeout_ms",
+                                 absl::StrCat(kRequestTimeoutMs), "enable_keep_alive", "no"},
+        &Callbacks());
   } catch (const std::exception& e) {
     failure = starting.first_error.empty() ? e.what() : starting.first_error;
   }

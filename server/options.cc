@@ -96,6 +96,8 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
   AddLimitOptions(app, o);
+  app.add_flag("--strict-worlds", o.strict_worlds,
+               "Serve only when every world loaded (else once the others are, one at least)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -46,6 +46,9 @@ struct WalkdOptions {
   // The hybrid backend takes the navmesh's walk unless it costs more than this x the grid's
   // (docs/navmesh.md). At least 1.
   double hybrid_slack = 1.2;
+  // Readiness: with strict worlds walkd serves (health SERVING, /readyz 200) only when every world
+  // loaded; without, once every world has settled and at least one is ready.
+  bool strict_worlds = false;
   // Surfaces or nodes one search may expand before it gives up (RESOURCE_EXHAUSTED): the fine
   // grid of the largest world, searched whole, stays under it. Searches also stop when their
   // call is cancelled or its deadline passes.

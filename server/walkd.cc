@@ -276,7 +276,11 @@ void Walkd::Parts::StartLoadingWorlds() {
                 << loaded.served->source << "); abstract graph: " << loaded.served->graph_note
                 << std::endl;
     }
-    if (worlds.AllReady()) health.SetServing(true);
+    // Strict: every world; else every world settled and one of them ready (a failed world stays
+    // in Info, the log, walk_worlds_failed and its own calls' UNAVAILABLE).
+    if (options.strict_worlds ? worlds.AllReady() : worlds.SettledWithOneReady()) {
+      health.SetServing(true);
+    }
   });
 }
 

@@ -310,6 +310,16 @@ bool WorldRegistry::AllReady() const {
   });
 }
 
+bool WorldRegistry::SettledWithOneReady() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  bool any_ready = false;
+  for (const WorldStatus& w : worlds_) {
+    if (w.state == WorldState::kLoading) return false;
+    any_ready = any_ready || w.state == WorldState::kReady;
+  }
+  return any_ready;
+}
+
 int WorldRegistry::ReadyCount() const {
   std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int>(std::count_if(worlds_.begin(), worlds_.end(), [](const WorldStatus& w) {

@@ -114,6 +114,8 @@ class WorldRegistry {
   std::vector<WorldStatus> Snapshot() const;
   // True when every declared world is ready (and there is at least one).
   bool AllReady() const;
+  // True when no world is still loading and at least one is ready (the others failed).
+  bool SettledWithOneReady() const;
   int ReadyCount() const;
   int FailedCount() const;
 

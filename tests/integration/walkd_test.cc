@@ -567,40 +567,66 @@ TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
   std::filesystem::remove_all(worlds);
 }
 
-TEST(WalkdLifecycleTest, ADamagedWorldIsReportedAndUnavailableAndNeverServing) {
-  const std::string data = MakeTempDir("damaged-data");
-  const std::string worlds = MakeTempDir("damaged-worlds");
-  WriteAsciiWorld(worlds + "/good");
-  WriteAsciiWorld(worlds + "/broken");
-  std::filesystem::resize_file(worlds + "/broken/grid.walkgrid", 100);
-  RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", data, "--shutdown-grace-s", "30"});
-  client::WalkClient client(walkd.grpc_address, 10.0);
+// Waits (bounded: about half a minute) until no world of `client`'s walkd is loading.
+walk::v1::InfoResponse SettledInfo(client::WalkClient& client) {
   walk::v1::InfoResponse info;
   for (int attempt = 0; attempt < 600; ++attempt) {
     info.Clear();
-    ASSERT_TRUE(client.Info(&info).ok());
+    EXPECT_TRUE(client.Info(&info).ok());
     bool loading = false;
     for (const auto& w : info.worlds()) loading |= w.state() == walk::v1::WORLD_STATE_LOADING;
     if (!loading) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  ASSERT_EQ(info.worlds_size(), 2);
-  EXPECT_EQ(info.worlds(0).name(), "broken");
-  EXPECT_EQ(info.worlds(0).state(), walk::v1::WORLD_STATE_FAILED);
-  EXPECT_NE(info.worlds(0).error().find("damaged"), std::string::npos) << info.worlds(0).error();
-  EXPECT_EQ(info.worlds(1).state(), walk::v1::WORLD_STATE_READY);
+  return info;
+}
 
-  walk::v1::WalkResponse response;
-  const grpc::Status broken = client.Walk(Request("broken", At(1, 1), At(2, 2)), &response);
-  EXPECT_EQ(broken.error_code(), grpc::StatusCode::UNAVAILABLE);
-  EXPECT_TRUE(client.Walk(Request("good", At(1, 1), At(2, 2)), &response).ok());
+TEST(WalkdLifecycleTest, ADamagedWorldIsReportedAndUnavailableAndOnlyStrictModeWaitsForIt) {
+  const std::string data = MakeTempDir("damaged-data");
+  const std::string worlds = MakeTempDir("damaged-worlds");
+  WriteAsciiWorld(worlds + "/good");
+  WriteAsciiWorld(worlds + "/broken");
+  std::filesystem::resize_file(worlds + "/broken/grid.walkgrid", 100);
+  {
+    RunningWalkd walkd =
+        StartWalkd({"--worlds", worlds, "--data", data, "--shutdown-grace-s", "30"});
+    client::WalkClient client(walkd.grpc_address, 10.0);
+    const walk::v1::InfoResponse info = SettledInfo(client);
+    ASSERT_EQ(info.worlds_size(), 2);
+    EXPECT_EQ(info.worlds(0).name(), "broken");
+    EXPECT_EQ(info.worlds(0).state(), walk::v1::WORLD_STATE_FAILED);
+    EXPECT_NE(info.worlds(0).error().find("damaged"), std::string::npos) << info.worlds(0).error();
+    EXPECT_EQ(info.worlds(1).state(), walk::v1::WORLD_STATE_READY);
+
+    walk::v1::WalkResponse response;
+    const grpc::Status broken = client.Walk(Request("broken", At(1, 1), At(2, 2)), &response);
+    EXPECT_EQ(broken.error_code(), grpc::StatusCode::UNAVAILABLE);
+    EXPECT_TRUE(client.Walk(Request("good", At(1, 1), At(2, 2)), &response).ok());
+    // By default walkd serves once the others are ready: the failure is reported, not a reason
+    // to take the good world out of service.
+    HealthCheckResponse::ServingStatus status = HealthCheckResponse::UNKNOWN;
+    for (int attempt = 0; attempt < 600 && status != HealthCheckResponse::SERVING; ++attempt) {
+      ASSERT_TRUE(client.Health("", &status).ok());
+      if (status != HealthCheckResponse::SERVING) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+    EXPECT_EQ(status, HealthCheckResponse::SERVING);
+    walkd.process->Signal(SIGTERM);
+    EXPECT_EQ(walkd.process->Wait(), 0);
+    // Read once walkd has ended: the log line may reach the pipe after Info reports the failure.
+    EXPECT_NE(walkd.process->FinishOutput().find("world 'broken' failed to load"),
+              std::string::npos);
+  }
+  // --strict-worlds: never serving while a world failed.
+  RunningWalkd strict = StartWalkd({"--worlds", worlds, "--data", data, "--strict-worlds"});
+  client::WalkClient client(strict.grpc_address, 10.0);
+  SettledInfo(client);
   HealthCheckResponse::ServingStatus status;
   ASSERT_TRUE(client.Health("", &status).ok());
   EXPECT_EQ(status, HealthCheckResponse::NOT_SERVING);
-  walkd.process->Signal(SIGTERM);
-  EXPECT_EQ(walkd.process->Wait(), 0);
-  // Read once walkd has ended: the log line may reach the pipe after Info reports the failure.
-  EXPECT_NE(walkd.process->FinishOutput().find("world 'broken' failed to load"), std::string::npos);
+  strict.process->Signal(SIGTERM);
+  EXPECT_EQ(strict.process->Wait(), 0);
   std::filesystem::remove_all(data);
   std::filesystem::remove_all(worlds);
 }

@@ -4,9 +4,11 @@
 
 #include <netdb.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <map>
 #include <string>
 
@@ -26,8 +28,10 @@ struct HttpReply {
 // Sends `method` `path` to `address` ("HOST:PORT") with "Connection: close" and reads the reply
 // to the end of the connection. Errors: UNAVAILABLE when it cannot connect or send, DATA_LOSS
 // when the reply is not HTTP.
+// `timeout_s` (> 0) gives up a send or a wait for the reply after that many seconds
+// (DEADLINE_EXCEEDED).
 inline absl::StatusOr<HttpReply> HttpRequest(const std::string& address, const std::string& method,
-                                             const std::string& path) {
+                                             const std::string& path, int timeout_s = 0) {
   const std::size_t colon = address.rfind(':');
   if (colon == std::string::npos) return absl::InvalidArgumentError("address is not HOST:PORT");
   const std::string host = address.substr(0, colon);
@@ -46,6 +50,11 @@ inline absl::StatusOr<HttpReply> HttpRequest(const std::string& address, const s
     if (fd >= 0) close(fd);
     return absl::UnavailableError(absl::StrCat("cannot connect to ", address));
   }
+  if (timeout_s > 0) {
+    const timeval limit{timeout_s, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+  }
   const std::string request = absl::StrCat(method, " ", path, " HTTP/1.1\r\nHost: ", address,
                                            "\r\nConnection: close\r\n\r\n");
   for (std::size_t sent = 0; sent < request.size();) {
@@ -58,10 +67,14 @@ inline absl::StatusOr<HttpReply> HttpRequest(const std::string& address, const s
   }
   std::string raw;
   char buffer[4096];
-  for (ssize_t n; (n = recv(fd, buffer, sizeof(buffer), 0)) > 0;) {
+  ssize_t n;
+  while ((n = recv(fd, buffer, sizeof(buffer), 0)) > 0)
     raw.append(buffer, static_cast<std::size_t>(n));
-  }
   close(fd);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    return absl::DeadlineExceededError(
+        absl::StrCat("no reply from ", address, " in ", timeout_s, " s"));
+  }
 
   const std::size_t head_end = raw.find("\r\n\r\n");
   HttpReply reply;

@@ -1,6 +1,9 @@
 // Tests of walkd's metrics: the gauges read at scrape time, the WalkMetrics families (names,
 // labels, help texts, buckets), and the metrics port (the Exposer with /healthz and /readyz) on
 // ephemeral loopback ports, its exposition checked by promtool.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -367,6 +370,33 @@ TEST(MetricsExposerTest, ServesMetricsAndProbes) {
   exposer.Stop();
   exposer.Stop();  // idempotent
   EXPECT_EQ(HttpGet(address, "/healthz").status().code(), absl::StatusCode::kUnavailable);
+}
+
+// Connections that open and send nothing (a port scanner, a stuck client) must not keep a
+// liveness probe waiting: more of them than the exposer has workers, and /healthz still answers.
+TEST(MetricsExposerTest, IdleConnectionsDoNotHoldTheProbes) {
+  Collectables collectables;
+  MetricsExposer exposer(collectables.Both(), [] { return true; });
+  absl::StatusOr<int> port = exposer.Start("127.0.0.1", 0);
+  ASSERT_TRUE(port.ok()) << port.status();
+  std::vector<int> idle;
+  for (int i = 0; i < 12; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in at{};
+    at.sin_family = AF_INET;
+    at.sin_port = htons(static_cast<std::uint16_t>(*port));
+    at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&at), sizeof at), 0);
+    idle.push_back(fd);
+  }
+  for (int probe = 0; probe < 3; ++probe) {
+    absl::StatusOr<HttpReply> healthz =
+        testing::HttpRequest(Loopback(*port), "GET", "/healthz", /*timeout_s=*/15);
+    ASSERT_TRUE(healthz.ok()) << healthz.status();
+    EXPECT_EQ(healthz->status, 200);
+  }
+  for (int fd : idle) close(fd);
+  exposer.Stop();
 }
 
 TEST(MetricsExposerTest, ReportsErrorsWithTheAddress) {
