@@ -9,6 +9,8 @@ using grpc::health::v1::HealthCheckResponse;
 
 namespace {
 constexpr const char* kKnownServices[] = {"", "walk.v1.WalkService", "grpc.health.v1.Health"};
+// The walk store's own health: NOT_SERVING while it takes no writes (SetStoreDegraded).
+constexpr char kStoreService[] = "walkd.store";
 }  // namespace
 
 // One Watch stream: sends the current status, then each change, until cancelled or shut down.
@@ -104,6 +106,10 @@ class HealthService::Watcher final : public grpc::ServerWriteReactor<HealthCheck
 };
 
 HealthCheckResponse::ServingStatus HealthService::StatusOf(const std::string& service) const {
+  if (service == kStoreService) {
+    return serving_ && !store_degraded_ ? HealthCheckResponse::SERVING
+                                        : HealthCheckResponse::NOT_SERVING;
+  }
   for (const char* known : kKnownServices) {
     if (service == known) {
       return serving_ ? HealthCheckResponse::SERVING : HealthCheckResponse::NOT_SERVING;
@@ -122,6 +128,18 @@ void HealthService::SetServing(bool serving) {
     std::lock_guard<std::mutex> lock(mu_);
     serving_ = serving;
   }
+  TellWatchers();
+}
+
+void HealthService::SetStoreDegraded(bool degraded) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    store_degraded_ = degraded;
+  }
+  TellWatchers();
+}
+
+void HealthService::TellWatchers() {
   for (const auto& w : Watchers()) {
     HealthCheckResponse::ServingStatus status;
     {

@@ -1,6 +1,7 @@
 // grpc.health.v1.Health, our own (not gRPC's default service, which starts out SERVING before
 // any world is loaded). NOT_SERVING until walkd says otherwise; Watch streams every change.
-// Known services: "" (walkd as a whole) and "walk.v1.WalkService". Thread-safe.
+// Known services: "" (walkd as a whole), "walk.v1.WalkService" and "walkd.store" (the walk
+// store: NOT_SERVING while it takes no writes; walks are still answered). Thread-safe.
 #pragma once
 
 #include <memory>
@@ -19,6 +20,8 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   // Sets the status every known service reports, and tells every watcher.
   void SetServing(bool serving);
   bool serving() const;
+  // Sets whether the walk store is degraded (service "walkd.store"), and tells its watchers.
+  void SetStoreDegraded(bool degraded);
   // Ends every Watch stream (with OK) and refuses new ones; call before the server shuts down.
   void Shutdown();
 
@@ -35,11 +38,14 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   // The status a service reports now: SERVING, NOT_SERVING or SERVICE_UNKNOWN.
   grpc::health::v1::HealthCheckResponse::ServingStatus StatusOf(const std::string& service) const;
   void Remove(Watcher* watcher);
+  // Sends each watcher its service's status now.
+  void TellWatchers();
   // The watchers now, each kept alive by the copy while the caller uses it.
   std::vector<std::shared_ptr<Watcher>> Watchers() const;
 
   mutable std::mutex mu_;
   bool serving_ = false;                            // guarded by mu_
+  bool store_degraded_ = false;                     // guarded by mu_
   bool shut_down_ = false;                          // guarded by mu_
   std::vector<std::shared_ptr<Watcher>> watchers_;  // guarded by mu_
 };

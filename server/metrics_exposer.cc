@@ -38,7 +38,8 @@ constexpr int kRequestTimeoutMs = 2000;
 
 // What a metrics port answers itself rather than through the Exposer.
 struct Probes {
-  std::function<bool()> is_serving;  // empty: always serving
+  std::function<bool()> is_serving;   // empty: always serving
+  std::function<std::string()> note;  // empty: nothing to add
 };
 
 // Which probes answer on which civetweb server. civetweb's callbacks are plain functions shared
@@ -131,7 +132,8 @@ int BeginRequest(mg_connection* connection) {
   if (path == "/healthz") return Reply(connection, 200, "ok\n", head);
   if (path == "/readyz") {
     if (!probes->is_serving || probes->is_serving()) {
-      return Reply(connection, 200, "serving\n", head);
+      const std::string note = probes->note ? probes->note() : std::string();
+      return Reply(connection, 200, note.empty() ? "serving\n" : "serving, " + note + "\n", head);
     }
     return Reply(connection, 503, "not serving\n", head);
   }
@@ -230,8 +232,11 @@ struct MetricsExposer::Running {
 };
 
 MetricsExposer::MetricsExposer(std::vector<std::weak_ptr<prometheus::Collectable>> collectables,
-                               std::function<bool()> is_serving)
-    : collectables_(std::move(collectables)), is_serving_(std::move(is_serving)) {}
+                               std::function<bool()> is_serving,
+                               std::function<std::string()> readiness_note)
+    : collectables_(std::move(collectables)),
+      is_serving_(std::move(is_serving)),
+      readiness_note_(std::move(readiness_note)) {}
 
 MetricsExposer::~MetricsExposer() { Stop(); }
 
@@ -249,7 +254,7 @@ absl::StatusOr<int> MetricsExposer::Start(const std::string& host, int port) {
   absl::StatusOr<std::vector<std::string>> ips = ResolveIpv4(host, address);
   if (!ips.ok()) return ips.status();
 
-  const auto probes = std::make_shared<const Probes>(Probes{is_serving_});
+  const auto probes = std::make_shared<const Probes>(Probes{is_serving_, readiness_note_});
   std::string failure = "no IPv4 address to bind";
   for (const std::string& ip : *ips) {
     absl::StatusOr<std::unique_ptr<prometheus::Exposer>> exposer = StartExposer(ip, port, probes);

@@ -2,7 +2,9 @@
 // Exposer (civetweb):
 //   GET /metrics  200, the collectables in the text exposition format, from the Exposer
 //   GET /healthz  200 "ok\n" while the process can answer at all (liveness)
-//   GET /readyz   200 "serving\n" when is_serving() is true, else 503 "not serving\n" (readiness)
+//   GET /readyz   200 "serving\n" when is_serving() is true (with ", NOTE" before the newline
+//                 when readiness_note() says something: "store degraded: ..."), else 503
+//                 "not serving\n" (readiness)
 // Any other method or path is 404 "not found\n". HEAD is answered like GET without the body
 // (on /metrics also without Content-Length, which only collecting would tell). The server closes
 // the connection after each reply.
@@ -28,9 +30,11 @@ namespace walk::server {
 
 class MetricsExposer {
  public:
-  // `is_serving` answers /readyz; an empty function counts as always serving.
+  // `is_serving` answers /readyz; an empty function counts as always serving. `readiness_note`
+  // (may be empty) adds to a serving reply what an operator should know.
   MetricsExposer(std::vector<std::weak_ptr<prometheus::Collectable>> collectables,
-                 std::function<bool()> is_serving);
+                 std::function<bool()> is_serving,
+                 std::function<std::string()> readiness_note = nullptr);
   // Stops the server if it is running.
   ~MetricsExposer();
   MetricsExposer(const MetricsExposer&) = delete;
@@ -55,6 +59,7 @@ class MetricsExposer {
 
   const std::vector<std::weak_ptr<prometheus::Collectable>> collectables_;
   const std::function<bool()> is_serving_;
+  const std::function<std::string()> readiness_note_;
 
   std::mutex mu_;                     // serializes Start() and Stop()
   std::unique_ptr<Running> running_;  // guarded by mu_; null when not started

@@ -77,6 +77,10 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
   app.add_option("--answer-cache-mb", o.answer_cache_mb,
                  "Stored answers' outcomes kept in memory for batch lookups, MiB (0: none)")
       ->capture_default_str();
+  app.add_option(
+         "--store-max-mb", o.store_max_mb,
+         "MiB of table files the store may hold (0: no quota); past it answers are not kept")
+      ->capture_default_str();
   app.add_flag("--no-store", o.no_store, "Keep no walk store: route every walk");
   app.add_option("--ingest", o.ingest_dir, "Ingest this store pack at start");
   app.add_option("--live-worlds", o.live_worlds_dir, "Folder of live RTS worlds (LiveService)");

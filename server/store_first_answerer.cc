@@ -203,7 +203,11 @@ absl::StatusOr<bool> StoreFirstAnswerer::LookupKey(const std::optional<store::Wa
   if (!key) return false;
   store::StoredWalk hit;
   bool present = false;
-  if (absl::Status s = store_->Get(*key, &hit, &present); !s.ok()) return s;
+  if (absl::Status s = store_->Get(*key, &hit, &present); !s.ok()) {
+    if (store_health_ == nullptr || s.code() == absl::StatusCode::kDataLoss) return s;
+    store_health_->ReadFailed(s);  // the store is failing, not this answer: route it
+    return false;
+  }
   metrics_.RecordStoreLookup(present);
   if (!present) return false;
   *out = store::ToAnswer(std::move(hit));
@@ -507,8 +511,17 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
 absl::Status StoreFirstAnswerer::Keep(const std::optional<store::WalkKey>& key,
                                       const nav::WalkAnswer& answer) const {
   if (!key) return absl::OkStatus();
+  if (store_health_ != nullptr && store_health_->degraded()) {
+    metrics_.RecordUnkeptAnswer();  // the store takes no writes now: the answer is still returned
+    return absl::OkStatus();
+  }
   const store::StoredWalk stored_walk = store::FromAnswer(answer);
-  if (absl::Status s = store_->PutBatch({{*key, stored_walk}}); !s.ok()) return s;
+  if (absl::Status s = store_->PutBatch({{*key, stored_walk}}); !s.ok()) {
+    if (store_health_ == nullptr) return s;
+    store_health_->WriteFailed(s);
+    metrics_.RecordUnkeptAnswer();
+    return absl::OkStatus();
+  }
   // Acknowledged by the store: batch lookups may answer it from memory from now on.
   if (cache_ != nullptr) cache_->Insert(*key, store::OutcomeOf(stored_walk));
   return absl::OkStatus();

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nav/query/walk_pipeline.h"
+#include "server/store_health.h"
 #include "server/walk_metrics.h"
 #include "server/walk_query.h"
 #include "server/world_registry.h"
@@ -34,13 +35,18 @@ class StoreFirstAnswerer {
   // read the store). All are borrowed.
   // `hybrid_slack`: the hybrid takes the navmesh's walk unless it costs more than this x the
   // grid's (walkd's --hybrid-slack).
+  // `store_health` (may be null) is told of store failures: a failed write or lookup never
+  // fails a walk (its answer is returned, not kept; a lookup that fails is a miss), and while
+  // the store is degraded nothing is written.
   StoreFirstAnswerer(const WorldRegistry& worlds, store::WalkStore* store, WalkMetrics& metrics,
-                     store::AnswerCache* cache = nullptr, double hybrid_slack = kDefaultHybridSlack)
+                     store::AnswerCache* cache = nullptr, double hybrid_slack = kDefaultHybridSlack,
+                     StoreHealth* store_health = nullptr)
       : worlds_(worlds),
         store_(store),
         metrics_(metrics),
         cache_(cache),
-        hybrid_slack_(hybrid_slack) {}
+        hybrid_slack_(hybrid_slack),
+        store_health_(store_health) {}
 
   // How Answer treats one query.
   struct AnswerOptions {
@@ -122,6 +128,7 @@ class StoreFirstAnswerer {
   WalkMetrics& metrics_;
   store::AnswerCache* cache_;
   double hybrid_slack_;
+  StoreHealth* store_health_;
 };
 
 }  // namespace walk::server

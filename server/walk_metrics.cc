@@ -118,6 +118,23 @@ struct WalkMetrics::Families {
         store_lookups(AddCounter(registry, "walk_store_lookups_total",
                                  "Walk-store lookups, by result (hit or miss)."),
                       {"result"}),
+        store_write_errors(AddCounter(registry, "walk_store_write_errors_total",
+                                      "Walk-store writes that failed: each degrades the store "
+                                      "until it takes writes again.")
+                               .Add({})),
+        store_read_errors(AddCounter(registry, "walk_store_read_errors_total",
+                                     "Walk-store lookups that failed (answered as misses).")
+                              .Add({})),
+        unkept_answers(AddCounter(registry, "walk_store_unkept_answers_total",
+                                  "Answers computed and returned but not kept in the walk store "
+                                  "(its write failed, or it was degraded).")
+                           .Add({})),
+        store_degraded(prometheus::BuildGauge()
+                           .Name("walk_store_degraded")
+                           .Help("1 while the walk store takes no writes (a full disk, an I/O "
+                                 "error, its quota): walks are answered but not kept.")
+                           .Register(registry)
+                           .Add({})),
         batch_pairs(AddCounter(registry, "walk_batch_pairs_total",
                                "Pairs of WalkBatch streams, by outcome."),
                     {"outcome"}),
@@ -145,6 +162,10 @@ struct WalkMetrics::Families {
   prometheus::Gauge& worlds_loaded;
   prometheus::Gauge& worlds_failed;
   Children<prometheus::Counter, 1> store_lookups;
+  prometheus::Counter& store_write_errors;
+  prometheus::Counter& store_read_errors;
+  prometheus::Counter& unkept_answers;
+  prometheus::Gauge& store_degraded;
   Children<prometheus::Counter, 1> batch_pairs;
   Children<prometheus::Counter, 2> live_requests;
   Children<prometheus::Counter, 1> live_events;
@@ -203,6 +224,18 @@ void WalkMetrics::RecordHybridWalks(std::uint32_t band, const char* taken, std::
   if (count == 0) return;
   const std::string name = std::to_string(band);
   families_->hybrid_walks.Of({name, taken}).Increment(static_cast<double>(count));
+}
+
+void WalkMetrics::RecordStoreError(const char* operation) {
+  (std::string_view(operation) == "write" ? families_->store_write_errors
+                                          : families_->store_read_errors)
+      .Increment();
+}
+
+void WalkMetrics::RecordUnkeptAnswer() { families_->unkept_answers.Increment(); }
+
+void WalkMetrics::SetStoreDegraded(bool degraded) {
+  families_->store_degraded.Set(degraded ? 1.0 : 0.0);
 }
 
 void WalkMetrics::SetWorlds(int loaded, int failed) {

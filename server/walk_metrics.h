@@ -36,6 +36,11 @@ class WalkMetrics {
   // "navmesh_detour"), stored or routed.
   void RecordHybridWalks(std::uint32_t band, const char* taken, std::uint64_t count = 1);
   void SetWorlds(int loaded, int failed);
+  // A walk-store write or read ("write", "read") that failed; answers computed and not kept.
+  void RecordStoreError(const char* operation);
+  void RecordUnkeptAnswer();
+  // Whether the store takes no writes now (walk_store_degraded, 0 or 1).
+  void SetStoreDegraded(bool degraded);
   // A walk-store lookup: a hit answers without a search.
   void RecordStoreLookup(bool hit);
   // `hits` and `misses` lookups at once (a block's MultiGet).

@@ -25,6 +25,7 @@
 #include "server/metrics_gauges.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
+#include "server/store_health.h"
 #include "server/walk_metrics.h"
 #include "server/walk_service.h"
 #include "server/world_registry.h"
@@ -66,6 +67,8 @@ struct Walkd::Parts {
   std::unique_ptr<SearchPool> pool;
   std::unique_ptr<store::WalkStore> store;
   std::unique_ptr<store::AnswerCache> answer_cache;
+  // The store's health: degraded while it takes no writes (declared after the store: gone first).
+  std::unique_ptr<StoreHealth> store_health;
   // Fills the answer cache from the store at start (declared after both: stopped first).
   std::jthread cache_warmer;
   std::unique_ptr<StoreFirstAnswerer> answerer;
@@ -157,6 +160,7 @@ absl::Status Walkd::Parts::OpenStore() {
                           : options.store_dir;
   store_options.row_cache_bytes = options.store_row_cache_mb << 20;
   store_options.block_cache_bytes = options.store_block_cache_mb << 20;
+  store_options.max_bytes = options.store_max_mb << 20;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
   absl::StatusOr<std::unique_ptr<store::WalkStore>> opened = store::WalkStore::Open(store_options);
@@ -165,6 +169,16 @@ absl::Status Walkd::Parts::OpenStore() {
                         absl::StrCat("--store: ", opened.status().message()));
   }
   store = *std::move(opened);
+  store_health = std::make_unique<StoreHealth>(
+      *store, *metrics, [this](bool degraded, const std::string& why) {
+        health.SetStoreDegraded(degraded);
+        metrics->SetStoreDegraded(degraded);
+        // One write (std::cerr writes each << at once), as other threads print too.
+        std::cerr << (degraded ? absl::StrCat("walkd: the walk store is degraded (answers are "
+                                              "returned, not kept, until it resumes): ",
+                                              why, "\n")
+                               : std::string("walkd: the walk store takes writes again\n"));
+      });
   if (!options.ingest_dir.empty()) {
     auto ingested = store->IngestPacks(options.ingest_dir);
     if (!ingested.ok()) {
@@ -193,7 +207,7 @@ absl::Status Walkd::Parts::OpenStore() {
 
 void Walkd::Parts::CreateWalkService() {
   answerer = std::make_unique<StoreFirstAnswerer>(worlds, store.get(), *metrics, answer_cache.get(),
-                                                  options.hybrid_slack);
+                                                  options.hybrid_slack, store_health.get());
   const int threads = options.search_threads > 0
                           ? options.search_threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -251,9 +265,14 @@ absl::Status Walkd::Parts::StartMetricsEndpoint() {
         absl::StrCat("--metrics-listen: '", options.metrics_listen, "' is not HOST:PORT"));
   }
   const HealthService* health_service = &health;
+  const StoreHealth* store_watch = store_health.get();
   metrics_exposer = std::make_unique<MetricsExposer>(
       std::vector<std::weak_ptr<prometheus::Collectable>>{registry, gauges},
-      [health_service] { return health_service->serving(); });
+      [health_service] { return health_service->serving(); },
+      [store_watch]() -> std::string {
+        if (store_watch == nullptr || !store_watch->degraded()) return "";
+        return "store degraded: " + store_watch->why();
+      });
   const std::string host = HostOf(options.metrics_listen);
   absl::StatusOr<int> bound = metrics_exposer->Start(host, port);
   if (!bound.ok()) {
@@ -340,7 +359,8 @@ void Walkd::Shutdown(double grace_s) {
       p.cache_warmer.request_stop();
       p.cache_warmer.join();
     }
-    p.pool.reset();  // runs what is queued (cancelled calls finish at once), joins
+    p.pool.reset();          // runs what is queued (cancelled calls finish at once), joins
+    p.store_health.reset();  // its retry thread tells the health service: stopped before it
     p.worlds.JoinLoading();
     if (p.metrics_exposer) p.metrics_exposer->Stop();
   });

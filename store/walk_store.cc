@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <shared_mutex>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -13,6 +15,7 @@
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice_transform.h"
+#include "rocksdb/sst_file_manager.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 #include "store/open_checks.h"
@@ -72,7 +75,9 @@ rocksdb::Options MakeOptions(const WalkStoreOptions& options) {
 
 struct WalkStore::Impl {
   rocksdb::Options options;
-  rocksdb::DB* db = nullptr;  // owned; null once closed
+  // Held shared by every use of `db`, exclusively to close or reopen it.
+  mutable std::shared_mutex mu;
+  rocksdb::DB* db = nullptr;  // owned; null once closed (or a reopen failed)
   rocksdb::ReadOptions read;
   rocksdb::WriteOptions write;
   std::string claimed_dir;  // claimed (ClaimStoreDir) while this store is alive
@@ -88,6 +93,7 @@ struct WalkStore::Impl {
     }
     return absl::OkStatus();
   }
+  std::shared_lock<std::shared_mutex> Use() const { return std::shared_lock(mu); }
 };
 
 WalkStore::WalkStore(std::string dir, std::unique_ptr<Impl> impl)
@@ -111,6 +117,11 @@ absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::Open(const WalkStoreOption
   if (!claimed.ok()) return claimed.status();
   impl->claimed_dir = *std::move(claimed);  // released when `impl` goes, whatever happens below
   impl->options = MakeOptions(options);
+  if (options.max_bytes > 0) {
+    // RocksDB tracks the table files and refuses what would pass the quota.
+    impl->options.sst_file_manager.reset(rocksdb::NewSstFileManager(impl->options.env));
+    impl->options.sst_file_manager->SetMaxAllowedSpaceUsage(options.max_bytes);
+  }
   impl->write.sync = options.sync_writes;
   impl->write.disableWAL = false;
 
@@ -136,6 +147,7 @@ absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::Open(const WalkStoreOption
 }
 
 absl::Status WalkStore::Get(const WalkKey& key, StoredWalk* out, bool* found) const {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   char bytes[kWalkKeyBytes];
   EncodeWalkKeyTo(key, bytes);
@@ -157,6 +169,7 @@ absl::Status WalkStore::Get(const WalkKey& key, StoredWalk* out, bool* found) co
 
 absl::Status WalkStore::MultiGet(const std::vector<WalkKey>& keys,
                                  std::vector<std::optional<StoredWalk>>* out) const {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   const std::size_t n = keys.size();
   out->clear();
@@ -188,6 +201,7 @@ absl::Status WalkStore::MultiGet(const std::vector<WalkKey>& keys,
 }
 
 absl::Status WalkStore::PutBatch(const std::vector<std::pair<WalkKey, StoredWalk>>& answers) {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   if (answers.empty()) return absl::OkStatus();
   rocksdb::WriteBatch batch;
@@ -205,7 +219,16 @@ absl::Status WalkStore::PutBatch(const std::vector<std::pair<WalkKey, StoredWalk
   return absl::OkStatus();
 }
 
+absl::Status WalkStore::Resume() {
+  const auto in_use = impl_->Use();
+  if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
+  const rocksdb::Status s = impl_->db->Resume();
+  if (!s.ok()) return FromRocks(s, dir_, "resume writing");
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::uint64_t> WalkStore::EstimateAnswers() const {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   std::uint64_t keys = 0;
   if (!impl_->db->GetIntProperty(rocksdb::DB::Properties::kEstimateNumKeys, &keys)) {
@@ -216,6 +239,7 @@ absl::StatusOr<std::uint64_t> WalkStore::EstimateAnswers() const {
 }
 
 absl::StatusOr<std::uint64_t> WalkStore::CountAnswers(std::uint64_t model) const {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   const std::string prefix = EncodeModelPrefix(model);
   rocksdb::ReadOptions read;
@@ -230,6 +254,7 @@ absl::StatusOr<std::uint64_t> WalkStore::CountAnswers(std::uint64_t model) const
 
 absl::Status WalkStore::ForEachOutcome(
     const std::function<bool(const WalkKey&, const WalkOutcome&)>& fn) const {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   rocksdb::ReadOptions read;
   read.total_order_seek = true;  // across prefixes
@@ -253,6 +278,7 @@ absl::Status WalkStore::ForEachOutcome(
 }
 
 absl::StatusOr<std::vector<std::uint64_t>> WalkStore::Models() const {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   rocksdb::ReadOptions read;
   read.total_order_seek = true;  // across prefixes
@@ -277,11 +303,13 @@ absl::StatusOr<std::vector<std::uint64_t>> WalkStore::Models() const {
 
 absl::StatusOr<ExportStats> WalkStore::ExportModel(std::uint64_t model, const std::string& out_dir,
                                                    const ExportOptions& options) const {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   return ExportPack(RocksStore{impl_->db, &impl_->options, dir_}, model, out_dir, options);
 }
 
 absl::StatusOr<IngestStats> WalkStore::Ingest(const std::string& pack_dir) {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   return IngestPack(RocksStore{impl_->db, &impl_->options, dir_}, pack_dir);
 }
@@ -314,6 +342,7 @@ absl::StatusOr<std::vector<IngestStats>> WalkStore::IngestPacks(const std::strin
 }
 
 absl::Status WalkStore::Flush() {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   const rocksdb::Status s = impl_->db->Flush(rocksdb::FlushOptions());
   if (!s.ok()) return FromRocks(s, dir_, "flush");
@@ -321,6 +350,7 @@ absl::Status WalkStore::Flush() {
 }
 
 absl::StatusOr<bool> WalkStore::FlushInBackgroundIfAbove(std::uint64_t answers) {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   std::uint64_t in_memory = 0;
   if (!impl_->db->GetIntProperty(rocksdb::DB::Properties::kNumEntriesActiveMemTable, &in_memory) ||
@@ -336,6 +366,7 @@ absl::StatusOr<bool> WalkStore::FlushInBackgroundIfAbove(std::uint64_t answers) 
 }
 
 absl::Status WalkStore::CompactAll() {
+  const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   rocksdb::CompactRangeOptions compact;
   compact.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
@@ -345,6 +376,7 @@ absl::Status WalkStore::CompactAll() {
 }
 
 absl::Status WalkStore::Close() {
+  std::unique_lock<std::shared_mutex> only(impl_->mu);
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
   rocksdb::DB* db = impl_->db;
   impl_->db = nullptr;
@@ -353,6 +385,25 @@ absl::Status WalkStore::Close() {
   ReleaseStoreDir(impl_->claimed_dir);  // after the DB has let go of its LOCK
   impl_->claimed_dir.clear();
   if (!s.ok()) return FromRocks(s, dir_, "close");
+  return absl::OkStatus();
+}
+
+absl::Status WalkStore::Reopen() {
+  std::unique_lock<std::shared_mutex> only(impl_->mu);
+  if (impl_->claimed_dir.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("walk store ", dir_, " is closed"));
+  }
+  // Closing reports what the error left behind (an unflushed memtable): the log keeps it, and
+  // opening again replays it.
+  CloseQuietly(impl_->db);
+  impl_->db = nullptr;
+  rocksdb::DB* db = nullptr;
+  const rocksdb::Status s = rocksdb::DB::Open(impl_->options, dir_, &db);
+  if (!s.ok()) {
+    CloseQuietly(db);
+    return FromRocks(s, dir_, "reopen");
+  }
+  impl_->db = db;
   return absl::OkStatus();
 }
 

@@ -9,8 +9,9 @@
 // fsync'ed before PutBatch returns, which makes it survive a power cut or a kernel crash too.
 // A batch is atomic: after a crash it is there whole or not at all.
 //
-// Thread safety: every method may be called concurrently from any number of threads (RocksDB's
-// DB is thread-safe), except the destructor and Close, which must not overlap any other call.
+// Thread safety: every method may be called concurrently from any number of threads; Close and
+// Reopen wait for the calls in progress (a shared lock each), the destructor must not overlap
+// any other call.
 #pragma once
 
 #include <cstddef>
@@ -53,6 +54,10 @@ struct WalkStoreOptions {
   // rather than when an answer in it is first asked. Costs one read of the store; without it
   // Open still checks the log, the manifest and each table's footer and index.
   bool verify_checksums_on_open = true;
+  // Bytes of table files the store may hold (0: no quota). At the quota RocksDB refuses the
+  // flush or compaction that would pass it and stops taking writes (a background error), as on
+  // a full disk: PutBatch fails, lookups go on; Resume takes writes again once there is room.
+  std::uint64_t max_bytes = 0;
 };
 
 class WalkStore {
@@ -78,8 +83,21 @@ class WalkStore {
                         std::vector<std::optional<StoredWalk>>* out) const;
 
   // Stores every answer in one atomic write (one WriteBatch, logged). OK means acknowledged:
-  // see Durability above. A key already stored is overwritten.
+  // see Durability above. A key already stored is overwritten. After a write fails for want of
+  // room or on an I/O error, RocksDB takes no more writes (UNAVAILABLE or RESOURCE_EXHAUSTED,
+  // naming the cause) until Resume succeeds; lookups go on.
   absl::Status PutBatch(const std::vector<std::pair<WalkKey, StoredWalk>>& answers);
+
+  // Asks RocksDB to take writes again after a background error (a full disk that has room
+  // again, an I/O error that has passed): OK when it does; the error again while the cause
+  // lasts. OK at once when there was no error.
+  absl::Status Resume();
+
+  // Closes the store's RocksDB and opens it again, replaying its log: after a write error (a
+  // full disk) RocksDB's log writer keeps the error even once it resumes, and a fresh one is
+  // needed. Waits for every call in progress; calls during it wait. When opening fails the
+  // store answers every call FAILED_PRECONDITION until a Reopen succeeds. Errors: Open's.
+  absl::Status Reopen();
 
   // RocksDB's estimate of the number of answers in the store (all models; "estimate-num-keys",
   // off by overwritten keys until they are compacted). Costs nothing.

@@ -6,14 +6,17 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "client/walk_client.h"
+#include "client/walk_stream.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "tests/integration/walkd_process.h"
@@ -284,6 +287,100 @@ TEST(WalkdLimitsTest, AmplifyingRequestsAreRefusedAndMemoryStaysBounded) {
   client::WalkClient client(walkd.address, 30.0);
   walk::v1::WalkResponse response;
   EXPECT_TRUE(client.Walk(NearWalk(1), &response).ok());
+}
+
+// The health the walk store reports (service "walkd.store").
+grpc::health::v1::HealthCheckResponse::ServingStatus StoreStatus(const std::string& address) {
+  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  auto stub = grpc::health::v1::Health::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service("walkd.store");
+  grpc::health::v1::HealthCheckResponse response;
+  if (!stub->Check(&context, request, &response).ok()) return response.UNKNOWN;
+  return response.status();
+}
+
+// A walk on the default world between two random places.
+walk::v1::WalkRequest DefaultWalk(std::mt19937& random) {
+  std::uniform_real_distribution<double> coordinate(20.0, 1040.0);
+  walk::v1::WalkRequest r;
+  r.set_world("default");
+  r.mutable_from()->set_x_yards(coordinate(random));
+  r.mutable_from()->set_y_yards(coordinate(random));
+  r.mutable_to()->set_x_yards(coordinate(random));
+  r.mutable_to()->set_y_yards(coordinate(random));
+  return r;
+}
+
+// The store on a real, small file system that fills up: walks go on being answered (not kept),
+// health says the store is degraded, and once there is room again it takes writes by itself.
+// (RocksDB resumes from a full disk once a memtable's worth, 64 MB, is free: hence 160 MB.)
+TEST(WalkdLimitsTest, AFullDiskDegradesTheStoreAndItRecoversByItself) {
+  const std::string disk = testing::FreshTempDir("walkd-limits-it", "smalldisk");
+  if (std::system(("mount -t tmpfs -o size=160m tmpfs " + disk + " 2>/dev/null").c_str()) != 0) {
+    GTEST_SKIP() << "cannot mount a small tmpfs here (needs root): the full-disk test is skipped";
+  }
+  struct Unmount {
+    std::string dir;
+    ~Unmount() { std::system(("umount -l " + dir).c_str()); }
+  } unmount{disk};
+  testing::StartedWalkd walkd = testing::StartWalkdOnLoopback(
+      WALKD_BIN, {"--data", testing::FreshTempDir("walkd-limits-it", "smalldisk-data"), "--store",
+                  disk + "/store", "--answer-cache-mb", "0"});
+  ASSERT_FALSE(walkd.address.empty()) << walkd.process->output();
+  client::WalkClient client(walkd.address, 60.0);
+  for (int attempt = 0; attempt < 1200; ++attempt) {
+    grpc::health::v1::HealthCheckResponse::ServingStatus serving;
+    if (client.Health("", &serving).ok() &&
+        serving == grpc::health::v1::HealthCheckResponse::SERVING) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(StoreStatus(walkd.address), grpc::health::v1::HealthCheckResponse::SERVING);
+  // Fill the disk.
+  {
+    std::ofstream filler(disk + "/filler", std::ios::binary);
+    const std::string block(1 << 16, 'x');
+    while (filler.write(block.data(), block.size())) {
+    }
+  }
+  std::mt19937 random(7);
+  walk::v1::WalkResponse response;
+  bool degraded = false;
+  for (int i = 0; i < 4000 && !degraded; ++i) {
+    const grpc::Status status = client.Walk(DefaultWalk(random), &response);
+    ASSERT_TRUE(status.ok()) << "a full disk must not fail a walk: " << status.error_message();
+    if (i % 50 == 49) {
+      degraded = StoreStatus(walkd.address) == grpc::health::v1::HealthCheckResponse::NOT_SERVING;
+    }
+  }
+  ASSERT_TRUE(degraded) << "the store filled the disk and never said so";
+  grpc::health::v1::HealthCheckResponse::ServingStatus whole;
+  ASSERT_TRUE(client.Health("", &whole).ok());
+  EXPECT_EQ(whole, grpc::health::v1::HealthCheckResponse::SERVING) << "walks are still served";
+  // Room again: the store resumes by itself (it retries every 2 s; this gives up after a minute).
+  std::filesystem::remove(disk + "/filler");
+  bool resumed = false;
+  for (int wait = 0; wait < 600 && !resumed; ++wait) {
+    resumed = StoreStatus(walkd.address) == grpc::health::v1::HealthCheckResponse::SERVING;
+    if (!resumed) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(resumed) << "the store never took writes again";
+  // A new walk is kept again: asked twice in a batch, its second answer comes from the store.
+  const walk::v1::WalkRequest fresh = DefaultWalk(random);
+  client.Walk(fresh, &response).IgnoreError();
+  const client::StreamedWalks again = client::StreamWalks(walkd.address, 60, {fresh});
+  ASSERT_TRUE(again.status.ok()) << again.status << walkd.process->output();
+  ASSERT_TRUE(again.answers[0].has_value());
+  EXPECT_TRUE(again.answers[0]->stored);
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  const std::string log = walkd.process->FinishOutput();
+  EXPECT_NE(log.find("the walk store is degraded"), std::string::npos) << log;
+  EXPECT_NE(log.find("the walk store takes writes again"), std::string::npos) << log;
 }
 
 }  // namespace

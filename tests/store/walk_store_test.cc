@@ -140,6 +140,30 @@ TEST(WalkStoreTest, AnswersSurviveCloseAndReopen) {
   ExpectAllStored(*store, logged_only);
 }
 
+TEST(WalkStoreTest, AQuotaStopsWritesAndKeepsReadsAndReopenKeepsEverythingStored) {
+  TempDir tmp;
+  WalkStoreOptions options;
+  options.dir = tmp.Sub("store");
+  options.write_buffer_bytes = 64 << 10;  // flush often, so the tables meet the quota soon
+  options.max_bytes = 256 << 10;
+  absl::StatusOr<std::unique_ptr<WalkStore>> opened = WalkStore::Open(options);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  WalkStore& store = **opened;
+  absl::Status refused;
+  int batches = 0;
+  for (; batches < 2000 && refused.ok(); ++batches) {
+    refused = store.PutBatch(Batch(7, batches, 20));
+    if (refused.ok() && batches % 20 == 19) refused = store.Flush();
+  }
+  ASSERT_FALSE(refused.ok()) << "the quota never stopped a write";
+  EXPECT_NE(refused.message().find("walk store"), std::string::npos) << refused;
+  // Lookups go on: the first batches are answered.
+  ExpectAllStored(store, Batch(7, 5, 20));
+  // Opened again, it still holds them; writes stay refused while the quota is met.
+  ASSERT_TRUE(store.Reopen().ok());
+  ExpectAllStored(store, Batch(7, 5, 20));
+}
+
 TEST(WalkStoreTest, ModelsAreKeptApart) {
   TempDir tmp;
   auto store = OpenOrDie(tmp.Sub("store"));
