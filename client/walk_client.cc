@@ -8,21 +8,13 @@
 
 namespace walk::client {
 
-namespace {
-
 // Replies can be large (a Floors rectangle of 65,536 columns is several MB): allow 64 MB.
-grpc::ChannelArguments ChannelArguments() {
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(64 << 20);
-  return args;
-}
+constexpr int kMaxReplyBytes = 64 << 20;
 
-}  // namespace
-
-WalkClient::WalkClient(const std::string& address, double timeout_s)
+WalkClient::WalkClient(const Connection& connection, double timeout_s)
     : timeout_s_(timeout_s),
-      channel_(grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
-                                         ChannelArguments())),
+      connection_(connection),
+      channel_(connection.OpenChannel(kMaxReplyBytes)),
       walk_(walk::v1::WalkService::NewStub(channel_)),
       health_(grpc::health::v1::Health::NewStub(channel_)) {}
 
@@ -30,6 +22,7 @@ std::unique_ptr<grpc::ClientContext> WalkClient::NewContext() const {
   auto context = std::make_unique<grpc::ClientContext>();
   context->set_deadline(std::chrono::system_clock::now() +
                         std::chrono::microseconds(static_cast<long long>(timeout_s_ * 1e6)));
+  connection_.Authorize(*context);
   return context;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "client/connection.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "walk/v1/walk.grpc.pb.h"
@@ -16,9 +17,10 @@ namespace walk::client {
 
 class WalkClient {
  public:
-  // A client of the walkd at `address` (HOST:PORT); every call gives up after `timeout_s`.
-  // Connecting is lazy: an unreachable address shows as UNAVAILABLE on the first call.
-  WalkClient(const std::string& address, double timeout_s);
+  // A client of the walkd `connection` reaches (a bare HOST:PORT is plain text, no token); every
+  // call gives up after `timeout_s`. Connecting is lazy: an unreachable address shows as
+  // UNAVAILABLE on the first call.
+  WalkClient(const Connection& connection, double timeout_s);
 
   grpc::Status Walk(const walk::v1::WalkRequest& request, walk::v1::WalkResponse* response);
   grpc::Status Path(const walk::v1::PathRequest& request, walk::v1::PathResponse* response);
@@ -33,6 +35,7 @@ class WalkClient {
   std::unique_ptr<grpc::ClientContext> NewContext() const;
 
   double timeout_s_;
+  Connection connection_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<walk::v1::WalkService::Stub> walk_;
   std::unique_ptr<grpc::health::v1::Health::Stub> health_;

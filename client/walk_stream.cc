@@ -204,16 +204,14 @@ void ReadAnswers(BatchStream& stream,
 
 }  // namespace
 
-StreamedWalks StreamWalks(const std::string& address, double timeout_s,
+StreamedWalks StreamWalks(const Connection& connection, double timeout_s,
                           const std::vector<walk::v1::WalkRequest>& walks,
                           const StreamOptions& options) {
-  grpc::ChannelArguments channel_args;
-  channel_args.SetMaxReceiveMessageSize(64 << 20);
-  auto stub = walk::v1::WalkService::NewStub(
-      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), channel_args));
+  auto stub = walk::v1::WalkService::NewStub(connection.OpenChannel(64 << 20));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6)));
+  connection.Authorize(context);
   auto stream = stub->WalkBatch(&context);
   std::thread writer([&] { WriteWalks(*stream, walks, options.blocks); });
   StreamedWalks result;
@@ -242,7 +240,7 @@ StreamedWalks StreamWalks(const std::string& address, double timeout_s,
         options.on_answer(unanswered[k], a);
       };
     }
-    StreamedWalks retried = StreamWalks(address, timeout_s, again, singles);
+    StreamedWalks retried = StreamWalks(connection, timeout_s, again, singles);
     for (std::size_t k = 0; k < unanswered.size(); ++k)
       result.answers[unanswered[k]] = std::move(retried.answers[k]);
     result.status = retried.status;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "client/connection.h"
 #include "walk/v1/walk.pb.h"
 
 namespace walk::client {
@@ -52,7 +53,7 @@ struct StreamOptions {
 };
 
 // Answers `walks`; the stream's deadline is `timeout_s`.
-StreamedWalks StreamWalks(const std::string& address, double timeout_s,
+StreamedWalks StreamWalks(const Connection& connection, double timeout_s,
                           const std::vector<walk::v1::WalkRequest>& walks,
                           const StreamOptions& options = StreamOptions());
 

@@ -228,7 +228,7 @@ int RunBatch(const BatchArgs& args) {
     (answer.stored ? stored : routed) += answer.code == 0 ? 1 : 0;
     progress.Update(done, stored, routed);
   };
-  StreamedWalks streamed = StreamWalks(args.address, args.timeout_s, walks, stream_options);
+  StreamedWalks streamed = StreamWalks(args.connection, args.timeout_s, walks, stream_options);
   progress.Update(done, stored, routed, true);
   std::vector<std::optional<PairAnswer>> answers(pairs.size());
   for (std::size_t k = 0; k < to_ask.size(); ++k)

@@ -6,11 +6,12 @@
 #include <string>
 
 #include "client/batch_input.h"
+#include "client/connection.h"
 
 namespace walk::client {
 
 struct BatchArgs {
-  std::string address;
+  Connection connection;    // walkd
   std::string pairs_path;   // JSON lines, or CSV when it ends in .csv
   std::string out_path;     // answers, JSON lines
   double timeout_s = 3600;  // the whole stream's deadline

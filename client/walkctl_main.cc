@@ -459,7 +459,7 @@ int Health(walk::client::WalkClient& client, const std::string& service) {
 
 // Every subcommand's arguments, and the subcommands (set when chosen).
 struct Commands {
-  std::string address = "127.0.0.1:50051";
+  walk::client::ConnectionFiles connection;
   double timeout_s = 10.0;
   bool json = false;
   WalkArgs walk_args, path_args;
@@ -579,12 +579,34 @@ void AddStatusCommands(CLI::App& app, Commands& c) {
   c.health->add_option("--service", c.service, "Service to ask about (empty: walkd as a whole)");
 }
 
+// Where walkd is and how to reach it (docs/operations.md, "Security"); before or after the
+// subcommand.
+void AddConnectionOptions(CLI::App& app, walk::client::ConnectionFiles& files) {
+  app.add_option("--addr", files.address, "walkd's gRPC address HOST:PORT")->capture_default_str();
+  app.add_option("--tls-ca", files.tls_ca, "Speak TLS; walkd's certificate is signed by this CA")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-cert", files.tls_cert, "Our certificate, for mutual TLS (with --tls-key)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-key", files.tls_key, "Our certificate's private key")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-server-name", files.tls_server_name,
+                 "The name walkd's certificate holds, when not --addr's host");
+  app.add_option("--token-file", files.token_file,
+                 "Send the token in this file's first line (walkd's --auth-token-file)")
+      ->check(CLI::ExistingFile);
+}
+
 // Runs the chosen subcommand; its exit code.
 int Run(Commands& c) {
   if (*c.store_export) return walk::client::RunStoreExport(c.store_args);
   if (*c.store_ingest) return walk::client::RunStoreIngest(c.store_args);
   if (*c.store_models) return walk::client::RunStoreModels(c.store_args);
-  walk::client::WalkClient client(c.address, c.timeout_s);
+  absl::StatusOr<walk::client::Connection> connection = walk::client::Connect(c.connection);
+  if (!connection.ok()) {
+    std::cerr << "walkctl: " << connection.status().message() << "\n";
+    return kExitUsage;
+  }
+  walk::client::WalkClient client(*connection, c.timeout_s);
   if (*c.walk) return Walk(client, c.walk_args, c.json);
   if (*c.path) return Path(client, c.path_args, c.json);
   if (*c.draw) return Draw(client, c.draw_args);
@@ -592,11 +614,11 @@ int Run(Commands& c) {
   if (*c.info) return Info(client, c.json);
   if (*c.table) return Table(client, c.table_args, c.json);
   if (*c.routes) {
-    c.routes_args.address = c.address;
+    c.routes_args.connection = *connection;
     return walk::client::RunRoutes(c.routes_args);
   }
   if (*c.batch) {
-    c.batch_args.address = c.address;
+    c.batch_args.connection = *connection;
     return walk::client::RunBatch(c.batch_args);
   }
   if (*c.health) return Health(client, c.service);
@@ -610,8 +632,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();  // --addr and --timeout-s may come before or after the subcommand
   Commands commands;
-  app.add_option("--addr", commands.address, "walkd's gRPC address HOST:PORT")
-      ->capture_default_str();
+  AddConnectionOptions(app, commands.connection);
   app.add_option("--timeout-s", commands.timeout_s, "Deadline of each call, seconds")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

@@ -135,7 +135,7 @@ RouteWalks CollectWalks(const RoutesFile& file) {
 // stream failed; INTERNAL when a pair was never answered.
 absl::StatusOr<std::vector<PairAnswer>> AnswerWalks(
     const RoutesArgs& args, const std::vector<walk::v1::WalkRequest>& walks) {
-  StreamedWalks streamed = StreamWalks(args.address, args.timeout_s, walks);
+  StreamedWalks streamed = StreamWalks(args.connection, args.timeout_s, walks);
   if (!streamed.status.ok()) return streamed.status;
   std::vector<PairAnswer> answers(walks.size());
   for (std::size_t i = 0; i < walks.size(); ++i) {

@@ -4,10 +4,12 @@
 
 #include <string>
 
+#include "client/connection.h"
+
 namespace walk::client {
 
 struct RoutesArgs {
-  std::string address;
+  Connection connection;    // walkd
   std::string routes_path;  // the routes file (JSON)
   std::string out_path;     // where to write the priced routes (JSON lines); "" : stdout
   double timeout_s = 3600;

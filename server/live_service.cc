@@ -10,11 +10,13 @@ namespace walk::server {
 
 namespace live = nav::live;
 
-LiveServiceImpl::LiveServiceImpl(WalkMetrics& metrics) : metrics_(metrics) {}
+LiveServiceImpl::LiveServiceImpl(WalkMetrics& metrics, const CallAuth& auth)
+    : metrics_(metrics), auth_(auth) {}
 
 absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(
-    const std::string& dir, WalkMetrics& metrics, std::uint64_t max_group_starts) {
-  std::unique_ptr<LiveServiceImpl> service(new LiveServiceImpl(metrics));
+    const std::string& dir, WalkMetrics& metrics, const CallAuth& auth,
+    std::uint64_t max_group_starts) {
+  std::unique_ptr<LiveServiceImpl> service(new LiveServiceImpl(metrics, auth));
   service->max_group_starts_ = max_group_starts;
   if (dir.empty()) return service;
   std::error_code ec;
@@ -42,6 +44,15 @@ absl::StatusOr<live::LiveWorld*> LiveServiceImpl::Find(const std::string& name) 
   if (it == worlds_.end())
     return absl::NotFoundError(absl::StrCat("world: no live world named '", name, "'"));
   return it->second.get();
+}
+
+bool LiveServiceImpl::Refused(grpc::CallbackServerContext* context,
+                              grpc::ServerUnaryReactor* reactor, const char* method,
+                              Access access) {
+  absl::Status allowed = auth_.Check(*context, access);
+  if (allowed.ok()) return false;
+  Finish(reactor, method, allowed);
+  return true;
 }
 
 void LiveServiceImpl::Finish(grpc::ServerUnaryReactor* reactor, const char* method,
@@ -78,6 +89,7 @@ grpc::ServerUnaryReactor* LiveServiceImpl::LivePath(grpc::CallbackServerContext*
                                                     const walk::v1::LivePathRequest* request,
                                                     walk::v1::LivePathResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (Refused(context, reactor, "LivePath", Access::kRead)) return reactor;
   auto world = Find(request->world());
   if (!world.ok()) {
     Finish(reactor, "LivePath", world.status());
@@ -93,6 +105,7 @@ grpc::ServerUnaryReactor* LiveServiceImpl::UpdateBlockers(
     grpc::CallbackServerContext* context, const walk::v1::UpdateBlockersRequest* request,
     walk::v1::UpdateBlockersResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (Refused(context, reactor, "UpdateBlockers", Access::kWrite)) return reactor;
   auto world = Find(request->world());
   if (!world.ok()) {
     Finish(reactor, "UpdateBlockers", world.status());
@@ -113,6 +126,7 @@ grpc::ServerUnaryReactor* LiveServiceImpl::Nearest(grpc::CallbackServerContext* 
                                                    const walk::v1::NearestRequest* request,
                                                    walk::v1::NearestResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (Refused(context, reactor, "Nearest", Access::kRead)) return reactor;
   auto world = Find(request->world());
   if (!world.ok()) {
     Finish(reactor, "Nearest", world.status());
@@ -128,6 +142,7 @@ grpc::ServerUnaryReactor* LiveServiceImpl::Reachable(grpc::CallbackServerContext
                                                      const walk::v1::ReachableRequest* request,
                                                      walk::v1::ReachableResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (Refused(context, reactor, "Reachable", Access::kRead)) return reactor;
   auto world = Find(request->world());
   if (!world.ok()) {
     Finish(reactor, "Reachable", world.status());
@@ -147,6 +162,7 @@ grpc::ServerUnaryReactor* LiveServiceImpl::PathGroup(grpc::CallbackServerContext
                                                      const walk::v1::PathGroupRequest* request,
                                                      walk::v1::PathGroupResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (Refused(context, reactor, "PathGroup", Access::kRead)) return reactor;
   if (static_cast<std::uint64_t>(request->starts_size()) > max_group_starts_) {
     Finish(reactor, "PathGroup",
            absl::ResourceExhaustedError(absl::StrCat("max-group-starts: a group has at most ",

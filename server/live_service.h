@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/live/live_world.h"
+#include "server/call_auth.h"
 #include "server/walk_metrics.h"
 #include "walk/v1/walk.grpc.pb.h"
 
@@ -20,10 +21,12 @@ namespace walk::server {
 class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
  public:
   // Loads every live world under `dir` (empty: none). Errors name the folder and the line.
-  // `metrics` must outlive the service. A PathGroup of more than `max_group_starts` starts is
-  // RESOURCE_EXHAUSTED.
-  static absl::StatusOr<std::unique_ptr<LiveServiceImpl>> Create(
-      const std::string& dir, WalkMetrics& metrics, std::uint64_t max_group_starts = 4096);
+  // `metrics` and `auth` must outlive the service; UpdateBlockers is a write for `auth`, the
+  // other calls reads. A PathGroup of more than `max_group_starts` starts is RESOURCE_EXHAUSTED.
+  static absl::StatusOr<std::unique_ptr<LiveServiceImpl>> Create(const std::string& dir,
+                                                                 WalkMetrics& metrics,
+                                                                 const CallAuth& auth,
+                                                                 std::uint64_t max_group_starts);
 
   std::size_t world_count() const { return worlds_.size(); }
 
@@ -44,13 +47,17 @@ class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
                                       walk::v1::PathGroupResponse* response) override;
 
  private:
-  explicit LiveServiceImpl(WalkMetrics& metrics);
+  LiveServiceImpl(WalkMetrics& metrics, const CallAuth& auth);
+  // Finishes the call refused when it lacks the token `access` needs; false when it may go on.
+  bool Refused(grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
+               const char* method, Access access);
   absl::StatusOr<nav::live::LiveWorld*> Find(const std::string& name) const;
   // Finishes the call, recording it, and brings the counter metrics up to the worlds' counters.
   void Finish(grpc::ServerUnaryReactor* reactor, const char* method, const absl::Status& status);
 
   std::map<std::string, std::unique_ptr<nav::live::LiveWorld>> worlds_;  // fixed after Create
   WalkMetrics& metrics_;  // walk_live_events_total{event} follows the worlds' counters
+  const CallAuth& auth_;
   std::uint64_t max_group_starts_ = 4096;
   std::mutex counters_mu_;
   std::map<std::string, std::uint64_t> exported_;  // guarded by counters_mu_: what was added

@@ -25,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "civetweb.h"
 #include "prometheus/exposer.h"
+#include "server/tls_front.h"
 
 namespace walk::server {
 namespace {
@@ -223,12 +224,33 @@ bool Knock(const std::string& ip, int port) {
   return connected;
 }
 
+// The HTTPS front on the first of `ips` it can bind, forwarding to the Exposer on loopback.
+absl::StatusOr<std::unique_ptr<TlsFront>> StartFront(const std::vector<std::string>& ips, int port,
+                                                     const MetricsExposer::Tls& tls,
+                                                     int backend_port) {
+  absl::Status failure = absl::UnavailableError("no IPv4 address to bind");
+  for (const std::string& ip : ips) {
+    absl::StatusOr<std::unique_ptr<TlsFront>> front =
+        TlsFront::Start({.ip = ip,
+                         .port = port,
+                         .cert_file = tls.cert_file,
+                         .key_file = tls.key_file,
+                         .backend_port = backend_port,
+                         .workers = kWorkerThreads,
+                         .timeout_ms = kRequestTimeoutMs});
+    if (front.ok() || absl::IsInvalidArgument(front.status())) return front;  // the certificate
+    failure = front.status();
+  }
+  return failure;
+}
+
 }  // namespace
 
 struct MetricsExposer::Running {
   std::unique_ptr<prometheus::Exposer> exposer;
-  std::string ip;
+  std::string ip;  // the Exposer's
   int port = 0;
+  std::unique_ptr<TlsFront> front;  // with TLS: the port clients reach (stopped first)
 };
 
 MetricsExposer::MetricsExposer(std::vector<std::weak_ptr<prometheus::Collectable>> collectables,
@@ -240,7 +262,7 @@ MetricsExposer::MetricsExposer(std::vector<std::weak_ptr<prometheus::Collectable
 
 MetricsExposer::~MetricsExposer() { Stop(); }
 
-absl::StatusOr<int> MetricsExposer::Start(const std::string& host, int port) {
+absl::StatusOr<int> MetricsExposer::Start(const std::string& host, int port, const Tls& tls) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string address = FormatAddress(host, port);
   if (running_ != nullptr) {
@@ -255,9 +277,14 @@ absl::StatusOr<int> MetricsExposer::Start(const std::string& host, int port) {
   if (!ips.ok()) return ips.status();
 
   const auto probes = std::make_shared<const Probes>(Probes{is_serving_, readiness_note_});
+  // With TLS, the Exposer listens on loopback behind the front.
+  const bool behind_front = !tls.cert_file.empty();
+  const std::vector<std::string> exposer_ips =
+      behind_front ? std::vector<std::string>{"127.0.0.1"} : *ips;
   std::string failure = "no IPv4 address to bind";
-  for (const std::string& ip : *ips) {
-    absl::StatusOr<std::unique_ptr<prometheus::Exposer>> exposer = StartExposer(ip, port, probes);
+  for (const std::string& ip : exposer_ips) {
+    absl::StatusOr<std::unique_ptr<prometheus::Exposer>> exposer =
+        StartExposer(ip, behind_front ? 0 : port, probes);
     if (!exposer.ok()) {
       failure = std::string(exposer.status().message());
       continue;
@@ -267,22 +294,36 @@ absl::StatusOr<int> MetricsExposer::Start(const std::string& host, int port) {
       failure = "civetweb reports no listening port";
       continue;
     }
-    running_ = std::make_unique<Running>(Running{*std::move(exposer), ip, ports.front()});
+    running_ = std::make_unique<Running>(Running{*std::move(exposer), ip, ports.front(), nullptr});
     break;
   }
   if (running_ == nullptr) {
     return absl::UnavailableError(
         absl::StrCat("metrics HTTP server: cannot listen on ", address, ": ", failure));
   }
+  if (behind_front) {
+    absl::StatusOr<std::unique_ptr<TlsFront>> front = StartFront(*ips, port, tls, running_->port);
+    if (!front.ok()) {
+      StopLocked();
+      return absl::Status(front.status().code(), absl::StrCat("metrics HTTPS server on ", address,
+                                                              ": ", front.status().message()));
+    }
+    running_->front = *std::move(front);
+  }
   for (const std::weak_ptr<prometheus::Collectable>& collectable : collectables_) {
     running_->exposer->RegisterCollectable(collectable);
   }
-  return running_->port;
+  return running_->front ? running_->front->port() : running_->port;
 }
 
 void MetricsExposer::Stop() {
   std::lock_guard<std::mutex> lock(mu_);
+  StopLocked();
+}
+
+void MetricsExposer::StopLocked() {
   if (running_ == nullptr) return;
+  running_->front.reset();
   // civetweb's listening thread sees the stop only when its poll of the listening socket returns,
   // which without a connection takes its full timeout (2 s). So while the Exposer stops, knock on
   // the port until the listener is closed (refused) or the Exposer is gone.

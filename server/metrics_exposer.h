@@ -47,8 +47,13 @@ class MetricsExposer {
   //   INVALID_ARGUMENT     port outside [0, 65535], or `host` does not resolve to IPv4;
   //   UNAVAILABLE          the address cannot be bound (in use, not local, no permission);
   //   FAILED_PRECONDITION  already started (Stop() first to start again).
-  // Every message names the address.
-  absl::StatusOr<int> Start(const std::string& host, int port);
+  // Every message names the address. With `tls` the port speaks HTTPS only (TLS 1.2 or later,
+  // server/tls_front.h); its certificate's errors are INVALID_ARGUMENT naming the flag.
+  struct Tls {
+    std::string cert_file;  // PEM certificate chain; empty: plain HTTP
+    std::string key_file;   // PEM private key
+  };
+  absl::StatusOr<int> Start(const std::string& host, int port, const Tls& tls = {});
 
   // Stops accepting connections, lets requests in flight finish and joins the threads.
   // Idempotent; a no-op when not started.
@@ -60,6 +65,8 @@ class MetricsExposer {
   const std::vector<std::weak_ptr<prometheus::Collectable>> collectables_;
   const std::function<bool()> is_serving_;
   const std::function<std::string()> readiness_note_;
+
+  void StopLocked();  // Stop, with mu_ held
 
   std::mutex mu_;                     // serializes Start() and Stop()
   std::unique_ptr<Running> running_;  // guarded by mu_; null when not started

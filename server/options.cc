@@ -44,6 +44,20 @@ void AddLimitOptions(CLI::App& app, WalkdOptions& o) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
 }
 
+// TLS and the token (WalkdOptions).
+void AddSecurityOptions(CLI::App& app, WalkdOptions& o) {
+  app.add_option("--tls-cert", o.tls_cert, "TLS certificate chain, PEM (both ports)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-key", o.tls_key, "TLS private key, PEM")->check(CLI::ExistingFile);
+  app.add_option("--tls-client-ca", o.tls_client_ca,
+                 "gRPC clients must present a certificate this CA signed (mutual TLS)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--auth-token-file", o.auth_token_file,
+                 "File whose first line is the token writes (and with --auth-reads, reads) need")
+      ->check(CLI::ExistingFile);
+  app.add_flag("--auth-reads", o.auth_reads, "Reads need the token too (not health, reflection)");
+}
+
 }  // namespace
 
 ParsedOptions ParseWalkdOptions(int argc, char** argv) {
@@ -100,6 +114,7 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
   AddLimitOptions(app, o);
+  AddSecurityOptions(app, o);
   app.add_flag("--strict-worlds", o.strict_worlds,
                "Serve only when every world loaded (else once the others are, one at least)");
   try {

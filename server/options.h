@@ -73,6 +73,15 @@ struct WalkdOptions {
   std::uint64_t grpc_memory_mb = 1024;
   // Calls one connection may have open at once (HTTP/2's max concurrent streams).
   std::uint64_t max_concurrent_streams = 128;
+  // TLS on both ports (docs/operations.md, "Security"): the server's certificate chain and key
+  // (PEM); with a client CA, gRPC clients must present a certificate it signed (mutual TLS).
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_client_ca;
+  // A file whose first line is the token calls must send (`authorization: Bearer TOKEN`): writes
+  // (LiveService.UpdateBlockers) always, reads too with auth_reads. Empty: no token.
+  std::string auth_token_file;
+  bool auth_reads = false;
 };
 
 // Parses argv (and the config file it names). Returns the options, or an error whose message is

@@ -98,6 +98,14 @@ void AnswerTableRow(TableCall& call, std::uint64_t s, const StoreFirstAnswerer& 
   call.finish(error);
 }
 
+// A WalkBatch stream refused before it starts: it ends with `status` at once.
+class RefusedStream final
+    : public grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse> {
+ public:
+  explicit RefusedStream(const grpc::Status& status) { Finish(status); }
+  void OnDone() override { delete this; }
+};
+
 }  // namespace
 
 void WalkServiceImpl::AnswerOnPool(PoolCall call) {
@@ -122,6 +130,10 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Walk(grpc::CallbackServerContext* con
                                                 const walk::v1::WalkRequest* request,
                                                 walk::v1::WalkResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
+    Finisher(reactor, metrics_, "Walk")(allowed);
+    return reactor;
+  }
   AnswerOnPool({.context = context,
                 .query = ToWalkQuery(*request),
                 .field_prefix = "",
@@ -135,6 +147,10 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* con
                                                 const walk::v1::PathRequest* request,
                                                 walk::v1::PathResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
+    Finisher(reactor, metrics_, "Path")(allowed);
+    return reactor;
+  }
   AnswerOnPool({.context = context,
                 .query = ToWalkQuery(*request),
                 .field_prefix = "walk.",
@@ -146,6 +162,10 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* con
 
 grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>*
 WalkServiceImpl::WalkBatch(grpc::CallbackServerContext* context) {
+  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
+    metrics_.RecordRequest("WalkBatch", GrpcCodeName(ToGrpcStatus(allowed).error_code()), 0.0);
+    return new RefusedStream(ToGrpcStatus(allowed));
+  }
   return new WalkBatchReactor(answerer_, pool_, metrics_,
                               StopOf(context, stopping_, limits_.max_search_expansions),
                               limits_.batch);
@@ -156,6 +176,10 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
                                                  walk::v1::TableResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   auto finish = Finisher(reactor, metrics_, "Table");
+  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
+    finish(allowed);
+    return reactor;
+  }
   const std::uint64_t sources = request->sources_size(), targets = request->targets_size();
   if (sources == 0 || targets == 0) {
     finish(absl::InvalidArgumentError(sources == 0 ? "sources: required" : "targets: required"));
@@ -188,6 +212,10 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* c
                                                   walk::v1::FloorsResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   auto finish = Finisher(reactor, metrics_, "Floors");
+  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
+    finish(allowed);
+    return reactor;
+  }
   if (request->world().empty()) {
     finish(absl::InvalidArgumentError("world: required"));
     return reactor;
@@ -253,6 +281,10 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
                                                 walk::v1::InfoResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   auto finish = Finisher(reactor, metrics_, "Info");
+  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
+    finish(allowed);
+    return reactor;
+  }
   for (const WorldStatus& w : worlds_.Snapshot()) ToProto(w, response->add_worlds());
   for (const std::string& name : nav::ProfileNames()) response->add_profiles(name);
   for (std::uint32_t band : nav::kDangerBands) response->add_bands(band);

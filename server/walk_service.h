@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "absl/strings/string_view.h"
+#include "server/call_auth.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
 #include "server/walk_batch.h"
@@ -31,15 +32,17 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
     BatchLimits batch;  // its open_streams is the service's own
   };
   // Everything is borrowed and must outlive the service. `stopping` turns true when walkd stops
-  // for good (its grace over): every search then stops.
+  // for good (its grace over): every search then stops. Every call is a read for `auth`.
   WalkServiceImpl(const WorldRegistry& worlds, const StoreFirstAnswerer& answerer, SearchPool& pool,
-                  WalkMetrics& metrics, const std::atomic<bool>& stopping, const Limits& limits)
+                  WalkMetrics& metrics, const std::atomic<bool>& stopping, const Limits& limits,
+                  const CallAuth& auth)
       : worlds_(worlds),
         answerer_(answerer),
         pool_(pool),
         metrics_(metrics),
         stopping_(stopping),
-        limits_(limits) {
+        limits_(limits),
+        auth_(auth) {
     limits_.batch.open_streams = &open_streams_;
   }
 
@@ -85,6 +88,7 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   WalkMetrics& metrics_;
   const std::atomic<bool>& stopping_;
   Limits limits_;
+  const CallAuth& auth_;
   std::atomic<int> open_streams_{0};  // WalkBatch streams open (BatchLimits::open_streams)
 };
 

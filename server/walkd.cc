@@ -19,6 +19,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "prometheus/registry.h"
+#include "server/call_auth.h"
 #include "server/health_service.h"
 #include "server/live_service.h"
 #include "server/metrics_exposer.h"
@@ -26,6 +27,7 @@
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
 #include "server/store_health.h"
+#include "server/tls_files.h"
 #include "server/walk_metrics.h"
 #include "server/walk_service.h"
 #include "server/world_registry.h"
@@ -41,6 +43,8 @@ struct Walkd::Parts {
 
   // Process, walk and leg-cache metrics.
   void RegisterMetrics();
+  // The token (--auth-token-file) and the TLS files, checked before anything listens.
+  absl::Status LoadSecurity();
   // The worlds under --worlds (or the default world), declared, not loaded yet.
   absl::Status DeclareWorlds();
   // The walk store (--store, --ingest), the answer cache and its warmer, and their gauges.
@@ -57,6 +61,8 @@ struct Walkd::Parts {
   void StartLoadingWorlds();
 
   WalkdOptions options;
+  CallAuth auth;  // open unless --auth-token-file
+  TlsFiles tls;
   // Shared with the metrics endpoint, which collects them while it runs.
   std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
   std::shared_ptr<CallbackGauges> gauges = std::make_shared<CallbackGauges>();
@@ -148,6 +154,19 @@ void Walkd::Parts::RegisterMetrics() {
   AddLegCacheGauges(*gauges, worlds);
 }
 
+absl::Status Walkd::Parts::LoadSecurity() {
+  if (!options.auth_token_file.empty()) {
+    absl::StatusOr<CallAuth> loaded =
+        CallAuth::FromFile(options.auth_token_file, options.auth_reads);
+    if (!loaded.ok()) return loaded.status();
+    auth = *std::move(loaded);
+  } else if (options.auth_reads) {
+    return absl::InvalidArgumentError("--auth-reads: needs --auth-token-file");
+  }
+  tls = {options.tls_cert, options.tls_key, options.tls_client_ca};
+  return GrpcServerCredentials(tls).status();
+}
+
 absl::Status Walkd::Parts::DeclareWorlds() {
   worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
   return worlds.Discover(options.worlds_dir, options.data_dir).status();
@@ -220,12 +239,13 @@ void Walkd::Parts::CreateWalkService() {
   limits.batch.max_pairs_per_message = options.max_pairs_per_message;
   limits.batch.max_block_pairs = options.max_block_pairs;
   limits.batch.max_inflight_pairs = options.max_inflight_pairs;
-  service = std::make_unique<WalkServiceImpl>(worlds, *answerer, *pool, *metrics, stopping, limits);
+  service =
+      std::make_unique<WalkServiceImpl>(worlds, *answerer, *pool, *metrics, stopping, limits, auth);
 }
 
 absl::Status Walkd::Parts::CreateLiveService() {
   absl::StatusOr<std::unique_ptr<LiveServiceImpl>> created =
-      LiveServiceImpl::Create(options.live_worlds_dir, *metrics, options.max_group_starts);
+      LiveServiceImpl::Create(options.live_worlds_dir, *metrics, auth, options.max_group_starts);
   if (!created.ok()) return created.status();
   live = *std::move(created);
   return absl::OkStatus();
@@ -241,8 +261,10 @@ absl::Status Walkd::Parts::StartGrpc() {
   builder.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
                              static_cast<int>(options.max_concurrent_streams));
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials = GrpcServerCredentials(tls);
+  if (!credentials.ok()) return credentials.status();
   int port = 0;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(options.listen, *credentials, &port);
   builder.RegisterService(service.get());
   builder.RegisterService(&health);
   builder.RegisterService(live.get());
@@ -274,8 +296,9 @@ absl::Status Walkd::Parts::StartMetricsEndpoint() {
         return "store degraded: " + store_watch->why();
       });
   const std::string host = HostOf(options.metrics_listen);
-  absl::StatusOr<int> bound = metrics_exposer->Start(host, port);
+  absl::StatusOr<int> bound = metrics_exposer->Start(host, port, {tls.cert, tls.key});
   if (!bound.ok()) {
+    if (absl::IsInvalidArgument(bound.status())) return bound.status();  // names the TLS flag
     return absl::UnavailableError(absl::StrCat("--metrics-listen: ", bound.status().message()));
   }
   metrics_address = absl::StrCat(host, ":", *bound);
@@ -306,6 +329,7 @@ void Walkd::Parts::StartLoadingWorlds() {
 absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options) {
   auto parts = std::make_unique<Parts>(options);
   Parts& p = *parts;
+  if (absl::Status secured = p.LoadSecurity(); !secured.ok()) return secured;
   p.RegisterMetrics();
   if (absl::Status declared = p.DeclareWorlds(); !declared.ok()) return declared;
   if (!options.no_store) {

@@ -25,9 +25,20 @@ int main(int argc, char** argv) {
     std::cerr << "walkd: " << walkd.status().message() << "\n";
     return 1;
   }
+  const walk::server::WalkdOptions& o = parsed.options;
   std::cout << "walkd: grpc listening on " << (*walkd)->grpc_address() << "\n";
   if (!(*walkd)->metrics_address().empty()) {
-    std::cout << "walkd: metrics on http://" << (*walkd)->metrics_address() << "/metrics\n";
+    std::cout << "walkd: metrics on " << (o.tls_cert.empty() ? "http://" : "https://")
+              << (*walkd)->metrics_address() << "/metrics\n";
+  }
+  if (!o.tls_cert.empty()) {
+    std::cout << "walkd: TLS on both ports"
+              << (o.tls_client_ca.empty() ? "" : "; gRPC clients need a certificate (mutual TLS)")
+              << "\n";
+  }
+  if (!o.auth_token_file.empty()) {
+    std::cout << "walkd: " << (o.auth_reads ? "every call but health" : "writes (UpdateBlockers)")
+              << " need the token in " << o.auth_token_file << "\n";
   }
   std::cout << "walkd: loading worlds; health is NOT_SERVING until they are ready" << std::endl;
 

@@ -699,6 +699,19 @@ class Checker:
             require(str(hc.get(key)) == opts[o],
                     f"compose healthcheck {key}={hc.get(key)!r} differs from the Dockerfile's --{o}={opts[o]}")
 
+    def check_compose_exposure(self):
+        services = dig(self.compose(), "services") or {}
+        for name, service in services.items():
+            for p in (service.get("ports") or []):
+                require(str(p).startswith("127.0.0.1:"),
+                        f"{name} publishes {p} beyond the host's loopback (publish 127.0.0.1:...)")
+        env = dig(services, "grafana", "environment") or {}
+        if isinstance(env, list):
+            env = dict(e.split("=", 1) for e in env)
+        password = str(env.get("GF_SECURITY_ADMIN_PASSWORD", ""))
+        require(password.startswith("${") and ":?" in password,
+                f"Grafana's admin password must come from the environment, no default (is {password!r})")
+
     def check_compose_prometheus(self):
         c = self.compose()
         p = dig(c, "services", "prometheus")
@@ -954,6 +967,7 @@ def main():
         ("docker-entrypoint.sh", c.check_entrypoint),
         ("walkd.toml example", c.check_config_example),
         ("compose: services, walkd build/ports/volume", c.check_compose_walkd),
+        ("compose: ports on loopback, no default Grafana password", c.check_compose_exposure),
         ("compose: walkd healthcheck matches Dockerfile", c.check_compose_healthcheck),
         ("compose: prometheus", c.check_compose_prometheus),
         ("compose: grafana", c.check_compose_grafana),

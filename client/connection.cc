@@ -1,0 +1,84 @@
+#include "client/connection.h"
+
+#include <fstream>
+#include <iterator>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+
+namespace walk::client {
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, const char* flag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(absl::StrCat(flag, ": cannot read ", path));
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+absl::StatusOr<std::string> ReadPem(const std::string& path, const char* flag) {
+  absl::StatusOr<std::string> text = ReadFile(path, flag);
+  if (text.ok() && text->find("-----BEGIN ") == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": ", path, " is not a PEM file"));
+  }
+  return text;
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> TlsCredentials(
+    const ConnectionFiles& files) {
+  if (files.tls_cert.empty() != files.tls_key.empty()) {
+    return absl::InvalidArgumentError(files.tls_cert.empty() ? "--tls-key: needs --tls-cert"
+                                                             : "--tls-cert: needs --tls-key");
+  }
+  if (files.tls_ca.empty()) {
+    if (!files.tls_cert.empty()) return absl::InvalidArgumentError("--tls-cert: needs --tls-ca");
+    return nullptr;
+  }
+  grpc::SslCredentialsOptions options;
+  absl::StatusOr<std::string> ca = ReadPem(files.tls_ca, "--tls-ca");
+  if (!ca.ok()) return ca.status();
+  options.pem_root_certs = *ca;
+  if (!files.tls_cert.empty()) {
+    absl::StatusOr<std::string> cert = ReadPem(files.tls_cert, "--tls-cert");
+    if (!cert.ok()) return cert.status();
+    absl::StatusOr<std::string> key = ReadPem(files.tls_key, "--tls-key");
+    if (!key.ok()) return key.status();
+    options.pem_cert_chain = *cert;
+    options.pem_private_key = *key;
+  }
+  return grpc::SslCredentials(options);
+}
+
+}  // namespace
+
+std::shared_ptr<grpc::Channel> Connection::OpenChannel(int max_receive_bytes) const {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(max_receive_bytes);
+  if (!server_name.empty()) args.SetSslTargetNameOverride(server_name);
+  return grpc::CreateCustomChannel(
+      address, credentials ? credentials : grpc::InsecureChannelCredentials(), args);
+}
+
+void Connection::Authorize(grpc::ClientContext& context) const {
+  if (!token.empty()) context.AddMetadata("authorization", absl::StrCat("Bearer ", token));
+}
+
+absl::StatusOr<Connection> Connect(const ConnectionFiles& files) {
+  Connection connection(files.address);
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = TlsCredentials(files);
+  if (!credentials.ok()) return credentials.status();
+  connection.credentials = *std::move(credentials);
+  connection.server_name = files.tls_server_name;
+  if (!files.token_file.empty()) {
+    absl::StatusOr<std::string> text = ReadFile(files.token_file, "--token-file");
+    if (!text.ok()) return text.status();
+    const std::string first_line = text->substr(0, text->find('\n'));
+    connection.token = std::string(absl::StripAsciiWhitespace(first_line));
+    if (connection.token.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--token-file: ", files.token_file, " holds no token"));
+    }
+  }
+  return connection;
+}
+
+}  // namespace walk::client

@@ -1,0 +1,47 @@
+// How a client reaches walkd: its address, and what walkd may ask of it (docs/operations.md,
+// "Security"): TLS (walkd's CA, and a certificate of the client's own for mutual TLS) and the
+// token calls send as `authorization: Bearer TOKEN`.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "grpcpp/grpcpp.h"
+
+namespace walk::client {
+
+// The files a connection is made from, as walkctl's flags name them.
+struct ConnectionFiles {
+  std::string address = "127.0.0.1:50051";
+  std::string tls_ca;    // the CA that signed walkd's certificate; set: speak TLS
+  std::string tls_cert;  // the client's certificate (mutual TLS), with tls_key
+  std::string tls_key;
+  std::string tls_server_name;  // the name walkd's certificate must hold (default: the host)
+  std::string token_file;       // its first line is the token
+};
+
+struct Connection {
+  Connection() = default;
+  // Plain text to `address`, no token (walkd on loopback).
+  Connection(std::string address)  // NOLINT: a bare address is the common case
+      : address(std::move(address)) {}
+
+  std::string address;
+  // Null: plain text.
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  std::string server_name;  // overrides the name TLS checks, when set
+  std::string token;        // sent with every call when set
+
+  // A channel to walkd taking replies up to `max_receive_bytes`.
+  std::shared_ptr<grpc::Channel> OpenChannel(int max_receive_bytes) const;
+  // Adds the token to a call.
+  void Authorize(grpc::ClientContext& context) const;
+};
+
+// Reads the files. INVALID_ARGUMENT names the flag (--tls-ca, --tls-cert, --tls-key,
+// --token-file): unreadable, not PEM, a certificate without its key, a certificate without
+// --tls-ca, an empty token.
+absl::StatusOr<Connection> Connect(const ConnectionFiles& files);
+
+}  // namespace walk::client
