@@ -91,9 +91,10 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
   app.add_option("--answer-cache-mb", o.answer_cache_mb,
                  "Stored answers' outcomes kept in memory for batch lookups, MiB (0: none)")
       ->capture_default_str();
-  app.add_option(
-         "--store-max-mb", o.store_max_mb,
-         "MiB of table files the store may hold (0: no quota); past it answers are not kept")
+  app.add_option("--store-max-bytes", o.store_max_bytes,
+                 "Bytes of table files the store may hold, e.g. 20GiB (0: no quota); past it "
+                 "answers are not kept")
+      ->transform(CLI::AsSizeValue(false))
       ->capture_default_str();
   app.add_flag("--no-store", o.no_store, "Keep no walk store: route every walk");
   app.add_option("--ingest", o.ingest_dir, "Ingest this store pack at start");

@@ -33,9 +33,10 @@ struct WalkdOptions {
   // Outcomes of stored answers (status, method, seconds, yards) kept in memory, MiB: a batch's
   // stored pair then costs a hash lookup instead of a RocksDB read. 0: none.
   std::uint64_t answer_cache_mb = 256;
-  // MiB of table files the store may hold (0: no quota). At the quota the store is degraded as on
-  // a full disk: walks are answered and not kept (docs/operations.md, "The store degraded").
-  std::uint64_t store_max_mb = 0;
+  // Bytes of table files the store may hold (0: no quota; the flag takes 512MiB, 20GB, ...). At the
+  // quota the store is degraded as on a full disk: walks are answered and not kept
+  // (docs/operations.md, "The store degraded").
+  std::uint64_t store_max_bytes = 0;
   // Run without a store: every walk is routed, nothing is kept.
   bool no_store = false;
   // A store pack (walkctl store export), or a folder of packs, to ingest at start, before

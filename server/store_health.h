@@ -1,5 +1,5 @@
 // The walk store's health as walkd sees it. A write that fails (a full disk, an I/O error, the
-// store's --store-max-mb quota) makes it degraded: walks are still answered and returned, but
+// store's --store-max-bytes quota) makes it degraded: walks are still answered and returned, but
 // not kept, and lookups that fail are answered as misses (routed). While degraded a background
 // thread asks the store to take writes again (WalkStore::Resume) every `retry`; the first time
 // it does, the store is opened again (WalkStore::Reopen) and is healthy: no restart. Every change

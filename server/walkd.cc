@@ -179,7 +179,7 @@ absl::Status Walkd::Parts::OpenStore() {
                           : options.store_dir;
   store_options.row_cache_bytes = options.store_row_cache_mb << 20;
   store_options.block_cache_bytes = options.store_block_cache_mb << 20;
-  store_options.max_bytes = options.store_max_mb << 20;
+  store_options.max_bytes = options.store_max_bytes;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
   absl::StatusOr<std::unique_ptr<store::WalkStore>> opened = store::WalkStore::Open(store_options);

@@ -158,6 +158,43 @@ TEST(WalkdLimitsTest, UnaryWalksAnswerUnderBatchLoadAndCancelledWorkEndsAtOnce) 
   EXPECT_EQ(walkd.process->Wait(), 0) << walkd.process->output();
 }
 
+// SIGTERM while eight streams hold minutes of long searches (not cancelled: their clients wait)
+// and two unary long walks run: walkd stops every search at its grace's end and exits, long
+// before the work it held (the loop below gives up after a minute).
+TEST(WalkdLimitsTest, SigtermWithSearchesAndFloodsInFlightExitsAfterItsGrace) {
+  testing::StartedWalkd walkd =
+      Serve("sigterm", {"--search-threads", "2", "--shutdown-grace-s", "1"});
+  auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
+  auto stub = walk::v1::WalkService::NewStub(channel);
+  std::vector<std::unique_ptr<LongBatch>> batches;
+  for (int i = 0; i < 8; ++i) batches.push_back(std::make_unique<LongBatch>(*stub, 512));
+  std::vector<std::thread> unary;
+  for (int i = 0; i < 2; ++i) {
+    unary.emplace_back([&walkd, i] {
+      client::WalkClient client(walkd.address, 120.0);
+      walk::v1::WalkResponse response;
+      client.Walk(LongWalk(2.0 + i), &response).IgnoreError();
+    });
+  }
+  for (int wait = 0; wait < 600 && batches.front()->answered() == 0; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_GT(batches.front()->answered(), 0) << "the batches are being searched";
+  const auto signalled = std::chrono::steady_clock::now();
+  walkd.process->Signal(SIGTERM);
+  bool exited = false;
+  for (int wait = 0; wait < 1200 && !exited; ++wait) {
+    exited = walkd.process->Exited();
+    if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(exited) << "walkd still searching a minute after SIGTERM";
+  std::printf("exited %.2f s after SIGTERM (grace 1 s)\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count());
+  EXPECT_EQ(walkd.process->Wait(), 0) << walkd.process->output();
+  for (std::thread& t : unary) t.join();
+  batches.clear();
+}
+
 // One WalkBatch stream that sends `message` and reads to the end: the stream's status.
 grpc::Status SendOne(walk::v1::WalkService::Stub& stub, const walk::v1::WalkBatchRequest& message) {
   grpc::ClientContext context;
