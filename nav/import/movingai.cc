@@ -13,6 +13,10 @@
 namespace walk::nav {
 namespace {
 
+// A header or scenario line is split into words: a longer one is no header or scenario (and its
+// words are not counted out one by one).
+constexpr std::size_t kMaxLineBytes = 4096;
+
 // The whole file, refused unread when larger than kMaxMovingAiFileBytes.
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
@@ -64,6 +68,10 @@ absl::Status ParseMapHeader(Lines& lines, MovingAiMap* map) {
   while (!in_map && lines.Next(&raw)) {
     absl::string_view line = absl::StripAsciiWhitespace(raw);
     if (line.empty()) continue;
+    if (line.size() > kMaxLineBytes) {
+      return absl::InvalidArgumentError(absl::StrCat("map line ", lines.number(), ": longer than ",
+                                                     kMaxLineBytes, " bytes, not a header"));
+    }
     std::vector<absl::string_view> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
     if (words[0] == "type") continue;
     if (words[0] == "map") {
@@ -207,6 +215,10 @@ absl::StatusOr<ScenarioFile> ParseScenarios(absl::string_view text, const std::s
   while (lines.Next(&raw)) {
     absl::string_view line = absl::StripAsciiWhitespace(raw);
     if (line.empty()) continue;
+    if (line.size() > kMaxLineBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ":", lines.number(), ": longer than ",
+                                                     kMaxLineBytes, " bytes, not a scenario"));
+    }
     std::vector<absl::string_view> fields =
         absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
     if (fields[0] == "version") {

@@ -101,6 +101,11 @@ TEST(MovingAiTest, RefusesScenariosOffTheirMapOrWithoutALength) {
   EXPECT_FALSE(ParseScenarios("version 1\n0 a.map 8 6 1 1 1 1 nan\n", "a.scen").ok());
   EXPECT_FALSE(ParseScenarios("version 1\n0 a.map 8 6 1 1 1 1 -2\n", "a.scen").ok());
   EXPECT_FALSE(ParseScenarios("version 1\n0 a.map 65535 65535 1 1 1 1 2\n", "a.scen").ok());
+  // A line of thousands of words is no scenario (nor a header): refused before they are split.
+  std::string words;
+  for (int i = 0; i < 3000; ++i) words += "0 ";
+  EXPECT_FALSE(ParseScenarios("version 1\n" + words + "\n", "a.scen").ok());
+  EXPECT_FALSE(ParseMovingAiMap("type " + words + "\nheight 1\nwidth 1\nmap\n.\n").ok());
   EXPECT_TRUE(ParseScenarios("version 1\n0 a.map 8 6 7 5 0 0 8.07106781\n", "a.scen").ok());
 }
 
