@@ -1,5 +1,6 @@
 #include "nav/navmesh/tile_data.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -41,6 +42,25 @@ absl::Status Bad(const std::string& what, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrCat(what, ": ", why));
 }
 
+// True when `v` is a coordinate Detour can measure distances from without overflowing a float:
+// finite and within kMaxTileCoordinate.
+bool SoundCoordinate(float v) { return std::abs(v) <= kMaxTileCoordinate; }
+
+// The `count` x 3 floats at `offset` are sound coordinates; else which one is not.
+absl::Status CheckPoints(std::string_view data, std::uint64_t offset, std::int32_t count,
+                         const char* what_points, const std::string& what) {
+  const auto* points = At<float>(data, offset);
+  for (std::int64_t i = 0; i < 3 * std::int64_t{count}; ++i) {
+    float v;
+    std::memcpy(&v, points + i, sizeof v);
+    if (!SoundCoordinate(v)) {
+      return Bad(what, absl::StrCat(what_points, " ", i / 3, " has coordinate ", v,
+                                    ", not a finite number within +-", kMaxTileCoordinate));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckHeader(std::string_view data, const std::string& what, dtMeshHeader* h) {
   if (data.size() < sizeof(dtMeshHeader)) {
     return Bad(what, absl::StrCat("truncated tile: ", data.size(), " bytes, a Detour tile header ",
@@ -62,10 +82,52 @@ absl::Status CheckHeader(std::string_view data, const std::string& what, dtMeshH
       h->detailMeshCount < h->offMeshBase) {
     return Bad(what, "the tile header's polygon, detail and off-mesh counts disagree");
   }
+  // dtNavMesh::addTile writes links[maxLinkCount - 1] unchecked: with no link that is the 12
+  // bytes before the array (the tile's last polygon, or its header). Recast's tiles have 3 links
+  // a polygon at least.
+  if (h->maxLinkCount < 1) return Bad(what, "the tile header has room for no link");
   const std::uint64_t end = LayoutOf(*h).end;
   if (end > data.size()) {
     return Bad(what, absl::StrCat("truncated tile: its header needs ", end, " bytes, there are ",
                                   data.size()));
+  }
+  for (int k = 0; k < 3; ++k) {
+    if (!SoundCoordinate(h->bmin[k]) || !SoundCoordinate(h->bmax[k]) ||
+        !(h->bmin[k] <= h->bmax[k])) {
+      return Bad(what, "the tile header's bounds are not finite, in range and in order");
+    }
+  }
+  if (!std::isfinite(h->bvQuantFactor) || !std::isfinite(h->walkableHeight) ||
+      !std::isfinite(h->walkableRadius) || !std::isfinite(h->walkableClimb)) {
+    return Bad(what, "the tile header's agent sizes or tree scale are not finite");
+  }
+  return absl::OkStatus();
+}
+
+// Ground polygon `i`'s detail mesh `d` (of polygon `p`): inside the tile, naming vertices it
+// has, and at least one triangle with an edge on the polygon's boundary. Detour's
+// closestPointOnPoly reads through a null pointer for a polygon without one (it looks for the
+// nearest boundary edge and finds none).
+absl::Status CheckDetail(std::string_view data, const dtMeshHeader& h, const TileLayout& l,
+                         const dtPoly& p, const dtPolyDetail& d, std::int32_t i,
+                         const std::string& what) {
+  if (std::uint64_t{d.vertBase} + d.vertCount > std::uint64_t(h.detailVertCount) ||
+      std::uint64_t{d.triBase} + d.triCount > std::uint64_t(h.detailTriCount)) {
+    return Bad(what, absl::StrCat("polygon ", i, "'s detail mesh lies outside the tile"));
+  }
+  const auto* tris = At<unsigned char>(data, l.detail_tris) + 4 * std::uint64_t{d.triBase};
+  bool boundary = false;
+  for (std::uint64_t t = 0; t < d.triCount; ++t) {
+    const unsigned char* tri = tris + 4 * t;
+    for (int k = 0; k < 3; ++k) {
+      if (tri[k] >= p.vertCount + d.vertCount) {
+        return Bad(what, absl::StrCat("polygon ", i, "'s detail triangles name a vertex it lacks"));
+      }
+      boundary = boundary || (dtGetDetailTriEdgeFlags(tri[3], k) & DT_DETAIL_EDGE_BOUNDARY) != 0;
+    }
+  }
+  if (!boundary) {
+    return Bad(what, absl::StrCat("polygon ", i, "'s detail mesh has no triangle on its boundary"));
   }
   return absl::OkStatus();
 }
@@ -92,17 +154,7 @@ absl::Status CheckPolygons(std::string_view data, const dtMeshHeader& h, const T
       }
     }
     if (i >= h.offMeshBase) continue;
-    const dtPolyDetail& d = details[i];
-    if (std::uint64_t{d.vertBase} + d.vertCount > std::uint64_t(h.detailVertCount) ||
-        std::uint64_t{d.triBase} + d.triCount > std::uint64_t(h.detailTriCount)) {
-      return Bad(what, absl::StrCat("polygon ", i, "'s detail mesh lies outside the tile"));
-    }
-    const auto* tris = At<unsigned char>(data, l.detail_tris) + 4 * std::uint64_t{d.triBase};
-    for (std::uint64_t t = 0; t < 3 * std::uint64_t{d.triCount}; ++t) {
-      if (tris[t + t / 3] >= p.vertCount + d.vertCount) {
-        return Bad(what, absl::StrCat("polygon ", i, "'s detail triangles name a vertex it lacks"));
-      }
-    }
+    if (absl::Status s = CheckDetail(data, h, l, p, details[i], i, what); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
@@ -122,6 +174,12 @@ absl::Status CheckTreeAndOffMesh(std::string_view data, const dtMeshHeader& h, c
     if (cons[i].poly < h.offMeshBase || cons[i].poly >= h.polyCount) {
       return Bad(what, absl::StrCat("off-mesh connection ", i, " names polygon ", cons[i].poly));
     }
+    bool sound = std::isfinite(cons[i].rad) && cons[i].rad >= 0.0f;
+    for (float v : cons[i].pos) sound = sound && SoundCoordinate(v);
+    if (!sound) {
+      return Bad(what, absl::StrCat("off-mesh connection ", i,
+                                    "'s ends or radius are not finite numbers in range"));
+    }
   }
   return absl::OkStatus();
 }
@@ -132,6 +190,11 @@ absl::Status CheckTileData(std::string_view data, const std::string& what, TileS
   dtMeshHeader h;
   if (absl::Status s = CheckHeader(data, what, &h); !s.ok()) return s;
   const TileLayout l = LayoutOf(h);
+  if (absl::Status s = CheckPoints(data, l.verts, h.vertCount, "vertex", what); !s.ok()) return s;
+  if (absl::Status s = CheckPoints(data, l.detail_verts, h.detailVertCount, "detail vertex", what);
+      !s.ok()) {
+    return s;
+  }
   if (absl::Status s = CheckPolygons(data, h, l, what); !s.ok()) return s;
   if (absl::Status s = CheckTreeAndOffMesh(data, h, l, what); !s.ok()) return s;
   if (summary != nullptr) {

@@ -20,10 +20,17 @@ struct TileSummary {
   std::int32_t off_mesh = 0;  // off-mesh connections
 };
 
+// Coordinates inside a tile (its bounds, vertices, detail vertices, off-mesh ends) are at most
+// this far from 0: a walk's range (nav/query/place_check.h), where squared distances stay finite
+// floats.
+inline constexpr float kMaxTileCoordinate = 1e8f;
+
 // Checks `data` against its own header: Detour's magic and version (a mismatch says both), every
-// array inside the bytes there are, and every index into them (polygon vertices, neighbours,
-// detail meshes, bounding-volume nodes, off-mesh connections) in range. `what` names the file
-// and tile. Errors: INVALID_ARGUMENT saying what is wrong.
+// array inside the bytes there are, every index into them (polygon vertices, neighbours, detail
+// meshes, bounding-volume nodes, off-mesh connections) in range, every coordinate finite and
+// within kMaxTileCoordinate, room for one link at least, and every ground polygon's detail mesh
+// with a triangle on its boundary (what Detour's addTile and queries assume). `what` names the file and tile. Errors:
+// INVALID_ARGUMENT saying what is wrong.
 absl::Status CheckTileData(std::string_view data, const std::string& what,
                            TileSummary* summary = nullptr);
 

@@ -25,7 +25,10 @@ namespace {
 void Walk(const nav::NavMesh& navmesh) {
   std::vector<float> centres;
   navmesh.ForEachTile([&](const nav::NavMeshTileView& view) {
-    WALK_FUZZ_CHECK(nav::CheckTileData(view.canonical_data, "canonical").ok());
+    // What is written back (WriteMsetFile, WriteMmapsFolder) must read back.
+    const absl::Status canonical = nav::CheckTileData(view.canonical_data, "canonical tile");
+    if (!canonical.ok()) std::fprintf(stderr, "%s\n", std::string(canonical.message()).c_str());
+    WALK_FUZZ_CHECK(canonical.ok());
     dtMeshHeader header;
     std::memcpy(&header, view.canonical_data.data(), sizeof header);
     for (int k = 0; k < 3; ++k) centres.push_back((header.bmin[k] + header.bmax[k]) / 2.0f);

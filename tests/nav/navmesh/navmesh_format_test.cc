@@ -2,6 +2,7 @@
 // back the same, and damaged or foreign files are refused naming the file and what is wrong.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -175,6 +176,59 @@ TEST_F(NavMeshFormatTest, MsetRefusesPolygonNamingAMissingVertex) {
         Poke<std::uint16_t>(b, polys + offsetof(dtPoly, verts), 60000);
       },
       "polygon 0 names vertex 60000");
+}
+
+// Where the arrays of the all-tiles file's first tile begin (its data starts at byte 48).
+struct FirstTile {
+  explicit FirstTile(const std::string& b) {
+    std::memcpy(&header, b.data() + 48, sizeof header);
+    auto align = [](std::size_t n) { return (n + 3) & ~std::size_t{3}; };
+    verts = 48 + align(sizeof(dtMeshHeader));
+    polys = verts + align(12 * std::size_t(header.vertCount));
+    details = polys + align(sizeof(dtPoly) * header.polyCount) +
+              align(sizeof(dtLink) * header.maxLinkCount);
+    detail_tris = details + align(sizeof(dtPolyDetail) * header.detailMeshCount) +
+                  align(12 * std::size_t(header.detailVertCount));
+  }
+  dtMeshHeader header;
+  std::size_t verts, polys, details, detail_tris;
+};
+
+TEST_F(NavMeshFormatTest, MsetRefusesAVertexThatIsNotAFiniteNumberInRange) {
+  ExpectMsetRefused([](std::string* b) { Poke<float>(b, FirstTile(*b).verts + 4, std::nanf("")); },
+                    "vertex 0 has coordinate nan");
+  ExpectMsetRefused([](std::string* b) { Poke<float>(b, FirstTile(*b).verts + 12, 1e30f); },
+                    "vertex 1 has coordinate 1e+30");
+  ExpectMsetRefused([](std::string* b) { Poke<float>(b, 48 + offsetof(dtMeshHeader, bmax), 1e9f); },
+                    "bounds");
+}
+
+// Detour's closestPointOnPoly reads through a null pointer for a polygon whose detail mesh has no
+// edge on the polygon's boundary (the fuzzer's first find): such a tile is refused.
+TEST_F(NavMeshFormatTest, MsetRefusesADetailMeshWithoutABoundaryEdge) {
+  ExpectMsetRefused(
+      [](std::string* b) {
+        const FirstTile tile(*b);
+        dtPolyDetail detail;
+        std::memcpy(&detail, b->data() + tile.details, sizeof detail);
+        for (unsigned t = 0; t < detail.triCount; ++t) {
+          (*b)[tile.detail_tris + 4 * (detail.triBase + t) + 3] = 0;  // the edge flags
+        }
+      },
+      "polygon 0's detail mesh has no triangle on its boundary");
+  ExpectMsetRefused(
+      [](std::string* b) {
+        Poke<unsigned char>(b, FirstTile(*b).details + offsetof(dtPolyDetail, triCount), 0);
+      },
+      "polygon 0's detail mesh has no triangle on its boundary");
+}
+
+// Detour's addTile writes the link before the array when a tile has room for none, into the
+// tile's header or last polygon (the fuzzer's second find): refused.
+TEST_F(NavMeshFormatTest, MsetRefusesATileWithoutRoomForALink) {
+  ExpectMsetRefused(
+      [](std::string* b) { Poke<std::int32_t>(b, 48 + offsetof(dtMeshHeader, maxLinkCount), 0); },
+      "room for no link");
 }
 
 TEST_F(NavMeshFormatTest, MmtileRefusesBadMagic) {
