@@ -29,8 +29,8 @@ inline constexpr float kMaxTileCoordinate = 1e8f;
 // array inside the bytes there are, every index into them (polygon vertices, neighbours, detail
 // meshes, bounding-volume nodes, off-mesh connections) in range, every coordinate finite and
 // within kMaxTileCoordinate, room for one link at least, and every ground polygon's detail mesh
-// with a triangle on its boundary (what Detour's addTile and queries assume). `what` names the file and tile. Errors:
-// INVALID_ARGUMENT saying what is wrong.
+// with a triangle on its boundary (what Detour's addTile and queries assume). `what` names the file
+// and tile. Errors: INVALID_ARGUMENT saying what is wrong.
 absl::Status CheckTileData(std::string_view data, const std::string& what,
                            TileSummary* summary = nullptr);
 
