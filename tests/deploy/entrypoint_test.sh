@@ -196,9 +196,9 @@ start_daemon() {
   echo "    pid $pid, output in $log"
 }
 
-# wait_healthy SECONDS: poll `walkctl health` until it exits 0.
+# wait_healthy SECONDS: poll `walkctl health` until it exits 0 (SECONDS times WALK_TEST_PATIENCE).
 wait_healthy() {
-  local limit=$1 start=$SECONDS tries=0
+  local limit=$(($1 * ${WALK_TEST_PATIENCE:-1})) start=$SECONDS tries=0
   while :; do
     if ! kill -0 "$pid" 2> /dev/null; then
       wait "$pid"
@@ -267,9 +267,9 @@ alive() {
   fi
 }
 
-# stop_daemon SECONDS: SIGTERM, wait for the exit (bounded), expect status 0.
+# stop_daemon SECONDS: SIGTERM, wait for the exit (bounded, times WALK_TEST_PATIENCE), expect 0.
 stop_daemon() {
-  local limit=$1 start=$SECONDS rc
+  local limit=$(($1 * ${WALK_TEST_PATIENCE:-1})) start=$SECONDS rc
   kill -TERM "$pid" || fail "could not signal pid $pid"
   while alive "$pid"; do
     if [ $((SECONDS - start)) -ge "$limit" ]; then

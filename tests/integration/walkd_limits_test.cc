@@ -46,7 +46,8 @@ testing::StartedWalkd Serve(const std::string& name, const std::vector<std::stri
   testing::StartedWalkd walkd = testing::StartWalkdOnLoopback(WALKD_BIN, args);
   EXPECT_FALSE(walkd.address.empty()) << walkd.process->output();
   client::WalkClient client(walkd.address, 30.0);
-  for (int attempt = 0; attempt < 1200 && !walkd.process->Exited(); ++attempt) {
+  for (int attempt = 0; attempt < 1200 * testing::Patience() && !walkd.process->Exited();
+       ++attempt) {
     grpc::health::v1::HealthCheckResponse::ServingStatus serving;
     if (client.Health("", &serving).ok() &&
         serving == grpc::health::v1::HealthCheckResponse::SERVING) {
@@ -368,7 +369,7 @@ TEST(WalkdLimitsTest, AFullDiskDegradesTheStoreAndItRecoversByItself) {
                   disk + "/store", "--answer-cache-mb", "0"});
   ASSERT_FALSE(walkd.address.empty()) << walkd.process->output();
   client::WalkClient client(walkd.address, 60.0);
-  for (int attempt = 0; attempt < 1200; ++attempt) {
+  for (int attempt = 0; attempt < 1200 * testing::Patience(); ++attempt) {
     grpc::health::v1::HealthCheckResponse::ServingStatus serving;
     if (client.Health("", &serving).ok() &&
         serving == grpc::health::v1::HealthCheckResponse::SERVING) {

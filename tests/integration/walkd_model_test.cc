@@ -28,7 +28,7 @@ Walkd Start(const std::string& data, const std::string& worlds) {
 
 // Waits until world `name` is ready (bounded: about a minute).
 bool WaitReady(client::WalkClient& client, const std::string& name) {
-  for (int attempt = 0; attempt < 1200; ++attempt) {
+  for (int attempt = 0; attempt < 1200 * testing::Patience(); ++attempt) {
     walk::v1::InfoResponse info;
     if (client.Info(&info).ok()) {
       for (const auto& w : info.worlds()) {

@@ -89,7 +89,7 @@ Served Serve(const std::string& name, const std::vector<std::string>& more = {},
   s.walkd = testing::StartWalkdOnLoopback(WALKD_BIN, args);
   EXPECT_FALSE(s.walkd.address.empty()) << s.walkd.process->output();
   s.client = std::make_unique<client::WalkClient>(s.walkd.address, 30.0);
-  for (int attempt = 0; attempt < 1200; ++attempt) {
+  for (int attempt = 0; attempt < 1200 * testing::Patience(); ++attempt) {
     grpc::health::v1::HealthCheckResponse::ServingStatus serving;
     if (s.client->Health("", &serving).ok() &&
         serving == grpc::health::v1::HealthCheckResponse::SERVING) {

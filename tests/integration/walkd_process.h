@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,14 @@
 #include <vector>
 
 namespace walk::testing {
+
+// How many times longer than usual the tests' bounded waits may last: WALK_TEST_PATIENCE, which
+// tests/CMakeLists.txt sets above 1 in a sanitizer build (several times slower); 1 otherwise.
+inline int Patience() {
+  const char* value = std::getenv("WALK_TEST_PATIENCE");
+  const int patience = value == nullptr ? 1 : std::atoi(value);
+  return patience >= 1 && patience <= 100 ? patience : 1;
+}
 
 // The output and exit code of a finished command.
 struct CommandResult {
@@ -71,10 +80,11 @@ class ChildProcess {
     return output_;
   }
 
-  // Waits (up to `patience`) for a printed line starting with `prefix`; returns the rest of it.
+  // Waits (up to `patience`, times Patience()) for a printed line starting with `prefix`; returns
+  // the rest of it.
   std::optional<std::string> WaitForLine(const std::string& prefix,
                                          std::chrono::seconds patience = std::chrono::seconds(60)) {
-    const auto give_up = std::chrono::steady_clock::now() + patience;
+    const auto give_up = std::chrono::steady_clock::now() + patience * Patience();
     while (std::chrono::steady_clock::now() < give_up) {
       const std::string text = output();
       std::size_t at = text.find(prefix);

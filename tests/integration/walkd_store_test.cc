@@ -31,7 +31,7 @@ Walkd Start(const std::string& data, std::vector<std::string> extra = {}) {
 }
 
 bool WaitServing(client::WalkClient& client) {
-  for (int attempt = 0; attempt < 1200; ++attempt) {
+  for (int attempt = 0; attempt < 1200 * testing::Patience(); ++attempt) {
     grpc::health::v1::HealthCheckResponse::ServingStatus status;
     if (client.Health("", &status).ok() && status == grpc::health::v1::HealthCheckResponse::SERVING)
       return true;

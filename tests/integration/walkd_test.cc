@@ -67,7 +67,7 @@ RunningWalkd StartWalkd(const std::vector<std::string>& extra_args) {
 
 // Asks health until it says SERVING (or gives up after a bounded number of tries).
 bool WaitServing(client::WalkClient& client) {
-  for (int attempt = 0; attempt < 600; ++attempt) {
+  for (int attempt = 0; attempt < 600 * testing::Patience(); ++attempt) {
     HealthCheckResponse::ServingStatus status;
     if (client.Health("", &status).ok() && status == HealthCheckResponse::SERVING) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -570,7 +570,7 @@ TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
 // Waits (bounded: about half a minute) until no world of `client`'s walkd is loading.
 walk::v1::InfoResponse SettledInfo(client::WalkClient& client) {
   walk::v1::InfoResponse info;
-  for (int attempt = 0; attempt < 600; ++attempt) {
+  for (int attempt = 0; attempt < 600 * testing::Patience(); ++attempt) {
     info.Clear();
     EXPECT_TRUE(client.Info(&info).ok());
     bool loading = false;
@@ -605,7 +605,8 @@ TEST(WalkdLifecycleTest, ADamagedWorldIsReportedAndUnavailableAndOnlyStrictModeW
     // By default walkd serves once the others are ready: the failure is reported, not a reason
     // to take the good world out of service.
     HealthCheckResponse::ServingStatus status = HealthCheckResponse::UNKNOWN;
-    for (int attempt = 0; attempt < 600 && status != HealthCheckResponse::SERVING; ++attempt) {
+    for (int attempt = 0;
+         attempt < 600 * testing::Patience() && status != HealthCheckResponse::SERVING; ++attempt) {
       ASSERT_TRUE(client.Health("", &status).ok());
       if (status != HealthCheckResponse::SERVING) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
