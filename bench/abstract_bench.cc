@@ -3,11 +3,13 @@
 //  - order, CCH build, customization: seconds (customization: one profile's metric, in memory;
 //    first, and again on its arrays);
 //  - legs: µs per leg search (one cell, outward or backward);
-//  - CCH / Dijkstra / danger Dijkstra: µs per query (median, p99) over the same random pairs and
-//    the same legs, and the Dijkstra / CCH ratio of medians;
+//  - CCH / Dijkstra / danger Dijkstra / danger A* (guided by band-0 CCH distances, walkd's):
+//    µs per query (median, p99) over the same random pairs and the same legs, and the
+//    Dijkstra / CCH ratio of medians; the A*'s costs checked against the danger Dijkstra's;
 //  - whole walk, cold and warm: µs per AnswerWalk (auto), first with no leg cached, then the
 //    same pairs again with their legs cached; both after 16 walks between other places (buffers
-//    sized, as in a running walkd).
+//    sized, as in a running walkd); then cold whole walks in the danger band on other pairs
+//    of the same kind, against cold band-0 walks on a third set (the band's cost over band 0's).
 //
 // Each CCH variant (tree, bound, walkd's bound + guessed upper bound, landmarks, perfect,
 // bidirectional Dijkstra) runs in its own pass over all pairs, after the legs of all pairs.
@@ -37,6 +39,7 @@
 #include "nav/cch/cch_landmarks.h"
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_order.h"
+#include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
@@ -193,13 +196,16 @@ int Run(int argc, char** argv) {
   std::uint32_t guess_retries = 0;
   std::vector<double> cch_guess_two_us;
   std::vector<double> leg_us, cch_us, cch_bound_us, cch_guess_us, cch_alt_us, cch_perfect_us,
-      cch_dijkstra_us, dijkstra_us, danger_us;
+      cch_dijkstra_us, dijkstra_us, danger_us, danger_astar_us;
+  double danger_settled = 0, danger_astar_settled = 0, danger_astar_priced = 0;
+  std::uint32_t danger_mismatches = 0;
   std::uint32_t mismatches = 0, found = 0;
   // The tree and the split query on one set of labels, as walkd's search threads hold them.
   CchAncestorWalk labels(cch);
   CchQuery query(labels);
   CchSplitQuery split_query(labels);
   DangerDijkstra dijkstra;
+  CchPotential potential(cch);
   double dijkstra_settled = 0;
   // Legs first; then each search in its own pass over all pairs, so none finds the arcs of a
   // pair in cache because another search of the same pair just read them.
@@ -333,15 +339,29 @@ int Run(int argc, char** argv) {
     dijkstra_settled += rd.settled;
     check(i, rd.found, rd.seconds);
     if (!quick) {
+      const DangerDijkstra::Request request{.graph = rg,
+                                            .prices = rg.prices[p],
+                                            .band = danger,
+                                            .exempt_a = c.zone[ps.a],
+                                            .exempt_b = c.zone[ps.b],
+                                            .sources = ps.zs,
+                                            .targets = ps.zt};
       t = Clock::now();
-      dijkstra.Run({.graph = rg,
-                    .prices = rg.prices[p],
-                    .band = danger,
-                    .exempt_a = c.zone[ps.a],
-                    .exempt_b = c.zone[ps.b],
-                    .sources = ps.zs,
-                    .targets = ps.zt});
+      const DangerDijkstraResult plain = dijkstra.Run(request);
       danger_us.push_back(MicrosSince(t));
+      danger_settled += plain.settled;
+      DangerDijkstra::Request guided = request;
+      guided.potential = &potential;
+      t = Clock::now();
+      potential.Reset(cch_metric, ps.ct);
+      const DangerDijkstraResult astar = dijkstra.Run(guided);
+      danger_astar_us.push_back(MicrosSince(t));
+      danger_astar_settled += astar.settled;
+      danger_astar_priced += potential.priced();
+      if (astar.found != plain.found || (plain.found && std::abs(astar.seconds - plain.seconds) >
+                                                            1e-9 * std::max(1.0, plain.seconds))) {
+        ++danger_mismatches;
+      }
     }
   }
 
@@ -368,6 +388,24 @@ int Run(int argc, char** argv) {
       auto answer = AnswerWalk(world, base, place_of(a), place_of(b), searchers, options);
       (pass == 0 ? cold_us : warm_us).push_back(MicrosSince(t));
       if (pass == 0 && answer.ok()) ++methods[static_cast<int>(answer->method)];
+    }
+  }
+
+  // Cold walks in the danger band and in band 0, each on pairs of its own (a walk's legs are
+  // cached for every band of its profile): what a band costs over band 0, end to end.
+  std::vector<double> danger_cold_us, base_cold_us;
+  std::array<std::uint32_t, kMethodCount> danger_methods{};
+  if (!quick) {
+    for (const auto& [a, b] : far_pairs(seed + 2, pairs)) {
+      t = Clock::now();
+      auto answer = AnswerWalk(world, danger, place_of(a), place_of(b), searchers, options);
+      danger_cold_us.push_back(MicrosSince(t));
+      if (answer.ok()) ++danger_methods[static_cast<int>(answer->method)];
+    }
+    for (const auto& [a, b] : far_pairs(seed + 3, pairs)) {
+      t = Clock::now();
+      (void)AnswerWalk(world, base, place_of(a), place_of(b), searchers, options);
+      base_cold_us.push_back(MicrosSince(t));
     }
   }
 
@@ -419,8 +457,18 @@ int Run(int argc, char** argv) {
   std::printf("Dijkstra band 0   median %8.1f us  p99 %8.1f us  (%.0f nodes settled on average)\n",
               dijkstra_median, Percentile(dijkstra_us, 0.99),
               chosen.empty() ? 0.0 : dijkstra_settled / chosen.size());
-  std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us\n", band,
-              Percentile(danger_us, 0.5), Percentile(danger_us, 0.99));
+  const double danger_count = std::max<double>(1.0, static_cast<double>(danger_us.size()));
+  std::printf("Dijkstra band %-3u median %8.1f us  p99 %8.1f us  (%.0f nodes settled on average)\n",
+              band, Percentile(danger_us, 0.5), Percentile(danger_us, 0.99),
+              danger_settled / danger_count);
+  std::printf(
+      "A* band %-3u      median %8.1f us  p99 %8.1f us  (%.0f nodes settled, %.0f ranks priced on "
+      "average; cost mismatches %u; Dijkstra / A* %.1fx)\n",
+      band, Percentile(danger_astar_us, 0.5), Percentile(danger_astar_us, 0.99),
+      danger_astar_settled / danger_count, danger_astar_priced / danger_count, danger_mismatches,
+      Percentile(danger_astar_us, 0.5) > 0
+          ? Percentile(danger_us, 0.5) / Percentile(danger_astar_us, 0.5)
+          : 0.0);
   std::printf(
       "Dijkstra / CCH    %.1fx (medians); Dijkstra / walkd's CCH (bound + guess) %.1fx; Dijkstra / "
       "bounded CCH %.1fx; Dijkstra / perfect CCH %.1fx\n",
@@ -435,6 +483,14 @@ int Run(int argc, char** argv) {
               Percentile(cold_us, 0.99));
   std::printf("whole walk warm   median %8.1f us  p99 %8.1f us\n", Percentile(warm_us, 0.5),
               Percentile(warm_us, 0.99));
+  const double danger_cold_median = Percentile(danger_cold_us, 0.5);
+  const double base_cold_median = Percentile(base_cold_us, 0.5);
+  std::printf(
+      "whole walk cold, band %u median %8.1f us  p99 %8.1f us; band 0 on other pairs median %8.1f "
+      "us  p99 %8.1f us; band %u / band 0 %.2fx (medians)\n",
+      band, danger_cold_median, Percentile(danger_cold_us, 0.99), base_cold_median,
+      Percentile(base_cold_us, 0.99), band,
+      base_cold_median > 0 ? danger_cold_median / base_cold_median : 0.0);
   nlohmann::ordered_json line;
   line["nodes"] = g.node_count();
   line["arcs"] = g.arc_count();
@@ -470,6 +526,14 @@ int Run(int argc, char** argv) {
   line["dijkstra_p99_us"] = Percentile(dijkstra_us, 0.99);
   line["danger_median_us"] = Percentile(danger_us, 0.5);
   line["danger_p99_us"] = Percentile(danger_us, 0.99);
+  line["danger_astar_median_us"] = Percentile(danger_astar_us, 0.5);
+  line["danger_astar_p99_us"] = Percentile(danger_astar_us, 0.99);
+  line["danger_mismatches"] = danger_mismatches;
+  line["danger_cold_median_us"] = danger_cold_median;
+  line["danger_cold_p99_us"] = Percentile(danger_cold_us, 0.99);
+  line["base_cold_other_median_us"] = base_cold_median;
+  line["danger_over_base_cold"] =
+      base_cold_median > 0 ? danger_cold_median / base_cold_median : 0.0;
   line["dijkstra_over_cch"] = cch_median > 0 ? dijkstra_median / cch_median : 0.0;
   line["cold_median_us"] = Percentile(cold_us, 0.5);
   line["cold_p99_us"] = Percentile(cold_us, 0.99);
@@ -480,6 +544,12 @@ int Run(int argc, char** argv) {
     if (methods[m] > 0) method_counts[MethodName(static_cast<Method>(m))] = methods[m];
   }
   line["methods"] = method_counts;
+  nlohmann::ordered_json danger_method_counts;
+  for (int m = 0; m < kMethodCount; ++m) {
+    if (danger_methods[m] > 0)
+      danger_method_counts[MethodName(static_cast<Method>(m))] = danger_methods[m];
+  }
+  line["danger_methods"] = danger_method_counts;
   line["mismatches"] = mismatches;
   std::printf("%s\n", line.dump().c_str());
   return 0;

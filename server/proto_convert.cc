@@ -327,6 +327,8 @@ walk::v1::Method MethodToProto(nav::Method method) {
       return walk::v1::METHOD_REACH;
     case nav::Method::kNavMesh:
       return walk::v1::METHOD_NAVMESH;
+    case nav::Method::kCchAStar:
+      return walk::v1::METHOD_CCH_ASTAR;
   }
   return walk::v1::METHOD_UNSPECIFIED;
 }

@@ -365,6 +365,14 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
     sources.push_back({e.node, priced(*route.start, e)});
   for (const Leg::Entry& e : route.goal->entries)
     targets.push_back({e.node, priced(*route.goal, e)});
+  // Unless the plain Dijkstra is asked for: an A* guided by band-0 distances to the goal leg's
+  // entrances (their band-0 seconds), which no band's danger can undercut.
+  CchPotential* potential = nullptr;
+  if (route.mode == SearchMode::kAuto) {
+    potential = &route.searcher.QueriesFor(*route.index.cch).potential;
+    AddEndpoints(*route.goal, &route.targets);
+    potential->Reset(*route.index.metrics[route.p], route.targets);
+  }
   const DangerDijkstraResult result =
       route.searcher.dijkstra.Run({.graph = route.g,
                                    .prices = route.g.prices[route.p],
@@ -373,9 +381,10 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
                                    .exempt_b = route.exempt_b,
                                    .sources = sources,
                                    .targets = targets,
-                                   .stop = route.searcher.stop},
+                                   .stop = route.searcher.stop,
+                                   .potential = potential},
                                   &route.arcs);
-  route.walk.method = Method::kDijkstra;
+  route.walk.method = potential != nullptr ? Method::kCchAStar : Method::kDijkstra;
   route.walk.stats.nodes_expanded += result.settled;
   route.stopped = result.stopped;
   if (result.found) {

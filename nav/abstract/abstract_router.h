@@ -20,6 +20,7 @@
 #include "nav/cch/cch.h"
 #include "nav/cch/cch_bound.h"
 #include "nav/cch/cch_metric.h"
+#include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
@@ -33,10 +34,11 @@ namespace walk::nav {
 // walk's query starts with, on one set of labels (a split query that finds nothing is asked
 // again as a tree query, over the ranks it has just read).
 struct CchQueries {
-  explicit CchQueries(const Cch& cch) : labels(cch), tree(labels), split(labels) {}
+  explicit CchQueries(const Cch& cch) : labels(cch), tree(labels), split(labels), potential(cch) {}
   CchAncestorWalk labels;
   CchQuery tree;
   CchSplitQuery split;
+  CchPotential potential;  // guides the danger search (an A*) on this hierarchy
 };
 
 // One thread's search buffers for abstract walks.

@@ -19,6 +19,7 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     target_stamp_.assign(n, 0);
     settled_.resize(n);
     g_.resize(n);
+    h_.resize(n);
     parent_arc_.resize(n);
     source_of_.resize(n);
     target_seconds_.resize(n);
@@ -40,19 +41,29 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       target_index_[t.node] = i;
     }
   }
+  CchPotential* const potential = request.potential;
+  // A node first reached is pushed keyed by seconds so far plus its potential, unless no target
+  // can be reached from it. Reached again more cheaply it is lowered, or settled again when it
+  // was settled (a potential consistent but for rounding).
   auto reach = [&](std::uint32_t v, double g, std::uint32_t arc, std::uint32_t source) {
     if (stamp_[v] != generation_) {
       stamp_[v] = generation_;
-      settled_[v] = 0;
       g_[v] = g;
       parent_arc_[v] = arc;
       source_of_[v] = source;
-      heap_.Push(v, g);
-    } else if (!settled_[v] && g < g_[v]) {
+      h_[v] = potential != nullptr ? potential->ToTargets(v) : 0.0;
+      settled_[v] = h_[v] < kInfCost ? 0 : 1;  // a dead end is never pushed
+      if (!settled_[v]) heap_.Push(v, g + h_[v]);
+    } else if (g < g_[v] && h_[v] < kInfCost) {
       g_[v] = g;
       parent_arc_[v] = arc;
       source_of_[v] = source;
-      heap_.Decrease(v, g);
+      if (settled_[v]) {
+        settled_[v] = 0;
+        heap_.Push(v, g + h_[v]);
+      } else {
+        heap_.Decrease(v, g + h_[v]);
+      }
     }
   };
   for (std::uint32_t i = 0; i < sources.size(); ++i)
@@ -61,9 +72,10 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
   const bool danger = band.prices_danger();
   std::uint32_t best_node = kInvalidId;
   while (!heap_.empty()) {
-    double g;
-    const std::uint32_t v = heap_.PopMin(&g);
-    if (g >= result.seconds) break;
+    double key;
+    const std::uint32_t v = heap_.PopMin(&key);
+    if (key >= result.seconds) break;
+    const double g = g_[v];
     settled_[v] = 1;
     ++result.settled;
     if (request.stop != nullptr) {

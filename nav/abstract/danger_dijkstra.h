@@ -1,6 +1,8 @@
 // Dijkstra over the abstract graph from a start leg's nodes to a goal leg's nodes, pricing each
 // arc as it reads it: its band-0 seconds plus the danger of the zones in its mix (the ends'
 // zones exempt). It answers every band; the CCH (nav/cch/cch_query.h) answers band 0 faster.
+// Given the band-0 distances to the goal (CchPotential) it is an A* guided by them: danger only
+// adds to band-0 seconds, so they never overestimate and the cost found is the same.
 // One per thread: generation-stamped buffers sized once.
 #pragma once
 
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "nav/abstract/abstract_graph.h"
+#include "nav/cch/cch_potential.h"
 #include "nav/cost/metric.h"
 #include "nav/search/indexed_heap.h"
 #include "nav/search/search_stop.h"
@@ -24,8 +27,8 @@ struct DangerDijkstraResult {
   double seconds = kInfCost;
   std::uint32_t source = kInvalidId;  // index into the sources
   std::uint32_t target = kInvalidId;  // index into the targets
-  std::uint64_t settled = 0;
-  absl::Status stopped;  // not OK: the request's `stop` stopped it, nothing found
+  std::uint64_t settled = 0;          // nodes settled (and settled again, in an A*)
+  absl::Status stopped;               // not OK: the request's `stop` stopped it, nothing found
 };
 
 class DangerDijkstra {
@@ -41,6 +44,10 @@ class DangerDijkstra {
     const std::vector<PricedNode>& sources;
     const std::vector<PricedNode>& targets;
     const SearchStop* stop = nullptr;  // polled as it settles nodes; may be null
+    // Optional: each node's band-0 seconds to the targets (their band-0 seconds included),
+    // Reset by the caller for these targets under the profile's band-0 CCH metric. The search
+    // is then an A* settling nodes by seconds so far plus these.
+    CchPotential* potential = nullptr;
   };
   // The cheapest source.seconds + way + target.seconds. When `arcs` is non-null and found, it
   // receives the arcs taken.
@@ -52,6 +59,7 @@ class DangerDijkstra {
   std::vector<std::uint32_t> target_stamp_;
   std::vector<std::uint8_t> settled_;
   std::vector<double> g_;
+  std::vector<double> h_;                  // the potential of a reached node (0 without one)
   std::vector<std::uint32_t> parent_arc_;  // kInvalidId at a source
   std::vector<std::uint32_t> source_of_;   // which source the way starts from
   std::vector<double> target_seconds_;

@@ -36,6 +36,8 @@ const char* MethodName(Method method) {
       return "reach";
     case Method::kNavMesh:
       return "navmesh";
+    case Method::kCchAStar:
+      return "cch_astar";
   }
   return "unknown";
 }

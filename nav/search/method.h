@@ -20,9 +20,10 @@ enum class Method : std::uint8_t {
   kCch,
   kDijkstra,
   kReach,
-  kNavMesh  // the navmesh backend: Detour's findPath and straight path (nav/navmesh/)
+  kNavMesh,  // the navmesh backend: Detour's findPath and straight path (nav/navmesh/)
+  kCchAStar  // the danger search as an A* guided by band-0 CCH distances (CH potentials)
 };
-inline constexpr int kMethodCount = 9;
+inline constexpr int kMethodCount = 10;
 
 const char* MethodName(Method method);
 

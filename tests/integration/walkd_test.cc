@@ -428,8 +428,8 @@ TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
     EXPECT_GT(grid.nodes_expanded(), 10 * cch.nodes_expanded() + 1);
 
     // A danger band: auto takes band 0's walk when it enters no zone the band prices, else the
-    // Dijkstra; either way the band's full danger search costs the same. The CCH is refused,
-    // naming the field.
+    // A* guided by band-0 distances; either way the band's full danger search costs the same.
+    // The CCH is refused, naming the field.
     walk::v1::WalkResponse danger, full;
     ASSERT_TRUE(ask(walk::v1::SEARCH_AUTO, 20, &danger).ok());
     ASSERT_TRUE(ask(walk::v1::SEARCH_DIJKSTRA, 20, &full).ok());
@@ -437,7 +437,7 @@ TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
     EXPECT_FALSE(full.from_band_zero());
     EXPECT_NEAR(danger.seconds(), full.seconds(), 1e-6 * full.seconds());
     EXPECT_EQ(danger.method(),
-              danger.from_band_zero() ? automatic.method() : walk::v1::METHOD_DIJKSTRA);
+              danger.from_band_zero() ? automatic.method() : walk::v1::METHOD_CCH_ASTAR);
     const grpc::Status refused = ask(walk::v1::SEARCH_CCH, 20, &danger);
     EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
     EXPECT_EQ(refused.error_message().rfind("search:", 0), 0u) << refused.error_message();

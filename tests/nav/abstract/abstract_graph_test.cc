@@ -13,6 +13,7 @@
 #include "nav/abstract/abstract_router.h"
 #include "nav/abstract/cell_search.h"
 #include "nav/check/abstract_check.h"
+#include "nav/cost/danger.h"
 #include "nav/demo/demo_world.h"
 #include "nav/import/movingai.h"
 #include "nav/query/snap.h"
@@ -97,12 +98,63 @@ TEST(AbstractGraphTest, AbstractWalksAreNeverCheaperThanExactAndCloseToIt) {
     EXPECT_LT(report.worst_seconds_excess, mode == SearchMode::kAuto ? 0.10 : 1.0)
         << SearchModeName(mode);
   }
-  // A danger band: Dijkstra prices danger from the zone mix; never below the exact walk.
+  // A danger band: the A* prices danger from the zone mix; never below the exact walk.
   const Metric band20(world, *FindProfile("neutral"), 20);
   const ExactnessReport danger = CheckExactness(world, band20, router, 80, 6, SearchMode::kAuto);
   EXPECT_EQ(danger.disagree, 0u) << (danger.problems.empty() ? "" : danger.problems[0]);
-  EXPECT_GT(danger.methods[static_cast<int>(Method::kDijkstra)], 40u);
+  EXPECT_GT(danger.methods[static_cast<int>(Method::kCchAStar)], 40u);
   EXPECT_LT(danger.mean_seconds_excess, 0.03);
+}
+
+// Every danger band and profile: the A* guided by band-0 CCH distances (auto) costs what the plain
+// danger Dijkstra costs, on random pairs of the demo world (the ends' zones exempt in both), and
+// settles fewer nodes.
+TEST(AbstractGraphTest, DangerAStarCostsWhatTheDangerDijkstraCosts) {
+  const World& world = DemoWorld();
+  const std::vector<std::string> profiles = ProfileNames();
+  const AbstractRouter router(world, Prepare(world, profiles), 64 << 20);
+  const Continent& c = world.continents.at(0);
+  AbstractSearcher searcher;
+  std::mt19937_64 random(23);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  for (const std::string& profile : profiles) {
+    for (const std::uint32_t band : kDangerBands) {
+      if (band == 0) continue;
+      const Metric metric(world, *FindProfile(profile), band);
+      int compared = 0, in_zones = 0;
+      std::uint64_t astar_settled = 0, dijkstra_settled = 0;
+      for (int i = 0; i < 2000 && compared < 40; ++i) {
+        const SurfaceId a = any(random), b = any(random);
+        if (a == b || c.region[a] != c.region[b]) continue;
+        // Legs cached first, so that both count the nodes of their search across the graph only.
+        (void)router.Route(c, metric, a, b, SearchMode::kDijkstra, false, searcher);
+        auto astar = router.Route(c, metric, a, b, SearchMode::kAuto, false, searcher);
+        auto dijkstra = router.Route(c, metric, a, b, SearchMode::kDijkstra, false, searcher);
+        ASSERT_TRUE(astar.ok()) << astar.status();
+        ASSERT_TRUE(dijkstra.ok()) << dijkstra.status();
+        if (astar->method == Method::kTile) continue;  // the tile's own way was cheaper
+        ASSERT_EQ(astar->found, dijkstra->found)
+            << profile << " band " << band << " " << a << " -> " << b;
+        if (!astar->found) continue;
+        ++compared;
+        in_zones += c.zone[a] != 0 || c.zone[b] != 0;
+        // A profile that prices no danger (shortest) takes the CCH in every band.
+        EXPECT_EQ(astar->method, metric.prices_danger() ? Method::kCchAStar : Method::kCch);
+        EXPECT_NEAR(astar->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds))
+            << profile << " band " << band << " " << a << " -> " << b;
+        // Ends in one tile: auto also searches the tile (its expansions count too).
+        const bool one_tile = c.column_x[a] / kTileColumns == c.column_x[b] / kTileColumns &&
+                              c.column_y[a] / kTileColumns == c.column_y[b] / kTileColumns;
+        if (!one_tile) {
+          astar_settled += astar->stats.nodes_expanded;
+          dijkstra_settled += dijkstra->stats.nodes_expanded;
+        }
+      }
+      EXPECT_GE(compared, 30) << profile << " band " << band;
+      EXPECT_GT(in_zones, 0) << "some ends stand in zones, exempt from danger";
+      EXPECT_LT(astar_settled, dijkstra_settled) << profile << " band " << band;
+    }
+  }
 }
 
 // An open map `side` columns square: every crossing plain.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <numeric>
 #include <queue>
 #include <random>
 #include <tuple>
@@ -17,6 +18,7 @@
 #include "nav/cch/cch_landmarks.h"
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_order.h"
+#include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cch_triangle_row.h"
@@ -352,6 +354,34 @@ TEST(CchTest, SparseGraphsMatchDijkstra) {
       const auto targets = RandomEndpoints(g.node_count, rng);
       ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, queries, sources, targets))
           << nodes << " nodes, query " << q;
+    }
+  }
+}
+
+// The potential of every node, asked in a random order (so its memo is entered anywhere), is
+// the reference distance to the targets.
+TEST(CchPotentialTest, DistancesToTargetsMatchDijkstra) {
+  std::mt19937_64 rng(31);
+  for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+           {1, 1}, {10, 15}, {100, 150}, {400, 1200}, {800, 1000}}) {
+    const Graph g = SparseGraph(nodes, arcs, rng);
+    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+    const std::vector<double> weights = RandomWeights(g, rng);
+    const CchMetric metric(cch, weights);
+    CchPotential potential(cch);
+    std::vector<std::uint32_t> asked(g.node_count);
+    std::iota(asked.begin(), asked.end(), 0u);
+    for (int q = 0; q < 8; ++q) {
+      const std::vector<CchEndpoint> targets = RandomEndpoints(g.node_count, rng);
+      potential.Reset(metric, targets);
+      std::shuffle(asked.begin(), asked.end(), rng);
+      for (const std::uint32_t v : asked) {
+        const double expected = ReferenceCost(g, weights, {{v, 0.0}}, targets);
+        ASSERT_TRUE(SameCost(potential.ToTargets(v), expected))
+            << nodes << " nodes, set " << q << ", node " << v << ": " << potential.ToTargets(v)
+            << " vs " << expected;
+      }
+      EXPECT_LE(potential.priced(), g.node_count);  // each rank priced once per target set
     }
   }
 }

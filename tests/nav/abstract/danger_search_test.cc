@@ -1,0 +1,144 @@
+// The danger search over random graphs: as an A* guided by band-0 CCH distances it finds what the
+// plain Dijkstra finds, for every band, with zones of every level on the arcs and the ends'
+// zones exempt.
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nav/abstract/danger_dijkstra.h"
+#include "nav/cch/cch.h"
+#include "nav/cch/cch_metric.h"
+#include "nav/cch/cch_order.h"
+#include "nav/cch/cch_potential.h"
+#include "nav/cost/danger.h"
+
+namespace walk::nav {
+namespace {
+
+// A world of zones only: what a Metric needs to price danger. Zone z (1 .. 6) is for levels
+// from 10 * z - 5, so every band finds zones above it, far above it and below it.
+World ZonesOnly() {
+  World world;
+  for (std::uint16_t z = 1; z <= 6; ++z) {
+    world.zones.push_back(Zone{.id = z,
+                               .name = "zone " + std::to_string(z),
+                               .min_level = static_cast<std::uint16_t>(10 * z - 5),
+                               .max_level = static_cast<std::uint16_t>(10 * z + 5)});
+  }
+  return world;
+}
+
+// `nodes` nodes, arcs mostly between near ids plus a few long ones, some absent (+inf); each arc
+// spends a random part of its seconds in up to two zones.
+ContinentGraph RandomGraph(std::uint32_t nodes, std::uint32_t arcs, std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::uint32_t> any(0, nodes - 1);
+  std::uniform_int_distribution<int> near(-5, 5);
+  std::bernoulli_distribution far(0.1), absent(0.03);
+  std::uniform_real_distribution<float> seconds(0.5f, 30.0f), part(0.0f, 1.0f);
+  std::uniform_int_distribution<int> zone_count(0, 2);
+  std::uniform_int_distribution<std::uint16_t> zone(1, 6);
+  std::vector<std::vector<std::uint32_t>> heads(nodes);
+  for (std::uint32_t a = 0; a < arcs; ++a) {
+    const std::uint32_t tail = any(rng);
+    const std::uint32_t head =
+        far(rng) ? any(rng)
+                 : static_cast<std::uint32_t>(std::clamp<std::int64_t>(
+                       std::int64_t{tail} + near(rng), 0, std::int64_t{nodes} - 1));
+    heads[tail].push_back(head);
+  }
+  ContinentGraph g;
+  g.node_surface.resize(nodes);
+  g.first_arc.push_back(0);
+  ArcPrices prices;
+  prices.mix_first.push_back(0);
+  for (std::uint32_t v = 0; v < nodes; ++v) {
+    g.node_surface[v] = v;
+    for (const std::uint32_t h : heads[v]) {
+      g.arc_head.push_back(h);
+      const float s = absent(rng) ? kInfCost : seconds(rng);
+      prices.seconds.push_back(s);
+      prices.yards.push_back(s);
+      std::vector<ZoneShare> mix;
+      for (int k = zone_count(rng); k > 0; --k) {
+        const std::uint16_t z = zone(rng);
+        if (std::none_of(mix.begin(), mix.end(), [z](const ZoneShare& m) { return m.zone == z; }))
+          mix.push_back({.zone = z, .seconds = std::isfinite(s) ? s * part(rng) / 2 : 0.0f});
+      }
+      std::sort(mix.begin(), mix.end(),
+                [](const ZoneShare& x, const ZoneShare& y) { return x.zone < y.zone; });
+      prices.mix.insert(prices.mix.end(), mix.begin(), mix.end());
+      prices.mix_first.push_back(static_cast<std::uint32_t>(prices.mix.size()));
+    }
+    g.first_arc.push_back(static_cast<std::uint32_t>(g.arc_head.size()));
+  }
+  g.prices.push_back(std::move(prices));
+  return g;
+}
+
+std::vector<PricedNode> RandomEnds(std::uint32_t nodes, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> count(1, 4);
+  std::uniform_int_distribution<std::uint32_t> node(0, nodes - 1);
+  std::uniform_real_distribution<double> seconds(0.0, 20.0);
+  std::vector<PricedNode> ends(count(rng));
+  for (PricedNode& e : ends) e = {node(rng), seconds(rng)};
+  return ends;
+}
+
+TEST(DangerSearchTest, TheGuidedSearchCostsWhatTheDijkstraCostsOnRandomGraphs) {
+  const World world = ZonesOnly();
+  std::mt19937_64 rng(41);
+  std::uniform_int_distribution<std::uint16_t> exempt(0, 6);
+  for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+           {2, 2}, {20, 50}, {200, 700}, {1000, 3500}}) {
+    const ContinentGraph g = RandomGraph(nodes, arcs, rng);
+    const std::vector<std::uint32_t> tails = g.ArcTails();
+    std::vector<float> x(nodes), y(nodes);  // ids laid out in rows, near ids near each other
+    for (std::uint32_t v = 0; v < nodes; ++v) {
+      x[v] = static_cast<float>(v % 32);
+      y[v] = static_cast<float>(v / 32);
+    }
+    const Cch cch(nodes, NestedDissectionOrder(nodes, tails, g.arc_head, x, y), tails, g.arc_head);
+    const CchMetric metric(cch, {g.prices[0].seconds.begin(), g.prices[0].seconds.end()});
+    DangerDijkstra plain, guided;
+    CchPotential potential(cch);
+    std::uint64_t plain_settled = 0, guided_settled = 0;
+    int found = 0;
+    for (const std::uint32_t band : kDangerBands) {
+      const Metric metric_band(world, *FindProfile("neutral"), band);
+      for (int q = 0; q < 60; ++q) {
+        const std::vector<PricedNode> sources = RandomEnds(nodes, rng);
+        const std::vector<PricedNode> targets = RandomEnds(nodes, rng);
+        DangerDijkstra::Request request{.graph = g,
+                                        .prices = g.prices[0],
+                                        .band = metric_band,
+                                        .exempt_a = exempt(rng),
+                                        .exempt_b = exempt(rng),
+                                        .sources = sources,
+                                        .targets = targets};
+        const DangerDijkstraResult want = plain.Run(request);
+        // The potential's targets at their band-0 seconds; here the ends carry no danger.
+        std::vector<CchEndpoint> base_targets;
+        for (const PricedNode& t : targets) base_targets.push_back({t.node, t.seconds});
+        potential.Reset(metric, base_targets);
+        request.potential = &potential;
+        const DangerDijkstraResult got = guided.Run(request);
+        ASSERT_EQ(got.found, want.found) << nodes << " nodes, band " << band << ", query " << q;
+        if (!want.found) continue;
+        ++found;
+        EXPECT_NEAR(got.seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
+            << nodes << " nodes, band " << band << ", query " << q;
+        plain_settled += want.settled;
+        guided_settled += got.settled;
+      }
+    }
+    EXPECT_GT(found, 0) << nodes << " nodes";
+    if (nodes >= 200) {
+      EXPECT_LT(guided_settled, plain_settled) << nodes << " nodes";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace walk::nav
