@@ -122,6 +122,23 @@ class LongBatch {
   std::thread reader_;
 };
 
+// Waits (a bounded while) until `batch` has its first answer; whether it came.
+bool WaitForFirstAnswer(const LongBatch& batch) {
+  for (int wait = 0; wait < 600 * testing::Patience() && batch.answered() == 0; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return batch.answered() > 0;
+}
+
+// Waits (a minute, times the patience) for walkd to exit; whether it did.
+bool WaitForExit(testing::StartedWalkd& walkd) {
+  for (int wait = 0; wait < 1200 * testing::Patience(); ++wait) {
+    if (walkd.process->Exited()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return walkd.process->Exited();
+}
+
 TEST(WalkdLimitsTest, UnaryWalksAnswerUnderBatchLoadAndCancelledWorkEndsAtOnce) {
   testing::StartedWalkd walkd =
       Serve("fairness", {"--search-threads", "2", "--shutdown-grace-s", "1"});
@@ -131,12 +148,9 @@ TEST(WalkdLimitsTest, UnaryWalksAnswerUnderBatchLoadAndCancelledWorkEndsAtOnce) 
     // Eight streams of 512 long walks: minutes of searching queued behind two threads.
     std::vector<std::unique_ptr<LongBatch>> batches;
     for (int i = 0; i < 8; ++i) batches.push_back(std::make_unique<LongBatch>(*stub, 512));
-    for (int wait = 0; wait < 600 && batches.front()->answered() == 0; ++wait) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ASSERT_GT(batches.front()->answered(), 0) << "the batches are being searched";
+    ASSERT_TRUE(WaitForFirstAnswer(*batches.front())) << "the batches are being searched";
     // A unary walk goes before the queued batch pairs: it answers within its deadline.
-    client::WalkClient client(walkd.address, 15.0);
+    client::WalkClient client(walkd.address, 15.0 * testing::Patience());
     for (int i = 0; i < 3; ++i) {
       walk::v1::WalkResponse response;
       const grpc::Status status = client.Walk(LongWalk(1.0 + i), &response);
@@ -150,12 +164,7 @@ TEST(WalkdLimitsTest, UnaryWalksAnswerUnderBatchLoadAndCancelledWorkEndsAtOnce) 
   // The cancelled streams' queued pairs end at once: SIGTERM finishes long before the minutes
   // of searching they held (the loop below gives up after a minute).
   walkd.process->Signal(SIGTERM);
-  bool exited = false;
-  for (int wait = 0; wait < 1200 && !exited; ++wait) {
-    exited = walkd.process->Exited();
-    if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ASSERT_TRUE(exited) << "walkd still searching a minute after SIGTERM";
+  ASSERT_TRUE(WaitForExit(walkd)) << "walkd still searching a minute after SIGTERM";
   EXPECT_EQ(walkd.process->Wait(), 0) << walkd.process->output();
 }
 
@@ -177,18 +186,10 @@ TEST(WalkdLimitsTest, SigtermWithSearchesAndFloodsInFlightExitsAfterItsGrace) {
       client.Walk(LongWalk(2.0 + i), &response).IgnoreError();
     });
   }
-  for (int wait = 0; wait < 600 && batches.front()->answered() == 0; ++wait) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ASSERT_GT(batches.front()->answered(), 0) << "the batches are being searched";
+  ASSERT_TRUE(WaitForFirstAnswer(*batches.front())) << "the batches are being searched";
   const auto signalled = std::chrono::steady_clock::now();
   walkd.process->Signal(SIGTERM);
-  bool exited = false;
-  for (int wait = 0; wait < 1200 && !exited; ++wait) {
-    exited = walkd.process->Exited();
-    if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ASSERT_TRUE(exited) << "walkd still searching a minute after SIGTERM";
+  ASSERT_TRUE(WaitForExit(walkd)) << "walkd still searching a minute after SIGTERM";
   std::printf("exited %.2f s after SIGTERM (grace 1 s)\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count());
   EXPECT_EQ(walkd.process->Wait(), 0) << walkd.process->output();
