@@ -199,6 +199,8 @@ int Run(int argc, char** argv) {
       cch_dijkstra_us, dijkstra_us, danger_us, danger_astar_us;
   double danger_settled = 0, danger_astar_settled = 0, danger_astar_priced = 0;
   std::uint32_t danger_mismatches = 0;
+  std::vector<double> danger_over_base;  // a pair's band cost over its band-0 cost
+  std::uint32_t ends_unpriced = 0;       // pairs whose ends' zones the band does not price
   std::uint32_t mismatches = 0, found = 0;
   // The tree and the split query on one set of labels, as walkd's search threads hold them.
   CchAncestorWalk labels(cch);
@@ -358,6 +360,10 @@ int Run(int argc, char** argv) {
       danger_astar_us.push_back(MicrosSince(t));
       danger_astar_settled += astar.settled;
       danger_astar_priced += potential.priced();
+      ends_unpriced +=
+          danger.ZoneMultiplier(c.zone[ps.a]) == 1.0 && danger.ZoneMultiplier(c.zone[ps.b]) == 1.0;
+      if (astar.found && reference[i].found && reference[i].cost > 0)
+        danger_over_base.push_back(astar.seconds / reference[i].cost);
       if (astar.found != plain.found || (plain.found && std::abs(astar.seconds - plain.seconds) >
                                                             1e-9 * std::max(1.0, plain.seconds))) {
         ++danger_mismatches;
@@ -470,6 +476,11 @@ int Run(int argc, char** argv) {
           ? Percentile(danger_us, 0.5) / Percentile(danger_astar_us, 0.5)
           : 0.0);
   std::printf(
+      "band %u cost / band-0 cost of a pair: median %.3f, p90 %.3f, max %.3f; pairs whose ends' "
+      "zones band %u does not price: %u of %zu\n",
+      band, Percentile(danger_over_base, 0.5), Percentile(danger_over_base, 0.9),
+      Percentile(danger_over_base, 1.0), band, ends_unpriced, danger_us.size());
+  std::printf(
       "Dijkstra / CCH    %.1fx (medians); Dijkstra / walkd's CCH (bound + guess) %.1fx; Dijkstra / "
       "bounded CCH %.1fx; Dijkstra / perfect CCH %.1fx\n",
       cch_median > 0 ? dijkstra_median / cch_median : 0.0,
@@ -529,6 +540,8 @@ int Run(int argc, char** argv) {
   line["danger_astar_median_us"] = Percentile(danger_astar_us, 0.5);
   line["danger_astar_p99_us"] = Percentile(danger_astar_us, 0.99);
   line["danger_mismatches"] = danger_mismatches;
+  line["danger_over_base_cost_median"] = Percentile(danger_over_base, 0.5);
+  line["danger_over_base_cost_p90"] = Percentile(danger_over_base, 0.9);
   line["danger_cold_median_us"] = danger_cold_median;
   line["danger_cold_p99_us"] = Percentile(danger_cold_us, 0.99);
   line["base_cold_other_median_us"] = base_cold_median;

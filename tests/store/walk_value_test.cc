@@ -139,8 +139,8 @@ TEST(WalkValueTest, GarbageIsDataLossNamingWhatIsWrong) {
   v[1] = 7;
   ExpectDataLoss(v, "unknown status 7");
   v = good;
-  v[2] = 9;  // one past Method::kNavMesh
-  ExpectDataLoss(v, "unknown method 9");
+  v[2] = static_cast<char>(nav::kMethodCount);  // one past the last method
+  ExpectDataLoss(v, "unknown method " + std::to_string(nav::kMethodCount));
   v = good;
   v[3] = static_cast<char>(0x81);
   ExpectDataLoss(v, "unknown flag bits 0x80");
