@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The routes stage at scale: a faction's quest walks, every danger band, through a real walkd.
+
+A route planner asks walkd for the walks between the places of its quests: places come in
+clusters (a quest hub and the spots around it), and it wants every walk inside a cluster and from
+each hub to its nearest hubs, in each of the six danger bands, for one faction. This benchmark
+generates such places on a world, starts walkd on it with an empty store, and streams the pairs
+through `walkctl batch`, band 0 first (the danger bands take band 0's walk where it enters no zone
+they price). It prints, per band: pairs, wall seconds, pairs/s, routed, taken from band 0 and
+failed; then the whole stage's wall time and walkd's peak resident memory. Then it adds 1 % more
+places to the clusters and asks every pair again: the routed pairs (the new ones only) and the
+wall time.
+
+Usage: bench/routes_stage.py --world /tmp/demo32 [--pairs 2000000] [--cluster 20] [--radius 150]
+                             [--hubs 3] [--profile faction-a] [--seed 1] [--grow 0.01]
+
+--pairs is the stage's total over the six bands; the clusters are as many as it takes. The world
+folder is what `walkgrid demo --tiles 32x32 --out DIR` and `walkgrid prepare DIR` make.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from batch_bench import BUILD, Walkd, walkctl  # noqa: E402
+
+BANDS = [0, 10, 20, 30, 40, 50]
+
+
+def world_size(world_dir):
+    """The world's first continent's width and height, yards."""
+    info = json.loads(subprocess.run([os.path.join(BUILD, "client", "walkgrid"), "info", world_dir],
+                                     capture_output=True, text=True, check=True).stdout)
+    continent = info["continents"][0]
+    return continent["width_columns"] * info["column_yards"], continent["height_columns"] * info["column_yards"]
+
+
+def make_clusters(count, size, radius, extent, rng):
+    """`count` clusters of `size` places: a hub, and the rest within `radius` yards of it."""
+    width, height = extent
+    clusters = []
+    for _ in range(count):
+        hub = [rng.uniform(radius, width - radius), rng.uniform(radius, height - radius)]
+        places = [hub]
+        while len(places) < size:
+            places.append(near(hub, radius, rng, extent))
+        clusters.append(places)
+    return clusters
+
+
+def near(hub, radius, rng, extent):
+    width, height = extent
+    angle, r = rng.uniform(0, 2 * math.pi), radius * math.sqrt(rng.random())
+    return [min(max(hub[0] + r * math.cos(angle), 0.0), width - 0.01),
+            min(max(hub[1] + r * math.sin(angle), 0.0), height - 0.01)]
+
+
+def pairs_of(clusters, hubs):
+    """Every ordered pair inside each cluster, and each hub to its `hubs` nearest hubs."""
+    pairs = []
+    for places in clusters:
+        pairs += [(a, b) for a in places for b in places if a is not b]
+    centers = [c[0] for c in clusters]
+    for i, a in enumerate(centers):
+        nearest = sorted((j for j in range(len(centers)) if j != i),
+                         key=lambda j: (centers[j][0] - a[0]) ** 2 + (centers[j][1] - a[1]) ** 2)
+        pairs += [(a, centers[j]) for j in nearest[:hubs]]
+    return pairs
+
+
+def write_band(path, pairs, band, profile):
+    with open(path, "w") as f:
+        for i, (a, b) in enumerate(pairs):
+            f.write(json.dumps({"id": i, "world": "big", "from": a, "to": b, "profile": profile,
+                                "band": band}) + "\n")
+
+
+def run_batch(addr, pairs_path, out_path):
+    """walkctl batch, its progress lines passed through; the summary and the wall seconds."""
+    started = time.time()
+    proc = subprocess.run([walkctl(), "--addr", addr, "batch", pairs_path, "--out", out_path,
+                           "--stream-timeout-s", "86400"], stdout=subprocess.DEVNULL, stderr=None)
+    wall = time.time() - started
+    if proc.returncode != 0:
+        raise RuntimeError(f"walkctl batch {pairs_path} exited {proc.returncode}")
+    with open(out_path, "rb") as f:
+        f.seek(max(0, os.path.getsize(out_path) - 4096))
+        last = f.read().decode().strip().splitlines()[-1]
+    return json.loads(last)["summary"], wall
+
+
+def memory_mb(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def stage(walkd, tmp, name, pairs, profile):
+    """Every band of `pairs`, band 0 first; the per-band rows and the stage's wall seconds."""
+    rows, started = [], time.time()
+    for band in BANDS:
+        path = os.path.join(tmp, f"{name}-band{band}.jsonl")
+        write_band(path, pairs, band, profile)
+        summary, wall = run_batch(walkd.addr, path, os.path.join(tmp, f"{name}-band{band}.out"))
+        reused = summary.get("from_band_zero", {}).get(str(band), 0)
+        rows.append((band, len(pairs), wall, summary["routed"], summary["stored"], reused,
+                     summary["failed"] + summary["refused"]))
+        print(f"  {name} band {band:2d}: {len(pairs):,} pairs in {wall:.1f} s, "
+              f"{len(pairs) / wall:,.0f} pairs/s; routed {summary['routed']:,}, stored "
+              f"{summary['stored']:,}, from band 0 {reused:,}, failed {rows[-1][6]:,}", flush=True)
+    return rows, time.time() - started
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--world", required=True)
+    parser.add_argument("--pairs", type=int, default=2000000)
+    parser.add_argument("--cluster", type=int, default=20)
+    parser.add_argument("--radius", type=float, default=150.0)
+    parser.add_argument("--hubs", type=int, default=3)
+    parser.add_argument("--profile", default="faction-a")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--grow", type=float, default=0.01)
+    args = parser.parse_args()
+    extent = world_size(args.world)
+    per_cluster = args.cluster * (args.cluster - 1) + args.hubs
+    count = max(2, round(args.pairs / len(BANDS) / per_cluster))
+    rng = random.Random(args.seed)
+    clusters = make_clusters(count, args.cluster, args.radius, extent, rng)
+    pairs = pairs_of(clusters, args.hubs)
+
+    tmp = tempfile.mkdtemp(prefix="walkd-routes-stage-")
+    worlds = os.path.join(tmp, "worlds")
+    os.makedirs(worlds)
+    os.symlink(os.path.abspath(args.world), os.path.join(worlds, "big"))
+    started = time.time()
+    walkd = Walkd(os.path.join(tmp, "data"), worlds)
+    load = time.time() - started
+    try:
+        start_mb = memory_mb(walkd.proc.pid, "VmRSS")
+        print(f"routes stage on {args.world} ({extent[0]:.0f} x {extent[1]:.0f} "
+              f"yd), {args.profile}: {count:,} clusters of {args.cluster} places (radius "
+              f"{args.radius:.0f} yd, {args.hubs} nearest hubs), {len(pairs):,} pairs a band, "
+              f"{len(pairs) * len(BANDS):,} in all; walkd loaded in {load:.0f} s, {start_mb:,.0f} "
+              f"MB resident", flush=True)
+        rows, wall = stage(walkd, tmp, "first", pairs, args.profile)
+        total = sum(r[1] for r in rows)
+        print(f"first run: {total:,} pairs in {wall:.1f} s ({wall / 60:.1f} min), "
+              f"{total / wall:,.0f} pairs/s; routed {sum(r[3] for r in rows):,}, from band 0 "
+              f"{sum(r[5] for r in rows):,}; walkd resident {memory_mb(walkd.proc.pid, 'VmRSS'):,.0f} "
+              f"MB, peak {memory_mb(walkd.proc.pid, 'VmHWM'):,.0f} MB", flush=True)
+
+        # 1 % more places, each joining a cluster: the pairs they add, then every pair again.
+        grown = [list(c) for c in clusters]
+        added = max(1, round(args.grow * count * args.cluster))
+        for _ in range(added):
+            places = grown[rng.randrange(len(grown))]
+            places.append(near(places[0], args.radius, rng, extent))
+        again = pairs_of(grown, args.hubs)
+        rows2, wall2 = stage(walkd, tmp, "grown", again, args.profile)
+        routed2 = sum(r[3] for r in rows2)
+        print(f"after adding {added:,} places ({args.grow:.0%}): {len(again) - len(pairs):,} new pairs "
+              f"a band, {(len(again) - len(pairs)) * len(BANDS):,} in all; routed {routed2:,} in "
+              f"{wall2:.1f} s ({len(again) * len(BANDS) / wall2:,.0f} pairs/s over all "
+              f"{len(again) * len(BANDS):,}); walkd peak {memory_mb(walkd.proc.pid, 'VmHWM'):,.0f} MB",
+              flush=True)
+    finally:
+        walkd.stop()
+
+
+if __name__ == "__main__":
+    main()
