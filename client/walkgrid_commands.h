@@ -13,9 +13,10 @@
 
 namespace walk::client {
 
-void AddBuildMeshCommand(CLI::App& app);  // walkgrid_build_mesh.cc
-void AddDemoCommand(CLI::App& app);       // walkgrid_demo.cc
-void AddOracleCommand(CLI::App& app);     // walkgrid_oracle.cc
+void AddMovingAiCheckCommand(CLI::App& app);  // walkgrid_movingai.cc
+void AddBuildMeshCommand(CLI::App& app);      // walkgrid_build_mesh.cc
+void AddDemoCommand(CLI::App& app);           // walkgrid_demo.cc
+void AddOracleCommand(CLI::App& app);         // walkgrid_oracle.cc
 void AddGraphCommands(CLI::App& app);   // walkgrid_graph.cc: prepare, export-graph, abstract-check
 void AddGridcolCommand(CLI::App& app);  // walkgrid_gridcol.cc
 void AddTrailfollowCommand(CLI::App& app);  // walkgrid_trailfollow.cc

@@ -51,112 +51,6 @@ int ImportMovingAi(const std::string& map_path, const std::string& out,
   return 0;
 }
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
-
-double Mean(const std::vector<double>& values) {
-  if (values.empty()) return 0.0;
-  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
-// Runs every scenario of a .scen file on the map's grid in-process; prints one JSON line.
-int MovingAiCheck(const std::string& map_path, const std::string& scen_path, int baseline_every,
-                  bool verbose) {
-  using Clock = std::chrono::steady_clock;
-  auto map = walk::nav::ReadMovingAiMap(map_path);
-  if (!map.ok()) return Fail(std::string(map.status().message()));
-  auto scenarios = walk::nav::ReadScenarios(scen_path);
-  if (!scenarios.ok()) return Fail(std::string(scenarios.status().message()));
-  auto world = walk::nav::WorldFromMovingAi(*map);
-  if (!world.ok()) return Fail(std::string(world.status().message()));
-  const walk::nav::Continent& c = world->continents[0];
-  const walk::nav::Metric metric(*world, *walk::nav::FindProfile("shortest"), 0);
-  walk::nav::FineGridAStar astar;
-
-  auto surface_at = [&](std::uint32_t x, std::uint32_t y) {
-    if (!c.OnMap(x, y)) return walk::nav::kInvalidId;
-    walk::nav::SurfaceId first, end;
-    c.ColumnSurfaces(x, y, &first, &end);
-    return first < end ? first : walk::nav::kInvalidId;
-  };
-
-  std::uint64_t matched = 0, mismatched = 0, unreachable = 0;
-  std::vector<double> astar_us, sample_astar_us, baseline_us;
-  std::uint64_t nodes = 0, baseline_nodes = 0;
-  const auto start_all = Clock::now();
-  for (std::size_t i = 0; i < scenarios->scenarios.size(); ++i) {
-    const walk::nav::Scenario& s = scenarios->scenarios[i];
-    const auto from = surface_at(s.start_x, s.start_y);
-    const auto to = surface_at(s.goal_x, s.goal_y);
-    if (from == walk::nav::kInvalidId || to == walk::nav::kInvalidId) {
-      ++unreachable;
-      if (verbose) std::cerr << "scenario " << i << ": an end has no surface\n";
-      continue;
-    }
-    const auto t0 = Clock::now();
-    const walk::nav::SearchResult r = astar.FindWalk(c, world->column_yards, metric, from, to);
-    const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-    astar_us.push_back(us);
-    nodes += r.stats.nodes_expanded;
-    // An optimal length of 0 between two different cells is how the benchmark marks a pair with
-    // no path (some dao files have them): it matches when no walk is found either.
-    const bool no_path_expected = s.optimal_length == 0.0 && from != to;
-    if (no_path_expected) {
-      if (r.found) {
-        ++mismatched;
-        if (verbose) std::cerr << "scenario " << i << ": a walk where the benchmark has none\n";
-      } else {
-        ++matched;
-      }
-    } else if (!r.found) {
-      ++unreachable;
-      if (verbose) std::cerr << "scenario " << i << ": no walk found\n";
-    } else if (std::abs(r.yards - s.optimal_length) <= scenarios->Tolerance(s.optimal_length)) {
-      ++matched;
-    } else {
-      ++mismatched;
-      if (verbose) {
-        std::fprintf(stderr, "scenario %zu: %.8f yards, optimal %.8f\n", i, r.yards,
-                     s.optimal_length);
-      }
-    }
-    if (baseline_every > 0 && i % static_cast<std::size_t>(baseline_every) == 0) {
-      const auto b0 = Clock::now();
-      const walk::nav::SearchResult b =
-          walk::nav::ReferenceDijkstra(c, world->column_yards, metric, from, to);
-      baseline_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - b0).count());
-      baseline_nodes += b.stats.nodes_expanded;
-      sample_astar_us.push_back(us);
-    }
-  }
-  const double total_s = std::chrono::duration<double>(Clock::now() - start_all).count();
-
-  nlohmann::ordered_json line;
-  line["map"] = MapName(map_path);
-  line["scenarios"] = scenarios->scenarios.size();
-  line["matched"] = matched;
-  line["mismatched"] = mismatched;
-  line["unreachable"] = unreachable;
-  line["median_us"] = Median(astar_us);
-  line["mean_us"] = Mean(astar_us);
-  line["total_s"] = total_s;
-  line["nodes_expanded"] = nodes;
-  if (!baseline_us.empty()) {
-    line["baseline"] = "plain_dijkstra";
-    line["baseline_scenarios"] = baseline_us.size();
-    line["baseline_median_us"] = Median(baseline_us);
-    line["baseline_mean_us"] = Mean(baseline_us);
-    line["astar_mean_us_same_scenarios"] = Mean(sample_astar_us);
-    line["speedup_vs_baseline"] = Mean(baseline_us) / std::max(1e-9, Mean(sample_astar_us));
-    line["baseline_nodes_expanded"] = baseline_nodes;
-  }
-  std::cout << line.dump() << std::endl;
-  return mismatched == 0 && unreachable == 0 ? 0 : 3;
-}
-
 int Info(const std::string& dir) {
   auto loaded = walk::nav::LoadWorld(dir);
   if (!loaded.ok()) return Fail(std::string(loaded.status().message()));
@@ -260,16 +154,6 @@ int main(int argc, char** argv) {
   walk::nav::LayerFiles import_layers;
   walk::client::AddLayerOptions(import, &import_layers);
 
-  int baseline_every = 0;
-  bool verbose = false;
-  auto* check = app.add_subcommand(
-      "movingai-check", "Run every scenario of a .scen file and compare with its optimal lengths");
-  check->add_option("map", map_path, "the .map file")->required();
-  check->add_option("scen", scen_path, "the .map.scen file")->required();
-  check->add_option("--baseline-every", baseline_every,
-                    "also time a plain Dijkstra on every Nth scenario (0: never)");
-  check->add_flag("--verbose", verbose, "name each scenario that does not match");
-
   auto* info = app.add_subcommand("info", "Describe a grid: continents, tiles, surfaces, regions");
   info->add_option("dir", dir, "the world folder")->required();
 
@@ -281,6 +165,7 @@ int main(int argc, char** argv) {
   floors->add_option("--at", at, "the place: x,y yards")->required()->delimiter(',')->expected(2);
   floors->add_option("--continent", continent, "the continent id");
 
+  walk::client::AddMovingAiCheckCommand(app);
   walk::client::AddBuildMeshCommand(app);
   walk::client::AddOracleCommand(app);
   walk::client::AddGraphCommands(app);
@@ -304,7 +189,6 @@ int main(int argc, char** argv) {
       return e.get_exit_code();  // a bad layer file, already named on stderr
     }
   }
-  if (*check) return MovingAiCheck(map_path, scen_path, baseline_every, verbose);
   if (*info) return Info(dir);
   return 0;  // a subcommand that ran as a callback, and succeeded
 }

@@ -329,6 +329,8 @@ walk::v1::Method MethodToProto(nav::Method method) {
       return walk::v1::METHOD_NAVMESH;
     case nav::Method::kCchAStar:
       return walk::v1::METHOD_CCH_ASTAR;
+    case nav::Method::kJumpPoints:
+      return walk::v1::METHOD_JUMP_POINTS;
   }
   return walk::v1::METHOD_UNSPECIFIED;
 }

@@ -316,7 +316,7 @@ void Walkd::Parts::StartLoadingWorlds() {
       std::cout << "walkd: world '" << loaded.name << "' ready (content id "
                 << nav::FormatId(loaded.served->world.content_id) << ", from "
                 << loaded.served->source << "); abstract graph: " << loaded.served->graph_note
-                << std::endl;
+                << "; fine grid: " << loaded.served->jump_grids.note() << std::endl;
     }
     // Strict: every world; else every world settled and one of them ready (a failed world stays
     // in Info, the log, walk_worlds_failed and its own calls' UNAVAILABLE).

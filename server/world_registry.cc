@@ -227,6 +227,7 @@ void WorldRegistry::LoadOne(std::size_t index) {
       served->router =
           std::make_unique<nav::AbstractRouter>(served->world, std::move(*graph), leg_cache_bytes_);
     }
+    served->jump_grids = nav::JumpGrids(served->world);
     const std::uint64_t graph_fingerprint =
         served->router ? served->router->graph().Fingerprint() : 0;
     for (const std::string& name : nav::ProfileNames()) {

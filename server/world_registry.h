@@ -20,6 +20,7 @@
 #include "nav/grid/grid.h"
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_ground.h"
+#include "nav/search/jump_grid.h"
 #include "server/walk_query.h"
 
 namespace walk::server {
@@ -63,6 +64,9 @@ struct ServedWorld {
   // grid. `graph_note` says which, and why (for the log and Info).
   std::unique_ptr<nav::AbstractRouter> router;
   std::string graph_note;
+  // The jump tables of its continents that are plain octile grids (MovingAI maps): their exact
+  // walks go by jump points. `jump_grids.note()` says which, and why not.
+  nav::JumpGrids jump_grids;
   // The world's navmesh, or null: the navmesh and hybrid backends are then refused.
   std::unique_ptr<ServedNavMesh> navmesh;
 

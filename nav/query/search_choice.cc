@@ -92,8 +92,33 @@ absl::Status RouteOverGraph(const SearchContext& x, const AbstractRouter& router
 // start reaches before it knew: when the abstract graph found nothing (`graph_found_nothing`,
 // most often a trap), or once the fine grid has searched long, the trap is looked for first.
 // A forced `grid` is the fine-grid walk and nothing else (diagnostics): no trap check.
+// The exact walk by jump points, when the continent is a plain octile grid priced alike
+// everywhere: false when it is not (the A* answers). No trap check: such a grid's links all go
+// both ways, so two ends in one region always have a walk.
+bool RouteByJumpPoints(const SearchContext& x, const End& a, const End& b, Route* route,
+                       absl::Status* stopped) {
+  const JumpGrid* grid = x.jump != nullptr && x.options.jump_grids != nullptr
+                             ? x.options.jump_grids->For(x.continent.id)
+                             : nullptr;
+  double multiplier = 1.0;
+  if (grid == nullptr || !grid->PricesUniformly(x.metric, &multiplier)) return false;
+  route->method = Method::kJumpPoints;
+  const SearchResult found = x.jump->FindWalk(*grid, x.continent, x.frame.column_yards,
+                                              x.metric.seconds_per_column() * multiplier, a.surface,
+                                              b.surface, &route->steps, UINT64_MAX, x.options.stop);
+  route->stats.Add(found.stats);
+  *stopped = found.stopped;
+  if (found.found) {
+    route->status = WalkStatus::kOk;
+    route->seconds = found.seconds;
+    route->yards = found.yards;
+  }
+  return true;
+}
+
 absl::Status RouteOnFineGrid(const SearchContext& x, SearchMode mode, const End& a, const End& b,
                              bool graph_found_nothing, Route* route) {
+  if (absl::Status stopped; RouteByJumpPoints(x, a, b, route, &stopped)) return stopped;
   bool checked = false;
   auto trapped = [&] {
     const ReachResult reach = CheckReach(x.continent, x.metric, a.surface, b.surface, kReachBudget);

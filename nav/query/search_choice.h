@@ -15,6 +15,7 @@
 #include "nav/query/answer.h"
 #include "nav/query/walk_options.h"
 #include "nav/search/fine_grid_astar.h"
+#include "nav/search/jump_point_search.h"
 
 namespace walk::nav {
 
@@ -27,6 +28,9 @@ struct SearchContext {
   FineGridAStar& astar;
   AbstractSearcher* abstract = nullptr;
   const WalkOptions& options;
+  // The asking thread's jump point search, or null: exact walks on plain octile grids then use
+  // the A* too (options.jump_grids says where the jump tables are).
+  JumpPointSearch* jump = nullptr;
 };
 
 // A route between two snapped ends: its status, method, cost and steps.

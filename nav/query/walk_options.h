@@ -5,6 +5,7 @@
 
 #include "nav/abstract/abstract_router.h"
 #include "nav/query/settle.h"
+#include "nav/search/jump_grid.h"
 #include "nav/search/method.h"
 #include "nav/search/search_stop.h"
 
@@ -18,6 +19,9 @@ struct WalkOptions {
   SearchMode search = SearchMode::kAuto;
   // The world's abstract graph, or nullptr (the fine grid answers).
   const AbstractRouter* router = nullptr;
+  // The world's jump grids (nav/search/jump_grid.h), or nullptr: the fine grid's exact walks
+  // then use the A* everywhere.
+  const JumpGrids* jump_grids = nullptr;
   // A fine-grid walk that has settled this many surfaces without an answer looks for a trap at
   // an end (nav/search/reach_check.h) before it goes on: the check costs far less than what a
   // trap costs the fine grid on a continent (everything the start reaches).

@@ -65,10 +65,11 @@ void Describe(const SearchContext& x, Route& route, WalkAnswer* answer) {
 
 absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, const Place& from,
                                       const Place& to, FineGridAStar& astar,
-                                      AbstractSearcher* abstract, const WalkOptions& options) {
+                                      AbstractSearcher* abstract, JumpPointSearch* jump,
+                                      const WalkOptions& options) {
   absl::StatusOr<const Continent*> continent = ValidateEnds(world, from, to);
   if (!continent.ok()) return continent.status();
-  const SearchContext x{**continent, world.frame(), metric, astar, abstract, options};
+  const SearchContext x{**continent, world.frame(), metric, astar, abstract, options, jump};
 
   WalkAnswer answer;
   Ends ends = SnapEnds(x.continent, x.frame, options.settle, from, to);
@@ -102,13 +103,14 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
 absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
                                       const Place& to, Searchers& searchers,
                                       const WalkOptions& options) {
-  return AnswerWith(world, metric, from, to, searchers.astar, &searchers.abstract, options);
+  return AnswerWith(world, metric, from, to, searchers.astar, &searchers.abstract, &searchers.jump,
+                    options);
 }
 
 absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
                                       const Place& to, FineGridAStar& astar,
                                       const WalkOptions& options) {
-  return AnswerWith(world, metric, from, to, astar, nullptr, options);
+  return AnswerWith(world, metric, from, to, astar, nullptr, nullptr, options);
 }
 
 }  // namespace walk::nav

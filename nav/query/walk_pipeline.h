@@ -12,12 +12,14 @@
 #include "nav/query/answer.h"
 #include "nav/query/walk_options.h"
 #include "nav/search/fine_grid_astar.h"
+#include "nav/search/jump_point_search.h"
 
 namespace walk::nav {
 
 // One thread's searchers: the fine-grid A*, the abstract searcher and the navmesh walkers.
 struct Searchers {
   FineGridAStar astar;
+  JumpPointSearch jump;
   AbstractSearcher abstract;
   NavMeshWalkers navmesh;
 };

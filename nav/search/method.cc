@@ -38,6 +38,8 @@ const char* MethodName(Method method) {
       return "navmesh";
     case Method::kCchAStar:
       return "cch_astar";
+    case Method::kJumpPoints:
+      return "jump_points";
   }
   return "unknown";
 }

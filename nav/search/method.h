@@ -20,10 +20,11 @@ enum class Method : std::uint8_t {
   kCch,
   kDijkstra,
   kReach,
-  kNavMesh,  // the navmesh backend: Detour's findPath and straight path (nav/navmesh/)
-  kCchAStar  // the danger search as an A* guided by band-0 CCH distances (CH potentials)
+  kNavMesh,    // the navmesh backend: Detour's findPath and straight path (nav/navmesh/)
+  kCchAStar,   // the danger search as an A* guided by band-0 CCH distances (CH potentials)
+  kJumpPoints  // the fine grid's exact walk by jump points (nav/search/jump_point_search.h)
 };
-inline constexpr int kMethodCount = 10;
+inline constexpr int kMethodCount = 11;
 
 const char* MethodName(Method method);
 

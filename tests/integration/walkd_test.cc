@@ -130,6 +130,21 @@ TEST_F(WalkdTest, AnswersAnExactWalk) {
   EXPECT_EQ(response.model_id().size(), 16u);
 }
 
+TEST_F(WalkdTest, ExactWalksOnAPlainOctileGridGoByJumpPoints) {
+  EXPECT_NE(walkd_->process->output().find("fine grid: continent 0: jump points"),
+            std::string::npos)
+      << walkd_->process->output();
+  walk::v1::PathRequest request;
+  *request.mutable_walk() = Request("two-rooms", At(0.5, 0.5), At(4.5, 2.5));
+  request.mutable_walk()->set_search(walk::v1::SEARCH_GRID);
+  walk::v1::PathResponse response;
+  ASSERT_TRUE(client_->Path(request, &response).ok());
+  EXPECT_EQ(response.walk().status(), walk::v1::WALK_STATUS_OK);
+  EXPECT_EQ(response.walk().method(), walk::v1::METHOD_JUMP_POINTS);
+  EXPECT_NEAR(response.walk().yards(), 2 + 2 * std::sqrt(2.0), 1e-9);
+  EXPECT_EQ(response.steps(), 4u);  // every surface entered, not only the jump points
+}
+
 TEST_F(WalkdTest, PairsWithoutAWalkGetTheirOwnStatusInASuccessfulReply) {
   struct Case {
     walk::v1::Place from, to;

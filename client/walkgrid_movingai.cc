@@ -1,0 +1,216 @@
+// walkgrid movingai-check: every scenario of a MovingAI .scen file, in-process, against its
+// optimal length. The exact walker is timed as walkd runs it: jump points where the map is a
+// plain octile grid (its tables built first and timed apart), else the fine-grid A*. The A* and
+// a plain Dijkstra are timed on samples of the same run, and must agree with it.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "client/walkgrid_commands.h"
+#include "nav/check/reference_dijkstra.h"
+#include "nav/cost/metric.h"
+#include "nav/import/movingai.h"
+#include "nav/search/fine_grid_astar.h"
+#include "nav/search/jump_point_search.h"
+#include "nlohmann/json.hpp"
+
+namespace walk::client {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct CheckOptions {
+  std::string map_path, scen_path;
+  std::string method = "auto";  // auto (jump points where they apply), astar
+  int astar_every = 10;
+  int baseline_every = 0;
+  bool verbose = false;
+};
+
+double Mean(const std::vector<double>& values) {
+  if (values.empty()) return 0.0;
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+double Microseconds(Clock::time_point since) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - since).count();
+}
+
+std::string FileName(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// What one run tallies.
+struct Tally {
+  std::uint64_t matched = 0, mismatched = 0, unreachable = 0, disagreements = 0;
+  std::uint64_t nodes = 0, astar_nodes = 0, baseline_nodes = 0;
+  std::vector<double> us, astar_us, us_astar_sampled, baseline_us, us_baseline_sampled;
+};
+
+// Scores one found (or not found) walk against the scenario's optimal length.
+void Score(const nav::ScenarioFile& file, std::size_t i, bool same_cell, const nav::SearchResult& r,
+           bool verbose, Tally* t) {
+  const nav::Scenario& s = file.scenarios[i];
+  // An optimal length of 0 between two different cells is how the benchmark marks a pair with
+  // no path (some dao files have them): it matches when no walk is found either.
+  if (s.optimal_length == 0.0 && !same_cell) {
+    if (r.found) {
+      ++t->mismatched;
+      if (verbose) std::cerr << "scenario " << i << ": a walk where the benchmark has none\n";
+    } else {
+      ++t->matched;
+    }
+  } else if (!r.found) {
+    ++t->unreachable;
+    if (verbose) std::cerr << "scenario " << i << ": no walk found\n";
+  } else if (std::abs(r.yards - s.optimal_length) <= file.Tolerance(s.optimal_length)) {
+    ++t->matched;
+  } else {
+    ++t->mismatched;
+    if (verbose) {
+      std::fprintf(stderr, "scenario %zu: %.8f yards, optimal %.8f\n", i, r.yards,
+                   s.optimal_length);
+    }
+  }
+}
+
+int Run(const CheckOptions& o) {
+  auto map = nav::ReadMovingAiMap(o.map_path);
+  if (!map.ok()) return (std::cerr << "walkgrid: " << map.status().message() << "\n", 1);
+  auto file = nav::ReadScenarios(o.scen_path);
+  if (!file.ok()) return (std::cerr << "walkgrid: " << file.status().message() << "\n", 1);
+  auto world = nav::WorldFromMovingAi(*map);
+  if (!world.ok()) return (std::cerr << "walkgrid: " << world.status().message() << "\n", 1);
+  const nav::Continent& c = world->continents[0];
+  const nav::Metric metric(*world, *nav::FindProfile("shortest"), 0);
+
+  std::string why_not = "--method astar";
+  std::unique_ptr<const nav::JumpGrid> grid;
+  double multiplier = 1.0;
+  if (o.method == "auto") grid = nav::JumpGrid::Build(c, &why_not);
+  if (grid != nullptr && !grid->PricesUniformly(metric, &multiplier)) {
+    why_not = "the metric prices its ground unevenly";
+    grid.reset();
+  }
+  nav::JumpPointSearch jps;
+  nav::FineGridAStar astar;
+  std::vector<nav::PathStep> steps;
+  auto surface_at = [&](std::uint32_t x, std::uint32_t y) {
+    if (!c.OnMap(x, y)) return nav::kInvalidId;
+    nav::SurfaceId first, end;
+    c.ColumnSurfaces(x, y, &first, &end);
+    return first < end ? first : nav::kInvalidId;
+  };
+
+  Tally t;
+  const auto start_all = Clock::now();
+  for (std::size_t i = 0; i < file->scenarios.size(); ++i) {
+    const nav::Scenario& s = file->scenarios[i];
+    const nav::SurfaceId from = surface_at(s.start_x, s.start_y);
+    const nav::SurfaceId to = surface_at(s.goal_x, s.goal_y);
+    if (from == nav::kInvalidId || to == nav::kInvalidId) {
+      ++t.unreachable;
+      if (o.verbose) std::cerr << "scenario " << i << ": an end has no surface\n";
+      continue;
+    }
+    // The walk's steps are produced, as a query that draws or smooths its walk needs them.
+    auto t0 = Clock::now();
+    const nav::SearchResult r =
+        grid != nullptr ? jps.FindWalk(*grid, c, world->column_yards,
+                                       metric.seconds_per_column() * multiplier, from, to, &steps)
+                        : astar.FindWalk(c, world->column_yards, metric, from, to, &steps);
+    const double us = Microseconds(t0);
+    t.us.push_back(us);
+    t.nodes += r.stats.nodes_expanded;
+    Score(*file, i, from == to, r, o.verbose, &t);
+    if (grid != nullptr && o.astar_every > 0 && i % static_cast<std::size_t>(o.astar_every) == 0) {
+      t0 = Clock::now();
+      const nav::SearchResult a = astar.FindWalk(c, world->column_yards, metric, from, to, &steps);
+      t.astar_us.push_back(Microseconds(t0));
+      t.us_astar_sampled.push_back(us);
+      t.astar_nodes += a.stats.nodes_expanded;
+      if (a.found != r.found || std::abs(a.seconds - r.seconds) > 1e-9 * std::max(1.0, a.seconds)) {
+        ++t.disagreements;
+        if (o.verbose)
+          std::fprintf(stderr, "scenario %zu: A* %.9f, jump points %.9f\n", i, a.seconds,
+                       r.seconds);
+      }
+    }
+    if (o.baseline_every > 0 && i % static_cast<std::size_t>(o.baseline_every) == 0) {
+      t0 = Clock::now();
+      const nav::SearchResult b = nav::ReferenceDijkstra(c, world->column_yards, metric, from, to);
+      t.baseline_us.push_back(Microseconds(t0));
+      t.us_baseline_sampled.push_back(us);
+      t.baseline_nodes += b.stats.nodes_expanded;
+    }
+  }
+  const double total_s = std::chrono::duration<double>(Clock::now() - start_all).count();
+
+  nlohmann::ordered_json line;
+  line["map"] = FileName(o.map_path);
+  line["scenarios"] = file->scenarios.size();
+  line["matched"] = t.matched;
+  line["mismatched"] = t.mismatched;
+  line["unreachable"] = t.unreachable;
+  line["method"] = grid != nullptr ? "jump_points" : "fine_grid";
+  if (grid != nullptr) {
+    line["prepare_ms"] = grid->build_seconds() * 1e3;
+    line["prepare_bytes"] = grid->MemoryBytes();
+  } else {
+    line["jump_points_not_used"] = why_not;
+  }
+  line["median_us"] = Median(t.us);
+  line["mean_us"] = Mean(t.us);
+  line["total_s"] = total_s;
+  line["nodes_expanded"] = t.nodes;
+  if (!t.astar_us.empty()) {
+    line["astar_scenarios"] = t.astar_us.size();
+    line["astar_median_us"] = Median(t.astar_us);
+    line["astar_mean_us"] = Mean(t.astar_us);
+    line["mean_us_astar_sampled"] = Mean(t.us_astar_sampled);
+    line["speedup_vs_astar"] = Mean(t.astar_us) / std::max(1e-9, Mean(t.us_astar_sampled));
+    line["astar_nodes_expanded"] = t.astar_nodes;
+    line["astar_disagreements"] = t.disagreements;
+  }
+  if (!t.baseline_us.empty()) {
+    line["baseline"] = "plain_dijkstra";
+    line["baseline_scenarios"] = t.baseline_us.size();
+    line["baseline_median_us"] = Median(t.baseline_us);
+    line["baseline_mean_us"] = Mean(t.baseline_us);
+    line["mean_us_same_scenarios"] = Mean(t.us_baseline_sampled);
+    line["speedup_vs_baseline"] = Mean(t.baseline_us) / std::max(1e-9, Mean(t.us_baseline_sampled));
+    line["baseline_nodes_expanded"] = t.baseline_nodes;
+  }
+  std::cout << line.dump() << std::endl;
+  return t.mismatched == 0 && t.unreachable == 0 && t.disagreements == 0 ? 0 : 3;
+}
+
+}  // namespace
+
+void AddMovingAiCheckCommand(CLI::App& app) {
+  auto o = std::make_shared<CheckOptions>();
+  auto* cmd = app.add_subcommand(
+      "movingai-check", "Run every scenario of a .scen file and compare with its optimal lengths");
+  cmd->add_option("map", o->map_path, "the .map file")->required();
+  cmd->add_option("scen", o->scen_path, "the .map.scen file")->required();
+  cmd->add_option("--method", o->method,
+                  "auto: jump points where the map allows them, else the A*; astar: the A* only")
+      ->check(CLI::IsMember({"auto", "astar"}));
+  cmd->add_option(
+      "--astar-every", o->astar_every,
+      "with jump points, also time the A* on every Nth scenario and compare (0: never)");
+  cmd->add_option("--baseline-every", o->baseline_every,
+                  "also time a plain Dijkstra on every Nth scenario (0: never)");
+  cmd->add_flag("--verbose", o->verbose, "name each scenario that does not match");
+  cmd->callback([o] {
+    if (const int code = Run(*o); code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace walk::client
