@@ -34,9 +34,9 @@ def free_port():
 
 
 class Walkd:
-    def __init__(self, data, worlds=None):
+    def __init__(self, data, worlds=None, binary=None):
         self.port = free_port()
-        args = [os.path.join(BUILD, "server", "walkd"), "--listen", f"127.0.0.1:{self.port}",
+        args = [binary or os.path.join(BUILD, "server", "walkd"), "--listen", f"127.0.0.1:{self.port}",
                 "--metrics-listen", "", "--data", data, "--search-threads", "2"]
         if worlds:
             args += ["--worlds", worlds]

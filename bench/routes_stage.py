@@ -13,7 +13,10 @@ wall time.
 
 Usage: bench/routes_stage.py --world /tmp/demo32 [--pairs 2000000] [--cluster 20] [--radius 150]
                              [--hubs 3] [--profile faction-a] [--seed 1] [--grow 0.01]
+                             [--compare-walkd OTHER/walkd]
 
+--compare-walkd runs the whole stage first with another walkd binary (a copy of an earlier build),
+on its own fresh store, and prints both runs' wall time and resident memory side by side.
 --pairs is the stage's total over the six bands; the clusters are as many as it takes. The world
 folder is what `walkgrid demo --tiles 32x32 --out DIR` and `walkgrid prepare DIR` make.
 """
@@ -129,6 +132,8 @@ def main():
     parser.add_argument("--profile", default="faction-a")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--grow", type=float, default=0.01)
+    parser.add_argument("--compare-walkd", default="",
+                        help="another walkd binary to run the same stage with first (same run)")
     args = parser.parse_args()
     extent = world_size(args.world)
     per_cluster = args.cluster * (args.cluster - 1) + args.hubs
@@ -137,25 +142,41 @@ def main():
     clusters = make_clusters(count, args.cluster, args.radius, extent, rng)
     pairs = pairs_of(clusters, args.hubs)
 
+    runs = []
+    if args.compare_walkd:
+        runs.append(("compared", run_stage(args, args.compare_walkd, extent, count, clusters, pairs)))
+    runs.append(("this build", run_stage(args, None, extent, count, clusters, pairs)))
+    if len(runs) > 1:
+        print("\n| walkd | stage wall s | pairs/s | resident at start MB | resident after MB | peak MB |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for label, r in runs:
+            print(f"| {label} | {r['wall']:.1f} | {r['pairs'] / r['wall']:,.0f} | {r['start_mb']:,.0f} | "
+                  f"{r['after_mb']:,.0f} | {r['peak_mb']:,.0f} |")
+
+
+def run_stage(args, binary, extent, count, clusters, pairs):
+    """The whole stage and its rerun on a fresh store, with walkd `binary` (None: this build's)."""
+    rng = random.Random(args.seed + 1)
     tmp = tempfile.mkdtemp(prefix="walkd-routes-stage-")
     worlds = os.path.join(tmp, "worlds")
     os.makedirs(worlds)
     os.symlink(os.path.abspath(args.world), os.path.join(worlds, "big"))
     started = time.time()
-    walkd = Walkd(os.path.join(tmp, "data"), worlds)
+    walkd = Walkd(os.path.join(tmp, "data"), worlds, binary)
     load = time.time() - started
     try:
         start_mb = memory_mb(walkd.proc.pid, "VmRSS")
         print(f"routes stage on {args.world} ({extent[0]:.0f} x {extent[1]:.0f} "
-              f"yd), {args.profile}: {count:,} clusters of {args.cluster} places (radius "
-              f"{args.radius:.0f} yd, {args.hubs} nearest hubs), {len(pairs):,} pairs a band, "
-              f"{len(pairs) * len(BANDS):,} in all; walkd loaded in {load:.0f} s, {start_mb:,.0f} "
-              f"MB resident", flush=True)
+              f"yd), {args.profile}, walkd {binary or 'of this build'}: {count:,} clusters of "
+              f"{args.cluster} places (radius {args.radius:.0f} yd, {args.hubs} nearest hubs), "
+              f"{len(pairs):,} pairs a band, {len(pairs) * len(BANDS):,} in all; walkd loaded in "
+              f"{load:.0f} s, {start_mb:,.0f} MB resident", flush=True)
         rows, wall = stage(walkd, tmp, "first", pairs, args.profile)
         total = sum(r[1] for r in rows)
+        after_mb = memory_mb(walkd.proc.pid, "VmRSS")
         print(f"first run: {total:,} pairs in {wall:.1f} s ({wall / 60:.1f} min), "
               f"{total / wall:,.0f} pairs/s; routed {sum(r[3] for r in rows):,}, from band 0 "
-              f"{sum(r[5] for r in rows):,}; walkd resident {memory_mb(walkd.proc.pid, 'VmRSS'):,.0f} "
+              f"{sum(r[5] for r in rows):,}; walkd resident {after_mb:,.0f} "
               f"MB, peak {memory_mb(walkd.proc.pid, 'VmHWM'):,.0f} MB", flush=True)
 
         # 1 % more places, each joining a cluster: the pairs they add, then every pair again.
@@ -167,11 +188,13 @@ def main():
         again = pairs_of(grown, args.hubs)
         rows2, wall2 = stage(walkd, tmp, "grown", again, args.profile)
         routed2 = sum(r[3] for r in rows2)
+        peak_mb = memory_mb(walkd.proc.pid, "VmHWM")
         print(f"after adding {added:,} places ({args.grow:.0%}): {len(again) - len(pairs):,} new pairs "
               f"a band, {(len(again) - len(pairs)) * len(BANDS):,} in all; routed {routed2:,} in "
               f"{wall2:.1f} s ({len(again) * len(BANDS) / wall2:,.0f} pairs/s over all "
-              f"{len(again) * len(BANDS):,}); walkd peak {memory_mb(walkd.proc.pid, 'VmHWM'):,.0f} MB",
-              flush=True)
+              f"{len(again) * len(BANDS):,}); walkd peak {peak_mb:,.0f} MB", flush=True)
+        return {"wall": wall, "pairs": total, "start_mb": start_mb, "after_mb": after_mb,
+                "peak_mb": peak_mb}
     finally:
         walkd.stop()
 

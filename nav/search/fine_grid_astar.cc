@@ -16,18 +16,25 @@ double StepColumns(int direction) { return IsDiagonal(direction) ? kSqrt2 : 1.0;
 
 void FineGridAStar::Prepare(std::uint32_t surface_count) {
   if (stamp_.size() < surface_count) {
-    stamp_.assign(surface_count, 0);
-    g_.resize(surface_count);
-    parent_.resize(surface_count);
-    via_.resize(surface_count);
-    heap_pos_.resize(surface_count);
-    heap_.resize(surface_count);
+    stamp_.Reset(surface_count);
+    g_.Reset(surface_count);
+    parent_.Reset(surface_count);
+    via_.Reset(surface_count);
+    heap_pos_.Reset(surface_count);
+    heap_.Reset(surface_count);
     generation_ = 0;
+    stamped_since_release_ = 0;
   }
-  if (++generation_ == 0) {  // wrapped: the only time the stamps are cleared
-    std::fill(stamp_.begin(), stamp_.end(), 0);
-    generation_ = 1;
+  // Past the budget, or the generation about to wrap: hand every page back (stamps read 0).
+  if (stamped_since_release_ * kBytesPerStamp > kResidentBudgetBytes || generation_ == UINT32_MAX) {
+    for (auto* buffer : {&stamp_, &parent_, &heap_pos_}) buffer->Release();
+    g_.Release();
+    via_.Release();
+    heap_.Release();
+    generation_ = 0;
+    stamped_since_release_ = 0;
   }
+  ++generation_;
   heap_size_ = 0;
 }
 
@@ -86,6 +93,7 @@ SearchResult FineGridAStar::FindWalk(const Continent& c, double column_yards, co
   auto relax = [&](SurfaceId v, SurfaceId w, double g_w, std::uint8_t via) {
     if (stamp_[w] != generation_) {
       stamp_[w] = generation_;
+      ++stamped_since_release_;
       g_[w] = g_w;
       parent_[w] = v;
       via_[w] = via;

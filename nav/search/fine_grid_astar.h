@@ -6,8 +6,12 @@
 // links of the same surface exist: a walk never cuts a blocked corner.
 //
 // A FineGridAStar owns its search buffers: they are sized once to the largest continent it has
-// searched and generation-stamped, so nothing is cleared or allocated per search. One FineGridAStar
-// per thread; a FineGridAStar is not thread-safe, the Continent it reads is shared.
+// searched and generation-stamped, so nothing is cleared or allocated per search. They are
+// LazyBuffers: resident memory follows the surfaces searches touch, and once the searches since
+// the last release have stamped more than kResidentBudgetBytes' worth, the buffers are handed
+// back before the next search (a walk on a 66-million-surface continent keeps a few hundred MB,
+// not 3 GB). One FineGridAStar per thread; a FineGridAStar is not thread-safe, the Continent it
+// reads is shared.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +20,7 @@
 #include "nav/cost/metric.h"
 #include "nav/grid/grid.h"
 #include "nav/grid/path_step.h"
+#include "nav/search/lazy_buffer.h"
 #include "nav/search/search_stats.h"
 #include "nav/search/search_stop.h"
 
@@ -32,6 +37,12 @@ struct SearchResult {
 
 class FineGridAStar {
  public:
+  // What the buffers may keep between searches, as an estimate: every surface stamped since the
+  // last release counts kBytesPerStamp (its 21 bytes of state, times a spread for the pages it
+  // shares with surfaces the searches never touched).
+  static constexpr std::uint64_t kResidentBudgetBytes = std::uint64_t{256} << 20;
+  static constexpr std::uint64_t kBytesPerStamp = 128;
+
   FineGridAStar() = default;
   FineGridAStar(const FineGridAStar&) = delete;
   FineGridAStar& operator=(const FineGridAStar&) = delete;
@@ -63,13 +74,14 @@ class FineGridAStar {
   SurfaceId PopMin();
 
   std::uint32_t generation_ = 0;
-  std::vector<std::uint32_t> stamp_;  // == generation_ when the entries below are valid
-  std::vector<double> g_;             // cost from `from`, seconds
-  std::vector<SurfaceId> parent_;
-  std::vector<std::uint8_t> via_;        // how parent_ reached the surface (PathStep::via)
-  std::vector<std::uint32_t> heap_pos_;  // position in heap_, or kClosed
-  std::vector<HeapEntry> heap_;          // sized once to the surface count
+  LazyBuffer<std::uint32_t> stamp_;  // == generation_ when the entries below are valid
+  LazyBuffer<double> g_;             // cost from `from`, seconds
+  LazyBuffer<SurfaceId> parent_;
+  LazyBuffer<std::uint8_t> via_;        // how parent_ reached the surface (PathStep::via)
+  LazyBuffer<std::uint32_t> heap_pos_;  // position in heap_, or kClosed
+  LazyBuffer<HeapEntry> heap_;          // sized once to the surface count
   std::uint32_t heap_size_ = 0;
+  std::uint64_t stamped_since_release_ = 0;  // surfaces stamped since the buffers were handed back
 };
 
 }  // namespace walk::nav
