@@ -99,6 +99,14 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
   app.add_flag("--no-store", o.no_store, "Keep no walk store: route every walk");
   app.add_option("--ingest", o.ingest_dir, "Ingest this store pack at start");
   app.add_option("--live-worlds", o.live_worlds_dir, "Folder of live RTS worlds (LiveService)");
+  app.add_option("--map-grids", o.map_grids,
+                 "Serve grids from memory-mapped images in DATA/grid-images (written on first "
+                 "load), so resident memory follows the tiles walks touch; false: read grids whole")
+      ->capture_default_str();
+  app.add_option("--grid-resident-mb", o.grid_resident_mb,
+                 "A mapped grid's pages resident in walkd are handed back once past this, MiB "
+                 "(checked every 5 s; 0: never)")
+      ->capture_default_str();
   app.add_option("--leg-cache-mb", o.leg_cache_mb,
                  "Each world's leg cache, MiB (legs of places into the abstract graph)")
       ->capture_default_str()

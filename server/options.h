@@ -47,6 +47,11 @@ struct WalkdOptions {
   // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many
   // walks is searched once.
   std::uint64_t leg_cache_mb = 256;
+  // Serve grids from mapped images kept in DATA/grid-images (nav/grid/grid_image.h), so resident
+  // memory follows the tiles walks touch; false: read each grid whole into memory.
+  bool map_grids = true;
+  // Each mapped grid's resident pages are handed back once past this, MiB (0: never).
+  std::uint64_t grid_resident_mb = 512;
   // The hybrid backend takes the navmesh's walk unless it costs more than this x the grid's
   // (docs/navmesh.md). At least 1.
   double hybrid_slack = 1.2;

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
+#include "nav/grid/grid_image.h"
 #include "prometheus/registry.h"
 #include "server/call_auth.h"
 #include "server/health_service.h"
@@ -77,6 +78,8 @@ struct Walkd::Parts {
   std::unique_ptr<StoreHealth> store_health;
   // Fills the answer cache from the store at start (declared after both: stopped first).
   std::jthread cache_warmer;
+  // Hands mapped grid pages back past --grid-resident-mb (declared after the worlds).
+  std::jthread grid_trimmer;
   std::unique_ptr<StoreFirstAnswerer> answerer;
   HealthService health;
   std::unique_ptr<WalkServiceImpl> service;
@@ -106,6 +109,15 @@ void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
     }
     return total;
   };
+  gauges.Add("walk_grid_mapped_resident_bytes",
+             "Bytes of the worlds' mapped grid images resident in walkd (--grid-resident-mb).",
+             [world_registry] {
+               double total = 0.0;
+               for (const WorldStatus& w : world_registry->Snapshot()) {
+                 if (w.served) total += nav::MappedResidence(w.served->world).resident;
+               }
+               return total;
+             });
   gauges.Add("walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
     return leg_caches(
         [](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
@@ -118,6 +130,27 @@ void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
                    [](const nav::LegCache& cache) { return static_cast<double>(cache.misses()); });
                return hits + misses > 0 ? hits / (hits + misses) : 0.0;
              });
+}
+
+// Keeps each mapped grid's resident pages under `budget_bytes`: every 5 s, a world whose mapped
+// image holds more hands its pages back (what walks read next comes back from the page cache).
+std::jthread TrimMappedGrids(const WorldRegistry* worlds, std::uint64_t budget_bytes) {
+  return std::jthread([worlds, budget_bytes](std::stop_token stop) {
+    std::mutex mu;
+    std::condition_variable_any wake;
+    while (!stop.stop_requested()) {
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        wake.wait_for(lock, stop, std::chrono::seconds(5), [] { return false; });
+      }
+      if (stop.stop_requested()) break;
+      for (const WorldStatus& w : worlds->Snapshot()) {
+        if (w.served && nav::MappedResidence(w.served->world).resident > budget_bytes) {
+          nav::ReleaseMappedPages(w.served->world);
+        }
+      }
+    }
+  });
 }
 
 // A restarted walkd answers yesterday's batch from memory too: the stored answers, in key order,
@@ -169,6 +202,10 @@ absl::Status Walkd::Parts::LoadSecurity() {
 
 absl::Status Walkd::Parts::DeclareWorlds() {
   worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
+  worlds.SetMapGrids(options.map_grids);
+  if (options.map_grids && options.grid_resident_mb > 0) {
+    grid_trimmer = TrimMappedGrids(&worlds, options.grid_resident_mb << 20);
+  }
   return worlds.Discover(options.worlds_dir, options.data_dir).status();
 }
 
@@ -316,6 +353,7 @@ void Walkd::Parts::StartLoadingWorlds() {
       std::cout << "walkd: world '" << loaded.name << "' ready (content id "
                 << nav::FormatId(loaded.served->world.content_id) << ", from "
                 << loaded.served->source << "); abstract graph: " << loaded.served->graph_note
+                << "; grid: " << loaded.served->grid_note
                 << "; fine grid: " << loaded.served->jump_grids.note() << std::endl;
     }
     // Strict: every world; else every world settled and one of them ready (a failed world stays

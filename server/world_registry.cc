@@ -9,6 +9,7 @@
 #include "nav/cost/danger.h"
 #include "nav/demo/demo_world.h"
 #include "nav/grid/grid_format.h"
+#include "nav/grid/grid_image.h"
 #include "nav/navmesh/world_navmesh.h"
 #include "store/model_hash.h"
 
@@ -192,9 +193,19 @@ void WorldRegistry::LoadOne(std::size_t index) {
     loaded = ServedWorld();  // a navmesh alone: no grid
     loaded->source = dir;
   } else {
-    absl::StatusOr<nav::LoadedWorld> read = nav::LoadWorld(dir);
+    std::string grid_note = "read whole";
+    const std::string name = std::filesystem::path(dir).filename().string();
+    absl::StatusOr<nav::LoadedWorld> read =
+        map_grids_ && !data_dir_.empty()
+            ? nav::LoadWorldMapped(
+                  dir,
+                  (std::filesystem::path(data_dir_) / "grid-images" / (name + ".walkimage"))
+                      .string(),
+                  &grid_note)
+            : nav::LoadWorld(dir);
     if (read.ok()) {
       ServedWorld served;
+      served.grid_note = grid_note;
       served.source = read->source;
       served.world = std::move(read->world);
       loaded = std::move(served);
@@ -246,6 +257,9 @@ void WorldRegistry::LoadOne(std::size_t index) {
       }
     }
   }
+  // What setting the world up read of a mapped grid (its columns counted, the router built) need
+  // not stay resident.
+  if (served != nullptr) nav::ReleaseMappedPages(served->world);
   std::lock_guard<std::mutex> lock(mu_);
   WorldStatus& w = worlds_[index];
   if (served != nullptr) {

@@ -64,6 +64,8 @@ struct ServedWorld {
   // grid. `graph_note` says which, and why (for the log and Info).
   std::unique_ptr<nav::AbstractRouter> router;
   std::string graph_note;
+  // How its grid was loaded: "mapped from IMAGE" or "read whole" (and why).
+  std::string grid_note = "read whole";
   // The jump tables of its continents that are plain octile grids (MovingAI maps): their exact
   // walks go by jump points. `jump_grids.note()` says which, and why not.
   nav::JumpGrids jump_grids;
@@ -114,6 +116,8 @@ class WorldRegistry {
   // The byte budget of each world's leg cache (legs of places into its abstract graph). Call
   // before StartLoading.
   void SetLegCacheBytes(std::uint64_t bytes) { leg_cache_bytes_ = bytes; }
+  // Serve grids from mapped images in the data folder (nav/grid/grid_image.h).
+  void SetMapGrids(bool map) { map_grids_ = map; }
 
   std::vector<WorldStatus> Snapshot() const;
   // True when every declared world is ready (and there is at least one).
@@ -130,6 +134,7 @@ class WorldRegistry {
   std::vector<WorldStatus> worlds_;  // guarded by mu_
   std::string data_dir_;
   std::uint64_t leg_cache_bytes_ = 256ull << 20;
+  bool map_grids_ = false;
   std::thread loader_;
 };
 

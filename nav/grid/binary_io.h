@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace walk::nav {
@@ -18,8 +19,9 @@ class BinaryWriter {
   void Put(T value) {
     out_.write(reinterpret_cast<const char*>(&value), sizeof value);
   }
-  template <typename T>
-  void PutArray(const std::vector<T>& values) {
+  template <typename Values>
+  void PutArray(const Values& values) {
+    using T = std::remove_const_t<std::remove_reference_t<decltype(*values.data())>>;
     out_.write(reinterpret_cast<const char*>(values.data()),
                static_cast<std::streamsize>(values.size() * sizeof(T)));
   }
@@ -48,8 +50,9 @@ class BinaryReader {
     pos_ += sizeof(T);
     return true;
   }
-  template <typename T>
-  bool GetArray(std::size_t count, std::vector<T>* values) {
+  template <typename Values>
+  bool GetArray(std::size_t count, Values* values) {
+    using T = std::remove_reference_t<decltype((*values)[0])>;
     if (count > (bytes_.size() - pos_) / sizeof(T)) return false;
     values->resize(count);
     if (count > 0) std::memcpy(values->data(), bytes_.data() + pos_, count * sizeof(T));

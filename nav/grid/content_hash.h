@@ -18,9 +18,9 @@ class ContentHasher {
   void AddString(std::string_view text);  // length-prefixed, so "ab"+"c" != "a"+"bc"
   void AddBytes(const void* data, std::size_t size);
   template <typename T>
-  void AddArray(const std::vector<T>& values) {
+  void AddArray(const T& values) {
     AddU64(values.size());
-    AddBytes(values.data(), values.size() * sizeof(T));
+    AddBytes(values.data(), values.size() * sizeof(values[0]));
   }
 
   // The hash of everything added so far.

@@ -12,8 +12,8 @@ namespace walk::nav {
 namespace {
 
 template <typename T>
-std::uint64_t ArrayBytes(const std::vector<T>& values) {
-  return values.size() * sizeof(T);
+std::uint64_t ArrayBytes(const T& values) {
+  return values.size() * sizeof(values[0]);
 }
 
 // Counts the bytes of a continent's stored arrays (VisitContinentFields); numbers and lift rides
@@ -40,9 +40,9 @@ class MemoryCounter {
   void Items(const std::vector<T>& items, F&& fields) {
     for (const T& item : items) fields(item);
   }
-  void TileArray(const std::vector<SurfaceId>& values) { bytes_ += ArrayBytes(values); }
+  void TileArray(const Array<SurfaceId>& values) { bytes_ += ArrayBytes(values); }
   template <typename T>
-  void SurfaceArray(const std::vector<T>& values) {
+  void SurfaceArray(const Array<T>& values) {
     bytes_ += ArrayBytes(values);
   }
 
@@ -84,9 +84,9 @@ class ContentIdHasher {
   void Items(const std::vector<T>& items, F&& fields) {
     for (const T& item : items) fields(item);
   }
-  void TileArray(const std::vector<SurfaceId>& values) { hasher_.AddArray(values); }
+  void TileArray(const Array<SurfaceId>& values) { hasher_.AddArray(values); }
   template <typename T>
-  void SurfaceArray(const std::vector<T>& values) {
+  void SurfaceArray(const Array<T>& values) {
     hasher_.AddArray(values);
   }
 

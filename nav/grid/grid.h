@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "nav/grid/array.h"
 #include "nav/grid/ids.h"
 #include "nav/grid/surface.h"
 #include "nav/grid/world_frame.h"
@@ -26,7 +27,7 @@ struct Tile {
   std::uint32_t tile_x = 0;  // in tiles, from the continent's origin
   std::uint32_t tile_y = 0;
   // kColumnsPerTile + 1 continent-wide surface ids; column (cx, cy) is index cy * 256 + cx.
-  std::vector<SurfaceId> first_surface;
+  Array<SurfaceId> first_surface;
 };
 
 // A lift car's timing where its builder names none: the cost model's (nav/cost/cost_model.h),
@@ -78,15 +79,16 @@ struct Continent {
   std::vector<std::uint32_t> tile_index;
 
   // Per surface (parallel arrays, surface_count() entries).
-  std::vector<float> height_yards;
-  std::vector<float> headroom_yards;  // room above the surface; +inf under open sky
-  std::vector<std::uint8_t> flags;    // SurfaceFlag bits
-  std::vector<std::uint16_t> zone;    // zone id, 0 = none
-  std::vector<std::uint8_t> marks;    // AreaMark bits
-  std::vector<LinkSet> links;
-  std::vector<std::uint16_t> column_x;  // the surface's column, continent-wide
-  std::vector<std::uint16_t> column_y;
-  std::vector<std::uint8_t> level;  // its place in the column's stack, 0 = lowest
+  // (Arrays: their own memory, or a view of a mapped grid image, nav/grid/array.h.)
+  Array<float> height_yards;
+  Array<float> headroom_yards;  // room above the surface; +inf under open sky
+  Array<std::uint8_t> flags;    // SurfaceFlag bits
+  Array<std::uint16_t> zone;    // zone id, 0 = none
+  Array<std::uint8_t> marks;    // AreaMark bits
+  Array<LinkSet> links;
+  Array<std::uint16_t> column_x;  // the surface's column, continent-wide
+  Array<std::uint16_t> column_y;
+  Array<std::uint8_t> level;  // its place in the column's stack, 0 = lowest
 
   // Lift rides, sorted by `from`, then `to`; both landings of every ride carry kMarkLift.
   std::vector<LiftRide> lifts;
@@ -94,7 +96,7 @@ struct Continent {
   std::vector<std::uint32_t> lifts_into;
 
   // Regions: connected sets of surfaces (links taken either way). Computed by ComputeRegions.
-  std::vector<RegionId> region;
+  Array<RegionId> region;
   std::vector<std::uint32_t> region_size;  // surfaces per region
   // Which ground kinds occur: bit (flags | (road ? 256 : 0)) is set when some surface has them.
   // Lets a metric know the cheapest ground this continent really has (the A* bound).

@@ -59,9 +59,9 @@ class GridWriter {
   void Items(const std::vector<T>& items, F&& fields) {
     for (const T& item : items) fields(item);
   }
-  void TileArray(const std::vector<SurfaceId>& values) { w_.PutArray(values); }
+  void TileArray(const Array<SurfaceId>& values) { w_.PutArray(values); }
   template <typename T>
-  void SurfaceArray(const std::vector<T>& values) {
+  void SurfaceArray(const Array<T>& values) {
     w_.PutArray(values);
   }
 
@@ -105,11 +105,11 @@ class GridReader {
   void SurfaceCount(Continent&) { Value(surface_count_); }
   template <typename T, typename F>
   void Items(std::vector<T>& items, F&& fields);
-  void TileArray(std::vector<SurfaceId>& values) {
+  void TileArray(Array<SurfaceId>& values) {
     if (status_.ok() && !r_.GetArray(kColumnsPerTile + 1, &values)) Truncated();
   }
   template <typename T>
-  void SurfaceArray(std::vector<T>& values) {
+  void SurfaceArray(Array<T>& values) {
     if (status_.ok() && !r_.GetArray(surface_count_, &values)) Truncated();
   }
 
