@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "nav/search/four_ary_heap.h"
+
 namespace walk::nav {
 namespace {
 
@@ -39,33 +41,17 @@ void FineGridAStar::Prepare(std::uint32_t surface_count) {
 }
 
 void FineGridAStar::SiftUp(std::uint32_t pos, HeapEntry entry) {
-  while (pos > 0) {
-    const std::uint32_t up = (pos - 1) / 4;
-    if (!Before(entry, heap_[up])) break;
-    heap_[pos] = heap_[up];
-    heap_pos_[heap_[pos].surface] = pos;
-    pos = up;
-  }
-  heap_[pos] = entry;
-  heap_pos_[entry.surface] = pos;
+  SiftUp4(heap_, pos, entry, Before, [this](std::uint32_t at, HeapEntry e) {
+    heap_[at] = e;
+    heap_pos_[e.surface] = at;
+  });
 }
 
 void FineGridAStar::SiftDown(std::uint32_t pos, HeapEntry entry) {
-  for (;;) {
-    const std::uint32_t first = 4 * pos + 1;
-    if (first >= heap_size_) break;
-    const std::uint32_t last = std::min(first + 4, heap_size_);
-    std::uint32_t best = first;
-    for (std::uint32_t child = first + 1; child < last; ++child) {
-      if (Before(heap_[child], heap_[best])) best = child;
-    }
-    if (!Before(heap_[best], entry)) break;
-    heap_[pos] = heap_[best];
-    heap_pos_[heap_[pos].surface] = pos;
-    pos = best;
-  }
-  heap_[pos] = entry;
-  heap_pos_[entry.surface] = pos;
+  SiftDown4(heap_, heap_size_, pos, entry, Before, [this](std::uint32_t at, HeapEntry e) {
+    heap_[at] = e;
+    heap_pos_[e.surface] = at;
+  });
 }
 
 SurfaceId FineGridAStar::PopMin() {

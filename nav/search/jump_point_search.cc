@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "nav/search/four_ary_heap.h"
+
 namespace walk::nav {
 namespace {
 
@@ -39,33 +41,17 @@ void JumpPointSearch::Prepare(const JumpGrid& grid, std::uint32_t goal) {
 }
 
 void JumpPointSearch::SiftUp(std::uint32_t pos, Entry entry) {
-  while (pos > 0) {
-    const std::uint32_t up = (pos - 1) / 4;
-    if (!Before(entry, heap_[up])) break;
-    heap_[pos] = heap_[up];
-    nodes_[heap_[pos].cell].heap_pos = pos;
-    pos = up;
-  }
-  heap_[pos] = entry;
-  nodes_[entry.cell].heap_pos = pos;
+  SiftUp4(heap_, pos, entry, Before, [this](std::uint32_t at, const Entry& e) {
+    heap_[at] = e;
+    nodes_[e.cell].heap_pos = at;
+  });
 }
 
 void JumpPointSearch::SiftDown(std::uint32_t pos, Entry entry) {
-  for (;;) {
-    const std::uint32_t first = 4 * pos + 1;
-    if (first >= heap_size_) break;
-    const std::uint32_t last = std::min(first + 4, heap_size_);
-    std::uint32_t best = first;
-    for (std::uint32_t child = first + 1; child < last; ++child) {
-      if (Before(heap_[child], heap_[best])) best = child;
-    }
-    if (!Before(heap_[best], entry)) break;
-    heap_[pos] = heap_[best];
-    nodes_[heap_[pos].cell].heap_pos = pos;
-    pos = best;
-  }
-  heap_[pos] = entry;
-  nodes_[entry.cell].heap_pos = pos;
+  SiftDown4(heap_, heap_size_, pos, entry, Before, [this](std::uint32_t at, const Entry& e) {
+    heap_[at] = e;
+    nodes_[e.cell].heap_pos = at;
+  });
 }
 
 std::uint32_t JumpPointSearch::PopMin() {
