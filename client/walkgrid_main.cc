@@ -1,21 +1,14 @@
 // walkgrid: the offline grid tool. Builds grids, checks them against the MovingAI oracle, and
 // tells what a grid holds. Every subcommand prints what it did.
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <iostream>
-#include <numeric>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "client/walkgrid_commands.h"
-#include "nav/check/reference_dijkstra.h"
-#include "nav/cost/metric.h"
 #include "nav/grid/grid_format.h"
 #include "nav/import/movingai.h"
-#include "nav/search/fine_grid_astar.h"
 #include "nlohmann/json.hpp"
 
 namespace {

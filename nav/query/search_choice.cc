@@ -88,10 +88,6 @@ absl::Status RouteOverGraph(const SearchContext& x, const AbstractRouter& router
   return absl::OkStatus();
 }
 
-// The fine grid's route into `route`. With an end in a trap it would settle everything the
-// start reaches before it knew: when the abstract graph found nothing (`graph_found_nothing`,
-// most often a trap), or once the fine grid has searched long, the trap is looked for first.
-// A forced `grid` is the fine-grid walk and nothing else (diagnostics): no trap check.
 // The exact walk by jump points, when the continent is a plain octile grid priced alike
 // everywhere: false when it is not (the A* answers). No trap check: such a grid's links all go
 // both ways, so two ends in one region always have a walk.
@@ -116,6 +112,11 @@ bool RouteByJumpPoints(const SearchContext& x, const End& a, const End& b, Route
   return true;
 }
 
+// The fine grid's route into `route`. With an end in a trap it would settle everything the
+// start reaches before it knew: when the abstract graph found nothing (`graph_found_nothing`,
+// most often a trap), or once the fine grid has searched long, the trap is looked for first.
+// Jump points answer where they can (RouteByJumpPoints). A forced `grid` is the fine-grid walk and
+// nothing else (diagnostics): no trap check.
 absl::Status RouteOnFineGrid(const SearchContext& x, SearchMode mode, const End& a, const End& b,
                              bool graph_found_nothing, Route* route) {
   if (absl::Status stopped; RouteByJumpPoints(x, a, b, route, &stopped)) return stopped;

@@ -16,7 +16,8 @@
 
 namespace walk::nav {
 
-// One thread's searchers: the fine-grid A*, the abstract searcher and the navmesh walkers.
+// One thread's searchers: the fine-grid A*, jump point search, the abstract searcher and the
+// navmesh walkers.
 struct Searchers {
   FineGridAStar astar;
   JumpPointSearch jump;
