@@ -34,12 +34,13 @@ def free_port():
 
 
 class Walkd:
-    def __init__(self, data, worlds=None, binary=None):
+    def __init__(self, data, worlds=None, binary=None, extra_args=()):
         self.port = free_port()
         args = [binary or os.path.join(BUILD, "server", "walkd"), "--listen", f"127.0.0.1:{self.port}",
                 "--metrics-listen", "", "--data", data, "--search-threads", "2"]
         if worlds:
             args += ["--worlds", worlds]
+        args += list(extra_args)
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addr = f"127.0.0.1:{self.port}"
         for _ in range(3600):

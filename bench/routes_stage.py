@@ -13,7 +13,7 @@ wall time.
 
 Usage: bench/routes_stage.py --world /tmp/demo32 [--pairs 2000000] [--cluster 20] [--radius 150]
                              [--hubs 3] [--profile faction-a] [--seed 1] [--grow 0.01]
-                             [--compare-walkd OTHER/walkd]
+                             [--compare-walkd OTHER/walkd] [--walkd-arg=--flag=value ...]
 
 --compare-walkd runs the whole stage first with another walkd binary (a copy of an earlier build),
 on its own fresh store, and prints both runs' wall time and resident memory side by side.
@@ -134,6 +134,8 @@ def main():
     parser.add_argument("--grow", type=float, default=0.01)
     parser.add_argument("--compare-walkd", default="",
                         help="another walkd binary to run the same stage with first (same run)")
+    parser.add_argument("--walkd-arg", action="append", default=[],
+                        help="a flag for every walkd the stage starts (repeat), e.g. --walkd-arg=--grid-resident-mb=0")
     args = parser.parse_args()
     extent = world_size(args.world)
     per_cluster = args.cluster * (args.cluster - 1) + args.hubs
@@ -162,7 +164,7 @@ def run_stage(args, binary, extent, count, clusters, pairs):
     os.makedirs(worlds)
     os.symlink(os.path.abspath(args.world), os.path.join(worlds, "big"))
     started = time.time()
-    walkd = Walkd(os.path.join(tmp, "data"), worlds, binary)
+    walkd = Walkd(os.path.join(tmp, "data"), worlds, binary, args.walkd_arg)
     load = time.time() - started
     try:
         start_mb = memory_mb(walkd.proc.pid, "VmRSS")
