@@ -87,9 +87,10 @@ class SkeletonWriter {
     Chunk(values);
   }
 
-  // A big array: its offset and length here, its bytes in the data part.
+  // A big array: its offset and length here, its bytes in the data part. (`expected` is the
+  // reader's: the length it must find.)
   template <typename T>
-  void Chunk(const Array<T>& values) {
+  void Chunk(const Array<T>& values, std::uint64_t expected = 0) {
     data_bytes_ = AlignUp(data_bytes_, kChunkAlign);
     Put(data_bytes_);
     Put(static_cast<std::uint64_t>(values.size()));
@@ -232,18 +233,11 @@ void VisitDerived(W& world, V& v) {
     v.Small(c.road_blocks);
     v.Value(c.road_blocks_x);
     v.Value(c.ground_present);
-    if constexpr (std::is_same_v<V, SkeletonWriter>) {
-      v.Chunk(c.region);
-      v.Chunk(c.column_x);
-      v.Chunk(c.column_y);
-      v.Chunk(c.level);
-    } else {
-      const std::uint64_t n = c.height_yards.size();
-      v.Chunk(c.region, n);
-      v.Chunk(c.column_x, n);
-      v.Chunk(c.column_y, n);
-      v.Chunk(c.level, n);
-    }
+    const std::uint64_t n = c.height_yards.size();
+    v.Chunk(c.region, n);
+    v.Chunk(c.column_x, n);
+    v.Chunk(c.column_y, n);
+    v.Chunk(c.level, n);
   }
 }
 

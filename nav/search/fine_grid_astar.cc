@@ -29,9 +29,11 @@ void FineGridAStar::Prepare(std::uint32_t surface_count) {
   }
   // Past the budget, or the generation about to wrap: hand every page back (stamps read 0).
   if (stamped_since_release_ * kBytesPerStamp > kResidentBudgetBytes || generation_ == UINT32_MAX) {
-    for (auto* buffer : {&stamp_, &parent_, &heap_pos_}) buffer->Release();
+    stamp_.Release();
     g_.Release();
+    parent_.Release();
     via_.Release();
+    heap_pos_.Release();
     heap_.Release();
     generation_ = 0;
     stamped_since_release_ = 0;
