@@ -50,6 +50,12 @@ grpc::Status WalkClient::Table(const walk::v1::TableRequest& request,
   return walk_->Table(context.get(), request, response);
 }
 
+grpc::Status WalkClient::Trip(const walk::v1::TripRequest& request,
+                              walk::v1::TripResponse* response) {
+  auto context = NewContext();
+  return walk_->Trip(context.get(), request, response);
+}
+
 grpc::Status WalkClient::Info(walk::v1::InfoResponse* response) {
   auto context = NewContext();
   return walk_->Info(context.get(), walk::v1::InfoRequest(), response);

@@ -26,6 +26,7 @@ class WalkClient {
   grpc::Status Path(const walk::v1::PathRequest& request, walk::v1::PathResponse* response);
   grpc::Status Floors(const walk::v1::FloorsRequest& request, walk::v1::FloorsResponse* response);
   grpc::Status Table(const walk::v1::TableRequest& request, walk::v1::TableResponse* response);
+  grpc::Status Trip(const walk::v1::TripRequest& request, walk::v1::TripResponse* response);
   grpc::Status Info(walk::v1::InfoResponse* response);
   // grpc.health.v1 Check for `service` ("" is walkd as a whole).
   grpc::Status Health(const std::string& service,

@@ -18,6 +18,7 @@
 #include "client/walkctl_batch.h"
 #include "client/walkctl_routes.h"
 #include "client/walkctl_store.h"
+#include "client/walkctl_trip.h"
 #include "google/protobuf/util/json_util.h"
 #include "nav/cost/cost_model.h"
 #include "nav/cost/danger.h"
@@ -449,6 +450,20 @@ int Info(walk::client::WalkClient& client, bool json) {
   return 0;
 }
 
+int Trip(walk::client::WalkClient& client, const walk::client::TripArgs& args, bool json) {
+  walk::v1::TripRequest request;
+  if (!args.Fill(&request)) return kExitUsage;
+  walk::v1::TripResponse response;
+  const grpc::Status status = client.Trip(request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (json) {
+    std::cout << ToJson(response) << "\n";
+  } else {
+    walk::client::PrintTrip(response);
+  }
+  return 0;
+}
+
 int Health(walk::client::WalkClient& client, const std::string& service) {
   grpc::health::v1::HealthCheckResponse::ServingStatus serving;
   const grpc::Status status = client.Health(service, &serving);
@@ -468,10 +483,11 @@ struct Commands {
   TableArgs table_args;
   walk::client::BatchArgs batch_args;
   walk::client::RoutesArgs routes_args;
+  walk::client::TripArgs trip_args;
   walk::client::StoreArgs store_args;
   std::string service;
   CLI::App *walk = nullptr, *path = nullptr, *draw = nullptr, *floors = nullptr, *table = nullptr;
-  CLI::App *batch = nullptr, *routes = nullptr;
+  CLI::App *batch = nullptr, *routes = nullptr, *trip = nullptr;
   CLI::App *store_export = nullptr, *store_ingest = nullptr, *store_models = nullptr;
   CLI::App *info = nullptr, *health = nullptr;
 };
@@ -512,6 +528,10 @@ void AddPlaceCommands(CLI::App& app, Commands& c) {
   c.table->add_option("--backend", table.backend, "grid, navmesh or hybrid (default: the world's)")
       ->check(CLI::IsMember({"grid", "navmesh", "hybrid", "default"}));
   c.table->add_flag("--json", c.json, "Print the reply as JSON");
+
+  c.trip = app.add_subcommand("trip", "The cheapest trip: walking, or walks joined with rides");
+  c.trip_args.AddTo(c.trip);
+  c.trip->add_flag("--json", c.json, "Print the reply as JSON");
 }
 
 // batch and routes: many pairs through one WalkBatch stream.
@@ -543,6 +563,12 @@ void AddStreamCommands(CLI::App& app, Commands& c) {
       ->required();
   c.routes->add_option("--out", c.routes_args.out_path,
                        "Write the priced routes here (default: stdout)");
+  c.routes
+      ->add_option("--trips", c.routes_args.trips,
+                   "Price legs as trips through the travel network: on, off, or auto (when the "
+                   "world has one)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "on", "off"}));
 }
 
 // store export, ingest and models: store packs, offline.
@@ -613,6 +639,7 @@ int Run(Commands& c) {
   if (*c.floors) return Floors(client, c.floors_args, c.json);
   if (*c.info) return Info(client, c.json);
   if (*c.table) return Table(client, c.table_args, c.json);
+  if (*c.trip) return Trip(client, c.trip_args, c.json);
   if (*c.routes) {
     c.routes_args.connection = *connection;
     return walk::client::RunRoutes(c.routes_args);

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -15,11 +16,13 @@
 
 #include "CLI/CLI.hpp"
 #include "client/walkgrid_commands.h"
+#include "nav/demo/demo_travel.h"
 #include "nav/demo/demo_world.h"
 #include "nav/grid/grid.h"
 #include "nav/grid/grid_format.h"
 #include "nav/navmesh/navmesh_builder.h"
 #include "nav/navmesh/world_navmesh.h"
+#include "nav/travel/travel_file.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::client {
@@ -144,6 +147,15 @@ void RunDemo(const DemoArgs& args) {
     Fail(std::string(saved.message()));
   }
   const double save_seconds = std::chrono::duration<double>(Clock::now() - save_started).count();
+  // The travel network, generated from the same plan, beside the grid.
+  absl::StatusOr<nav::TravelNetwork> travel = nav::DemoTravel(options, *world);
+  if (!travel.ok()) Fail(std::string(travel.status().message()));
+  {
+    const std::string path = (std::filesystem::path(args.out) / nav::kTravelFileName).string();
+    std::ofstream out(path, std::ios::trunc);
+    out << nav::TravelText(*travel);
+    if (!out.flush()) Fail("cannot write " + path);
+  }
 
   nlohmann::ordered_json navmesh_line;
   if (!args.navmesh.empty()) navmesh_line = BuildDemoNavMesh(args, options, *world);
@@ -160,6 +172,9 @@ void RunDemo(const DemoArgs& args) {
   line["regions"] = c.region_count();
   line["lifts"] = c.lifts.size() / 2;  // each lift is two rides, one each way
   line["zones"] = world->zones.size();
+  line["travel"] = {{"nodes", travel->nodes.size()},
+                    {"edges", travel->edge_count},
+                    {"hearthstones", travel->hearthstones.size()}};
   line["content_id"] = nav::FormatId(world->content_id);
   if (!layers.empty()) line["layers"] = nlohmann::ordered_json::parse(layers);
   line["build_seconds"] = build_seconds;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nav/abstract/abstract_router.h"
+#include "server/trip_convert.h"
 
 namespace walk::server {
 namespace {
@@ -444,6 +445,7 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
     if (entry.navmesh_model != 0) m->set_navmesh_model(nav::FormatId(entry.navmesh_model));
   }
   if (w.served->navmesh != nullptr) NavMeshToProto(*w.served->navmesh, out->mutable_navmesh());
+  TravelToProto(*w.served, out);
   const nav::World& world = w.served->world;
   out->set_content_id(nav::FormatId(world.content_id));
   out->set_column_yards(world.column_yards);

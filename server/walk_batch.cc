@@ -7,13 +7,35 @@
 #include "absl/strings/str_cat.h"
 #include "server/grpc_status.h"
 #include "server/proto_convert.h"
+#include "server/trip_convert.h"
 
 namespace walk::server {
+namespace {
 
-WalkBatchReactor::WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool,
-                                   WalkMetrics& metrics, nav::SearchStop stop,
+// The walk or trip one message (or one entry of `more`) carries.
+WalkBatchReactor::Pair PairOf(const walk::v1::WalkBatchRequest& request) {
+  WalkBatchReactor::Pair pair;
+  pair.index = request.index();
+  if (request.has_trip()) {
+    pair.trip = ToTripQuery(request.trip());
+    pair.walk_and_trip = request.has_walk();
+  } else {
+    pair.query = ToWalkQuery(request.walk());
+  }
+  return pair;
+}
+
+}  // namespace
+
+WalkBatchReactor::WalkBatchReactor(const StoreFirstAnswerer& answerer, const TripPlanner& trips,
+                                   SearchPool& pool, WalkMetrics& metrics, nav::SearchStop stop,
                                    const BatchLimits& limits)
-    : answerer_(answerer), pool_(pool), metrics_(metrics), stop_(std::move(stop)), limits_(limits) {
+    : answerer_(answerer),
+      trips_(trips),
+      pool_(pool),
+      metrics_(metrics),
+      stop_(std::move(stop)),
+      limits_(limits) {
   ++*limits_.open_streams;
   if (answerer.store() != nullptr) {
     if (auto before = answerer.store()->EstimateAnswers(); before.ok())
@@ -53,12 +75,8 @@ void WalkBatchReactor::OnReadDone(bool ok) {
     block.Swap(request.mutable_block());
     pairs.reserve(1 + request.more_size());
     // A message carrying only a block has no pair of its own.
-    if (request.has_walk() || !has_block) {
-      pairs.push_back({request.index(), ToWalkQuery(request.walk())});
-    }
-    for (const walk::v1::WalkBatchRequest& more : request.more()) {
-      pairs.push_back({more.index(), ToWalkQuery(more.walk())});
-    }
+    if (request.has_walk() || request.has_trip() || !has_block) pairs.push_back(PairOf(request));
+    for (const walk::v1::WalkBatchRequest& more : request.more()) pairs.push_back(PairOf(more));
   }
   const std::size_t asked = pairs.size() + static_cast<std::size_t>(block.index_size());
   bool cancelled;
@@ -86,6 +104,7 @@ void WalkBatchReactor::OnReadDone(bool ok) {
 }
 
 void WalkBatchReactor::StartPair(Pair pair) {
+  if (pair.trip) return StartTrip(std::move(pair));
   // A stored answer costs a lookup: answer it here, on gRPC's thread; route the rest on the pool.
   absl::StatusOr<std::optional<WalkResult>> stored = answerer_.AnswerFromStore(pair.query, "walk.");
   if (!stored.ok()) return Finalize(pair.index, stored.status(), pair.query.band);
@@ -99,6 +118,37 @@ void WalkBatchReactor::StartPair(Pair pair) {
         Finalize(pair.index,
                  answerer_.Answer(pair.query, {.field_prefix = "walk.", .stop = &stop_}, searchers),
                  pair.query.band);
+      },
+      SearchPool::Priority::kBatch);
+}
+
+void WalkBatchReactor::StartTrip(Pair pair) {
+  const std::uint32_t band = pair.trip->band;
+  if (pair.walk_and_trip) {
+    walk::v1::WalkBatchResponse response;
+    response.set_index(pair.index);
+    const absl::Status refused =
+        absl::InvalidArgumentError("trip: a message carries a walk or a trip, not both");
+    response.set_code(static_cast<int>(refused.code()));
+    response.set_message(std::string(refused.message()));
+    return Answered(std::move(response), "refused", band, false);
+  }
+  pool_.Submit(
+      [this, pair = std::move(pair), band](nav::Searchers& searchers) {
+        walk::v1::WalkBatchResponse response;
+        response.set_index(pair.index);
+        absl::StatusOr<TripResult> result =
+            Cancelled() ? absl::CancelledError("the batch was cancelled")
+                        : trips_.Plan(*pair.trip, "trip.", &stop_, searchers);
+        if (!result.ok()) {
+          const grpc::Status status = ToGrpcStatus(result.status());
+          response.set_code(static_cast<int>(status.error_code()));
+          response.set_message(status.error_message());
+          return Answered(std::move(response), "refused", band, false);
+        }
+        ToProto(*result, response.mutable_trip());
+        const bool failed = !result->trip.found;
+        Answered(std::move(response), failed ? "failed" : "trip", band, failed);
       },
       SearchPool::Priority::kBatch);
 }
@@ -219,6 +269,10 @@ void WalkBatchReactor::Answered(walk::v1::WalkBatchResponse response, const char
     --in_flight_;
     if (response.code() != 0) {
       summary_.set_refused(summary_.refused() + 1);
+    } else if (response.has_trip()) {
+      summary_.set_trips(summary_.trips() + 1);
+      if (response.trip().rode()) summary_.set_trips_rode(summary_.trips_rode() + 1);
+      if (failed) ++failed_by_band_[band];
     } else {
       if (response.stored())
         summary_.set_stored(summary_.stored() + 1);

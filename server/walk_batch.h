@@ -18,6 +18,7 @@
 
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
+#include "server/trip_planner.h"
 #include "server/walk_query.h"
 #include "walk/v1/walk.grpc.pb.h"
 
@@ -47,9 +48,17 @@ class WalkBatchReactor final
   // background): reruns read table files faster.
   static constexpr std::uint64_t kFlushAfterAnswers = 100000;
 
+  // One pair asked alone (in `walk` or `more`), or a trip (in `trip`).
+  struct Pair {
+    std::uint64_t index = 0;
+    WalkQuery query;
+    std::optional<TripQuery> trip;
+    bool walk_and_trip = false;  // the message carried both: refused
+  };
+
   // Starts reading at once. Deletes itself when the call is done. `stop` stops its searches.
-  WalkBatchReactor(const StoreFirstAnswerer& answerer, SearchPool& pool, WalkMetrics& metrics,
-                   nav::SearchStop stop, const BatchLimits& limits);
+  WalkBatchReactor(const StoreFirstAnswerer& answerer, const TripPlanner& trips, SearchPool& pool,
+                   WalkMetrics& metrics, nav::SearchStop stop, const BatchLimits& limits);
 
   void OnReadDone(bool ok) override;
   void OnWriteDone(bool ok) override;
@@ -62,16 +71,13 @@ class WalkBatchReactor final
   // into gRPC, so an inline reaction cannot deadlock).
   Action NextLocked();
   void Do(Action action);
-  // One pair asked alone (in `walk` or `more`).
-  struct Pair {
-    std::uint64_t index = 0;
-    WalkQuery query;
-  };
   // Answers `pair` from the store at once when it can, else routes it on the pool.
   void StartPair(Pair pair);
   bool Cancelled();
   // Turns pair `index`'s answer (or its error) into its response and hands it to Answered.
   void Finalize(std::uint64_t index, const absl::StatusOr<WalkResult>& result, std::uint32_t band);
+  // Routes a trip on the pool and hands its answer to Answered.
+  void StartTrip(Pair pair);
   void Answered(walk::v1::WalkBatchResponse response, const char* outcome, std::uint32_t band,
                 bool failed);
   // A block's pairs: the stored ones answered at once (one MultiGet), the rest routed on the pool.
@@ -84,6 +90,7 @@ class WalkBatchReactor final
   std::size_t StreamShare() const;
 
   const StoreFirstAnswerer& answerer_;
+  const TripPlanner& trips_;
   SearchPool& pool_;
   WalkMetrics& metrics_;
   const nav::SearchStop stop_;

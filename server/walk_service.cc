@@ -13,6 +13,7 @@
 #include "server/call_stop.h"
 #include "server/grpc_status.h"
 #include "server/proto_convert.h"
+#include "server/trip_convert.h"
 #include "server/walk_batch.h"
 
 namespace walk::server {
@@ -166,9 +167,33 @@ WalkServiceImpl::WalkBatch(grpc::CallbackServerContext* context) {
     metrics_.RecordRequest("WalkBatch", GrpcCodeName(ToGrpcStatus(allowed).error_code()), 0.0);
     return new RefusedStream(ToGrpcStatus(allowed));
   }
-  return new WalkBatchReactor(answerer_, pool_, metrics_,
+  return new WalkBatchReactor(answerer_, trips_, pool_, metrics_,
                               StopOf(context, stopping_, limits_.max_search_expansions),
                               limits_.batch);
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Trip(grpc::CallbackServerContext* context,
+                                                const walk::v1::TripRequest* request,
+                                                walk::v1::TripResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto finish = Finisher(reactor, metrics_, "Trip");
+  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
+    finish(allowed);
+    return reactor;
+  }
+  const TripPlanner& trips = trips_;
+  pool_.Submit([context, request, response, &trips, finish = std::move(finish),
+                stop = StopOf(context, stopping_, limits_.max_search_expansions)](
+                   nav::Searchers& searchers) {
+    if (context->IsCancelled()) {
+      finish(absl::CancelledError("the call was cancelled before its search ran"));
+      return;
+    }
+    absl::StatusOr<TripResult> result = trips.Plan(ToTripQuery(*request), "", &stop, searchers);
+    if (result.ok()) ToProto(*result, response);
+    finish(result.status());
+  });
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* context,

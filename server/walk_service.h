@@ -11,6 +11,7 @@
 #include "server/call_auth.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
+#include "server/trip_planner.h"
 #include "server/walk_batch.h"
 #include "server/walk_metrics.h"
 #include "server/walk_query.h"
@@ -33,11 +34,12 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   };
   // Everything is borrowed and must outlive the service. `stopping` turns true when walkd stops
   // for good (its grace over): every search then stops. Every call is a read for `auth`.
-  WalkServiceImpl(const WorldRegistry& worlds, const StoreFirstAnswerer& answerer, SearchPool& pool,
-                  WalkMetrics& metrics, const std::atomic<bool>& stopping, const Limits& limits,
-                  const CallAuth& auth)
+  WalkServiceImpl(const WorldRegistry& worlds, const StoreFirstAnswerer& answerer,
+                  const TripPlanner& trips, SearchPool& pool, WalkMetrics& metrics,
+                  const std::atomic<bool>& stopping, const Limits& limits, const CallAuth& auth)
       : worlds_(worlds),
         answerer_(answerer),
+        trips_(trips),
         pool_(pool),
         metrics_(metrics),
         stopping_(stopping),
@@ -63,6 +65,9 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* context,
                                  const walk::v1::InfoRequest* request,
                                  walk::v1::InfoResponse* response) override;
+  grpc::ServerUnaryReactor* Trip(grpc::CallbackServerContext* context,
+                                 const walk::v1::TripRequest* request,
+                                 walk::v1::TripResponse* response) override;
 
  private:
   // One walk answered on the search pool, as Walk and Path ask it.
@@ -84,6 +89,7 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
 
   const WorldRegistry& worlds_;
   const StoreFirstAnswerer& answerer_;
+  const TripPlanner& trips_;
   SearchPool& pool_;
   WalkMetrics& metrics_;
   const std::atomic<bool>& stopping_;

@@ -29,6 +29,7 @@
 #include "server/store_first_answerer.h"
 #include "server/store_health.h"
 #include "server/tls_files.h"
+#include "server/trip_planner.h"
 #include "server/walk_metrics.h"
 #include "server/walk_service.h"
 #include "server/world_registry.h"
@@ -82,6 +83,7 @@ struct Walkd::Parts {
   std::jthread grid_trimmer;
   std::unique_ptr<StoreFirstAnswerer> answerer;
   HealthService health;
+  std::unique_ptr<TripPlanner> trips;
   std::unique_ptr<WalkServiceImpl> service;
   std::unique_ptr<LiveServiceImpl> live;
   std::unique_ptr<grpc::Server> server;
@@ -92,6 +94,17 @@ struct Walkd::Parts {
 };
 
 namespace {
+
+// What the world's travel network holds, for the log.
+std::string TravelNote(const ServedWorld& served) {
+  if (!served.travel_error.empty()) return "refused (trips are refused)";
+  if (served.travel == nullptr) return "none (trips walk)";
+  std::size_t placed = 0;
+  for (const nav::TravelNode& node : served.travel->nodes) placed += node.placed ? 1 : 0;
+  return absl::StrCat(served.travel->nodes.size(), " nodes (", placed, " on the grid), ",
+                      served.travel->rides.size(), " rides, ", served.travel->hearthstones.size(),
+                      " hearthstones (", served.travel_source, ")");
+}
 
 // "host:port" → host and the port bound, as walkd prints them.
 std::string HostOf(const std::string& address) {
@@ -268,6 +281,7 @@ void Walkd::Parts::CreateWalkService() {
                           ? options.search_threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   pool = std::make_unique<SearchPool>(threads);
+  trips = std::make_unique<TripPlanner>(worlds, *answerer);
   WalkServiceImpl::Limits limits;
   limits.max_table_cells = options.max_table_cells;
   limits.max_search_expansions = options.max_search_expansions;
@@ -276,8 +290,8 @@ void Walkd::Parts::CreateWalkService() {
   limits.batch.max_pairs_per_message = options.max_pairs_per_message;
   limits.batch.max_block_pairs = options.max_block_pairs;
   limits.batch.max_inflight_pairs = options.max_inflight_pairs;
-  service =
-      std::make_unique<WalkServiceImpl>(worlds, *answerer, *pool, *metrics, stopping, limits, auth);
+  service = std::make_unique<WalkServiceImpl>(worlds, *answerer, *trips, *pool, *metrics, stopping,
+                                              limits, auth);
 }
 
 absl::Status Walkd::Parts::CreateLiveService() {
@@ -354,7 +368,8 @@ void Walkd::Parts::StartLoadingWorlds() {
                 << nav::FormatId(loaded.served->world.content_id) << ", from "
                 << loaded.served->source << "); abstract graph: " << loaded.served->graph_note
                 << "; grid: " << loaded.served->grid_note
-                << "; fine grid: " << loaded.served->jump_grids.note() << std::endl;
+                << "; fine grid: " << loaded.served->jump_grids.note()
+                << "; travel: " << TravelNote(*loaded.served) << std::endl;
     }
     // Strict: every world; else every world settled and one of them ready (a failed world stays
     // in Info, the log, walk_worlds_failed and its own calls' UNAVAILABLE).

@@ -7,10 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "nav/abstract/abstract_graph_format.h"
 #include "nav/cost/danger.h"
+#include "nav/demo/demo_travel.h"
 #include "nav/demo/demo_world.h"
 #include "nav/grid/grid_format.h"
 #include "nav/grid/grid_image.h"
 #include "nav/navmesh/world_navmesh.h"
+#include "nav/travel/travel_file.h"
 #include "store/model_hash.h"
 
 namespace walk::server {
@@ -96,6 +98,32 @@ absl::StatusOr<std::unique_ptr<ServedNavMesh>> LoadNavMesh(const std::string& di
     served->note += "; navmesh.json names another navmesh (rewrite it with walkgrid)";
   }
   return served;
+}
+
+// The travel network of the world in `dir` (travel.json), or, for the default world (`dir`
+// empty), the demo world's, its nodes placed on the grid. Nodes off every surface are logged.
+void LoadTravel(const std::string& dir, ServedWorld* served) {
+  if (!served->has_grid()) return;
+  absl::StatusOr<nav::TravelNetwork> network;
+  if (dir.empty()) {
+    network = nav::DemoTravel(DefaultWorldOptions(), served->world);
+    served->travel_source = "generated";
+  } else {
+    const std::string path = (std::filesystem::path(dir) / nav::kTravelFileName).string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return;
+    network = nav::ReadTravelFile(path);
+    served->travel_source = path;
+  }
+  if (!network.ok()) {
+    served->travel_error = std::string(network.status().message());
+    std::cerr << "walkd: travel refused: " << served->travel_error << "\n";
+    return;
+  }
+  for (const std::string& problem : nav::PlaceNodes(served->world, &*network)) {
+    std::cerr << "walkd: " << served->travel_source << ": " << problem << "\n";
+  }
+  served->travel = std::make_shared<const nav::TravelNetwork>(*std::move(network));
 }
 
 }  // namespace
@@ -239,6 +267,7 @@ void WorldRegistry::LoadOne(std::size_t index) {
           std::make_unique<nav::AbstractRouter>(served->world, std::move(*graph), leg_cache_bytes_);
     }
     served->jump_grids = nav::JumpGrids(served->world);
+    LoadTravel(dir, served.get());
     const std::uint64_t graph_fingerprint =
         served->router ? served->router->graph().Fingerprint() : 0;
     for (const std::string& name : nav::ProfileNames()) {

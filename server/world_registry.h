@@ -21,6 +21,7 @@
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_ground.h"
 #include "nav/search/jump_grid.h"
+#include "nav/travel/travel_network.h"
 #include "server/walk_query.h"
 
 namespace walk::server {
@@ -71,6 +72,12 @@ struct ServedWorld {
   nav::JumpGrids jump_grids;
   // The world's navmesh, or null: the navmesh and hybrid backends are then refused.
   std::unique_ptr<ServedNavMesh> navmesh;
+  // The world's travel network (travel.json beside its grid; the default world's is generated),
+  // its nodes placed on the grid, or null: trips then walk. `travel_error` says why travel.json
+  // was refused (trips are then refused too); `travel_source` where it came from.
+  std::shared_ptr<const nav::TravelNetwork> travel;
+  std::string travel_error;
+  std::string travel_source;
 
   // True when the world has a grid (a world folder may hold a navmesh alone).
   bool has_grid() const { return !world.continents.empty(); }

@@ -1,0 +1,34 @@
+// Streams many trips through WalkBatch (WalkBatchRequest.trip, 256 a stream message) and
+// collects every answer by its index: the client side of batch trips, used by walkctl routes.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "client/connection.h"
+#include "walk/v1/walk.pb.h"
+
+namespace walk::client {
+
+// One trip's answer: the reply, or why the trip was refused.
+struct TripAnswer {
+  int code = 0;         // 0 or a gRPC code number
+  std::string message;  // why, when code is not 0
+  walk::v1::TripResponse trip;
+
+  bool found() const { return code == 0 && trip.status() == walk::v1::TRIP_STATUS_OK; }
+};
+
+struct StreamedTrips {
+  // answers[i] answers trips[i]; nullopt when the stream ended before answering it.
+  std::vector<std::optional<TripAnswer>> answers;
+  std::optional<walk::v1::BatchSummary> summary;
+  absl::Status status;  // the stream's own outcome
+};
+
+// Answers `trips`; the stream's deadline is `timeout_s`.
+StreamedTrips StreamTrips(const Connection& connection, double timeout_s,
+                          const std::vector<walk::v1::TripRequest>& trips);
+
+}  // namespace walk::client

@@ -1,0 +1,77 @@
+#include "nav/travel/travel_network.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "nav/query/snap.h"
+
+namespace walk::nav {
+
+const char* RideKindName(RideKind kind) {
+  switch (kind) {
+    case RideKind::kFlight:
+      return "flight";
+    case RideKind::kBoat:
+      return "boat";
+    case RideKind::kZeppelin:
+      return "zeppelin";
+    case RideKind::kTram:
+      return "tram";
+    case RideKind::kPortal:
+      return "portal";
+  }
+  return "?";
+}
+
+std::optional<RideKind> FindRideKind(std::string_view name) {
+  for (int k = 0; k < kRideKindCount; ++k) {
+    const auto kind = static_cast<RideKind>(k);
+    if (name == RideKindName(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> TravelNetwork::FindNode(std::string_view id) const {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].id == id) return static_cast<std::uint32_t>(i);
+  }
+  return std::nullopt;
+}
+
+const Hearthstone* TravelNetwork::HearthstoneOf(std::string_view profile) const {
+  for (const Hearthstone& h : hearthstones) {
+    if (h.profile == profile) return &h;
+  }
+  return nullptr;
+}
+
+bool MayUse(const Profile& profile, const TravelNode& node) {
+  return node.faction == Faction::kNeutral || node.faction == profile.faction;
+}
+
+std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) {
+  std::vector<std::string> problems;
+  const WorldFrame frame = world.frame();
+  for (std::size_t i = 0; i < network->nodes.size(); ++i) {
+    TravelNode& node = network->nodes[i];
+    node.placed = false;
+    const Continent* continent = world.FindContinent(node.place.continent);
+    std::string why;
+    if (continent == nullptr) {
+      why = "the world has no such continent";
+    } else {
+      const Snap snap = SnapPlace(*continent, frame, node.place);
+      if (snap.status == WalkStatus::kOk) {
+        node.place.z_yards = snap.end.surface_z_yards;
+        node.placed = true;
+        continue;
+      }
+      why = snap.status == WalkStatus::kOffMap ? "off the map" : "on no surface";
+    }
+    problems.push_back(absl::StrFormat(
+        "node \"%s\" (nodes[%d]) at %.1f, %.1f on continent %d: %s; its rides are never taken",
+        node.id, i, node.place.x_yards, node.place.y_yards, node.place.continent, why));
+  }
+  return problems;
+}
+
+}  // namespace walk::nav

@@ -1,0 +1,87 @@
+// A world's travel network (docs/formats.md, "travel.json"): the nodes one rides from (flight
+// masters, docks, portals, inns), the rides between them (flights, boats, zeppelins, trams,
+// one-way portals) and each profile's hearthstone. Trips (nav/travel/trip_search.h) join it with
+// walks. Plain data: checked once (Check), placed on the world's grid once (PlaceNodes), then
+// immutable and safe to share across threads.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "nav/cost/cost_model.h"
+#include "nav/grid/grid.h"
+#include "nav/query/answer.h"
+
+namespace walk::nav {
+
+// What a ride is. Flights and portals take their seconds; boats, zeppelins and trams a wait at
+// the stop (schedule-free: the mean wait) and then the ride.
+enum class RideKind : std::uint8_t { kFlight, kBoat, kZeppelin, kTram, kPortal };
+inline constexpr int kRideKindCount = 5;
+const char* RideKindName(RideKind kind);  // "flight", "boat", "zeppelin", "tram", "portal"
+// The kind named `name`, or nullopt.
+std::optional<RideKind> FindRideKind(std::string_view name);
+
+struct TravelNode {
+  std::string id;    // unique in the network; what edges and hearthstones name
+  std::string name;  // for people ("Aldmoor flight master"); may be empty
+  Place place;       // continent, x, y and, when the data gives one, z
+  // Neutral nodes serve everyone; a faction's serve only that faction's profiles.
+  Faction faction = Faction::kNeutral;
+  // Set by PlaceNodes: the node stands on a surface of the grid, and `place.z_yards` is that
+  // surface's height (so every walk to it starts on the same floor).
+  bool placed = false;
+};
+
+// One ride, from node `from` to node `to` (indices into TravelNetwork::nodes). Data that says
+// "both_ways" becomes two rides.
+struct TravelRide {
+  RideKind kind = RideKind::kFlight;
+  std::uint32_t from = 0;
+  std::uint32_t to = 0;
+  double wait_seconds = 0.0;  // boats, zeppelins, trams; 0 for flights and portals
+  double ride_seconds = 0.0;
+  std::uint32_t edge = 0;  // the edge of the data it came from (edges[edge]), for messages
+  double seconds() const { return wait_seconds + ride_seconds; }
+};
+
+// A profile's hearthstone: cast anywhere, it takes the character to its bind node.
+struct Hearthstone {
+  std::string profile;  // a known profile name (nav/cost/cost_model.h)
+  std::uint32_t bind = 0;
+  double cast_seconds = 10.0;
+  double cooldown_seconds = 3600.0;  // after a cast, the next one waits this long
+};
+
+// Most nodes and edges a travel file may hold (a real game's network has a few thousand).
+inline constexpr std::size_t kMaxTravelNodes = 100000;
+inline constexpr std::size_t kMaxTravelEdges = 1000000;
+// Seconds any single wait, ride, cast or cooldown may last.
+inline constexpr double kMaxTravelSeconds = 1e6;
+
+struct TravelNetwork {
+  std::vector<TravelNode> nodes;
+  std::vector<TravelRide> rides;  // by edge order; a both-ways edge gives two, back to back
+  std::vector<Hearthstone> hearthstones;
+  std::size_t edge_count = 0;  // edges in the data (rides counts each direction)
+
+  // The node of that id, or nullopt.
+  std::optional<std::uint32_t> FindNode(std::string_view id) const;
+  // The hearthstone of `profile`, or nullptr when it has none.
+  const Hearthstone* HearthstoneOf(std::string_view profile) const;
+};
+
+// True when a character of `profile` may use `node`: a neutral node, or one of its own faction.
+bool MayUse(const Profile& profile, const TravelNode& node);
+
+// Places every node on `world`'s grid: a node with a height takes the floor nearest it, one
+// without takes the column's usual floor (as a walk's end); either way its height becomes the
+// surface's. A node on a continent the world lacks, off the map or on no surface is left
+// unplaced (rides to and from it are never taken). Returns one line per unplaced node, naming it
+// and why, for the load's log.
+std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network);
+
+}  // namespace walk::nav

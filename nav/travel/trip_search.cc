@@ -1,0 +1,274 @@
+#include "nav/travel/trip_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+namespace walk::nav {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// How a point was reached.
+struct Reached {
+  enum class By : std::uint8_t { kNothing, kWalk, kRide, kHearthstone } by = By::kNothing;
+  std::uint32_t from = kTripStart;  // the point it came from
+  std::uint32_t ride = 0;           // for kRide: index into network.rides
+  LegWalk walk;                     // for kWalk
+
+  static Reached Walked(std::uint32_t from, const LegWalk& walk) {
+    return {By::kWalk, from, 0, walk};
+  }
+  static Reached Rode(std::uint32_t from, std::uint32_t ride) {
+    return {By::kRide, from, ride, {}};
+  }
+  static Reached Cast() { return {By::kHearthstone, kTripStart, 0, {}}; }
+};
+
+// A queue entry: settle `to` at `key`, or, when `walk` is set, price the walk from `from` to
+// `to` whose cost is at least key - dist(from).
+struct Entry {
+  double key = 0.0;
+  std::uint32_t from = 0;
+  std::uint32_t to = 0;
+  bool walk = false;
+  bool operator>(const Entry& other) const { return key > other.key; }
+};
+
+class Search {
+ public:
+  Search(const TravelNetwork& network, const TripAsk& ask, TripWalks& walks)
+      : network_(network), ask_(ask), walks_(walks) {
+    const std::size_t points = kFirstNodePoint + network.nodes.size();
+    dist_.assign(points, kInf);
+    legs_.assign(points, 0);
+    reached_.assign(points, {});
+    settled_.assign(points, false);
+    usable_.assign(network.nodes.size(), false);
+    for (std::size_t i = 0; i < network.nodes.size(); ++i) {
+      usable_[i] = network.nodes[i].placed && MayUse(*ask.profile, network.nodes[i]);
+    }
+    first_ride_.assign(network.nodes.size() + 1, 0);
+    for (const TravelRide& ride : network.rides) ++first_ride_[ride.from + 1];
+    for (std::size_t i = 0; i < network.nodes.size(); ++i) first_ride_[i + 1] += first_ride_[i];
+    ride_by_from_.resize(network.rides.size());
+    std::vector<std::uint32_t> next(first_ride_.begin(), first_ride_.end() - 1);
+    for (std::size_t r = 0; r < network.rides.size(); ++r) {
+      ride_by_from_[next[network.rides[r].from]++] = static_cast<std::uint32_t>(r);
+    }
+  }
+
+  absl::StatusOr<Trip> Run() {
+    Relax(kTripStart, 0.0, {});
+    while (!queue_.empty()) {
+      const Entry entry = queue_.top();
+      queue_.pop();
+      if (settled_[entry.to]) continue;
+      if (entry.walk) {
+        if (entry.key > dist_[entry.to]) continue;  // a cheaper way came first
+        absl::StatusOr<LegWalk> walk = PriceWalk(entry.from, entry.to);
+        if (!walk.ok()) return walk.status();
+        if (walk->found) {
+          Relax(entry.to, dist_[entry.from] + walk->seconds, Reached::Walked(entry.from, *walk));
+        }
+        continue;
+      }
+      if (entry.key > dist_[entry.to]) continue;  // stale
+      settled_[entry.to] = true;
+      ++points_settled_;
+      if (entry.to == kTripGoal) break;
+      Expand(entry.to);
+    }
+    return Result();
+  }
+
+ private:
+  const Place& PlaceOf(std::uint32_t point) const {
+    if (point == kTripStart) return ask_.from;
+    if (point == kTripGoal) return ask_.to;
+    return network_.nodes[point - kFirstNodePoint].place;
+  }
+
+  // Reaches `point` at `seconds` by `how` when that is cheaper, or as cheap in fewer legs (so a
+  // tie between walking straight there and walking through a node walks straight).
+  void Relax(std::uint32_t point, double seconds, const Reached& how) {
+    if (settled_[point]) return;
+    const std::uint32_t legs = how.by == Reached::By::kNothing ? 0 : legs_[how.from] + 1;
+    if (seconds > dist_[point] || (seconds == dist_[point] && legs >= legs_[point])) return;
+    const bool queued = seconds == dist_[point];
+    dist_[point] = seconds;
+    reached_[point] = how;
+    legs_[point] = legs;
+    if (!queued) queue_.push({seconds, point, point, false});
+  }
+
+  absl::StatusOr<LegWalk> PriceWalk(std::uint32_t from, std::uint32_t to) {
+    ++walks_priced_;
+    absl::StatusOr<LegWalk> walk = walks_.Walk(from, to);
+    if (walk.ok() && from == kTripStart && to == kTripGoal) walk_all_the_way_ = *walk;
+    return walk;
+  }
+
+  // Queues the walk from `from` to `to` at its lower bound, when both are on one continent.
+  void QueueWalk(std::uint32_t from, std::uint32_t to) {
+    if (settled_[to] || PlaceOf(from).continent != PlaceOf(to).continent) return;
+    const double bound = std::max(0.0, walks_.LowerBoundSeconds(from, to));
+    const double key = dist_[from] + bound;
+    if (key > dist_[to]) return;  // cannot improve it
+    queue_.push({key, from, to, true});
+  }
+
+  // Everything that leaves settled point `point`.
+  void Expand(std::uint32_t point) {
+    QueueWalk(point, kTripGoal);
+    for (std::uint32_t i = 0; i < network_.nodes.size(); ++i) {
+      if (usable_[i]) QueueWalk(point, kFirstNodePoint + i);
+    }
+    if (point == kTripStart) {
+      const Hearthstone* stone = network_.HearthstoneOf(ask_.profile->name);
+      if (stone != nullptr && ask_.hearthstone_ready && usable_[stone->bind]) {
+        const double wait = std::max(0.0, ask_.hearthstone_wait_seconds);
+        Relax(kFirstNodePoint + stone->bind, wait + stone->cast_seconds, Reached::Cast());
+      }
+      return;
+    }
+    if (point == kTripGoal) return;
+    const std::uint32_t node = point - kFirstNodePoint;
+    for (std::uint32_t k = first_ride_[node]; k < first_ride_[node + 1]; ++k) {
+      const std::uint32_t r = ride_by_from_[k];
+      const TravelRide& ride = network_.rides[r];
+      if (!usable_[ride.to]) continue;
+      Relax(kFirstNodePoint + ride.to, dist_[point] + ride.seconds(), Reached::Rode(point, r));
+    }
+  }
+
+  // The legs to the goal, in order.
+  std::vector<TripLeg> Legs() const {
+    std::vector<TripLeg> legs;
+    for (std::uint32_t point = kTripGoal; point != kTripStart;) {
+      const Reached& how = reached_[point];
+      TripLeg leg;
+      leg.from_point = how.from;
+      leg.to_point = point;
+      switch (how.by) {
+        case Reached::By::kWalk:
+          leg.kind = TripLegKind::kWalk;
+          leg.seconds = how.walk.seconds;
+          leg.yards = how.walk.yards;
+          leg.stored = how.walk.stored;
+          legs.push_back(leg);
+          break;
+        case Reached::By::kRide: {
+          const TravelRide& ride = network_.rides[how.ride];
+          leg.kind = TripLegKind::kRide;
+          leg.ride = ride.kind;
+          leg.seconds = ride.ride_seconds;
+          if (ride.kind != RideKind::kPortal) {
+            leg.yards = StraightYards(PlaceOf(how.from), PlaceOf(point));
+          }
+          legs.push_back(leg);
+          if (ride.wait_seconds > 0) {
+            legs.push_back({.kind = TripLegKind::kWait,
+                            .from_point = how.from,
+                            .to_point = how.from,
+                            .seconds = ride.wait_seconds});
+          }
+          break;
+        }
+        case Reached::By::kHearthstone: {
+          const Hearthstone& stone = *network_.HearthstoneOf(ask_.profile->name);
+          leg.kind = TripLegKind::kHearthstone;
+          leg.seconds = stone.cast_seconds;
+          legs.push_back(leg);
+          const double wait = dist_[point] - stone.cast_seconds;
+          if (wait > 0) {
+            legs.push_back({.kind = TripLegKind::kWait,
+                            .from_point = kTripStart,
+                            .to_point = kTripStart,
+                            .seconds = wait});
+          }
+          break;
+        }
+        case Reached::By::kNothing:
+          return {};  // unreachable for a reached point
+      }
+      point = how.from;
+    }
+    std::reverse(legs.begin(), legs.end());
+    return legs;
+  }
+
+  absl::StatusOr<Trip> Result() {
+    Trip trip;
+    trip.found = settled_[kTripGoal];
+    if (trip.found) {
+      trip.seconds = dist_[kTripGoal];
+      trip.legs = Legs();
+      double at = 0.0;
+      for (const TripLeg& leg : trip.legs) {
+        trip.yards += leg.yards;
+        if (leg.kind == TripLegKind::kRide || leg.kind == TripLegKind::kHearthstone) {
+          trip.rode = true;
+        }
+        if (leg.kind == TripLegKind::kHearthstone) {
+          trip.hearthstone_used = true;
+          trip.hearthstone_cast_at_seconds = at;
+        }
+        at += leg.seconds;
+      }
+    }
+    const bool one_continent = ask_.from.continent == ask_.to.continent;
+    if (one_continent && !walk_all_the_way_ && ask_.price_walk) {
+      absl::StatusOr<LegWalk> walk = PriceWalk(kTripStart, kTripGoal);
+      if (!walk.ok()) return walk.status();
+    }
+    trip.walk = walk_all_the_way_;
+    trip.walks_priced = walks_priced_;
+    trip.points_settled = points_settled_;
+    return trip;
+  }
+
+  const TravelNetwork& network_;
+  const TripAsk& ask_;
+  TripWalks& walks_;
+  std::vector<double> dist_;
+  std::vector<std::uint32_t> legs_;  // legs of the way that reached each point
+  std::vector<Reached> reached_;
+  std::vector<bool> settled_;
+  std::vector<bool> usable_;               // by node
+  std::vector<std::uint32_t> first_ride_;  // by node, into ride_by_from_
+  std::vector<std::uint32_t> ride_by_from_;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue_;
+  std::optional<LegWalk> walk_all_the_way_;
+  std::uint32_t walks_priced_ = 0;
+  std::uint32_t points_settled_ = 0;
+};
+
+}  // namespace
+
+const char* TripLegKindName(TripLegKind kind) {
+  switch (kind) {
+    case TripLegKind::kWalk:
+      return "walk";
+    case TripLegKind::kWait:
+      return "wait";
+    case TripLegKind::kRide:
+      return "ride";
+    case TripLegKind::kHearthstone:
+      return "hearthstone";
+  }
+  return "?";
+}
+
+double StraightYards(const Place& a, const Place& b) {
+  if (a.continent != b.continent) return 0.0;
+  return std::hypot(a.x_yards - b.x_yards, a.y_yards - b.y_yards);
+}
+
+absl::StatusOr<Trip> FindTrip(const TravelNetwork& network, const TripAsk& ask, TripWalks& walks) {
+  if (ask.profile == nullptr) return absl::InvalidArgumentError("profile: required");
+  return Search(network, ask, walks).Run();
+}
+
+}  // namespace walk::nav

@@ -1,0 +1,166 @@
+#include "server/trip_planner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "nav/query/place_check.h"
+#include "nav/query/settle.h"
+
+namespace walk::server {
+
+absl::Status TripQuery::Validate(absl::string_view field_prefix) const {
+  WalkQuery walk;
+  walk.world = world;
+  walk.from = from;
+  walk.to = to;
+  walk.profile = profile;
+  walk.band = band;
+  if (absl::Status valid = walk.Validate(field_prefix); !valid.ok()) return valid;
+  const double left = hearthstone_cooldown_left_seconds;
+  if (!std::isfinite(left) || left < 0 || left > nav::kMaxTravelSeconds) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field_prefix, "hearthstone_cooldown_left_seconds: ", left, " is out of range [0, 1e6]"));
+  }
+  return absl::OkStatus();
+}
+
+// The trip search's walks: each asked of the walk pipeline through the store, on the grid, and
+// a walk between two nodes kept in the planner's cache.
+class TripPlanner::Walks final : public nav::TripWalks {
+ public:
+  Walks(const TripPlanner& planner, const TripQuery& query, const ServedWorld& served,
+        const ServedWorld::MetricEntry& metric, const std::vector<nav::Place>& places,
+        const nav::SearchStop* stop, nav::Searchers& searchers)
+      : planner_(planner),
+        query_(query),
+        served_(served),
+        metric_(metric),
+        places_(places),
+        stop_(stop),
+        searchers_(searchers) {}
+
+  absl::StatusOr<nav::LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
+    const bool between_nodes = from >= nav::kFirstNodePoint && to >= nav::kFirstNodePoint;
+    const NodeWalkKey key{metric_.model, from - nav::kFirstNodePoint, to - nav::kFirstNodePoint};
+    if (between_nodes) {
+      if (std::optional<nav::LegWalk> cached = planner_.CachedNodeWalk(key)) {
+        ++stored_;
+        cached->stored = true;
+        return *cached;
+      }
+    }
+    WalkQuery walk;
+    walk.world = query_.world;
+    walk.from = places_[from];
+    walk.to = places_[to];
+    walk.profile = query_.profile;
+    walk.band = query_.band;
+    walk.backend = BackendChoice::kGrid;
+    absl::StatusOr<WalkResult> result = planner_.answerer_.Answer(
+        walk, {.field_prefix = "", .look_up = true, .stop = stop_}, searchers_);
+    if (!result.ok()) return result.status();
+    nav::LegWalk leg;
+    leg.found = result->answer.status == nav::WalkStatus::kOk;
+    leg.seconds = result->answer.seconds;
+    leg.yards = result->answer.yards;
+    leg.stored = result->stored;
+    if (leg.stored) ++stored_;
+    if (between_nodes) planner_.KeepNodeWalk(key, leg);
+    return leg;
+  }
+
+  // Any walk costs at least its columns' straight line at the metric's cheapest pace (the A*'s
+  // bound), and its ends may each stand a column's diagonal and a settle's reach from the places.
+  double LowerBoundSeconds(std::uint32_t from, std::uint32_t to) override {
+    const double column = served_.world.column_yards;
+    const double slack = 2.0 * nav::SettleOptions().radius_yards + 2.0 * std::sqrt(2.0) * column;
+    const double yards = nav::StraightYards(places_[from], places_[to]) - slack;
+    return std::max(0.0, yards) / column * metric_.metric->min_seconds_per_column();
+  }
+
+  std::uint32_t stored() const { return stored_; }
+
+ private:
+  const TripPlanner& planner_;
+  const TripQuery& query_;
+  const ServedWorld& served_;
+  const ServedWorld::MetricEntry& metric_;
+  const std::vector<nav::Place>& places_;
+  const nav::SearchStop* stop_;
+  nav::Searchers& searchers_;
+  std::uint32_t stored_ = 0;
+};
+
+std::optional<nav::LegWalk> TripPlanner::CachedNodeWalk(const NodeWalkKey& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto found = node_walks_.find(key);
+  if (found == node_walks_.end()) return std::nullopt;
+  return found->second;
+}
+
+void TripPlanner::KeepNodeWalk(const NodeWalkKey& key, const nav::LegWalk& walk) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (node_walks_.size() >= node_walk_entries_) node_walks_.clear();  // bounded: start again
+  node_walks_[key] = walk;
+}
+
+absl::StatusOr<TripResult> TripPlanner::Plan(const TripQuery& query, absl::string_view field_prefix,
+                                             const nav::SearchStop* stop,
+                                             nav::Searchers& searchers) const {
+  if (absl::Status valid = query.Validate(field_prefix); !valid.ok()) return valid;
+  absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(query.world);
+  if (!found.ok()) return found.status();
+  const ServedWorld& served = **found;
+  if (!served.travel_error.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "world '", query.world, "': its travel network was refused: ", served.travel_error));
+  }
+  if (!served.has_grid()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("world '", query.world, "' has no grid: trips walk on the grid"));
+  }
+  for (const auto& [place, field] : {std::pair{&*query.from, "from"}, {&*query.to, "to"}}) {
+    const std::string name = absl::StrCat(field_prefix, field);
+    if (absl::Status valid = nav::ValidatePlace(*place, name); !valid.ok()) return valid;
+    if (served.world.FindContinent(place->continent) == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat(name, ".continent: the world has no continent ", place->continent));
+    }
+  }
+  const ServedWorld::MetricEntry* metric = served.MetricFor(query.profile, query.band);
+  static const nav::TravelNetwork kNoNetwork;
+  const nav::TravelNetwork& network = served.travel ? *served.travel : kNoNetwork;
+
+  TripResult result;
+  result.band = query.band;
+  result.places = {*query.from, *query.to};
+  result.node_ids = {"", ""};
+  for (const nav::TravelNode& node : network.nodes) {
+    result.places.push_back(node.place);
+    result.node_ids.push_back(node.id);
+  }
+  nav::TripAsk ask;
+  ask.from = *query.from;
+  ask.to = *query.to;
+  ask.profile = nav::FindProfile(query.profile);
+  ask.hearthstone_ready = query.hearthstone_ready.value_or(true);
+  ask.hearthstone_wait_seconds = query.hearthstone_cooldown_left_seconds;
+  ask.price_walk = query.price_walk;
+  Walks walks(*this, query, served, *metric, result.places, stop, searchers);
+  absl::StatusOr<nav::Trip> trip = nav::FindTrip(network, ask, walks);
+  if (!trip.ok()) return trip.status();
+  result.trip = *std::move(trip);
+  result.walks_stored = walks.stored();
+  const nav::Hearthstone* stone = network.HearthstoneOf(ask.profile->name);
+  if (result.trip.hearthstone_used && stone != nullptr) {
+    const double since = result.trip.seconds - result.trip.hearthstone_cast_at_seconds;
+    result.hearthstone_cooldown_left_seconds = std::max(0.0, stone->cooldown_seconds - since);
+  } else {
+    result.hearthstone_cooldown_left_seconds =
+        std::max(0.0, query.hearthstone_cooldown_left_seconds - result.trip.seconds);
+  }
+  return result;
+}
+
+}  // namespace walk::server

@@ -1,0 +1,405 @@
+#include "nav/travel/trip_search.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace walk::nav {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Walks from a table: walk[from][to] seconds (kInf: no walk), yards = seconds x 7. The lower
+// bound is a fraction of the straight line's running time (every walk here is at least that).
+class TableWalks final : public TripWalks {
+ public:
+  TableWalks(std::vector<std::vector<double>> seconds, std::vector<Place> places, double bound)
+      : seconds_(std::move(seconds)), places_(std::move(places)), bound_(bound) {}
+
+  absl::StatusOr<LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
+    ++asked;
+    EXPECT_EQ(places_[from].continent, places_[to].continent) << "a walk across continents";
+    const double s = seconds_[from][to];
+    if (s == kInf) return LegWalk{};
+    return LegWalk{.found = true, .seconds = s, .yards = s * 7.0};
+  }
+  double LowerBoundSeconds(std::uint32_t from, std::uint32_t to) override {
+    return bound_ * StraightYards(places_[from], places_[to]) / 7.0;
+  }
+
+  int asked = 0;
+
+ private:
+  std::vector<std::vector<double>> seconds_;
+  std::vector<Place> places_;
+  double bound_;
+};
+
+struct RandomCase {
+  TravelNetwork network;
+  TripAsk ask;
+  std::vector<Place> places;  // by point
+  std::vector<std::vector<double>> walk;
+};
+
+RandomCase MakeCase(std::mt19937& rng, const Profile& profile) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<int> node_count(0, 6);
+  RandomCase c;
+  const int continents = unit(rng) < 0.5 ? 1 : 2;
+  auto random_place = [&] {
+    Place p;
+    p.continent = static_cast<ContinentId>(unit(rng) * continents);
+    p.x_yards = unit(rng) * 1000.0;
+    p.y_yards = unit(rng) * 1000.0;
+    return p;
+  };
+  c.ask.from = random_place();
+  c.ask.to = random_place();
+  c.ask.profile = &profile;
+  c.places = {c.ask.from, c.ask.to};
+  const int n = node_count(rng);
+  for (int i = 0; i < n; ++i) {
+    TravelNode node;
+    node.id = "n" + std::to_string(i);
+    node.place = random_place();
+    node.placed = unit(rng) < 0.9;
+    const double f = unit(rng);
+    node.faction = f < 0.6 ? Faction::kNeutral : (f < 0.8 ? Faction::kA : Faction::kB);
+    c.network.nodes.push_back(node);
+    c.places.push_back(node.place);
+  }
+  const std::size_t points = c.places.size();
+  c.walk.assign(points, std::vector<double>(points, kInf));
+  for (std::size_t a = 0; a < points; ++a) {
+    for (std::size_t b = 0; b < points; ++b) {
+      if (c.places[a].continent != c.places[b].continent || unit(rng) < 0.15) continue;
+      c.walk[a][b] = StraightYards(c.places[a], c.places[b]) / 7.0 * (1.0 + 2.0 * unit(rng));
+    }
+  }
+  const int edges = n < 2 ? 0 : static_cast<int>(unit(rng) * 2 * n);
+  for (int e = 0; e < edges; ++e) {
+    TravelRide ride;
+    ride.kind = static_cast<RideKind>(static_cast<int>(unit(rng) * kRideKindCount));
+    ride.from = static_cast<std::uint32_t>(unit(rng) * n);
+    ride.to = static_cast<std::uint32_t>(unit(rng) * (n - 1));
+    if (ride.to >= ride.from) ++ride.to;
+    ride.edge = static_cast<std::uint32_t>(e);
+    ride.ride_seconds = 5.0 + unit(rng) * 60.0;
+    if (ride.kind != RideKind::kFlight && ride.kind != RideKind::kPortal) {
+      ride.wait_seconds = unit(rng) * 30.0;
+    }
+    c.network.rides.push_back(ride);
+    if (ride.kind != RideKind::kPortal && unit(rng) < 0.5) {
+      std::swap(ride.from, ride.to);
+      c.network.rides.push_back(ride);
+    }
+  }
+  if (n > 0 && unit(rng) < 0.6) {
+    c.network.hearthstones.push_back({.profile = profile.name,
+                                      .bind = static_cast<std::uint32_t>(unit(rng) * n),
+                                      .cast_seconds = 10.0,
+                                      .cooldown_seconds = 3600.0});
+    c.ask.hearthstone_ready = unit(rng) < 0.7;
+    c.ask.hearthstone_wait_seconds = unit(rng) < 0.5 ? 0.0 : unit(rng) * 100.0;
+  }
+  return c;
+}
+
+// The cheapest trip by trying every sequence of distinct usable nodes between the start and the
+// goal: the start's first step is a walk or the hearthstone, each next one the cheapest walk or
+// ride between the two nodes, the last a walk.
+double BruteForce(const RandomCase& c) {
+  const TravelNetwork& net = c.network;
+  const std::size_t n = net.nodes.size();
+  auto usable = [&](std::size_t i) {
+    return net.nodes[i].placed && MayUse(*c.ask.profile, net.nodes[i]);
+  };
+  auto between = [&](std::size_t a, std::size_t b) {  // nodes a and b
+    double best = c.walk[kFirstNodePoint + a][kFirstNodePoint + b];
+    for (const TravelRide& r : net.rides) {
+      if (r.from == a && r.to == b) best = std::min(best, r.seconds());
+    }
+    return best;
+  };
+  double best = c.walk[kTripStart][kTripGoal];
+  const Hearthstone* stone = net.HearthstoneOf(c.ask.profile->name);
+  std::vector<std::size_t> sequence;
+  std::vector<bool> used(n, false);
+  std::function<void(double)> extend = [&](double so_far) {
+    const std::size_t last = sequence.back();
+    best = std::min(best, so_far + c.walk[kFirstNodePoint + last][kTripGoal]);
+    for (std::size_t next = 0; next < n; ++next) {
+      if (used[next] || !usable(next)) continue;
+      const double step = between(last, next);
+      if (step == kInf) continue;
+      used[next] = true;
+      sequence.push_back(next);
+      extend(so_far + step);
+      sequence.pop_back();
+      used[next] = false;
+    }
+  };
+  for (std::size_t first = 0; first < n; ++first) {
+    if (!usable(first)) continue;
+    double step = c.walk[kTripStart][kFirstNodePoint + first];
+    if (stone != nullptr && stone->bind == first && c.ask.hearthstone_ready) {
+      step = std::min(step, c.ask.hearthstone_wait_seconds + stone->cast_seconds);
+    }
+    if (step == kInf) continue;
+    used[first] = true;
+    sequence = {first};
+    extend(step);
+    used[first] = false;
+  }
+  return best;
+}
+
+// The legs join the start to the goal and add up to the trip.
+void ExpectChained(const Trip& trip, const RandomCase& c) {
+  std::uint32_t at = kTripStart;
+  double seconds = 0.0;
+  for (const TripLeg& leg : trip.legs) {
+    EXPECT_EQ(leg.from_point, at);
+    if (leg.kind == TripLegKind::kRide || leg.kind == TripLegKind::kWalk) {
+      EXPECT_NE(leg.to_point, at);
+    }
+    if (leg.to_point >= kFirstNodePoint) {
+      const TravelNode& node = c.network.nodes[leg.to_point - kFirstNodePoint];
+      EXPECT_TRUE(node.placed && MayUse(*c.ask.profile, node)) << node.id;
+    }
+    seconds += leg.seconds;
+    at = leg.to_point;
+  }
+  EXPECT_EQ(at, kTripGoal);
+  EXPECT_NEAR(seconds, trip.seconds, 1e-9);
+}
+
+TEST(TripSearch, EqualsEveryNodeSequenceOnRandomNetworks) {
+  std::mt19937 rng(20261202);
+  const Profile& profile = *FindProfile("faction-a");
+  int rode = 0, hearthstones = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const RandomCase c = MakeCase(rng, profile);
+    // A tight bound (0.999 of every walk's least) and none at all must give the same trips.
+    for (double bound : {0.999, 0.0}) {
+      TableWalks walks(c.walk, c.places, bound);
+      TripAsk ask = c.ask;
+      ask.price_walk = true;
+      absl::StatusOr<Trip> trip = FindTrip(c.network, ask, walks);
+      ASSERT_TRUE(trip.ok()) << trip.status();
+      const double expected = BruteForce(c);
+      ASSERT_EQ(trip->found, expected < kInf) << "round " << round;
+      if (!trip->found) continue;
+      ASSERT_NEAR(trip->seconds, expected, 1e-9) << "round " << round;
+      ExpectChained(*trip, c);
+      if (c.walk[kTripStart][kTripGoal] < kInf) {
+        ASSERT_TRUE(trip->walk.has_value());
+        EXPECT_LE(trip->seconds, trip->walk->seconds) << "a trip never costs more than the walk";
+      }
+      rode += trip->rode;
+      hearthstones += trip->hearthstone_used;
+    }
+  }
+  // The random cases do ride and cast, so the comparison covers both.
+  EXPECT_GT(rode, 500);
+  EXPECT_GT(hearthstones, 100);
+}
+
+// Two nodes far from the start, one flight between them, the start and goal near each.
+struct Line {
+  TravelNetwork network;
+  std::vector<Place> places;
+  std::vector<std::vector<double>> walk;
+};
+
+Place AtX(double x) {
+  Place place;
+  place.x_yards = x;
+  return place;
+}
+
+TravelNode NodeAt(std::string id, const Place& place, Faction faction = Faction::kNeutral) {
+  TravelNode node;
+  node.id = std::move(id);
+  node.place = place;
+  node.faction = faction;
+  node.placed = true;
+  return node;
+}
+
+Line MakeLine(Faction faction, RideKind kind) {
+  Line line;
+  line.places = {AtX(0), AtX(7000), AtX(10), AtX(6990)};
+  for (int i = 0; i < 2; ++i) {
+    line.network.nodes.push_back(
+        NodeAt(i == 0 ? "west" : "east", line.places[kFirstNodePoint + i], faction));
+  }
+  line.network.rides.push_back({.kind = kind, .from = 0, .to = 1, .ride_seconds = 100.0});
+  line.walk.assign(4, std::vector<double>(4, 0.0));
+  for (std::size_t a = 0; a < 4; ++a) {
+    for (std::size_t b = 0; b < 4; ++b) {
+      line.walk[a][b] = StraightYards(line.places[a], line.places[b]) / 7.0;
+    }
+  }
+  return line;
+}
+
+absl::StatusOr<Trip> TripOn(const Line& line, const char* profile, bool reverse = false) {
+  TableWalks walks(line.walk, line.places, 1.0);
+  TripAsk ask;
+  ask.from = line.places[reverse ? kTripGoal : kTripStart];
+  ask.to = line.places[reverse ? kTripStart : kTripGoal];
+  ask.profile = FindProfile(profile);
+  if (reverse) {  // the table is symmetric, so the reversed walks are the same numbers
+    std::vector<Place> places = line.places;
+    std::swap(places[kTripStart], places[kTripGoal]);
+    TableWalks reversed(line.walk, places, 1.0);
+    return FindTrip(line.network, ask, reversed);
+  }
+  return FindTrip(line.network, ask, walks);
+}
+
+TEST(TripSearch, NodesOfTheOtherFactionAreNeverUsed) {
+  const Line line = MakeLine(Faction::kB, RideKind::kFlight);
+  absl::StatusOr<Trip> b = TripOn(line, "faction-b");
+  ASSERT_TRUE(b.ok());
+  EXPECT_TRUE(b->rode);
+  EXPECT_NEAR(b->seconds, 10.0 / 7 + 100 + 10.0 / 7, 1e-9);
+  absl::StatusOr<Trip> a = TripOn(line, "faction-a");
+  ASSERT_TRUE(a.ok());
+  EXPECT_FALSE(a->rode);
+  EXPECT_NEAR(a->seconds, 1000.0, 1e-9);  // walked all the way
+  absl::StatusOr<Trip> neutral = TripOn(line, "neutral");
+  ASSERT_TRUE(neutral.ok());
+  EXPECT_FALSE(neutral->rode);
+}
+
+TEST(TripSearch, APortalGoesOneWay) {
+  const Line line = MakeLine(Faction::kNeutral, RideKind::kPortal);
+  absl::StatusOr<Trip> there = TripOn(line, "neutral");
+  ASSERT_TRUE(there.ok());
+  ASSERT_TRUE(there->rode);
+  ASSERT_EQ(there->legs.size(), 3u);
+  EXPECT_EQ(there->legs[1].kind, TripLegKind::kRide);
+  EXPECT_EQ(there->legs[1].ride, RideKind::kPortal);
+  EXPECT_EQ(there->legs[1].yards, 0.0);  // a portal is not travelled through
+  absl::StatusOr<Trip> back = TripOn(line, "neutral", /*reverse=*/true);
+  ASSERT_TRUE(back.ok());
+  EXPECT_FALSE(back->rode);
+  EXPECT_NEAR(back->seconds, 1000.0, 1e-9);
+}
+
+TEST(TripSearch, WaitsComeBeforeTheirRides) {
+  const Line line = MakeLine(Faction::kNeutral, RideKind::kBoat);
+  Line waiting = line;
+  waiting.network.rides[0].wait_seconds = 40.0;
+  absl::StatusOr<Trip> trip = TripOn(waiting, "neutral");
+  ASSERT_TRUE(trip.ok());
+  ASSERT_EQ(trip->legs.size(), 4u);
+  EXPECT_EQ(trip->legs[1].kind, TripLegKind::kWait);
+  EXPECT_EQ(trip->legs[1].seconds, 40.0);
+  EXPECT_EQ(trip->legs[2].kind, TripLegKind::kRide);
+  EXPECT_EQ(trip->legs[2].ride, RideKind::kBoat);
+  EXPECT_NEAR(trip->legs[2].yards, 6980.0, 1e-9);
+  EXPECT_NEAR(trip->seconds, 20.0 / 7 + 140.0, 1e-9);
+}
+
+TEST(TripSearch, TheHearthstoneWaitsForItsCooldownOrIsNotCast) {
+  Line line = MakeLine(Faction::kA, RideKind::kFlight);
+  line.network.rides.clear();
+  line.network.hearthstones.push_back(
+      {.profile = "faction-a", .bind = 1, .cast_seconds = 10.0, .cooldown_seconds = 3600.0});
+  TableWalks walks(line.walk, line.places, 1.0);
+  TripAsk ask{.from = line.places[0], .to = line.places[1], .profile = FindProfile("faction-a")};
+  absl::StatusOr<Trip> ready = FindTrip(line.network, ask, walks);
+  ASSERT_TRUE(ready.ok());
+  EXPECT_TRUE(ready->hearthstone_used);
+  EXPECT_EQ(ready->hearthstone_cast_at_seconds, 0.0);
+  EXPECT_NEAR(ready->seconds, 10.0 + 10.0 / 7, 1e-9);
+
+  ask.hearthstone_wait_seconds = 300.0;  // off cooldown in five minutes: still the cheapest
+  absl::StatusOr<Trip> soon = FindTrip(line.network, ask, walks);
+  ASSERT_TRUE(soon.ok());
+  ASSERT_TRUE(soon->hearthstone_used);
+  EXPECT_EQ(soon->legs[0].kind, TripLegKind::kWait);
+  EXPECT_EQ(soon->hearthstone_cast_at_seconds, 300.0);
+  EXPECT_NEAR(soon->seconds, 310.0 + 10.0 / 7, 1e-9);
+
+  ask.hearthstone_wait_seconds = 2000.0;  // longer than walking: walk
+  absl::StatusOr<Trip> later = FindTrip(line.network, ask, walks);
+  ASSERT_TRUE(later.ok());
+  EXPECT_FALSE(later->hearthstone_used);
+  EXPECT_NEAR(later->seconds, 1000.0, 1e-9);
+
+  ask.hearthstone_wait_seconds = 0.0;
+  ask.hearthstone_ready = false;
+  absl::StatusOr<Trip> spent = FindTrip(line.network, ask, walks);
+  ASSERT_TRUE(spent.ok());
+  EXPECT_FALSE(spent->hearthstone_used);
+  EXPECT_FALSE(spent->rode);
+
+  ask.hearthstone_ready = true;
+  ask.profile = FindProfile("faction-b");  // another profile: no hearthstone
+  absl::StatusOr<Trip> other = FindTrip(line.network, ask, walks);
+  ASSERT_TRUE(other.ok());
+  EXPECT_FALSE(other->hearthstone_used);
+}
+
+TEST(TripSearch, WalksThatCannotMatterAreNeverPriced) {
+  // The start and goal are 70 yards apart; twenty nodes lie a continent away, none is worth it.
+  std::vector<Place> places = {AtX(0), AtX(70)};
+  TravelNetwork network;
+  for (int i = 0; i < 20; ++i) {
+    places.push_back(AtX(5000.0 + 100 * i));
+    network.nodes.push_back(NodeAt(std::to_string(i), places.back()));
+  }
+  std::vector<std::vector<double>> walk(places.size(), std::vector<double>(places.size()));
+  for (std::size_t a = 0; a < places.size(); ++a) {
+    for (std::size_t b = 0; b < places.size(); ++b)
+      walk[a][b] = StraightYards(places[a], places[b]) / 7.0;
+  }
+  TableWalks walks(walk, places, 1.0);
+  TripAsk ask{.from = places[0], .to = places[1], .profile = FindProfile("neutral")};
+  absl::StatusOr<Trip> trip = FindTrip(network, ask, walks);
+  ASSERT_TRUE(trip.ok());
+  EXPECT_NEAR(trip->seconds, 10.0, 1e-9);
+  EXPECT_EQ(walks.asked, 1);
+  EXPECT_EQ(trip->walks_priced, 1u);
+}
+
+TEST(TripSearch, TripsCrossContinentsOnlyByRiding) {
+  Line line = MakeLine(Faction::kNeutral, RideKind::kZeppelin);
+  line.places[kTripGoal].continent = 1;
+  line.places[kFirstNodePoint + 1].continent = 1;
+  line.network.nodes[1].place.continent = 1;
+  TableWalks walks(line.walk, line.places, 1.0);
+  TripAsk ask{.from = line.places[0],
+              .to = line.places[1],
+              .profile = FindProfile("neutral"),
+              .price_walk = true};
+  absl::StatusOr<Trip> trip = FindTrip(line.network, ask, walks);
+  ASSERT_TRUE(trip.ok());
+  ASSERT_TRUE(trip->found);
+  EXPECT_FALSE(trip->walk.has_value());  // no walk across continents
+  EXPECT_EQ(trip->legs[1].yards, 0.0);   // nor a straight line
+  line.network.rides.clear();
+  absl::StatusOr<Trip> none = FindTrip(line.network, ask, walks);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->found);
+}
+
+TEST(TripSearch, NeedsAProfile) {
+  TravelNetwork network;
+  TableWalks walks({{0, 0}, {0, 0}}, {Place{}, Place{}}, 1.0);
+  EXPECT_EQ(FindTrip(network, TripAsk{}, walks).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace walk::nav
