@@ -176,6 +176,17 @@ inline StartedWalkd StartWalkdOnLoopback(const std::string& walkd_bin,
   return walkd;
 }
 
+// Asks `ready` every 50 ms until it returns true (true), or gives up after 30 s x Patience()
+// (false): a bounded wait for a server to come up.
+template <typename Ready>
+bool WaitUntil(Ready ready) {
+  for (int attempt = 0; attempt < 600 * Patience(); ++attempt) {
+    if (ready()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
 // Runs `argv` to completion (stdin from /dev/null) and returns its exit code and output.
 inline CommandResult RunCommand(const std::vector<std::string>& argv) {
   ChildProcess process(argv);
