@@ -37,7 +37,8 @@ void WriteTrips(BatchStream& stream, const std::vector<walk::v1::TripRequest>& t
 }  // namespace
 
 StreamedTrips StreamTrips(const Connection& connection, double timeout_s,
-                          const std::vector<walk::v1::TripRequest>& trips) {
+                          const std::vector<walk::v1::TripRequest>& trips,
+                          const std::function<void(std::size_t, const TripAnswer&)>& on_answer) {
   auto stub = walk::v1::WalkService::NewStub(connection.OpenChannel(64 << 20));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
@@ -53,6 +54,7 @@ StreamedTrips StreamTrips(const Connection& connection, double timeout_s,
     answer.code = r.code();
     answer.message = r.message();
     answer.trip = r.trip();
+    if (on_answer) on_answer(r.index(), answer);
     result.answers[r.index()] = std::move(answer);
   };
   walk::v1::WalkBatchResponse response;

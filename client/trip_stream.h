@@ -2,7 +2,9 @@
 // collects every answer by its index: the client side of batch trips, used by walkctl routes.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -27,8 +29,10 @@ struct StreamedTrips {
   absl::Status status;  // the stream's own outcome
 };
 
-// Answers `trips`; the stream's deadline is `timeout_s`.
-StreamedTrips StreamTrips(const Connection& connection, double timeout_s,
-                          const std::vector<walk::v1::TripRequest>& trips);
+// Answers `trips`; the stream's deadline is `timeout_s`. `on_answer` (when set) is called with
+// each answer as it arrives (on the calling thread), with the trip's position.
+StreamedTrips StreamTrips(
+    const Connection& connection, double timeout_s, const std::vector<walk::v1::TripRequest>& trips,
+    const std::function<void(std::size_t, const TripAnswer&)>& on_answer = nullptr);
 
 }  // namespace walk::client

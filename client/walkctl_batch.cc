@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "client/trip_stream.h"
 #include "client/walk_stream.h"
 #include "nlohmann/json.hpp"
 
@@ -101,7 +102,10 @@ std::map<std::uint64_t, std::string> EarlierAnswers(const std::string& path) {
 
 class Progress {
  public:
-  explicit Progress(std::uint64_t total) : total_(total), tty_(isatty(2) != 0) {}
+  // Counts `done` of `total` pairs, and two shares of them named `first` and `second`.
+  explicit Progress(std::uint64_t total, const char* first = "stored",
+                    const char* second = "routed")
+      : total_(total), first_(first), second_(second), tty_(isatty(2) != 0) {}
   void Update(std::uint64_t done, std::uint64_t stored, std::uint64_t routed, bool last = false) {
     const auto now = Clock::now();
     const double seconds = std::chrono::duration<double>(now - start_).count();
@@ -112,22 +116,25 @@ class Progress {
     const double share = total_ > 0 ? static_cast<double>(done) / total_ : 1.0;
     if (tty_) {
       const int width = 30, filled = static_cast<int>(share * width);
-      std::fprintf(
-          stderr, "\r[%s%s] %3.0f%% %llu/%llu pairs, %.0f pairs/s, stored %llu, routed %llu ",
-          std::string(filled, '=').c_str(), std::string(width - filled, ' ').c_str(), share * 100,
-          static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), rate,
-          static_cast<unsigned long long>(stored), static_cast<unsigned long long>(routed));
+      std::fprintf(stderr, "\r[%s%s] %3.0f%% %llu/%llu pairs, %.0f pairs/s, %s %llu, %s %llu ",
+                   std::string(filled, '=').c_str(), std::string(width - filled, ' ').c_str(),
+                   share * 100, static_cast<unsigned long long>(done),
+                   static_cast<unsigned long long>(total_), rate, first_,
+                   static_cast<unsigned long long>(stored), second_,
+                   static_cast<unsigned long long>(routed));
       if (last) std::fprintf(stderr, "\n");
     } else {
-      std::fprintf(
-          stderr, "walkctl batch: %llu/%llu pairs, %.0f pairs/s, stored %llu, routed %llu\n",
-          static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), rate,
-          static_cast<unsigned long long>(stored), static_cast<unsigned long long>(routed));
+      std::fprintf(stderr, "walkctl batch: %llu/%llu pairs, %.0f pairs/s, %s %llu, %s %llu\n",
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
+                   rate, first_, static_cast<unsigned long long>(stored), second_,
+                   static_cast<unsigned long long>(routed));
     }
   }
 
  private:
   std::uint64_t total_;
+  const char* first_;
+  const char* second_;
   bool tty_;
   Clock::time_point start_ = Clock::now();
   Clock::time_point shown_ = Clock::time_point();
@@ -159,6 +166,10 @@ nlohmann::ordered_json SummaryLine(const walk::v1::BatchSummary& summary,
     reused[std::to_string(c.band())] = c.count();
   }
   last["summary"]["from_band_zero"] = reused;
+  if (summary.trips() > 0) {
+    last["summary"]["trips"] = summary.trips();
+    last["summary"]["trips_rode"] = summary.trips_rode();
+  }
   // Hybrid pairs by what they took, by band (docs/navmesh.md).
   for (const auto& [name, counts] : {std::pair{"navmesh", &summary.navmesh()},
                                      std::pair{"navmesh_none", &summary.navmesh_none()},
@@ -168,6 +179,114 @@ nlohmann::ordered_json SummaryLine(const walk::v1::BatchSummary& summary,
     if (!by_band.empty()) last["summary"][name] = by_band;
   }
   return last;
+}
+
+// What a stream answered, as output lines by pair (unset: not asked, or never answered).
+struct Asked {
+  std::vector<std::optional<std::string>> lines;
+  std::uint64_t done = 0, failed = 0, refused = 0;
+  walk::v1::BatchSummary summary;
+  absl::Status status;  // the stream's own outcome
+};
+
+// Streams pairs[to_ask] as walks.
+Asked AskWalks(const BatchArgs& args, const std::vector<BatchPair>& pairs,
+               const std::vector<std::size_t>& to_ask) {
+  std::vector<walk::v1::WalkRequest> walks;
+  walks.reserve(to_ask.size());
+  for (std::size_t i : to_ask) walks.push_back(pairs[i].walk);
+  Asked asked;
+  std::uint64_t stored = 0, routed = 0;
+  Progress progress(to_ask.size());
+  StreamOptions stream_options;
+  stream_options.on_answer = [&](std::size_t, const PairAnswer& answer) {
+    ++asked.done;
+    (answer.stored ? stored : routed) += answer.code == 0 ? 1 : 0;
+    progress.Update(asked.done, stored, routed);
+  };
+  StreamedWalks streamed = StreamWalks(args.connection, args.timeout_s, walks, stream_options);
+  progress.Update(asked.done, stored, routed, true);
+  asked.lines.resize(pairs.size());
+  for (std::size_t k = 0; k < to_ask.size(); ++k) {
+    const std::optional<PairAnswer>& answer = streamed.answers[k];
+    if (!answer) continue;
+    std::string line;
+    AppendAnswerLine(pairs[to_ask[k]], *answer, &line);
+    asked.lines[to_ask[k]] = std::move(line);
+    asked.failed += answer->code == 0 && answer->status != walk::v1::WALK_STATUS_OK;
+    asked.refused += answer->code != 0;
+  }
+  asked.summary = streamed.summary.value_or(walk::v1::BatchSummary());
+  asked.status = streamed.status;
+  return asked;
+}
+
+// The output line of one answered trip.
+std::string TripLine(const BatchPair& pair, const TripAnswer& a) {
+  nlohmann::ordered_json line;
+  line["line"] = pair.line;
+  if (!pair.id.empty()) line["id"] = pair.id;
+  if (a.code != 0) {
+    line["error"] =
+        absl::StatusCodeToString(static_cast<absl::StatusCode>(a.code)) + ": " + a.message;
+    return line.dump() + "\n";
+  }
+  const walk::v1::TripResponse& trip = a.trip;
+  line["status"] = a.found() ? "ok" : "no_trip";
+  if (a.found()) {
+    line["seconds"] = trip.seconds();
+    line["yards"] = trip.yards();
+    line["rode"] = trip.rode();
+    line["hearthstone"] = trip.hearthstone_used();
+    nlohmann::json legs = nlohmann::json::array();
+    for (const walk::v1::TripLeg& leg : trip.legs()) {
+      legs.push_back(LowerSuffix(walk::v1::TripLegKind_Name(leg.kind()),
+                                 std::string("TRIP_LEG_KIND_").size()));
+    }
+    line["legs"] = legs;
+  }
+  if (trip.walk_status() == walk::v1::WALK_STATUS_OK) line["walk_seconds"] = trip.walk_seconds();
+  line["walks_priced"] = trip.walks_priced();
+  line["walks_stored"] = trip.walks_stored();
+  return line.dump() + "\n";
+}
+
+// Streams pairs[to_ask] as trips (docs/trips.md), each also priced by walking all the way.
+Asked AskTrips(const BatchArgs& args, const std::vector<BatchPair>& pairs,
+               const std::vector<std::size_t>& to_ask) {
+  std::vector<walk::v1::TripRequest> trips;
+  trips.reserve(to_ask.size());
+  for (std::size_t i : to_ask) {
+    const walk::v1::WalkRequest& walk = pairs[i].walk;
+    walk::v1::TripRequest& trip = trips.emplace_back();
+    trip.set_world(walk.world());
+    *trip.mutable_from() = walk.from();
+    *trip.mutable_to() = walk.to();
+    trip.set_profile(walk.profile());
+    trip.set_band(walk.band());
+    trip.set_price_walk(true);
+  }
+  Asked asked;
+  std::uint64_t rode = 0, walked = 0;
+  Progress progress(to_ask.size(), "rode", "walked");
+  StreamedTrips streamed =
+      StreamTrips(args.connection, args.timeout_s, trips, [&](std::size_t, const TripAnswer& a) {
+        ++asked.done;
+        (a.trip.rode() ? rode : walked) += a.code == 0 ? 1 : 0;
+        progress.Update(asked.done, rode, walked);
+      });
+  progress.Update(asked.done, rode, walked, true);
+  asked.lines.resize(pairs.size());
+  for (std::size_t k = 0; k < to_ask.size(); ++k) {
+    const std::optional<TripAnswer>& answer = streamed.answers[k];
+    if (!answer) continue;
+    asked.lines[to_ask[k]] = TripLine(pairs[to_ask[k]], *answer);
+    asked.failed += answer->code == 0 && !answer->found();
+    asked.refused += answer->code != 0;
+  }
+  asked.summary = streamed.summary.value_or(walk::v1::BatchSummary());
+  asked.status = streamed.status;
+  return asked;
 }
 
 }  // namespace
@@ -217,32 +336,15 @@ int RunBatch(const BatchArgs& args) {
               << args.out_path << "; asking " << to_ask.size() << "\n";
   }
 
-  std::vector<walk::v1::WalkRequest> walks;
-  walks.reserve(to_ask.size());
-  for (std::size_t i : to_ask) walks.push_back(pairs[i].walk);
-  std::uint64_t done = 0, stored = 0, routed = 0;
-  Progress progress(to_ask.size());
-  StreamOptions stream_options;
-  stream_options.on_answer = [&](std::size_t, const PairAnswer& answer) {
-    ++done;
-    (answer.stored ? stored : routed) += answer.code == 0 ? 1 : 0;
-    progress.Update(done, stored, routed);
-  };
-  StreamedWalks streamed = StreamWalks(args.connection, args.timeout_s, walks, stream_options);
-  progress.Update(done, stored, routed, true);
-  std::vector<std::optional<PairAnswer>> answers(pairs.size());
-  for (std::size_t k = 0; k < to_ask.size(); ++k)
-    answers[to_ask[k]] = std::move(streamed.answers[k]);
-  const walk::v1::BatchSummary summary = streamed.summary.value_or(walk::v1::BatchSummary());
-  const absl::Status& status = streamed.status;
+  Asked asked = args.trips ? AskTrips(args, pairs, to_ask) : AskWalks(args, pairs, to_ask);
+  const absl::Status& status = asked.status;
   if (!status.ok()) {
     std::cerr << "walkctl: " << absl::StatusCodeToString(status.code()) << ": " << status.message()
-              << " (" << done << " pairs answered; re-run to ask the rest)\n";
+              << " (" << asked.done << " pairs answered; re-run to ask the rest)\n";
   }
 
   // Answers in input order: earlier ones kept, new ones added; unanswered pairs left out.
   std::ofstream out(args.out_path + ".tmp", std::ios::trunc);
-  std::uint64_t failed = 0, refused = 0;
   std::string text_out;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     if (text_out.size() > (1 << 20)) {
@@ -252,15 +354,14 @@ int RunBatch(const BatchArgs& args) {
     if (auto it = earlier.find(pairs[i].line); it != earlier.end()) {
       text_out += it->second;
       text_out += '\n';
-    } else if (answers[i]) {
-      AppendAnswerLine(pairs[i], *answers[i], &text_out);
-      failed += answers[i]->code == 0 && answers[i]->status != walk::v1::WALK_STATUS_OK;
-      refused += answers[i]->code != 0;
+    } else if (asked.lines[i]) {
+      text_out += *asked.lines[i];
     }
   }
   out << text_out;
   const nlohmann::ordered_json last = SummaryLine(
-      summary, {to_ask.size(), failed, refused, malformed, pairs.size() - to_ask.size()});
+      asked.summary,
+      {to_ask.size(), asked.failed, asked.refused, malformed, pairs.size() - to_ask.size()});
   out << last.dump() << "\n";
   out.close();
   if (!out || std::rename((args.out_path + ".tmp").c_str(), args.out_path.c_str()) != 0) {

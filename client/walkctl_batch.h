@@ -1,5 +1,5 @@
-// walkctl batch: streams pairs from a file through WalkBatch and writes one JSON answer per
-// pair, in input order, then a summary line. Re-running with the same --out asks only the pairs
+// walkctl batch: streams pairs from a file through WalkBatch (as walks, or with --trips as
+// trips) and writes one JSON answer per pair, in input order, then a summary line. Re-running with the same --out asks only the pairs
 // that have no answer there yet.
 #pragma once
 
@@ -16,6 +16,8 @@ struct BatchArgs {
   std::string out_path;     // answers, JSON lines
   double timeout_s = 3600;  // the whole stream's deadline
   BatchDefaults defaults;
+  // Ask each pair as a trip (docs/trips.md) instead of a walk.
+  bool trips = false;
 };
 
 // Returns walkctl's exit code (docs/api.md).

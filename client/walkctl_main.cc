@@ -556,6 +556,8 @@ void AddStreamCommands(CLI::App& app, Commands& c) {
   c.batch
       ->add_option("--stream-timeout-s", batch.timeout_s, "Deadline of the whole stream, seconds")
       ->capture_default_str();
+  c.batch->add_flag("--trips", batch.trips,
+                    "Ask each pair as a trip (walks joined with the travel network)");
 
   c.routes =
       app.add_subcommand("routes", "Price candidate routes and improve the order of free stops");

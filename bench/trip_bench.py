@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Trip queries on a world with a travel network, through a real walkd with an empty store.
+
+Starts walkd on the world, then runs build/bench/trip_bench once per band: a cold walk between
+random ends (the baseline, in the same run), trips cold (empty store and node-walk cache), trips
+between new ends once the node walks are cached, and the cold trips again (all stored). Prints
+each pass's median and p90 milliseconds, walks priced and stored per trip, and the share that
+rode.
+
+Usage: bench/trip_bench.py --world /tmp/demo32 [--trips 200] [--bands 0,20] [--profile faction-a]
+The world folder is what `walkgrid demo --tiles 32x32 --out DIR` and `walkgrid prepare DIR` make
+(with its travel.json).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from batch_bench import BUILD, Walkd  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--world", required=True)
+    parser.add_argument("--trips", type=int, default=200)
+    parser.add_argument("--bands", default="0,20")
+    parser.add_argument("--profile", default="faction-a")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    world = os.path.abspath(args.world.rstrip("/"))
+    name = os.path.basename(world)
+    with tempfile.TemporaryDirectory(prefix="trip-bench-") as tmp:
+        worlds = os.path.join(tmp, "worlds")
+        os.makedirs(worlds)
+        os.symlink(world, os.path.join(worlds, name))
+        walkd = Walkd(os.path.join(tmp, "data"), worlds=worlds)
+        try:
+            for band in args.bands.split(","):
+                subprocess.run([os.path.join(BUILD, "bench", "trip_bench"), "--addr", walkd.addr,
+                                "--world", name, "--profile", args.profile, "--band", band,
+                                "--trips", str(args.trips), "--seed", str(args.seed)], check=True)
+                print()
+        finally:
+            walkd.stop()
+
+
+if __name__ == "__main__":
+    main()
