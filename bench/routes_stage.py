@@ -14,9 +14,13 @@ wall time.
 Usage: bench/routes_stage.py --world /tmp/demo32 [--pairs 2000000] [--cluster 20] [--radius 150]
                              [--hubs 3] [--profile faction-a] [--seed 1] [--grow 0.01]
                              [--compare-walkd OTHER/walkd] [--walkd-arg=--flag=value ...]
+                             [--trip-share 0.05]
 
 --compare-walkd runs the whole stage first with another walkd binary (a copy of an earlier build),
 on its own fresh store, and prints both runs' wall time and resident memory side by side.
+--trip-share then asks the pairs of that share of the clusters again, every band, as trips through
+the world's travel network (`walkctl batch --trips`), and prints their time, and that time scaled
+to the whole stage's pairs against the walks' time.
 --pairs is the stage's total over the six bands; the clusters are as many as it takes. The world
 folder is what `walkgrid demo --tiles 32x32 --out DIR` and `walkgrid prepare DIR` make.
 """
@@ -84,11 +88,13 @@ def write_band(path, pairs, band, profile):
                                 "band": band}) + "\n")
 
 
-def run_batch(addr, pairs_path, out_path):
-    """walkctl batch, its progress lines passed through; the summary and the wall seconds."""
+def run_batch(addr, pairs_path, out_path, trips=False):
+    """walkctl batch (--trips with `trips`), its progress lines passed through; the summary and
+    the wall seconds."""
     started = time.time()
     proc = subprocess.run([walkctl(), "--addr", addr, "batch", pairs_path, "--out", out_path,
-                           "--stream-timeout-s", "86400"], stdout=subprocess.DEVNULL, stderr=None)
+                           "--stream-timeout-s", "86400"] + (["--trips"] if trips else []),
+                          stdout=subprocess.DEVNULL, stderr=None)
     wall = time.time() - started
     if proc.returncode != 0:
         raise RuntimeError(f"walkctl batch {pairs_path} exited {proc.returncode}")
@@ -122,6 +128,30 @@ def stage(walkd, tmp, name, pairs, profile):
     return rows, time.time() - started
 
 
+def trip_stage(walkd, tmp, clusters, hubs, share, profile, stage_pairs, stage_wall):
+    """The pairs of the first `share` of the clusters (and their hubs' pairs), every band, as
+    trips after the walks are stored; the trips' wall time, and scaled to the whole stage."""
+    sample = clusters[:max(1, round(share * len(clusters)))]
+    pairs = pairs_of(sample, hubs)
+    wall, rode, asked = 0.0, 0, 0
+    for band in BANDS:
+        path = os.path.join(tmp, f"trips-band{band}.jsonl")
+        write_band(path, pairs, band, profile)
+        summary, seconds = run_batch(walkd.addr, path, os.path.join(tmp, f"trips-band{band}.out"),
+                                     trips=True)
+        wall += seconds
+        rode += summary.get("trips_rode", 0)
+        asked += len(pairs)
+        print(f"  trips band {band:2d}: {len(pairs):,} trips in {seconds:.1f} s, "
+              f"{len(pairs) / seconds:,.0f} trips/s; rode {summary.get('trips_rode', 0):,}, "
+              f"failed {summary['failed'] + summary['refused']:,}", flush=True)
+    scaled = wall * stage_pairs / asked
+    print(f"trips: {asked:,} trips ({len(sample):,} of {len(clusters):,} clusters) in {wall:.1f} s, "
+          f"{asked / wall:,.0f} trips/s, {rode / asked:.1%} rode; scaled to the stage's "
+          f"{stage_pairs:,} pairs: {scaled:.0f} s, {scaled / stage_wall:.2f} x the walks' "
+          f"{stage_wall:.0f} s", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--world", required=True)
@@ -134,6 +164,8 @@ def main():
     parser.add_argument("--grow", type=float, default=0.01)
     parser.add_argument("--compare-walkd", default="",
                         help="another walkd binary to run the same stage with first (same run)")
+    parser.add_argument("--trip-share", type=float, default=0.0,
+                        help="then ask this share of the clusters' pairs again as trips (0: none)")
     parser.add_argument("--walkd-arg", action="append", default=[],
                         help="a flag for every walkd the stage starts (repeat), e.g. --walkd-arg=--grid-resident-mb=0")
     args = parser.parse_args()
@@ -195,6 +227,8 @@ def run_stage(args, binary, extent, count, clusters, pairs):
               f"a band, {(len(again) - len(pairs)) * len(BANDS):,} in all; routed {routed2:,} in "
               f"{wall2:.1f} s ({len(again) * len(BANDS) / wall2:,.0f} pairs/s over all "
               f"{len(again) * len(BANDS):,}); walkd peak {peak_mb:,.0f} MB", flush=True)
+        if args.trip_share > 0 and binary is None:
+            trip_stage(walkd, tmp, clusters, args.hubs, args.trip_share, args.profile, total, wall)
         return {"wall": wall, "pairs": total, "start_mb": start_mb, "after_mb": after_mb,
                 "peak_mb": peak_mb}
     finally:

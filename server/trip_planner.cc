@@ -72,11 +72,10 @@ class TripPlanner::Walks final : public nav::TripWalks {
 
   // Any walk costs at least its columns' straight line at the metric's cheapest pace (the A*'s
   // bound), and its ends may each stand a column's diagonal and a settle's reach from the places.
-  double LowerBoundSeconds(std::uint32_t from, std::uint32_t to) override {
+  nav::WalkBound Bound() const override {
     const double column = served_.world.column_yards;
-    const double slack = 2.0 * nav::SettleOptions().radius_yards + 2.0 * std::sqrt(2.0) * column;
-    const double yards = nav::StraightYards(places_[from], places_[to]) - slack;
-    return std::max(0.0, yards) / column * metric_.metric->min_seconds_per_column();
+    return {.seconds_per_yard = metric_.metric->min_seconds_per_column() / column,
+            .slack_yards = 2.0 * nav::SettleOptions().radius_yards + 2.0 * std::sqrt(2.0) * column};
   }
 
   std::uint32_t stored() const { return stored_; }

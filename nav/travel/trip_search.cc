@@ -39,7 +39,7 @@ struct Entry {
 class Search {
  public:
   Search(const TravelNetwork& network, const TripAsk& ask, TripWalks& walks)
-      : network_(network), ask_(ask), walks_(walks) {
+      : network_(network), ask_(ask), walks_(walks), bound_(walks.Bound()) {
     const std::size_t points = kFirstNodePoint + network.nodes.size();
     dist_.assign(points, kInf);
     legs_.assign(points, 0);
@@ -57,16 +57,25 @@ class Search {
     for (std::size_t r = 0; r < network.rides.size(); ++r) {
       ride_by_from_[next[network.rides[r].from]++] = static_cast<std::uint32_t>(r);
     }
+    first_ride_in_.assign(network.nodes.size() + 1, 0);
+    for (const TravelRide& ride : network.rides) ++first_ride_in_[ride.to + 1];
+    for (std::size_t i = 0; i < network.nodes.size(); ++i) first_ride_in_[i + 1] += first_ride_in_[i];
+    ride_by_to_.resize(network.rides.size());
+    next.assign(first_ride_in_.begin(), first_ride_in_.end() - 1);
+    for (std::size_t r = 0; r < network.rides.size(); ++r) {
+      ride_by_to_[next[network.rides[r].to]++] = static_cast<std::uint32_t>(r);
+    }
   }
 
   absl::StatusOr<Trip> Run() {
+    ComputePotential();
     Relax(kTripStart, 0.0, {});
     while (!queue_.empty()) {
       const Entry entry = queue_.top();
       queue_.pop();
       if (settled_[entry.to]) continue;
       if (entry.walk) {
-        if (entry.key > dist_[entry.to]) continue;  // a cheaper way came first
+        if (entry.key > dist_[entry.to] + potential_[entry.to]) continue;  // a cheaper way came
         absl::StatusOr<LegWalk> walk = PriceWalk(entry.from, entry.to);
         if (!walk.ok()) return walk.status();
         if (walk->found) {
@@ -74,7 +83,7 @@ class Search {
         }
         continue;
       }
-      if (entry.key > dist_[entry.to]) continue;  // stale
+      if (entry.key > dist_[entry.to] + potential_[entry.to]) continue;  // stale
       settled_[entry.to] = true;
       ++points_settled_;
       if (entry.to == kTripGoal) break;
@@ -93,14 +102,14 @@ class Search {
   // Reaches `point` at `seconds` by `how` when that is cheaper, or as cheap in fewer legs (so a
   // tie between walking straight there and walking through a node walks straight).
   void Relax(std::uint32_t point, double seconds, const Reached& how) {
-    if (settled_[point]) return;
+    if (settled_[point] || potential_[point] == kInf) return;  // done, or leads nowhere
     const std::uint32_t legs = how.by == Reached::By::kNothing ? 0 : legs_[how.from] + 1;
     if (seconds > dist_[point] || (seconds == dist_[point] && legs >= legs_[point])) return;
     const bool queued = seconds == dist_[point];
     dist_[point] = seconds;
     reached_[point] = how;
     legs_[point] = legs;
-    if (!queued) queue_.push({seconds, point, point, false});
+    if (!queued) queue_.push({seconds + potential_[point], point, point, false});
   }
 
   absl::StatusOr<LegWalk> PriceWalk(std::uint32_t from, std::uint32_t to) {
@@ -110,12 +119,67 @@ class Search {
     return walk;
   }
 
+  // The potential: each point's least seconds to the goal over the bounds alone (a walk costs
+  // its lower bound, a ride its seconds, the hearthstone its wait and cast), by a Dijkstra back
+  // from the goal over every point. It is a lower bound of the rest of any trip and consistent
+  // (no edge costs less than the drop in potential across it), so the search becomes an A*
+  // that stays exact: points that cannot lead to the goal in time are never reached, and walks
+  // towards them never priced. Infinite for points that cannot reach the goal at all.
+  void ComputePotential() {
+    const std::size_t points = dist_.size();
+    potential_.assign(points, kInf);
+    std::vector<bool> done(points, false);
+    potential_[kTripGoal] = 0.0;
+    const Hearthstone* stone = network_.HearthstoneOf(ask_.profile->name);
+    const bool cast = stone != nullptr && ask_.hearthstone_ready && usable_[stone->bind];
+    for (;;) {
+      std::uint32_t q = kTripGoal;
+      double best = kInf;
+      for (std::uint32_t p = 0; p < points; ++p) {
+        if (!done[p] && potential_[p] < best) best = potential_[p], q = p;
+      }
+      if (best == kInf) return;
+      done[q] = true;
+      auto lower = [&](std::uint32_t p, double seconds) {
+        if (!done[p] && seconds < potential_[p]) potential_[p] = seconds;
+      };
+      // Walks into q: from the start and every usable node of q's continent.
+      const ContinentId continent = PlaceOf(q).continent;
+      if (q != kTripStart && ask_.from.continent == continent) {
+        lower(kTripStart, best + LowerBound(kTripStart, q));
+      }
+      const double qx = PlaceOf(q).x_yards, qy = PlaceOf(q).y_yards;
+      for (std::uint32_t i = 0; i < network_.nodes.size(); ++i) {
+        const std::uint32_t p = kFirstNodePoint + i;
+        if (!usable_[i] || done[p] || p == q) continue;
+        const Place& at = network_.nodes[i].place;
+        if (at.continent != continent) continue;
+        const double seconds = best + bound_.Seconds(std::hypot(at.x_yards - qx, at.y_yards - qy));
+        if (seconds < potential_[p]) potential_[p] = seconds;
+      }
+      if (q < kFirstNodePoint) continue;
+      const std::uint32_t node = q - kFirstNodePoint;
+      for (std::uint32_t k = first_ride_in_[node]; k < first_ride_in_[node + 1]; ++k) {
+        const TravelRide& ride = network_.rides[ride_by_to_[k]];
+        if (usable_[ride.from]) lower(kFirstNodePoint + ride.from, best + ride.seconds());
+      }
+      if (cast && node == stone->bind) {
+        lower(kTripStart, best + std::max(0.0, ask_.hearthstone_wait_seconds) + stone->cast_seconds);
+      }
+    }
+  }
+
+  double LowerBound(std::uint32_t from, std::uint32_t to) const {
+    return bound_.Seconds(StraightYards(PlaceOf(from), PlaceOf(to)));
+  }
+
   // Queues the walk from `from` to `to` at its lower bound, when both are on one continent.
   void QueueWalk(std::uint32_t from, std::uint32_t to) {
-    if (settled_[to] || PlaceOf(from).continent != PlaceOf(to).continent) return;
-    const double bound = std::max(0.0, walks_.LowerBoundSeconds(from, to));
-    const double key = dist_[from] + bound;
-    if (key > dist_[to]) return;  // cannot improve it
+    if (settled_[to] || potential_[to] == kInf) return;
+    if (PlaceOf(from).continent != PlaceOf(to).continent) return;
+    const double bound = LowerBound(from, to);
+    const double key = dist_[from] + bound + potential_[to];
+    if (key > dist_[to] + potential_[to]) return;  // cannot improve it
     queue_.push({key, from, to, true});
   }
 
@@ -232,6 +296,7 @@ class Search {
   const TravelNetwork& network_;
   const TripAsk& ask_;
   TripWalks& walks_;
+  const WalkBound bound_;
   std::vector<double> dist_;
   std::vector<std::uint32_t> legs_;  // legs of the way that reached each point
   std::vector<Reached> reached_;
@@ -239,6 +304,9 @@ class Search {
   std::vector<bool> usable_;               // by node
   std::vector<std::uint32_t> first_ride_;  // by node, into ride_by_from_
   std::vector<std::uint32_t> ride_by_from_;
+  std::vector<std::uint32_t> first_ride_in_;  // by node, into ride_by_to_
+  std::vector<std::uint32_t> ride_by_to_;
+  std::vector<double> potential_;  // by point: ComputePotential
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue_;
   std::optional<LegWalk> walk_all_the_way_;
   std::uint32_t walks_priced_ = 0;

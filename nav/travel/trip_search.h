@@ -28,6 +28,17 @@ struct LegWalk {
   bool stored = false;  // the walk store (or a cache) answered: no search ran
 };
 
+// A lower bound of every walk's seconds from the straight line between its places:
+// max(0, yards - slack_yards) x seconds_per_yard ({0, 0} is always one).
+struct WalkBound {
+  double seconds_per_yard = 0.0;
+  double slack_yards = 0.0;
+
+  double Seconds(double straight_yards) const {
+    return straight_yards > slack_yards ? (straight_yards - slack_yards) * seconds_per_yard : 0.0;
+  }
+};
+
 // Prices the walks a trip may take, between points of one continent.
 class TripWalks {
  public:
@@ -35,8 +46,8 @@ class TripWalks {
   // The walk from point `from` to point `to`. An error (a passed deadline, a cancelled call)
   // stops the trip's search with it.
   virtual absl::StatusOr<LegWalk> Walk(std::uint32_t from, std::uint32_t to) = 0;
-  // A lower bound of that walk's seconds when it is found (0 is always one).
-  virtual double LowerBoundSeconds(std::uint32_t from, std::uint32_t to) = 0;
+  // A bound that no walk found by Walk costs less than.
+  virtual WalkBound Bound() const = 0;
 };
 
 struct TripAsk {

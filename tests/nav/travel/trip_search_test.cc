@@ -18,8 +18,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // bound is a fraction of the straight line's running time (every walk here is at least that).
 class TableWalks final : public TripWalks {
  public:
-  TableWalks(std::vector<std::vector<double>> seconds, std::vector<Place> places, double bound)
-      : seconds_(std::move(seconds)), places_(std::move(places)), bound_(bound) {}
+  TableWalks(std::vector<std::vector<double>> seconds, std::vector<Place> places, double bound,
+             double slack_yards = 0.0)
+      : seconds_(std::move(seconds)),
+        places_(std::move(places)),
+        bound_(bound),
+        slack_yards_(slack_yards) {}
 
   absl::StatusOr<LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
     ++asked;
@@ -28,8 +32,8 @@ class TableWalks final : public TripWalks {
     if (s == kInf) return LegWalk{};
     return LegWalk{.found = true, .seconds = s, .yards = s * 7.0};
   }
-  double LowerBoundSeconds(std::uint32_t from, std::uint32_t to) override {
-    return bound_ * StraightYards(places_[from], places_[to]) / 7.0;
+  WalkBound Bound() const override {
+    return {.seconds_per_yard = bound_ / 7.0, .slack_yards = slack_yards_};
   }
 
   int asked = 0;
@@ -38,6 +42,7 @@ class TableWalks final : public TripWalks {
   std::vector<std::vector<double>> seconds_;
   std::vector<Place> places_;
   double bound_;
+  double slack_yards_;
 };
 
 struct RandomCase {
@@ -186,9 +191,10 @@ TEST(TripSearch, EqualsEveryNodeSequenceOnRandomNetworks) {
   int rode = 0, hearthstones = 0;
   for (int round = 0; round < 3000; ++round) {
     const RandomCase c = MakeCase(rng, profile);
-    // A tight bound (0.999 of every walk's least) and none at all must give the same trips.
-    for (double bound : {0.999, 0.0}) {
-      TableWalks walks(c.walk, c.places, bound);
+    // A tight bound (0.999 of every walk's least), one with a slack, and none at all must give
+    // the same trips.
+    for (const auto& [bound, slack] : {std::pair{0.999, 0.0}, {1.0, 40.0}, {0.0, 0.0}}) {
+      TableWalks walks(c.walk, c.places, bound, slack);
       TripAsk ask = c.ask;
       ask.price_walk = true;
       absl::StatusOr<Trip> trip = FindTrip(c.network, ask, walks);
