@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "nav/query/place_check.h"
@@ -38,36 +39,26 @@ class TripPlanner::Walks final : public nav::TripWalks {
         metric_(metric),
         places_(places),
         stop_(stop),
-        searchers_(searchers) {}
+        searchers_(searchers),
+        band_zero_(served.MetricFor(query.profile, 0)) {}
 
   absl::StatusOr<nav::LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
-    const bool between_nodes = from >= nav::kFirstNodePoint && to >= nav::kFirstNodePoint;
-    const NodeWalkKey key{metric_.model, from - nav::kFirstNodePoint, to - nav::kFirstNodePoint};
-    if (between_nodes) {
-      if (std::optional<nav::LegWalk> cached = planner_.CachedNodeWalk(key)) {
-        ++stored_;
-        cached->stored = true;
-        return *cached;
-      }
-    }
-    WalkQuery walk;
-    walk.world = query_.world;
-    walk.from = places_[from];
-    walk.to = places_[to];
-    walk.profile = query_.profile;
-    walk.band = query_.band;
-    walk.backend = BackendChoice::kGrid;
-    absl::StatusOr<WalkResult> result = planner_.answerer_.Answer(
-        walk, {.field_prefix = "", .look_up = true, .stop = stop_}, searchers_);
-    if (!result.ok()) return result.status();
-    nav::LegWalk leg;
-    leg.found = result->answer.status == nav::WalkStatus::kOk;
-    leg.seconds = result->answer.seconds;
-    leg.yards = result->answer.yards;
-    leg.stored = result->stored;
-    if (leg.stored) ++stored_;
-    if (between_nodes) planner_.KeepNodeWalk(key, leg);
-    return leg;
+    absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, query_.band, metric_.model);
+    if (walk.ok() && walk->stored) ++stored_;
+    return walk;
+  }
+
+  // In a danger band, the band-0 walk of the same ends: danger only multiplies by 1 or more, so
+  // it bounds the band's walk (taken at 98 %, a margin for the abstract graph's approximation),
+  // and where it finds no walk the band finds none either. A band-0 walk is the CCH's, some
+  // twenty times cheaper than the band's cold.
+  absl::StatusOr<std::optional<double>> RefinedBound(std::uint32_t from,
+                                                     std::uint32_t to) override {
+    if (!metric_.metric->prices_danger() || band_zero_ == nullptr) return std::nullopt;
+    absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, 0, band_zero_->model);
+    if (!walk.ok()) return walk.status();
+    if (!walk->found) return std::numeric_limits<double>::infinity();
+    return kBandZeroShare * walk->seconds;
   }
 
   // Any walk costs at least its columns' straight line at the metric's cheapest pace (the A*'s
@@ -81,6 +72,39 @@ class TripPlanner::Walks final : public nav::TripWalks {
   std::uint32_t stored() const { return stored_; }
 
  private:
+  static constexpr double kBandZeroShare = 0.98;
+
+  // The walk between two points in `band` (whose model is `model`): from the node-walk cache
+  // between nodes, else through the store.
+  absl::StatusOr<nav::LegWalk> WalkIn(std::uint32_t from, std::uint32_t to, std::uint32_t band,
+                                      std::uint64_t model) {
+    const bool between_nodes = from >= nav::kFirstNodePoint && to >= nav::kFirstNodePoint;
+    const NodeWalkKey key{model, from - nav::kFirstNodePoint, to - nav::kFirstNodePoint};
+    if (between_nodes) {
+      if (std::optional<nav::LegWalk> cached = planner_.CachedNodeWalk(key)) {
+        cached->stored = true;
+        return *cached;
+      }
+    }
+    WalkQuery walk;
+    walk.world = query_.world;
+    walk.from = places_[from];
+    walk.to = places_[to];
+    walk.profile = query_.profile;
+    walk.band = band;
+    walk.backend = BackendChoice::kGrid;
+    absl::StatusOr<WalkResult> result = planner_.answerer_.Answer(
+        walk, {.field_prefix = "", .look_up = true, .stop = stop_}, searchers_);
+    if (!result.ok()) return result.status();
+    nav::LegWalk leg;
+    leg.found = result->answer.status == nav::WalkStatus::kOk;
+    leg.seconds = result->answer.seconds;
+    leg.yards = result->answer.yards;
+    leg.stored = result->stored;
+    if (between_nodes) planner_.KeepNodeWalk(key, leg);
+    return leg;
+  }
+
   const TripPlanner& planner_;
   const TripQuery& query_;
   const ServedWorld& served_;
@@ -88,6 +112,7 @@ class TripPlanner::Walks final : public nav::TripWalks {
   const std::vector<nav::Place>& places_;
   const nav::SearchStop* stop_;
   nav::Searchers& searchers_;
+  const ServedWorld::MetricEntry* band_zero_;  // the profile's band-0 metric
   std::uint32_t stored_ = 0;
 };
 

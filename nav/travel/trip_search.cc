@@ -26,13 +26,14 @@ struct Reached {
   static Reached Cast() { return {By::kHearthstone, kTripStart, 0, {}}; }
 };
 
-// A queue entry: settle `to` at `key`, or, when `walk` is set, price the walk from `from` to
-// `to` whose cost is at least key - dist(from).
+// A queue entry: settle `to` at `key`, or, for a walk, price the walk from `from` to `to`
+// (its straight-line bound first, then its refined bound when TripWalks has one, then the walk).
 struct Entry {
+  enum class Kind : std::uint8_t { kSettle, kWalkBound, kWalkRefined };
   double key = 0.0;
   std::uint32_t from = 0;
   std::uint32_t to = 0;
-  bool walk = false;
+  Kind kind = Kind::kSettle;
   bool operator>(const Entry& other) const { return key > other.key; }
 };
 
@@ -74,13 +75,9 @@ class Search {
       const Entry entry = queue_.top();
       queue_.pop();
       if (settled_[entry.to]) continue;
-      if (entry.walk) {
+      if (entry.kind != Entry::Kind::kSettle) {
         if (entry.key > dist_[entry.to] + potential_[entry.to]) continue;  // a cheaper way came
-        absl::StatusOr<LegWalk> walk = PriceWalk(entry.from, entry.to);
-        if (!walk.ok()) return walk.status();
-        if (walk->found) {
-          Relax(entry.to, dist_[entry.from] + walk->seconds, Reached::Walked(entry.from, *walk));
-        }
+        if (absl::Status done = ReachWalk(entry); !done.ok()) return done;
         continue;
       }
       if (entry.key > dist_[entry.to] + potential_[entry.to]) continue;  // stale
@@ -109,7 +106,30 @@ class Search {
     dist_[point] = seconds;
     reached_[point] = how;
     legs_[point] = legs;
-    if (!queued) queue_.push({seconds + potential_[point], point, point, false});
+    if (!queued) queue_.push({seconds + potential_[point], point, point, Entry::Kind::kSettle});
+  }
+
+  // A walk entry at the queue's front: refine its bound and queue it again, or price it.
+  absl::Status ReachWalk(const Entry& entry) {
+    if (entry.kind == Entry::Kind::kWalkBound) {
+      absl::StatusOr<std::optional<double>> refined = walks_.RefinedBound(entry.from, entry.to);
+      if (!refined.ok()) return refined.status();
+      if (refined->has_value()) {
+        if (**refined == kInf) return absl::OkStatus();  // no walk
+        const double key = dist_[entry.from] + std::max(**refined, LowerBound(entry.from, entry.to)) +
+                           potential_[entry.to];
+        if (key <= dist_[entry.to] + potential_[entry.to]) {
+          queue_.push({key, entry.from, entry.to, Entry::Kind::kWalkRefined});
+        }
+        return absl::OkStatus();
+      }
+    }
+    absl::StatusOr<LegWalk> walk = PriceWalk(entry.from, entry.to);
+    if (!walk.ok()) return walk.status();
+    if (walk->found) {
+      Relax(entry.to, dist_[entry.from] + walk->seconds, Reached::Walked(entry.from, *walk));
+    }
+    return absl::OkStatus();
   }
 
   absl::StatusOr<LegWalk> PriceWalk(std::uint32_t from, std::uint32_t to) {
@@ -180,7 +200,7 @@ class Search {
     const double bound = LowerBound(from, to);
     const double key = dist_[from] + bound + potential_[to];
     if (key > dist_[to] + potential_[to]) return;  // cannot improve it
-    queue_.push({key, from, to, true});
+    queue_.push({key, from, to, Entry::Kind::kWalkBound});
   }
 
   // Everything that leaves settled point `point`.

@@ -48,6 +48,13 @@ class TripWalks {
   virtual absl::StatusOr<LegWalk> Walk(std::uint32_t from, std::uint32_t to) = 0;
   // A bound that no walk found by Walk costs less than.
   virtual WalkBound Bound() const = 0;
+  // A tighter lower bound of Walk(from, to).seconds than Bound's, dearer to find but much
+  // cheaper than the walk (a danger band's walk bounded by its band-0 walk); infinity when the
+  // walk will not be found; nullopt when there is none. Asked before the walk, when its
+  // straight-line bound reaches the queue's front. Errors stop the search.
+  virtual absl::StatusOr<std::optional<double>> RefinedBound(std::uint32_t from, std::uint32_t to) {
+    return std::nullopt;
+  }
 };
 
 struct TripAsk {
