@@ -1,6 +1,6 @@
 // walkctl batch: streams pairs from a file through WalkBatch (as walks, or with --trips as
-// trips) and writes one JSON answer per pair, in input order, then a summary line. Re-running with the same --out asks only the pairs
-// that have no answer there yet.
+// trips) and writes one JSON answer per pair, in input order, then a summary line. Re-running with
+// the same --out asks only the pairs that have no answer there yet.
 #pragma once
 
 #include <string>

@@ -60,7 +60,8 @@ class Search {
     }
     first_ride_in_.assign(network.nodes.size() + 1, 0);
     for (const TravelRide& ride : network.rides) ++first_ride_in_[ride.to + 1];
-    for (std::size_t i = 0; i < network.nodes.size(); ++i) first_ride_in_[i + 1] += first_ride_in_[i];
+    for (std::size_t i = 0; i < network.nodes.size(); ++i)
+      first_ride_in_[i + 1] += first_ride_in_[i];
     ride_by_to_.resize(network.rides.size());
     next.assign(first_ride_in_.begin(), first_ride_in_.end() - 1);
     for (std::size_t r = 0; r < network.rides.size(); ++r) {
@@ -116,7 +117,8 @@ class Search {
       if (!refined.ok()) return refined.status();
       if (refined->has_value()) {
         if (**refined == kInf) return absl::OkStatus();  // no walk
-        const double key = dist_[entry.from] + std::max(**refined, LowerBound(entry.from, entry.to)) +
+        const double key = dist_[entry.from] +
+                           std::max(**refined, LowerBound(entry.from, entry.to)) +
                            potential_[entry.to];
         if (key <= dist_[entry.to] + potential_[entry.to]) {
           queue_.push({key, entry.from, entry.to, Entry::Kind::kWalkRefined});
@@ -184,7 +186,8 @@ class Search {
         if (usable_[ride.from]) lower(kFirstNodePoint + ride.from, best + ride.seconds());
       }
       if (cast && node == stone->bind) {
-        lower(kTripStart, best + std::max(0.0, ask_.hearthstone_wait_seconds) + stone->cast_seconds);
+        lower(kTripStart,
+              best + std::max(0.0, ask_.hearthstone_wait_seconds) + stone->cast_seconds);
       }
     }
   }
