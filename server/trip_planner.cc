@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "nav/query/place_check.h"
 #include "nav/query/settle.h"
+#include "nav/query/snap.h"
 
 namespace walk::server {
 
@@ -171,6 +172,9 @@ absl::StatusOr<TripResult> TripPlanner::Plan(const TripQuery& query, absl::strin
   ask.hearthstone_ready = query.hearthstone_ready.value_or(true);
   ask.hearthstone_wait_seconds = query.hearthstone_cooldown_left_seconds;
   ask.price_walk = query.price_walk;
+  const nav::Continent& goal_continent = *served.world.FindContinent(query.to->continent);
+  ask.goal_on_surface =
+      nav::SnapPlace(goal_continent, served.world.frame(), *query.to).status == nav::WalkStatus::kOk;
   Walks walks(*this, query, served, *metric, result.places, stop, searchers);
   absl::StatusOr<nav::Trip> trip = nav::FindTrip(network, ask, walks);
   if (!trip.ok()) return trip.status();

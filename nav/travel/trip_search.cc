@@ -70,6 +70,7 @@ class Search {
   }
 
   absl::StatusOr<Trip> Run() {
+    if (!ask_.goal_on_surface) return Trip();
     ComputePotential();
     Relax(kTripStart, 0.0, {});
     while (!queue_.empty()) {

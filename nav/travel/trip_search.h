@@ -67,6 +67,9 @@ struct TripAsk {
   double hearthstone_wait_seconds = 0.0;
   // Also price walking all the way when the search did not need to (Trip::walk).
   bool price_walk = false;
+  // The goal stands on a surface: false (off the map, in a wall, in deep water) means no walk
+  // reaches it from anywhere, so there is no trip, and nothing is searched.
+  bool goal_on_surface = true;
 };
 
 enum class TripLegKind : std::uint8_t { kWalk, kWait, kRide, kHearthstone };

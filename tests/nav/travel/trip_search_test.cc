@@ -416,6 +416,17 @@ TEST(TripSearch, TripsCrossContinentsOnlyByRiding) {
   EXPECT_FALSE(none->found);
 }
 
+TEST(TripSearch, AGoalOnNoSurfaceHasNoTripAndNothingIsSearched) {
+  const Line line = MakeLine(Faction::kNeutral, RideKind::kFlight);
+  TableWalks walks(line.walk, line.places, 1.0);
+  TripAsk ask{.from = line.places[0], .to = line.places[1], .profile = FindProfile("neutral")};
+  ask.goal_on_surface = false;
+  absl::StatusOr<Trip> trip = FindTrip(line.network, ask, walks);
+  ASSERT_TRUE(trip.ok());
+  EXPECT_FALSE(trip->found);
+  EXPECT_EQ(walks.asked, 0);
+}
+
 TEST(TripSearch, NeedsAProfile) {
   TravelNetwork network;
   TableWalks walks({{0, 0}, {0, 0}}, {Place{}, Place{}}, 1.0);
