@@ -173,8 +173,8 @@ absl::StatusOr<TripResult> TripPlanner::Plan(const TripQuery& query, absl::strin
   ask.hearthstone_wait_seconds = query.hearthstone_cooldown_left_seconds;
   ask.price_walk = query.price_walk;
   const nav::Continent& goal_continent = *served.world.FindContinent(query.to->continent);
-  ask.goal_on_surface =
-      nav::SnapPlace(goal_continent, served.world.frame(), *query.to).status == nav::WalkStatus::kOk;
+  ask.goal_on_surface = nav::SnapPlace(goal_continent, served.world.frame(), *query.to).status ==
+                        nav::WalkStatus::kOk;
   Walks walks(*this, query, served, *metric, result.places, stop, searchers);
   absl::StatusOr<nav::Trip> trip = nav::FindTrip(network, ask, walks);
   if (!trip.ok()) return trip.status();

@@ -56,9 +56,11 @@ struct Hearthstone {
   double cooldown_seconds = 3600.0;  // after a cast, the next one waits this long
 };
 
-// Most nodes and edges a travel file may hold (a real game's network has a few thousand).
-inline constexpr std::size_t kMaxTravelNodes = 100000;
-inline constexpr std::size_t kMaxTravelEdges = 1000000;
+// Most nodes and edges a travel file may hold. A real game's network has a few thousand nodes;
+// a trip's search costs the square of the nodes on a continent (its potential), so the bound
+// keeps every trip well under a second.
+inline constexpr std::size_t kMaxTravelNodes = 10000;
+inline constexpr std::size_t kMaxTravelEdges = 200000;
 // Seconds any single wait, ride, cast or cooldown may last.
 inline constexpr double kMaxTravelSeconds = 1e6;
 
