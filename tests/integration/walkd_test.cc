@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "nav/grid/grid_format.h"
 #include "nav/import/movingai.h"
+#include "tests/integration/two_rooms_world.h"
 #include "tests/integration/walkd_process.h"
 #include "tests/server/http_get.h"
 
@@ -28,18 +29,8 @@ std::string MakeTempDir(const std::string& name) {
   return dir.string();
 }
 
-// A world drawn in ASCII: two rooms a wall apart (x 0-4 and x 6-9), one column per yard.
-void WriteAsciiWorld(const std::string& dir) {
-  auto map = nav::ParseMovingAiMap(
-      "type octile\nheight 3\nwidth 10\nmap\n"
-      ".....@....\n"
-      ".....@....\n"
-      ".....@....\n");
-  ASSERT_TRUE(map.ok());
-  auto world = nav::WorldFromMovingAi(*map);
-  ASSERT_TRUE(world.ok());
-  ASSERT_TRUE(nav::SaveWorld(*world, "test:two-rooms", dir).ok());
-}
+// A world drawn in ASCII: two rooms a wall apart (two_rooms_world.h).
+void WriteAsciiWorld(const std::string& dir) { testing::WriteTwoRoomsWorld(dir); }
 
 // A started walkd and a client of it.
 struct RunningWalkd {

@@ -13,8 +13,7 @@
 #include "client/trip_stream.h"
 #include "client/walk_client.h"
 #include "gtest/gtest.h"
-#include "nav/grid/grid_format.h"
-#include "nav/import/movingai.h"
+#include "tests/integration/two_rooms_world.h"
 #include "tests/integration/walkd_process.h"
 
 namespace walk {
@@ -293,17 +292,9 @@ TEST_F(TripTest, WalkctlPrintsATripAndPricesRoutesWithTrips) {
   EXPECT_EQ(walks_only.output.find("ridden_legs"), std::string::npos) << walks_only.output;
 }
 
-// Two rooms a wall apart (x 0-4 and x 6-9), one column per yard.
+// The two-rooms world (two_rooms_world.h) with `travel` as its travel.json.
 void WriteTwoRooms(const std::string& dir, const std::string& travel) {
-  auto map = nav::ParseMovingAiMap(
-      "type octile\nheight 3\nwidth 10\nmap\n"
-      ".....@....\n"
-      ".....@....\n"
-      ".....@....\n");
-  ASSERT_TRUE(map.ok());
-  auto world = nav::WorldFromMovingAi(*map);
-  ASSERT_TRUE(world.ok());
-  ASSERT_TRUE(nav::SaveWorld(*world, "test:two-rooms", dir).ok());
+  ASSERT_NO_FATAL_FAILURE(testing::WriteTwoRoomsWorld(dir));
   std::ofstream(dir + "/travel.json") << travel;
 }
 
