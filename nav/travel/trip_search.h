@@ -1,8 +1,9 @@
 // The cheapest trip between two places: walking all the way, or walk -> rides -> walk through a
 // travel network (several rides, transfers walked between nodes of one continent, the
-// hearthstone once). Exact: a Dijkstra over the start, the goal and the nodes a profile may use,
-// whose walk edges enter the queue at a lower bound of their cost and are priced (a real walk)
-// only when they reach its front, so walks that cannot matter are never asked.
+// hearthstone once). Exact: an A* over the start, the goal and the nodes a profile may use, its
+// potential each point's least seconds to the goal over the walks' bounds and the rides; walk
+// edges enter the queue at a lower bound of their cost and are priced (a real walk) only when
+// they reach its front, so walks that cannot matter are never asked. docs/trips.md.
 #pragma once
 
 #include <cstdint>
