@@ -782,6 +782,20 @@ class Checker:
                 - WALKD_METRICS - PROMETHEUS_SYNTHETIC
             require(not unknown, f"alert {r['alert']} uses metrics walkd does not export: {sorted(unknown)}")
 
+    def check_alert_tests(self):
+        a = self.yaml1("deploy/prometheus/alerts.yml")
+        alerts = {r["alert"] for g in a.get("groups") or [] for r in g.get("rules") or [] if "alert" in r}
+        t = self.yaml1("deploy/prometheus/alerts_test.yml")
+        require(t.get("rule_files") == ["alerts.yml"], f"alerts_test.yml rule_files is {t.get('rule_files')}")
+        firing, quiet = set(), set()
+        for case in t.get("tests") or []:
+            for e in case.get("alert_rule_test") or []:
+                (firing if e.get("exp_alerts") else quiet).add(e.get("alertname"))
+        require(not alerts - firing, f"alerts_test.yml never sees {sorted(alerts - firing)} fire")
+        require(not alerts - quiet, f"alerts_test.yml never sees {sorted(alerts - quiet)} stay quiet")
+        unknown = (firing | quiet) - alerts
+        require(not unknown, f"alerts_test.yml tests alerts alerts.yml lacks: {sorted(unknown)}")
+
     # ---- Grafana ----------------------------------------------------------------------------
 
     def check_grafana_provisioning(self):
@@ -973,6 +987,7 @@ def main():
         ("compose: grafana", c.check_compose_grafana),
         ("prometheus.yml", c.check_prometheus_config),
         ("alerts.yml", c.check_alerts),
+        ("alerts_test.yml: every alert firing and quiet", c.check_alert_tests),
         ("grafana provisioning", c.check_grafana_provisioning),
         ("dashboard: uid, title, layout", c.check_dashboard_basics),
         ("dashboard: datasource uid everywhere", c.check_dashboard_datasources),
