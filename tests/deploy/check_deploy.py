@@ -23,7 +23,9 @@ import re
 import subprocess
 import sys
 
-# Metric names walkd exports (histograms without their _bucket/_sum/_count suffixes).
+# Metric names walkd exports (histograms without their _bucket/_sum/_count suffixes); the
+# Metrics section of docs/operations.md lists each, and prometheus_live_test.py checks a real
+# walkd exports them.
 WALKD_METRICS = {
     "walk_requests_total",
     "walk_request_duration_seconds",
@@ -31,11 +33,39 @@ WALKD_METRICS = {
     "walk_search_nodes_expanded_total",
     "walk_search_heap_operations_total",
     "walk_walks_total",
+    "walk_band_zero_walks_total",
+    "walk_hybrid_walks_total",
+    "walk_store_lookups_total",
+    "walk_store_write_errors_total",
+    "walk_store_read_errors_total",
+    "walk_store_unkept_answers_total",
+    "walk_store_degraded",
+    "walk_store_answers",
+    "walk_answer_cache_answers",
+    "walk_batch_pairs_total",
+    "walk_live_requests_total",
+    "walk_live_events_total",
     "walk_worlds_loaded",
+    "walk_worlds_failed",
+    "walk_grid_mapped_resident_bytes",
+    "walk_leg_cache_bytes",
+    "walk_leg_cache_hit_ratio",
     "process_resident_memory_bytes",
+    "process_virtual_memory_bytes",
+    "process_start_time_seconds",
+    "process_open_fds",
+    "exposer_transferred_bytes_total",
+    "exposer_scrapes_total",
+    "exposer_request_latencies",
 }
-# Metrics the dashboard must show (the heap-operations counter is optional there).
-DASHBOARD_REQUIRED_METRICS = WALKD_METRICS - {"walk_search_heap_operations_total"}
+# Metrics the dashboard must show. Not there: the heap operations (optional beside the
+# expansions), hybrid walks (only worlds with a navmesh have them, and the dashboard's queries
+# are tested against a walkd without one), the start time, open files and the Exposer's own.
+DASHBOARD_REQUIRED_METRICS = WALKD_METRICS - {
+    "walk_search_heap_operations_total", "walk_hybrid_walks_total", "process_start_time_seconds",
+    "process_open_fds", "exposer_transferred_bytes_total", "exposer_scrapes_total",
+    "exposer_request_latencies",
+}
 # Series Prometheus itself produces that alert rules may use.
 PROMETHEUS_SYNTHETIC = {"up"}
 
