@@ -4,7 +4,7 @@
     python3 tests/deploy/check_deploy.py [--root REPO_ROOT]
 
 Checks the Dockerfile, .dockerignore, deploy/docker-entrypoint.sh, deploy/walkd.toml,
-deploy/docker-compose.yml, deploy/prometheus/*.yml, deploy/grafana/**, deploy/kubernetes/walkd.yaml
+deploy/docker-compose.yml, deploy/prometheus/*.yml, deploy/grafana/**, deploy/kubernetes/*.yaml
 and docs/operations.md against each other and against the metric names walkd exports.
 
 YAML is read with a small parser for the block-style subset these files use (mappings,
@@ -299,6 +299,10 @@ class _Parser:
             if rest == "":
                 self.i += 1
                 out.append(self.parse_node(indent + 1))
+                continue
+            if rest in ("|", "|-", "|+"):  # "- |": a block scalar item, deeper than the dash
+                self.i += 1
+                out.append(self._block_scalar(indent, rest))
                 continue
             if _find_mapping_colon(rest) > 0 and not rest.startswith(("[", "{", '"', "'")) \
                     or re.match(r"""^["'][^"']*["']\s*:(\s|$)""", rest):
@@ -939,9 +943,11 @@ class Checker:
 
     def check_kubernetes(self):
         docs = self.yaml("deploy/kubernetes/walkd.yaml")
-        kinds = {d.get("kind"): d for d in docs if isinstance(d, dict)}
-        require("Deployment" in kinds and "Service" in kinds,
-                f"expected a Deployment and a Service, found {sorted(kinds)}")
+        objects = {(d.get("kind"), dig(d, "metadata", "name")): d for d in docs if isinstance(d, dict)}
+        want = {("Deployment", "walkd"), ("Service", "walkd"), ("Service", "walkd-headless"),
+                ("PodDisruptionBudget", "walkd"), ("HorizontalPodAutoscaler", "walkd")}
+        require(want <= set(objects), f"expected {sorted(want)}, found {sorted(objects)}")
+        kinds = {"Deployment": objects[("Deployment", "walkd")], "Service": objects[("Service", "walkd")]}
         dep = kinds["Deployment"]
         pod = dig(dep, "spec", "template", "spec")
         sel = dig(dep, "spec", "selector", "matchLabels") or {}
@@ -977,6 +983,61 @@ class Checker:
         if "WALKD_SHUTDOWN_GRACE_S" in env:
             require(int(env["WALKD_SHUTDOWN_GRACE_S"]) < grace,
                     "WALKD_SHUTDOWN_GRACE_S must be below terminationGracePeriodSeconds")
+
+        headless = objects[("Service", "walkd-headless")]
+        require(dig(headless, "spec", "clusterIP") == "None", "walkd-headless is not headless (clusterIP: None)")
+        h_sel = dig(headless, "spec", "selector") or {}
+        require(h_sel and all(labels.get(k) == v for k, v in h_sel.items()), "walkd-headless selector does not match pods")
+        h_ports = {str(p.get("port")): p.get("name") for p in dig(headless, "spec", "ports", default=[]) or []}
+        require(h_ports.get("50051") == "grpc", f"walkd-headless should expose 50051 named grpc: {h_ports}")
+
+        pdb = objects[("PodDisruptionBudget", "walkd")]
+        require(pdb.get("apiVersion") == "policy/v1", f"PodDisruptionBudget apiVersion is {pdb.get('apiVersion')}")
+        p_sel = dig(pdb, "spec", "selector", "matchLabels") or {}
+        require(p_sel and all(labels.get(k) == v for k, v in p_sel.items()), "PodDisruptionBudget selector does not match pods")
+        require(("minAvailable" in pdb["spec"]) != ("maxUnavailable" in pdb["spec"]),
+                "PodDisruptionBudget needs one of minAvailable or maxUnavailable")
+
+        hpa = objects[("HorizontalPodAutoscaler", "walkd")]
+        require(hpa.get("apiVersion") == "autoscaling/v2", f"HPA apiVersion is {hpa.get('apiVersion')}")
+        ref = dig(hpa, "spec", "scaleTargetRef") or {}
+        require(ref.get("kind") == "Deployment" and ref.get("name") == "walkd", f"HPA scales {ref}")
+        lo, hi = int(dig(hpa, "spec", "minReplicas", default=1)), int(dig(hpa, "spec", "maxReplicas", default=0))
+        require(2 <= lo <= hi, f"HPA replicas {lo}..{hi}: at least 2, so the budget lets one go at a time")
+        cpu = [m for m in dig(hpa, "spec", "metrics", default=[]) or []
+               if m.get("type") == "Resource" and dig(m, "resource", "name") == "cpu"]
+        require(cpu and dig(cpu[0], "resource", "target", "type") == "Utilization",
+                "HPA has no cpu Utilization metric")
+        require("replicas" not in dep["spec"], "the Deployment names replicas: an apply would undo the HPA's count")
+
+    def check_kubernetes_job(self):
+        docs = self.yaml("deploy/kubernetes/batch-job.yaml")
+        objects = {(d.get("kind"), dig(d, "metadata", "name")): d for d in docs if isinstance(d, dict)}
+        job = objects.get(("Job", "walkd-batch"))
+        require(job is not None and job.get("apiVersion") == "batch/v1", f"no batch/v1 Job walkd-batch: {sorted(objects)}")
+        spec = dig(job, "spec", "template", "spec")
+        require(spec.get("restartPolicy") in ("Never", "OnFailure"), "Job restartPolicy must be Never or OnFailure")
+        require(dig(job, "spec", "activeDeadlineSeconds") and dig(job, "spec", "backoffLimit") is not None,
+                "Job needs activeDeadlineSeconds and backoffLimit")
+        require(dig(spec, "securityContext", "runAsNonRoot") == "true", "Job pod does not run as non-root")
+        c = (spec.get("containers") or [{}])[0]
+        script = " ".join(c.get("args") or [])
+        require(re.search(r"walkctl --addr walkd:50051 .*\bbatch\b", script, re.S),
+                f"the Job does not run walkctl batch against the Service walkd:50051: {script}")
+        require((c.get("args") or [])[:2] == ["sh", "-c"], "the Job's args should be sh -c SCRIPT")
+        r = subprocess.run(["/bin/sh", "-n", "-c", c["args"][2]], capture_output=True, text=True)
+        require(r.returncode == 0, f"the Job's script does not parse: {r.stderr.strip()}")
+        cm = objects.get(("ConfigMap", "walkd-batch-pairs"))
+        require(cm is not None, "no ConfigMap walkd-batch-pairs")
+        shards = int(dig(job, "spec", "completions", default=1))
+        for i in range(shards):
+            lines = (dig(cm, "data", f"pairs-{i}.jsonl") or "").splitlines()
+            require(lines, f"ConfigMap has no pairs-{i}.jsonl for completion index {i}")
+            for line in lines:
+                pair = json.loads(line)
+                require("from" in pair and "to" in pair, f"pairs-{i}.jsonl: {line}")
+        vols = {v.get("name"): v for v in spec.get("volumes") or []}
+        require(dig(vols, "pairs", "configMap", "name") == "walkd-batch-pairs", "the Job does not mount the pairs")
 
     # ---- docs -------------------------------------------------------------------------------
 
@@ -1024,6 +1085,7 @@ def main():
         ("dashboard: metric names", c.check_dashboard_metrics),
         ("dashboard: required panels", c.check_dashboard_panels),
         ("kubernetes/walkd.yaml", c.check_kubernetes),
+        ("kubernetes/batch-job.yaml", c.check_kubernetes_job),
         ("docs/operations.md", c.check_docs),
     ]
     for name, fn in checks:
