@@ -45,6 +45,10 @@ WALKD_METRICS = {
     "walk_batch_pairs_total",
     "walk_live_requests_total",
     "walk_live_events_total",
+    "walk_live_revision",
+    "walk_live_path_cache_entries",
+    "walk_live_unit_routes",
+    "walk_live_fallbacks_waiting",
     "walk_worlds_loaded",
     "walk_worlds_failed",
     "walk_grid_mapped_resident_bytes",
@@ -60,11 +64,12 @@ WALKD_METRICS = {
 }
 # Metrics the dashboard must show. Not there: the heap operations (optional beside the
 # expansions), hybrid walks (only worlds with a navmesh have them, and the dashboard's queries
-# are tested against a walkd without one), the start time, open files and the Exposer's own.
+# are tested against a walkd without one), the start time, open files, the Exposer's own and
+# the live worlds' revisions.
 DASHBOARD_REQUIRED_METRICS = WALKD_METRICS - {
     "walk_search_heap_operations_total", "walk_hybrid_walks_total", "process_start_time_seconds",
     "process_open_fds", "exposer_transferred_bytes_total", "exposer_scrapes_total",
-    "exposer_request_latencies",
+    "exposer_request_latencies", "walk_live_revision",
 }
 # Series Prometheus itself produces that alert rules may use.
 PROMETHEUS_SYNTHETIC = {"up"}
