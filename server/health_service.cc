@@ -110,12 +110,19 @@ HealthCheckResponse::ServingStatus HealthService::StatusOf(const std::string& se
     return serving_ && !store_degraded_ ? HealthCheckResponse::SERVING
                                         : HealthCheckResponse::NOT_SERVING;
   }
-  for (const char* known : kKnownServices) {
-    if (service == known) {
-      return serving_ ? HealthCheckResponse::SERVING : HealthCheckResponse::NOT_SERVING;
-    }
+  bool known = service == "walk.v1.LiveService";
+  for (const char* name : kKnownServices) known |= service == name;
+  for (const std::string& world : live_worlds_) known |= service == "walkd.live/" + world;
+  if (!known) return HealthCheckResponse::SERVICE_UNKNOWN;
+  return serving_ ? HealthCheckResponse::SERVING : HealthCheckResponse::NOT_SERVING;
+}
+
+void HealthService::SetLiveWorlds(std::vector<std::string> names) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    live_worlds_ = std::move(names);
   }
-  return HealthCheckResponse::SERVICE_UNKNOWN;
+  TellWatchers();
 }
 
 std::vector<std::shared_ptr<HealthService::Watcher>> HealthService::Watchers() const {

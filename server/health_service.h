@@ -1,7 +1,8 @@
 // grpc.health.v1.Health, our own (not gRPC's default service, which starts out SERVING before
 // any world is loaded). NOT_SERVING until walkd says otherwise; Watch streams every change.
-// Known services: "" (walkd as a whole), "walk.v1.WalkService" and "walkd.store" (the walk
-// store: NOT_SERVING while it takes no writes; walks are still answered). Thread-safe.
+// Known services: "" (walkd as a whole), "walk.v1.WalkService", "walkd.store" (the walk
+// store: NOT_SERVING while it takes no writes; walks are still answered), "walk.v1.LiveService"
+// and "walkd.live/NAME" for each live world (serving with walkd). Thread-safe.
 #pragma once
 
 #include <memory>
@@ -22,6 +23,8 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   bool serving() const;
   // Sets whether the walk store is degraded (service "walkd.store"), and tells its watchers.
   void SetStoreDegraded(bool degraded);
+  // The live worlds' names ("walkd.live/NAME" services).
+  void SetLiveWorlds(std::vector<std::string> names);
   // Ends every Watch stream (with OK) and refuses new ones; call before the server shuts down.
   void Shutdown();
 
@@ -46,6 +49,7 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   mutable std::mutex mu_;
   bool serving_ = false;                            // guarded by mu_
   bool store_degraded_ = false;                     // guarded by mu_
+  std::vector<std::string> live_worlds_;            // guarded by mu_
   bool shut_down_ = false;                          // guarded by mu_
   std::vector<std::shared_ptr<Watcher>> watchers_;  // guarded by mu_
 };

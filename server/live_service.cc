@@ -4,20 +4,20 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/grpc_status.h"
-#include "server/proto_convert.h"
+#include "server/live_convert.h"
 
 namespace walk::server {
 
 namespace live = nav::live;
 
-LiveServiceImpl::LiveServiceImpl(WalkMetrics& metrics, const CallAuth& auth)
-    : metrics_(metrics), auth_(auth) {}
+LiveServiceImpl::LiveServiceImpl(const LiveServiceOptions& options, WalkMetrics& metrics,
+                                 const CallAuth& auth)
+    : options_(options), metrics_(metrics), auth_(auth), fallbacks_(options.fallbacks) {}
 
 absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(
-    const std::string& dir, WalkMetrics& metrics, const CallAuth& auth,
-    std::uint64_t max_group_starts) {
-  std::unique_ptr<LiveServiceImpl> service(new LiveServiceImpl(metrics, auth));
-  service->max_group_starts_ = max_group_starts;
+    const LiveServiceOptions& options, WalkMetrics& metrics, const CallAuth& auth) {
+  std::unique_ptr<LiveServiceImpl> service(new LiveServiceImpl(options, metrics, auth));
+  const std::string& dir = options.dir;
   if (dir.empty()) return service;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
@@ -27,15 +27,38 @@ absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(
     const auto map = entry.path() / "map.map";
     if (!entry.is_directory() || !std::filesystem::exists(map)) continue;
     const auto layers = entry.path() / "layers.txt";
-    auto world = live::LiveWorld::Create(map.string(),
-                                         std::filesystem::exists(layers) ? layers.string() : "");
+    auto world = live::LiveWorld::Create(
+        map.string(), std::filesystem::exists(layers) ? layers.string() : "", options.world);
     if (!world.ok()) {
       return absl::Status(world.status().code(),
                           absl::StrCat("--live-worlds: ", world.status().message()));
     }
     service->worlds_[entry.path().filename().string()] = *std::move(world);
   }
+  service->fallbacks_.Start();
   return service;
+}
+
+std::vector<std::string> LiveServiceImpl::world_names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, world] : worlds_) names.push_back(name);
+  return names;
+}
+
+void LiveServiceImpl::Describe(walk::v1::InfoResponse* out) const {
+  for (const auto& [name, world] : worlds_) {
+    const live::LiveCounters c = world->Counters();
+    walk::v1::LiveWorldInfo* info = out->add_live_worlds();
+    info->set_name(name);
+    info->set_width(world->width());
+    info->set_height(world->height());
+    info->set_cell_size(world->cell_size());
+    info->set_revision(c.revision);
+    info->set_footprints(world->footprint_count());
+    info->set_path_cache_entries(c.cache_entries);
+    info->set_unit_routes(c.unit_routes);
+    info->set_fallbacks_waiting(fallbacks_.Waiting(world.get()));
+  }
 }
 
 absl::StatusOr<live::LiveWorld*> LiveServiceImpl::Find(const std::string& name) const {
@@ -62,25 +85,36 @@ void LiveServiceImpl::Finish(grpc::ServerUnaryReactor* reactor, const char* meth
   {
     // Export the worlds' cumulative counters as deltas, so the metrics are real counters.
     std::lock_guard<std::mutex> lock(counters_mu_);
-    std::map<std::string, std::uint64_t> now;
     for (const auto& [name, world] : worlds_) {
       const live::LiveCounters c = world->Counters();
-      for (const auto& [event, value] :
-           {std::pair{"path", c.paths}, std::pair{"cache_hit", c.cache_hits},
-            std::pair{"cache_miss", c.cache_misses}, std::pair{"cache_eviction", c.cache_evictions},
-            std::pair{"search", c.searches}, std::pair{"cell_expanded", c.cells_expanded},
-            std::pair{"heap_operation", c.heap_operations}, std::pair{"update", c.updates},
-            std::pair{"dirty_cell_rebuilt", c.dirty_cells_rebuilt},
-            std::pair{"ring_cell_scanned", c.ring_cells_scanned},
-            std::pair{"region_answer", c.region_answers}}) {
-        now[event] += value;
+      for (const auto& [event, value] : {std::pair{"path", c.paths},
+                                         std::pair{"cache_hit", c.cache_hits},
+                                         std::pair{"cache_miss", c.cache_misses},
+                                         std::pair{"cache_eviction", c.cache_evictions},
+                                         std::pair{"search", c.searches},
+                                         std::pair{"cell_expanded", c.cells_expanded},
+                                         std::pair{"heap_operation", c.heap_operations},
+                                         std::pair{"update", c.updates},
+                                         std::pair{"dirty_cell_rebuilt", c.dirty_cells_rebuilt},
+                                         std::pair{"ring_cell_scanned", c.ring_cells_scanned},
+                                         std::pair{"region_answer", c.region_answers},
+                                         std::pair{"direct_line", c.direct_lines},
+                                         std::pair{"kept_route", c.kept_routes},
+                                         std::pair{"step_out", c.step_outs},
+                                         std::pair{"group", c.group_routes},
+                                         std::pair{"group_shared", c.group_shared_members},
+                                         std::pair{"group_individual", c.group_individual_members},
+                                         std::pair{"fallback_deferred", c.group_deferred_members},
+                                         std::pair{"fallback_served", c.fallbacks_served},
+                                         std::pair{"formation", c.formations},
+                                         std::pair{"slot_collapsed", c.slots_collapsed}}) {
+        std::uint64_t& before = exported_[{name, event}];
+        if (value > before) metrics_.RecordLiveEvents(name, event, value - before);
+        before = value;
       }
+      metrics_.SetLiveWorld(name, c.revision, c.cache_entries, c.unit_routes);
     }
-    for (const auto& [event, value] : now) {
-      std::uint64_t& before = exported_[event];
-      if (value > before) metrics_.RecordLiveEvents(event, value - before);
-      before = value;
-    }
+    metrics_.SetLiveFallbacksWaiting(fallbacks_.Counters().waiting);
   }
   reactor->Finish(reply);
 }
@@ -95,7 +129,12 @@ grpc::ServerUnaryReactor* LiveServiceImpl::LivePath(grpc::CallbackServerContext*
     Finish(reactor, "LivePath", world.status());
     return reactor;
   }
-  auto path = (*world)->FindPath(ToLivePathRequest(*request));
+  auto path_request = ToLivePathRequest(*request);
+  if (!path_request.ok()) {
+    Finish(reactor, "LivePath", path_request.status());
+    return reactor;
+  }
+  auto path = (*world)->FindPath(*path_request);
   if (path.ok()) ToProto(*path, response);
   Finish(reactor, "LivePath", path.status());
   return reactor;
@@ -132,7 +171,12 @@ grpc::ServerUnaryReactor* LiveServiceImpl::Nearest(grpc::CallbackServerContext* 
     Finish(reactor, "Nearest", world.status());
     return reactor;
   }
-  auto cell = (*world)->Nearest(ToCell(request->cell()), ToPassability(request->passability()));
+  auto passability = ToPassability(request->passability(), "passability");
+  if (!passability.ok()) {
+    Finish(reactor, "Nearest", passability.status());
+    return reactor;
+  }
+  auto cell = (*world)->Nearest(ToCell(request->cell()), *passability);
   if (cell.ok()) ToProto(*cell, response->mutable_cell());
   Finish(reactor, "Nearest", cell.status());
   return reactor;
@@ -148,8 +192,12 @@ grpc::ServerUnaryReactor* LiveServiceImpl::Reachable(grpc::CallbackServerContext
     Finish(reactor, "Reachable", world.status());
     return reactor;
   }
-  auto reachable = (*world)->Reachable(ToCell(request->a()), ToCell(request->b()),
-                                       ToPassability(request->passability()));
+  auto passability = ToPassability(request->passability(), "passability");
+  if (!passability.ok()) {
+    Finish(reactor, "Reachable", passability.status());
+    return reactor;
+  }
+  auto reachable = (*world)->Reachable(ToCell(request->a()), ToCell(request->b()), *passability);
   if (reachable.ok()) {
     response->set_reachable(*reachable);
     response->set_revision((*world)->revision());
@@ -158,31 +206,64 @@ grpc::ServerUnaryReactor* LiveServiceImpl::Reachable(grpc::CallbackServerContext
   return reactor;
 }
 
+absl::Status LiveServiceImpl::PlanGroup(const walk::v1::PathGroupRequest& request,
+                                        walk::v1::PathGroupResponse* response) {
+  if (static_cast<std::uint64_t>(request.starts_size()) > options_.max_group_starts) {
+    return absl::ResourceExhaustedError(absl::StrCat("max-group-starts: a group has at most ",
+                                                     options_.max_group_starts, " starts (",
+                                                     request.starts_size(), " here); split it"));
+  }
+  auto world = Find(request.world());
+  if (!world.ok()) return world.status();
+  auto members = ToGroupMembers(request);
+  if (!members.ok()) return members.status();
+  std::optional<live::GroupFormation> formation;
+  if (request.has_formation()) formation = ToFormation(request.formation());
+  auto plan =
+      (*world)->PathGroup(*members, ToCell(request.goal()), formation ? &*formation : nullptr);
+  if (!plan.ok()) return plan.status();
+  for (const live::DeferredSearch& search : plan->deferred_requests) {
+    fallbacks_.Push(*world, search);
+  }
+  ToProto(*plan, response);
+  response->set_revision(plan->revision);
+  return absl::OkStatus();
+}
+
 grpc::ServerUnaryReactor* LiveServiceImpl::PathGroup(grpc::CallbackServerContext* context,
                                                      const walk::v1::PathGroupRequest* request,
                                                      walk::v1::PathGroupResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   if (Refused(context, reactor, "PathGroup", Access::kRead)) return reactor;
-  if (static_cast<std::uint64_t>(request->starts_size()) > max_group_starts_) {
-    Finish(reactor, "PathGroup",
-           absl::ResourceExhaustedError(absl::StrCat("max-group-starts: a group has at most ",
-                                                     max_group_starts_, " starts (",
-                                                     request->starts_size(), " here); split it")));
-    return reactor;
-  }
-  auto world = Find(request->world());
-  if (!world.ok()) {
-    Finish(reactor, "PathGroup", world.status());
-    return reactor;
-  }
-  auto members = ToGroupMembers(*request);
-  if (!members.ok()) {
-    Finish(reactor, "PathGroup", members.status());
-    return reactor;
-  }
-  auto plan = (*world)->PathGroup(*members, ToCell(request->goal()));
-  if (plan.ok()) ToProto(*plan, response);
-  Finish(reactor, "PathGroup", plan.status());
+  Finish(reactor, "PathGroup", PlanGroup(*request, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* LiveServiceImpl::FormationTargets(
+    grpc::CallbackServerContext* context, const walk::v1::FormationTargetsRequest* request,
+    walk::v1::FormationTargetsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (Refused(context, reactor, "FormationTargets", Access::kRead)) return reactor;
+  const absl::Status status = [&]() -> absl::Status {
+    if (static_cast<std::uint64_t>(request->formation().slots_size()) > options_.max_group_starts) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("max-group-starts: a formation has at most ", options_.max_group_starts,
+                       " slots (", request->formation().slots_size(), " here)"));
+    }
+    auto world = Find(request->world());
+    if (!world.ok()) return world.status();
+    auto passability = ToPassability(request->passability(), "passability");
+    if (!passability.ok()) return passability.status();
+    std::optional<live::Cell> from;
+    if (request->has_from()) from = ToCell(request->from());
+    auto plan = (*world)->FormationTargets(ToCell(request->center()),
+                                           ToFormation(request->formation()), *passability, from);
+    if (!plan.ok()) return plan.status();
+    ToProto(*plan, response);
+    response->set_revision(plan->revision);
+    return absl::OkStatus();
+  }();
+  Finish(reactor, "FormationTargets", status);
   return reactor;
 }
 

@@ -58,6 +58,31 @@ void AddSecurityOptions(CLI::App& app, WalkdOptions& o) {
   app.add_flag("--auth-reads", o.auth_reads, "Reads need the token too (not health, reflection)");
 }
 
+// LiveService's worlds (docs/live_grids.md).
+void AddLiveOptions(CLI::App& app, WalkdOptions& o) {
+  app.add_option("--live-direct-cells", o.live_direct_cells,
+                 "A live move this many cells long or less whose straight line is clear takes "
+                 "the line, no search (0: always search)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 4096));
+  app.add_option("--live-unit-routes", o.live_unit_routes,
+                 "Units each live world keeps a route for (LivePath's unit; 0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 24));
+  app.add_option("--live-path-cache", o.live_path_cache,
+                 "Answers each live world's path cache holds (0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 24));
+  app.add_option("--live-group-fallbacks", o.live_group_fallbacks,
+                 "Per-member searches one PathGroup runs; later members are deferred")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 1u << 20));
+  app.add_option("--live-fallback-queue", o.live_fallback_queue,
+                 "Deferred group searches queued over all live worlds (one world: a quarter)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
+}
+
 }  // namespace
 
 ParsedOptions ParseWalkdOptions(int argc, char** argv) {
@@ -99,6 +124,7 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
   app.add_flag("--no-store", o.no_store, "Keep no walk store: route every walk");
   app.add_option("--ingest", o.ingest_dir, "Ingest this store pack at start");
   app.add_option("--live-worlds", o.live_worlds_dir, "Folder of live RTS worlds (LiveService)");
+  AddLiveOptions(app, o);
   app.add_option("--map-grids", o.map_grids,
                  "Serve grids from memory-mapped images in DATA/grid-images (written on first "
                  "load), so resident memory follows the tiles walks touch; false: read grids whole")

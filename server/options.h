@@ -44,6 +44,15 @@ struct WalkdOptions {
   std::string ingest_dir;
   // Folder of live worlds (LiveService): every subfolder holding map.map (and layers.txt).
   std::string live_worlds_dir;
+  // Live worlds' paths (docs/live_grids.md): a clear straight move of at most this many cells
+  // takes the line without a search (0: always search); units whose route is kept; answers the
+  // path cache holds; per-member searches one PathGroup runs before deferring the rest; deferred
+  // searches the fallback queue holds over all worlds (one world: a quarter of it).
+  std::int32_t live_direct_cells = 16;
+  std::uint64_t live_unit_routes = 16384;
+  std::uint64_t live_path_cache = 2048;
+  std::uint32_t live_group_fallbacks = 32;
+  std::uint64_t live_fallback_queue = 4096;
   // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many
   // walks is searched once.
   std::uint64_t leg_cache_mb = 256;
@@ -69,7 +78,7 @@ struct WalkdOptions {
   std::uint64_t max_pairs_per_message = 4096;  // WalkBatch pairs in one message's walk and more
   std::uint64_t max_block_pairs = 16384;       // pairs in one PairBlock
   std::uint64_t max_inflight_pairs = 65536;    // batch pairs read and unanswered, all streams
-  std::uint64_t max_group_starts = 4096;       // a PathGroup's starts
+  std::uint64_t max_group_starts = 4096;       // a PathGroup's starts, a formation's slots
   std::uint64_t max_floor_columns = 16384;     // columns one Floors call asks for
   // Bytes one reply may take: under the 4 MiB a gRPC client takes by default.
   std::uint64_t max_reply_bytes = (std::uint64_t{4} << 20) - (64 << 10);

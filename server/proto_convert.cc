@@ -11,8 +11,6 @@
 namespace walk::server {
 namespace {
 
-namespace live = nav::live;
-
 // The backend named, or nullopt for a number this walkd does not know.
 std::optional<BackendChoice> ToBackendChoice(int backend) {
   switch (backend) {
@@ -182,47 +180,6 @@ void GraphToProto(const nav::AbstractRouter& router, walk::v1::GraphInfo* out) {
   out->set_cch_build_seconds(router.timings().cch_build_seconds);
   out->set_customize_seconds(router.timings().customize_seconds);
   out->set_memory_bytes(router.timings().memory_bytes);
-}
-
-walk::v1::LivePathStatus LivePathStatusToProto(live::PathStatus status) {
-  switch (status) {
-    case live::PathStatus::kFound:
-      return walk::v1::LIVE_PATH_STATUS_FOUND;
-    case live::PathStatus::kUnreachable:
-      return walk::v1::LIVE_PATH_STATUS_UNREACHABLE;
-    case live::PathStatus::kStartBlocked:
-      return walk::v1::LIVE_PATH_STATUS_START_BLOCKED;
-    case live::PathStatus::kGoalBlocked:
-      return walk::v1::LIVE_PATH_STATUS_GOAL_BLOCKED;
-  }
-  return walk::v1::LIVE_PATH_STATUS_UNSPECIFIED;
-}
-
-absl::StatusOr<live::BlockerChange> ToBlockerChange(const walk::v1::BlockerChange& c, int index) {
-  const live::WorldRect rect{c.x0(), c.y0(), c.x1(), c.y1()};
-  const live::WorldPoint point{c.x(), c.y()};
-  switch (c.kind()) {
-    case walk::v1::BlockerChange::KIND_ADD_BUILDING:
-      return live::BlockerChange::AddBuilding(c.id(), rect);
-    case walk::v1::BlockerChange::KIND_REMOVE_BUILDING:
-      return live::BlockerChange::RemoveBuilding(c.id());
-    case walk::v1::BlockerChange::KIND_MOVE_BUILDING:
-      return live::BlockerChange::MoveBuilding(c.id(), rect);
-    case walk::v1::BlockerChange::KIND_ADD_GATE:
-      return live::BlockerChange::AddGate(c.id(), c.owner(), rect, c.open());
-    case walk::v1::BlockerChange::KIND_REMOVE_GATE:
-      return live::BlockerChange::RemoveGate(c.id());
-    case walk::v1::BlockerChange::KIND_OPEN_GATE:
-      return live::BlockerChange::OpenGate(c.id());
-    case walk::v1::BlockerChange::KIND_SHUT_GATE:
-      return live::BlockerChange::ShutGate(c.id());
-    case walk::v1::BlockerChange::KIND_HARVEST:
-      return live::BlockerChange::Harvest(point);
-    case walk::v1::BlockerChange::KIND_PLACE_TREE:
-      return live::BlockerChange::PlaceResource(point, live::CellValue::kTree);
-    default:
-      return absl::InvalidArgumentError(absl::StrCat("changes[", index, "].kind: required"));
-  }
 }
 
 }  // namespace
@@ -487,87 +444,6 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
     zi->set_min_level(zone.min_level);
     zi->set_max_level(zone.max_level);
   }
-}
-
-// --- LiveService.
-
-live::Cell ToCell(const walk::v1::Cell& cell) { return {cell.x(), cell.y()}; }
-
-live::Passability ToPassability(walk::v1::Passability p) {
-  return p == walk::v1::PASSABILITY_HEAVY ? live::Passability::kHeavy : live::Passability::kLight;
-}
-
-live::PathRequest ToLivePathRequest(const walk::v1::LivePathRequest& request) {
-  live::PathRequest path_request;
-  path_request.start = ToCell(request.start());
-  path_request.goal = ToCell(request.goal());
-  path_request.passability = ToPassability(request.passability());
-  path_request.resolve_blocked_goal = !request.keep_goal();
-  return path_request;
-}
-
-absl::StatusOr<std::vector<live::BlockerChange>> ToBlockerChanges(
-    const walk::v1::UpdateBlockersRequest& request) {
-  std::vector<live::BlockerChange> changes;
-  for (int i = 0; i < request.changes_size(); ++i) {
-    absl::StatusOr<live::BlockerChange> change = ToBlockerChange(request.changes(i), i);
-    if (!change.ok()) return change.status();
-    changes.push_back(*change);
-  }
-  return changes;
-}
-
-absl::StatusOr<std::vector<live::GroupMember>> ToGroupMembers(
-    const walk::v1::PathGroupRequest& request) {
-  if (request.passabilities_size() != 0 && request.passabilities_size() != request.starts_size()) {
-    return absl::InvalidArgumentError("passabilities: one per start, or none");
-  }
-  std::vector<live::GroupMember> members;
-  for (int i = 0; i < request.starts_size(); ++i) {
-    live::GroupMember member;
-    member.start = ToCell(request.starts(i));
-    if (request.passabilities_size() != 0) {
-      member.passability =
-          ToPassability(static_cast<walk::v1::Passability>(request.passabilities(i)));
-    }
-    members.push_back(member);
-  }
-  return members;
-}
-
-void ToProto(const live::Cell& cell, walk::v1::Cell* out) {
-  out->set_x(cell.x);
-  out->set_y(cell.y);
-}
-
-void ToProto(const live::LivePath& path, walk::v1::LivePathResponse* out) {
-  out->set_status(LivePathStatusToProto(path.status));
-  ToProto(path.goal, out->mutable_goal());
-  out->set_cost(path.cost);
-  for (const live::Cell& c : path.cells) ToProto(c, out->add_cells());
-  for (const live::Cell& c : path.waypoints) ToProto(c, out->add_waypoints());
-  out->set_revision(path.revision);
-  out->set_from_cache(path.from_cache);
-}
-
-void ToProto(const live::UpdateResult& result, walk::v1::UpdateBlockersResponse* out) {
-  out->set_revision(result.revision);
-  out->set_dirty_cells(result.dirty_cells);
-  out->set_dirty_rects(result.dirty_rects);
-  out->set_full_rebuild(result.full_rebuild);
-}
-
-void ToProto(const live::GroupPlan& plan, walk::v1::PathGroupResponse* out) {
-  ToProto(plan.goal, out->mutable_goal());
-  for (const live::Cell& c : plan.corridor) ToProto(c, out->add_corridor());
-  for (const live::MemberPath& m : plan.members) {
-    walk::v1::MemberPath* member = out->add_members();
-    member->set_route(live::GroupRouteName(m.route));
-    member->set_cost(m.cost);
-    for (const live::Cell& c : m.waypoints) ToProto(c, member->add_waypoints());
-  }
-  out->set_shared(plan.shared);
-  out->set_individual(plan.individual);
 }
 
 }  // namespace walk::server

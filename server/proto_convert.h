@@ -1,4 +1,4 @@
-// Between walk.v1 messages and walkd's plain C++ types (server/walk_query.h, nav/, nav/live/): the
+// Between walk.v1 messages and walkd's plain C++ types (server/walk_query.h, nav/): the
 // only place the two meet. The gRPC handlers call these at the server's edge; what lies behind
 // them (StoreFirstAnswerer, the worlds, the store) speaks no proto.
 #pragma once
@@ -9,7 +9,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "nav/grid/grid.h"
-#include "nav/live/live_world.h"
 #include "nav/query/answer.h"
 #include "server/walk_query.h"
 #include "server/world_registry.h"
@@ -49,22 +48,5 @@ void ColumnToProto(const nav::Continent& continent, const nav::WorldFrame& frame
                    std::uint32_t y, walk::v1::Column* out);
 // What Info says of one world: its state and, once it is served, its continents, graph and zones.
 void ToProto(const WorldStatus& world, walk::v1::WorldInfo* out);
-
-// --- LiveService.
-
-nav::live::Cell ToCell(const walk::v1::Cell& cell);
-nav::live::Passability ToPassability(walk::v1::Passability passability);
-nav::live::PathRequest ToLivePathRequest(const walk::v1::LivePathRequest& request);
-// The changes asked, in order. INVALID_ARGUMENT names the first change of no kind
-// ("changes[2].kind: required").
-absl::StatusOr<std::vector<nav::live::BlockerChange>> ToBlockerChanges(
-    const walk::v1::UpdateBlockersRequest& request);
-// The group's members. INVALID_ARGUMENT when passabilities are given but not one per start.
-absl::StatusOr<std::vector<nav::live::GroupMember>> ToGroupMembers(
-    const walk::v1::PathGroupRequest& request);
-void ToProto(const nav::live::Cell& cell, walk::v1::Cell* out);
-void ToProto(const nav::live::LivePath& path, walk::v1::LivePathResponse* out);
-void ToProto(const nav::live::UpdateResult& result, walk::v1::UpdateBlockersResponse* out);
-void ToProto(const nav::live::GroupPlan& plan, walk::v1::PathGroupResponse* out);
 
 }  // namespace walk::server

@@ -142,10 +142,30 @@ struct WalkMetrics::Families {
                                  "LiveService calls finished, by method and gRPC code."),
                       {"method", "code"}),
         live_events(AddCounter(registry, "walk_live_events_total",
-                               "What the live worlds did: paths, cache hits and misses, "
-                               "searches, cells expanded, heap operations, updates, dirty cells "
-                               "rebuilt, ring cells scanned."),
-                    {"event"}) {}
+                               "What each live world did: paths, cache hits and misses, "
+                               "searches, direct lines, kept routes, fallbacks deferred and "
+                               "served, updates, ... (docs/operations.md)."),
+                    {"world", "event"}),
+        live_revision(prometheus::BuildGauge()
+                          .Name("walk_live_revision")
+                          .Help("Each live world's revision: it increments once per update.")
+                          .Register(registry),
+                      {"world"}),
+        live_cache_entries(prometheus::BuildGauge()
+                               .Name("walk_live_path_cache_entries")
+                               .Help("Answers each live world's path cache holds.")
+                               .Register(registry),
+                           {"world"}),
+        live_unit_routes(prometheus::BuildGauge()
+                             .Name("walk_live_unit_routes")
+                             .Help("Units each live world keeps a route for.")
+                             .Register(registry),
+                         {"world"}),
+        live_fallbacks_waiting(prometheus::BuildGauge()
+                                   .Name("walk_live_fallbacks_waiting")
+                                   .Help("Deferred group searches waiting in the fallback queue.")
+                                   .Register(registry)
+                                   .Add({})) {}
 
   // 10 µs × 2.5ⁿ, up to ~1.5 s.
   const prometheus::Histogram::BucketBoundaries request_buckets =
@@ -168,7 +188,11 @@ struct WalkMetrics::Families {
   prometheus::Gauge& store_degraded;
   Children<prometheus::Counter, 1> batch_pairs;
   Children<prometheus::Counter, 2> live_requests;
-  Children<prometheus::Counter, 1> live_events;
+  Children<prometheus::Counter, 2> live_events;
+  Children<prometheus::Gauge, 1> live_revision;
+  Children<prometheus::Gauge, 1> live_cache_entries;
+  Children<prometheus::Gauge, 1> live_unit_routes;
+  prometheus::Gauge& live_fallbacks_waiting;
 };
 
 WalkMetrics::WalkMetrics(prometheus::Registry& registry)
@@ -247,10 +271,22 @@ void WalkMetrics::RecordLiveRequest(const std::string& method, const std::string
   families_->live_requests.Of({method, code}).Increment();
 }
 
-void WalkMetrics::RecordLiveEvents(const std::string& event, std::uint64_t count) {
+void WalkMetrics::RecordLiveEvents(const std::string& world, const std::string& event,
+                                   std::uint64_t count) {
   if (count > 0) {
-    families_->live_events.Of({event}).Increment(static_cast<double>(count));
+    families_->live_events.Of({world, event}).Increment(static_cast<double>(count));
   }
+}
+
+void WalkMetrics::SetLiveWorld(const std::string& world, std::uint64_t revision,
+                               std::uint64_t cache_entries, std::uint64_t unit_routes) {
+  families_->live_revision.Of({world}).Set(static_cast<double>(revision));
+  families_->live_cache_entries.Of({world}).Set(static_cast<double>(cache_entries));
+  families_->live_unit_routes.Of({world}).Set(static_cast<double>(unit_routes));
+}
+
+void WalkMetrics::SetLiveFallbacksWaiting(std::uint64_t waiting) {
+  families_->live_fallbacks_waiting.Set(static_cast<double>(waiting));
 }
 
 }  // namespace walk::server

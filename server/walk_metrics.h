@@ -51,8 +51,13 @@ class WalkMetrics {
   void RecordBatchPairs(const char* outcome, std::uint64_t count);
   // One finished LiveService call: its method ("LivePath") and gRPC code name ("OK").
   void RecordLiveRequest(const std::string& method, const std::string& code);
-  // `count` more live-world events of one kind ("path", "cache_hit", ...).
-  void RecordLiveEvents(const std::string& event, std::uint64_t count);
+  // `count` more events of one kind ("path", "cache_hit", ...) in live world `world`.
+  void RecordLiveEvents(const std::string& world, const std::string& event, std::uint64_t count);
+  // Live world `world` now: its revision, path cache entries and units with a kept route.
+  void SetLiveWorld(const std::string& world, std::uint64_t revision, std::uint64_t cache_entries,
+                    std::uint64_t unit_routes);
+  // The fallback queue now: deferred group searches waiting, over all live worlds.
+  void SetLiveFallbacksWaiting(std::uint64_t waiting);
 
  private:
   // The prometheus-cpp families, kept out of this header.

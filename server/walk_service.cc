@@ -314,6 +314,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
   for (const std::string& name : nav::ProfileNames()) response->add_profiles(name);
   for (std::uint32_t band : nav::kDangerBands) response->add_bands(band);
   response->set_version(WALKD_VERSION);
+  if (live_ != nullptr) live_->Describe(response);
   finish(absl::OkStatus());
   return reactor;
 }

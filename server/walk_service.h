@@ -9,6 +9,7 @@
 
 #include "absl/strings/string_view.h"
 #include "server/call_auth.h"
+#include "server/live_service.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
 #include "server/trip_planner.h"
@@ -69,6 +70,9 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
                                  const walk::v1::TripRequest* request,
                                  walk::v1::TripResponse* response) override;
 
+  // The live worlds Info lists (null: none). Set before the server starts; must outlive it.
+  void set_live(const LiveServiceImpl* live) { live_ = live; }
+
  private:
   // One walk answered on the search pool, as Walk and Path ask it.
   struct PoolCall {
@@ -96,6 +100,7 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   Limits limits_;
   const CallAuth& auth_;
   std::atomic<int> open_streams_{0};  // WalkBatch streams open (BatchLimits::open_streams)
+  const LiveServiceImpl* live_ = nullptr;
 };
 
 }  // namespace walk::server

@@ -295,10 +295,21 @@ void Walkd::Parts::CreateWalkService() {
 }
 
 absl::Status Walkd::Parts::CreateLiveService() {
+  LiveServiceOptions live_options;
+  live_options.dir = options.live_worlds_dir;
+  live_options.max_group_starts = options.max_group_starts;
+  live_options.world.direct_line_cells = options.live_direct_cells;
+  live_options.world.unit_routes = options.live_unit_routes;
+  live_options.world.path_cache_entries = options.live_path_cache;
+  live_options.world.group_fallback_searches = options.live_group_fallbacks;
+  live_options.fallbacks.capacity = options.live_fallback_queue;
+  live_options.fallbacks.per_world = std::max<std::uint64_t>(1, options.live_fallback_queue / 4);
   absl::StatusOr<std::unique_ptr<LiveServiceImpl>> created =
-      LiveServiceImpl::Create(options.live_worlds_dir, *metrics, auth, options.max_group_starts);
+      LiveServiceImpl::Create(live_options, *metrics, auth);
   if (!created.ok()) return created.status();
   live = *std::move(created);
+  service->set_live(live.get());
+  health.SetLiveWorlds(live->world_names());
   return absl::OkStatus();
 }
 

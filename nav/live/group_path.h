@@ -8,9 +8,17 @@
 //   - a clear straight leg (the corner-safe segment test, crossing no portal) joins its start to
 //     a corridor cell within `local_radius` cells (Chebyshev) of it; it joins at the furthest such
 //     cell among the corridor's first 2 · local_radius + 1 cells.
+// A shared member's path is its leg followed by the corridor from the joining cell: a valid path,
+// not necessarily that member's own cheapest one. When members have targets of their own
+// (formation slots, formation.h) the corridor still ends at the goal, the formation's centre, and
+// each shared member's target is appended at its exit along the slot's clear straight line.
+//
 // Every other member falls back to a search of its own, with its own passability (a light unit
-// that falls back still gets Light). A shared member's path is its leg followed by the corridor
-// from the joining cell: a valid path, not necessarily that member's own cheapest one.
+// that falls back still gets Light), to its own target. Fallbacks are the expensive part, so one
+// plan runs at most `max_fallback_searches` of them; a fallback the path cache already answers
+// costs nothing and is not counted. The members beyond the bound are deferred: their searches are
+// handed to the caller (GroupPlan::deferred_requests) to run later, and a later plan finds them
+// cached.
 //
 // PlanGroup reads the grid only: call it under the world's shared lock.
 #pragma once
@@ -38,37 +46,61 @@ enum class GroupRoute : std::uint8_t {
   kIndividual,    // its own search (sharing was unsafe for it)
   kUnreachable,   // no path: its start and the goal lie in different regions
   kStartBlocked,  // its start is not standable for its passability
+  kDeferred,      // its own search was over the plan's bound: ask again later
 };
 const char* GroupRouteName(GroupRoute route);
 
 struct MemberPath {
   GroupRoute route = GroupRoute::kUnreachable;
+  Cell target;                  // where it was sent: the goal, or its formation slot
   std::uint32_t cost = 0;       // of `cells`, priced for the passability it was routed with
   std::vector<Cell> cells;      // start .. goal, each an 8-neighbour of the one before
   std::vector<Cell> waypoints;  // `cells` pulled taut
 };
 
+// A search the plan did not run (a deferred member's).
+struct DeferredSearch {
+  Cell start;
+  Cell goal;
+  Passability passability = Passability::kLight;
+};
+
 struct GroupPlan {
-  Cell goal;  // the goal every found path ends at
+  Cell goal;  // the goal (the formation's centre): the corridor ends here
   Passability corridor_passability = Passability::kLight;
   std::vector<Cell> corridor;       // anchor .. goal; empty when nobody shares
   std::vector<MemberPath> members;  // in the order of the request
   std::uint32_t shared = 0;
   std::uint32_t individual = 0;
+  std::uint32_t deferred = 0;
+  std::uint32_t fallback_searches = 0;  // searches run for individual members
+  std::uint64_t revision = 0;           // the grid's, set by LiveWorld
+  std::vector<DeferredSearch> deferred_requests;
 };
 
 struct GroupOptions {
   // Cells: how far a member may start from the anchor, and from where it joins the corridor.
   std::int32_t local_radius = 8;
+  // Searches one plan may run for members that cannot share.
+  std::uint32_t max_fallback_searches = 32;
+};
+
+// What a search with caching answered: the path (null when it was not cached and searching was
+// not allowed) and whether a search ran.
+struct GroupSearch {
+  std::shared_ptr<const CachedPath> path;
+  bool searched = false;
 };
 
 // A search with caching, supplied by the caller: the answer for (start, goal, passability), both
-// cells standable; never null.
-using GroupPathFn =
-    std::function<std::shared_ptr<const CachedPath>(Cell start, Cell goal, Passability)>;
+// cells standable; with `may_search` false only a cached answer.
+using GroupPathFn = std::function<GroupSearch(Cell start, Cell goal, Passability, bool may_search)>;
 
 // Plans paths for `members` to `goal` (standable for the corridor passability: resolve it first).
+// `targets` is empty (everyone to `goal`) or holds one cell per member, each `goal` or a cell a
+// clear straight line from `goal` joins (PlanFormationAt's slots).
 void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell goal,
-               const GroupOptions& options, const GroupPathFn& find_path, GroupPlan* plan);
+               std::span<const Cell> targets, const GroupOptions& options,
+               const GroupPathFn& find_path, GroupPlan* plan);
 
 }  // namespace walk::nav::live

@@ -223,11 +223,23 @@ absl::Status Layers::MoveBuilding(EntityId id, const WorldRect& rect, CellRect* 
   return absl::OkStatus();
 }
 
+CellRect Layers::GateCells(EntityId owner, const CellRect& own) const {
+  auto it = footprints_.find(owner);
+  if (it == footprints_.end() || it->second.value != CellValue::kBuilding) return own;
+  const CellRect& wall = it->second.cells;
+  // The wall line runs along the owner's longer side (x on a tie).
+  if (wall.x1 - wall.x0 >= wall.y1 - wall.y0) {
+    return CellRect{own.x0, wall.y0, own.x1, wall.y1};
+  }
+  return CellRect{wall.x0, own.y0, wall.x1, own.y1};
+}
+
 absl::Status Layers::AddGate(EntityId id, EntityId owner, const WorldRect& rect, bool open,
                              CellRect* cells) {
   if (HasEntity(id)) return absl::AlreadyExistsError(absl::StrCat("entity ", id, " exists"));
-  CellRect covered;
-  if (absl::Status s = CheckNewRect(rect, &covered); !s.ok()) return s;
+  CellRect own;
+  if (absl::Status s = CheckNewRect(rect, &own); !s.ok()) return s;
+  const CellRect covered = GateCells(owner, own);
   const std::uint32_t index = static_cast<std::uint32_t>(doorways_.size());
   doorways_.push_back(Doorway{owner, id, covered, rect, open});
   gates_[id] = index;

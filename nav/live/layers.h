@@ -123,7 +123,7 @@ class Layers {
   absl::Status MoveBuilding(EntityId id, const WorldRect& rect, CellRect* vacated,
                             CellRect* occupied);
   // Adds a gate `id` in structure `owner`'s footprint. Open, it reopens `owner`'s cells under it;
-  // shut, it is a footprint of its own (kGate). Errors: as AddBuilding.
+  // shut, it is a footprint of its own (kGate). Both cover GateCells. Errors: as AddBuilding.
   absl::Status AddGate(EntityId id, EntityId owner, const WorldRect& rect, bool open,
                        CellRect* cells);
   // Opens or shuts gate `id` (no change when already so). Errors: NOT_FOUND.
@@ -132,6 +132,14 @@ class Layers {
   absl::Status RemoveGate(EntityId id, CellRect* cells);
   // Adds a permanent gap in structure `owner` (a wall network's opening). Errors: INVALID_ARGUMENT.
   absl::Status AddGap(EntityId owner, const WorldRect& rect, CellRect* cells);
+
+  // The cells a gate in `owner` covers, open or shut, given the cells its own rectangle covers:
+  // along the wall line the gate's cells (whole cells, so no strip beside a shut gate stays
+  // open), across it the owner's own thickness (a rectangle deeper than the wall would block the
+  // ground in front of it; a thinner one would leave part of the wall shut when the gate opens).
+  // The wall line runs along the owner's longer side. Without a building named `owner`: `own`.
+  // Fixed when the gate is placed.
+  CellRect GateCells(EntityId owner, const CellRect& own) const;
 
   const Footprint* FindFootprint(EntityId id) const;
   // The doorway of gate `id`, or null.

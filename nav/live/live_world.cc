@@ -10,6 +10,7 @@
 #include "nav/live/layer_file.h"
 #include "nav/live/live_search.h"
 #include "nav/live/nearest.h"
+#include "nav/live/step_out.h"
 #include "nav/live/taut_path.h"
 
 namespace walk::nav::live {
@@ -32,6 +33,8 @@ absl::Status ValidateOptions(const LiveWorldOptions& o) {
   if (!(o.full_rebuild_fraction >= 0.0)) {
     return absl::InvalidArgumentError("full_rebuild_fraction must be >= 0");
   }
+  if (o.direct_line_cells < 0) return absl::InvalidArgumentError("direct_line_cells < 0");
+  if (!(o.keep_goal_shift >= 0.0)) return absl::InvalidArgumentError("keep_goal_shift < 0");
   return absl::OkStatus();
 }
 
@@ -99,6 +102,26 @@ BlockerChange BlockerChange::PlaceResource(WorldPoint point, CellValue resource)
   return c;
 }
 
+const char* PathMethodName(PathMethod method) {
+  switch (method) {
+    case PathMethod::kNone:
+      return "none";
+    case PathMethod::kRegions:
+      return "regions";
+    case PathMethod::kSearch:
+      return "search";
+    case PathMethod::kCache:
+      return "cache";
+    case PathMethod::kDirect:
+      return "direct";
+    case PathMethod::kKept:
+      return "kept";
+    case PathMethod::kStepOut:
+      return "step_out";
+  }
+  return "unknown";
+}
+
 const char* PathStatusName(PathStatus status) {
   switch (status) {
     case PathStatus::kFound:
@@ -120,7 +143,8 @@ LiveWorld::LiveWorld(Layers layers, const LiveWorldOptions& options)
       cell_size_(layers.cell_size()),
       layers_(std::move(layers)),
       grid_(layers_),
-      cache_(options.path_cache_entries) {
+      cache_(options.path_cache_entries),
+      unit_routes_(options.unit_routes) {
   counters_.full_rebuilds = 1;
   counters_.dirty_cells_rebuilt = grid_.cell_count();
 }
@@ -339,6 +363,104 @@ std::shared_ptr<const CachedPath> LiveWorld::CachedSearch(Cell start, Cell goal,
   return path;
 }
 
+bool LiveWorld::ResolveGoal(const PathRequest& request, LivePath* out) {
+  const Passability p = request.passability;
+  if (grid_.Open(request.goal, p)) return true;
+  std::optional<Cell> resolved;
+  if (request.resolve_blocked_goal) {
+    RingStats ring;
+    resolved =
+        ResolveToward(grid_, request.goal, request.start, p, options_.nearest_max_radius, &ring);
+    counters_.nearest_searches.fetch_add(1, kRelaxed);
+    counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
+  }
+  if (!resolved) {
+    out->status = PathStatus::kGoalBlocked;
+    return false;
+  }
+  out->goal = *resolved;
+  return true;
+}
+
+bool LiveWorld::TryKeptRoute(const PathRequest& request, LivePath* out) {
+  if (request.unit == 0 || !(out->goal == request.goal)) return false;
+  std::shared_ptr<const UnitRoute> old = unit_routes_.Get(request.unit);
+  if (old == nullptr) return false;
+  std::optional<UnitRoute> kept = KeepRoute(grid_, *old, request.start, request.goal,
+                                            request.passability, options_.keep_goal_shift);
+  if (!kept) return false;
+  out->status = PathStatus::kFound;
+  out->method = PathMethod::kKept;
+  out->cost = kept->cost;
+  out->cells = kept->cells;
+  out->waypoints.clear();
+  for (std::uint32_t at : kept->waypoint_at) out->waypoints.push_back(kept->cells[at]);
+  counters_.kept_routes.fetch_add(1, kRelaxed);
+  unit_routes_.Put(request.unit, std::make_shared<const UnitRoute>(*std::move(kept)));
+  return true;
+}
+
+bool LiveWorld::TryDirectLine(const PathRequest& request, LivePath* out) {
+  const Cell a = request.start, b = out->goal;
+  if (options_.direct_line_cells <= 0 ||
+      std::max(std::abs(a.x - b.x), std::abs(a.y - b.y)) > options_.direct_line_cells ||
+      !SegmentClear(grid_, a, b, request.passability, /*reject_portals=*/true, &out->cells)) {
+    return false;
+  }
+  out->status = PathStatus::kFound;
+  out->method = PathMethod::kDirect;
+  out->cost = PriceCells(grid_, out->cells, request.passability);
+  out->waypoints = a == b ? std::vector<Cell>{a} : std::vector<Cell>{a, b};
+  counters_.direct_lines.fetch_add(1, kRelaxed);
+  return true;
+}
+
+void LiveWorld::StepOutPath(const PathRequest& request, LivePath* out) {
+  const Passability p = request.passability;
+  const std::vector<StepOut> outs = StepOuts(grid_, request.start, p);
+  out->status = outs.empty() ? PathStatus::kStartBlocked : PathStatus::kUnreachable;
+  if (outs.empty() || !ResolveGoal(request, out)) return;
+  // Ways out in order of a lower bound on the whole path; stop once none can beat the best.
+  std::vector<std::size_t> order(outs.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  auto bound = [&](std::size_t k) {
+    return outs[k].cost + OctileCost(outs[k].cells.back(), out->goal);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return bound(x) < bound(y); });
+  std::uint64_t best = kNoCost;
+  for (std::size_t k : order) {
+    if (bound(k) >= best) break;
+    const Cell exit = outs[k].cells.back();
+    if (!grid_.Reachable(exit, out->goal, p)) continue;
+    std::shared_ptr<const CachedPath> rest = CachedSearch(exit, out->goal, p, nullptr);
+    if (!rest->found || outs[k].cost + std::uint64_t{rest->cost} >= best) continue;
+    best = outs[k].cost + std::uint64_t{rest->cost};
+    out->cells = outs[k].cells;
+    out->cells.insert(out->cells.end(), rest->cells.begin() + 1, rest->cells.end());
+    out->waypoints.assign(outs[k].cells.begin(), outs[k].cells.end() - 1);
+    out->waypoints.insert(out->waypoints.end(), rest->waypoints.begin(), rest->waypoints.end());
+  }
+  if (best == kNoCost) return;
+  out->status = PathStatus::kFound;
+  out->method = PathMethod::kStepOut;
+  out->cost = static_cast<std::uint32_t>(best);
+  counters_.step_outs.fetch_add(1, kRelaxed);
+}
+
+void LiveWorld::RememberRoute(const PathRequest& request, const LivePath& path) {
+  if (request.unit == 0 || path.status != PathStatus::kFound || unit_routes_.capacity() == 0) {
+    return;
+  }
+  auto route = std::make_shared<UnitRoute>();
+  route->passability = request.passability;
+  route->goal = path.goal;
+  route->cost = path.cost;
+  route->cells = path.cells;
+  route->waypoint_at = WaypointIndices(path.cells, path.waypoints);
+  unit_routes_.Put(request.unit, std::move(route));
+}
+
 absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
   if (absl::Status s = CheckCell(request.start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckCell(request.goal, "goal"); !s.ok()) return s;
@@ -350,38 +472,31 @@ absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
   out.goal = request.goal;
   if (!grid_.Open(request.start, p)) {
     out.status = PathStatus::kStartBlocked;
+    if (grid_.value(request.start) == CellValue::kGate) StepOutPath(request, &out);
     return out;
   }
-  if (!grid_.Open(request.goal, p)) {
-    std::optional<Cell> resolved;
-    if (request.resolve_blocked_goal) {
-      RingStats ring;
-      resolved =
-          ResolveToward(grid_, request.goal, request.start, p, options_.nearest_max_radius, &ring);
-      counters_.nearest_searches.fetch_add(1, kRelaxed);
-      counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
-    }
-    if (!resolved) {
-      out.status = PathStatus::kGoalBlocked;
-      return out;
-    }
-    out.goal = *resolved;
-  }
+  if (!ResolveGoal(request, &out)) return out;
+  if (TryKeptRoute(request, &out)) return out;
   if (!grid_.Reachable(request.start, out.goal, p)) {
     counters_.region_answers.fetch_add(1, kRelaxed);
     out.status = PathStatus::kUnreachable;
+    out.method = PathMethod::kRegions;
     return out;
   }
-  std::shared_ptr<const CachedPath> path =
-      CachedSearch(request.start, out.goal, p, &out.from_cache);
-  if (!path->found) {  // regions said reachable: cannot happen unless they are wrong
-    out.status = PathStatus::kUnreachable;
-    return out;
+  if (!TryDirectLine(request, &out)) {
+    std::shared_ptr<const CachedPath> path =
+        CachedSearch(request.start, out.goal, p, &out.from_cache);
+    if (!path->found) {  // regions said reachable: cannot happen unless they are wrong
+      out.status = PathStatus::kUnreachable;
+      return out;
+    }
+    out.status = PathStatus::kFound;
+    out.method = out.from_cache ? PathMethod::kCache : PathMethod::kSearch;
+    out.cost = path->cost;
+    out.cells = path->cells;
+    out.waypoints = path->waypoints;
   }
-  out.status = PathStatus::kFound;
-  out.cost = path->cost;
-  out.cells = path->cells;
-  out.waypoints = path->waypoints;
+  RememberRoute(request, out);
   return out;
 }
 
@@ -422,13 +537,68 @@ absl::StatusOr<bool> LiveWorld::Reachable(Cell a, Cell b, Passability passabilit
   return grid_.Reachable(a, b, passability);
 }
 
-absl::StatusOr<GroupPlan> LiveWorld::PathGroup(std::span<const GroupMember> members, Cell goal) {
+absl::Status LiveWorld::CheckFormation(const GroupFormation& formation) const {
+  if (!std::isfinite(formation.facing_degrees)) {
+    return absl::InvalidArgumentError("formation.facing_degrees: must be finite");
+  }
+  // Slots reach no further than the map is wide or high.
+  const double reach = std::max(width_, height_);
+  for (std::size_t k = 0; k < formation.slots.size(); ++k) {
+    const FormationSlot& slot = formation.slots[k];
+    if (!std::isfinite(slot.forward) || !std::isfinite(slot.right) ||
+        std::abs(slot.forward) > reach || std::abs(slot.right) > reach) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("formation.slots[", k, "]: forward and right must be finite and within ",
+                       reach, " cells"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<FormationPlan> LiveWorld::FormationTargets(Cell center,
+                                                          const GroupFormation& formation,
+                                                          Passability passability,
+                                                          std::optional<Cell> from) {
+  if (absl::Status s = CheckCell(center, "center"); !s.ok()) return s;
+  if (from) {
+    if (absl::Status s = CheckCell(*from, "from"); !s.ok()) return s;
+  }
+  if (absl::Status s = CheckFormation(formation); !s.ok()) return s;
+  std::shared_lock lock(mutex_);
+  RingStats ring;
+  std::optional<Cell> snapped =
+      from ? ResolveToward(grid_, center, *from, passability, options_.nearest_max_radius, &ring)
+           : NearestStandable(grid_, center, passability, options_.nearest_max_radius, &ring);
+  counters_.nearest_searches.fetch_add(1, kRelaxed);
+  counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
+  if (!snapped) {
+    return absl::NotFoundError(absl::StrCat("center: no ", PassabilityName(passability),
+                                            "-standable cell within ", options_.nearest_max_radius,
+                                            " cells of ", CellText(center)));
+  }
+  FormationPlan plan;
+  PlanFormationAt(grid_, *snapped, formation.slots, formation.facing_degrees, passability, &plan);
+  plan.revision = grid_.revision();
+  counters_.formations.fetch_add(1, kRelaxed);
+  counters_.slots_collapsed.fetch_add(plan.collapsed, kRelaxed);
+  return plan;
+}
+
+absl::StatusOr<GroupPlan> LiveWorld::PathGroup(std::span<const GroupMember> members, Cell goal,
+                                               const GroupFormation* formation) {
   if (members.empty()) return absl::InvalidArgumentError("members: none");
   for (std::size_t k = 0; k < members.size(); ++k) {
     const std::string field = absl::StrCat("members[", k, "].start");
     if (absl::Status s = CheckCell(members[k].start, field.c_str()); !s.ok()) return s;
   }
   if (absl::Status s = CheckCell(goal, "goal"); !s.ok()) return s;
+  if (formation != nullptr) {
+    if (formation->slots.size() != members.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("formation.slots: ", formation->slots.size(),
+                                                     " slots for ", members.size(), " members"));
+    }
+    if (absl::Status s = CheckFormation(*formation); !s.ok()) return s;
+  }
   std::shared_lock lock(mutex_);
   counters_.group_routes.fetch_add(1, kRelaxed);
   bool any_heavy = false;
@@ -446,15 +616,47 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(std::span<const GroupMember> memb
                                             options_.nearest_max_radius, " cells of ",
                                             CellText(goal)));
   }
+  std::vector<Cell> targets;
+  if (formation != nullptr) {
+    FormationPlan slots;
+    PlanFormationAt(grid_, *resolved, formation->slots, formation->facing_degrees, corridor,
+                    &slots);
+    for (const SlotTarget& t : slots.slots) targets.push_back(t.cell);
+    counters_.formations.fetch_add(1, kRelaxed);
+    counters_.slots_collapsed.fetch_add(slots.collapsed, kRelaxed);
+  }
   GroupPlan plan;
   GroupOptions group_options;
   group_options.local_radius = options_.group_local_radius;
+  group_options.max_fallback_searches = options_.group_fallback_searches;
   PlanGroup(
-      grid_, members, *resolved, group_options,
-      [this](Cell s, Cell g, Passability p) { return CachedSearch(s, g, p, nullptr); }, &plan);
+      grid_, members, *resolved, targets, group_options,
+      [this](Cell s, Cell g, Passability p, bool may_search) {
+        if (!may_search) {
+          return GroupSearch{
+              cache_.Get(PathCacheKey{grid_.Index(s), grid_.Index(g), grid_.revision(), p}), false};
+        }
+        bool from_cache = false;
+        std::shared_ptr<const CachedPath> path = CachedSearch(s, g, p, &from_cache);
+        return GroupSearch{std::move(path), !from_cache};
+      },
+      &plan);
   counters_.group_shared_members.fetch_add(plan.shared, kRelaxed);
   counters_.group_individual_members.fetch_add(plan.individual, kRelaxed);
+  counters_.group_deferred_members.fetch_add(plan.deferred, kRelaxed);
+  plan.revision = grid_.revision();
   return plan;
+}
+
+void LiveWorld::ServeFallback(Cell start, Cell goal, Passability passability) {
+  if (!grid_.InBounds(start) || !grid_.InBounds(goal)) return;
+  std::shared_lock lock(mutex_);
+  if (!grid_.Open(start, passability) || !grid_.Open(goal, passability) ||
+      !grid_.Reachable(start, goal, passability)) {
+    return;
+  }
+  CachedSearch(start, goal, passability, nullptr);
+  counters_.fallbacks_served.fetch_add(1, kRelaxed);
 }
 
 LiveCounters LiveWorld::Counters() const {
@@ -480,7 +682,20 @@ LiveCounters LiveWorld::Counters() const {
   c.group_routes = counters_.group_routes.load(kRelaxed);
   c.group_shared_members = counters_.group_shared_members.load(kRelaxed);
   c.group_individual_members = counters_.group_individual_members.load(kRelaxed);
+  c.group_deferred_members = counters_.group_deferred_members.load(kRelaxed);
+  c.fallbacks_served = counters_.fallbacks_served.load(kRelaxed);
+  c.direct_lines = counters_.direct_lines.load(kRelaxed);
+  c.kept_routes = counters_.kept_routes.load(kRelaxed);
+  c.step_outs = counters_.step_outs.load(kRelaxed);
+  c.formations = counters_.formations.load(kRelaxed);
+  c.slots_collapsed = counters_.slots_collapsed.load(kRelaxed);
+  c.unit_routes = unit_routes_.size();
   return c;
+}
+
+std::size_t LiveWorld::footprint_count() const {
+  std::shared_lock lock(mutex_);
+  return layers_.footprint_count();
 }
 
 std::uint64_t LiveWorld::revision() const {

@@ -1,19 +1,21 @@
 // LiveWorld: the facade a game server talks to. It owns a world's layers, its composed grid and
-// regions, and a path cache, and answers path, nearest, reachability and group-path questions
-// while blocker updates arrive.
+// regions, a path cache and the units' kept routes, and answers path, nearest, reachability,
+// formation and group-path questions while blocker updates arrive.
 //
 // Thread safety: every member is safe to call from any thread. Queries (FindPath, Nearest,
-// ResolveTarget, Reachable, PathGroup, At, Draw) read the grid under a shared lock, each with the
-// calling thread's own search buffers (thread_local, sized once to the largest grid it searched);
-// UpdateBlockers and RebuildAll write it under the exclusive lock. A query therefore sees one
-// revision from start to end, and every answer it caches is keyed by that revision, so nothing
-// computed for an older revision is served for a newer one. Counters are atomics.
+// ResolveTarget, Reachable, FormationTargets, PathGroup, ServeFallback, At, Draw) read the grid
+// under a shared lock, each with the calling thread's own search buffers (thread_local, sized once
+// to the largest grid it searched); UpdateBlockers and RebuildAll write it under the exclusive
+// lock. A query therefore sees one revision from start to end, and every answer it caches is keyed
+// by that revision, so nothing computed for an older revision is served for a newer one. Counters
+// are atomics.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <span>
 #include <string>
@@ -23,10 +25,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nav/live/cell.h"
+#include "nav/live/formation.h"
 #include "nav/live/group_path.h"
 #include "nav/live/layers.h"
 #include "nav/live/live_grid.h"
 #include "nav/live/path_cache.h"
+#include "nav/live/unit_routes.h"
 
 namespace walk::nav::live {
 
@@ -36,6 +40,14 @@ struct LiveWorldOptions {
   std::int32_t group_local_radius = 8;   // cells: see GroupOptions
   double full_rebuild_fraction = 0.25;   // dirty area (of the map) above which a rebuild is full
   std::int32_t region_margin = 4;        // cells: the local window of region split checks
+  // Cells (Chebyshev): a move at most this long whose straight line is clear (the corner-safe
+  // segment test, crossing no portal) is answered with that line and no search. 0: never, so
+  // every path is the search's cheapest; the line can cost a few turns more.
+  std::int32_t direct_line_cells = 0;
+  std::size_t unit_routes = 16384;  // units whose last route is kept (unit_routes.h); 0: none
+  double keep_goal_shift = 1.5;     // cells: a re-asked goal that moved less keeps the route
+  // Searches one PathGroup runs for members that cannot share; the rest are deferred.
+  std::uint32_t group_fallback_searches = 32;
 };
 
 // One blocker change. Build them with the named constructors.
@@ -91,7 +103,21 @@ struct PathRequest {
   Passability passability = Passability::kLight;
   // A goal the unit cannot stand on is resolved toward the start's side (ResolveTarget) first.
   bool resolve_blocked_goal = true;
+  // The unit asking (0: anonymous). With an id its route is kept (unit_routes.h).
+  std::uint64_t unit = 0;
 };
+
+// How a path was answered.
+enum class PathMethod : std::uint8_t {
+  kNone,     // not found: a blocked start or goal
+  kRegions,  // unreachable, from the regions without a search
+  kSearch,   // an A* search
+  kCache,    // the path cache
+  kDirect,   // a short clear straight line, no search
+  kKept,     // the unit's kept route, its end slid onto the new goal
+  kStepOut,  // out of a shut gate's cells (step_out.h), then the cache or a search
+};
+const char* PathMethodName(PathMethod method);
 
 struct LivePath {
   PathStatus status = PathStatus::kUnreachable;
@@ -101,6 +127,13 @@ struct LivePath {
   std::vector<Cell> waypoints;  // `cells` pulled taut: what a unit follows
   std::uint64_t revision = 0;   // the revision the answer was computed for
   bool from_cache = false;
+  PathMethod method = PathMethod::kNone;
+};
+
+// A formation ordered to a point: its facing and slots (formation.h).
+struct GroupFormation {
+  double facing_degrees = 0.0;
+  std::vector<FormationSlot> slots;
 };
 
 // Cumulative counters since creation: what the server exports (as walk_live_*_total).
@@ -125,6 +158,14 @@ struct LiveCounters {
   std::uint64_t group_routes = 0;  // PathGroup calls
   std::uint64_t group_shared_members = 0;
   std::uint64_t group_individual_members = 0;
+  std::uint64_t group_deferred_members = 0;  // members deferred over the fallback bound
+  std::uint64_t fallbacks_served = 0;        // deferred searches run later (ServeFallback)
+  std::uint64_t direct_lines = 0;            // paths answered by a short clear line
+  std::uint64_t kept_routes = 0;             // paths answered by a unit's kept route
+  std::uint64_t step_outs = 0;               // paths out of a shut gate
+  std::uint64_t formations = 0;              // FormationTargets and formation PathGroups
+  std::uint64_t slots_collapsed = 0;         // formation slots collapsed to the centre
+  std::uint64_t unit_routes = 0;             // units with a kept route, now
 };
 
 class LiveWorld {
@@ -168,14 +209,30 @@ class LiveWorld {
   // Whether a path joins a and b, from the regions (no search). A closed cell reaches nothing.
   // Errors: INVALID_ARGUMENT for a cell off the map.
   absl::StatusOr<bool> Reachable(Cell a, Cell b, Passability passability);
+  // Formation slot targets around `center` (formation.h) for `passability`. The centre is resolved
+  // toward `from` when given (ResolveTarget), else to the nearest standable cell. Errors:
+  // INVALID_ARGUMENT for a cell off the map or a bad facing or slot (naming it); NOT_FOUND when
+  // no standable cell is near the centre.
+  absl::StatusOr<FormationPlan> FormationTargets(Cell center, const GroupFormation& formation,
+                                                 Passability passability,
+                                                 std::optional<Cell> from = std::nullopt);
   // Paths for many units to one goal through one shared corridor where sharing is safe
   // (group_path.h). The goal is resolved toward the first member's side for the heaviest member's
-  // passability. Errors: INVALID_ARGUMENT for a cell off the map or no members; NOT_FOUND when
-  // the goal cannot be resolved.
-  absl::StatusOr<GroupPlan> PathGroup(std::span<const GroupMember> members, Cell goal);
+  // passability. With a formation (one slot per member) the resolved goal is its centre and each
+  // member is sent to its slot target. At most group_fallback_searches members search on their
+  // own; the plan lists the deferred ones' searches for the caller to queue (FallbackQueue).
+  // Errors: INVALID_ARGUMENT for a cell off the map, no members, or a formation with a slot count
+  // other than the members'; NOT_FOUND when the goal cannot be resolved.
+  absl::StatusOr<GroupPlan> PathGroup(std::span<const GroupMember> members, Cell goal,
+                                      const GroupFormation* formation = nullptr);
+  // Runs a deferred search now and caches its answer (FallbackQueue calls this). Cells off the
+  // map or closed: nothing.
+  void ServeFallback(Cell start, Cell goal, Passability passability);
 
   LiveCounters Counters() const;
   std::uint64_t revision() const;
+  const LiveWorldOptions& options() const { return options_; }
+  std::size_t footprint_count() const;
   std::int32_t width() const { return width_; }
   std::int32_t height() const { return height_; }
   double cell_size() const { return cell_size_; }
@@ -199,6 +256,14 @@ class LiveWorld {
   // standable. Call under the shared lock.
   std::shared_ptr<const CachedPath> CachedSearch(Cell start, Cell goal, Passability p,
                                                  bool* from_cache);
+  // FindPath's parts, under the shared lock: the goal resolved (false: kGoalBlocked set), the
+  // kept route, the direct line, the path out of a shut gate, and remembering the unit's route.
+  bool ResolveGoal(const PathRequest& request, LivePath* out);
+  bool TryKeptRoute(const PathRequest& request, LivePath* out);
+  bool TryDirectLine(const PathRequest& request, LivePath* out);
+  void StepOutPath(const PathRequest& request, LivePath* out);
+  void RememberRoute(const PathRequest& request, const LivePath& path);
+  absl::Status CheckFormation(const GroupFormation& formation) const;
   void AddRebuild(const RebuildStats& stats);
 
   const LiveWorldOptions options_;
@@ -209,13 +274,16 @@ class LiveWorld {
   mutable std::shared_mutex mutex_;  // guards layers_ and grid_
   Layers layers_;
   LiveGrid grid_;
-  PathCache cache_;  // internally synchronized
+  PathCache cache_;         // internally synchronized
+  UnitRoutes unit_routes_;  // internally synchronized
 
   struct AtomicCounters {
     std::atomic<std::uint64_t> paths{0}, region_answers{0}, searches{0}, cells_expanded{0},
         heap_operations{0}, updates{0}, full_rebuilds{0}, dirty_cells_rebuilt{0},
         region_cells_visited{0}, nearest_searches{0}, ring_cells_scanned{0}, group_routes{0},
-        group_shared_members{0}, group_individual_members{0};
+        group_shared_members{0}, group_individual_members{0}, group_deferred_members{0},
+        fallbacks_served{0}, direct_lines{0}, kept_routes{0}, step_outs{0}, formations{0},
+        slots_collapsed{0};
   };
   mutable AtomicCounters counters_;
 };

@@ -32,7 +32,7 @@ class LiveServiceTest : public ::testing::Test {
                                                      "gate 20 10 3 2 4 3 open\n";
     walkd_ = std::make_unique<testing::ChildProcess>(std::vector<std::string>{
         WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "", "--data", dir_ + "/data",
-        "--no-store", "--live-worlds", dir_ + "/live"});
+        "--no-store", "--live-worlds", dir_ + "/live", "--live-direct-cells", "0"});
     const auto address = walkd_->WaitForLine("walkd: grpc listening on ");
     ASSERT_TRUE(address.has_value()) << walkd_->output();
     stub_ = walk::v1::LiveService::NewStub(

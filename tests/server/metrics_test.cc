@@ -161,8 +161,10 @@ TEST(WalkMetricsTest, RecordsEveryFamilyWithItsNameLabelsAndHelp) {
   metrics.RecordBatchPairs("routed", 4);
   metrics.RecordBatchPairs("failed", 0);  // no child
   metrics.RecordLiveRequest("LivePath", "OK");
-  metrics.RecordLiveEvents("cache_hit", 3);
-  metrics.RecordLiveEvents("cache_miss", 0);  // no child
+  metrics.RecordLiveEvents("zama", "cache_hit", 3);
+  metrics.RecordLiveEvents("zama", "cache_miss", 0);  // no child
+  metrics.SetLiveWorld("zama", 7, 12, 3);
+  metrics.SetLiveFallbacksWaiting(5);
 
   const std::string text = Exposition(registry);
   const std::string straight_line = nav::MethodName(nav::Method::kStraightLine);
@@ -207,10 +209,14 @@ TEST(WalkMetricsTest, RecordsEveryFamilyWithItsNameLabelsAndHelp) {
            "# HELP walk_live_requests_total LiveService calls finished, by method and gRPC code.\n"
            "# TYPE walk_live_requests_total counter\n"
            "walk_live_requests_total{code=\"OK\",method=\"LivePath\"} 1\n",
-           "# HELP walk_live_events_total What the live worlds did: paths, cache hits and "
-           "misses, searches, cells expanded, heap operations, updates, dirty cells rebuilt, "
-           "ring cells scanned.\n# TYPE walk_live_events_total counter\n"
-           "walk_live_events_total{event=\"cache_hit\"} 3\n",
+           "# HELP walk_live_events_total What each live world did: paths, cache hits and "
+           "misses, searches, direct lines, kept routes, fallbacks deferred and served, "
+           "updates, ... (docs/operations.md).\n# TYPE walk_live_events_total counter\n"
+           "walk_live_events_total{event=\"cache_hit\",world=\"zama\"} 3\n",
+           "walk_live_revision{world=\"zama\"} 7\n",
+           "walk_live_path_cache_entries{world=\"zama\"} 12\n",
+           "walk_live_unit_routes{world=\"zama\"} 3\n",
+           "walk_live_fallbacks_waiting 5\n",
        }) {
     EXPECT_TRUE(Contains(text, line));
   }
@@ -493,7 +499,7 @@ TEST(PromtoolTest, AcceptsAScrapeOfEveryKindOfMetric) {
   metrics.RecordStoreLookups(3, 1);
   metrics.RecordBatchPairs("stored", 2);
   metrics.RecordLiveRequest("LivePath", "OK");
-  metrics.RecordLiveEvents("path", 1);
+  metrics.RecordLiveEvents("zama", "path", 1);
   auto& loaded = prometheus::BuildGauge()
                      .Name("walk_maps_loaded")
                      .Help("Maps loaded, by name.")

@@ -1,0 +1,101 @@
+#include "nav/live/fallback_queue.h"
+
+namespace walk::nav::live {
+
+FallbackQueue::FallbackQueue(const FallbackQueueOptions& options) : options_(options) {}
+
+FallbackQueue::~FallbackQueue() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+FallbackQueue::Key FallbackQueue::KeyOf(const LiveWorld* world, const DeferredSearch& s) {
+  return Key{world, s.start.x, s.start.y, s.goal.x, s.goal.y, s.passability};
+}
+
+bool FallbackQueue::Push(LiveWorld* world, const DeferredSearch& search) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (keys_.count(KeyOf(world, search)) != 0) return true;
+    std::deque<DeferredSearch>& mine = waiting_[world];
+    if (size_ >= options_.capacity || mine.size() >= options_.per_world) {
+      ++counters_.dropped;
+      return false;
+    }
+    mine.push_back(search);
+    keys_.insert(KeyOf(world, search));
+    ++size_;
+    ++counters_.queued;
+  }
+  wake_.notify_one();
+  return true;
+}
+
+bool FallbackQueue::TakeNext(LiveWorld** world, DeferredSearch* search) {
+  if (size_ == 0) return false;
+  auto it = waiting_.upper_bound(last_world_);
+  for (std::size_t tried = 0; tried <= waiting_.size(); ++tried) {
+    if (it == waiting_.end()) it = waiting_.begin();
+    if (!it->second.empty()) break;
+    ++it;
+  }
+  *world = it->first;
+  *search = it->second.front();
+  it->second.pop_front();
+  keys_.erase(KeyOf(*world, *search));
+  --size_;
+  last_world_ = *world;
+  return true;
+}
+
+std::size_t FallbackQueue::Serve(std::size_t max) {
+  std::size_t ran = 0;
+  while (ran < max) {
+    LiveWorld* world = nullptr;
+    DeferredSearch search;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!TakeNext(&world, &search)) break;
+    }
+    world->ServeFallback(search.start, search.goal, search.passability);
+    ++ran;
+    std::lock_guard<std::mutex> lock(mu_);
+    ++counters_.served;
+  }
+  return ran;
+}
+
+void FallbackQueue::Start() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!thread_.joinable()) thread_ = std::thread([this] { ServeLoop(); });
+}
+
+void FallbackQueue::ServeLoop() {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      wake_.wait(lock, [&] { return stop_ || size_ > 0; });
+      if (stop_) return;
+    }
+    Serve(1);
+  }
+}
+
+FallbackQueueCounters FallbackQueue::Counters() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  FallbackQueueCounters c = counters_;
+  c.waiting = size_;
+  return c;
+}
+
+std::size_t FallbackQueue::Waiting(const LiveWorld* world) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = waiting_.find(const_cast<LiveWorld*>(world));
+  return it == waiting_.end() ? 0 : it->second.size();
+}
+
+}  // namespace walk::nav::live
