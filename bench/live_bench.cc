@@ -7,7 +7,12 @@
 //                                     cached (the same pair again), for pairs across the map and
 //                                     pairs within 64 cells
 //   paths per second                  1,000 units re-asking every tick, a blocker change every
-//                                     20 ticks (a new revision: every answer searched again)
+//                                     20 ticks (a new revision: every answer searched again);
+//                                     marching and chasing, before (every move searched) and
+//                                     after (short clear moves direct, units' routes kept)
+//   group orders                      1,000 units in 50 formations, 5 ordered each tick: the
+//                                     per-tick cost with every fallback inline vs bounded and
+//                                     queued (a fixed number served per tick)
 //
 // The map is generated (deterministic for a seed): mountains, three rivers with bridges, forests
 // with roads, hills with entrances, scattered trees, boulders and ore, towns of buildings inside
@@ -24,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "nav/live/fallback_queue.h"
 #include "nav/live/layers.h"
 #include "nav/live/live_grid.h"
 #include "nav/live/live_search.h"
@@ -157,6 +163,16 @@ Layers MakeMap(const Options& o, std::vector<EntityId>* gates) {
   return layers;
 }
 
+// An open cell within `reach` cells (Chebyshev) of `near` (open) and in its region.
+Cell NearbyOpenCell(const LiveGrid& grid, Cell near, std::int32_t reach, std::mt19937& rng) {
+  std::uniform_int_distribution<std::int32_t> d(-reach, reach);
+  for (int tries = 0; tries < 100000; ++tries) {
+    const Cell c{near.x + d(rng), near.y + d(rng)};
+    if (grid.Open(c, Passability::kLight) && grid.Reachable(c, near, Passability::kLight)) return c;
+  }
+  return near;  // a pocket: nowhere else to go
+}
+
 Cell RandomOpenCell(const LiveGrid& grid, std::mt19937& rng) {
   std::uniform_int_distribution<std::int32_t> x(0, grid.width() - 1), y(0, grid.height() - 1);
   for (;;) {
@@ -170,11 +186,36 @@ struct Unit {
   int phase;              // which tick of `step_every` it steps on
 };
 
-// Every unit asks FindPath(at, goal) every tick; with step_every > 0 a unit steps to its path's
-// next cell every step_every-th tick. Units are split evenly over `threads` threads, which meet at
-// the end of each tick; a gate toggles before every 20th tick.
+struct TickPlan {
+  int ticks = 200;
+  int step_every = 0;   // a unit steps to its path's next cell every step_every-th tick (0: holds)
+  int chase_every = 0;  // a unit's goal moves to a neighbouring open cell every chase_every-th tick
+  int threads = 1;
+  bool unit_ids = false;  // ask with the unit's id, so its route can be kept
+};
+
+// The goal moved to an open 8-neighbour (a chased target's step), or left where it is.
+Cell Chased(const LiveWorld& world, Cell goal, std::uint32_t seed) {
+  Cell moved = goal;
+  world.Inspect([&](const LiveGrid& grid, const Layers&) {
+    for (int k = 0; k < 8; ++k) {
+      const int d = static_cast<int>((seed + static_cast<std::uint32_t>(k)) % 8);
+      const Cell c{goal.x + kDirX[d], goal.y + kDirY[d]};
+      if (grid.Open(c, Passability::kLight) && grid.Reachable(c, goal, Passability::kLight)) {
+        moved = c;
+        return;
+      }
+    }
+  });
+  return moved;
+}
+
+// Every unit asks FindPath(at, goal) every tick; it steps and its goal moves as `plan` says.
+// Units are split evenly over `plan.threads` threads, which meet at the end of each tick; a gate
+// toggles before every 20th tick.
 void RunTicks(LiveWorld& world, std::vector<Unit> units, const std::vector<EntityId>& gates,
-              int ticks, int step_every, int threads, const char* label) {
+              const TickPlan& plan, const char* label) {
+  const int ticks = plan.ticks, step_every = plan.step_every, threads = plan.threads;
   world.RebuildAll();  // a cold cache: nothing cached for the new revision
   const LiveCounters before = world.Counters();
   std::vector<double> tick_us;
@@ -191,7 +232,12 @@ void RunTicks(LiveWorld& world, std::vector<Unit> units, const std::vector<Entit
     auto work = [&](std::size_t begin, std::size_t end) {
       for (std::size_t k = begin; k < end; ++k) {
         Unit& u = units[k];
-        absl::StatusOr<LivePath> p = world.FindPath({u.at, u.goal, Passability::kLight});
+        if (plan.chase_every > 0 && (tick + u.phase) % plan.chase_every == 0) {
+          u.goal = Chased(world, u.goal, static_cast<std::uint32_t>(tick * 7 + k));
+        }
+        PathRequest request{u.at, u.goal, Passability::kLight};
+        request.unit = plan.unit_ids ? k + 1 : 0;
+        absl::StatusOr<LivePath> p = world.FindPath(request);
         answers.fetch_add(1, std::memory_order_relaxed);
         if (step_every > 0 && p.ok() && p->status == PathStatus::kFound && p->cells.size() > 1 &&
             (tick + u.phase) % step_every == 0) {
@@ -228,6 +274,90 @@ void RunTicks(LiveWorld& world, std::vector<Unit> units, const std::vector<Entit
           (static_cast<double>(units.size()) * ticks),
       static_cast<double>(after.cells_expanded - before.cells_expanded) /
           (static_cast<double>(units.size()) * ticks));
+  std::printf("  %-20s searches saved: %llu direct lines, %llu kept routes\n", "",
+              static_cast<unsigned long long>(after.direct_lines - before.direct_lines),
+              static_cast<unsigned long long>(after.kept_routes - before.kept_routes));
+}
+
+// 1,000 units in 50 formations of 20, clumped, 5 formations ordered to a new goal every tick (a
+// formation of 5 x 4 slots facing the way it goes). Members beyond the corridor's reach search on
+// their own: all of them inline (bound 1,000,000), or at most `bound` per order with the rest
+// queued and `serve_per_tick` served at the end of each tick; a deferred formation asks again
+// the next tick.
+void RunGroupOrders(const Layers& layers, std::uint32_t bound, std::size_t serve_per_tick,
+                    int ticks, std::uint32_t seed, const char* label) {
+  LiveWorldOptions options;
+  options.group_fallback_searches = bound;
+  std::unique_ptr<LiveWorld> world = *LiveWorld::FromLayers(layers, options);
+  FallbackQueue queue;
+  std::mt19937 rng(seed);
+  struct Formation {
+    std::vector<GroupMember> members;
+    Cell goal;
+    bool waiting = false;  // deferred members: ask again next tick
+    int ordered_at = 0;    // the tick of the order now being answered
+  };
+  std::vector<Formation> formations(50);
+  GroupFormation shape;
+  for (int rank = 0; rank < 4; ++rank) {
+    for (int file = -2; file <= 2; ++file) shape.slots.push_back({-1.0 * rank, 1.0 * file});
+  }
+  world->Inspect([&](const LiveGrid& grid, const Layers&) {
+    for (Formation& f : formations) {
+      const Cell centre = RandomOpenCell(grid, rng);
+      std::uniform_int_distribution<std::int32_t> d(-12, 12);
+      while (f.members.size() < 20) {
+        const Cell c{centre.x + d(rng), centre.y + d(rng)};
+        if (grid.Open(c, Passability::kLight)) f.members.push_back({c, Passability::kLight});
+      }
+      f.goal = NearbyOpenCell(grid, centre, 96, rng);
+    }
+  });
+  const LiveCounters before = world->Counters();
+  std::vector<double> tick_us;
+  std::uint64_t orders = 0, deferred = 0, most_searches = 0, complete = 0, waited = 0;
+  for (int tick = 0; tick < ticks; ++tick) {
+    const Clock::time_point t0 = Clock::now();
+    const std::uint64_t searches_before = world->Counters().searches;
+    for (std::size_t k = 0; k < formations.size(); ++k) {
+      Formation& f = formations[k];
+      if (!f.waiting && (static_cast<int>(k) + tick) % 10 != 0) continue;
+      if (!f.waiting) f.ordered_at = tick;
+      const Cell at = f.members[0].start;
+      shape.facing_degrees = std::atan2(f.goal.y - at.y, f.goal.x - at.x) * 180.0 / 3.14159265;
+      absl::StatusOr<GroupPlan> plan = world->PathGroup(
+          f.members, f.goal, &shape,
+          [&](const DeferredSearch& d) { return queue.IsWaiting(world.get(), d); });
+      ++orders;
+      if (!plan.ok()) continue;
+      deferred += plan->deferred;
+      for (const DeferredSearch& d : plan->deferred_requests) queue.Push(world.get(), d);
+      f.waiting = plan->deferred > 0;
+      if (!f.waiting) {  // ordered: the formation will be somewhere else next time
+        ++complete;
+        waited += static_cast<std::uint64_t>(tick - f.ordered_at);
+        world->Inspect([&](const LiveGrid& grid, const Layers&) {
+          f.goal = NearbyOpenCell(grid, f.members[0].start, 96, rng);
+        });
+      }
+    }
+    queue.Serve(serve_per_tick);
+    tick_us.push_back(MicrosSince(t0));
+    most_searches = std::max(most_searches, world->Counters().searches - searches_before);
+  }
+  const LiveCounters after = world->Counters();
+  std::printf("  %-28s tick median %6.2f ms, p99 %6.2f ms, max %6.2f ms\n", label,
+              Median(tick_us) / 1000.0, Percentile(tick_us, 0.99) / 1000.0,
+              *std::max_element(tick_us.begin(), tick_us.end()) / 1000.0);
+  std::printf(
+      "  %-28s %.3f searches per unit per tick, at most %llu in a tick; %llu orders answered "
+      "whole after %.2f ticks on average; %llu asks, %llu members deferred, %llu served from "
+      "the queue\n",
+      "", static_cast<double>(after.searches - before.searches) / (1000.0 * ticks),
+      static_cast<unsigned long long>(most_searches), static_cast<unsigned long long>(complete),
+      static_cast<double>(waited) / std::max<double>(1.0, static_cast<double>(complete)),
+      static_cast<unsigned long long>(orders), static_cast<unsigned long long>(deferred),
+      static_cast<unsigned long long>(after.fallbacks_served - before.fallbacks_served));
 }
 
 int Run(const Options& o) {
@@ -377,9 +507,36 @@ int Run(const Options& o) {
   });
   std::printf("\n%d units re-asking every tick for %d ticks, a gate toggled every 20 ticks:\n",
               o.units, o.ticks);
-  RunTicks(world, units, gates, o.ticks, /*step_every=*/0, /*threads=*/1, "holding, 1 thread");
-  RunTicks(world, units, gates, o.ticks, /*step_every=*/4, /*threads=*/1, "marching, 1 thread");
-  RunTicks(world, units, gates, o.ticks, /*step_every=*/4, /*threads=*/2, "marching, 2 threads");
+  TickPlan plan;
+  plan.ticks = o.ticks;
+  RunTicks(world, units, gates, plan, "holding, 1 thread");
+  plan.step_every = 4;
+  RunTicks(world, units, gates, plan, "marching, 1 thread");
+  plan.threads = 2;
+  RunTicks(world, units, gates, plan, "marching, 2 threads");
+  plan.threads = 1;
+  plan.chase_every = 8;
+  RunTicks(world, units, gates, plan, "chasing, 1 thread");
+
+  // The same questions with the seed's two savings: short clear moves take the direct line, and
+  // each unit asks with its id so a route whose goal moved less than 1.5 cells is kept.
+  LiveWorldOptions savings;
+  savings.direct_line_cells = 16;
+  std::vector<EntityId> same_gates;
+  std::unique_ptr<LiveWorld> saving = *LiveWorld::FromLayers(MakeMap(o, &same_gates), savings);
+  std::printf("\nthe same, with direct lines (16 cells) and kept routes (unit ids):\n");
+  plan = TickPlan{};
+  plan.ticks = o.ticks;
+  plan.unit_ids = true;
+  plan.step_every = 4;
+  RunTicks(*saving, units, same_gates, plan, "marching, 1 thread");
+  plan.chase_every = 8;
+  RunTicks(*saving, units, same_gates, plan, "chasing, 1 thread");
+
+  std::printf("\n1000 units in 50 formations of 20, 5 ordered every tick, %d ticks:\n", o.ticks);
+  const Layers group_layers = MakeMap(o, &same_gates);
+  RunGroupOrders(group_layers, 1000000, 0, o.ticks, o.seed, "every fallback inline");
+  RunGroupOrders(group_layers, 4, 32, o.ticks, o.seed, "bound 4, 32 served a tick");
   return 0;
 }
 

@@ -219,8 +219,10 @@ absl::Status LiveServiceImpl::PlanGroup(const walk::v1::PathGroupRequest& reques
   if (!members.ok()) return members.status();
   std::optional<live::GroupFormation> formation;
   if (request.has_formation()) formation = ToFormation(request.formation());
-  auto plan =
-      (*world)->PathGroup(*members, ToCell(request.goal()), formation ? &*formation : nullptr);
+  live::LiveWorld* const where = *world;
+  auto plan = where->PathGroup(
+      *members, ToCell(request.goal()), formation ? &*formation : nullptr,
+      [&](const live::DeferredSearch& search) { return fallbacks_.IsWaiting(where, search); });
   if (!plan.ok()) return plan.status();
   for (const live::DeferredSearch& search : plan->deferred_requests) {
     fallbacks_.Push(*world, search);

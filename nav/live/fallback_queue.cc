@@ -92,6 +92,11 @@ FallbackQueueCounters FallbackQueue::Counters() const {
   return c;
 }
 
+bool FallbackQueue::IsWaiting(const LiveWorld* world, const DeferredSearch& search) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return keys_.count(KeyOf(world, search)) != 0;
+}
+
 std::size_t FallbackQueue::Waiting(const LiveWorld* world) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = waiting_.find(const_cast<LiveWorld*>(world));

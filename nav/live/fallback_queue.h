@@ -55,6 +55,8 @@ class FallbackQueue {
   FallbackQueueCounters Counters() const;
   // Searches `world` has waiting now.
   std::size_t Waiting(const LiveWorld* world) const;
+  // Whether `search` of `world` is waiting now.
+  bool IsWaiting(const LiveWorld* world, const DeferredSearch& search) const;
 
  private:
   using Key = std::tuple<const LiveWorld*, std::int32_t, std::int32_t, std::int32_t, std::int32_t,

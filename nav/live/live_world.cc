@@ -584,8 +584,9 @@ absl::StatusOr<FormationPlan> LiveWorld::FormationTargets(Cell center,
   return plan;
 }
 
-absl::StatusOr<GroupPlan> LiveWorld::PathGroup(std::span<const GroupMember> members, Cell goal,
-                                               const GroupFormation* formation) {
+absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
+    std::span<const GroupMember> members, Cell goal, const GroupFormation* formation,
+    const std::function<bool(const DeferredSearch&)>& waiting) {
   if (members.empty()) return absl::InvalidArgumentError("members: none");
   for (std::size_t k = 0; k < members.size(); ++k) {
     const std::string field = absl::StrCat("members[", k, "].start");
@@ -631,8 +632,8 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(std::span<const GroupMember> memb
   group_options.max_fallback_searches = options_.group_fallback_searches;
   PlanGroup(
       grid_, members, *resolved, targets, group_options,
-      [this](Cell s, Cell g, Passability p, bool may_search) {
-        if (!may_search) {
+      [&](Cell s, Cell g, Passability p, bool may_search) {
+        if (!may_search || (waiting && waiting(DeferredSearch{s, g, p}))) {
           return GroupSearch{
               cache_.Get(PathCacheKey{grid_.Index(s), grid_.Index(g), grid_.revision(), p}), false};
         }

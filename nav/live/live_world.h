@@ -220,11 +220,14 @@ class LiveWorld {
   // (group_path.h). The goal is resolved toward the first member's side for the heaviest member's
   // passability. With a formation (one slot per member) the resolved goal is its centre and each
   // member is sent to its slot target. At most group_fallback_searches members search on their
-  // own; the plan lists the deferred ones' searches for the caller to queue (FallbackQueue).
+  // own; the plan lists the deferred ones' searches for the caller to queue (FallbackQueue). A
+  // member whose search `waiting` says is queued already stays deferred without a search of its
+  // own, so a group asked again before the queue reached it does not run it twice.
   // Errors: INVALID_ARGUMENT for a cell off the map, no members, or a formation with a slot count
   // other than the members'; NOT_FOUND when the goal cannot be resolved.
-  absl::StatusOr<GroupPlan> PathGroup(std::span<const GroupMember> members, Cell goal,
-                                      const GroupFormation* formation = nullptr);
+  absl::StatusOr<GroupPlan> PathGroup(
+      std::span<const GroupMember> members, Cell goal, const GroupFormation* formation = nullptr,
+      const std::function<bool(const DeferredSearch&)>& waiting = nullptr);
   // Runs a deferred search now and caches its answer (FallbackQueue calls this). Cells off the
   // map or closed: nothing.
   void ServeFallback(Cell start, Cell goal, Passability passability);
