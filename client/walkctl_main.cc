@@ -16,6 +16,7 @@
 #include "client/walk_client.h"
 #include "client/walk_svg.h"
 #include "client/walkctl_batch.h"
+#include "client/walkctl_live.h"
 #include "client/walkctl_routes.h"
 #include "client/walkctl_store.h"
 #include "client/walkctl_trip.h"
@@ -447,6 +448,13 @@ int Info(walk::client::WalkClient& client, bool json) {
                 << layer.file_hash() << "): " << layer.summary() << "\n";
     }
   }
+  for (const auto& l : response.live_worlds()) {
+    std::cout << "live world " << l.name() << ": " << l.width() << " x " << l.height()
+              << " cells of " << l.cell_size() << ", revision " << l.revision() << ", "
+              << l.footprints() << " footprints, " << l.path_cache_entries() << " paths cached, "
+              << l.unit_routes() << " unit routes, " << l.fallbacks_waiting()
+              << " fallbacks waiting\n";
+  }
   return 0;
 }
 
@@ -485,6 +493,7 @@ struct Commands {
   walk::client::RoutesArgs routes_args;
   walk::client::TripArgs trip_args;
   walk::client::StoreArgs store_args;
+  walk::client::LiveArgs live_args;
   std::string service;
   CLI::App *walk = nullptr, *path = nullptr, *draw = nullptr, *floors = nullptr, *table = nullptr;
   CLI::App *batch = nullptr, *routes = nullptr, *trip = nullptr;
@@ -651,6 +660,9 @@ int Run(Commands& c) {
     return walk::client::RunBatch(c.batch_args);
   }
   if (*c.health) return Health(client, c.service);
+  if (walk::client::LiveChosen(c.live_args)) {
+    return walk::client::RunLive(*connection, c.timeout_s, c.live_args);
+  }
   return kExitUsage;
 }
 
@@ -669,6 +681,7 @@ int main(int argc, char** argv) {
   AddStreamCommands(app, commands);
   AddStoreCommands(app, commands);
   AddStatusCommands(app, commands);
+  walk::client::AddLiveCommands(app, commands.live_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -110,11 +110,17 @@ HealthCheckResponse::ServingStatus HealthService::StatusOf(const std::string& se
     return serving_ && !store_degraded_ ? HealthCheckResponse::SERVING
                                         : HealthCheckResponse::NOT_SERVING;
   }
-  bool known = service == "walk.v1.LiveService";
-  for (const char* name : kKnownServices) known |= service == name;
-  for (const std::string& world : live_worlds_) known |= service == "walkd.live/" + world;
-  if (!known) return HealthCheckResponse::SERVICE_UNKNOWN;
-  return serving_ ? HealthCheckResponse::SERVING : HealthCheckResponse::NOT_SERVING;
+  // Live worlds are loaded before the server starts: they serve until it shuts down, while
+  // walkd's own worlds may still be loading.
+  bool live = service == "walk.v1.LiveService";
+  for (const std::string& world : live_worlds_) live |= service == "walkd.live/" + world;
+  if (live) return shut_down_ ? HealthCheckResponse::NOT_SERVING : HealthCheckResponse::SERVING;
+  for (const char* name : kKnownServices) {
+    if (service == name) {
+      return serving_ ? HealthCheckResponse::SERVING : HealthCheckResponse::NOT_SERVING;
+    }
+  }
+  return HealthCheckResponse::SERVICE_UNKNOWN;
 }
 
 void HealthService::SetLiveWorlds(std::vector<std::string> names) {

@@ -2,7 +2,8 @@
 // any world is loaded). NOT_SERVING until walkd says otherwise; Watch streams every change.
 // Known services: "" (walkd as a whole), "walk.v1.WalkService", "walkd.store" (the walk
 // store: NOT_SERVING while it takes no writes; walks are still answered), "walk.v1.LiveService"
-// and "walkd.live/NAME" for each live world (serving with walkd). Thread-safe.
+// and "walkd.live/NAME" for each live world (SERVING from the start, as live worlds load before
+// the server listens, until shutdown). Thread-safe.
 #pragma once
 
 #include <memory>
