@@ -51,9 +51,11 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> TlsCredentials(
 }  // namespace
 
 std::shared_ptr<grpc::Channel> Connection::OpenChannel(int max_receive_bytes) const {
+  if (shared_channel != nullptr) return shared_channel;
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(max_receive_bytes);
   if (!server_name.empty()) args.SetSslTargetNameOverride(server_name);
+  if (!lb_policy.empty()) args.SetLoadBalancingPolicyName(lb_policy);
   return grpc::CreateCustomChannel(
       address, credentials ? credentials : grpc::InsecureChannelCredentials(), args);
 }
@@ -68,6 +70,7 @@ absl::StatusOr<Connection> Connect(const ConnectionFiles& files) {
   if (!credentials.ok()) return credentials.status();
   connection.credentials = *std::move(credentials);
   connection.server_name = files.tls_server_name;
+  connection.lb_policy = files.lb_policy;
   if (!files.token_file.empty()) {
     absl::StatusOr<std::string> text = ReadFile(files.token_file, "--token-file");
     if (!text.ok()) return text.status();

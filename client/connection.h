@@ -13,9 +13,11 @@ namespace walk::client {
 
 // The files a connection is made from, as walkctl's flags name them.
 struct ConnectionFiles {
+  // Any gRPC target: HOST:PORT, dns:///walkd-headless:50051, ipv4:127.0.0.1:A,127.0.0.1:B.
   std::string address = "127.0.0.1:50051";
-  std::string tls_ca;    // the CA that signed walkd's certificate; set: speak TLS
-  std::string tls_cert;  // the client's certificate (mutual TLS), with tls_key
+  std::string lb_policy;  // gRPC's load-balancing policy: pick_first (its default), round_robin
+  std::string tls_ca;     // the CA that signed walkd's certificate; set: speak TLS
+  std::string tls_cert;   // the client's certificate (mutual TLS), with tls_key
   std::string tls_key;
   std::string tls_server_name;  // the name walkd's certificate must hold (default: the host)
   std::string token_file;       // its first line is the token
@@ -32,8 +34,11 @@ struct Connection {
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   std::string server_name;  // overrides the name TLS checks, when set
   std::string token;        // sent with every call when set
+  std::string lb_policy;    // empty: gRPC's default (pick_first)
+  // When set, OpenChannel returns it: calls that share a channel are spread by its balancer.
+  std::shared_ptr<grpc::Channel> shared_channel;
 
-  // A channel to walkd taking replies up to `max_receive_bytes`.
+  // A channel to walkd taking replies up to `max_receive_bytes` (or the shared one).
   std::shared_ptr<grpc::Channel> OpenChannel(int max_receive_bytes) const;
   // Adds the token to a call.
   void Authorize(grpc::ClientContext& context) const;

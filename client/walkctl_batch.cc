@@ -10,7 +10,9 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -189,6 +191,85 @@ struct Asked {
   absl::Status status;  // the stream's own outcome
 };
 
+// Adds the counts of `from` into `into`, band by band; the store's figures are the largest seen
+// and the wall time the longest (parts run side by side, perhaps on different replicas).
+void AddSummary(const walk::v1::BatchSummary& from, walk::v1::BatchSummary* into) {
+  into->set_asked(into->asked() + from.asked());
+  into->set_stored(into->stored() + from.stored());
+  into->set_routed(into->routed() + from.routed());
+  into->set_straight(into->straight() + from.straight());
+  into->set_refused(into->refused() + from.refused());
+  into->set_trips(into->trips() + from.trips());
+  into->set_trips_rode(into->trips_rode() + from.trips_rode());
+  into->set_store_answers_before(
+      std::max(into->store_answers_before(), from.store_answers_before()));
+  into->set_store_answers_after(std::max(into->store_answers_after(), from.store_answers_after()));
+  into->set_wall_seconds(std::max(into->wall_seconds(), from.wall_seconds()));
+  using Counts = google::protobuf::RepeatedPtrField<walk::v1::BandCount>;
+  auto add = [](const Counts& more, Counts* counts) {
+    for (const walk::v1::BandCount& c : more) {
+      auto it = std::find_if(counts->begin(), counts->end(),
+                             [&](const walk::v1::BandCount& x) { return x.band() == c.band(); });
+      if (it == counts->end()) {
+        *counts->Add() = c;
+      } else {
+        it->set_count(it->count() + c.count());
+      }
+    }
+  };
+  add(from.failed(), into->mutable_failed());
+  add(from.from_band_zero(), into->mutable_from_band_zero());
+  add(from.navmesh(), into->mutable_navmesh());
+  add(from.navmesh_none(), into->mutable_navmesh_none());
+  add(from.navmesh_detour(), into->mutable_navmesh_detour());
+}
+
+// Answers `walks` over args.streams WalkBatch calls sharing one channel, at most 4 open at once:
+// the parts' answers in order, their summaries added up, the first failed part's status.
+StreamedWalks StreamInParts(const BatchArgs& args, const std::vector<walk::v1::WalkRequest>& walks,
+                            const StreamOptions& options) {
+  const std::size_t parts = std::min(static_cast<std::size_t>(std::max(args.streams, 1)),
+                                     std::max<std::size_t>(walks.size(), 1));
+  if (parts == 1) return StreamWalks(args.connection, args.timeout_s, walks, options);
+  Connection shared = args.connection;
+  shared.shared_channel = args.connection.OpenChannel(64 << 20);
+  StreamedWalks all;
+  all.answers.resize(walks.size());
+  walk::v1::BatchSummary summary;
+  std::mutex mu;
+  std::size_t next = 0;  // guarded by mu
+  auto work = [&] {
+    for (;;) {
+      std::size_t part;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (next == parts) return;
+        part = next++;
+      }
+      const std::size_t begin = walks.size() * part / parts;
+      const std::size_t end = walks.size() * (part + 1) / parts;
+      const std::vector<walk::v1::WalkRequest> mine(walks.begin() + begin, walks.begin() + end);
+      StreamOptions own = options;
+      own.on_answer = [&](std::size_t k, const PairAnswer& a) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (options.on_answer) options.on_answer(begin + k, a);
+      };
+      StreamedWalks got = StreamWalks(shared, args.timeout_s, mine, own);
+      std::lock_guard<std::mutex> lock(mu);
+      for (std::size_t k = 0; k < got.answers.size(); ++k) {
+        all.answers[begin + k] = std::move(got.answers[k]);
+      }
+      if (got.summary) AddSummary(*got.summary, &summary);
+      if (all.status.ok() && !got.status.ok()) all.status = got.status;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < std::min<std::size_t>(parts, 4); ++t) threads.emplace_back(work);
+  for (std::thread& t : threads) t.join();
+  all.summary = summary;
+  return all;
+}
+
 // Streams pairs[to_ask] as walks.
 Asked AskWalks(const BatchArgs& args, const std::vector<BatchPair>& pairs,
                const std::vector<std::size_t>& to_ask) {
@@ -204,7 +285,7 @@ Asked AskWalks(const BatchArgs& args, const std::vector<BatchPair>& pairs,
     (answer.stored ? stored : routed) += answer.code == 0 ? 1 : 0;
     progress.Update(asked.done, stored, routed);
   };
-  StreamedWalks streamed = StreamWalks(args.connection, args.timeout_s, walks, stream_options);
+  StreamedWalks streamed = StreamInParts(args, walks, stream_options);
   progress.Update(asked.done, stored, routed, true);
   asked.lines.resize(pairs.size());
   for (std::size_t k = 0; k < to_ask.size(); ++k) {

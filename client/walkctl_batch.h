@@ -18,6 +18,9 @@ struct BatchArgs {
   BatchDefaults defaults;
   // Ask each pair as a trip (docs/trips.md) instead of a walk.
   bool trips = false;
+  // Walks are split over this many WalkBatch calls (at most 4 open at once) sharing one channel,
+  // so a round_robin balancer spreads them over replicas. Trips take one call.
+  int streams = 1;
 };
 
 // Returns walkctl's exit code (docs/api.md).

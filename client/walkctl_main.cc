@@ -567,6 +567,12 @@ void AddStreamCommands(CLI::App& app, Commands& c) {
       ->capture_default_str();
   c.batch->add_flag("--trips", batch.trips,
                     "Ask each pair as a trip (walks joined with the travel network)");
+  c.batch
+      ->add_option("--streams", batch.streams,
+                   "Split the pairs over this many WalkBatch calls, 4 at a time, on one channel "
+                   "(with --lb round_robin, each replica answers a share)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
 
   c.routes =
       app.add_subcommand("routes", "Price candidate routes and improve the order of free stops");
@@ -619,7 +625,14 @@ void AddStatusCommands(CLI::App& app, Commands& c) {
 // Where walkd is and how to reach it (docs/operations.md, "Security"); before or after the
 // subcommand.
 void AddConnectionOptions(CLI::App& app, walk::client::ConnectionFiles& files) {
-  app.add_option("--addr", files.address, "walkd's gRPC address HOST:PORT")->capture_default_str();
+  app.add_option("--addr", files.address,
+                 "walkd's gRPC target: HOST:PORT, dns:///NAME:PORT (every address the name has), "
+                 "ipv4:HOST:PORT,HOST:PORT")
+      ->capture_default_str();
+  app.add_option("--lb", files.lb_policy,
+                 "Spread calls over the target's addresses: round_robin (default: pick_first, "
+                 "one address)")
+      ->check(CLI::IsMember({"pick_first", "round_robin"}));
   app.add_option("--tls-ca", files.tls_ca, "Speak TLS; walkd's certificate is signed by this CA")
       ->check(CLI::ExistingFile);
   app.add_option("--tls-cert", files.tls_cert, "Our certificate, for mutual TLS (with --tls-key)")
