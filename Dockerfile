@@ -27,8 +27,9 @@ COPY . .
 
 # Release build with Ninja, two jobs; install into a staging root (/out) so that the runtime
 # stage can copy exactly what `cmake --install` produced.
+# Only the installed programs are built: the tests and benchmarks run in CI, not here.
 RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
- && cmake --build build -j2 \
+ && cmake --build build -j2 --target walkd walkctl walkgrid \
  && DESTDIR=/out cmake --install build --prefix /usr/local --strip \
  && for b in walkd walkctl walkgrid; do \
       test -x "/out/usr/local/bin/$b" || { echo "cmake --install did not produce bin/$b" >&2; exit 1; }; \
@@ -93,10 +94,11 @@ WORKDIR /var/lib/walkd
 
 USER walkd
 
-# Same probe as deploy/docker-compose.yml. start-period covers generating the default world on
-# the first start with an empty volume.
+# Same probe as deploy/docker-compose.yml: `walkctl health` on the address walkd was started with
+# (WALKD_LISTEN, --listen or the config's; the entrypoint records it). start-period covers
+# generating the default world on the first start with an empty volume.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["walkctl", "health", "--addr", "127.0.0.1:50051", "--timeout-s", "2"]
+  CMD ["/usr/local/bin/docker-entrypoint.sh", "health"]
 
 # walkd handles SIGTERM: health goes NOT_SERVING, in-flight calls drain (--shutdown-grace-s),
 # exit 0. The entrypoint execs walkd, so walkd is PID 1 and receives the signal directly.

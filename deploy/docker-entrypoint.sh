@@ -4,6 +4,8 @@
 #   docker-entrypoint.sh [walkd] [WALKD_FLAGS...]   run walkd; env vars below become flags
 #   docker-entrypoint.sh walkctl ARGS...            run walkctl instead (e.g. `walkctl info --addr ...`)
 #   docker-entrypoint.sh walkgrid ARGS...           run walkgrid instead
+#   docker-entrypoint.sh health                     the HEALTHCHECK: `walkctl health` on the
+#                                                   address walkd was started with (below)
 #   docker-entrypoint.sh COMMAND ARGS...            any other command is exec'd as is (e.g. `sh`)
 #
 # Environment -> walkd flag (default when WALKD_CONFIG is NOT set):
@@ -25,8 +27,14 @@
 #
 # The final step is always `exec`, so walkd replaces this shell: it keeps the PID (PID 1 in a
 # container) and receives SIGTERM from `docker stop` / Kubernetes directly.
+#
+# Before it execs walkd, the entrypoint writes the gRPC address walkd listens on (its --listen:
+# from the command line, WALKD_LISTEN, the config file's `listen`, or the default) to
+# WALKD_ADDRESS_FILE (/tmp/walkd-address), so the HEALTHCHECK asks the port walkd really uses.
 
 set -eu
+
+address_file=${WALKD_ADDRESS_FILE:-/tmp/walkd-address}
 
 case "${1-}" in
   walkctl)
@@ -36,6 +44,14 @@ case "${1-}" in
   walkgrid)
     shift
     exec "${WALKGRID_BIN:-walkgrid}" "$@"
+    ;;
+  health)
+    # A wildcard host is asked on loopback; the default when walkd has not started yet.
+    address=$(cat "$address_file" 2> /dev/null || echo "${WALKD_LISTEN:-0.0.0.0:50051}")
+    host=${address%:*}
+    port=${address##*:}
+    case "$host" in '' | 0.0.0.0 | '[::]' | '::') host=127.0.0.1 ;; esac
+    exec "${WALKCTL_BIN:-walkctl}" health --addr "$host:$port" --timeout-s 2
     ;;
   walkd)
     shift
@@ -87,6 +103,28 @@ if [ -n "$listen" ] && ! has_flag listen "$@"; then set -- --listen "$listen" "$
 if [ -n "$config" ] && ! has_flag config "$@"; then set -- --config "$config" "$@"; fi
 
 walkd_bin=${WALKD_BIN:-walkd}
+
+# flag_value NAME ARGS...: the value of --NAME VALUE or --NAME=VALUE among ARGS (the last one).
+flag_value() {
+  _name=$1
+  shift
+  _value=
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --) break ;;
+      "--$_name") [ $# -gt 1 ] && _value=$2 ;;
+      "--$_name="*) _value=${1#--"$_name"=} ;;
+    esac
+    shift
+  done
+  printf '%s' "$_value"
+}
+
+effective_listen=$(flag_value listen "$@")
+if [ -z "$effective_listen" ] && [ -n "$config" ] && [ -r "$config" ]; then
+  effective_listen=$(sed -n 's/^ *listen *= *"\([^"]*\)".*/\1/p' "$config" | tail -n 1)
+fi
+printf '%s\n' "${effective_listen:-0.0.0.0:50051}" > "$address_file" 2> /dev/null || true
 
 if [ "${WALKD_ENTRYPOINT_QUIET:-0}" != 1 ]; then
   echo "docker-entrypoint: exec $walkd_bin $*" >&2

@@ -191,7 +191,8 @@ start_daemon() {
   mkdir -p "$tmp/data"
   echo "    starting: WALKD_BIN=$WALKD WALKD_LISTEN=127.0.0.1:$gport WALKD_METRICS_LISTEN=127.0.0.1:$mport WALKD_DATA=$tmp/data WALKD_SHUTDOWN_GRACE_S=5 $* $entry"
   env "$@" WALKD_BIN="$WALKD" WALKD_LISTEN="127.0.0.1:$gport" WALKD_METRICS_LISTEN="127.0.0.1:$mport" \
-    WALKD_DATA="$tmp/data" WALKD_SHUTDOWN_GRACE_S=5 "$entry" > "$log" 2>&1 < /dev/null &
+    WALKD_DATA="$tmp/data" WALKD_SHUTDOWN_GRACE_S=5 WALKD_ADDRESS_FILE="$tmp/address" \
+    "$entry" > "$log" 2>&1 < /dev/null &
   pid=$!
   echo "    pid $pid, output in $log"
 }
@@ -296,9 +297,20 @@ check_banner() {
   pass "printed 'walkd: grpc listening on ...' and 'walkd: metrics on ...'"
 }
 
+# check_health_command: the image's HEALTHCHECK (`docker-entrypoint.sh health`) asks the port
+# walkd was started on (not 50051), from the address the entrypoint recorded.
+check_health_command() {
+  [ "$(cat "$tmp/address")" = "127.0.0.1:$gport" ] \
+    || fail "the entrypoint recorded '$(cat "$tmp/address" 2> /dev/null)', not 127.0.0.1:$gport"
+  env -u WALKD_LISTEN WALKCTL_BIN="$WALKCTL" WALKD_ADDRESS_FILE="$tmp/address" "$entry" health \
+    > "$tmp/hc.out" 2>&1 || { sed 's/^/      /' "$tmp/hc.out"; fail "docker-entrypoint.sh health failed"; }
+  pass "docker-entrypoint.sh health asks 127.0.0.1:$gport and exits 0"
+}
+
 step "3. walkd through the entrypoint"
 start_daemon walkd
 wait_healthy 60
+check_health_command
 check_is_walkd
 check_http
 stop_daemon 20
