@@ -38,6 +38,11 @@ void AddLimitOptions(CLI::App& app, WalkdOptions& o) {
                  "Memory gRPC may use for connections, calls and messages, MiB")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{16}, std::uint64_t{1} << 20));
+  app.add_option("--max-connection-age-s", o.max_connection_age_s,
+                 "Seconds a client connection lives before it is asked to reconnect, so "
+                 "balancing clients find new replicas (0: forever)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 31));
   app.add_option("--max-concurrent-streams", o.max_concurrent_streams,
                  "Calls one connection may have open at once")
       ->capture_default_str()
@@ -81,6 +86,10 @@ void AddLiveOptions(CLI::App& app, WalkdOptions& o) {
                  "Deferred group searches queued over all live worlds (one world: a quarter)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
+  app.add_option("--live-nearest-radius", o.live_nearest_radius,
+                 "Cells Nearest, a blocked goal's resolution and a formation's centre look out to")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 4096));
 }
 
 }  // namespace

@@ -53,6 +53,7 @@ struct WalkdOptions {
   std::uint64_t live_path_cache = 2048;
   std::uint32_t live_group_fallbacks = 32;
   std::uint64_t live_fallback_queue = 4096;
+  std::int32_t live_nearest_radius = 32;  // cells Nearest and goal resolution look out to
   // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many
   // walks is searched once.
   std::uint64_t leg_cache_mb = 256;
@@ -86,6 +87,10 @@ struct WalkdOptions {
   std::uint64_t max_message_bytes = std::uint64_t{4} << 20;
   // Memory gRPC may use for its connections, calls and messages (its ResourceQuota), MiB.
   std::uint64_t grpc_memory_mb = 1024;
+  // Seconds a client connection lives before walkd asks it to reconnect (gRPC's max connection
+  // age, with the grace as long again for calls in flight); 0: forever. Clients balancing over
+  // replicas (round_robin on a DNS name) find replicas added since when they reconnect.
+  std::uint64_t max_connection_age_s = 0;
   // Calls one connection may have open at once (HTTP/2's max concurrent streams).
   std::uint64_t max_concurrent_streams = 128;
   // TLS on both ports (docs/operations.md, "Security"): the server's certificate chain and key

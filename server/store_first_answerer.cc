@@ -458,7 +458,7 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query
   absl::StatusOr<nav::WalkAnswer> answer =
       nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, walk_options);
   if (!answer.ok()) return Prefixed(answer.status(), options.field_prefix);
-  metrics_.RecordWalk(*answer);
+  metrics_.RecordWalk(*answer, query.band);
   if (absl::Status s = Keep(p.key, *answer); !s.ok()) return s;
   result.answer = *std::move(answer);
   return result;
@@ -504,7 +504,7 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
     if (!walk.ok()) return walk.status();
     result.answer = nav::ToWalkAnswer(*std::move(walk), query.want_path);
   }
-  metrics_.RecordWalk(result.answer);
+  metrics_.RecordWalk(result.answer, query.band);
   if (absl::Status s = Keep(p.navmesh_key, result.answer); !s.ok()) return s;
   return result;
 }

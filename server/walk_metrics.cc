@@ -94,8 +94,15 @@ struct WalkMetrics::Families {
         heap_operations(AddCounter(registry, "walk_search_heap_operations_total",
                                    "Heap pushes, decrease-keys and pops of the searches.")
                             .Add({})),
-        walks(AddCounter(registry, "walk_walks_total", "Walks answered, by walk status."),
-              {"status"}),
+        walks(AddCounter(registry, "walk_walks_total",
+                         "Walks answered, by walk status and danger band."),
+              {"status", "band"}),
+        cch_customize_seconds(prometheus::BuildGauge()
+                                  .Name("walk_cch_customize_seconds")
+                                  .Help("Seconds each world's CCH took to customize its metrics "
+                                        "when the world loaded.")
+                                  .Register(registry),
+                              {"world"}),
         band_zero_walks(AddCounter(registry, "walk_band_zero_walks_total",
                                    "Danger-band walks answered by band 0's walk without a danger "
                                    "search, by band."),
@@ -176,7 +183,8 @@ struct WalkMetrics::Families {
   Children<prometheus::Counter, 1> searches;
   prometheus::Counter& nodes_expanded;
   prometheus::Counter& heap_operations;
-  Children<prometheus::Counter, 1> walks;
+  Children<prometheus::Counter, 2> walks;
+  Children<prometheus::Gauge, 1> cch_customize_seconds;
   Children<prometheus::Counter, 1> band_zero_walks;
   Children<prometheus::Counter, 2> hybrid_walks;
   prometheus::Gauge& worlds_loaded;
@@ -232,9 +240,10 @@ void WalkMetrics::RecordRequest(const std::string& method, const std::string& co
   }
 }
 
-void WalkMetrics::RecordWalk(const nav::WalkAnswer& answer) {
+void WalkMetrics::RecordWalk(const nav::WalkAnswer& answer, std::uint32_t band) {
   families_->searches.Of({nav::MethodName(answer.method)}).Increment();
-  families_->walks.Of({nav::WalkStatusName(answer.status)}).Increment();
+  const std::string band_name = std::to_string(band);
+  families_->walks.Of({nav::WalkStatusName(answer.status), band_name}).Increment();
   families_->nodes_expanded.Increment(static_cast<double>(answer.stats.nodes_expanded));
   families_->heap_operations.Increment(static_cast<double>(answer.stats.heap_operations));
 }
@@ -260,6 +269,10 @@ void WalkMetrics::RecordUnkeptAnswer() { families_->unkept_answers.Increment(); 
 
 void WalkMetrics::SetStoreDegraded(bool degraded) {
   families_->store_degraded.Set(degraded ? 1.0 : 0.0);
+}
+
+void WalkMetrics::SetCchCustomizeSeconds(const std::string& world, double seconds) {
+  families_->cch_customize_seconds.Of({world}).Set(seconds);
 }
 
 void WalkMetrics::SetWorlds(int loaded, int failed) {

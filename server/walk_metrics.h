@@ -29,13 +29,16 @@ class WalkMetrics {
   // One finished RPC: its method ("Walk"), gRPC code name ("OK") and duration in seconds.
   void RecordRequest(const std::string& method, const std::string& code, double seconds);
   // One answered walk: its status, the search that answered and what that search cost.
-  void RecordWalk(const nav::WalkAnswer& answer);
+  void RecordWalk(const nav::WalkAnswer& answer, std::uint32_t band);
   // A danger band's walk that took band 0's (no danger search ran), routed, not stored.
   void RecordBandZeroWalk(std::uint32_t band);
   // `count` hybrid walks of `band` that took `taken` ("navmesh", "navmesh_none",
   // "navmesh_detour"), stored or routed.
   void RecordHybridWalks(std::uint32_t band, const char* taken, std::uint64_t count = 1);
   void SetWorlds(int loaded, int failed);
+  // Seconds the world's CCH took to customize its metrics when it loaded
+  // (walk_cch_customize_seconds).
+  void SetCchCustomizeSeconds(const std::string& world, double seconds);
   // A walk-store write or read ("write", "read") that failed; answers computed and not kept.
   void RecordStoreError(const char* operation);
   void RecordUnkeptAnswer();

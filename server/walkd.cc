@@ -302,6 +302,7 @@ absl::Status Walkd::Parts::CreateLiveService() {
   live_options.world.unit_routes = options.live_unit_routes;
   live_options.world.path_cache_entries = options.live_path_cache;
   live_options.world.group_fallback_searches = options.live_group_fallbacks;
+  live_options.world.nearest_max_radius = options.live_nearest_radius;
   live_options.fallbacks.capacity = options.live_fallback_queue;
   live_options.fallbacks.per_world = std::max<std::uint64_t>(1, options.live_fallback_queue / 4);
   absl::StatusOr<std::unique_ptr<LiveServiceImpl>> created =
@@ -323,6 +324,12 @@ absl::Status Walkd::Parts::StartGrpc() {
   builder.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
                              static_cast<int>(options.max_concurrent_streams));
+  if (options.max_connection_age_s > 0) {
+    const int age_ms = static_cast<int>(
+        std::min<std::uint64_t>(options.max_connection_age_s * 1000, std::uint64_t{1} << 30));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS, age_ms);
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, age_ms);
+  }
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials = GrpcServerCredentials(tls);
   if (!credentials.ok()) return credentials.status();
   int port = 0;
@@ -370,6 +377,10 @@ absl::Status Walkd::Parts::StartMetricsEndpoint() {
 void Walkd::Parts::StartLoadingWorlds() {
   worlds.StartLoading([this](const WorldStatus& loaded) {
     metrics->SetWorlds(worlds.ReadyCount(), worlds.FailedCount());
+    if (loaded.served != nullptr && loaded.served->router != nullptr) {
+      metrics->SetCchCustomizeSeconds(loaded.name,
+                                      loaded.served->router->timings().customize_seconds);
+    }
     if (loaded.state == WorldState::kFailed) {
       // One write (std::cerr writes each << at once), as other threads print too.
       std::cerr << absl::StrCat("walkd: world '", loaded.name, "' failed to load: ", loaded.error,

@@ -33,6 +33,7 @@ WALKD_METRICS = {
     "walk_search_nodes_expanded_total",
     "walk_search_heap_operations_total",
     "walk_walks_total",
+    "walk_cch_customize_seconds",
     "walk_band_zero_walks_total",
     "walk_hybrid_walks_total",
     "walk_store_lookups_total",

@@ -150,8 +150,9 @@ TEST(WalkMetricsTest, RecordsEveryFamilyWithItsNameLabelsAndHelp) {
   answer.method = nav::Method::kStraightLine;
   answer.stats.nodes_expanded = 40;
   answer.stats.heap_operations = 90;
-  metrics.RecordWalk(answer);
-  metrics.RecordWalk(answer);
+  metrics.RecordWalk(answer, 0);
+  metrics.RecordWalk(answer, 0);
+  metrics.SetCchCustomizeSeconds("default", 1.5);
   metrics.RecordBandZeroWalk(20);
   metrics.SetWorlds(2, 1);
   metrics.RecordStoreLookup(true);
@@ -188,9 +189,10 @@ TEST(WalkMetricsTest, RecordsEveryFamilyWithItsNameLabelsAndHelp) {
            "# HELP walk_search_heap_operations_total Heap pushes, decrease-keys and pops of the "
            "searches.\n# TYPE walk_search_heap_operations_total counter\n"
            "walk_search_heap_operations_total 180\n",
-           "# HELP walk_walks_total Walks answered, by walk status.\n"
+           "# HELP walk_walks_total Walks answered, by walk status and danger band.\n"
            "# TYPE walk_walks_total counter\n",
-           "walk_walks_total{status=\"" + ok + "\"} 2\n",
+           "walk_walks_total{band=\"0\",status=\"" + ok + "\"} 2\n",
+           "walk_cch_customize_seconds{world=\"default\"} 1.5\n",
            "# HELP walk_band_zero_walks_total Danger-band walks answered by band 0's walk "
            "without a danger search, by band.\n# TYPE walk_band_zero_walks_total counter\n"
            "walk_band_zero_walks_total{band=\"20\"} 1\n",
@@ -494,7 +496,7 @@ TEST(PromtoolTest, AcceptsAScrapeOfEveryKindOfMetric) {
   metrics.RecordRequest("Walk", "OK", 0.003);
   metrics.RecordRequest("quote\"back\\slash\nnewline", "unicode \xc3\xa9", 500);
   nav::WalkAnswer answer;
-  metrics.RecordWalk(answer);
+  metrics.RecordWalk(answer, 0);
   metrics.SetWorlds(1, 0);
   metrics.RecordStoreLookups(3, 1);
   metrics.RecordBatchPairs("stored", 2);
