@@ -186,8 +186,8 @@ std::map<int, std::string> RunPaths(const FloorsResponse& ground, const Frame& f
     if (keys[i] >= 0) {
       // A hair wider and taller than the run, so neighbouring runs leave no seam.
       const double width = cell * (j - i) + 0.05;
-      absl::StrAppend(&paths[keys[i]], "M", Px(f.Left(columns[i])), " ", Px(f.Top(columns[i])),
-                      "h", Px(width), "v", Px(cell + 0.05), "h-", Px(width), "z");
+      absl::StrAppend(&paths[keys[i]], "M", Px(f.Left(columns[i])), " ", Px(f.Top(columns[i])), "h",
+                      Px(width), "v", Px(cell + 0.05), "h-", Px(width), "z");
     }
     i = j;
   }
@@ -345,8 +345,7 @@ void WriteZoneBorders(std::ostringstream& svg, const FloorsResponse& ground, con
            "font-weight=\"bold\" fill=\""
         << (z.hatched ? "#990000" : "#222222")
         << "\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">zone " << z.zone.id
-        << (z.hatched ? absl::StrCat(" ", Times(z.zone.multiplier)) : std::string())
-        << "</text>\n";
+        << (z.hatched ? absl::StrCat(" ", Times(z.zone.multiplier)) : std::string()) << "</text>\n";
   }
 }
 
