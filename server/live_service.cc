@@ -36,6 +36,7 @@ absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(
     service->worlds_[entry.path().filename().string()] = *std::move(world);
   }
   service->fallbacks_.Start();
+  service->ExportCounters();  // live worlds show in the metrics before their first call
   return service;
 }
 
@@ -82,41 +83,43 @@ void LiveServiceImpl::Finish(grpc::ServerUnaryReactor* reactor, const char* meth
                              const absl::Status& status) {
   const grpc::Status reply = ToGrpcStatus(status);
   metrics_.RecordLiveRequest(method, GrpcCodeName(reply.error_code()));
-  {
-    // Export the worlds' cumulative counters as deltas, so the metrics are real counters.
-    std::lock_guard<std::mutex> lock(counters_mu_);
-    for (const auto& [name, world] : worlds_) {
-      const live::LiveCounters c = world->Counters();
-      for (const auto& [event, value] : {std::pair{"path", c.paths},
-                                         std::pair{"cache_hit", c.cache_hits},
-                                         std::pair{"cache_miss", c.cache_misses},
-                                         std::pair{"cache_eviction", c.cache_evictions},
-                                         std::pair{"search", c.searches},
-                                         std::pair{"cell_expanded", c.cells_expanded},
-                                         std::pair{"heap_operation", c.heap_operations},
-                                         std::pair{"update", c.updates},
-                                         std::pair{"dirty_cell_rebuilt", c.dirty_cells_rebuilt},
-                                         std::pair{"ring_cell_scanned", c.ring_cells_scanned},
-                                         std::pair{"region_answer", c.region_answers},
-                                         std::pair{"direct_line", c.direct_lines},
-                                         std::pair{"kept_route", c.kept_routes},
-                                         std::pair{"step_out", c.step_outs},
-                                         std::pair{"group", c.group_routes},
-                                         std::pair{"group_shared", c.group_shared_members},
-                                         std::pair{"group_individual", c.group_individual_members},
-                                         std::pair{"fallback_deferred", c.group_deferred_members},
-                                         std::pair{"fallback_served", c.fallbacks_served},
-                                         std::pair{"formation", c.formations},
-                                         std::pair{"slot_collapsed", c.slots_collapsed}}) {
-        std::uint64_t& before = exported_[{name, event}];
-        if (value > before) metrics_.RecordLiveEvents(name, event, value - before);
-        before = value;
-      }
-      metrics_.SetLiveWorld(name, c.revision, c.cache_entries, c.unit_routes);
-    }
-    metrics_.SetLiveFallbacksWaiting(fallbacks_.Counters().waiting);
-  }
+  ExportCounters();
   reactor->Finish(reply);
+}
+
+void LiveServiceImpl::ExportCounters() {
+  // The worlds' cumulative counters as deltas, so the metrics are real counters.
+  std::lock_guard<std::mutex> lock(counters_mu_);
+  for (const auto& [name, world] : worlds_) {
+    const live::LiveCounters c = world->Counters();
+    for (const auto& [event, value] : {std::pair{"path", c.paths},
+                                       std::pair{"cache_hit", c.cache_hits},
+                                       std::pair{"cache_miss", c.cache_misses},
+                                       std::pair{"cache_eviction", c.cache_evictions},
+                                       std::pair{"search", c.searches},
+                                       std::pair{"cell_expanded", c.cells_expanded},
+                                       std::pair{"heap_operation", c.heap_operations},
+                                       std::pair{"update", c.updates},
+                                       std::pair{"dirty_cell_rebuilt", c.dirty_cells_rebuilt},
+                                       std::pair{"ring_cell_scanned", c.ring_cells_scanned},
+                                       std::pair{"region_answer", c.region_answers},
+                                       std::pair{"direct_line", c.direct_lines},
+                                       std::pair{"kept_route", c.kept_routes},
+                                       std::pair{"step_out", c.step_outs},
+                                       std::pair{"group", c.group_routes},
+                                       std::pair{"group_shared", c.group_shared_members},
+                                       std::pair{"group_individual", c.group_individual_members},
+                                       std::pair{"fallback_deferred", c.group_deferred_members},
+                                       std::pair{"fallback_served", c.fallbacks_served},
+                                       std::pair{"formation", c.formations},
+                                       std::pair{"slot_collapsed", c.slots_collapsed}}) {
+      std::uint64_t& before = exported_[{name, event}];
+      if (value > before) metrics_.RecordLiveEvents(name, event, value - before);
+      before = value;
+    }
+    metrics_.SetLiveWorld(name, c.revision, c.cache_entries, c.unit_routes);
+  }
+  metrics_.SetLiveFallbacksWaiting(fallbacks_.Counters().waiting);
 }
 
 grpc::ServerUnaryReactor* LiveServiceImpl::LivePath(grpc::CallbackServerContext* context,

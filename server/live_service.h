@@ -72,6 +72,8 @@ class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
   absl::StatusOr<nav::live::LiveWorld*> Find(const std::string& name) const;
   // Finishes the call, recording it, and brings the counter metrics up to the worlds' counters.
   void Finish(grpc::ServerUnaryReactor* reactor, const char* method, const absl::Status& status);
+  // Brings walk_live_* up to the worlds' counters and sizes.
+  void ExportCounters();
 
   const LiveServiceOptions options_;
   std::map<std::string, std::unique_ptr<nav::live::LiveWorld>> worlds_;  // fixed after Create
