@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <thread>
@@ -281,13 +282,21 @@ void RunTicks(LiveWorld& world, std::vector<Unit> units, const std::vector<Entit
 
 // 1,000 units in 50 formations of 20, clumped, 5 formations ordered to a new goal every tick (a
 // formation of 5 x 4 slots facing the way it goes). Members beyond the corridor's reach search on
-// their own: all of them inline (bound 1,000,000), or at most `bound` per order with the rest
-// queued and `serve_per_tick` served at the end of each tick; a deferred formation asks again
-// the next tick.
-void RunGroupOrders(const Layers& layers, std::uint32_t bound, std::size_t serve_per_tick,
-                    int ticks, std::uint32_t seed, const char* label) {
+// their own: all of them inline, or within a bound per order (searches, cells expanded) with the
+// rest queued and served at the end of each tick within a budget of its own; a deferred
+// formation asks again the next tick.
+struct FallbackBudget {
+  std::uint32_t order_searches = 1000000;  // per order
+  std::uint64_t order_cells = std::numeric_limits<std::uint64_t>::max();
+  std::size_t tick_searches = 0;  // served from the queue per tick
+  std::uint64_t tick_cells = std::numeric_limits<std::uint64_t>::max();
+};
+
+void RunGroupOrders(const Layers& layers, const FallbackBudget& budget, int ticks,
+                    std::uint32_t seed, const char* label) {
   LiveWorldOptions options;
-  options.group_fallback_searches = bound;
+  options.group_fallback_searches = budget.order_searches;
+  options.group_fallback_cells = budget.order_cells;
   std::unique_ptr<LiveWorld> world = *LiveWorld::FromLayers(layers, options);
   FallbackQueue queue;
   std::mt19937 rng(seed);
@@ -341,7 +350,7 @@ void RunGroupOrders(const Layers& layers, std::uint32_t bound, std::size_t serve
         });
       }
     }
-    queue.Serve(serve_per_tick);
+    queue.Serve(budget.tick_searches, budget.tick_cells);
     tick_us.push_back(MicrosSince(t0));
     most_searches = std::max(most_searches, world->Counters().searches - searches_before);
   }
@@ -535,8 +544,13 @@ int Run(const Options& o) {
 
   std::printf("\n1000 units in 50 formations of 20, 5 ordered every tick, %d ticks:\n", o.ticks);
   const Layers group_layers = MakeMap(o, &same_gates);
-  RunGroupOrders(group_layers, 1000000, 0, o.ticks, o.seed, "every fallback inline");
-  RunGroupOrders(group_layers, 4, 32, o.ticks, o.seed, "bound 4, 32 served a tick");
+  RunGroupOrders(group_layers, FallbackBudget{}, o.ticks, o.seed, "every fallback inline");
+  RunGroupOrders(group_layers, FallbackBudget{4, std::numeric_limits<std::uint64_t>::max(), 32},
+                 o.ticks, o.seed, "4 an order, 32 a tick");
+  RunGroupOrders(group_layers, FallbackBudget{4, 20000, 32, 100000}, o.ticks, o.seed,
+                 "and 20k / 100k cells");
+  RunGroupOrders(group_layers, FallbackBudget{4, 50000, 64, 400000}, o.ticks, o.seed,
+                 "4 / 50k cells, 64 / 400k");
   return 0;
 }
 

@@ -82,6 +82,10 @@ void AddLiveOptions(CLI::App& app, WalkdOptions& o) {
                  "Per-member searches one PathGroup runs; later members are deferred")
       ->capture_default_str()
       ->check(CLI::Range(0u, 1u << 20));
+  app.add_option("--live-group-fallback-cells", o.live_group_fallback_cells,
+                 "Cells one PathGroup's own searches may expand; later members are deferred")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
   app.add_option("--live-fallback-queue", o.live_fallback_queue,
                  "Deferred group searches queued over all live worlds (one world: a quarter)")
       ->capture_default_str()

@@ -52,6 +52,7 @@ struct WalkdOptions {
   std::uint64_t live_unit_routes = 16384;
   std::uint64_t live_path_cache = 2048;
   std::uint32_t live_group_fallbacks = 32;
+  std::uint64_t live_group_fallback_cells = 50'000;  // cells those searches may expand
   std::uint64_t live_fallback_queue = 4096;
   std::int32_t live_nearest_radius = 32;  // cells Nearest and goal resolution look out to
   // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many

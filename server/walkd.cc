@@ -302,6 +302,7 @@ absl::Status Walkd::Parts::CreateLiveService() {
   live_options.world.unit_routes = options.live_unit_routes;
   live_options.world.path_cache_entries = options.live_path_cache;
   live_options.world.group_fallback_searches = options.live_group_fallbacks;
+  live_options.world.group_fallback_cells = options.live_group_fallback_cells;
   live_options.world.nearest_max_radius = options.live_nearest_radius;
   live_options.fallbacks.capacity = options.live_fallback_queue;
   live_options.fallbacks.per_world = std::max<std::uint64_t>(1, options.live_fallback_queue / 4);

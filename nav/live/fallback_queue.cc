@@ -52,16 +52,17 @@ bool FallbackQueue::TakeNext(LiveWorld** world, DeferredSearch* search) {
   return true;
 }
 
-std::size_t FallbackQueue::Serve(std::size_t max) {
+std::size_t FallbackQueue::Serve(std::size_t max, std::uint64_t max_cells) {
   std::size_t ran = 0;
-  while (ran < max) {
+  std::uint64_t cells = 0;
+  while (ran < max && cells < max_cells) {
     LiveWorld* world = nullptr;
     DeferredSearch search;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (!TakeNext(&world, &search)) break;
     }
-    world->ServeFallback(search.start, search.goal, search.passability);
+    cells += world->ServeFallback(search.start, search.goal, search.passability);
     ++ran;
     std::lock_guard<std::mutex> lock(mu_);
     ++counters_.served;

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -47,8 +48,10 @@ class FallbackQueue {
   // Queues `search` for `world`. False when it was dropped (see above); true when queued now or
   // already waiting.
   bool Push(LiveWorld* world, const DeferredSearch& search);
-  // Runs up to `max` waiting searches on the calling thread, worlds in turn; returns how many ran.
-  std::size_t Serve(std::size_t max);
+  // Runs waiting searches on the calling thread, worlds in turn, until `max` ran or they expanded
+  // `max_cells` cells (a game loop's budget for a tick); returns how many ran.
+  std::size_t Serve(std::size_t max,
+                    std::uint64_t max_cells = std::numeric_limits<std::uint64_t>::max());
   // Serves waiting searches on a thread of the queue's own until it is destroyed.
   void Start();
 

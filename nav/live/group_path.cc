@@ -127,9 +127,11 @@ void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell 
       out.route = GroupRoute::kUnreachable;
       continue;
     }
-    const bool may_search = plan->fallback_searches < options.max_fallback_searches;
+    const bool may_search = plan->fallback_searches < options.max_fallback_searches &&
+                            plan->fallback_cells < options.max_fallback_cells;
     GroupSearch own = find_path(m.start, out.target, m.passability, may_search);
     plan->fallback_searches += own.searched ? 1 : 0;
+    plan->fallback_cells += own.cells_expanded;
     if (own.path == nullptr) {
       out.route = GroupRoute::kDeferred;
       plan->deferred_requests.push_back(DeferredSearch{m.start, out.target, m.passability});

@@ -15,10 +15,12 @@
 //
 // Every other member falls back to a search of its own, with its own passability (a light unit
 // that falls back still gets Light), to its own target. Fallbacks are the expensive part, so one
-// plan runs at most `max_fallback_searches` of them; a fallback the path cache already answers
-// costs nothing and is not counted. The members beyond the bound are deferred: their searches are
-// handed to the caller (GroupPlan::deferred_requests) to run later, and a later plan finds them
-// cached.
+// plan runs at most `max_fallback_searches` of them, and starts none once they have expanded
+// `max_fallback_cells` cells (a count bounds how many, the cells what they cost: one detour round
+// a river can expand as much as a hundred short searches); a fallback the path cache already
+// answers costs nothing and is not counted. The members beyond the bound are deferred: their
+// searches are handed to the caller (GroupPlan::deferred_requests) to run later, and a later plan
+// finds them cached.
 //
 // PlanGroup reads the grid only: call it under the world's shared lock.
 #pragma once
@@ -74,6 +76,7 @@ struct GroupPlan {
   std::uint32_t individual = 0;
   std::uint32_t deferred = 0;
   std::uint32_t fallback_searches = 0;  // searches run for individual members
+  std::uint64_t fallback_cells = 0;     // cells those searches expanded
   std::uint64_t revision = 0;           // the grid's, set by LiveWorld
   std::vector<DeferredSearch> deferred_requests;
 };
@@ -83,6 +86,8 @@ struct GroupOptions {
   std::int32_t local_radius = 8;
   // Searches one plan may run for members that cannot share.
   std::uint32_t max_fallback_searches = 32;
+  // Cells the plan's fallback searches may expand before it defers the rest.
+  std::uint64_t max_fallback_cells = 50'000;
 };
 
 // What a search with caching answered: the path (null when it was not cached and searching was
@@ -90,6 +95,7 @@ struct GroupOptions {
 struct GroupSearch {
   std::shared_ptr<const CachedPath> path;
   bool searched = false;
+  std::uint64_t cells_expanded = 0;  // by the search, when one ran
 };
 
 // A search with caching, supplied by the caller: the answer for (start, goal, passability), both

@@ -340,7 +340,8 @@ UpdateResult LiveWorld::RebuildAll() {
 }
 
 std::shared_ptr<const CachedPath> LiveWorld::CachedSearch(Cell start, Cell goal, Passability p,
-                                                          bool* from_cache) {
+                                                          bool* from_cache,
+                                                          std::uint64_t* cells_expanded) {
   const PathCacheKey key{grid_.Index(start), grid_.Index(goal), grid_.revision(), p};
   if (std::shared_ptr<const CachedPath> hit = cache_.Get(key)) {
     if (from_cache != nullptr) *from_cache = true;
@@ -352,6 +353,7 @@ std::shared_ptr<const CachedPath> LiveWorld::CachedSearch(Cell start, Cell goal,
   counters_.searches.fetch_add(1, kRelaxed);
   counters_.cells_expanded.fetch_add(r.stats.cells_expanded, kRelaxed);
   counters_.heap_operations.fetch_add(r.stats.heap_operations, kRelaxed);
+  if (cells_expanded != nullptr) *cells_expanded = r.stats.cells_expanded;
   path->found = r.found;
   if (r.found) {
     path->cost = r.cost;
@@ -630,6 +632,7 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
   GroupOptions group_options;
   group_options.local_radius = options_.group_local_radius;
   group_options.max_fallback_searches = options_.group_fallback_searches;
+  group_options.max_fallback_cells = options_.group_fallback_cells;
   PlanGroup(
       grid_, members, *resolved, targets, group_options,
       [&](Cell s, Cell g, Passability p, bool may_search) {
@@ -638,8 +641,9 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
               cache_.Get(PathCacheKey{grid_.Index(s), grid_.Index(g), grid_.revision(), p}), false};
         }
         bool from_cache = false;
-        std::shared_ptr<const CachedPath> path = CachedSearch(s, g, p, &from_cache);
-        return GroupSearch{std::move(path), !from_cache};
+        std::uint64_t cells = 0;
+        std::shared_ptr<const CachedPath> path = CachedSearch(s, g, p, &from_cache, &cells);
+        return GroupSearch{std::move(path), !from_cache, cells};
       },
       &plan);
   counters_.group_shared_members.fetch_add(plan.shared, kRelaxed);
@@ -649,15 +653,17 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
   return plan;
 }
 
-void LiveWorld::ServeFallback(Cell start, Cell goal, Passability passability) {
-  if (!grid_.InBounds(start) || !grid_.InBounds(goal)) return;
+std::uint64_t LiveWorld::ServeFallback(Cell start, Cell goal, Passability passability) {
+  if (!grid_.InBounds(start) || !grid_.InBounds(goal)) return 0;
   std::shared_lock lock(mutex_);
   if (!grid_.Open(start, passability) || !grid_.Open(goal, passability) ||
       !grid_.Reachable(start, goal, passability)) {
-    return;
+    return 0;
   }
-  CachedSearch(start, goal, passability, nullptr);
+  std::uint64_t cells = 0;
+  CachedSearch(start, goal, passability, nullptr, &cells);
   counters_.fallbacks_served.fetch_add(1, kRelaxed);
+  return cells;
 }
 
 LiveCounters LiveWorld::Counters() const {

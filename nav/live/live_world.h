@@ -46,8 +46,10 @@ struct LiveWorldOptions {
   std::int32_t direct_line_cells = 0;
   std::size_t unit_routes = 16384;  // units whose last route is kept (unit_routes.h); 0: none
   double keep_goal_shift = 1.5;     // cells: a re-asked goal that moved less keeps the route
-  // Searches one PathGroup runs for members that cannot share; the rest are deferred.
+  // Searches one PathGroup runs for members that cannot share, and the cells they may expand;
+  // past either, the rest are deferred.
   std::uint32_t group_fallback_searches = 32;
+  std::uint64_t group_fallback_cells = 50'000;
 };
 
 // One blocker change. Build them with the named constructors.
@@ -228,9 +230,9 @@ class LiveWorld {
   absl::StatusOr<GroupPlan> PathGroup(
       std::span<const GroupMember> members, Cell goal, const GroupFormation* formation = nullptr,
       const std::function<bool(const DeferredSearch&)>& waiting = nullptr);
-  // Runs a deferred search now and caches its answer (FallbackQueue calls this). Cells off the
-  // map or closed: nothing.
-  void ServeFallback(Cell start, Cell goal, Passability passability);
+  // Runs a deferred search now and caches its answer (FallbackQueue calls this); the cells it
+  // expanded (0 when the cache held it). Cells off the map or closed: nothing.
+  std::uint64_t ServeFallback(Cell start, Cell goal, Passability passability);
 
   LiveCounters Counters() const;
   std::uint64_t revision() const;
@@ -258,7 +260,8 @@ class LiveWorld {
   // The cached answer for (start, goal) at the current revision, searching on a miss. Both cells
   // standable. Call under the shared lock.
   std::shared_ptr<const CachedPath> CachedSearch(Cell start, Cell goal, Passability p,
-                                                 bool* from_cache);
+                                                 bool* from_cache,
+                                                 std::uint64_t* cells_expanded = nullptr);
   // FindPath's parts, under the shared lock: the goal resolved (false: kGoalBlocked set), the
   // kept route, the direct line, the path out of a shut gate, and remembering the unit's route.
   bool ResolveGoal(const PathRequest& request, LivePath* out);

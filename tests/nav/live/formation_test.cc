@@ -207,6 +207,27 @@ TEST(FallbackBoundTest, MembersOverTheBoundAreDeferredThenServed) {
   for (const MemberPath& m : plan->members) EXPECT_NE(m.route, GroupRoute::kDeferred);
 }
 
+TEST(FallbackBoundTest, TheCellsTheSearchesExpandBoundThemToo) {
+  // A bound of one cell: the first fallback runs (it starts under the bound), the rest wait.
+  LiveWorldOptions options;
+  options.group_local_radius = 1;
+  options.group_fallback_cells = 1;
+  auto world = AsciiWorld({"....................", "....................", "....................",
+                           "....................", "...................."},
+                          "", options);
+  absl::StatusOr<GroupPlan> plan = world->PathGroup(Scattered(), {10, 4});
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->fallback_searches, 1u);
+  EXPECT_GT(plan->fallback_cells, 1u);
+  EXPECT_EQ(plan->individual, 1u);
+  EXPECT_EQ(plan->deferred, 5u);
+  // The queue's budget works the same way: one search, then the cells are spent.
+  FallbackQueue queue;
+  for (const DeferredSearch& s : plan->deferred_requests) queue.Push(world.get(), s);
+  EXPECT_EQ(queue.Serve(100, 1), 1u);
+  EXPECT_EQ(queue.Serve(100), 4u);
+}
+
 TEST(FallbackBoundTest, ABoundOfZeroDefersEveryUncachedFallback) {
   auto world = ScatteredWorld(0);
   absl::StatusOr<GroupPlan> plan = world->PathGroup(Scattered(), {10, 4});
