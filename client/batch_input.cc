@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -16,9 +17,9 @@
 namespace walk::client {
 namespace {
 
-constexpr const char* kCsvColumns[] = {"id",      "world", "from_x",    "from_y",
-                                       "from_z",  "to_x",  "to_y",      "to_z",
-                                       "profile", "band",  "continent", "backend"};
+constexpr const char* kCsvColumns[] = {
+    "id",   "world",   "from_x", "from_y",    "from_z",  "to_x",           "to_y",
+    "to_z", "profile", "band",   "continent", "backend", "from_continent", "to_continent"};
 
 absl::Status Bad(std::uint64_t line, const std::string& what) {
   return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", what));
@@ -67,6 +68,7 @@ class UsualLine {
     pair.walk.set_band(defaults.band);
     if (!SetBackend(defaults.backend, &pair.walk)) return std::nullopt;
     std::uint32_t continent = 0;
+    std::optional<std::uint32_t> from_continent, to_continent;
     double from[3], to[3];
     int from_n = 0, to_n = 0;
     unsigned seen = 0;  // a bit per key
@@ -76,8 +78,9 @@ class UsualLine {
       if (!first && !Take(',')) return std::nullopt;
       std::string_view key;
       if (!String(&key) || !Take(':')) return std::nullopt;
-      static constexpr std::string_view kKeys[] = {"id",        "world", "profile", "band",
-                                                   "continent", "from",  "to",      "backend"};
+      static constexpr std::string_view kKeys[] = {
+          "id",   "world", "profile", "band",           "continent",
+          "from", "to",    "backend", "from_continent", "to_continent"};
       const auto known = std::find(std::begin(kKeys), std::end(kKeys), key);
       if (known == std::end(kKeys)) return std::nullopt;
       const unsigned bit = 1u << (known - std::begin(kKeys));
@@ -98,26 +101,30 @@ class UsualLine {
       } else if (key == "world" || key == "profile") {
         if (!String(&s)) return std::nullopt;
         (key == "world" ? pair.walk.mutable_world() : pair.walk.mutable_profile())->assign(s);
-      } else if (key == "band" || key == "continent") {
+      } else if (key == "band" || key.ends_with("continent")) {
         if (!Unsigned(&u, &s) || u > 0xFFFFFFFFu) return std::nullopt;
+        const auto value = static_cast<std::uint32_t>(u);
         if (key == "band")
-          pair.walk.set_band(static_cast<std::uint32_t>(u));
+          pair.walk.set_band(value);
+        else if (key == "continent")
+          continent = value;
         else
-          continent = static_cast<std::uint32_t>(u);
+          (key == "from_continent" ? from_continent : to_continent) = value;
       } else if (!Coordinates(key == "from" ? from : to, key == "from" ? &from_n : &to_n)) {
         return std::nullopt;
       }
     }
     Space();
     if (at_ != end_ || from_n == 0 || to_n == 0) return std::nullopt;
-    auto place = [&](const double* xyz, int n, walk::v1::Place* out) {
-      out->set_continent(continent);
+    auto place = [&](const double* xyz, int n, std::optional<std::uint32_t> own,
+                     walk::v1::Place* out) {
+      out->set_continent(own.value_or(continent));
       out->set_x_yards(xyz[0]);
       out->set_y_yards(xyz[1]);
       if (n == 3) out->set_z_yards(xyz[2]);
     };
-    place(from, from_n, pair.walk.mutable_from());
-    place(to, to_n, pair.walk.mutable_to());
+    place(from, from_n, from_continent, pair.walk.mutable_from());
+    place(to, to_n, to_continent, pair.walk.mutable_to());
     return pair;
   }
 
@@ -226,15 +233,20 @@ absl::StatusOr<BatchPair> ParseJsonPair(const std::string& text, std::uint64_t l
   pair.walk.set_band(json.value("band", defaults.band));
   if (json.contains("backend") && !json["backend"].is_string()) return BadBackend(line);
   if (!SetBackend(json.value("backend", defaults.backend), &pair.walk)) return BadBackend(line);
-  if (json.contains("continent") && !json["continent"].is_number_unsigned()) {
-    return Bad(line, "continent: expected a continent id (0, 1, ...)");
+  for (const char* field : {"continent", "from_continent", "to_continent"}) {
+    if (json.contains(field) &&
+        (!json[field].is_number_unsigned() || json[field].get<std::uint64_t>() > 0xFFFFFFFFu)) {
+      return Bad(line, absl::StrCat(field, ": expected a continent id (0, 1, ...)"));
+    }
   }
   const std::uint32_t continent = json.value("continent", 0u);
   if (!json.contains("from") || !json.contains("to")) return Bad(line, "from and to are required");
-  if (absl::Status s = ReadPlace(json["from"], continent, line, "from", pair.walk.mutable_from());
+  if (absl::Status s = ReadPlace(json["from"], json.value("from_continent", continent), line,
+                                 "from", pair.walk.mutable_from());
       !s.ok())
     return s;
-  if (absl::Status s = ReadPlace(json["to"], continent, line, "to", pair.walk.mutable_to());
+  if (absl::Status s = ReadPlace(json["to"], json.value("to_continent", continent), line, "to",
+                                 pair.walk.mutable_to());
       !s.ok())
     return s;
   return pair;
@@ -290,11 +302,18 @@ absl::StatusOr<BatchPair> CsvPairs::Parse(const std::string& text, std::uint64_t
       if (!SetBackend(cell, &pair.walk)) return BadBackend(line);
     } else {
       if (absl::Status s = need_number(); !s.ok()) return s;
-      if (column == "band")
+      if (column == "band") {
+        if (!(number >= 0 && number <= 0xFFFFFFFFu) || number != std::floor(number)) {
+          return Bad(line, "band: expected 0, 10, ..., 50");
+        }
         pair.walk.set_band(static_cast<std::uint32_t>(number));
-      else if (column == "continent") {
-        pair.walk.mutable_from()->set_continent(static_cast<std::uint32_t>(number));
-        pair.walk.mutable_to()->set_continent(static_cast<std::uint32_t>(number));
+      } else if (absl::EndsWith(column, "continent")) {
+        if (!(number >= 0 && number <= 0xFFFFFFFFu) || number != std::floor(number)) {
+          return Bad(line, absl::StrCat(column, ": expected a continent id (0, 1, ...)"));
+        }
+        const auto id = static_cast<std::uint32_t>(number);
+        if (column != "to_continent") pair.walk.mutable_from()->set_continent(id);
+        if (column != "from_continent") pair.walk.mutable_to()->set_continent(id);
       } else if (column == "from_x")
         pair.walk.mutable_from()->set_x_yards(number);
       else if (column == "from_y")

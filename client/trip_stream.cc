@@ -1,5 +1,6 @@
 #include "client/trip_stream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -10,13 +11,12 @@
 namespace walk::client {
 namespace {
 
-// Trips per stream message: the first in the message itself, the rest in `more`.
-constexpr std::size_t kTripsPerMessage = 256;
-
 using BatchStream =
     grpc::ClientReaderWriter<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>;
 
-void WriteTrips(BatchStream& stream, const std::vector<walk::v1::TripRequest>& trips) {
+// Writes `trips`, `message_pairs` a message: the first in the message itself, the rest in `more`.
+void WriteTrips(BatchStream& stream, const std::vector<walk::v1::TripRequest>& trips,
+                std::size_t message_pairs) {
   walk::v1::WalkBatchRequest message;
   bool has_trip = false, live = true;
   for (std::size_t i = 0; i < trips.size() && live; ++i) {
@@ -24,7 +24,7 @@ void WriteTrips(BatchStream& stream, const std::vector<walk::v1::TripRequest>& t
     pair->set_index(i);
     *pair->mutable_trip() = trips[i];
     has_trip = true;
-    if (static_cast<std::size_t>(message.more_size()) + 1 == kTripsPerMessage) {
+    if (static_cast<std::size_t>(message.more_size()) + 1 >= message_pairs) {
       live = stream.Write(message);  // false: the stream ended, Finish says why
       message.Clear();
       has_trip = false;
@@ -38,14 +38,15 @@ void WriteTrips(BatchStream& stream, const std::vector<walk::v1::TripRequest>& t
 
 StreamedTrips StreamTrips(const Connection& connection, double timeout_s,
                           const std::vector<walk::v1::TripRequest>& trips,
-                          const std::function<void(std::size_t, const TripAnswer&)>& on_answer) {
+                          const std::function<void(std::size_t, const TripAnswer&)>& on_answer,
+                          std::size_t message_pairs) {
   auto stub = walk::v1::WalkService::NewStub(connection.OpenChannel(64 << 20));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6)));
   connection.Authorize(context);
   auto stream = stub->WalkBatch(&context);
-  std::thread writer([&] { WriteTrips(*stream, trips); });
+  std::thread writer([&] { WriteTrips(*stream, trips, std::max<std::size_t>(message_pairs, 1)); });
   StreamedTrips result;
   result.answers.resize(trips.size());
   auto take = [&](const walk::v1::WalkBatchResponse& r) {

@@ -1,4 +1,4 @@
-// Streams many trips through WalkBatch (WalkBatchRequest.trip, 256 a stream message) and
+// Streams many trips through WalkBatch (WalkBatchRequest.trip, 256 a stream message by default) and
 // collects every answer by its index: the client side of batch trips, used by walkctl routes.
 #pragma once
 
@@ -29,10 +29,12 @@ struct StreamedTrips {
   absl::Status status;  // the stream's own outcome
 };
 
-// Answers `trips`; the stream's deadline is `timeout_s`. `on_answer` (when set) is called with
-// each answer as it arrives (on the calling thread), with the trip's position.
+// Answers `trips`, `message_pairs` a stream message (at most Info's max_pairs_per_message); the
+// stream's deadline is `timeout_s`. `on_answer` (when set) is called with each answer as it
+// arrives (on the calling thread), with the trip's position.
 StreamedTrips StreamTrips(
     const Connection& connection, double timeout_s, const std::vector<walk::v1::TripRequest>& trips,
-    const std::function<void(std::size_t, const TripAnswer&)>& on_answer = nullptr);
+    const std::function<void(std::size_t, const TripAnswer&)>& on_answer = nullptr,
+    std::size_t message_pairs = 256);
 
 }  // namespace walk::client

@@ -16,11 +16,6 @@
 namespace walk::client {
 namespace {
 
-// Pairs per PairBlock, and per-pair walks per stream message: enough to spread a message's fixed
-// cost thin, few enough that answers start flowing at once.
-constexpr std::size_t kPairsPerBlock = 4096;
-constexpr std::size_t kPairsPerMessage = 256;
-
 // What the pairs of one block share.
 using BlockKey =
     std::tuple<std::string, std::string, std::uint32_t, std::uint32_t, std::uint32_t, int>;
@@ -129,9 +124,11 @@ using BatchStream =
     grpc::ClientReaderWriter<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>;
 
 // Writes `walks` to `stream`, each with its position as its index, then WritesDone. With
-// `blocks`, blockable walks go in PairBlock columns, kPairsPerBlock a block; the others one a
-// message, kPairsPerMessage a stream message. Stops early when the stream ends.
-void WriteWalks(BatchStream& stream, const std::vector<walk::v1::WalkRequest>& walks, bool blocks) {
+// `options.blocks`, blockable walks go in PairBlock columns, block_pairs a block; the others one a
+// message, message_pairs a stream message. Stops early when the stream ends.
+void WriteWalks(BatchStream& stream, const std::vector<walk::v1::WalkRequest>& walks,
+                const StreamOptions& options) {
+  const bool blocks = options.blocks;
   std::map<BlockKey, walk::v1::WalkBatchRequest> open;  // a block being filled, by what it shares
   walk::v1::WalkBatchRequest singles;                   // per-pair walks being gathered
   bool has_single = false;
@@ -150,7 +147,7 @@ void WriteWalks(BatchStream& stream, const std::vector<walk::v1::WalkRequest>& w
       walk::v1::WalkBatchRequest& request = *last;
       request.set_index(kBlockOnlyIndex);
       AddToBlock(walks[i], i, request.mutable_block());
-      if (static_cast<std::size_t>(request.block().index_size()) == kPairsPerBlock) {
+      if (static_cast<std::size_t>(request.block().index_size()) >= options.block_pairs) {
         FinishBlock(request.mutable_block());
         send(&request);
       }
@@ -161,7 +158,7 @@ void WriteWalks(BatchStream& stream, const std::vector<walk::v1::WalkRequest>& w
     pair->set_index(i);
     *pair->mutable_walk() = walks[i];
     has_single = true;
-    if (static_cast<std::size_t>(singles.more_size()) + 1 == kPairsPerMessage) {
+    if (static_cast<std::size_t>(singles.more_size()) + 1 >= options.message_pairs) {
       send(&singles);
       has_single = false;
     }
@@ -204,6 +201,16 @@ void ReadAnswers(BatchStream& stream,
 
 }  // namespace
 
+void StreamOptions::FitToLimits(const walk::v1::Limits& limits) {
+  // 0: a walkd that does not list its limits (it takes these defaults).
+  if (limits.max_block_pairs() > 0) {
+    block_pairs = std::min<std::size_t>(block_pairs, limits.max_block_pairs());
+  }
+  if (limits.max_pairs_per_message() > 0) {
+    message_pairs = std::min<std::size_t>(message_pairs, limits.max_pairs_per_message());
+  }
+}
+
 StreamedWalks StreamWalks(const Connection& connection, double timeout_s,
                           const std::vector<walk::v1::WalkRequest>& walks,
                           const StreamOptions& options) {
@@ -213,7 +220,7 @@ StreamedWalks StreamWalks(const Connection& connection, double timeout_s,
                        std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6)));
   connection.Authorize(context);
   auto stream = stub->WalkBatch(&context);
-  std::thread writer([&] { WriteWalks(*stream, walks, options.blocks); });
+  std::thread writer([&] { WriteWalks(*stream, walks, options); });
   StreamedWalks result;
   result.answers.resize(walks.size());
   ReadAnswers(*stream, options.on_answer, &result);
@@ -233,8 +240,9 @@ StreamedWalks StreamWalks(const Connection& connection, double timeout_s,
     std::vector<walk::v1::WalkRequest> again;
     again.reserve(unanswered.size());
     for (std::size_t i : unanswered) again.push_back(walks[i]);
-    StreamOptions singles;
+    StreamOptions singles = options;
     singles.blocks = false;
+    singles.on_answer = nullptr;
     if (options.on_answer) {
       singles.on_answer = [&](std::size_t k, const PairAnswer& a) {
         options.on_answer(unanswered[k], a);

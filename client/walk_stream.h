@@ -50,6 +50,14 @@ struct StreamOptions {
   bool blocks = true;
   // Called with each answer as it arrives (on the calling thread), with the walk's position.
   std::function<void(std::size_t, const PairAnswer&)> on_answer;
+  // Pairs a PairBlock carries, and per-pair walks a stream message carries: enough to spread a
+  // message's fixed cost thin, few enough that answers start flowing at once. FitToLimits keeps
+  // them within what walkd takes.
+  std::size_t block_pairs = 4096;
+  std::size_t message_pairs = 256;
+
+  // Lowers block_pairs and message_pairs to walkd's limits (Info's), where those are lower.
+  void FitToLimits(const walk::v1::Limits& limits);
 };
 
 // Answers `walks`; the stream's deadline is `timeout_s`.

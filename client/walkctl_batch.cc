@@ -16,7 +16,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "client/batch_resume.h"
 #include "client/trip_stream.h"
+#include "client/walk_client.h"
 #include "client/walk_stream.h"
 #include "nlohmann/json.hpp"
 
@@ -46,14 +50,28 @@ void AppendNumber(double value, std::string* out) {
   if (std::find(text, end, '.') == end) *out += ".0";
 }
 
-// The output line of one answered pair, written straight into `out` (a million lines are
-// written in a batch: no JSON object a line).
-void AppendAnswerLine(const BatchPair& pair, const PairAnswer& a, std::string* out) {
+// `{"line":N,"id":...,QUESTION` of a pair's answer line (batch_resume.h).
+void AppendLineStart(const BatchPair& pair, bool trip, std::string* out) {
   *out += "{\"line\":";
   *out += std::to_string(pair.line);
   if (!pair.id.empty()) {
     *out += ",\"id\":";
     *out += nlohmann::json(pair.id).dump();
+  }
+  *out += ',';
+  *out += QuestionFields(pair.walk, trip);
+}
+
+// The output line of one answered pair, written straight into `out` (a million lines are
+// written in a batch: no JSON object a line): the question, the model its answer is under
+// (`served`: the model walkd served the question under when asked), the answer.
+void AppendAnswerLine(const BatchPair& pair, const PairAnswer& a, const std::string& served,
+                      std::string* out) {
+  AppendLineStart(pair, /*trip=*/false, out);
+  if (a.code == 0) {
+    *out += ",\"model\":\"";
+    *out += LineModel(served, ModelText(a.model));
+    *out += '"';
   }
   if (a.code != 0) {
     *out += ",\"error\":";
@@ -86,20 +104,6 @@ void AppendAnswerLine(const BatchPair& pair, const PairAnswer& a, std::string* o
   *out += ",\"method\":\"";
   *out += LowerSuffix(walk::v1::Method_Name(a.method), kMethodPrefix);
   *out += "\"}\n";
-}
-
-// Reads earlier answers from `path` (if it exists): line number -> its output line, for the
-// pairs that were answered without an error.
-std::map<std::uint64_t, std::string> EarlierAnswers(const std::string& path) {
-  std::map<std::uint64_t, std::string> answers;
-  std::ifstream in(path);
-  std::string text;
-  while (std::getline(in, text)) {
-    nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_discarded() || !json.contains("line") || json.contains("error")) continue;
-    answers[json["line"].get<std::uint64_t>()] = text;
-  }
-  return answers;
 }
 
 class Progress {
@@ -144,10 +148,39 @@ class Progress {
 
 // What the client counted of a batch, beside walkd's summary.
 struct ClientCounts {
-  std::uint64_t asked, failed, refused, malformed, kept;
+  std::uint64_t asked = 0, failed = 0, refused = 0, malformed = 0, kept = 0;
+  StaleCounts stale;
+  std::map<std::uint32_t, std::uint64_t> kept_by_band;  // earlier answers kept, by band
 };
 
-// The summary line that closes the answers file.
+// Adds walkd's counts of one band into the list `into`.
+void AddBandStats(const walk::v1::BandStats& from,
+                  google::protobuf::RepeatedPtrField<walk::v1::BandStats>* into) {
+  auto it = std::find_if(into->begin(), into->end(),
+                         [&](const walk::v1::BandStats& b) { return b.band() == from.band(); });
+  if (it == into->end()) {
+    *into->Add() = from;
+    return;
+  }
+  it->set_asked(it->asked() + from.asked());
+  it->set_stored(it->stored() + from.stored());
+  it->set_routed(it->routed() + from.routed());
+  it->set_straight(it->straight() + from.straight());
+  it->set_failed(it->failed() + from.failed());
+  it->set_refused(it->refused() + from.refused());
+}
+
+// Every band the batch touched (asked or kept), ascending: walkd's counts and the kept ones.
+std::map<std::uint32_t, std::pair<walk::v1::BandStats, std::uint64_t>> BandsOf(
+    const walk::v1::BatchSummary& summary, const ClientCounts& counted) {
+  std::map<std::uint32_t, std::pair<walk::v1::BandStats, std::uint64_t>> bands;
+  for (const walk::v1::BandStats& b : summary.bands()) bands[b.band()].first = b;
+  for (const auto& [band, kept] : counted.kept_by_band) bands[band].second = kept;
+  for (auto& [band, stats] : bands) stats.first.set_band(band);
+  return bands;
+}
+
+// The summary line that closes the answers file: the seed's stats line, in total and per band.
 nlohmann::ordered_json SummaryLine(const walk::v1::BatchSummary& summary,
                                    const ClientCounts& counted) {
   nlohmann::ordered_json last;
@@ -159,9 +192,21 @@ nlohmann::ordered_json SummaryLine(const walk::v1::BatchSummary& summary,
                      {"refused", counted.refused},
                      {"malformed", counted.malformed},
                      {"kept", counted.kept},
+                     {"stale", {{"pair", counted.stale.pair}, {"model", counted.stale.model}}},
                      {"store_answers_before", summary.store_answers_before()},
                      {"store_answers_after", summary.store_answers_after()},
                      {"wall_s", summary.wall_seconds()}};
+  // Per band: asked (sent to walkd), kept (from the file), stored, routed, straight, failed,
+  // refused.
+  nlohmann::ordered_json bands = nlohmann::ordered_json::object();
+  for (const auto& [band, stats] : BandsOf(summary, counted)) {
+    const walk::v1::BandStats& b = stats.first;
+    bands[std::to_string(band)] = {{"asked", b.asked()},       {"kept", stats.second},
+                                   {"stored", b.stored()},     {"routed", b.routed()},
+                                   {"straight", b.straight()}, {"failed", b.failed()},
+                                   {"refused", b.refused()}};
+  }
+  last["summary"]["bands"] = bands;
   // Pairs of a danger band answered by band 0's walk, by band (docs/cost_model.md).
   nlohmann::ordered_json reused = nlohmann::ordered_json::object();
   for (const walk::v1::BandCount& c : summary.from_band_zero()) {
@@ -181,6 +226,25 @@ nlohmann::ordered_json SummaryLine(const walk::v1::BatchSummary& summary,
     if (!by_band.empty()) last["summary"][name] = by_band;
   }
   return last;
+}
+
+// The stats line for people (standard error): totals, then a row per band.
+std::string HumanSummary(const walk::v1::BatchSummary& summary, const ClientCounts& counted) {
+  std::string text = absl::StrFormat(
+      "walkctl batch: %d pairs asked, %d kept (%d stale: %d pair changed, %d model changed), "
+      "%d malformed; store %d -> %d answers; %.2f s\n",
+      counted.asked, counted.kept, counted.stale.pair + counted.stale.model, counted.stale.pair,
+      counted.stale.model, counted.malformed, summary.store_answers_before(),
+      summary.store_answers_after(), summary.wall_seconds());
+  absl::StrAppendFormat(&text, "  %5s %10s %10s %10s %10s %10s %10s %10s\n", "band", "asked",
+                        "kept", "stored", "routed", "straight", "failed", "refused");
+  for (const auto& [band, stats] : BandsOf(summary, counted)) {
+    const walk::v1::BandStats& b = stats.first;
+    absl::StrAppendFormat(&text, "  %5d %10d %10d %10d %10d %10d %10d %10d\n", band, b.asked(),
+                          stats.second, b.stored(), b.routed(), b.straight(), b.failed(),
+                          b.refused());
+  }
+  return text;
 }
 
 // What a stream answered, as output lines by pair (unset: not asked, or never answered).
@@ -222,17 +286,35 @@ void AddSummary(const walk::v1::BatchSummary& from, walk::v1::BatchSummary* into
   add(from.navmesh(), into->mutable_navmesh());
   add(from.navmesh_none(), into->mutable_navmesh_none());
   add(from.navmesh_detour(), into->mutable_navmesh_detour());
+  for (const walk::v1::BandStats& b : from.bands()) AddBandStats(b, into->mutable_bands());
+  std::sort(into->mutable_bands()->begin(), into->mutable_bands()->end(),
+            [](const walk::v1::BandStats& a, const walk::v1::BandStats& b) {
+              return a.band() < b.band();
+            });
 }
 
-// Answers `walks` over args.streams WalkBatch calls sharing one channel, at most 4 open at once:
-// the parts' answers in order, their summaries added up, the first failed part's status.
+// Answers `walks` over WalkBatch calls sharing one channel, at most args.streams open at once
+// (4 by default): the walks are cut into pieces that the calls pull as they finish, so a
+// balancer that only rotates over replicas already connected spreads the later pieces over
+// replicas that connected late. The pieces' answers in order, their summaries added up, the
+// first failed piece's status.
 StreamedWalks StreamInParts(const BatchArgs& args, const std::vector<walk::v1::WalkRequest>& walks,
                             const StreamOptions& options) {
-  const std::size_t parts = std::min(static_cast<std::size_t>(std::max(args.streams, 1)),
-                                     std::max<std::size_t>(walks.size(), 1));
-  if (parts == 1) return StreamWalks(args.connection, args.timeout_s, walks, options);
+  const std::size_t streams = static_cast<std::size_t>(std::max(args.streams, 1));
+  // Pieces: several per stream, so late replicas get work; large enough that a call's own cost
+  // is small beside its pairs'.
+  std::size_t piece =
+      std::clamp<std::size_t>(walks.size() / (streams * 8) + 1, 64, std::size_t{1} << 16);
+  piece = std::min(piece, (walks.size() + streams - 1) / streams);  // a piece for every stream
+  piece = std::max<std::size_t>(piece, 1);
+  const std::size_t pieces = std::max<std::size_t>((walks.size() + piece - 1) / piece, 1);
+  if (streams == 1 || pieces == 1)
+    return StreamWalks(args.connection, args.timeout_s, walks, options);
   Connection shared = args.connection;
   shared.shared_channel = args.connection.OpenChannel(64 << 20);
+  // Connect before the first call (bounded): a balancer then has its addresses connecting.
+  shared.shared_channel->WaitForConnected(std::chrono::system_clock::now() +
+                                          std::chrono::seconds(5));
   StreamedWalks all;
   all.answers.resize(walks.size());
   walk::v1::BatchSummary summary;
@@ -243,11 +325,11 @@ StreamedWalks StreamInParts(const BatchArgs& args, const std::vector<walk::v1::W
       std::size_t part;
       {
         std::lock_guard<std::mutex> lock(mu);
-        if (next == parts) return;
+        if (next == pieces || !all.status.ok()) return;
         part = next++;
       }
-      const std::size_t begin = walks.size() * part / parts;
-      const std::size_t end = walks.size() * (part + 1) / parts;
+      const std::size_t begin = part * piece;
+      const std::size_t end = std::min(walks.size(), begin + piece);
       const std::vector<walk::v1::WalkRequest> mine(walks.begin() + begin, walks.begin() + end);
       StreamOptions own = options;
       own.on_answer = [&](std::size_t k, const PairAnswer& a) {
@@ -264,7 +346,7 @@ StreamedWalks StreamInParts(const BatchArgs& args, const std::vector<walk::v1::W
     }
   };
   std::vector<std::thread> threads;
-  for (std::size_t t = 0; t < std::min<std::size_t>(parts, 4); ++t) threads.emplace_back(work);
+  for (std::size_t t = 0; t < std::min(streams, pieces); ++t) threads.emplace_back(work);
   for (std::thread& t : threads) t.join();
   all.summary = summary;
   return all;
@@ -272,7 +354,8 @@ StreamedWalks StreamInParts(const BatchArgs& args, const std::vector<walk::v1::W
 
 // Streams pairs[to_ask] as walks.
 Asked AskWalks(const BatchArgs& args, const std::vector<BatchPair>& pairs,
-               const std::vector<std::size_t>& to_ask) {
+               const std::vector<std::size_t>& to_ask, const ServedModels& models,
+               const walk::v1::Limits& limits) {
   std::vector<walk::v1::WalkRequest> walks;
   walks.reserve(to_ask.size());
   for (std::size_t i : to_ask) walks.push_back(pairs[i].walk);
@@ -280,6 +363,7 @@ Asked AskWalks(const BatchArgs& args, const std::vector<BatchPair>& pairs,
   std::uint64_t stored = 0, routed = 0;
   Progress progress(to_ask.size());
   StreamOptions stream_options;
+  stream_options.FitToLimits(limits);
   stream_options.on_answer = [&](std::size_t, const PairAnswer& answer) {
     ++asked.done;
     (answer.stored ? stored : routed) += answer.code == 0 ? 1 : 0;
@@ -291,8 +375,9 @@ Asked AskWalks(const BatchArgs& args, const std::vector<BatchPair>& pairs,
   for (std::size_t k = 0; k < to_ask.size(); ++k) {
     const std::optional<PairAnswer>& answer = streamed.answers[k];
     if (!answer) continue;
+    const BatchPair& pair = pairs[to_ask[k]];
     std::string line;
-    AppendAnswerLine(pairs[to_ask[k]], *answer, &line);
+    AppendAnswerLine(pair, *answer, models.For(pair.walk, /*trip=*/false), &line);
     asked.lines[to_ask[k]] = std::move(line);
     asked.failed += answer->code == 0 && answer->status != walk::v1::WALK_STATUS_OK;
     asked.refused += answer->code != 0;
@@ -302,39 +387,47 @@ Asked AskWalks(const BatchArgs& args, const std::vector<BatchPair>& pairs,
   return asked;
 }
 
-// The output line of one answered trip.
-std::string TripLine(const BatchPair& pair, const TripAnswer& a) {
+// The output line of one answered trip: the question, the trips' model, the trip.
+std::string TripLine(const BatchPair& pair, const TripAnswer& a, const std::string& served) {
+  std::string out;
+  AppendLineStart(pair, /*trip=*/true, &out);
   nlohmann::ordered_json line;
-  line["line"] = pair.line;
-  if (!pair.id.empty()) line["id"] = pair.id;
   if (a.code != 0) {
     line["error"] =
         absl::StatusCodeToString(static_cast<absl::StatusCode>(a.code)) + ": " + a.message;
-    return line.dump() + "\n";
-  }
-  const walk::v1::TripResponse& trip = a.trip;
-  line["status"] = a.found() ? "ok" : "no_trip";
-  if (a.found()) {
-    line["seconds"] = trip.seconds();
-    line["yards"] = trip.yards();
-    line["rode"] = trip.rode();
-    line["hearthstone"] = trip.hearthstone_used();
-    nlohmann::json legs = nlohmann::json::array();
-    for (const walk::v1::TripLeg& leg : trip.legs()) {
-      legs.push_back(LowerSuffix(walk::v1::TripLegKind_Name(leg.kind()),
-                                 std::string("TRIP_LEG_KIND_").size()));
+  } else {
+    const walk::v1::TripResponse& trip = a.trip;
+    line["model"] = LineModel(served, trip.model_id());
+    line["status"] = a.found() ? "ok" : "no_trip";
+    if (a.found()) {
+      line["seconds"] = trip.seconds();
+      line["yards"] = trip.yards();
+      line["rode"] = trip.rode();
+      line["hearthstone"] = trip.hearthstone_used();
+      nlohmann::json legs = nlohmann::json::array();
+      for (const walk::v1::TripLeg& leg : trip.legs()) {
+        legs.push_back(LowerSuffix(walk::v1::TripLegKind_Name(leg.kind()),
+                                   std::string("TRIP_LEG_KIND_").size()));
+      }
+      line["legs"] = legs;
     }
-    line["legs"] = legs;
+    if (trip.walk_status() == walk::v1::WALK_STATUS_OK) line["walk_seconds"] = trip.walk_seconds();
+    line["walks_priced"] = trip.walks_priced();
+    line["walks_stored"] = trip.walks_stored();
   }
-  if (trip.walk_status() == walk::v1::WALK_STATUS_OK) line["walk_seconds"] = trip.walk_seconds();
-  line["walks_priced"] = trip.walks_priced();
-  line["walks_stored"] = trip.walks_stored();
-  return line.dump() + "\n";
+  const std::string members = line.dump();  // {...}: its members follow the question
+  out += ',';
+  out.append(members, 1, std::string::npos);
+  out += '\n';
+  return out;
 }
 
 // Streams pairs[to_ask] as trips (docs/trips.md), each also priced by walking all the way.
 Asked AskTrips(const BatchArgs& args, const std::vector<BatchPair>& pairs,
-               const std::vector<std::size_t>& to_ask) {
+               const std::vector<std::size_t>& to_ask, const ServedModels& models,
+               const walk::v1::Limits& limits) {
+  StreamOptions fitted;
+  fitted.FitToLimits(limits);
   std::vector<walk::v1::TripRequest> trips;
   trips.reserve(to_ask.size());
   for (std::size_t i : to_ask) {
@@ -350,18 +443,21 @@ Asked AskTrips(const BatchArgs& args, const std::vector<BatchPair>& pairs,
   Asked asked;
   std::uint64_t rode = 0, walked = 0;
   Progress progress(to_ask.size(), "rode", "walked");
-  StreamedTrips streamed =
-      StreamTrips(args.connection, args.timeout_s, trips, [&](std::size_t, const TripAnswer& a) {
+  StreamedTrips streamed = StreamTrips(
+      args.connection, args.timeout_s, trips,
+      [&](std::size_t, const TripAnswer& a) {
         ++asked.done;
         (a.trip.rode() ? rode : walked) += a.code == 0 ? 1 : 0;
         progress.Update(asked.done, rode, walked);
-      });
+      },
+      fitted.message_pairs);
   progress.Update(asked.done, rode, walked, true);
   asked.lines.resize(pairs.size());
   for (std::size_t k = 0; k < to_ask.size(); ++k) {
     const std::optional<TripAnswer>& answer = streamed.answers[k];
     if (!answer) continue;
-    asked.lines[to_ask[k]] = TripLine(pairs[to_ask[k]], *answer);
+    const BatchPair& pair = pairs[to_ask[k]];
+    asked.lines[to_ask[k]] = TripLine(pair, *answer, models.For(pair.walk, /*trip=*/true));
     asked.failed += answer->code == 0 && !answer->found();
     asked.refused += answer->code != 0;
   }
@@ -370,86 +466,130 @@ Asked AskTrips(const BatchArgs& args, const std::vector<BatchPair>& pairs,
   return asked;
 }
 
-}  // namespace
-
-int RunBatch(const BatchArgs& args) {
-  std::ifstream input(args.pairs_path);
-  if (!input) {
-    std::cerr << "walkctl: cannot read " << args.pairs_path << "\n";
-    return 2;
-  }
-  // Read every pair; a malformed line is reported and skipped.
+// Reads every pair of `path`; a malformed line is reported and skipped (counted in `malformed`).
+absl::StatusOr<std::vector<BatchPair>> ReadPairs(const std::string& path,
+                                                 const BatchDefaults& defaults,
+                                                 std::uint64_t* malformed) {
+  std::ifstream input(path);
+  if (!input) return absl::NotFoundError(absl::StrCat("cannot read ", path));
   std::vector<BatchPair> pairs;
-  std::uint64_t malformed = 0;
-  const bool csv = absl::EndsWith(args.pairs_path, ".csv");
+  const bool csv = absl::EndsWith(path, ".csv");
   std::optional<CsvPairs> csv_pairs;
   std::string text;
   for (std::uint64_t line = 1; std::getline(input, text); ++line) {
     if (text.empty() || text[0] == '#') continue;
-    absl::StatusOr<BatchPair> pair;
     if (csv && !csv_pairs) {
       auto header = CsvPairs::FromHeader(text);
       if (!header.ok()) {
-        std::cerr << "walkctl: " << args.pairs_path << ": " << header.status().message() << "\n";
-        return 2;
+        return absl::InvalidArgumentError(absl::StrCat(path, ": ", header.status().message()));
       }
       csv_pairs = *std::move(header);
       continue;
     }
-    pair = csv ? csv_pairs->Parse(text, line, args.defaults)
-               : ParseJsonPair(text, line, args.defaults);
+    absl::StatusOr<BatchPair> pair =
+        csv ? csv_pairs->Parse(text, line, defaults) : ParseJsonPair(text, line, defaults);
     if (!pair.ok()) {
-      std::cerr << "walkctl: " << args.pairs_path << ": " << pair.status().message()
-                << " (skipped)\n";
-      ++malformed;
+      std::cerr << "walkctl: " << path << ": " << pair.status().message() << " (skipped)\n";
+      ++*malformed;
       continue;
     }
     pairs.push_back(*std::move(pair));
   }
+  return pairs;
+}
 
-  const std::map<std::uint64_t, std::string> earlier = EarlierAnswers(args.out_path);
-  std::vector<std::size_t> to_ask;
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    if (!earlier.count(pairs[i].line)) to_ask.push_back(i);
-  }
-  if (!earlier.empty()) {
-    std::cerr << "walkctl batch: " << pairs.size() - to_ask.size() << " pairs already answered in "
-              << args.out_path << "; asking " << to_ask.size() << "\n";
-  }
-
-  Asked asked = args.trips ? AskTrips(args, pairs, to_ask) : AskWalks(args, pairs, to_ask);
-  const absl::Status& status = asked.status;
-  if (!status.ok()) {
-    std::cerr << "walkctl: " << absl::StatusCodeToString(status.code()) << ": " << status.message()
-              << " (" << asked.done << " pairs answered; re-run to ask the rest)\n";
-  }
-
-  // Answers in input order: earlier ones kept, new ones added; unanswered pairs left out.
-  std::ofstream out(args.out_path + ".tmp", std::ios::trunc);
+// Writes the answers file (to a temporary name, renamed into place): every pair's line in input
+// order (kept or newly asked; unanswered pairs left out), then `last`. False when it cannot.
+bool WriteAnswers(const std::string& out_path, const std::vector<BatchPair>& pairs,
+                  std::vector<std::string>& kept, Asked& asked,
+                  const nlohmann::ordered_json& last) {
+  std::ofstream out(out_path + ".tmp", std::ios::trunc);
   std::string text_out;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     if (text_out.size() > (1 << 20)) {
       out << text_out;
       text_out.clear();
     }
-    if (auto it = earlier.find(pairs[i].line); it != earlier.end()) {
-      text_out += it->second;
-      text_out += '\n';
+    if (!kept[i].empty()) {
+      text_out += kept[i];
     } else if (asked.lines[i]) {
       text_out += *asked.lines[i];
     }
   }
   out << text_out;
-  const nlohmann::ordered_json last = SummaryLine(
-      asked.summary,
-      {to_ask.size(), asked.failed, asked.refused, malformed, pairs.size() - to_ask.size()});
   out << last.dump() << "\n";
   out.close();
-  if (!out || std::rename((args.out_path + ".tmp").c_str(), args.out_path.c_str()) != 0) {
+  return out && std::rename((out_path + ".tmp").c_str(), out_path.c_str()) == 0;
+}
+
+}  // namespace
+
+int DefaultStreams(const ConnectionFiles& files) {
+  if (files.lb_policy != "round_robin") return 1;
+  for (const char* scheme : {"ipv4:", "ipv6:"}) {
+    if (absl::StartsWith(files.address, scheme)) {
+      return static_cast<int>(std::count(files.address.begin(), files.address.end(), ',')) + 1;
+    }
+  }
+  return 4;
+}
+
+int RunBatch(const BatchArgs& args) {
+  ClientCounts counted;
+  absl::StatusOr<std::vector<BatchPair>> read =
+      ReadPairs(args.pairs_path, args.defaults, &counted.malformed);
+  if (!read.ok()) {
+    std::cerr << "walkctl: " << read.status().message() << "\n";
+    return 2;
+  }
+  const std::vector<BatchPair>& pairs = *read;
+
+  // The models walkd serves now: every line records its answer's, and an earlier line is kept
+  // only under the same one.
+  walk::v1::InfoResponse info;
+  if (const grpc::Status status = WalkClient(args.connection, 30).Info(&info); !status.ok()) {
+    std::cerr << "walkctl: Info: " << status.error_message() << "\n";
+    return status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                   status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED
+               ? 3
+               : 4;
+  }
+  const ServedModels models(info);
+
+  EarlierAnswers earlier = EarlierAnswers::Read(args.out_path);
+  std::vector<std::string> kept(pairs.size());
+  std::vector<std::size_t> to_ask;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    kept[i] = earlier.Take(pairs[i], args.trips, models.For(pairs[i].walk, args.trips));
+    if (kept[i].empty()) {
+      to_ask.push_back(i);
+    } else {
+      ++counted.kept;
+      ++counted.kept_by_band[pairs[i].walk.band()];
+    }
+  }
+  counted.stale = earlier.Stale();
+  if (!earlier.empty() || counted.stale.pair > 0) {
+    std::cerr << "walkctl batch: " << counted.kept << " pairs already answered in " << args.out_path
+              << " under the model walkd serves; asking " << to_ask.size() << "\n";
+  }
+
+  Asked asked = args.trips ? AskTrips(args, pairs, to_ask, models, info.limits())
+                           : AskWalks(args, pairs, to_ask, models, info.limits());
+  const absl::Status& status = asked.status;
+  if (!status.ok()) {
+    std::cerr << "walkctl: " << absl::StatusCodeToString(status.code()) << ": " << status.message()
+              << " (" << asked.done << " pairs answered; re-run to ask the rest)\n";
+  }
+  counted.asked = to_ask.size();
+  counted.failed = asked.failed;
+  counted.refused = asked.refused;
+  const nlohmann::ordered_json last = SummaryLine(asked.summary, counted);
+  if (!WriteAnswers(args.out_path, pairs, kept, asked, last)) {
     std::cerr << "walkctl: cannot write " << args.out_path << "\n";
     return 1;
   }
-  std::cerr << "walkctl batch: " << last.dump() << "\n";
+  std::cerr << HumanSummary(asked.summary, counted);
   if (!status.ok()) {
     return status.code() == absl::StatusCode::kUnavailable ||
                    status.code() == absl::StatusCode::kDeadlineExceeded

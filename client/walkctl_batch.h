@@ -18,10 +18,15 @@ struct BatchArgs {
   BatchDefaults defaults;
   // Ask each pair as a trip (docs/trips.md) instead of a walk.
   bool trips = false;
-  // Walks are split over this many WalkBatch calls (at most 4 open at once) sharing one channel,
-  // so a round_robin balancer spreads them over replicas. Trips take one call.
-  int streams = 1;
+  // WalkBatch calls open at once on one channel, each pulling pieces of the walks as it
+  // finishes the last, so a round_robin balancer spreads them over replicas. Trips take one
+  // call. 0: DefaultStreams.
+  int streams = 0;
 };
+
+// The streams a batch opens when none are asked: with round_robin, one per address of an
+// ipv4:/ipv6: target (4 for a name that resolves to several), else 1.
+int DefaultStreams(const ConnectionFiles& files);
 
 // Returns walkctl's exit code (docs/api.md).
 int RunBatch(const BatchArgs& args);

@@ -256,10 +256,12 @@ walk::client::DrawOptions DrawOptionsFor(const walk::v1::InfoResponse& info, con
 }
 
 // Asks the ground around `path` (its box plus `margin_yards`) at the finest stride that fits one
-// Floors call; sets `stride`. An RPC error's exit code, or 0.
+// Floors call within walkd's limits (`limits`, from Info: columns a call, bytes a reply); sets
+// `stride`. An RPC error's exit code, or 0.
 int AskGround(walk::client::WalkClient& client, const WalkArgs& args,
               const walk::v1::PathResponse& path, double margin_yards,
-              walk::v1::FloorsResponse* ground, std::uint32_t* stride) {
+              const walk::v1::Limits& limits, walk::v1::FloorsResponse* ground,
+              std::uint32_t* stride) {
   double min_x = 1e300, min_y = 1e300, max_x = -1e300, max_y = -1e300;
   for (const auto& p : path.points()) {
     min_x = std::min(min_x, p.x_yards());
@@ -281,19 +283,30 @@ int AskGround(walk::client::WalkClient& client, const WalkArgs& args,
       static_cast<std::uint32_t>(std::ceil((max_x + margin_yards - x0) / column)) + 1;
   const auto columns_y =
       static_cast<std::uint32_t>(std::ceil((max_y + margin_yards - y0) / column)) + 1;
+  // A walkd that does not list its limits took 16,384 columns a call.
+  const std::uint64_t max_columns =
+      limits.max_floor_columns() > 0 ? limits.max_floor_columns() : 16384;
   *stride = 1;
   while (static_cast<std::uint64_t>((columns_x + *stride - 1) / *stride) *
              ((columns_y + *stride - 1) / *stride) >
-         65536)
+         max_columns)
     ++*stride;
   walk::v1::FloorsRequest request = probe;
   request.mutable_place()->set_x_yards(x0);
   request.mutable_place()->set_y_yards(y0);
   request.set_columns_x(columns_x);
   request.set_columns_y(columns_y);
-  request.set_stride(*stride);
-  if (grpc::Status s = client.Floors(request, ground); !s.ok()) return ReportRpcError(s);
-  return 0;
+  // Many floors a column can pass the reply's bytes: a coarser stride then, a few times at most.
+  for (int attempt = 0;; ++attempt) {
+    request.set_stride(*stride);
+    const grpc::Status s = client.Floors(request, ground);
+    if (s.ok()) return 0;
+    if (s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED ||
+        s.error_message().find("max-reply-bytes") == std::string::npos || attempt == 8) {
+      return ReportRpcError(s);
+    }
+    *stride *= 2;
+  }
 }
 
 // Draws the walk over the ground around it (the path's box plus a margin), its zones priced for
@@ -308,12 +321,13 @@ int Draw(walk::client::WalkClient& client, const DrawArgs& draw) {
               << "\n";
     return kExitRefused;
   }
+  walk::v1::InfoResponse info;  // walkd's limits, the zones' levels
+  if (grpc::Status s = client.Info(&info); !s.ok()) return ReportRpcError(s);
   walk::v1::FloorsResponse ground;
   std::uint32_t stride = 1;
-  if (int code = AskGround(client, args, path, draw.margin_yards, &ground, &stride); code != 0)
+  if (int code = AskGround(client, args, path, draw.margin_yards, info.limits(), &ground, &stride);
+      code != 0)
     return code;
-  walk::v1::InfoResponse info;  // the zones' levels
-  if (grpc::Status s = client.Info(&info); !s.ok()) return ReportRpcError(s);
   walk::client::DrawOptions options = DrawOptionsFor(info, args);
   options.stride = stride;
   char caption[256];
@@ -569,9 +583,9 @@ void AddStreamCommands(CLI::App& app, Commands& c) {
                     "Ask each pair as a trip (walks joined with the travel network)");
   c.batch
       ->add_option("--streams", batch.streams,
-                   "Split the pairs over this many WalkBatch calls, 4 at a time, on one channel "
-                   "(with --lb round_robin, each replica answers a share)")
-      ->capture_default_str()
+                   "WalkBatch calls open at once on one channel, pulling pieces of the pairs "
+                   "(default 1; with --lb round_robin, the target's addresses, so each replica "
+                   "answers a share)")
       ->check(CLI::Range(1, 1024));
 
   c.routes =
@@ -670,6 +684,9 @@ int Run(Commands& c) {
   }
   if (*c.batch) {
     c.batch_args.connection = *connection;
+    if (c.batch_args.streams == 0) {
+      c.batch_args.streams = walk::client::DefaultStreams(c.connection);
+    }
     return walk::client::RunBatch(c.batch_args);
   }
   if (*c.health) return Health(client, c.service);

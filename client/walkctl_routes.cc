@@ -151,9 +151,12 @@ struct LegPrice {
 
 // Streams `walks` through walkd as walks: each pair's price is its walk. UNAVAILABLE and the
 // like when the stream failed; INTERNAL when a pair was never answered.
-absl::StatusOr<std::vector<LegPrice>> PriceByWalks(
-    const RoutesArgs& args, const std::vector<walk::v1::WalkRequest>& walks) {
-  StreamedWalks streamed = StreamWalks(args.connection, args.timeout_s, walks);
+absl::StatusOr<std::vector<LegPrice>> PriceByWalks(const RoutesArgs& args,
+                                                   const std::vector<walk::v1::WalkRequest>& walks,
+                                                   const walk::v1::Limits& limits) {
+  StreamOptions options;
+  options.FitToLimits(limits);
+  StreamedWalks streamed = StreamWalks(args.connection, args.timeout_s, walks, options);
   if (!streamed.status.ok()) return streamed.status;
   std::vector<LegPrice> prices(walks.size());
   for (std::size_t i = 0; i < walks.size(); ++i) {
@@ -180,8 +183,12 @@ walk::v1::TripRequest TripOf(const walk::v1::WalkRequest& walk, bool hearthstone
 
 // Streams `trips`; answers[i] answers trips[i], or the error of the stream or of a pair.
 absl::StatusOr<std::vector<walk::v1::TripResponse>> AnswerTrips(
-    const RoutesArgs& args, const std::vector<walk::v1::TripRequest>& trips) {
-  StreamedTrips streamed = StreamTrips(args.connection, args.timeout_s, trips);
+    const RoutesArgs& args, const std::vector<walk::v1::TripRequest>& trips,
+    const walk::v1::Limits& limits) {
+  StreamOptions options;
+  options.FitToLimits(limits);
+  StreamedTrips streamed =
+      StreamTrips(args.connection, args.timeout_s, trips, nullptr, options.message_pairs);
   if (!streamed.status.ok()) return streamed.status;
   std::vector<walk::v1::TripResponse> answers(trips.size());
   for (std::size_t i = 0; i < trips.size(); ++i) {
@@ -199,11 +206,12 @@ absl::StatusOr<std::vector<walk::v1::TripResponse>> AnswerTrips(
 
 // Streams every pair as a trip (hearthstone ready), then again without the hearthstone those
 // whose trip cast it.
-absl::StatusOr<std::vector<LegPrice>> PriceByTrips(
-    const RoutesArgs& args, const std::vector<walk::v1::WalkRequest>& walks) {
+absl::StatusOr<std::vector<LegPrice>> PriceByTrips(const RoutesArgs& args,
+                                                   const std::vector<walk::v1::WalkRequest>& walks,
+                                                   const walk::v1::Limits& limits) {
   std::vector<walk::v1::TripRequest> trips;
   for (const walk::v1::WalkRequest& walk : walks) trips.push_back(TripOf(walk, true));
-  absl::StatusOr<std::vector<walk::v1::TripResponse>> ready = AnswerTrips(args, trips);
+  absl::StatusOr<std::vector<walk::v1::TripResponse>> ready = AnswerTrips(args, trips, limits);
   if (!ready.ok()) return ready.status();
   std::vector<LegPrice> prices(walks.size());
   std::vector<std::size_t> cast;
@@ -223,7 +231,7 @@ absl::StatusOr<std::vector<LegPrice>> PriceByTrips(
       trips.push_back(TripOf(walks[i], false));
     }
   }
-  absl::StatusOr<std::vector<walk::v1::TripResponse>> spent = AnswerTrips(args, trips);
+  absl::StatusOr<std::vector<walk::v1::TripResponse>> spent = AnswerTrips(args, trips, limits);
   if (!spent.ok()) return spent.status();
   for (std::size_t k = 0; k < cast.size(); ++k) {
     LegPrice& price = prices[cast[k]];
@@ -351,15 +359,10 @@ std::string RouteLine(const Route& route, const PricedRoute& priced, bool trips)
 
 // Whether legs go as trips: --trips on or off, or, for auto, whether Info lists a travel
 // network for the world.
-absl::StatusOr<bool> UseTrips(const RoutesArgs& args, const std::string& world) {
+bool UseTrips(const RoutesArgs& args, const walk::v1::InfoResponse& info,
+              const std::string& world) {
   if (args.trips == "on") return true;
   if (args.trips == "off") return false;
-  WalkClient client(args.connection, 30.0);
-  walk::v1::InfoResponse info;
-  const grpc::Status status = client.Info(&info);
-  if (!status.ok()) {
-    return absl::UnavailableError(absl::StrCat("Info: ", status.error_message()));
-  }
   for (const walk::v1::WorldInfo& w : info.worlds()) {
     if (w.name() == world) return w.has_travel() && w.travel().error().empty();
   }
@@ -375,13 +378,16 @@ int RunRoutes(const RoutesArgs& args) {
     return 2;
   }
   const RouteWalks walks = CollectWalks(*file);
-  absl::StatusOr<bool> trips = UseTrips(args, file->world);
-  if (!trips.ok()) {
-    std::cerr << "walkctl: " << trips.status().message() << "\n";
+  // walkd's worlds (for --trips auto) and limits (how many pairs a message may carry).
+  walk::v1::InfoResponse info;
+  if (const grpc::Status status = WalkClient(args.connection, 30.0).Info(&info); !status.ok()) {
+    std::cerr << "walkctl: Info: " << status.error_message() << "\n";
     return 3;
   }
+  const bool trips = UseTrips(args, info, file->world);
   absl::StatusOr<std::vector<LegPrice>> prices =
-      *trips ? PriceByTrips(args, walks.walks) : PriceByWalks(args, walks.walks);
+      trips ? PriceByTrips(args, walks.walks, info.limits())
+            : PriceByWalks(args, walks.walks, info.limits());
   if (!prices.ok()) {
     std::cerr << "walkctl: " << prices.status().message() << "\n";
     return 3;
@@ -399,7 +405,7 @@ int RunRoutes(const RoutesArgs& args) {
     hearthstones_total += priced.hearthstones;
     saved_total += priced.seconds - priced.improved_seconds;
     trip_saved_total += priced.walk_seconds - priced.improved_seconds;
-    out << RouteLine(route, priced, *trips) << "\n";
+    out << RouteLine(route, priced, trips) << "\n";
   }
   nlohmann::ordered_json summary;
   summary["summary"] = {{"routes", file->routes.size()},
@@ -407,7 +413,7 @@ int RunRoutes(const RoutesArgs& args) {
                         {"pairs_streamed", walks.walks.size()},
                         {"fallback_legs", fallbacks_total},
                         {"saved_seconds", saved_total}};
-  if (*trips) {
+  if (trips) {
     summary["summary"]["trips"] = true;
     summary["summary"]["ridden_legs"] = ridden_total;
     summary["summary"]["hearthstones"] = hearthstones_total;

@@ -398,7 +398,10 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
     walk::v1::ModelInfo* m = out->add_models();
     m->set_profile(entry.metric->profile().name);
     m->set_band(entry.metric->band());
-    if (w.served->has_grid()) m->set_grid_model(nav::FormatId(entry.model));
+    if (w.served->has_grid()) {
+      m->set_grid_model(nav::FormatId(entry.model));
+      m->set_trip_model(nav::FormatId(entry.trip_model));
+    }
     if (entry.navmesh_model != 0) m->set_navmesh_model(nav::FormatId(entry.navmesh_model));
   }
   if (w.served->navmesh != nullptr) NavMeshToProto(*w.served->navmesh, out->mutable_navmesh());

@@ -57,6 +57,7 @@ void ToProto(const TripResult& result, walk::v1::TripResponse* out) {
   const nav::Trip& trip = result.trip;
   out->set_status(trip.found ? walk::v1::TRIP_STATUS_OK : walk::v1::TRIP_STATUS_NO_TRIP);
   out->set_band(result.band);
+  out->set_model_id(nav::FormatId(result.model));
   out->set_walks_priced(trip.walks_priced);
   out->set_walks_stored(result.walks_stored);
   if (trip.walk) {

@@ -159,6 +159,7 @@ absl::StatusOr<TripResult> TripPlanner::Plan(const TripQuery& query, absl::strin
 
   TripResult result;
   result.band = query.band;
+  result.model = metric->trip_model;
   result.places = {*query.from, *query.to};
   result.node_ids = {"", ""};
   for (const nav::TravelNode& node : network.nodes) {

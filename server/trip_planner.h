@@ -47,6 +47,7 @@ struct TripResult {
   std::vector<nav::Place> places;
   std::vector<std::string> node_ids;
   std::uint32_t band = 0;
+  std::uint64_t model = 0;  // the trips' model it was answered under (ServedWorld::MetricEntry)
   std::uint32_t walks_stored = 0;  // walks the store or the node-walk cache answered
   double hearthstone_cooldown_left_seconds = 0.0;  // when the trip ends
 };

@@ -231,6 +231,13 @@ void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t
   {
     std::lock_guard<std::mutex> lock(mu_);
     in_flight_ -= rows.size();
+    walk::v1::BandStats& by_band = bands_[band];
+    by_band.set_asked(by_band.asked() + rows.size());
+    by_band.set_refused(by_band.refused() + counts[kRefused]);
+    by_band.set_stored(by_band.stored() + stored);
+    by_band.set_routed(by_band.routed() + routed);
+    by_band.set_straight(by_band.straight() + counts[kStraight]);
+    by_band.set_failed(by_band.failed() + counts[kFailed]);
     summary_.set_refused(summary_.refused() + counts[kRefused]);
     summary_.set_stored(summary_.stored() + stored);
     summary_.set_routed(summary_.routed() + routed);
@@ -267,19 +274,28 @@ void WalkBatchReactor::Answered(walk::v1::WalkBatchResponse response, const char
   {
     std::lock_guard<std::mutex> lock(mu_);
     --in_flight_;
+    walk::v1::BandStats& by_band = bands_[band];
+    by_band.set_asked(by_band.asked() + 1);
+    if (failed) by_band.set_failed(by_band.failed() + 1);
     if (response.code() != 0) {
       summary_.set_refused(summary_.refused() + 1);
+      by_band.set_refused(by_band.refused() + 1);
     } else if (response.has_trip()) {
+      by_band.set_routed(by_band.routed() + 1);
       summary_.set_trips(summary_.trips() + 1);
       if (response.trip().rode()) summary_.set_trips_rode(summary_.trips_rode() + 1);
       if (failed) ++failed_by_band_[band];
     } else {
-      if (response.stored())
+      if (response.stored()) {
         summary_.set_stored(summary_.stored() + 1);
-      else
+        by_band.set_stored(by_band.stored() + 1);
+      } else {
         summary_.set_routed(summary_.routed() + 1);
+        by_band.set_routed(by_band.routed() + 1);
+      }
       if (response.walk().method() == walk::v1::METHOD_STRAIGHT_LINE && !response.stored()) {
         summary_.set_straight(summary_.straight() + 1);
+        by_band.set_straight(by_band.straight() + 1);
       }
       if (failed) ++failed_by_band_[band];
       if (response.walk().from_band_zero()) ++from_band_zero_by_band_[band];
@@ -349,6 +365,10 @@ WalkBatchReactor::Action WalkBatchReactor::NextLocked() {
       add(hybrid_by_band_[1], summary_.mutable_navmesh());
       add(hybrid_by_band_[2], summary_.mutable_navmesh_none());
       add(hybrid_by_band_[3], summary_.mutable_navmesh_detour());
+      for (auto& [band, stats] : bands_) {
+        stats.set_band(band);
+        *summary_.add_bands() = stats;
+      }
       if (answerer_.store() != nullptr) {
         if (auto after = answerer_.store()->EstimateAnswers(); after.ok())
           summary_.set_store_answers_after(*after);

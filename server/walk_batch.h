@@ -115,6 +115,7 @@ class WalkBatchReactor final
   bool finished_ = false;
   walk::v1::BatchSummary summary_;
   std::map<std::uint32_t, std::uint64_t> failed_by_band_;
+  std::map<std::uint32_t, walk::v1::BandStats> bands_;  // what each band's pairs did
   std::map<std::uint32_t, std::uint64_t> from_band_zero_by_band_;
   // Hybrid pairs by what they took (HybridChoice 1 .. 3), by band.
   std::map<std::uint32_t, std::uint64_t> hybrid_by_band_[4];

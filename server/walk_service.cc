@@ -314,6 +314,17 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
   for (const std::string& name : nav::ProfileNames()) response->add_profiles(name);
   for (std::uint32_t band : nav::kDangerBands) response->add_bands(band);
   response->set_version(WALKD_VERSION);
+  walk::v1::Limits* limits = response->mutable_limits();
+  limits->set_max_table_cells(limits_.max_table_cells);
+  limits->set_max_pairs_per_message(limits_.batch.max_pairs_per_message);
+  limits->set_max_block_pairs(limits_.batch.max_block_pairs);
+  limits->set_max_floor_columns(limits_.max_floor_columns);
+  limits->set_max_group_starts(limits_.max_group_starts);
+  limits->set_max_reply_bytes(limits_.max_reply_bytes);
+  limits->set_max_message_bytes(limits_.max_message_bytes);
+  limits->set_max_search_expansions(limits_.max_search_expansions);
+  limits->set_max_inflight_pairs(limits_.batch.max_inflight_pairs);
+  limits->set_max_concurrent_streams(limits_.max_concurrent_streams);
   if (live_ != nullptr) live_->Describe(response);
   finish(absl::OkStatus());
   return reactor;

@@ -32,6 +32,11 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
     std::uint64_t max_floor_columns = 16384;
     std::uint64_t max_reply_bytes = (std::uint64_t{4} << 20) - (64 << 10);
     BatchLimits batch;  // its open_streams is the service's own
+    // Limits other parts enforce, listed in Info so clients size requests by them: a PathGroup's
+    // starts, a request message's bytes, calls open on one connection.
+    std::uint64_t max_group_starts = 4096;
+    std::uint64_t max_message_bytes = std::uint64_t{4} << 20;
+    std::uint64_t max_concurrent_streams = 128;
   };
   // Everything is borrowed and must outlive the service. `stopping` turns true when walkd stops
   // for good (its grace over): every search then stops. Every call is a read for `auth`.

@@ -290,6 +290,9 @@ void Walkd::Parts::CreateWalkService() {
   limits.batch.max_pairs_per_message = options.max_pairs_per_message;
   limits.batch.max_block_pairs = options.max_block_pairs;
   limits.batch.max_inflight_pairs = options.max_inflight_pairs;
+  limits.max_group_starts = options.max_group_starts;
+  limits.max_message_bytes = options.max_message_bytes;
+  limits.max_concurrent_streams = options.max_concurrent_streams;
   service = std::make_unique<WalkServiceImpl>(worlds, *answerer, *trips, *pool, *metrics, stopping,
                                               limits, auth);
 }

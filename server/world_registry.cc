@@ -270,6 +270,8 @@ void WorldRegistry::LoadOne(std::size_t index) {
     LoadTravel(dir, served.get());
     const std::uint64_t graph_fingerprint =
         served->router ? served->router->graph().Fingerprint() : 0;
+    const std::uint64_t travel_hash =
+        served->travel != nullptr ? nav::TravelContentHash(*served->travel) : 0;
     for (const std::string& name : nav::ProfileNames()) {
       const bool over_graph = served->router != nullptr && served->router->HasProfile(name);
       for (std::uint32_t band : nav::kDangerBands) {
@@ -278,6 +280,7 @@ void WorldRegistry::LoadOne(std::size_t index) {
         entry.model =
             store::ModelHash({served->world.content_id, entry.metric.get(),
                               store::kWalkerAnswerVersion, over_graph ? graph_fingerprint : 0});
+        entry.trip_model = store::TripModelHash({travel_hash, entry.model});
         if (served->navmesh != nullptr) {
           entry.navmesh_model = store::NavMeshModelHash(
               {served->navmesh->content_hash, served->world.content_id, entry.metric.get()});

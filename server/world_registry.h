@@ -59,6 +59,7 @@ struct ServedWorld {
     std::unique_ptr<nav::Metric> metric;
     std::uint64_t model = 0;
     std::uint64_t navmesh_model = 0;  // the navmesh's answers' model (store/model_hash.h); 0: none
+    std::uint64_t trip_model = 0;     // trips' model (TripModelHash): the network and `model`
   };
   std::vector<MetricEntry> metrics;
   // The abstract graph walks go over (walkgrid prepare), or null: every walk searches the fine

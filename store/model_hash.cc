@@ -56,4 +56,13 @@ std::uint64_t NavMeshModelHash(const NavMeshModelInputs& inputs) {
   return hasher.Finish();
 }
 
+std::uint64_t TripModelHash(const TripModelInputs& inputs) {
+  nav::ContentHasher hasher;
+  hasher.AddString("walkd-trip-model-v1");
+  hasher.AddU64(inputs.travel_content_hash);
+  hasher.AddU64(inputs.grid_model);
+  hasher.AddU64(inputs.answer_version);
+  return hasher.Finish();
+}
+
 }  // namespace walk::store

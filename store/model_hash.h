@@ -45,4 +45,19 @@ struct NavMeshModelInputs {
 // The model hash of a navmesh walk's answers: never equal to a grid walk's.
 std::uint64_t NavMeshModelHash(const NavMeshModelInputs& inputs);
 
+// The trip search's answer version: bump it whenever a trip answers differently for the same
+// question on the same network and walks (the search, how legs are priced or joined).
+inline constexpr std::uint32_t kTripAnswerVersion = 1;
+
+// What decides a trip's answer: the travel network as placed, the walks it joins (the grid's
+// model of the profile and band) and the trip search's version.
+struct TripModelInputs {
+  std::uint64_t travel_content_hash = 0;  // nav::TravelContentHash; 0 without a network
+  std::uint64_t grid_model = 0;           // ModelHash of the profile and band
+  std::uint32_t answer_version = kTripAnswerVersion;
+};
+
+// The model hash of a trip's answers: never equal to a walk's.
+std::uint64_t TripModelHash(const TripModelInputs& inputs);
+
 }  // namespace walk::store

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "nav/grid/content_hash.h"
 #include "nav/query/snap.h"
 
 namespace walk::nav {
@@ -42,6 +43,38 @@ const Hearthstone* TravelNetwork::HearthstoneOf(std::string_view profile) const 
     if (h.profile == profile) return &h;
   }
   return nullptr;
+}
+
+std::uint64_t TravelContentHash(const TravelNetwork& network) {
+  ContentHasher hasher;
+  hasher.AddString("walkd-travel-v1");
+  hasher.AddU64(network.nodes.size());
+  for (const TravelNode& node : network.nodes) {
+    hasher.AddString(node.id);
+    hasher.AddU64(static_cast<std::uint64_t>(node.faction));
+    hasher.AddU64(node.placed ? 1 : 0);
+    hasher.AddU64(node.place.continent);
+    hasher.AddDouble(node.place.x_yards);
+    hasher.AddDouble(node.place.y_yards);
+    hasher.AddU64(node.place.z_yards.has_value() ? 1 : 0);
+    hasher.AddDouble(node.place.z_yards.value_or(0.0));
+  }
+  hasher.AddU64(network.rides.size());
+  for (const TravelRide& ride : network.rides) {
+    hasher.AddU64(static_cast<std::uint64_t>(ride.kind));
+    hasher.AddU64(ride.from);
+    hasher.AddU64(ride.to);
+    hasher.AddDouble(ride.wait_seconds);
+    hasher.AddDouble(ride.ride_seconds);
+  }
+  hasher.AddU64(network.hearthstones.size());
+  for (const Hearthstone& h : network.hearthstones) {
+    hasher.AddString(h.profile);
+    hasher.AddU64(h.bind);
+    hasher.AddDouble(h.cast_seconds);
+    hasher.AddDouble(h.cooldown_seconds);
+  }
+  return hasher.Finish();
 }
 
 bool MayUse(const Profile& profile, const TravelNode& node) {

@@ -76,6 +76,11 @@ struct TravelNetwork {
   const Hearthstone* HearthstoneOf(std::string_view profile) const;
 };
 
+// A hash of everything in `network` that decides a trip (stable across runs and machines): the
+// nodes as placed (ids, factions, places, heights), the rides and the hearthstones. Names for
+// people are left out. Call after PlaceNodes.
+std::uint64_t TravelContentHash(const TravelNetwork& network);
+
 // True when a character of `profile` may use `node`: a neutral node, or one of its own faction.
 bool MayUse(const Profile& profile, const TravelNode& node);
 

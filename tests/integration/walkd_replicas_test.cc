@@ -134,5 +134,48 @@ TEST(ReplicasTest, OneBatchOverThreeReplicasAnswersAsOneWalkdDoes) {
   std::filesystem::remove_all(dir);
 }
 
+// Three walkd started afresh: a batch's streams (as many as the target has addresses, by default)
+// pull pieces of the pairs, so replicas that connected after the first still answer their share.
+TEST(ReplicasTest, ABatchSpreadsOverFreshReplicasFromTheFirstSecond) {
+  const std::string dir = testing::FreshTempDir("walkd-replicas", "fresh");
+  ASSERT_NO_FATAL_FAILURE(WriteWorld(dir + "/worlds/field"));
+  constexpr int kPairs = 3000;
+  std::ofstream pairs(dir + "/pairs.jsonl");
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> coord(0.5, 39.5);
+  for (int k = 0; k < kPairs; ++k) {
+    pairs << "{\"world\": \"field\", \"from\": [" << coord(rng) << ", " << coord(rng)
+          << "], \"to\": [" << coord(rng) << ", " << coord(rng) << "]}\n";
+  }
+  pairs.close();
+  std::vector<Replica> replicas;
+  std::vector<std::string> addresses;
+  for (int k = 0; k < 3; ++k) {
+    replicas.push_back(StartReplica(dir + "/worlds", absl::StrCat(dir, "/data", k)));
+    ASSERT_FALSE(replicas.back().walkd.address.empty()) << replicas.back().walkd.process->output();
+    addresses.push_back(replicas.back().walkd.address);
+  }
+  for (const Replica& r : replicas) {
+    client::WalkClient client(r.walkd.address, 30.0);
+    ASSERT_TRUE(testing::WaitUntil([&] {
+      grpc::health::v1::HealthCheckResponse::ServingStatus status;
+      return client.Health("", &status).ok() &&
+             status == grpc::health::v1::HealthCheckResponse::SERVING;
+    }));
+  }
+  const std::string target = "ipv4:" + absl::StrJoin(addresses, ",");
+  auto batch = testing::RunCommand({WALKCTL_BIN, "--addr", target, "--lb", "round_robin", "batch",
+                                    dir + "/pairs.jsonl", "--out", dir + "/out.jsonl"});
+  ASSERT_EQ(batch.exit_code, 0) << batch.output;
+  double total = 0;
+  for (const Replica& r : replicas) {
+    const double answered = PairsAnswered(r);
+    total += answered;
+    EXPECT_GE(answered, kPairs * 0.2) << r.walkd.address << " answered too small a share";
+  }
+  EXPECT_EQ(total, kPairs);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace walk
