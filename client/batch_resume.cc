@@ -132,11 +132,10 @@ EarlierAnswers EarlierAnswers::Read(const std::string& path) {
     nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded() || !json.is_object() || json.contains("summary")) continue;
     if (json.contains("error")) continue;  // refused: asked again, never an answer
-    const bool identified = absl::StartsWith(text, "{\"line\":") &&
-                            text.find(kQuestionStart) != std::string::npos &&
-                            json.contains("model") && json["model"].is_string() &&
-                            json.contains("world") && json.contains("profile") &&
-                            json.contains("band") && json.contains("backend");
+    const bool identified =
+        absl::StartsWith(text, "{\"line\":") && text.find(kQuestionStart) != std::string::npos &&
+        json.contains("model") && json["model"].is_string() && json.contains("world") &&
+        json.contains("profile") && json.contains("band") && json.contains("backend");
     absl::StatusOr<BatchPair> question =
         identified ? ParseJsonPair(text, 0, no_defaults) : absl::InvalidArgumentError("");
     if (!question.ok()) {

@@ -83,7 +83,7 @@ class EarlierAnswers {
   };
   std::vector<Line> lines_;
   std::multimap<std::string, std::size_t> by_question_;  // QuestionFields -> lines_ index
-  std::uint64_t unidentified_ = 0;  // lines without a question or model
+  std::uint64_t unidentified_ = 0;                       // lines without a question or model
 };
 
 }  // namespace walk::client

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/number_text.h"
 #include "nav/query/place_check.h"
 #include "nav/query/settle.h"
 #include "nav/query/snap.h"
@@ -21,8 +22,9 @@ absl::Status TripQuery::Validate(absl::string_view field_prefix) const {
   if (absl::Status valid = walk.Validate(field_prefix); !valid.ok()) return valid;
   const double left = hearthstone_cooldown_left_seconds;
   if (!std::isfinite(left) || left < 0 || left > nav::kMaxTravelSeconds) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field_prefix, "hearthstone_cooldown_left_seconds: ", left, " is out of range [0, 1e6]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field_prefix, "hearthstone_cooldown_left_seconds: ", nav::NumberText(left),
+                     " is out of range [0, 1000000]"));
   }
   return absl::OkStatus();
 }

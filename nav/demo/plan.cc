@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nav/demo/landmarks.h"
+#include "nav/grid/number_text.h"
 
 namespace walk::nav::demo {
 
@@ -29,8 +30,8 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Make(const DemoOptions& options) {
   }
   if (!std::isfinite(options.column_yards) || options.column_yards < 0.5 ||
       options.column_yards > 8.0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("DemoOptions.column_yards must be 0.5 to 8 (got ", options.column_yards, ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "DemoOptions.column_yards must be 0.5 to 8 (got ", NumberText(options.column_yards), ")"));
   }
   std::unique_ptr<Plan> plan(new Plan(options));
   if (absl::Status status = plan->Lay(); !status.ok()) return status;

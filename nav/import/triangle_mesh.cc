@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/number_text.h"
 
 namespace walk::nav {
 
@@ -128,7 +129,7 @@ absl::Status ObjParser::Vertex(std::string_view line) {
       return Error("a vertex needs three finite coordinates");
     }
     if (std::abs(coordinate) > kMaxObjCoordinateYards) {
-      return Error(absl::StrCat("coordinate ", coordinate, " lies beyond +-",
+      return Error(absl::StrCat("coordinate ", NumberText(coordinate), " lies beyond +-",
                                 kMaxObjCoordinateYards, " yards, the most a mesh may span"));
     }
   }

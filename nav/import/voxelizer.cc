@@ -14,6 +14,7 @@
 #include "nav/grid/grid_format.h"
 // Recast is third-party: included here only (its include directory is private to walk_nav).
 #include "Recast.h"
+#include "nav/grid/number_text.h"
 
 namespace walk::nav {
 namespace {
@@ -87,7 +88,7 @@ struct Settings {
 
 absl::Status BadOption(const char* field, double value, const char* rule) {
   return absl::InvalidArgumentError(
-      absl::StrCat("VoxelizeOptions.", field, " must be ", rule, " (got ", value, ")"));
+      absl::StrCat("VoxelizeOptions.", field, " must be ", rule, " (got ", NumberText(value), ")"));
 }
 
 absl::StatusOr<Settings> MakeSettings(const VoxelizeOptions& o) {
@@ -628,7 +629,7 @@ absl::Status CheckExtent(const TriangleMesh& mesh, const VoxelizeOptions& o,
     return absl::InvalidArgumentError(absl::StrCat(
         "the mesh spans ", double{max[0]} - min[0], " x ", double{max[2]} - min[2],
         " yards (x, z): an extent of ", width_columns, " x ", height_columns,
-        " columns at column_yards ", o.column_yards, "; a continent holds at most ",
+        " columns at column_yards ", NumberText(o.column_yards), "; a continent holds at most ",
         kMaxVoxelizeColumns, " x ", kMaxVoxelizeColumns, " columns (raise column_yards)"));
   }
   return absl::OkStatus();

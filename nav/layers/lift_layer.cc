@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "nav/grid/number_text.h"
 #include "nav/layers/json_text.h"
 #include "nlohmann/json.hpp"
 
@@ -123,7 +124,7 @@ absl::StatusOr<SurfaceId> ResolveLanding(const Continent& c, const WorldFrame& f
   auto refuse = [&](const std::string& why) {
     return absl::InvalidArgumentError(absl::StrCat(member, ": ", why));
   };
-  const std::string at = absl::StrFormat("(%g, %g)", landing.x, landing.y);
+  const std::string at = absl::StrCat("(", NumberText(landing.x), ", ", NumberText(landing.y), ")");
   // Far coordinates are off every map; checked before converting to a column.
   const double limit = 1e15 * frame.column_yards;
   if (!(std::abs(landing.x) < limit && std::abs(landing.y) < limit)) {
@@ -142,9 +143,9 @@ absl::StatusOr<SurfaceId> ResolveLanding(const Continent& c, const WorldFrame& f
   const double off = std::abs(c.height_yards[best] - landing.z);
   if (!(off <= kLandingToleranceYards)) {
     return refuse(
-        absl::StrFormat("no surface of the column at %s lies within %g yards of z = %g "
+        absl::StrFormat("no surface of the column at %s lies within %g yards of z = %s "
                         "(the nearest is at z = %g)",
-                        at, kLandingToleranceYards, landing.z, c.height_yards[best]));
+                        at, kLandingToleranceYards, NumberText(landing.z), c.height_yards[best]));
   }
   if (c.flags[best] & kFlagBlocked) {
     return refuse(absl::StrFormat("the surface at z = %g is blocked ground", c.height_yards[best]));

@@ -17,6 +17,7 @@
 #include "DetourNavMesh.h"
 #include "DetourNavMeshBuilder.h"
 #include "Recast.h"
+#include "nav/grid/number_text.h"
 
 namespace walk::nav {
 namespace {
@@ -38,8 +39,8 @@ template <typename T>
 using RecastPtr = std::unique_ptr<T, RecastFree>;
 
 absl::Status BadOption(const char* field, double value, const char* rule) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("NavMeshBuildOptions.", field, " must be ", rule, " (got ", value, ")"));
+  return absl::InvalidArgumentError(absl::StrCat("NavMeshBuildOptions.", field, " must be ", rule,
+                                                 " (got ", NumberText(value), ")"));
 }
 
 absl::Status Validate(const NavMeshBuildOptions& o) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/number_text.h"
 
 namespace walk::nav {
 
@@ -13,8 +14,8 @@ absl::Status ValidatePlace(const Place& place, absl::string_view field) {
           absl::StrCat(field, ".", name, ": must be a finite number"));
     }
     if (std::abs(value) > kMaxAbsCoordinateYards) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".", name, ": ", value, " is out of range [-1e8, 1e8] yards"));
+      return absl::InvalidArgumentError(absl::StrCat(field, ".", name, ": ", NumberText(value),
+                                                     " is out of range [-1e8, 1e8] yards"));
     }
     return absl::OkStatus();
   };
@@ -27,7 +28,7 @@ absl::Status ValidatePlace(const Place& place, absl::string_view field) {
     }
     if (std::abs(z) > kMaxAbsHeightYards) {
       return absl::InvalidArgumentError(
-          absl::StrCat(field, ".z_yards: ", z, " is out of range [-1e6, 1e6] yards"));
+          absl::StrCat(field, ".z_yards: ", NumberText(z), " is out of range [-1e6, 1e6] yards"));
     }
   }
   return absl::OkStatus();

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/number_text.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::nav {
@@ -54,7 +55,8 @@ class FieldReader {
     if (!object_[field].is_number()) return Error(field, "expected a number");
     const double value = object_[field].get<double>();
     if (!std::isfinite(value) || value < low || value > high) {
-      return Error(field, absl::StrCat(value, " is out of range [", low, ", ", high, "]"));
+      return Error(field, absl::StrCat(NumberText(value), " is out of range [", NumberText(low),
+                                       ", ", NumberText(high), "]"));
     }
     return value;
   }

@@ -93,9 +93,9 @@ TEST(BatchResumeTest, EarlierLinesAreKeptByQuestionAndModelOnly) {
   EXPECT_EQ(earlier.Take(moved, false, "m1"),
             "{\"line\":7,\"id\":\"new\"," + QuestionFields(p.walk, false) +
                 ",\"model\":\"m1\",\"status\":\"ok\",\"seconds\":1.5}\n");
-  EXPECT_EQ(earlier.Take(moved, true, "m1"), "");   // a trip is another question
-  EXPECT_EQ(earlier.Take(q, false, "m2"), "");      // another model
-  EXPECT_EQ(earlier.Take(q, false, ""), "");        // walkd cannot say: never kept
+  EXPECT_EQ(earlier.Take(moved, true, "m1"), "");  // a trip is another question
+  EXPECT_EQ(earlier.Take(q, false, "m2"), "");     // another model
+  EXPECT_EQ(earlier.Take(q, false, ""), "");       // walkd cannot say: never kept
   const StaleCounts stale = earlier.Stale();
   EXPECT_EQ(stale.model, 1u);
   EXPECT_EQ(stale.pair, 1u);  // the line without a question

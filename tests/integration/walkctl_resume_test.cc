@@ -84,7 +84,7 @@ Answers Read(const std::string& path) {
 Answers Batch(const Walkd& walkd, const std::string& pairs, const std::string& out,
               bool trips = false) {
   std::vector<std::string> argv = {WALKCTL_BIN, "--addr", walkd.address, "batch", pairs,
-                                   "--out", out};
+                                   "--out",     out};
   if (trips) argv.push_back("--trips");
   const testing::CommandResult run = RunCommand(argv);
   EXPECT_EQ(run.exit_code, 0) << run.output;
@@ -161,7 +161,8 @@ TEST(WalkctlResumeTest, APairInsertedAtTheTopOrLinesSwappedGetTheirOwnAnswers) {
   EXPECT_EQ(dropped.summary["stale"]["model"], 0) << dropped.summary;
 
   // The same ends asked in another band, or for another profile, are other questions.
-  WriteLines(pairs, {Pair("b", 100, 100, 300, 320, 20), Pair("b", 100, 100, 300, 320, 0, "faction-b")});
+  WriteLines(pairs,
+             {Pair("b", 100, 100, 300, 320, 20), Pair("b", 100, 100, 300, 320, 0, "faction-b")});
   const Answers other = Batch(walkd, pairs, out);
   EXPECT_EQ(other.summary["kept"], 0) << other.summary;
   EXPECT_EQ(other.summary["asked"], 2) << other.summary;
@@ -211,8 +212,8 @@ TEST(WalkctlResumeTest, AChangedModelAsksAgainOnlyWhatItChanged) {
                     trips_out = dir + "/trips.jsonl";
   const std::vector<std::uint32_t> bands = {0, 10, 20, 30, 40};
   std::vector<std::string> lines;
-  const double ends[][4] = {{771.9, 246.9, 119.8, 861.5}, {100, 100, 900, 950},
-                            {500, 520, 60, 610},          {980, 40, 30, 1000}};
+  const double ends[][4] = {
+      {771.9, 246.9, 119.8, 861.5}, {100, 100, 900, 950}, {500, 520, 60, 610}, {980, 40, 30, 1000}};
   for (std::uint32_t band : bands) {
     for (const auto& e : ends) {
       lines.push_back(Pair(std::to_string(band), e[0], e[1], e[2], e[3], band, "neutral"));
@@ -224,8 +225,8 @@ TEST(WalkctlResumeTest, AChangedModelAsksAgainOnlyWhatItChanged) {
     line = json.dump();
   }
   WriteLines(pairs, lines);
-  auto before = std::map<std::pair<std::string, std::uint32_t>,
-                         std::pair<std::string, std::string>>();
+  auto before =
+      std::map<std::pair<std::string, std::uint32_t>, std::pair<std::string, std::string>>();
   {
     Walkd walkd = Start(data, worlds);
     before = Models(walkd, "demo");

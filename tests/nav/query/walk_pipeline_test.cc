@@ -106,6 +106,12 @@ TEST_F(AnswerWalkTest, BadCoordinatesAreInvalidArgumentsNamingTheField) {
     EXPECT_EQ(answer.status().code(), absl::StatusCode::kInvalidArgument) << c.field;
     EXPECT_EQ(answer.status().message().substr(0, c.field.size()), c.field) << answer.status();
   }
+  // The refused value prints exactly, never rounded (1e+08) to look like the limit.
+  Place beyond = At(0, 0);
+  beyond.x_yards = 100000000.5;
+  auto exact = AnswerWalk(world_, shortest_, beyond, At(1, 1), walker_);
+  EXPECT_EQ(exact.status().message(),
+            "from.x_yards: 100000000.5 is out of range [-1e8, 1e8] yards");
   Place other = At(1, 1);
   other.continent = 3;
   auto crossing = AnswerWalk(world_, shortest_, At(0, 0), other, walker_);

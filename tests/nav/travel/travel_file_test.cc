@@ -67,7 +67,12 @@ TEST(TravelFile, RefusesBadDataNamingTheNodeOrEdgeAndTheField) {
   EXPECT_EQ(ErrorWith("\"to\": \"a-2\", \"seconds\": 30", "\"to\": \"a-9\", \"seconds\": 30"),
             "edges[0] (flight a-1 -> a-9).to: no node \"a-9\"");
   EXPECT_EQ(ErrorWith("\"seconds\": 30", "\"seconds\": -1"),
-            "edges[0] (flight a-1 -> a-2).seconds: -1 is out of range [0, 1e+06]");
+            "edges[0] (flight a-1 -> a-2).seconds: -1 is out of range [0, 1000000]");
+  // Numbers print exactly: the refused value is never rounded to look like the limit.
+  EXPECT_EQ(ErrorWith("\"seconds\": 30", "\"seconds\": 1000001"),
+            "edges[0] (flight a-1 -> a-2).seconds: 1000001 is out of range [0, 1000000]");
+  EXPECT_EQ(ErrorWith("\"seconds\": 30", "\"seconds\": 1000000.25"),
+            "edges[0] (flight a-1 -> a-2).seconds: 1000000.25 is out of range [0, 1000000]");
   EXPECT_EQ(ErrorWith("\"kind\": \"boat\"", "\"kind\": \"balloon\""),
             "edges[1] (balloon dock -> a-2).kind: \"balloon\" is not one of flight, boat, "
             "zeppelin, tram, portal");
