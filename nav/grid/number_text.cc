@@ -19,4 +19,14 @@ std::string NumberText(double value) {
   return std::string(text, end);
 }
 
+std::string NumberText(float value) {
+  if (std::isnan(value) || std::isinf(value) ||
+      (value == std::floor(value) && std::abs(value) < 1e15f)) {
+    return NumberText(static_cast<double>(value));
+  }
+  char text[64];
+  const auto [end, error] = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, end);
+}
+
 }  // namespace walk::nav

@@ -130,7 +130,8 @@ absl::Status ObjParser::Vertex(std::string_view line) {
     }
     if (std::abs(coordinate) > kMaxObjCoordinateYards) {
       return Error(absl::StrCat("coordinate ", NumberText(coordinate), " lies beyond +-",
-                                kMaxObjCoordinateYards, " yards, the most a mesh may span"));
+                                NumberText(kMaxObjCoordinateYards),
+                                " yards, the most a mesh may span"));
     }
   }
   if (mesh_.vertex_count() >= kMaxObjVertices) {

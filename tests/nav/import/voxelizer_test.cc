@@ -678,7 +678,9 @@ TEST(ReadObjTest, RefusesWhatIsBeyondItsLimits) {
   absl::StatusOr<TriangleMesh> mesh = ReadObj(far.path());
   ASSERT_EQ(mesh.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(mesh.status().message().find(":3:"), std::string::npos) << mesh.status();
-  EXPECT_NE(mesh.status().message().find("1e+08"), std::string::npos) << mesh.status();
+  EXPECT_NE(mesh.status().message().find("coordinate 1e+30 lies beyond +-100000000 yards"),
+            std::string::npos)
+      << mesh.status();
   EXPECT_FALSE(ParseObj("v 0 0 1e39\n", "overflow.obj").ok());  // beyond float
   EXPECT_FALSE(ParseObj("v 0 0 nan\n", "nan.obj").ok());
   EXPECT_FALSE(ParseObj("v 0 0 -inf\n", "inf.obj").ok());
