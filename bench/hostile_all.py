@@ -207,6 +207,55 @@ def probe_all(tmp, worlds, live, token):
     full_disk(tmp)
 
 
+CACHE_GAUGES = ("walk_answer_cache_bytes", "walk_leg_cache_bytes", "walk_grid_mapped_resident_bytes",
+                "walk_store_block_cache_bytes", "walk_store_memtable_bytes",
+                "walk_store_table_reader_bytes")
+
+
+def resident_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def sustain(tmp, worlds, live, token, args):
+    """Mixed load (batches, unary walks, trips, live updates and paths) for --seconds, walkd's
+    resident memory and its caches sampled every 10 s: flat once the caches are full, and what is
+    resident beyond the caches (the constant of docs/operations.md's ceiling)."""
+    cache = str(args.cache_mb)
+    w = Walkd(tmp, "sustain", ["--worlds", worlds, "--live-worlds", live, "--search-threads", "2",
+                               "--auth-token-file", token, "--leg-cache-mb", cache,
+                               "--answer-cache-mb", cache, "--store-block-cache-mb", cache])
+    token_text = open(token).read().strip()
+    probe = subprocess.Popen([PROBE, "--addr", w.addr, "--pid", str(w.proc.pid), "sustain",
+                              "--streams", str(args.streams), "--seconds", str(args.seconds),
+                              "--token", token_text], stdout=subprocess.PIPE, text=True)
+    samples = []  # (seconds, resident MB, caches MB)
+    started = time.time()
+    print(f"sustain: caches {cache} MiB each; every 10 s: resident, the caches' bytes, the rest",
+          flush=True)
+    while probe.poll() is None:
+        time.sleep(10)
+        if probe.poll() is not None:
+            break
+        caches = sum(w.metric(g) or 0.0 for g in CACHE_GAUGES) / 2**20
+        rss = resident_mb(w.proc.pid)
+        samples.append((time.time() - started, rss, caches))
+        print(f"  {samples[-1][0]:5.0f} s: resident {rss:7.1f} MB, caches {caches:7.1f} MB, "
+              f"rest {rss - caches:6.1f} MB", flush=True)
+    print(probe.stdout.read(), end="", flush=True)
+    half = [x for x in samples if x[0] >= samples[-1][0] / 2] if samples else []
+    if len(half) >= 2:
+        slope = lambda k: (half[-1][k] - half[0][k]) / ((half[-1][0] - half[0][0]) / 60)
+        print(f"sustain: second half ({half[0][0]:.0f}-{half[-1][0]:.0f} s): resident "
+              f"{half[0][1]:.1f} -> {half[-1][1]:.1f} MB ({slope(1):+.2f} MB/min), caches "
+              f"{half[0][2]:.1f} -> {half[-1][2]:.1f} MB ({slope(2):+.2f} MB/min), beyond the "
+              f"caches at most {max(r - c for _, r, c in samples):.1f} MB", flush=True)
+    w.stop()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, default=16)
@@ -222,12 +271,7 @@ def main():
         if not args.only_sustain:
             probe_all(tmp, worlds, live, token)
         if not args.skip_sustain:
-            cache = str(args.cache_mb)
-            w = Walkd(tmp, "sustain", ["--worlds", worlds, "--search-threads", "2",
-                                       "--leg-cache-mb", cache, "--answer-cache-mb", cache,
-                                       "--store-block-cache-mb", cache])
-            w.probe("sustain", "--streams", str(args.streams), "--seconds", str(args.seconds))
-            w.stop()
+            sustain(tmp, worlds, live, token, args)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -105,6 +105,7 @@ walk::v1::WalkRequest ShortWalk() {
 struct Probe {
   std::string address;
   int pid = 0;
+  std::string token;  // sent with LiveService updates (walkd's --auth-token-file)
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<walk::v1::WalkService::Stub> walks;
   std::unique_ptr<walk::v1::LiveService::Stub> live;
@@ -333,14 +334,71 @@ void Sustain(Probe& p, int streams, int seconds) {
       }
     });
   }
+  // Trips between random places of d4 (its travel.json), one after another.
+  std::atomic<std::uint64_t> trips{0}, trips_failed{0}, live_calls{0}, live_failed{0};
+  clients.emplace_back([&] {
+    std::mt19937 random(7);
+    while (running()) {
+      const walk::v1::WalkRequest walk = RandomWalk(random);
+      walk::v1::TripRequest trip;
+      trip.set_world("d4");
+      *trip.mutable_from() = walk.from();
+      *trip.mutable_to() = walk.to();
+      trip.set_profile(random() % 2 ? "faction-a" : "faction-b");
+      trip.set_band(random() % 2 ? 0 : 20);
+      grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+      walk::v1::TripResponse response;
+      (p.walks->Trip(&context, trip, &response).ok() ? trips : trips_failed) += 1;
+    }
+  });
+  // A game server on the live world "yard": a building placed and removed, and units' paths.
+  clients.emplace_back([&] {
+    std::mt19937 random(5);
+    std::uniform_int_distribution<int> cell(0, 31);
+    for (std::uint32_t round = 0; running(); ++round) {
+      walk::v1::UpdateBlockersRequest update;
+      update.set_world("yard");
+      walk::v1::BlockerChange* change = update.add_changes();
+      change->set_id(1);
+      if (round % 2 == 0) {
+        change->set_kind(walk::v1::BlockerChange::KIND_ADD_BUILDING);
+        const double x = cell(random) % 28, y = cell(random) % 28;
+        change->set_x0(x);
+        change->set_y0(y);
+        change->set_x1(x + 3);
+        change->set_y1(y + 3);
+      } else {
+        change->set_kind(walk::v1::BlockerChange::KIND_REMOVE_BUILDING);
+      }
+      grpc::ClientContext update_context;
+      if (!p.token.empty()) update_context.AddMetadata("authorization", "Bearer " + p.token);
+      walk::v1::UpdateBlockersResponse updated;
+      (p.live->UpdateBlockers(&update_context, update, &updated).ok() ? live_calls : live_failed) +=
+          1;
+      for (int unit = 0; unit < 20 && running(); ++unit) {
+        walk::v1::LivePathRequest path;
+        path.set_world("yard");
+        path.mutable_start()->set_x(cell(random));
+        path.mutable_start()->set_y(cell(random));
+        path.mutable_goal()->set_x(cell(random));
+        path.mutable_goal()->set_y(cell(random));
+        path.set_unit(1 + random() % 100000);  // many units: the kept routes fill up
+        grpc::ClientContext context;
+        context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+        walk::v1::LivePathResponse response;
+        (p.live->LivePath(&context, path, &response).ok() ? live_calls : live_failed) += 1;
+      }
+    }
+  });
   std::vector<double> unary;
   int unary_failed = 0;
   double peak_rss = 0.0;
   std::mt19937 random(9);
   int next_report = 10;
   std::printf(
-      "sustain: %d batch streams of 512 random pairs a round, one unary walk every "
-      "20 ms, %d s\n",
+      "sustain: %d batch streams of 512 random pairs a round, one unary walk every 20 ms, "
+      "trips one after another, live updates and paths, %d s\n",
       streams, seconds);
   std::printf("  resident at start: %.0f MB\n", StatusMb(p.pid, "VmRSS:"));
   while (running()) {
@@ -352,8 +410,10 @@ void Sustain(Probe& p, int streams, int seconds) {
     }
     peak_rss = std::max(peak_rss, StatusMb(p.pid, "VmRSS:"));
     if (SecondsSince(start) >= next_report) {
-      std::printf("  %3d s: %llu pairs answered, resident %.0f MB\n", next_report,
-                  static_cast<unsigned long long>(pairs.load()), StatusMb(p.pid, "VmRSS:"));
+      std::printf("  %3d s: %llu pairs answered, %llu trips, %llu live calls, resident %.0f MB\n",
+                  next_report, static_cast<unsigned long long>(pairs.load()),
+                  static_cast<unsigned long long>(trips.load()),
+                  static_cast<unsigned long long>(live_calls.load()), StatusMb(p.pid, "VmRSS:"));
       std::fflush(stdout);
       next_report += 10;
     }
@@ -368,11 +428,16 @@ void Sustain(Probe& p, int streams, int seconds) {
   };
   const double elapsed = SecondsSince(start);
   std::printf(
-      "sustain: %llu pairs in %.0f s (%.0f pairs/s), %llu streams failed; unary %zu "
+      "sustain: %llu pairs in %.0f s (%.0f pairs/s), %llu streams failed; %llu trips (%llu "
+      "failed), %llu live calls (%llu failed); unary %zu "
       "answered, %d failed: p50 %.1f ms, p99 %.1f ms, max %.1f ms; resident peak %.0f MB, "
       "end %.0f MB\n",
       static_cast<unsigned long long>(pairs.load()), elapsed, pairs.load() / elapsed,
-      static_cast<unsigned long long>(stream_errors.load()), unary.size(), unary_failed,
+      static_cast<unsigned long long>(stream_errors.load()),
+      static_cast<unsigned long long>(trips.load()),
+      static_cast<unsigned long long>(trips_failed.load()),
+      static_cast<unsigned long long>(live_calls.load()),
+      static_cast<unsigned long long>(live_failed.load()), unary.size(), unary_failed,
       at(0.5) * 1e3, at(0.99) * 1e3, unary.empty() ? 0.0 : unary.back() * 1e3, peak_rss,
       StatusMb(p.pid, "VmRSS:"));
 }
@@ -392,6 +457,7 @@ int main(int argc, char** argv) {
       ->required();
   app.add_option("--streams", streams, "sustain: batch streams")->capture_default_str();
   app.add_option("--seconds", seconds, "sustain: how long")->capture_default_str();
+  app.add_option("--token", p.token, "sustain: the token live updates send");
   app.add_option("--world", long_world, "hold: the world searched")->capture_default_str();
   app.add_option("--far", far_corner, "hold: the far corner, yards")->capture_default_str();
   CLI11_PARSE(app, argc, argv);

@@ -12,6 +12,7 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -264,6 +265,9 @@ absl::Status Walkd::Parts::OpenStore() {
     store::AnswerCache* cache = answer_cache.get();
     gauges->Add("walk_answer_cache_answers", "Stored answers held in memory for batch lookups.",
                 [cache] { return static_cast<double>(cache->Size()); });
+    gauges->Add("walk_answer_cache_bytes",
+                "Bytes the answer cache's tables hold (--answer-cache-mb).",
+                [cache] { return static_cast<double>(cache->Bytes()); });
     cache_warmer = WarmAnswerCache(store.get(), cache);
   }
   const store::WalkStore* raw_store = store.get();
@@ -271,6 +275,24 @@ absl::Status Walkd::Parts::OpenStore() {
     auto answers = raw_store->EstimateAnswers();
     return answers.ok() ? static_cast<double>(*answers) : 0.0;
   });
+  // The store's memory: its block cache (with index and filter blocks), memtables, and what its
+  // tables hold outside the cache.
+  using MemoryUse = store::WalkStore::MemoryUse;
+  for (const auto& [name, help, part] :
+       {std::tuple{"walk_store_block_cache_bytes",
+                   "Bytes in the store's block cache, index and filter blocks included "
+                   "(--store-block-cache-mb).",
+                   &MemoryUse::block_cache},
+        std::tuple{"walk_store_memtable_bytes", "Bytes in the store's memtables.",
+                   &MemoryUse::memtables},
+        std::tuple{"walk_store_table_reader_bytes",
+                   "Bytes the store's open tables hold outside the block cache.",
+                   &MemoryUse::table_readers}}) {
+    gauges->Add(name, help, [raw_store, part = part] {
+      auto memory = raw_store->Memory();
+      return memory.ok() ? static_cast<double>((*memory).*part) : 0.0;
+    });
+  }
   return absl::OkStatus();
 }
 

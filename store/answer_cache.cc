@@ -103,4 +103,13 @@ std::size_t AnswerCache::Size() const {
   return n;
 }
 
+std::size_t AnswerCache::Bytes() const {
+  std::size_t slots = 0;
+  for (const auto& shard : shards_) {
+    std::lock_guard<std::mutex> lock(shard->mu);
+    slots += shard->young.capacity() + shard->old.capacity();
+  }
+  return slots * kSlotBytes;
+}
+
 }  // namespace walk::store

@@ -35,6 +35,8 @@ class AnswerCache {
   void Insert(const WalkKey& key, const WalkOutcome& outcome);
   // Answers cached now, both generations (for the gauge).
   std::size_t Size() const;
+  // Bytes its tables hold now, both generations (at most about max_bytes).
+  std::size_t Bytes() const;
   // Answers the young maps hold before any ages: what a warm-up may insert without evicting.
   std::size_t YoungCapacity() const { return young_limit_ * kShards; }
 

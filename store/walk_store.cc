@@ -58,9 +58,12 @@ rocksdb::Options MakeOptions(const WalkStoreOptions& options) {
   // block; the prefix blooms come from the prefix extractor above.
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   t.whole_key_filtering = true;
-  // Index and filter blocks live with the open table readers (max_open_files = -1), outside the
-  // block cache: a lookup never waits on their cache entries and they are never evicted.
-  t.cache_index_and_filter_blocks = false;
+  // Index and filter blocks live in the block cache, charged to its budget, so the store's
+  // memory stays bounded however many answers it holds (outside the cache they grow ~2.5 bytes
+  // an answer). High priority and pinned at level 0 keep the hot ones from churning.
+  t.cache_index_and_filter_blocks = true;
+  t.cache_index_and_filter_blocks_with_high_priority = true;
+  t.pin_l0_filter_and_index_blocks_in_cache = true;
   // A hash index inside each data block: a point lookup jumps to its restart interval.
   t.data_block_index_type = rocksdb::BlockBasedTableOptions::kDataBlockBinaryAndHash;
   t.data_block_hash_table_util_ratio = 0.75;
@@ -236,6 +239,21 @@ absl::StatusOr<std::uint64_t> WalkStore::EstimateAnswers() const {
         absl::StrCat("walk store ", dir_, ": RocksDB gave no rocksdb.estimate-num-keys"));
   }
   return keys;
+}
+
+absl::StatusOr<WalkStore::MemoryUse> WalkStore::Memory() const {
+  const auto in_use = impl_->Use();
+  if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;
+  MemoryUse use;
+  for (const auto& [property, out] :
+       {std::pair{rocksdb::DB::Properties::kBlockCacheUsage, &use.block_cache},
+        std::pair{rocksdb::DB::Properties::kCurSizeAllMemTables, &use.memtables},
+        std::pair{rocksdb::DB::Properties::kEstimateTableReadersMem, &use.table_readers}}) {
+    if (!impl_->db->GetIntProperty(property, out)) {
+      return absl::InternalError(absl::StrCat("walk store ", dir_, ": RocksDB gave no ", property));
+    }
+  }
+  return use;
 }
 
 absl::StatusOr<std::uint64_t> WalkStore::CountAnswers(std::uint64_t model) const {

@@ -103,6 +103,16 @@ class WalkStore {
   // off by overwritten keys until they are compacted). Costs nothing.
   absl::StatusOr<std::uint64_t> EstimateAnswers() const;
 
+  // What the store holds in memory, bytes: its block cache (data blocks, and index and filter
+  // blocks, all within WalkStoreOptions::block_cache_bytes), its memtables (at most
+  // write_buffer_bytes each, two at a time), and what its open tables hold outside the cache.
+  struct MemoryUse {
+    std::uint64_t block_cache = 0;
+    std::uint64_t memtables = 0;
+    std::uint64_t table_readers = 0;
+  };
+  absl::StatusOr<MemoryUse> Memory() const;
+
   // The exact number of answers stored under `model`, counted by iterating its prefix.
   absl::StatusOr<std::uint64_t> CountAnswers(std::uint64_t model) const;
 
