@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "nav/grid/grid.h"
+#include "store/staged_dir.h"
 #include "store/walk_store.h"
 
 namespace walk::client {
@@ -50,6 +51,10 @@ int RunStoreExport(const StoreArgs& args) {
                            : (std::filesystem::path(args.pack_dir) / nav::FormatId(model)).string();
     auto stats = (*store)->ExportModel(model, out);
     if (!stats.ok()) return Fail(stats.status());
+    if (stats->cleared_leftover) {
+      std::printf("walkctl: cleared %s, the half pack an interrupted export left\n",
+                  store::StagingPathOf(out, store::kExportStagingSuffix).c_str());
+    }
     std::printf("walkctl: exported %llu answers of model %s into %zu files in %s\n",
                 static_cast<unsigned long long>(stats->answers), nav::FormatId(model).c_str(),
                 stats->files.size(), out.c_str());
@@ -58,14 +63,23 @@ int RunStoreExport(const StoreArgs& args) {
 }
 
 int RunStoreIngest(const StoreArgs& args) {
-  auto store = OpenStore(args.store_dir, true);
+  store::WalkStoreOptions options;
+  options.dir = args.store_dir;
+  store::IngestDone done;
+  auto store = store::WalkStore::OpenAndIngest(options, args.pack_dir, &done);
+  if (done.cleared_leftover) {
+    std::printf("walkctl: cleared %s, the half store an interrupted ingest left\n",
+                store::StagingPathOf(args.store_dir, store::kIngestStagingSuffix).c_str());
+  }
   if (!store.ok()) return Fail(store.status());
-  auto packs = (*store)->IngestPacks(args.pack_dir);
-  if (!packs.ok()) return Fail(packs.status());
-  for (const store::IngestStats& stats : *packs) {
+  for (const store::IngestStats& stats : done.packs) {
     std::printf("walkctl: ingested %llu answers of model %s from %zu files\n",
                 static_cast<unsigned long long>(stats.answers), nav::FormatId(stats.model).c_str(),
                 stats.files);
+  }
+  if (done.built_beside) {
+    std::printf("walkctl: made the new store %s whole (built beside, renamed into place)\n",
+                args.store_dir.c_str());
   }
   return 0;
 }

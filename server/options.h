@@ -40,7 +40,7 @@ struct WalkdOptions {
   // Run without a store: every walk is routed, nothing is kept.
   bool no_store = false;
   // A store pack (walkctl store export), or a folder of packs, to ingest at start, before
-  // serving.
+  // serving. A new store is built beside (`<store>.ingest-tmp`) and renamed into place whole.
   std::string ingest_dir;
   // Folder of live worlds (LiveService): every subfolder holding map.map (and layers.txt).
   std::string live_worlds_dir;

@@ -34,6 +34,7 @@
 #include "server/walk_metrics.h"
 #include "server/walk_service.h"
 #include "server/world_registry.h"
+#include "store/staged_dir.h"
 #include "store/walk_store.h"
 
 namespace walk::server {
@@ -233,10 +234,16 @@ absl::Status Walkd::Parts::OpenStore() {
   store_options.max_bytes = options.store_max_bytes;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(store_options.dir).parent_path(), ec);
-  absl::StatusOr<std::unique_ptr<store::WalkStore>> opened = store::WalkStore::Open(store_options);
+  // With --ingest, a new store is built beside and renamed into place once every pack is in.
+  store::IngestDone ingested;
+  absl::StatusOr<std::unique_ptr<store::WalkStore>> opened =
+      options.ingest_dir.empty()
+          ? store::WalkStore::Open(store_options)
+          : store::WalkStore::OpenAndIngest(store_options, options.ingest_dir, &ingested);
   if (!opened.ok()) {
     return absl::Status(opened.status().code(),
-                        absl::StrCat("--store: ", opened.status().message()));
+                        absl::StrCat(ingested.packs_failed ? "--ingest: " : "--store: ",
+                                     opened.status().message()));
   }
   store = *std::move(opened);
   store_health = std::make_unique<StoreHealth>(
@@ -249,16 +256,14 @@ absl::Status Walkd::Parts::OpenStore() {
                                               why, "\n")
                                : std::string("walkd: the walk store takes writes again\n"));
       });
-  if (!options.ingest_dir.empty()) {
-    auto ingested = store->IngestPacks(options.ingest_dir);
-    if (!ingested.ok()) {
-      return absl::Status(ingested.status().code(),
-                          absl::StrCat("--ingest: ", ingested.status().message()));
-    }
-    for (const store::IngestStats& pack : *ingested) {
-      std::cout << "walkd: ingested " << pack.answers << " answers of model "
-                << nav::FormatId(pack.model) << " from " << options.ingest_dir << std::endl;
-    }
+  if (ingested.cleared_leftover) {
+    std::cout << "walkd: cleared "
+              << store::StagingPathOf(store_options.dir, store::kIngestStagingSuffix)
+              << ", the half store an interrupted ingest left" << std::endl;
+  }
+  for (const store::IngestStats& pack : ingested.packs) {
+    std::cout << "walkd: ingested " << pack.answers << " answers of model "
+              << nav::FormatId(pack.model) << " from " << options.ingest_dir << std::endl;
   }
   if (options.answer_cache_mb > 0) {
     answer_cache = std::make_unique<store::AnswerCache>(options.answer_cache_mb << 20);

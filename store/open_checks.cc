@@ -16,7 +16,9 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_reader.h"
+#include "rocksdb/table_properties.h"
 #include "store/rocks_status.h"
+#include "store/staged_dir.h"
 
 namespace walk::store {
 namespace fs = std::filesystem;
@@ -26,10 +28,11 @@ namespace {
 // What to do about a damaged store, said the same way wherever one is found.
 std::string DamagedAdvice(const std::string& dir) {
   return absl::StrCat(
-      " walkd will not use it. Move ", dir,
-      " aside (keep it to look at) and start with an empty store: answers are computed again as "
+      " walkd will not use it. Move it aside (`mv -- ", ShellQuoted(dir), " ",
+      ShellQuoted(dir + ".damaged"),
+      "`, and keep it to look at) and start with an empty store: answers are computed again as "
       "they are asked, or ingest store packs to refill it. RocksDB's `ldb repair --db=",
-      dir, "`, run on a copy, salvages what it can.");
+      ShellQuoted(dir), "`, run on a copy, salvages what it can.");
 }
 
 // The file names RocksDB writes that hold data (not the LOCK, not the info LOG).
@@ -62,6 +65,7 @@ struct UnlistedTable {
   // The table reads whole. A table that does not is an unfinished output of a flush or a
   // compaction: never listed, never acknowledged.
   bool whole = false;
+  bool ingested = false;  // a copy of a pack's table (an external file), not a flush's output
   std::uint64_t answers = 0;
   std::uint64_t missing = 0;  // of `answers`, those the store does not have
 };
@@ -72,6 +76,12 @@ absl::StatusOr<UnlistedTable> ReadUnlistedTable(const rocksdb::Options& options,
   UnlistedTable table;
   rocksdb::SstFileReader reader(options);
   if (!reader.Open(path).ok() || !reader.VerifyChecksum().ok()) return table;
+  if (const auto props = reader.GetTableProperties(); props != nullptr) {
+    // The property RocksDB's SstFileWriter gives every file it writes (a pack's tables, not
+    // those of a flush or a compaction); RocksDB's own name for it is not in its public headers.
+    table.ingested =
+        props->user_collected_properties.count("rocksdb.external_sst_file.version") != 0;
+  }
   std::unique_ptr<rocksdb::Iterator> it(reader.NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     ++table.answers;
@@ -90,7 +100,7 @@ absl::StatusOr<UnlistedTable> ReadUnlistedTable(const rocksdb::Options& options,
 
 }  // namespace
 
-absl::StatusOr<StoreDirContents> LookAtStoreDir(const std::string& dir, bool create_if_missing) {
+absl::StatusOr<StoreDirContents> LookAtStoreDir(const std::string& dir) {
   std::error_code ec;
   const fs::file_status status = fs::status(dir, ec);
   if (ec && ec != std::errc::no_such_file_or_directory) {
@@ -99,6 +109,7 @@ absl::StatusOr<StoreDirContents> LookAtStoreDir(const std::string& dir, bool cre
   }
   StoreDirContents contents;
   std::string data_file;
+  bool answers = false;  // files that may hold answers: tables, blobs, a log with records
   if (fs::exists(status)) {
     if (!fs::is_directory(status)) {
       return absl::FailedPreconditionError(
@@ -108,23 +119,32 @@ absl::StatusOr<StoreDirContents> LookAtStoreDir(const std::string& dir, bool cre
     }
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
       const std::string name = it->path().filename().string();
+      if (contents.empty) contents.first_name = name;
+      contents.empty = false;
       if (name == "CURRENT") contents.has_current = true;
       if (data_file.empty() && IsRocksDataFile(name)) data_file = name;
       if (absl::EndsWith(name, ".sst")) contents.tables.push_back(name);
+      if (absl::StartsWith(name, kIngestMarkerPrefix)) contents.ingest_markers.push_back(name);
+      if (absl::EndsWith(name, ".sst") || absl::EndsWith(name, ".blob")) answers = true;
+      std::error_code size_ec;
+      if (absl::EndsWith(name, ".log") && (it->file_size(size_ec) > 0 || size_ec)) answers = true;
     }
     if (ec) {
       return absl::FailedPreconditionError(
           absl::StrCat("walk store ", dir, ": cannot list it: ", ec.message()));
     }
   }
+  if (!contents.has_current && !data_file.empty() && !answers) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "walk store ", dir, " is a half store: it holds RocksDB's first files (", data_file,
+        ") but no CURRENT file and no answers, as a store whose creation was cut short leaves "
+        "it. Nothing is lost by removing it: `rm -r -- ",
+        ShellQuoted(dir), "`, then start again"));
+  }
   if (!contents.has_current && !data_file.empty()) {
     return absl::DataLossError(absl::StrCat(
         "walk store ", dir, " is damaged: it holds store files (", data_file,
         ") but no CURRENT file, so which manifest is current is lost.", DamagedAdvice(dir)));
-  }
-  if (!contents.has_current && !create_if_missing) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("walk store ", dir, " holds no store, and creating one was not asked for"));
   }
   return contents;
 }
@@ -159,7 +179,8 @@ absl::Status CheckNotInUse(const std::string& dir) {
 }
 
 absl::Status CheckNoTableForgotten(const rocksdb::Options& base, const std::string& dir,
-                                   const std::vector<std::string>& tables) {
+                                   const std::vector<std::string>& tables,
+                                   bool ingest_interrupted) {
   rocksdb::Options options = base;
   options.create_if_missing = false;
   options.max_open_files = 64;  // open tables as asked, not all at once
@@ -179,6 +200,7 @@ absl::Status CheckNoTableForgotten(const rocksdb::Options& base, const std::stri
     absl::StatusOr<UnlistedTable> table =
         ReadUnlistedTable(options, *db, (fs::path(dir) / name).string(), dir);
     if (!table.ok()) return table.status();
+    if (ingest_interrupted && table->ingested) continue;  // copied, never listed: RocksDB drops it
     if (table->whole && table->missing > 0) {
       return absl::DataLossError(
           absl::StrCat("walk store ", dir, " is damaged: its MANIFEST does not list table file ",

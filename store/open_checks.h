@@ -19,18 +19,28 @@ class Status;
 
 namespace walk::store {
 
+// The files an ingest leaves in the store's directory while RocksDB copies a pack's tables in
+// (IngestPack): `INGESTING-<pid>-<n>`, synced before the first copy, removed once RocksDB has
+// taken the tables or refused them. One that is there at Open says that an ingest was cut short,
+// so the tables it had copied but not yet listed are expected, not forgotten.
+inline constexpr char kIngestMarkerPrefix[] = "INGESTING-";
+
 // What a store's directory holds, looked at before RocksDB opens it.
 struct StoreDirContents {
-  bool has_current = false;         // a CURRENT file: a store is there
-  std::vector<std::string> tables;  // the names of its table (.sst) files
+  bool has_current = false;                 // a CURRENT file: a store is there
+  bool empty = true;                        // nothing at all (or no directory)
+  std::string first_name;                   // when not empty, the name of one thing in it
+  std::vector<std::string> tables;          // the names of its table (.sst) files
+  std::vector<std::string> ingest_markers;  // kIngestMarkerPrefix files: an ingest was cut short
 };
 
 // Looks at the store's directory `dir` before RocksDB does: RocksDB would create a fresh, empty
 // store over a directory whose CURRENT file is gone, dropping every answer in it. A missing
 // directory holds nothing. Errors: FAILED_PRECONDITION (it cannot be looked at or listed; it is
-// not a directory; it holds no store and `create_if_missing` is false), DATA_LOSS (store files
-// but no CURRENT file).
-absl::StatusOr<StoreDirContents> LookAtStoreDir(const std::string& dir, bool create_if_missing);
+// not a directory; it is a half store: RocksDB's first files but no CURRENT and no answers, as a
+// store whose creation was cut short leaves it, the message giving the `rm` command that mends
+// it), DATA_LOSS (store files that may hold answers, but no CURRENT file).
+absl::StatusOr<StoreDirContents> LookAtStoreDir(const std::string& dir);
 
 // Claims `dir` for one WalkStore of this process and returns its canonical form, to give back
 // with ReleaseStoreDir. RocksDB's LOCK keeps other processes out; this keeps a second WalkStore
@@ -45,12 +55,14 @@ absl::Status CheckNotInUse(const std::string& dir);
 
 // Looks at the store read-only before RocksDB opens it for writing, which deletes every table
 // file its manifest does not list. Such files are normal after a crash (the unfinished output of
-// a flush or a compaction: their answers are in the log or in other tables), but a damaged or
-// truncated MANIFEST makes RocksDB forget finished tables too, and their answers with them. So
-// each unlisted table among `tables` that reads whole is checked: every answer in it must still
-// be in the store, else DATA_LOSS naming the table. Changes nothing.
+// a flush or a compaction: their answers are in the log or in other tables; with
+// `ingest_interrupted`, the copies of a pack's tables an ingest made before it was cut short,
+// never acknowledged), but a damaged or truncated MANIFEST makes RocksDB forget finished tables
+// too, and their answers with them. So each unlisted table among `tables` that reads whole is
+// checked: every answer in it must still be in the store, else DATA_LOSS naming the table.
+// Changes nothing.
 absl::Status CheckNoTableForgotten(const rocksdb::Options& options, const std::string& dir,
-                                   const std::vector<std::string>& tables);
+                                   const std::vector<std::string>& tables, bool ingest_interrupted);
 
 // Reads every table's block checksums: DATA_LOSS, saying what to do, when one fails.
 absl::Status VerifyTableChecksums(rocksdb::DB& db, const std::string& dir);

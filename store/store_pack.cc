@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -21,7 +22,9 @@
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table_properties.h"
+#include "store/open_checks.h"
 #include "store/rocks_status.h"
+#include "store/staged_dir.h"
 #include "store/walk_key.h"
 
 namespace walk::store {
@@ -94,9 +97,9 @@ class SnapshotGuard {
   const rocksdb::Snapshot* snapshot_;
 };
 
-// Makes `out_dir` an empty directory to export into. FAILED_PRECONDITION when it is a file, is
-// not empty, or cannot be created.
-absl::Status PrepareOutDir(const std::string& out_dir) {
+// Checks that `out_dir` is absent or an empty directory, to export into. FAILED_PRECONDITION
+// when it is a file or is not empty.
+absl::Status CheckOutDir(const std::string& out_dir) {
   std::error_code ec;
   if (fs::exists(out_dir, ec)) {
     if (!fs::is_directory(out_dir, ec)) {
@@ -107,11 +110,6 @@ absl::Status PrepareOutDir(const std::string& out_dir) {
       return absl::FailedPreconditionError(absl::StrCat(
           "store pack ", out_dir, " is not empty: export into a new or empty directory"));
     }
-  }
-  fs::create_directories(out_dir, ec);
-  if (ec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("store pack ", out_dir, ": cannot create it: ", ec.message()));
   }
   return absl::OkStatus();
 }
@@ -148,19 +146,6 @@ class PackFilesWriter {
 
   // Finishes the file being written, if any.
   absl::Status Finish() { return open_ ? FinishFile() : absl::OkStatus(); }
-
-  // Removes what this export wrote (best effort), for an export that failed with `status`, and
-  // returns `status`.
-  absl::Status Fail(absl::Status status) {
-    std::vector<std::string> names;
-    for (const PackFile& f : manifest_.files) names.push_back(f.name);
-    if (open_) names.push_back(current_.name);
-    std::error_code ec;
-    for (const std::string& name : names) {
-      fs::remove(PathOf(name), ec);  // best effort: `status` is the error to report
-    }
-    return status;
-  }
 
  private:
   std::string PathOf(const std::string& name) const { return (fs::path(out_dir_) / name).string(); }
@@ -285,10 +270,20 @@ absl::Status CheckPackFile(const RocksStore& store, const std::string& pack_dir,
 
 absl::StatusOr<ExportStats> ExportPack(const RocksStore& store, std::uint64_t model,
                                        const std::string& out_dir, const ExportOptions& options) {
-  if (absl::Status s = PrepareOutDir(out_dir); !s.ok()) return s;
+  if (absl::Status s = CheckOutDir(out_dir); !s.ok()) return s;
+  // Written beside, renamed into place whole: an export killed midway leaves no half pack.
+  absl::StatusOr<std::unique_ptr<StagedDir>> staged = StagedDir::Begin(
+      out_dir, kExportStagingSuffix,
+      absl::StrCat("walkctl store export --store ", ShellQuoted(store.dir), " --model ",
+                   nav::FormatId(model), " --out ", ShellQuoted(out_dir)));
+  if (!staged.ok()) {
+    return absl::Status(staged.status().code(),
+                        absl::StrCat("store pack ", out_dir, ": ", staged.status().message()));
+  }
+  const std::string& dir = (*staged)->path();
   PackManifest manifest;
   manifest.model = model;
-  PackFilesWriter files(store, out_dir, options, &manifest);
+  PackFilesWriter files(store, dir, options, &manifest);
   {
     SnapshotGuard snapshot(store.db);
     rocksdb::ReadOptions read;
@@ -298,17 +293,21 @@ absl::StatusOr<ExportStats> ExportPack(const RocksStore& store, std::uint64_t mo
     std::unique_ptr<rocksdb::Iterator> it(store.db->NewIterator(read));
     const std::string prefix = EncodeModelPrefix(model);
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-      if (absl::Status s = files.Add(it->key(), it->value()); !s.ok()) return files.Fail(s);
+      if (absl::Status s = files.Add(it->key(), it->value()); !s.ok()) return s;
     }
-    if (!it->status().ok()) return files.Fail(FromRocks(it->status(), store.dir, "export: read"));
+    if (!it->status().ok()) return FromRocks(it->status(), store.dir, "export: read");
   }
-  if (absl::Status s = files.Finish(); !s.ok()) return files.Fail(s);
+  if (absl::Status s = files.Finish(); !s.ok()) return s;
   for (const PackFile& f : manifest.files) manifest.answers += f.answers;
-  if (absl::Status s = WriteManifest(out_dir, manifest); !s.ok()) return files.Fail(s);
+  if (absl::Status s = WriteManifest(dir, manifest); !s.ok()) return s;
+  if (absl::Status s = (*staged)->Commit(); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("store pack ", out_dir, ": ", s.message()));
+  }
 
   ExportStats stats;
   stats.model = model;
   stats.answers = manifest.answers;
+  stats.cleared_leftover = (*staged)->cleared_leftover();
   for (const PackFile& f : manifest.files) {
     stats.files.push_back(f.name);
     stats.bytes += f.bytes;
@@ -336,6 +335,15 @@ absl::StatusOr<IngestStats> IngestPack(const RocksStore& store, const std::strin
   stats.files = paths.size();
   if (paths.empty()) return stats;
 
+  // Says, until RocksDB has taken the tables or refused them, that the copies it makes in the
+  // store are an ingest's (open_checks.h, kIngestMarkerPrefix): a process killed meanwhile leaves
+  // copies the manifest does not list, which the next Open must not take for forgotten tables.
+  static std::atomic<std::uint64_t> ingests{0};
+  const std::string marker =
+      (fs::path(store.dir) / absl::StrCat(kIngestMarkerPrefix, ::getpid(), "-", ++ingests))
+          .string();
+  if (absl::Status w = WriteFileSynced(marker, absl::StrCat(pack_dir, "\n")); !w.ok()) return w;
+  if (absl::Status w = SyncDir(store.dir); !w.ok()) return w;
   rocksdb::IngestExternalFileOptions ingest;
   ingest.move_files = false;  // the pack stays as it is
   ingest.verify_checksums_before_ingest = true;
@@ -343,6 +351,8 @@ absl::StatusOr<IngestStats> IngestPack(const RocksStore& store, const std::strin
   ingest.allow_global_seqno = true;
   ingest.write_global_seqno = false;  // never rewrite the copies in place
   const rocksdb::Status s = store.db->IngestExternalFile(paths, ingest);
+  std::error_code ec;
+  fs::remove(marker, ec);  // best effort: one left over is removed by the next Open
   if (!s.ok()) {
     if (s.IsCorruption()) {
       return PackDamaged(pack_dir, "a file", absl::StrCat("was refused: ", s.ToString()));

@@ -31,6 +31,7 @@ struct ExportStats {
   std::uint64_t answers = 0;
   std::vector<std::string> files;  // the SST files' names, in key order, inside the pack dir
   std::uint64_t bytes = 0;         // of the SST files
+  bool cleared_leftover = false;   // the half pack an interrupted export left was cleared first
 };
 
 // What Ingest loaded.

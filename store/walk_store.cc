@@ -7,6 +7,7 @@
 #include <shared_mutex>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
@@ -20,6 +21,7 @@
 #include "rocksdb/write_batch.h"
 #include "store/open_checks.h"
 #include "store/rocks_status.h"
+#include "store/staged_dir.h"
 
 namespace walk::store {
 namespace {
@@ -74,6 +76,24 @@ rocksdb::Options MakeOptions(const WalkStoreOptions& options) {
   return o;
 }
 
+// FAILED_PRECONDITION when the store `dir`, which holds no store, has the half store of an
+// interrupted ingest beside it: the store it was meant to be is not there.
+absl::Status NoIngestLeftover(const std::string& dir) {
+  const absl::Status leftover = StagedLeftover(StagingPathOf(dir, kIngestStagingSuffix),
+                                               "the half store of an interrupted ingest");
+  if (leftover.ok()) return leftover;
+  return absl::Status(leftover.code(), absl::StrCat("walk store ", dir, " holds no store, and ",
+                                                    leftover.message()));
+}
+
+// The command that ingests `pack_dir` into `dir` again, as messages give it.
+std::string IngestCommand(const std::string& pack_dir, const std::string& dir) {
+  std::error_code ec;
+  const std::filesystem::path pack = std::filesystem::absolute(pack_dir, ec);
+  return absl::StrCat("walkctl store ingest ", ShellQuoted(ec ? pack_dir : pack.string()),
+                      " --store ", ShellQuoted(dir));
+}
+
 }  // namespace
 
 struct WalkStore::Impl {
@@ -112,8 +132,15 @@ WalkStore::~WalkStore() {
 absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::Open(const WalkStoreOptions& options) {
   const std::string& dir = options.dir;
   if (dir.empty()) return absl::InvalidArgumentError("walk store: no directory given");
-  absl::StatusOr<StoreDirContents> contents = LookAtStoreDir(dir, options.create_if_missing);
+  absl::StatusOr<StoreDirContents> contents = LookAtStoreDir(dir);
   if (!contents.ok()) return contents.status();
+  if (!contents->has_current) {
+    if (absl::Status s = NoIngestLeftover(dir); !s.ok()) return s;
+    if (!options.create_if_missing) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("walk store ", dir, " holds no store, and creating one was not asked for"));
+    }
+  }
 
   auto impl = std::make_unique<Impl>();
   absl::StatusOr<std::string> claimed = ClaimStoreDir(dir);
@@ -130,7 +157,9 @@ absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::Open(const WalkStoreOption
 
   if (contents->has_current) {
     if (absl::Status s = CheckNotInUse(dir); !s.ok()) return s;
-    if (absl::Status s = CheckNoTableForgotten(impl->options, dir, contents->tables); !s.ok()) {
+    if (absl::Status s = CheckNoTableForgotten(impl->options, dir, contents->tables,
+                                               !contents->ingest_markers.empty());
+        !s.ok()) {
       return s;
     }
   }
@@ -141,12 +170,71 @@ absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::Open(const WalkStoreOption
     return OpenError(s, dir, contents->has_current);
   }
   impl->db = db;
+  // RocksDB has dropped the tables a cut-short ingest had copied in: its markers are done with.
+  for (const std::string& marker : contents->ingest_markers) {
+    std::error_code ec;
+    // Best effort, ignored visibly: a marker left over only makes the next Open forgive unlisted
+    // copies of pack tables again, which RocksDB deletes anyway.
+    std::filesystem::remove(std::filesystem::path(dir) / marker, ec);
+  }
 
   if (options.verify_checksums_on_open) {
     // Returning drops `impl`, whose destructor closes the DB.
     if (absl::Status s = VerifyTableChecksums(*db, dir); !s.ok()) return s;
   }
   return std::unique_ptr<WalkStore>(new WalkStore(dir, std::move(impl)));
+}
+
+absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::OpenAndIngest(const WalkStoreOptions& options,
+                                                                    const std::string& pack_dir,
+                                                                    IngestDone* done) {
+  *done = IngestDone();
+  const std::string& dir = options.dir;
+  if (dir.empty()) return absl::InvalidArgumentError("walk store: no directory given");
+  absl::StatusOr<StoreDirContents> contents = LookAtStoreDir(dir);
+  if (!contents.ok()) return contents.status();
+  if (contents->has_current) {
+    absl::StatusOr<std::unique_ptr<WalkStore>> store = Open(options);
+    if (!store.ok()) return store.status();
+    absl::StatusOr<std::vector<IngestStats>> packs = (*store)->IngestPacks(pack_dir);
+    done->packs_failed = !packs.ok();
+    if (!packs.ok()) return packs.status();
+    done->packs = *std::move(packs);
+    return store;
+  }
+  if (!contents->empty) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("walk store ", dir, " holds files (", contents->first_name,
+                     ") but no store: ingest into a new or an empty folder"));
+  }
+  // A new store: built beside, renamed into place whole.
+  absl::StatusOr<std::unique_ptr<StagedDir>> staged =
+      StagedDir::Begin(dir, kIngestStagingSuffix, IngestCommand(pack_dir, dir));
+  if (!staged.ok()) {
+    return absl::Status(staged.status().code(),
+                        absl::StrCat("walk store ", dir, ": ", staged.status().message()));
+  }
+  done->cleared_leftover = (*staged)->cleared_leftover();
+  {
+    WalkStoreOptions beside = options;
+    beside.dir = (*staged)->path();
+    beside.create_if_missing = true;
+    absl::StatusOr<std::unique_ptr<WalkStore>> store = Open(beside);
+    if (!store.ok()) return store.status();
+    absl::StatusOr<std::vector<IngestStats>> packs = (*store)->IngestPacks(pack_dir);
+    done->packs_failed = !packs.ok();
+    if (!packs.ok()) return packs.status();
+    done->packs = *std::move(packs);
+    if (absl::Status s = (*store)->Close(); !s.ok()) return s;
+  }
+  if (absl::Status s = (*staged)->Commit(); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("walk store ", dir, ": ", s.message()));
+  }
+  done->built_beside = true;
+  // Every table was checked as it was ingested: no need to read them all again.
+  WalkStoreOptions reopen = options;
+  reopen.verify_checksums_on_open = false;
+  return Open(reopen);
 }
 
 absl::Status WalkStore::Get(const WalkKey& key, StoredWalk* out, bool* found) const {
@@ -333,20 +421,29 @@ absl::StatusOr<IngestStats> WalkStore::Ingest(const std::string& pack_dir) {
 }
 
 absl::StatusOr<std::vector<IngestStats>> WalkStore::IngestPacks(const std::string& dir) {
+  constexpr char kHalfPack[] = "the half pack of an interrupted export";
   std::error_code error;
   std::vector<std::string> packs;
   if (std::filesystem::exists(std::filesystem::path(dir) / kPackManifestName, error)) {
     packs.push_back(dir);
   } else {
     for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-      if (entry.is_directory() &&
-          std::filesystem::exists(entry.path() / kPackManifestName, error)) {
+      if (!entry.is_directory()) continue;
+      if (absl::EndsWith(entry.path().filename().string(), kExportStagingSuffix)) {
+        // A model's pack that is not there: refused, not skipped.
+        if (absl::Status s = StagedLeftover(entry.path().string(), kHalfPack); !s.ok()) return s;
+      }
+      if (std::filesystem::exists(entry.path() / kPackManifestName, error)) {
         packs.push_back(entry.path().string());
       }
     }
     std::sort(packs.begin(), packs.end());
   }
   if (packs.empty()) {
+    if (absl::Status s = StagedLeftover(StagingPathOf(dir, kExportStagingSuffix), kHalfPack);
+        !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat(dir, ": no store pack, and ", s.message()));
+    }
     return absl::NotFoundError(absl::StrCat(dir, ": no store pack (no ", kPackManifestName,
                                             ", nor a subfolder holding one)"));
   }

@@ -60,14 +60,35 @@ struct WalkStoreOptions {
   std::uint64_t max_bytes = 0;
 };
 
+// What WalkStore::OpenAndIngest did.
+struct IngestDone {
+  std::vector<IngestStats> packs;  // each pack ingested, in order
+  bool built_beside = false;       // the store was new: built beside and renamed into place
+  bool cleared_leftover = false;   // a half store an interrupted ingest left was cleared first
+  bool packs_failed = false;       // on an error: the packs' (IngestPacks), not the store's
+};
+
 class WalkStore {
  public:
   // Opens (or creates) the store in `options.dir`. Errors, each naming the directory:
   // INVALID_ARGUMENT (an empty dir), FAILED_PRECONDITION (the path is not a directory; the
-  // store is open in another process; no store there and create_if_missing is false),
-  // DATA_LOSS (a damaged store: RocksDB's reason and what to do), INTERNAL or UNAVAILABLE for
-  // other I/O failures.
+  // store is open in another process; no store there and create_if_missing is false; a half
+  // store, or no store but the half store of an interrupted ingest beside it, `<dir>.ingest-tmp`:
+  // the message gives the command that mends it), DATA_LOSS (a damaged store: RocksDB's reason
+  // and what to do), INTERNAL or UNAVAILABLE for other I/O failures.
   static absl::StatusOr<std::unique_ptr<WalkStore>> Open(const WalkStoreOptions& options);
+
+  // Opens the store in `options.dir` and ingests the packs in `pack_dir` into it (IngestPacks),
+  // filling `*done`. A store that is there takes them as IngestPacks does. When `options.dir`
+  // holds no store (absent or empty), the store is built beside it, in `<dir>.ingest-tmp`
+  // (store/staged_dir.h), and renamed into place once every pack is in: an ingest killed at any
+  // point leaves no store or a whole one, and running it again clears what it left. Errors:
+  // Open's, IngestPacks' (`done->packs_failed` set: the pack is at fault, not the store; a new
+  // store is then not made at all), FAILED_PRECONDITION when `options.dir` holds files but no
+  // store, or the new store cannot be renamed into place.
+  static absl::StatusOr<std::unique_ptr<WalkStore>> OpenAndIngest(const WalkStoreOptions& options,
+                                                                  const std::string& pack_dir,
+                                                                  IngestDone* done);
 
   ~WalkStore();
   WalkStore(const WalkStore&) = delete;
@@ -124,11 +145,13 @@ class WalkStore {
   // Every model with at least one answer, ascending. Costs one seek per model.
   absl::StatusOr<std::vector<std::uint64_t>> Models() const;
 
-  // Writes `model`'s answers as a store pack into `out_dir` (created; it must not exist or be
-  // empty): sorted SST files of at most about `options.max_file_bytes`, then the manifest
-  // (kPackManifestName: model, files with sizes, answers and CRC-32s). The manifest is written
-  // last, so an interrupted export leaves no pack. Reads a consistent snapshot of the store.
-  // FAILED_PRECONDITION when out_dir is not empty.
+  // Writes `model`'s answers as a store pack into `out_dir` (it must not exist, or be empty):
+  // sorted SST files of at most about `options.max_file_bytes`, then the manifest
+  // (kPackManifestName: model, files with sizes, answers and CRC-32s). They are written beside,
+  // in `<out_dir>.export-tmp` (store/staged_dir.h), renamed into place once whole: an
+  // interrupted export leaves no pack at out_dir, and the next export to it clears what it left.
+  // Reads a consistent snapshot of the store. FAILED_PRECONDITION when out_dir is not empty, or
+  // another export is writing it now.
   absl::StatusOr<ExportStats> ExportModel(std::uint64_t model, const std::string& out_dir,
                                           const ExportOptions& options = ExportOptions()) const;
 
@@ -137,11 +160,16 @@ class WalkStore {
   // no manifest, DATA_LOSS naming the file when one is missing, has another size or CRC, fails
   // its checksums, or holds another count of answers or keys of another model. The pack's files
   // are copied, never moved; answers already stored under the same keys are replaced (equal
-  // keys mean equal answers).
+  // keys mean equal answers). A process killed while RocksDB copies them in leaves copies the
+  // manifest does not list, and a marker (open_checks.h, kIngestMarkerPrefix) that tells the
+  // next Open to let RocksDB drop them rather than report them as forgotten tables.
   absl::StatusOr<IngestStats> Ingest(const std::string& pack_dir);
   // Ingests `dir`: a pack, or a folder whose subfolders are packs (each model's pack, as
   // `walkctl store export` writes several), in name order, each as Ingest does. Stops at the
-  // first error (the packs before it stay ingested). NOT_FOUND when `dir` holds no pack.
+  // first error (the packs before it stay ingested). NOT_FOUND when `dir` holds no pack;
+  // FAILED_PRECONDITION, before anything is ingested, when it holds the half pack of an
+  // interrupted export (`*.export-tmp`), or is missing one (`<dir>.export-tmp` beside it),
+  // naming it and the command that mends it.
   absl::StatusOr<std::vector<IngestStats>> IngestPacks(const std::string& dir);
 
   // Writes the answers held in memory to table files. Never needed for durability (the log has

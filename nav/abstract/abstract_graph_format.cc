@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "nav/cost/cost_model.h"
 #include "nav/grid/binary_io.h"
+#include "nav/grid/crc32c.h"
 
 namespace walk::nav {
 namespace {
@@ -41,6 +45,28 @@ bool GetMix(BinaryReader& r, std::vector<ZoneShare>* mix) {
   return true;
 }
 
+// The file's first 16 bytes: the magic, the format version, and the CRC-32C of those 12 bytes,
+// so a damaged version word is told from a file of another version.
+constexpr std::size_t kFileHeadBytes = 16;
+// A section's frame: its payload's length (u64), then the CRC-32C of that length's 8 bytes and
+// the payload (u32), then the payload.
+constexpr std::size_t kSectionFrameBytes = 12;
+
+std::uint32_t VersionCheck(std::uint32_t version) {
+  char head[12];
+  std::memcpy(head, kMagic, sizeof kMagic);
+  std::memcpy(head + sizeof kMagic, &version, sizeof version);
+  return Crc32c(head, sizeof head);
+}
+
+void PutSection(std::ostream& out, const std::string& payload) {
+  const std::uint64_t size = payload.size();
+  const std::uint32_t crc = Crc32c(payload.data(), payload.size(), Crc32c(&size, sizeof size));
+  out.write(reinterpret_cast<const char*>(&size), sizeof size);
+  out.write(reinterpret_cast<const char*>(&crc), sizeof crc);
+  out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+}
+
 }  // namespace
 
 absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& dir) {
@@ -49,29 +75,42 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) return absl::InternalError(absl::StrCat("cannot write ", temp.string()));
-    BinaryWriter w(out);
     out.write(kMagic, sizeof kMagic);
-    w.Put<std::uint32_t>(kGraphFormatVersion);
-    w.Put<std::uint32_t>(graph.graph_version);
-    w.Put<std::uint64_t>(graph.content_id);
-    w.Put<std::uint32_t>(graph.cost_model_version);
-    w.Put<std::uint32_t>(graph.cell_columns);
-    w.Put<std::uint32_t>(graph.entrance_spacing);
-    w.Put<std::uint32_t>(graph.major_entrance_spacing);
-    w.Put<std::uint32_t>(static_cast<std::uint32_t>(graph.profiles.size()));
-    for (const std::string& p : graph.profiles) w.PutString(p);
-    w.Put<std::uint32_t>(static_cast<std::uint32_t>(graph.continents.size()));
+    const std::uint32_t version = kGraphFormatVersion;
+    out.write(reinterpret_cast<const char*>(&version), sizeof version);
+    const std::uint32_t check = VersionCheck(version);
+    out.write(reinterpret_cast<const char*>(&check), sizeof check);
+    std::ostringstream header;
+    {
+      BinaryWriter w(header);
+      w.Put<std::uint32_t>(graph.graph_version);
+      w.Put<std::uint64_t>(graph.content_id);
+      w.Put<std::uint32_t>(graph.cost_model_version);
+      w.Put<std::uint32_t>(graph.cell_columns);
+      w.Put<std::uint32_t>(graph.entrance_spacing);
+      w.Put<std::uint32_t>(graph.major_entrance_spacing);
+      w.Put<std::uint32_t>(static_cast<std::uint32_t>(graph.profiles.size()));
+      for (const std::string& p : graph.profiles) w.PutString(p);
+      w.Put<std::uint32_t>(static_cast<std::uint32_t>(graph.continents.size()));
+    }
+    PutSection(out, header.str());
     for (const ContinentGraph& g : graph.continents) {
+      std::ostringstream topology;
+      BinaryWriter w(topology);
       w.Put<std::uint32_t>(g.continent);
       w.PutVector(g.node_surface);
       w.PutVector(g.first_arc);
       w.PutVector(g.arc_head);
       w.PutVector(g.order);
+      PutSection(out, topology.str());
       for (const ArcPrices& p : g.prices) {
-        w.PutArray(p.seconds);
-        w.PutArray(p.yards);
-        w.PutArray(p.mix_first);
-        PutMix(w, p.mix);
+        std::ostringstream prices;
+        BinaryWriter pw(prices);
+        pw.PutArray(p.seconds);
+        pw.PutArray(p.yards);
+        pw.PutArray(p.mix_first);
+        PutMix(pw, p.mix);
+        PutSection(out, prices.str());
       }
     }
     out.write(kMagic, sizeof kMagic);  // the end: a cut-off file lacks it
@@ -93,17 +132,78 @@ absl::Status Damaged(const std::string& path, const std::string& what) {
   return absl::DataLossError(absl::StrCat(path, ": damaged abstract graph (", what, ")"));
 }
 
-// Reads the header after the magic: the versions, the content id and cell side it was prepared
-// for (which must be `world`'s and this walkd's), and the prepared profiles.
-absl::Status ReadHeader(const World& world, const std::string& path, BinaryReader& r,
-                        AbstractGraph* graph) {
-  std::uint32_t format = 0, profile_count = 0;
-  if (!r.Get(&format)) return Damaged(path, "header");
-  if (format != kGraphFormatVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(path, ": format version ", format,
+// Reads the file's sections in order, each checked against its CRC-32C (unless told not to).
+class SectionReader {
+ public:
+  SectionReader(std::string_view bytes, const std::string& path, bool verify)
+      : bytes_(bytes), path_(path), verify_(verify) {}
+
+  // The next section's payload; DATA_LOSS naming `name` (and where it starts) when it runs past
+  // the end or fails its checksum.
+  absl::StatusOr<std::string_view> Next(const std::string& name) {
+    const std::size_t start = kFileHeadBytes + pos_;
+    std::uint64_t size = 0;
+    std::uint32_t stored = 0;
+    if (bytes_.size() - pos_ < kSectionFrameBytes) return Bad(name, start, "cut off");
+    std::memcpy(&size, bytes_.data() + pos_, sizeof size);
+    std::memcpy(&stored, bytes_.data() + pos_ + sizeof size, sizeof stored);
+    if (size > bytes_.size() - pos_ - kSectionFrameBytes) {
+      return Bad(name, start, absl::StrCat(size, " bytes, past the end of the file"));
+    }
+    const std::string_view payload = bytes_.substr(pos_ + kSectionFrameBytes, size);
+    if (verify_) {
+      const std::uint32_t crc = Crc32c(payload.data(), payload.size(), Crc32c(&size, sizeof size));
+      if (crc != stored) {
+        return Bad(name, start,
+                   absl::StrCat("CRC-32C ", absl::Hex(crc, absl::kZeroPad8), ", the file says ",
+                                absl::Hex(stored, absl::kZeroPad8)));
+      }
+    }
+    pos_ += kSectionFrameBytes + size;
+    return payload;
+  }
+
+  // DATA_LOSS naming section `name` and what is wrong in it (a payload that checks out but does
+  // not parse: a writer's bug, or checks skipped).
+  absl::Status Bad(const std::string& name, const std::string& what) const {
+    return Damaged(path_, absl::StrCat("section '", name, "': ", what));
+  }
+
+  bool AtEnd() const { return pos_ == bytes_.size(); }
+
+ private:
+  absl::Status Bad(const std::string& name, std::size_t start, const std::string& what) const {
+    return Damaged(path_, absl::StrCat("section '", name, "' at byte ", start, ": ", what));
+  }
+
+  std::string_view bytes_;  // the sections, between the file's head and its end magic
+  const std::string& path_;
+  bool verify_;
+  std::size_t pos_ = 0;
+};
+
+// The format version word of a file whose magic is right: OK for kGraphFormatVersion with its
+// check; FAILED_PRECONDITION (stale) for a whole file of another version, and for a version-1
+// file (they had no check); DATA_LOSS when the version word or its check is damaged.
+absl::Status CheckVersion(const std::string& path, std::string_view bytes) {
+  std::uint32_t version = 0, check = 0;
+  std::memcpy(&version, bytes.data() + sizeof kMagic, sizeof version);
+  std::memcpy(&check, bytes.data() + sizeof kMagic + sizeof version, sizeof check);
+  const bool whole = check == VersionCheck(version);
+  if (version == kGraphFormatVersion && whole) return absl::OkStatus();
+  if (whole || (version < 2 && check != VersionCheck(kGraphFormatVersion))) {
+    return absl::FailedPreconditionError(absl::StrCat(path, ": format version ", version,
                                                       ", this walkd reads ", kGraphFormatVersion,
                                                       "; run walkgrid prepare again"));
   }
+  return Damaged(path, absl::StrCat("its format version word (", version, ") fails its check"));
+}
+
+// Reads the header section: the versions, the content id and cell side it was prepared for (which
+// must be `world`'s and this walkd's), and the prepared profiles.
+absl::Status ReadHeader(const World& world, const std::string& path, BinaryReader& r,
+                        AbstractGraph* graph) {
+  std::uint32_t profile_count = 0;
   if (!r.Get(&graph->graph_version) || !r.Get(&graph->content_id) ||
       !r.Get(&graph->cost_model_version) || !r.Get(&graph->cell_columns) ||
       !r.Get(&graph->entrance_spacing) || !r.Get(&graph->major_entrance_spacing) ||
@@ -242,29 +342,46 @@ absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::s
 }
 
 absl::StatusOr<AbstractGraph> ParseAbstractGraph(const World& world, const std::string& bytes,
-                                                 const std::string& path) {
-  if (bytes.size() < 2 * sizeof kMagic || bytes.compare(0, 8, kMagic, 8) != 0)
+                                                 const std::string& path,
+                                                 const GraphParseOptions& options) {
+  if (bytes.size() < kFileHeadBytes + sizeof kMagic || bytes.compare(0, 8, kMagic, 8) != 0)
     return Damaged(path, "no header");
+  if (absl::Status s = CheckVersion(path, bytes); !s.ok()) return s;
   if (bytes.compare(bytes.size() - 8, 8, kMagic, 8) != 0) return Damaged(path, "cut off");
-  const std::string body = bytes.substr(8, bytes.size() - 16);
-  BinaryReader r(body);
+  SectionReader sections(
+      std::string_view(bytes).substr(kFileHeadBytes, bytes.size() - kFileHeadBytes - 8), path,
+      options.verify_checksums);
   AbstractGraph graph;
+  absl::StatusOr<std::string_view> header = sections.Next("header");
+  if (!header.ok()) return header.status();
+  BinaryReader r(*header);
   if (absl::Status s = ReadHeader(world, path, r, &graph); !s.ok()) return s;
   std::uint32_t continent_count = 0;
-  if (!r.Get(&continent_count) || continent_count != world.continents.size())
-    return Damaged(path, "continents");
+  if (!r.Get(&continent_count) || continent_count != world.continents.size() || !r.AtEnd())
+    return sections.Bad("header", "continents");
   for (std::uint32_t i = 0; i < continent_count; ++i) {
     const Continent& c = world.continents[i];
     ContinentGraph g;
-    if (absl::Status s = ReadTopology(c, graph.cell_columns, path, r, &g); !s.ok()) return s;
+    const std::string name = absl::StrCat("continent ", c.id, " nodes and arcs");
+    absl::StatusOr<std::string_view> topology = sections.Next(name);
+    if (!topology.ok()) return topology.status();
+    BinaryReader tr(*topology);
+    if (absl::Status s = ReadTopology(c, graph.cell_columns, path, tr, &g); !s.ok()) return s;
+    if (!tr.AtEnd()) return sections.Bad(name, "trailing bytes");
     g.prices.resize(graph.profiles.size());
     for (std::size_t p = 0; p < graph.profiles.size(); ++p) {
       g.prices[p].profile = graph.profiles[p];
-      if (absl::Status s = ReadPrices(c, g.arc_count(), path, r, &g.prices[p]); !s.ok()) return s;
+      const std::string prices_name =
+          absl::StrCat("continent ", c.id, " prices of ", graph.profiles[p]);
+      absl::StatusOr<std::string_view> prices = sections.Next(prices_name);
+      if (!prices.ok()) return prices.status();
+      BinaryReader pr(*prices);
+      if (absl::Status s = ReadPrices(c, g.arc_count(), path, pr, &g.prices[p]); !s.ok()) return s;
+      if (!pr.AtEnd()) return sections.Bad(prices_name, "trailing bytes");
     }
     graph.continents.push_back(std::move(g));
   }
-  if (!r.AtEnd()) return Damaged(path, "trailing bytes");
+  if (!sections.AtEnd()) return Damaged(path, "trailing bytes");
   return graph;
 }
 

@@ -1,6 +1,8 @@
 // Saves and loads the abstract graph beside its grid: `graph.walkgraph` in the world's folder
 // (docs/formats.md). It names the grid's content id, the cost model version and the graph
-// version it was prepared for; a file prepared for anything else is refused as stale.
+// version it was prepared for; a file prepared for anything else is refused as stale. Its
+// sections (the header, each continent's nodes and arcs, its prices of each profile) each carry a
+// CRC-32C, checked as the section is read: a damaged file is refused, naming the section.
 #pragma once
 
 #include <string>
@@ -13,7 +15,8 @@
 namespace walk::nav {
 
 inline constexpr char kGraphFileName[] = "graph.walkgraph";
-inline constexpr std::uint32_t kGraphFormatVersion = 1;
+// 2: sections with CRC-32Cs, and a checked version word. Version 1 files (no checksums) are stale.
+inline constexpr std::uint32_t kGraphFormatVersion = 2;
 
 // Writes `graph` to `dir`/graph.walkgraph through a temporary file and a rename.
 absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& dir);
@@ -23,13 +26,22 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
 // continent in cells of 16 columns; the default 64 gives 1 Mi.
 inline constexpr std::uint64_t kMaxGraphCells = std::uint64_t{1} << 24;
 
-// Reads `dir`/graph.walkgraph for `world`. Errors: NOT_FOUND (no file), DATA_LOSS (damaged, cut
-// off, or cells beyond kMaxGraphCells), FAILED_PRECONDITION (prepared for another grid, cost
-// model, graph or format version: run `walkgrid prepare` again).
+// Reads `dir`/graph.walkgraph for `world`. Errors: NOT_FOUND (no file), DATA_LOSS (a section
+// that fails its checksum, "PATH: damaged abstract graph (section 'continent 0 prices of neutral'
+// at byte 1234: CRC-32C ...)"; cut off; arrays that do not hold together; cells beyond
+// kMaxGraphCells), FAILED_PRECONDITION (prepared for another grid, cost model, graph or format
+// version: run `walkgrid prepare` again).
 absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::string& dir);
 
+struct GraphParseOptions {
+  // Check each section's CRC-32C. Only the fuzz target turns it off, to reach the checks of the
+  // arrays themselves with bytes no writer made.
+  bool verify_checksums = true;
+};
+
 // Parses a graph file's `bytes` for `world` as LoadAbstractGraph does; `path` names it in errors.
-absl::StatusOr<AbstractGraph> ParseAbstractGraph(const World& world, const std::string& bytes,
-                                                 const std::string& path);
+absl::StatusOr<AbstractGraph> ParseAbstractGraph(
+    const World& world, const std::string& bytes, const std::string& path,
+    const GraphParseOptions& options = GraphParseOptions());
 
 }  // namespace walk::nav

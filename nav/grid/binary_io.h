@@ -5,8 +5,9 @@
 
 #include <cstdint>
 #include <cstring>
-#include <fstream>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -14,7 +15,7 @@ namespace walk::nav {
 
 class BinaryWriter {
  public:
-  explicit BinaryWriter(std::ofstream& out) : out_(out) {}
+  explicit BinaryWriter(std::ostream& out) : out_(out) {}
   template <typename T>
   void Put(T value) {
     out_.write(reinterpret_cast<const char*>(&value), sizeof value);
@@ -37,12 +38,13 @@ class BinaryWriter {
   }
 
  private:
-  std::ofstream& out_;
+  std::ostream& out_;
 };
 
 class BinaryReader {
  public:
-  explicit BinaryReader(const std::string& bytes) : bytes_(bytes) {}
+  // Reads `bytes`, which must outlive the reader.
+  explicit BinaryReader(std::string_view bytes) : bytes_(bytes) {}
   template <typename T>
   bool Get(T* value) {
     if (pos_ + sizeof(T) > bytes_.size()) return false;
@@ -74,7 +76,7 @@ class BinaryReader {
   bool AtEnd() const { return pos_ == bytes_.size(); }
 
  private:
-  const std::string& bytes_;
+  std::string_view bytes_;
   std::size_t pos_ = 0;
 };
 

@@ -11,6 +11,8 @@
 #include "client/walk_client.h"
 #include "client/walk_stream.h"
 #include "gtest/gtest.h"
+#include "store/staged_dir.h"
+#include "store/walk_store.h"
 #include "tests/integration/walkd_process.h"
 
 namespace walk {
@@ -450,6 +452,57 @@ TEST(WalkdStoreTest, ADamagedStoreIsReportedClearlyAtStart) {
   EXPECT_EQ(refused.exit_code, 1) << refused.output;
   EXPECT_NE(refused.output.find("--store"), std::string::npos) << refused.output;
   EXPECT_NE(refused.output.find(data + "/store"), std::string::npos) << refused.output;
+  std::filesystem::remove_all(data);
+}
+
+// The command a refusal gives between backquotes, starting with `start`; empty when none.
+std::string QuotedCommand(const std::string& output, const std::string& start) {
+  const std::size_t at = output.find("`" + start);
+  if (at == std::string::npos) return "";
+  const std::size_t end = output.find('`', at + 1);
+  return end == std::string::npos ? "" : output.substr(at + 1, end - at - 1);
+}
+
+TEST(WalkdStoreTest, AHalfStoreOrAnInterruptedIngestIsRefusedNamingTheCommandThatMendsIt) {
+  const std::string data = MakeTempDir("half");
+  const std::string dir = data + "/store";
+  {
+    store::WalkStoreOptions options;
+    options.dir = dir;
+    absl::StatusOr<std::unique_ptr<store::WalkStore>> made = store::WalkStore::Open(options);
+    ASSERT_TRUE(made.ok()) << made.status();
+    ASSERT_TRUE((*made)->Close().ok());
+  }
+  // A store whose creation was cut short: RocksDB's first files, no CURRENT, no answers.
+  std::filesystem::remove(dir + "/CURRENT");
+  const std::vector<std::string> walkd = {WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen",
+                                          "",        "--data",   data};
+  auto refused = RunCommand(walkd);
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("--store: walk store " + dir + " is a half store"),
+            std::string::npos)
+      << refused.output;
+  const std::string mend = QuotedCommand(refused.output, "rm -r");
+  EXPECT_EQ(mend, "rm -r -- " + dir) << refused.output;
+  ASSERT_EQ(RunCommand({"/bin/sh", "-c", mend}).exit_code, 0) << mend;
+
+  // No store, but the half store of an ingest that was killed beside it: refused, not replaced
+  // by an empty store.
+  const std::string staging = dir + store::kIngestStagingSuffix;
+  std::filesystem::create_directories(staging);
+  std::ofstream(staging + "/" + store::kStagingMarkerName)
+      << "pid 4242\ncommand walkctl store ingest /packs --store " << dir << "\n";
+  refused = RunCommand(walkd);
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("--store: walk store " + dir + " holds no store, and " + staging +
+                                " is the half store of an interrupted ingest"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_NE(refused.output.find("`walkctl store ingest /packs --store " + dir + "`"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_EQ(QuotedCommand(refused.output, "rm -r"), "rm -r -- " + staging) << refused.output;
+  EXPECT_FALSE(std::filesystem::exists(dir));
   std::filesystem::remove_all(data);
 }
 

@@ -573,6 +573,72 @@ TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
   std::filesystem::remove_all(worlds);
 }
 
+// A world whose graph.walkgraph has a byte flipped is served on the fine grid, as a world with a
+// stale graph is: the damage is logged naming the file and the section, never served.
+TEST(WalkdLifecycleTest, AWorldWithADamagedGraphWalksTheFineGrid) {
+  const std::string worlds = MakeTempDir("damaged-graph");
+  const std::string world = worlds + "/small";
+  ASSERT_EQ(RunCommand({WALKGRID_BIN, "demo", "--tiles", "1x1", "--out", world}).exit_code, 0);
+  auto prepared = RunCommand({WALKGRID_BIN, "prepare", world, "--profiles", "neutral"});
+  ASSERT_EQ(prepared.exit_code, 0) << prepared.output;
+  // From the cliff's foot to a town (walkgrid demo --landmarks): about 150 columns, farther than
+  // two cells of 64, so over the graph when there is one.
+  walk::v1::WalkRequest request = Request("small", At(101.04, 167.71), At(321.87, 388.54));
+  request.set_profile("neutral");
+  struct Served {
+    std::string log;
+    bool has_graph = false;
+    walk::v1::WalkResponse walk;  // asked with SEARCH_AUTO
+    grpc::Status forced_cch;      // the same walk asked with SEARCH_CCH
+  };
+  auto serve = [&] {
+    Served served;
+    RunningWalkd walkd =
+        StartWalkd({"--worlds", worlds, "--data", MakeTempDir("damaged-graph-data"), "--no-store"});
+    client::WalkClient client(walkd.grpc_address, 30.0);
+    EXPECT_TRUE(WaitServing(client)) << walkd.process->output();
+    walk::v1::InfoResponse info;
+    EXPECT_TRUE(client.Info(&info).ok());
+    served.has_graph = info.worlds_size() == 1 && info.worlds(0).has_graph();
+    EXPECT_TRUE(client.Walk(request, &served.walk).ok());
+    walk::v1::WalkRequest forced = request;
+    forced.set_search(walk::v1::SEARCH_CCH);
+    walk::v1::WalkResponse ignored;
+    served.forced_cch = client.Walk(forced, &ignored);
+    walkd.process->Signal(SIGTERM);
+    EXPECT_EQ(walkd.process->Wait(), 0);
+    served.log = walkd.process->FinishOutput();
+    return served;
+  };
+  const Served intact = serve();
+  EXPECT_TRUE(intact.has_graph);
+  EXPECT_EQ(intact.walk.status(), walk::v1::WALK_STATUS_OK);
+  EXPECT_TRUE(intact.walk.method() == walk::v1::METHOD_CCH ||
+              intact.walk.method() == walk::v1::METHOD_TILE)
+      << intact.walk.method();
+  EXPECT_TRUE(intact.forced_cch.ok()) << intact.forced_cch.error_message();
+
+  const std::string graph = world + "/graph.walkgraph";
+  const auto middle = static_cast<std::streamoff>(std::filesystem::file_size(graph) / 2);
+  std::fstream file(graph, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekg(middle);
+  const char byte = static_cast<char>(file.get());
+  file.seekp(middle);
+  file.put(static_cast<char>(byte ^ 0x04));
+  file.close();
+  const Served damaged = serve();
+  EXPECT_NE(damaged.log.find(graph + ": damaged abstract graph (section 'continent 0 "),
+            std::string::npos)
+      << damaged.log;
+  EXPECT_NE(damaged.log.find("; walks search the fine grid"), std::string::npos) << damaged.log;
+  EXPECT_FALSE(damaged.has_graph);
+  EXPECT_EQ(damaged.walk.status(), walk::v1::WALK_STATUS_OK);
+  EXPECT_EQ(damaged.walk.method(), walk::v1::METHOD_FINE_GRID);
+  EXPECT_LE(damaged.walk.seconds(), intact.walk.seconds() + 1e-6) << "the fine grid is exact";
+  EXPECT_EQ(damaged.forced_cch.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  std::filesystem::remove_all(worlds);
+}
+
 // Waits (bounded: about half a minute) until no world of `client`'s walkd is loading.
 walk::v1::InfoResponse SettledInfo(client::WalkClient& client) {
   walk::v1::InfoResponse info;

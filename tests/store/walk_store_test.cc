@@ -10,6 +10,8 @@
 #include "gtest/gtest.h"
 #include "nav/query/walk_pipeline.h"
 #include "store/model_hash.h"
+#include "store/open_checks.h"
+#include "store/staged_dir.h"
 #include "tests/nav/ascii_grid.h"
 #include "tests/store/temp_dir.h"
 
@@ -381,6 +383,185 @@ TEST_F(DamagedPackTest, AManifestOfAnotherFormatIsRefused) {
   ExpectRefused(absl::StatusCode::kDataLoss, "\"format\"");
   std::ofstream(fs::path(pack_) / kPackManifestName) << "not json {";
   ExpectRefused(absl::StatusCode::kDataLoss, "not a JSON object");
+}
+
+// What an ingest or an export killed midway leaves, and what finds it: a new store and a pack
+// are built beside (store/staged_dir.h) and renamed into place whole. The kills themselves, of a
+// real walkctl, are tests/client/walkctl_store_test.cc.
+class InterruptedTest : public StorePackTest {
+ protected:
+  void SetUp() override {
+    auto source = OpenOrDie(tmp_.Sub("source"));
+    ASSERT_TRUE(source->PutBatch(Compute(0)).ok());
+    ExportOptions small_files;
+    small_files.max_file_bytes = 4096;
+    absl::StatusOr<ExportStats> exported = source->ExportModel(Model(0), pack_, small_files);
+    ASSERT_TRUE(exported.ok()) << exported.status();
+    first_table_ = (fs::path(pack_) / exported->files[0]).string();
+    answers_ = exported->answers;
+  }
+
+  // A staging folder as a builder killed midway leaves it: a marker naming a pid and a command,
+  // nobody holding its lock, and `file` in it.
+  static void LeaveStaging(const std::string& staging, const std::string& file) {
+    fs::create_directories(staging);
+    std::ofstream(fs::path(staging) / kStagingMarkerName) << "pid 4242\ncommand walkctl again\n";
+    std::ofstream(fs::path(staging) / file) << "half";
+  }
+
+  TempDir tmp_;
+  const std::string pack_ = tmp_.Sub("pack");
+  std::string first_table_;
+  std::uint64_t answers_ = 0;
+};
+
+TEST_F(InterruptedTest, ANewStoreIsBuiltBesideAndAPackAtFaultMakesNone) {
+  const std::string dir = tmp_.Sub("new/store");
+  IngestDone done;
+  // A damaged pack: no store is made, and nothing is left beside.
+  const std::string saved = tmp_.Sub("saved.sst");
+  fs::copy_file(first_table_, saved);
+  fs::resize_file(first_table_, 100);
+  absl::StatusOr<std::unique_ptr<WalkStore>> refused =
+      WalkStore::OpenAndIngest(OptionsFor(dir), pack_, &done);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kDataLoss) << refused.status();
+  EXPECT_TRUE(done.packs_failed);
+  EXPECT_FALSE(fs::exists(dir));
+  EXPECT_FALSE(fs::exists(dir + kIngestStagingSuffix));
+  fs::copy_file(saved, first_table_, fs::copy_options::overwrite_existing);
+
+  absl::StatusOr<std::unique_ptr<WalkStore>> store =
+      WalkStore::OpenAndIngest(OptionsFor(dir), pack_, &done);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_TRUE(done.built_beside);
+  EXPECT_FALSE(done.cleared_leftover);
+  ASSERT_EQ(done.packs.size(), 1u);
+  EXPECT_EQ(done.packs[0].answers, answers_);
+  EXPECT_EQ(*(*store)->CountAnswers(Model(0)), answers_);
+  EXPECT_FALSE(fs::exists(dir + kIngestStagingSuffix));
+  EXPECT_FALSE(fs::exists(fs::path(dir) / kStagingMarkerName));
+  ASSERT_TRUE((*store)->Close().ok());
+  // Into the store that is there now: as IngestPacks, nothing built beside.
+  store = WalkStore::OpenAndIngest(OptionsFor(dir), pack_, &done);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_FALSE(done.built_beside);
+  EXPECT_EQ(*(*store)->CountAnswers(Model(0)), answers_);
+  ASSERT_TRUE((*store)->Close().ok());
+  // Into a folder that holds something else: refused, untouched.
+  fs::create_directories(tmp_.Sub("busy"));
+  std::ofstream(tmp_.Sub("busy/notes.txt")) << "mine";
+  const absl::Status busy =
+      WalkStore::OpenAndIngest(OptionsFor(tmp_.Sub("busy")), pack_, &done).status();
+  EXPECT_EQ(busy.code(), absl::StatusCode::kFailedPrecondition) << busy;
+  EXPECT_NE(busy.message().find("notes.txt"), absl::string_view::npos) << busy;
+}
+
+TEST_F(InterruptedTest, TheHalfStoreOfAnInterruptedIngestIsNamedThenClearedByTheRerun) {
+  const std::string dir = tmp_.Sub("store");
+  const std::string staging = dir + kIngestStagingSuffix;
+  LeaveStaging(staging, "IDENTITY");
+  // Opening the store it was meant to be: refused, naming the leftover and the commands.
+  for (bool create : {true, false}) {
+    WalkStoreOptions options = OptionsFor(dir);
+    options.create_if_missing = create;
+    const absl::Status s = WalkStore::Open(options).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+    EXPECT_NE(s.message().find(staging), absl::string_view::npos) << s;
+    EXPECT_NE(s.message().find("interrupted ingest"), absl::string_view::npos) << s;
+    EXPECT_NE(s.message().find("`walkctl again`"), absl::string_view::npos) << s;
+    EXPECT_NE(s.message().find("`rm -r -- " + staging + "`"), absl::string_view::npos) << s;
+  }
+  EXPECT_FALSE(fs::exists(dir)) << "no empty store was made in its place";
+  // The ingest again: clears it, builds the store.
+  IngestDone done;
+  absl::StatusOr<std::unique_ptr<WalkStore>> store =
+      WalkStore::OpenAndIngest(OptionsFor(dir), pack_, &done);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_TRUE(done.cleared_leftover);
+  EXPECT_EQ(*(*store)->CountAnswers(Model(0)), answers_);
+  EXPECT_FALSE(fs::exists(staging));
+}
+
+TEST_F(InterruptedTest, AHalfStoreIsRefusedWithTheCommandThatMendsIt) {
+  const std::string dir = tmp_.Sub("half");
+  ASSERT_TRUE(OpenOrDie(dir)->Close().ok());
+  fs::remove(fs::path(dir) / "CURRENT");  // as a creation cut short leaves it: no answers
+  const absl::Status s = WalkStore::Open(OptionsFor(dir)).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("walk store " + dir + " is a half store"), absl::string_view::npos)
+      << s;
+  EXPECT_NE(s.message().find("`rm -r -- " + dir + "`"), absl::string_view::npos) << s;
+  IngestDone done;
+  EXPECT_EQ(WalkStore::OpenAndIngest(OptionsFor(dir), pack_, &done).status(), s);
+  EXPECT_FALSE(fs::exists(fs::path(dir) / "CURRENT"));
+}
+
+TEST_F(InterruptedTest, TheHalfPackOfAnInterruptedExportIsNamedThenClearedByTheRerun) {
+  const std::string out = tmp_.Sub("packs/model");
+  const std::string staging = out + kExportStagingSuffix;
+  LeaveStaging(staging, "walks-000001.sst");
+  // Ingesting the folder of packs, or the pack that is not there: refused, naming it.
+  auto fresh = OpenOrDie(tmp_.Sub("fresh"));
+  for (const std::string& dir : {tmp_.Sub("packs"), out}) {
+    fs::create_directories(dir);
+    const absl::Status s = fresh->IngestPacks(dir).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+    EXPECT_NE(s.message().find(staging + " is the half pack of an interrupted export"),
+              absl::string_view::npos)
+        << s;
+    EXPECT_NE(s.message().find("`rm -r -- " + staging + "`"), absl::string_view::npos) << s;
+  }
+  EXPECT_EQ(*fresh->CountAnswers(Model(0)), 0u);
+  // The export again: clears it, writes the whole pack into the empty folder.
+  auto source = OpenOrDie(tmp_.Sub("source"));
+  absl::StatusOr<ExportStats> exported = source->ExportModel(Model(0), out + "/");
+  ASSERT_TRUE(exported.ok()) << exported.status();
+  EXPECT_TRUE(exported->cleared_leftover);
+  EXPECT_FALSE(fs::exists(staging));
+  EXPECT_FALSE(fs::exists(fs::path(out) / kStagingMarkerName));
+  absl::StatusOr<std::vector<IngestStats>> ingested = fresh->IngestPacks(tmp_.Sub("packs"));
+  ASSERT_TRUE(ingested.ok()) << ingested.status();
+  EXPECT_EQ(*fresh->CountAnswers(Model(0)), answers_);
+}
+
+TEST_F(InterruptedTest, AnExportOrIngestRunningNowIsWaitedForNotCleared) {
+  const std::string out = tmp_.Sub("busy-pack");
+  absl::StatusOr<std::unique_ptr<StagedDir>> running =
+      StagedDir::Begin(out, kExportStagingSuffix, "walkctl store export (the first)");
+  ASSERT_TRUE(running.ok()) << running.status();
+  auto source = OpenOrDie(tmp_.Sub("source"));
+  const absl::Status s = source->ExportModel(Model(0), out).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("being built now"), absl::string_view::npos) << s;
+  EXPECT_TRUE(fs::exists((*running)->path()));
+  running->reset();
+  EXPECT_FALSE(fs::exists(out + kExportStagingSuffix)) << "an unfinished build is removed";
+  EXPECT_TRUE(source->ExportModel(Model(0), out).ok());
+}
+
+// An ingest into a store that is there, killed while RocksDB copies the pack's tables in, leaves
+// copies the manifest does not list: with the ingest's marker they are dropped, not taken for
+// tables a damaged manifest forgot.
+TEST_F(InterruptedTest, TablesACutShortIngestCopiedAreDroppedNotReportedForgotten) {
+  const std::string dir = tmp_.Sub("store");
+  auto store = OpenOrDie(dir);
+  ASSERT_TRUE(store->PutBatch(Batch(7, 10, 10)).ok());
+  ASSERT_TRUE(store->Close().ok());
+  const fs::path copy = fs::path(dir) / "000999.sst";
+  fs::copy_file(first_table_, copy);
+  // Without a marker: a table with answers the store does not have, so a forgotten one.
+  const absl::Status forgotten = WalkStore::Open(OptionsFor(dir)).status();
+  EXPECT_EQ(forgotten.code(), absl::StatusCode::kDataLoss) << forgotten;
+  EXPECT_NE(forgotten.message().find("000999.sst"), absl::string_view::npos) << forgotten;
+  // With it: the ingest was cut short; the copy goes, the marker too.
+  const fs::path marker = fs::path(dir) / (std::string(kIngestMarkerPrefix) + "1-1");
+  std::ofstream(marker) << pack_ << "\n";
+  store = OpenOrDie(dir);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(*store->CountAnswers(Model(0)), 0u);
+  ExpectAllStored(*store, Batch(7, 10, 10));
+  EXPECT_FALSE(fs::exists(copy));
+  EXPECT_FALSE(fs::exists(marker));
 }
 
 // Store files damaged while the store was closed: Open reports them, never crashes, and never
