@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "nav/cost/danger.h"
 #include "nav/grid/grid_format.h"
+#include "nav/import/movingai.h"
 #include "nlohmann/json.hpp"
 #include "tests/integration/walkd_process.h"
 
@@ -313,6 +314,108 @@ TEST(WalkctlResumeTest, AChangedModelAsksAgainOnlyWhatItChanged) {
     ExpectSameAsFresh(walkd, pairs, out);
     Stop(walkd);
   }
+  std::filesystem::remove_all(dir);
+}
+
+// A 40 x 40 field with a wall across x = 20 (open below y = 5): walks known to be straight,
+// searched, or with no walk (an end on the wall).
+void WriteField(const std::string& dir) {
+  std::string text = "type octile\nheight 40\nwidth 40\nmap\n";
+  for (int y = 0; y < 40; ++y) {
+    std::string row(40, '.');
+    if (y >= 5) row[20] = '@';
+    text += row + "\n";
+  }
+  auto map = nav::ParseMovingAiMap(text);
+  ASSERT_TRUE(map.ok());
+  auto world = nav::WorldFromMovingAi(*map);
+  ASSERT_TRUE(world.ok());
+  ASSERT_TRUE(nav::SaveWorld(*world, "test:field", dir).ok());
+}
+
+// The seed's stats line, band by band, on a batch whose outcomes are known: asked, stored,
+// routed, straight, failed, refused and kept, the store's answers before and after, wall time.
+TEST(WalkctlResumeTest, TheStatsLineCountsEveryBandsOutcomes) {
+  const std::string dir = MakeTempDir("stats");
+  ASSERT_NO_FATAL_FAILURE(WriteField(dir + "/worlds/field"));
+  Walkd walkd = Start(dir + "/data", dir + "/worlds");
+  auto field = [](const char* id, double fx, double fy, double tx, double ty, std::uint32_t band) {
+    return Json({{"id", id},
+                 {"world", "field"},
+                 {"from", {fx, fy}},
+                 {"to", {tx, ty}},
+                 {"profile", "shortest"},
+                 {"band", band}})
+        .dump();
+  };
+  const std::string pairs = dir + "/pairs.jsonl";
+  WriteLines(pairs, {
+                        field("straight", 2.5, 2.5, 10.5, 12.5, 0),  // open ground: the line
+                        field("around", 10.5, 30.5, 30.5, 10.5, 0),  // round the wall: searched
+                        field("wall", 5.5, 5.5, 20.5, 20.5, 0),      // onto the wall: no walk
+                        field("off", 5.5, 5.5, 45.5, 5.5, 10),       // off the map: no walk
+                        field("band", 2.5, 3.5, 10.5, 3.5, 15),      // no such band: refused
+                    });
+  const Answers first = Batch(walkd, pairs, dir + "/a.jsonl");
+  const Json& b0 = first.summary["bands"]["0"];
+  EXPECT_EQ(b0, Json({{"asked", 3},
+                      {"kept", 0},
+                      {"stored", 0},
+                      {"routed", 3},
+                      {"straight", 1},
+                      {"failed", 1},
+                      {"refused", 0}}))
+      << first.summary;
+  EXPECT_EQ(first.summary["bands"]["10"], Json({{"asked", 1},
+                                                {"kept", 0},
+                                                {"stored", 0},
+                                                {"routed", 1},
+                                                {"straight", 0},
+                                                {"failed", 1},
+                                                {"refused", 0}}))
+      << first.summary;
+  EXPECT_EQ(first.summary["bands"]["15"], Json({{"asked", 1},
+                                                {"kept", 0},
+                                                {"stored", 0},
+                                                {"routed", 0},
+                                                {"straight", 0},
+                                                {"failed", 0},
+                                                {"refused", 1}}))
+      << first.summary;
+  EXPECT_EQ(first.summary["asked"], 5);
+  EXPECT_EQ(first.summary["failed"], 2);
+  EXPECT_EQ(first.summary["refused"], 1);
+  EXPECT_EQ(first.summary["straight"], 1);
+  EXPECT_GT(first.summary["wall_s"].get<double>(), 0.0);
+  // Only answers whose ends snapped are kept: not the end on the wall, not the one off the map.
+  const std::uint64_t before = first.summary["store_answers_before"];
+  EXPECT_EQ(first.summary["store_answers_after"].get<std::uint64_t>(), before + 2) << first.summary;
+
+  // Asked afresh (another file), the store answers what it holds.
+  const Answers again = Batch(walkd, pairs, dir + "/b.jsonl");
+  EXPECT_EQ(again.summary["bands"]["0"]["stored"], 2) << again.summary;
+  EXPECT_EQ(again.summary["bands"]["0"]["routed"], 1) << again.summary;
+  EXPECT_EQ(again.summary["bands"]["0"]["failed"], 1) << again.summary;
+  EXPECT_EQ(again.summary["store_answers_after"], again.summary["store_answers_before"]);
+  // Resumed from the first file: everything answered is kept, the refused pair asked again.
+  const Answers resumed = Batch(walkd, pairs, dir + "/a.jsonl");
+  EXPECT_EQ(resumed.summary["bands"]["0"]["kept"], 3) << resumed.summary;
+  EXPECT_EQ(resumed.summary["bands"]["10"]["kept"], 1) << resumed.summary;
+  EXPECT_EQ(resumed.summary["bands"]["15"]["asked"], 1) << resumed.summary;
+  EXPECT_EQ(resumed.summary["asked"], 1) << resumed.summary;
+
+  // The human line says the same, band by band.
+  const testing::CommandResult human =
+      RunCommand({WALKCTL_BIN, "--addr", walkd.address, "batch", pairs, "--out", dir + "/c.jsonl"});
+  EXPECT_NE(human.output.find("walkctl batch: 5 pairs asked, 0 kept"), std::string::npos)
+      << human.output;
+  EXPECT_NE(human.output.find("band      asked       kept     stored     routed   straight"),
+            std::string::npos)
+      << human.output;
+  EXPECT_NE(human.output.find("      0          3          0          3          0          0"),
+            std::string::npos)
+      << human.output;
+  Stop(walkd);
   std::filesystem::remove_all(dir);
 }
 
