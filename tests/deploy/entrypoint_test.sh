@@ -189,6 +189,10 @@ start_daemon() {
   if [ -z "${gport:-}" ] || [ -z "${mport:-}" ]; then fail "could not pick free ports"; fi
   log="$tmp/$name.log"
   mkdir -p "$tmp/data"
+  # The tests' shared default world (WALKD_TEST_DEFAULT_WORLD), rather than one made again.
+  if [ -f "${WALKD_TEST_DEFAULT_WORLD:-}/grid.walkgrid" ] && [ ! -e "$tmp/data/default-world" ]; then
+    ln -s "$WALKD_TEST_DEFAULT_WORLD" "$tmp/data/default-world"
+  fi
   echo "    starting: WALKD_BIN=$WALKD WALKD_LISTEN=127.0.0.1:$gport WALKD_METRICS_LISTEN=127.0.0.1:$mport WALKD_DATA=$tmp/data WALKD_SHUTDOWN_GRACE_S=5 $* $entry"
   env "$@" WALKD_BIN="$WALKD" WALKD_LISTEN="127.0.0.1:$gport" WALKD_METRICS_LISTEN="127.0.0.1:$mport" \
     WALKD_DATA="$tmp/data" WALKD_SHUTDOWN_GRACE_S=5 WALKD_ADDRESS_FILE="$tmp/address" \

@@ -164,12 +164,26 @@ class Process:
         return code
 
 
+def share_default_world(data):
+    """Links the default world the tests share (WALKD_TEST_DEFAULT_WORLD, made once by the
+    default_world_cache test) into the data folder `data`, so walkd loads it instead of
+    generating and preparing it again; nothing when it is unset or absent."""
+    shared = os.environ.get("WALKD_TEST_DEFAULT_WORLD")
+    if not shared or not os.path.exists(os.path.join(shared, "grid.walkgrid")):
+        return
+    os.makedirs(data, exist_ok=True)
+    world = os.path.join(data, "default-world")
+    if not os.path.exists(world):
+        os.symlink(shared, world)
+
+
 class Walkd:
     """A real walkd on ephemeral loopback ports with its --data in `tmp`."""
 
     def __init__(self, walkd_bin, walkctl_bin, tmp, extra_args=()):
         self.walkctl_bin = walkctl_bin
         self.data = os.path.join(tmp, "walkd-data")
+        share_default_world(self.data)
         argv = [walkd_bin, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
                 "--data", self.data, "--shutdown-grace-s", "2", *extra_args]
         print("    starting: " + " ".join(argv), flush=True)

@@ -313,7 +313,13 @@ def main():
     shared = (os.environ.get("WALKD_SHARED_DATA") or
               os.path.join(os.path.dirname(repo), "shared", "data"))
     root = tempfile.mkdtemp(prefix="docs-examples-")
-    os.makedirs(os.path.join(root, "default-world"))
+    # The default world every page's walkd serves: the tests' shared one when there is one
+    # (WALKD_TEST_DEFAULT_WORLD), else made by the first page's walkd.
+    shared_world = os.environ.get("WALKD_TEST_DEFAULT_WORLD", "")
+    if shared_world and os.path.exists(os.path.join(shared_world, "grid.walkgrid")):
+        os.symlink(shared_world, os.path.join(root, "default-world"))
+    else:
+        os.makedirs(os.path.join(root, "default-world"))
     env = dict(os.environ, PATH=f"{build}/server:{build}/client:{os.environ['PATH']}")
     env.pop("DOCS_EXAMPLES_NAMESPACE")
     failed = ran = 0

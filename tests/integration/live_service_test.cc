@@ -47,10 +47,22 @@ class LiveServiceTest : public ::testing::Test {
       field << row << "\n";
     }
     field.close();
-    walkd_ = std::make_unique<testing::ChildProcess>(std::vector<std::string>{
-        WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--data",
-        dir_ + "/data", "--no-store", "--live-worlds", dir_ + "/live", "--live-direct-cells", "0",
-        "--live-group-fallbacks", "1"});
+    const std::vector<std::string> argv = {WALKD_BIN,
+                                           "--listen",
+                                           "127.0.0.1:0",
+                                           "--metrics-listen",
+                                           "127.0.0.1:0",
+                                           "--data",
+                                           dir_ + "/data",
+                                           "--no-store",
+                                           "--live-worlds",
+                                           dir_ + "/live",
+                                           "--live-direct-cells",
+                                           "0",
+                                           "--live-group-fallbacks",
+                                           "1"};
+    testing::ShareDefaultWorld(argv);
+    walkd_ = std::make_unique<testing::ChildProcess>(argv);
     const auto address = walkd_->WaitForLine("walkd: grpc listening on ");
     ASSERT_TRUE(address.has_value()) << walkd_->output();
     const auto metrics = walkd_->WaitForLine("walkd: metrics on http://");

@@ -159,8 +159,28 @@ inline std::string FreshTempDir(const std::string& prefix, const std::string& na
   return dir.string();
 }
 
-// A walkd started with `args` after `--listen 127.0.0.1:0 --metrics-listen ""`, and the gRPC
-// address it printed ("" when it printed none).
+// Links the default world the tests share into the data folder `args` name (`--data DIR`),
+// unless it holds one already: walkd then loads it instead of generating and preparing it again
+// (tens of seconds each time). The shared one is WALKD_TEST_DEFAULT_WORLD, made once by the
+// default_world_cache test as walkd's first start makes it; unset or absent, nothing is linked.
+inline void ShareDefaultWorld(const std::vector<std::string>& args) {
+  const char* shared = std::getenv("WALKD_TEST_DEFAULT_WORLD");
+  if (shared == nullptr ||
+      !std::filesystem::exists(std::filesystem::path(shared) / "grid.walkgrid"))
+    return;
+  for (std::size_t k = 0; k + 1 < args.size(); ++k) {
+    if (args[k] != "--data") continue;
+    const std::filesystem::path world = std::filesystem::path(args[k + 1]) / "default-world";
+    std::error_code ec;
+    std::filesystem::create_directories(args[k + 1], ec);
+    if (!std::filesystem::exists(world, ec))
+      std::filesystem::create_directory_symlink(shared, world, ec);
+  }
+}
+
+// A walkd started with `args` after `--listen 127.0.0.1:0 --metrics-listen ""` (the shared
+// default world linked into its data folder), and the gRPC address it printed ("" when it
+// printed none).
 struct StartedWalkd {
   std::unique_ptr<ChildProcess> process;
   std::string address;
@@ -170,6 +190,7 @@ inline StartedWalkd StartWalkdOnLoopback(const std::string& walkd_bin,
                                          const std::vector<std::string>& args) {
   std::vector<std::string> argv = {walkd_bin, "--listen", "127.0.0.1:0", "--metrics-listen", ""};
   argv.insert(argv.end(), args.begin(), args.end());
+  ShareDefaultWorld(args);
   StartedWalkd walkd;
   walkd.process = std::make_unique<ChildProcess>(argv);
   walkd.address = walkd.process->WaitForLine("walkd: grpc listening on ").value_or("");
