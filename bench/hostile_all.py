@@ -86,8 +86,8 @@ def make_worlds(tmp):
     with open(os.path.join(live, "map.map"), "w") as f:
         f.write("type octile\nheight 32\nwidth 32\nmap\n" + ("." * 32 + "\n") * 32)
     token = os.path.join(tmp, "token")
-    with open(token, "w") as f:
-        f.write("hostile-probe-token-0123456789\n")
+    with open(os.open(token, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        f.write("hostile-probe-token-0123456789\n")  # walkd refuses a token others may read
     return worlds, os.path.dirname(live), token
 
 

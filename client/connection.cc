@@ -1,5 +1,12 @@
 #include "client/connection.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -21,6 +28,53 @@ absl::StatusOr<std::string> ReadPem(const std::string& path, const char* flag) {
     return absl::InvalidArgumentError(absl::StrCat(flag, ": ", path, " is not a PEM file"));
   }
   return text;
+}
+
+// Why the token file open as `fd` is not its owner's secret (walkd judges its own token file
+// alike, as ssh a private key): empty when it is this user's or root's, a regular file, and no
+// one else may write or read it; a root-owned file may be read by its group unless this process
+// is root (a Kubernetes secret with an fsGroup is mounted root:fsGroup 0440).
+std::string NotSecret(int fd, const std::string& path) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0) return absl::StrCat("cannot stat ", path, ": ", std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return absl::StrCat(path, " is not a regular file");
+  const uid_t me = geteuid();
+  if (st.st_uid != me && st.st_uid != 0) {
+    return absl::StrCat(path, " is owned by uid ", st.st_uid, ", neither yours (uid ", me,
+                        ") nor root's; chown it");
+  }
+  const bool group_may_read = st.st_uid == 0 && me != 0;
+  const char* who = (st.st_mode & S_IWOTH)                        ? "writable by others"
+                    : (st.st_mode & S_IROTH)                      ? "readable by others"
+                    : (st.st_mode & S_IWGRP)                      ? "writable by its group"
+                    : ((st.st_mode & S_IRGRP) && !group_may_read) ? "readable by its group"
+                                                                  : nullptr;
+  if (who == nullptr) return "";
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  return absl::StrCat(path, " is ", who, " (mode ", mode, "); chmod ",
+                      group_may_read ? "640 " : "600 ", path);
+}
+
+// The token: the first line of `path`, spaces trimmed, once the file is known to be a secret.
+absl::StatusOr<std::string> ReadToken(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--token-file: cannot read ", path, ": ", std::strerror(errno)));
+  }
+  constexpr std::size_t kMaxTokenFileBytes = 64 << 10;
+  std::string text(kMaxTokenFileBytes, '\0');
+  const std::string why = NotSecret(fd, path);
+  const ssize_t got = why.empty() ? read(fd, text.data(), text.size()) : 0;
+  close(fd);
+  if (!why.empty()) return absl::InvalidArgumentError("--token-file: " + why);
+  text.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+  const std::string token(absl::StripAsciiWhitespace(text.substr(0, text.find('\n'))));
+  if (token.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("--token-file: ", path, " holds no token"));
+  }
+  return token;
 }
 
 absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> TlsCredentials(
@@ -72,14 +126,9 @@ absl::StatusOr<Connection> Connect(const ConnectionFiles& files) {
   connection.server_name = files.tls_server_name;
   connection.lb_policy = files.lb_policy;
   if (!files.token_file.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(files.token_file, "--token-file");
-    if (!text.ok()) return text.status();
-    const std::string first_line = text->substr(0, text->find('\n'));
-    connection.token = std::string(absl::StripAsciiWhitespace(first_line));
-    if (connection.token.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--token-file: ", files.token_file, " holds no token"));
-    }
+    absl::StatusOr<std::string> token = ReadToken(files.token_file);
+    if (!token.ok()) return token.status();
+    connection.token = *std::move(token);
   }
   return connection;
 }

@@ -46,7 +46,9 @@ struct Connection {
 
 // Reads the files. INVALID_ARGUMENT names the flag (--tls-ca, --tls-cert, --tls-key,
 // --token-file): unreadable, not PEM, a certificate without its key, a certificate without
-// --tls-ca, an empty token.
+// --tls-ca, an empty token, a token file others may read or write (naming its mode and the chmod
+// that fixes it) or owned by another user (as walkd judges its own: docs/operations.md,
+// "Security").
 absl::StatusOr<Connection> Connect(const ConnectionFiles& files);
 
 }  // namespace walk::client

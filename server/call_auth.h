@@ -21,8 +21,12 @@ class CallAuth {
   // Everything open.
   CallAuth() = default;
   // The token in `token_file` (its first line, spaces trimmed: at least 16 characters), needed
-  // for writes and, with `reads_too`, for reads. Errors: INVALID_ARGUMENT naming
-  // --auth-token-file (unreadable, empty, too short).
+  // for writes and, with `reads_too`, for reads. The file must be a secret, as ssh asks of a
+  // private key: owned by walkd's user or root, and no one else may read or write it (a
+  // root-owned file may be read by its group when walkd is not root: Kubernetes secrets with an
+  // fsGroup). Errors: INVALID_ARGUMENT naming --auth-token-file (unreadable, not a regular file,
+  // readable or writable by others, naming its mode and the chmod that fixes it; owned by another
+  // user; empty; too short).
   static absl::StatusOr<CallAuth> FromFile(const std::string& token_file, bool reads_too);
 
   // OK when the call may go on; UNAUTHENTICATED when it needs a token and sent none,

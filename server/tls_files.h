@@ -20,8 +20,11 @@ struct TlsFiles {
 };
 
 // The gRPC port's credentials: insecure without a certificate, else TLS (mutual with a client
-// CA). Errors: INVALID_ARGUMENT naming the flag (a file missing or unreadable, a key without a
-// certificate or the other way round, a client CA without a certificate).
+// CA). The files are read and checked with OpenSSL first, so walkd refuses them at start naming
+// the flag rather than failing to listen. Errors: INVALID_ARGUMENT naming the flag (a file
+// missing or unreadable, not PEM, a certificate file without a certificate or a key file without
+// a key (an encrypted key included), a key that is not the certificate's, a client CA without a
+// certificate, a key without a certificate or the other way round).
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> GrpcServerCredentials(
     const TlsFiles& files);
 

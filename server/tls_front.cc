@@ -112,7 +112,8 @@ absl::Status TlsFront::State::LoadCertificate() {
   }
   if (SSL_CTX_check_private_key(context) != 1) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--tls-key: ", options.key_file, " is not --tls-cert's key"));
+        absl::StrCat("--tls-key: ", options.key_file, " is not the key of --tls-cert ",
+                     options.cert_file, " (the certificate holds another public key)"));
   }
   return absl::OkStatus();
 }

@@ -34,6 +34,36 @@ absl::Status BadTiling(const std::string& what, const char* field, const std::st
   return absl::InvalidArgumentError(absl::StrCat(what, ": navmesh parameters: ", field, " ", why));
 }
 
+// A tile's position agrees with the navmesh's parameters: the cell it names (the navmesh's origin
+// plus its position times the tile size, along Detour x and z) lies within a walk's reach, and
+// the tile's own bounds lie in that cell, give or take half a tile (Recast's borders and
+// rounding). Detour looks for a tile's polygons in the cell its position names, so a tile placed
+// elsewhere than its polygons would leave them unreachable.
+absl::Status CheckTilePlace(const NavMeshTiling& t, const TileSummary& tile,
+                            const std::string& what) {
+  const double x0 = double{t.origin[0]} + double{t.tile_width} * tile.x;
+  const double z0 = double{t.origin[2]} + double{t.tile_height} * tile.y;
+  const double x1 = x0 + t.tile_width, z1 = z0 + t.tile_height;
+  const std::string position = absl::StrCat("position ", tile.x, ",", tile.y);
+  const double reach = kMaxTileCoordinate;
+  if (!(std::abs(x0) <= reach && std::abs(x1) <= reach && std::abs(z0) <= reach &&
+        std::abs(z1) <= reach)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": ", position, " puts its cell at x ", x0, ", z ", z0,
+                     " yards (origin ", t.origin[0], ", ", t.origin[2], ", tiles of ", t.tile_width,
+                     " x ", t.tile_height, "), beyond the +-", reach, " yards a walk reaches"));
+  }
+  const double slack_x = t.tile_width / 2.0, slack_z = t.tile_height / 2.0;
+  if (tile.bmin[0] < x0 - slack_x || tile.bmax[0] > x1 + slack_x || tile.bmin[2] < z0 - slack_z ||
+      tile.bmax[2] > z1 + slack_z) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, ": ", position, " names the cell x ", x0, " .. ", x1, ", z ", z0, " .. ", z1,
+        " yards, but the tile's bounds are x ", tile.bmin[0], " .. ", tile.bmax[0], ", z ",
+        tile.bmin[2], " .. ", tile.bmax[2], " (more than half a tile outside it)"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 struct NavMesh::Impl {
@@ -88,6 +118,7 @@ absl::StatusOr<NavMesh> NavMesh::Create(const NavMeshTiling& t, const std::strin
 absl::Status NavMesh::AddTile(std::string data, const std::string& what) {
   TileSummary summary;
   if (absl::Status s = CheckTileData(data, what, &summary); !s.ok()) return s;
+  if (absl::Status s = CheckTilePlace(impl_->tiling, summary, what); !s.ok()) return s;
   if (summary.polygons + summary.off_mesh > impl_->tiling.max_polys) {
     return absl::InvalidArgumentError(absl::StrCat(what, ": ", summary.polygons + summary.off_mesh,
                                                    " polygons, the navmesh holds at most ",

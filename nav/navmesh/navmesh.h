@@ -55,10 +55,12 @@ class NavMesh {
   NavMesh& operator=(NavMesh&&) noexcept;
   ~NavMesh();
 
-  // Checks a tile's Detour data (magic, version, every count against the bytes there are) and
-  // adds it, taking the bytes. `what` names the file and tile in errors. Errors:
-  // INVALID_ARGUMENT (bad magic, a Detour version other than ours saying both, truncated data,
-  // a tile outside the tiling or already present, a tile Detour refuses).
+  // Checks a tile's Detour data (magic, version, every count against the bytes there are) and its
+  // position (the cell it names, origin + position x tile size, within a walk's reach, and the
+  // tile's bounds in that cell, give or take half a tile) and adds it, taking the bytes. `what`
+  // names the file and tile in errors. Errors: INVALID_ARGUMENT (bad magic, a Detour version
+  // other than ours saying both, truncated data, a position out of reach or away from the tile's
+  // bounds, saying both, a tile already present, a tile Detour refuses).
   absl::Status AddTile(std::string data, const std::string& what);
 
   // What the navmesh holds.

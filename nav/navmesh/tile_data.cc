@@ -203,6 +203,10 @@ absl::Status CheckTileData(std::string_view data, const std::string& what, TileS
     summary->layer = h.layer;
     summary->polygons = h.offMeshBase;
     summary->off_mesh = h.offMeshConCount;
+    for (int k = 0; k < 3; ++k) {
+      summary->bmin[k] = h.bmin[k];
+      summary->bmax[k] = h.bmax[k];
+    }
   }
   return absl::OkStatus();
 }

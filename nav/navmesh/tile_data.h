@@ -16,13 +16,15 @@ struct TileSummary {
   std::int32_t x = 0;
   std::int32_t y = 0;
   std::int32_t layer = 0;
-  std::int32_t polygons = 0;  // ground polygons
-  std::int32_t off_mesh = 0;  // off-mesh connections
+  std::int32_t polygons = 0;           // ground polygons
+  std::int32_t off_mesh = 0;           // off-mesh connections
+  float bmin[3] = {0.0f, 0.0f, 0.0f};  // the header's bounds, in Detour's axes, yards
+  float bmax[3] = {0.0f, 0.0f, 0.0f};
 };
 
-// Coordinates inside a tile (its bounds, vertices, detail vertices, off-mesh ends) are at most
-// this far from 0: a walk's range (nav/query/place_check.h), where squared distances stay finite
-// floats.
+// Coordinates inside a tile (its bounds, vertices, detail vertices, off-mesh ends), and the cell
+// its position names (NavMesh::AddTile), are at most this far from 0: a walk's range
+// (nav/query/place_check.h), where squared distances stay finite floats.
 inline constexpr float kMaxTileCoordinate = 1e8f;
 
 // Checks `data` against its own header: Detour's magic and version (a mismatch says both), every

@@ -1,10 +1,12 @@
 // walkd's TLS and token on a real server: calls without the token, or with another, are refused
 // (writes always, reads with --auth-reads; health stays open); TLS on both ports, and mutual TLS
 // refusing clients without a certificate or with one another CA signed; walkctl's flags reach it.
-// Certificates are made with the openssl tool into a temp folder.
+// Refused at start, naming the flag: a certificate and a key that are not a pair, and a token file
+// others may read. Certificates are made with the openssl tool into a temp folder.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -64,6 +66,12 @@ void MakeSigned(const std::string& dir, const std::string& name, const std::stri
            "-out", dir + "/" + name + ".pem"});
 }
 
+// A token file as the docs make one: its owner's alone (mode 0600).
+void WriteTokenFile(const std::string& path, const std::string& token) {
+  std::ofstream(path) << token << "\n";
+  chmod(path.c_str(), 0600);
+}
+
 const Certificates& Certs() {
   static const Certificates* certs = [] {
     auto* c = new Certificates{testing::FreshTempDir("walkd-security-it", "certs")};
@@ -72,9 +80,9 @@ const Certificates& Certs() {
     MakeSigned(c->dir, "client", "ca", "DNS:walk-client");
     MakeCa(c->dir, "rogue-ca");
     MakeSigned(c->dir, "rogue", "rogue-ca", "DNS:walk-client");
-    std::ofstream(c->Path("token")) << kToken << "\n";
-    std::ofstream(c->Path("wrong-token")) << "another-token-entirely-0000\n";
-    std::ofstream(c->Path("short-token")) << "short\n";
+    WriteTokenFile(c->Path("token"), kToken);
+    WriteTokenFile(c->Path("wrong-token"), "another-token-entirely-0000");
+    WriteTokenFile(c->Path("short-token"), "short");
     return c;
   }();
   return *certs;
@@ -286,6 +294,97 @@ TEST(WalkdSecurityTest, BadSecurityOptionsStopWalkdNamingTheFlag) {
                                    Certs().Path("token"), "--tls-key", Certs().Path("server.key")});
   EXPECT_EQ(not_pem.exit_code, 1);
   EXPECT_NE(not_pem.output.find("--tls-cert"), std::string::npos) << not_pem.output;
+}
+
+// walkd started on loopback with `args` (no store, a fresh data folder): its exit code and output
+// once it exits, or -1 (and what it printed) when it listens instead, taking what it should
+// refuse; it is then stopped.
+testing::CommandResult StartRefused(const std::string& name, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {WALKD_BIN,     "--listen",
+                                   "127.0.0.1:0", "--no-store",
+                                   "--data",      testing::FreshTempDir("walkd-security-it", name)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  testing::ChildProcess walkd(argv);
+  testing::CommandResult result;
+  if (walkd.WaitForLine("walkd: grpc listening on ")) {
+    walkd.Signal(SIGKILL);
+    result.output = walkd.FinishOutput();
+    return result;
+  }
+  result.output = walkd.FinishOutput();
+  result.exit_code = walkd.Wait();
+  return result;
+}
+
+TEST(WalkdSecurityTest, ACertificateAndKeyThatAreNotAPairStopWalkdNamingBoth) {
+  // The server's certificate with the client's key, with the metrics port's HTTPS front too.
+  const auto mismatched = StartRefused(
+      "mismatch", {"--metrics-listen", "127.0.0.1:0", "--tls-cert", Certs().Path("server.pem"),
+                   "--tls-key", Certs().Path("client.key")});
+  EXPECT_EQ(mismatched.exit_code, 1) << mismatched.output;
+  EXPECT_NE(mismatched.output.find("walkd: --tls-key: " + Certs().Path("client.key")),
+            std::string::npos)
+      << mismatched.output;
+  EXPECT_NE(mismatched.output.find("is not the key of --tls-cert " + Certs().Path("server.pem")),
+            std::string::npos)
+      << mismatched.output;
+  EXPECT_EQ(mismatched.output.find("cannot listen"), std::string::npos) << mismatched.output;
+  // A key file that holds no key.
+  const auto not_a_key =
+      StartRefused("not-a-key", {"--metrics-listen", "", "--tls-cert", Certs().Path("server.pem"),
+                                 "--tls-key", Certs().Path("server.pem")});
+  EXPECT_EQ(not_a_key.exit_code, 1) << not_a_key.output;
+  EXPECT_NE(not_a_key.output.find("--tls-key: " + Certs().Path("server.pem") + " holds no"),
+            std::string::npos)
+      << not_a_key.output;
+}
+
+TEST(WalkdSecurityTest, ATokenFileOthersMayReadIsRefusedByWalkdAndWalkctl) {
+  const std::string dir = testing::FreshTempDir("walkd-security-it", "token-modes");
+  const std::string open_token = dir + "/token";
+  std::ofstream(open_token) << kToken << "\n";
+  chmod(open_token.c_str(), 0644);
+  const std::string group_token = dir + "/group-token";
+  std::ofstream(group_token) << kToken << "\n";
+  chmod(group_token.c_str(), 0640);
+
+  const auto world_readable =
+      StartRefused("token-0644", {"--metrics-listen", "", "--auth-token-file", open_token});
+  EXPECT_EQ(world_readable.exit_code, 1) << world_readable.output;
+  EXPECT_NE(
+      world_readable.output.find("walkd: --auth-token-file: " + open_token +
+                                 " is readable by others (mode 0644); chmod 600 " + open_token),
+      std::string::npos)
+      << world_readable.output;
+  const auto group_readable =
+      StartRefused("token-0640", {"--metrics-listen", "", "--auth-token-file", group_token});
+  EXPECT_EQ(group_readable.exit_code, 1) << group_readable.output;
+  EXPECT_NE(group_readable.output.find("--auth-token-file: " + group_token +
+                                       " is readable by its group (mode 0640)"),
+            std::string::npos)
+      << group_readable.output;
+
+  // walkctl refuses its --token-file alike, before it calls anyone.
+  const auto walkctl =
+      RunCommand({WALKCTL_BIN, "--addr", "127.0.0.1:1", "--token-file", open_token, "info"});
+  EXPECT_EQ(walkctl.exit_code, 2) << walkctl.output;
+  EXPECT_NE(walkctl.output.find("--token-file: " + open_token +
+                                " is readable by others (mode 0644); chmod 600 " + open_token),
+            std::string::npos)
+      << walkctl.output;
+  client::ConnectionFiles files;
+  files.token_file = group_token;
+  const absl::StatusOr<client::Connection> connected = client::Connect(files);
+  EXPECT_EQ(connected.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(connected.status().message().find("readable by its group (mode 0640)"),
+            std::string::npos)
+      << connected.status();
+
+  // Its owner's alone, both take it.
+  chmod(open_token.c_str(), 0600);
+  EXPECT_TRUE(client::Connect(WithToken(open_token)).ok());
+  Served s = Serve("token-mode-600", {"--auth-token-file", open_token});
+  EXPECT_TRUE(UpdateGate(Connect(s.address, WithToken(open_token))).ok());
 }
 
 }  // namespace

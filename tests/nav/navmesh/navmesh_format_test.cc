@@ -231,6 +231,38 @@ TEST_F(NavMeshFormatTest, MsetRefusesATileWithoutRoomForALink) {
       "room for no link");
 }
 
+// A tile's position must agree with the navmesh's parameters: a tile placed where no walk can
+// reach (the hostile probe's 2^31 - 1, -2^31), or whose own bounds lie away from the cell its
+// position names (Detour would look for its polygons there: walks near them came back OFF_MAP),
+// is refused naming the tile and its position.
+void PlaceTile(std::string* bytes, std::size_t data_at, std::int32_t x, std::int32_t y) {
+  Poke<std::int32_t>(bytes, data_at + offsetof(dtMeshHeader, x), x);
+  Poke<std::int32_t>(bytes, data_at + offsetof(dtMeshHeader, y), y);
+}
+
+TEST_F(NavMeshFormatTest, MsetRefusesATilePlacedBeyondTheNavMeshesReach) {
+  ExpectMsetRefused([](std::string* b) { PlaceTile(b, 48, INT32_MAX, INT32_MIN); },
+                    "tile 0: position 2147483647,-2147483648 puts its cell at x ");
+}
+
+TEST_F(NavMeshFormatTest, MsetRefusesATileWhoseBoundsLieOutsideItsCell) {
+  // Tile 0,0 moved to the free position 5,0: its bounds stay where tile 0,0 lies.
+  ExpectMsetRefused([](std::string* b) { PlaceTile(b, 48, 5, 0); },
+                    "tile 0: position 5,0 names the cell x 160 .. 192, z 0 .. 32 yards, but the "
+                    "tile's bounds are x 0 .. 32, z 0 .. 32");
+}
+
+TEST_F(NavMeshFormatTest, MmtileRefusesATilePlacedBeyondTheNavMeshesReach) {
+  ExpectTileRefused([](std::string* b) { PlaceTile(b, 20, INT32_MAX, INT32_MIN); },
+                    "position 2147483647,-2147483648 puts its cell at x ");
+}
+
+TEST_F(NavMeshFormatTest, MmtileRefusesATileWhoseBoundsLieOutsideItsCell) {
+  ExpectTileRefused([](std::string* b) { PlaceTile(b, 20, 0, -3); },
+                    "position 0,-3 names the cell x 0 .. 32, z -96 .. -64 yards, but the tile's "
+                    "bounds are x 0 .. 32, z 0 .. 32");
+}
+
 TEST_F(NavMeshFormatTest, MmtileRefusesBadMagic) {
   ExpectTileRefused([](std::string* b) { (*b)[0] = 'X'; }, "bad magic");
 }
