@@ -511,7 +511,12 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
 
 absl::Status StoreFirstAnswerer::Keep(const std::optional<store::WalkKey>& key,
                                       const nav::WalkAnswer& answer) const {
-  if (!key) return absl::OkStatus();
+  // Only answers whose two ends snapped are kept: an end off the map or off every surface costs
+  // a snap to answer again, and keeping it would let any client fill the store with nonsense.
+  if (!key || answer.status == nav::WalkStatus::kOffMap ||
+      answer.status == nav::WalkStatus::kNoSurface) {
+    return absl::OkStatus();
+  }
   if (store_health_ != nullptr && store_health_->degraded()) {
     metrics_.RecordUnkeptAnswer();  // the store takes no writes now: the answer is still returned
     return absl::OkStatus();

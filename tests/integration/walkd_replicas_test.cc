@@ -55,6 +55,42 @@ Replica StartReplica(const std::string& worlds, const std::string& data) {
   return r;
 }
 
+// `count` replicas serving DIR/worlds, each with a data folder of its own; returns once every one
+// is SERVING.
+void StartServing(const std::string& dir, int count, std::vector<Replica>* replicas) {
+  for (int k = 0; k < count; ++k) {
+    replicas->push_back(StartReplica(dir + "/worlds", absl::StrCat(dir, "/data", k)));
+    ASSERT_FALSE(replicas->back().walkd.address.empty())
+        << replicas->back().walkd.process->output();
+  }
+  for (const Replica& r : *replicas) {
+    client::WalkClient client(r.walkd.address, 30.0);
+    ASSERT_TRUE(testing::WaitUntil([&] {
+      grpc::health::v1::HealthCheckResponse::ServingStatus status;
+      return client.Health("", &status).ok() &&
+             status == grpc::health::v1::HealthCheckResponse::SERVING;
+    }));
+  }
+}
+
+// The gRPC target naming every replica: ipv4:A,B,C.
+std::string TargetOf(const std::vector<Replica>& replicas) {
+  std::vector<std::string> addresses;
+  for (const Replica& r : replicas) addresses.push_back(r.walkd.address);
+  return "ipv4:" + absl::StrJoin(addresses, ",");
+}
+
+// `count` random pairs on the field (seed `seed`), as walkctl batch input.
+void WritePairs(const std::string& path, int count, unsigned seed) {
+  std::ofstream pairs(path);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> coord(0.5, 39.5);
+  for (int k = 0; k < count; ++k) {
+    pairs << "{\"world\": \"field\", \"from\": [" << coord(rng) << ", " << coord(rng)
+          << "], \"to\": [" << coord(rng) << ", " << coord(rng) << "]}\n";
+  }
+}
+
 // The pairs walk_batch_pairs_total says this replica answered.
 double PairsAnswered(const Replica& r) {
   auto reply = testing::HttpGet(r.metrics, "/metrics");
@@ -81,29 +117,10 @@ std::vector<std::string> Answers(const std::string& path) {
 TEST(ReplicasTest, OneBatchOverThreeReplicasAnswersAsOneWalkdDoes) {
   const std::string dir = testing::FreshTempDir("walkd-replicas", "all");
   ASSERT_NO_FATAL_FAILURE(WriteWorld(dir + "/worlds/field"));
-  std::ofstream pairs(dir + "/pairs.jsonl");
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> coord(0.5, 39.5);
-  for (int k = 0; k < 240; ++k) {
-    pairs << "{\"world\": \"field\", \"from\": [" << coord(rng) << ", " << coord(rng)
-          << "], \"to\": [" << coord(rng) << ", " << coord(rng) << "]}\n";
-  }
-  pairs.close();
-
+  WritePairs(dir + "/pairs.jsonl", 240, 7);
   std::vector<Replica> replicas;
-  std::vector<std::string> addresses;
-  for (int k = 0; k < 3; ++k) {
-    replicas.push_back(StartReplica(dir + "/worlds", absl::StrCat(dir, "/data", k)));
-    ASSERT_FALSE(replicas.back().walkd.address.empty()) << replicas.back().walkd.process->output();
-    client::WalkClient client(replicas.back().walkd.address, 30.0);
-    ASSERT_TRUE(testing::WaitUntil([&] {
-      grpc::health::v1::HealthCheckResponse::ServingStatus status;
-      return client.Health("", &status).ok() &&
-             status == grpc::health::v1::HealthCheckResponse::SERVING;
-    }));
-    addresses.push_back(replicas.back().walkd.address);
-  }
-  const std::string target = "ipv4:" + absl::StrJoin(addresses, ",");
+  ASSERT_NO_FATAL_FAILURE(StartServing(dir, 3, &replicas));
+  const std::string target = TargetOf(replicas);
   auto spread = testing::RunCommand({WALKCTL_BIN, "--addr", target, "--lb", "round_robin", "batch",
                                      dir + "/pairs.jsonl", "--out", dir + "/spread.jsonl",
                                      "--streams", "12"});
@@ -140,30 +157,10 @@ TEST(ReplicasTest, ABatchSpreadsOverFreshReplicasFromTheFirstSecond) {
   const std::string dir = testing::FreshTempDir("walkd-replicas", "fresh");
   ASSERT_NO_FATAL_FAILURE(WriteWorld(dir + "/worlds/field"));
   constexpr int kPairs = 3000;
-  std::ofstream pairs(dir + "/pairs.jsonl");
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> coord(0.5, 39.5);
-  for (int k = 0; k < kPairs; ++k) {
-    pairs << "{\"world\": \"field\", \"from\": [" << coord(rng) << ", " << coord(rng)
-          << "], \"to\": [" << coord(rng) << ", " << coord(rng) << "]}\n";
-  }
-  pairs.close();
+  WritePairs(dir + "/pairs.jsonl", kPairs, 11);
   std::vector<Replica> replicas;
-  std::vector<std::string> addresses;
-  for (int k = 0; k < 3; ++k) {
-    replicas.push_back(StartReplica(dir + "/worlds", absl::StrCat(dir, "/data", k)));
-    ASSERT_FALSE(replicas.back().walkd.address.empty()) << replicas.back().walkd.process->output();
-    addresses.push_back(replicas.back().walkd.address);
-  }
-  for (const Replica& r : replicas) {
-    client::WalkClient client(r.walkd.address, 30.0);
-    ASSERT_TRUE(testing::WaitUntil([&] {
-      grpc::health::v1::HealthCheckResponse::ServingStatus status;
-      return client.Health("", &status).ok() &&
-             status == grpc::health::v1::HealthCheckResponse::SERVING;
-    }));
-  }
-  const std::string target = "ipv4:" + absl::StrJoin(addresses, ",");
+  ASSERT_NO_FATAL_FAILURE(StartServing(dir, 3, &replicas));
+  const std::string target = TargetOf(replicas);
   auto batch = testing::RunCommand({WALKCTL_BIN, "--addr", target, "--lb", "round_robin", "batch",
                                     dir + "/pairs.jsonl", "--out", dir + "/out.jsonl"});
   ASSERT_EQ(batch.exit_code, 0) << batch.output;
