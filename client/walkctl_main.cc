@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -23,6 +24,8 @@
 #include "google/protobuf/util/json_util.h"
 #include "nav/cost/cost_model.h"
 #include "nav/cost/danger.h"
+#include "nav/grid/checked_floor.h"
+#include "nav/grid/number_text.h"
 
 namespace {
 
@@ -279,10 +282,19 @@ int AskGround(walk::client::WalkClient& client, const WalkArgs& args,
   if (grpc::Status s = client.Floors(probe, &one); !s.ok()) return ReportRpcError(s);
   const double column = one.column_yards();
   const double x0 = min_x - margin_yards, y0 = min_y - margin_yards;
-  const auto columns_x =
-      static_cast<std::uint32_t>(std::ceil((max_x + margin_yards - x0) / column)) + 1;
-  const auto columns_y =
-      static_cast<std::uint32_t>(std::ceil((max_y + margin_yards - y0) / column)) + 1;
+  // Places are within +-1e8 yards and the margin within 1e5, but a column width comes from the
+  // server: a span that does not fit the request's counts is refused rather than cast.
+  const std::optional<std::uint32_t> span_x =
+      walk::nav::FloorWithin<std::uint32_t>(std::ceil((max_x + margin_yards - x0) / column));
+  const std::optional<std::uint32_t> span_y =
+      walk::nav::FloorWithin<std::uint32_t>(std::ceil((max_y + margin_yards - y0) / column));
+  if (!span_x || !span_y || *span_x == 0xFFFFFFFFu || *span_y == 0xFFFFFFFFu) {
+    std::fprintf(stderr,
+                 "walkctl draw: the ground around the walk spans too many %s-yard columns\n",
+                 walk::nav::NumberText(column).c_str());
+    return 2;
+  }
+  const std::uint32_t columns_x = *span_x + 1, columns_y = *span_y + 1;
   // A walkd that does not list its limits took 16,384 columns a call.
   const std::uint64_t max_columns =
       limits.max_floor_columns() > 0 ? limits.max_floor_columns() : 16384;
@@ -531,6 +543,7 @@ void AddPlaceCommands(CLI::App& app, Commands& c) {
   c.draw
       ->add_option("--margin-yards", c.draw_args.margin_yards,
                    "Ground shown around the path, yards")
+      ->check(CLI::Range(0.0, 100000.0))
       ->capture_default_str();
 
   FloorsArgs& floors = c.floors_args;

@@ -22,6 +22,7 @@
 #include "store/open_checks.h"
 #include "store/rocks_status.h"
 #include "store/staged_dir.h"
+#include "store/store_log.h"
 
 namespace walk::store {
 namespace {
@@ -44,7 +45,6 @@ rocksdb::Options MakeOptions(const WalkStoreOptions& options) {
   o.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
   o.max_background_jobs = 2;
   o.bytes_per_sync = 1 << 20;
-  o.keep_log_file_num = 10;
   o.write_buffer_size = options.write_buffer_bytes;
   o.level_compaction_dynamic_level_bytes = true;
   o.compression = ChooseCompression();
@@ -147,6 +147,11 @@ absl::StatusOr<std::unique_ptr<WalkStore>> WalkStore::Open(const WalkStoreOption
   if (!claimed.ok()) return claimed.status();
   impl->claimed_dir = *std::move(claimed);  // released when `impl` goes, whatever happens below
   impl->options = MakeOptions(options);
+  if (options.create_if_missing) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);  // RocksDB would; the log goes in it first
+  }
+  impl->options.info_log = OpenStoreLog(dir);
   if (options.max_bytes > 0) {
     // RocksDB tracks the table files and refuses what would pass the quota.
     impl->options.sst_file_manager.reset(rocksdb::NewSstFileManager(impl->options.env));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "nav/grid/checked_floor.h"
+
 namespace walk::nav {
 namespace {
 
@@ -22,8 +24,8 @@ std::vector<ZoneCell> ZoneCellsOf(const Continent& c, const WorldFrame& frame, d
     // The column's centre, in the world's frame.
     const double x_yards = frame.CentreX(c.column_x[s]);
     const double y_yards = frame.CentreY(c.column_y[s]);
-    const auto cell_x = static_cast<std::int32_t>(std::floor(x_yards / kZoneCellYards));
-    const auto cell_y = static_cast<std::int32_t>(std::floor(y_yards / kZoneCellYards));
+    const auto cell_x = SaturatingFloor<std::int32_t>(x_yards / kZoneCellYards);
+    const auto cell_y = SaturatingFloor<std::int32_t>(y_yards / kZoneCellYards);
     const double step =
         ride ? 0.0 : (IsDiagonal(steps[i].via) ? kSqrt2 : 1.0) * frame.column_yards * smoothing;
     yards[{cell_x, cell_y, c.zone[s]}] += step;
@@ -40,8 +42,8 @@ void ZoneCellTally::Add(SurfaceId a, SurfaceId b, double yards, std::span<const 
       frame_.FrameX((c_.column_x[a] + c_.column_x[b] + 1.0) * 0.5 * frame_.column_yards);
   const double y =
       frame_.FrameY((c_.column_y[a] + c_.column_y[b] + 1.0) * 0.5 * frame_.column_yards);
-  const auto cx = static_cast<std::int32_t>(std::floor(x / kZoneCellYards));
-  const auto cy = static_cast<std::int32_t>(std::floor(y / kZoneCellYards));
+  const auto cx = SaturatingFloor<std::int32_t>(x / kZoneCellYards);
+  const auto cy = SaturatingFloor<std::int32_t>(y / kZoneCellYards);
   double rest = yards;
   for (const ZoneShare& share : mix) {
     // A share of seconds without yards is a lift ride into the zone: it counts with 0 yards.

@@ -9,19 +9,24 @@
 #include <cmath>
 #include <cstdint>
 
+#include "nav/grid/checked_floor.h"
+
 namespace walk::nav {
 
 struct WorldFrame {
+  // Columns this far out are off every map; clamping there keeps the origin's offset exact.
+  static constexpr std::int64_t kFarColumn = std::int64_t{1} << 52;
+
   double column_yards = 1.0;
   std::int64_t origin_x = 0;  // the frame column of the grid's column 0
   std::int64_t origin_y = 0;  // the frame row of the grid's row 0
 
   // The grid column under frame coordinate `x_yards` (negative or past the extent off the map).
   std::int64_t ColumnX(double x_yards) const {
-    return static_cast<std::int64_t>(std::floor(x_yards / column_yards)) - origin_x;
+    return ClampedFloor(x_yards / column_yards, kFarColumn) - origin_x;
   }
   std::int64_t ColumnY(double y_yards) const {
-    return static_cast<std::int64_t>(std::floor(y_yards / column_yards)) - origin_y;
+    return ClampedFloor(y_yards / column_yards, kFarColumn) - origin_y;
   }
   // The frame column and row of a grid column.
   std::int64_t FrameColumnX(std::int64_t column) const { return column + origin_x; }

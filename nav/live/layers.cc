@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/checked_floor.h"
 
 namespace walk::nav::live {
 namespace {
@@ -34,8 +35,8 @@ CellRect CellsCovering(const WorldRect& rect, double cell_size, std::int32_t wid
 }
 
 Cell CellContaining(WorldPoint p, double cell_size) {
-  return Cell{static_cast<std::int32_t>(std::floor(p.x / cell_size)),
-              static_cast<std::int32_t>(std::floor(p.y / cell_size))};
+  return Cell{SaturatingFloor<std::int32_t>(p.x / cell_size),
+              SaturatingFloor<std::int32_t>(p.y / cell_size)};
 }
 
 absl::Status ValidateWorldRect(const WorldRect& rect, const char* field) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "nav/grid/number_text.h"
 #include "nav/import/movingai.h"
 #include "nav/live/layer_file.h"
 #include "nav/live/live_search.h"
@@ -250,7 +251,9 @@ absl::Status LiveWorld::ValidateChanges(std::span<const BlockerChange> changes) 
         const Cell cell = CellContaining(c.point, cell_size_);
         if (!layers_.InBounds(cell)) {
           return absl::InvalidArgumentError(
-              absl::StrCat(at, ".point: cell ", CellText(cell), " is off the map"));
+              absl::StrCat(at, ".point: (", NumberText(c.point.x), ", ", NumberText(c.point.y),
+                           ") lies off the map (", NumberText(width_ * cell_size_), " x ",
+                           NumberText(height_ * cell_size_), " yards)"));
         }
         const CellIndex i = layers_.Index(cell);
         auto it = resources.find(i);

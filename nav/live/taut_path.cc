@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "nav/grid/checked_floor.h"
 #include "nav/live/live_search.h"
 
 namespace walk::nav::live {
@@ -22,10 +23,10 @@ bool WorldSegmentClear(const LiveGrid& grid, double cell_size, WorldPoint a, Wor
   if (!std::isfinite(ax) || !std::isfinite(ay) || !std::isfinite(bx) || !std::isfinite(by)) {
     return false;
   }
-  std::int32_t cx = static_cast<std::int32_t>(std::floor(ax));
-  std::int32_t cy = static_cast<std::int32_t>(std::floor(ay));
-  const std::int32_t ex = static_cast<std::int32_t>(std::floor(bx));
-  const std::int32_t ey = static_cast<std::int32_t>(std::floor(by));
+  std::int32_t cx = SaturatingFloor<std::int32_t>(ax);
+  std::int32_t cy = SaturatingFloor<std::int32_t>(ay);
+  const std::int32_t ex = SaturatingFloor<std::int32_t>(bx);
+  const std::int32_t ey = SaturatingFloor<std::int32_t>(by);
   const Cell first{cx, cy}, last{ex, ey};
   if (!grid.InBounds(first) || !grid.InBounds(last)) return false;  // the map is convex
   if (cells != nullptr) cells->clear();

@@ -77,6 +77,20 @@ absl::Status Validate(const NavMeshBuildOptions& o) {
   if (o.max_verts_per_poly < 3 || o.max_verts_per_poly > DT_VERTS_PER_POLYGON) {
     return BadOption("max_verts_per_poly", o.max_verts_per_poly, "in 3 .. 6");
   }
+  // Recast takes these in whole cells and height steps, as ints.
+  constexpr double kMostSteps = 1e6;
+  if (o.agent_height_yards / o.cell_height_yards > kMostSteps) {
+    return BadOption("agent_height_yards", o.agent_height_yards, "at most 1e6 x cell_height_yards");
+  }
+  if (o.step_yards / o.cell_height_yards > kMostSteps) {
+    return BadOption("step_yards", o.step_yards, "at most 1e6 x cell_height_yards");
+  }
+  if (o.agent_radius_yards / o.cell_yards > kMostSteps) {
+    return BadOption("agent_radius_yards", o.agent_radius_yards, "at most 1e6 x cell_yards");
+  }
+  if (o.max_edge_yards / o.cell_yards > kMostSteps) {
+    return BadOption("max_edge_yards", o.max_edge_yards, "at most 1e6 x cell_yards");
+  }
   if (!std::isfinite(o.detail_sample_cells)) {
     return BadOption("detail_sample_cells", o.detail_sample_cells, "finite");
   }

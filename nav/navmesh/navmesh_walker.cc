@@ -9,6 +9,7 @@
 #include "DetourNavMesh.h"
 #include "DetourNavMeshQuery.h"
 #include "absl/strings/str_cat.h"
+#include "nav/grid/checked_floor.h"
 #include "nav/navmesh/cost_filter.h"
 
 namespace walk::nav {
@@ -79,8 +80,8 @@ class CellYards {
     }
   }
   void Add(double x, double y, std::uint16_t zone, double yards) {
-    const auto cx = static_cast<std::int32_t>(std::floor(x / kZoneCellYards));
-    const auto cy = static_cast<std::int32_t>(std::floor(y / kZoneCellYards));
+    const auto cx = SaturatingFloor<std::int32_t>(x / kZoneCellYards);
+    const auto cy = SaturatingFloor<std::int32_t>(y / kZoneCellYards);
     for (auto it = cells_.rbegin(); it != cells_.rend(); ++it) {
       if (it->cell_x == cx && it->cell_y == cy && it->zone == zone) {
         it->yards += yards;

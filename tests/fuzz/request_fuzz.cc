@@ -3,7 +3,9 @@
 // passes checked against the fuzz world (nav::ValidateEnds, as AnswerWalk checks them), keyed as
 // the store keys them (store::MakeWalkKey, which snaps both ends) and walked on the fine grid
 // (nav::AnswerWalk). Refusals are INVALID_ARGUMENT (NOT_FOUND for an unknown continent) naming
-// the field; a place that passes stays inside a store key's range and gets an answer.
+// the field; a place that passes stays inside a store key's range and gets an answer. Then a few
+// live blocker changes (nav::live::LiveWorld::UpdateBlockers, as UpdateBlockers calls it), their
+// numbers any double: refused naming the change, or applied.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +19,7 @@
 
 #include "nav/cost/cost_model.h"
 #include "nav/cost/metric.h"
+#include "nav/live/live_world.h"
 #include "nav/query/place_check.h"
 #include "nav/query/walk_pipeline.h"
 #include "server/walk_query.h"
@@ -140,6 +143,53 @@ void CheckPairs(Bytes& in) {
   }
 }
 
+// A small live world with one building and one gate, made once; changes that land stay.
+nav::live::LiveWorld& FuzzLiveWorld() {
+  static nav::live::LiveWorld* world = nav::live::LiveWorld::FromText(
+                                           "type octile\nheight 4\nwidth 8\nmap\n........\n"
+                                           "........\n..@@....\n........\n",
+                                           "building 1 0 0 2 1\ngate 2 1 4 0 5 1 shut\n")
+                                           ->release();
+  return *world;
+}
+
+nav::live::WorldRect TakeRect(Bytes& in) {
+  return nav::live::WorldRect{TakeCoordinate(in), TakeCoordinate(in), TakeCoordinate(in),
+                              TakeCoordinate(in)};
+}
+
+// Up to 4 blocker changes of any kind, ids 0..3, places and rectangles any double.
+void UpdateBlockers(Bytes& in) {
+  using nav::live::BlockerChange;
+  std::vector<BlockerChange> changes(in.Take<std::uint8_t>() % 5);
+  for (BlockerChange& change : changes) {
+    const std::uint8_t kind = in.Take<std::uint8_t>();
+    const nav::live::EntityId id = in.Take<std::uint8_t>() % 4;
+    switch (kind % 6) {
+      case 0:
+        change = BlockerChange::AddBuilding(id, TakeRect(in));
+        break;
+      case 1:
+        change = BlockerChange::MoveBuilding(id, TakeRect(in));
+        break;
+      case 2:
+        change = BlockerChange::RemoveBuilding(id);
+        break;
+      case 3:
+        change = BlockerChange::Harvest({TakeCoordinate(in), TakeCoordinate(in)});
+        break;
+      case 4:
+        change = BlockerChange::PlaceResource({TakeCoordinate(in), TakeCoordinate(in)},
+                                              nav::live::CellValue::kTree);
+        break;
+      default:
+        change = kind & 0x80 ? BlockerChange::OpenGate(id) : BlockerChange::ShutGate(id);
+    }
+  }
+  const absl::Status updated = FuzzLiveWorld().UpdateBlockers(changes).status();
+  WALK_FUZZ_CHECK(updated.ok() || updated.message().starts_with("changes["));
+}
+
 }  // namespace
 }  // namespace walk::fuzz
 
@@ -151,5 +201,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   WALK_FUZZ_CHECK(fuzz::OkOr(valid, absl::StatusCode::kInvalidArgument));
   if (valid.ok()) fuzz::Walk(query);
   fuzz::CheckPairs(in);
+  fuzz::UpdateBlockers(in);
   return 0;
 }

@@ -391,7 +391,9 @@ TEST(WalkdLimitsTest, AFullDiskDegradesTheStoreAndItRecoversByItself) {
   bool degraded = false;
   for (int i = 0; i < 4000 && !degraded; ++i) {
     const grpc::Status status = client.Walk(DefaultWalk(random), &response);
-    ASSERT_TRUE(status.ok()) << "a full disk must not fail a walk: " << status.error_message();
+    ASSERT_TRUE(status.ok()) << "a full disk must not fail a walk: " << status.error_message()
+                             << "\n"
+                             << walkd.process->output();
     if (i % 50 == 49) {
       degraded = StoreStatus(walkd.address) == grpc::health::v1::HealthCheckResponse::NOT_SERVING;
     }
