@@ -187,7 +187,7 @@ void UpdateBlockers(Bytes& in) {
     }
   }
   const absl::Status updated = FuzzLiveWorld().UpdateBlockers(changes).status();
-  WALK_FUZZ_CHECK(updated.ok() || updated.message().starts_with("changes["));
+  WALK_FUZZ_CHECK(updated.ok() || absl::StartsWith(updated.message(), "changes["));
 }
 
 }  // namespace
