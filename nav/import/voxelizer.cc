@@ -523,7 +523,7 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
 absl::StatusOr<Continent> Finish(ContinentBuilder& builder, const Settings& settings,
                                  const std::function<void(ContinentBuilder&)>& builder_hook) {
   if (builder_hook) builder_hook(builder);
-  return builder.Build(settings.rules);
+  return builder.Build(settings.rules, settings.options->stop);
 }
 
 // The triangles of each of tiles_x x tiles_y tiles (row by row): those whose bounds touch the tile
@@ -596,6 +596,7 @@ absl::Status VoxelizeMeshByTiles(const TriangleMesh& mesh, const Settings& s,
   const std::uint32_t total = tiles_x * tiles_y;
   for (std::uint32_t ty = 0; ty < tiles_y; ++ty) {
     for (std::uint32_t tx = 0; tx < tiles_x; ++tx) {
+      if (o.stop.requested()) return BuildStop::Stopped("voxelizing");
       std::vector<std::uint32_t>& triangles = (*per_tile)[ty * tiles_x + tx];
       HeightfieldJob job;
       job.name = absl::StrCat("tile ", tx, ",", ty);
@@ -747,6 +748,7 @@ absl::StatusOr<Continent> VoxelizeTiles(
   const std::uint32_t total = tiles_x * tiles_y;
   for (std::uint32_t ty = 0; ty < tiles_y; ++ty) {
     for (std::uint32_t tx = 0; tx < tiles_x; ++tx) {
+      if (options.stop.requested()) return BuildStop::Stopped("voxelizing");
       const std::string name = absl::StrCat("tile ", tx, ",", ty);
       const TriangleMesh mesh = tile_mesh(tx, ty);
       if (absl::Status status = ValidateMesh(mesh, name); !status.ok()) return status;
