@@ -512,9 +512,11 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
       Rasterize(ctx, soup, areas, frame, height_steps, job, s);
   if (!hf.ok()) return hf.status();
   std::vector<float>().swap(soup);  // the heightfield holds the triangles
+  if (absl::Status stop = o.stop.Check("voxelizing"); !stop.ok()) return stop;
   FilterSpans(ctx, **hf, s);
   const absl::StatusOr<CompactHeightfieldPtr> chf = BuildCompact(ctx, **hf, job, s);
   if (!chf.ok()) return chf.status();
+  if (absl::Status stop = o.stop.Check("voxelizing"); !stop.ok()) return stop;
   PlaceSurfaces(**hf, **chf, *table, base_y, frame, job, s, width_columns, height_columns, builder,
                 stats);
   return absl::OkStatus();
@@ -751,6 +753,7 @@ absl::StatusOr<Continent> VoxelizeTiles(
       if (options.stop.requested()) return BuildStop::Stopped("voxelizing");
       const std::string name = absl::StrCat("tile ", tx, ",", ty);
       const TriangleMesh mesh = tile_mesh(tx, ty);
+      if (options.stop.requested()) return BuildStop::Stopped("voxelizing");
       if (absl::Status status = ValidateMesh(mesh, name); !status.ok()) return status;
       local.triangles += mesh.triangle_count();
       HeightfieldJob job;

@@ -43,8 +43,8 @@ struct VoxelizeOptions {
   // When set, called after each heightfield (a tile, or the whole mesh) with how many are done
   // and how many there are; from the calling thread. For progress counters.
   std::function<void(std::uint32_t done, std::uint32_t total)> progress;
-  // Asked before each heightfield and while the continent is built: once it says stop, the
-  // voxelizing returns CANCELLED (walkd stopping while it generates its default world).
+  // Asked between the steps of each heightfield and while the continent is built: once it says
+  // stop, the voxelizing returns CANCELLED (walkd stopping while it generates its default world).
   BuildStop stop;
 };
 

@@ -4,6 +4,8 @@
 // leaves no half-written file: the next start prepares the world whole, and the one after reads
 // what that one cached. The data folder is the test's own and empty: the default world the other
 // tests share (WALKD_TEST_DEFAULT_WORLD) is not linked in, or there would be nothing to load.
+// The time from SIGTERM to exit is compared with the restart's load, measured in the same run,
+// never with a fixed figure.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -75,9 +77,22 @@ TEST(WalkdLoadStopTest, SigtermDuringAColdLoadStopsTheLoadAtTheGraceAndLeavesNoH
   EXPECT_EQ(cold->Wait(), 0) << cold_output;
   EXPECT_TRUE(Contains(cold_output, "walkd: stopped")) << cold_output;
   EXPECT_TRUE(HalfWrittenFiles(data).empty()) << cold_output;
+  std::printf("SIGTERM 0.5 s into a cold load, grace 1 s: exited %.2f s after SIGTERM\n",
+              exit_seconds);
+  // A machine that loads the whole world within the 1.5 s has nothing to stop; a walkd that
+  // finished its load past the grace (the old behaviour: ten seconds or more here) is not skipped.
+  if (Contains(cold_output, kReady) && exit_seconds < 1.5) {
+    GTEST_SKIP() << "this machine loads the default world within the grace: nothing was left "
+                    "to stop";
+  }
+  // The load was stopped, not finished: it says so, no world was ready, and it cached no graph.
+  EXPECT_TRUE(Contains(cold_output, "walkd: world 'default': loading stopped, walkd is stopping"))
+      << cold_output;
+  EXPECT_FALSE(Contains(cold_output, kReady)) << cold_output;
+  EXPECT_FALSE(std::filesystem::exists(world_dir + "/graph.walkgraph"));
 
-  // 2. The next start prepares what the stopped one did not save, whole; the time it takes is
-  // about what the stopped load had left (its grid is cached now, the graph is not).
+  // 2. The next start prepares what the stopped one did not save, whole: the time it takes is
+  // about what the stopped load had left, and walkd exited long before that.
   const Clock::time_point restarted = Clock::now();
   std::unique_ptr<testing::ChildProcess> again = StartWalkd(data, "1");
   const std::optional<std::string> ready = again->WaitForLine(kReady, std::chrono::seconds(600));
@@ -87,31 +102,17 @@ TEST(WalkdLoadStopTest, SigtermDuringAColdLoadStopsTheLoadAtTheGraceAndLeavesNoH
   again->Signal(SIGTERM);
   EXPECT_EQ(again->Wait(), 0) << again->output();
   EXPECT_TRUE(HalfWrittenFiles(data).empty());
+  std::printf("the restart's load (the graph the stopped one left to prepare) took %.2f s\n",
+              load_seconds);
+  EXPECT_LT(exit_seconds, load_seconds);
 
-  // 3. And the one after reads it.
+  // 3. And the one after reads what it cached.
   std::unique_ptr<testing::ChildProcess> warm = StartWalkd(data, "1");
   const std::optional<std::string> warm_ready = warm->WaitForLine(kReady);
   ASSERT_TRUE(warm_ready.has_value()) << warm->output();
   EXPECT_TRUE(Contains(*warm_ready, "abstract graph: loaded from")) << *warm_ready;
   warm->Signal(SIGTERM);
   EXPECT_EQ(warm->Wait(), 0) << warm->output();
-
-  std::printf(
-      "SIGTERM 0.5 s into a cold load, grace 1 s: exited %.2f s after SIGTERM; the "
-      "restart's load (the graph left to prepare) took %.2f s\n",
-      exit_seconds, load_seconds);
-  if (!Contains(cold_output, "loading stopped") && Contains(cold_output, kReady) &&
-      load_seconds < 1.5 * (0.5 + 1.0)) {
-    GTEST_SKIP() << "this machine prepares the default world within the grace (" << load_seconds
-                 << " s): nothing was left to stop";
-  }
-  // The load was stopped, not finished: no world ready, no graph cached by the stopped run (the
-  // restart prepared it), and walkd gone long before the load would have ended.
-  EXPECT_TRUE(Contains(cold_output, "walkd: world 'default': loading stopped, walkd is stopping"))
-      << cold_output;
-  EXPECT_FALSE(Contains(cold_output, kReady)) << cold_output;
-  EXPECT_LT(exit_seconds, load_seconds) << cold_output;
-  EXPECT_TRUE(std::filesystem::exists(world_dir + "/graph.walkgraph"));
 }
 
 }  // namespace

@@ -124,7 +124,7 @@ TEST(WorldRegistryTest, StoppingTheLoadingAbandonsTheGraphBeingPrepared) {
   const auto stopped_at = std::chrono::steady_clock::now();
   registry.StopLoading();
   registry.JoinLoading();
-  std::printf("the loading ended %.3f s after StopLoading\n",
+  std::printf("the loading ended %.4f s after StopLoading\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped_at).count());
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_EQ(changes[0].state, WorldState::kFailed);
