@@ -416,7 +416,7 @@ int WorldRegistry::ReadyCount() const {
 int WorldRegistry::FailedCount() const {
   std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int>(std::count_if(worlds_.begin(), worlds_.end(), [](const WorldStatus& w) {
-    return w.state == WorldState::kFailed;
+    return w.state == WorldState::kFailed && !w.stopped;  // a stopped load is not a bad world
   }));
 }
 

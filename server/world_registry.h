@@ -148,6 +148,7 @@ class WorldRegistry {
   // True when no world is still loading and at least one is ready (the others failed).
   bool SettledWithOneReady() const;
   int ReadyCount() const;
+  // Worlds that failed to load, not counting those whose loading was stopped (StopLoading).
   int FailedCount() const;
 
  private:

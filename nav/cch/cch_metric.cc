@@ -31,7 +31,7 @@ absl::StatusOr<std::unique_ptr<CchMetric>> CchMetric::Create(const Cch& cch,
                                                              const std::vector<double>& weights,
                                                              bool perfect, unsigned threads,
                                                              const BuildStop& stop) {
-  std::unique_ptr<CchMetric> metric(new CchMetric(cch, perfect));
+  std::unique_ptr<CchMetric> metric(new CchMetric(cch, perfect, Uncustomized()));
   if (absl::Status done = metric->CustomizeUnlessStopped(weights, threads, stop); !done.ok()) {
     return done;
   }

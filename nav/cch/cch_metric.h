@@ -75,7 +75,8 @@ class CchMetric {
   // Ranks customized between two looks at a BuildStop: a few microseconds each.
   static constexpr std::uint32_t kRanksBetweenStopChecks = 64;
 
-  CchMetric(const Cch& cch, bool perfect) : cch_(&cch), perfect_(perfect) {}
+  struct Uncustomized {};  // a tag: calls with braced weights still find the public ones
+  CchMetric(const Cch& cch, bool perfect, Uncustomized) : cch_(&cch), perfect_(perfect) {}
   // Customize, or CANCELLED (the weights half customized) once `stop` says stop.
   absl::Status CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
                                       const BuildStop& stop);

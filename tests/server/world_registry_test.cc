@@ -131,6 +131,7 @@ TEST(WorldRegistryTest, StoppingTheLoadingAbandonsTheGraphBeingPrepared) {
   EXPECT_TRUE(changes[0].stopped) << changes[0].error;
   EXPECT_NE(changes[0].error.find("stopped before it was done"), std::string::npos)
       << changes[0].error;
+  EXPECT_EQ(registry.FailedCount(), 0) << "a stopped load is not a failed world";
   const absl::StatusOr<std::shared_ptr<const ServedWorld>> found = registry.Find("default");
   EXPECT_EQ(found.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_FALSE(std::filesystem::exists(DefaultWorldDir(data) + "/graph.walkgraph"));
