@@ -69,6 +69,49 @@ absl::StatusOr<std::unique_ptr<AbstractRouter>> AbstractRouter::Build(const Worl
   return router;
 }
 
+namespace {
+
+// Customizes one metric per profile priced in `g` onto `cch` (profiles side by side, each on the
+// cores left over: one profile on two cores customizes on two threads; they share only the
+// immutable CCH), and finds each profile's fewest seconds per octile column between the nodes at
+// (`node_x`, `node_y`). CANCELLED once `stop` says stop.
+absl::Status CustomizeProfiles(const Cch& cch, const ContinentGraph& g,
+                               const std::vector<float>& node_x, const std::vector<float>& node_y,
+                               const BuildStop& stop,
+                               std::vector<std::unique_ptr<CchMetric>>* metrics,
+                               std::vector<double>* seconds_per_column) {
+  metrics->resize(g.prices.size());
+  seconds_per_column->resize(g.prices.size());
+  const std::vector<std::uint32_t> tails = g.ArcTails();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = std::min<std::size_t>(g.prices.size(), cores);
+  const unsigned threads_per_metric =
+      std::max<unsigned>(1, cores / std::max<std::size_t>(1, threads));
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stopped{false};
+  auto customize = [&] {
+    for (std::size_t p; (p = next.fetch_add(1)) < g.prices.size();) {
+      const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
+      absl::StatusOr<std::unique_ptr<CchMetric>> metric =
+          CchMetric::Create(cch, weights, /*perfect=*/false, threads_per_metric, stop);
+      if (!metric.ok()) {  // only a stop fails it
+        stopped = true;
+        return;
+      }
+      (*metrics)[p] = *std::move(metric);
+      (*seconds_per_column)[p] =
+          CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(customize);
+  customize();
+  for (std::thread& t : pool) t.join();
+  return stopped ? BuildStop::Stopped("customizing the CCH") : absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop) {
   if (absl::Status stopped = stop.Check("building the CCH"); !stopped.ok()) return stopped;
   const ContinentGraph& g = graph_.continents[i];
@@ -81,10 +124,7 @@ absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop
   timings_.cch_build_seconds += SecondsSince(start);
   timings_.cch_arcs += index.cch->arc_count();
   timings_.memory_bytes += index.cch->MemoryBytes();
-  // One metric per profile, customized side by side: they share only the (immutable) CCH.
   start = std::chrono::steady_clock::now();
-  index.metrics.resize(g.prices.size());
-  index.seconds_per_column.resize(g.prices.size());
   for (std::size_t p = 0; p < g.prices.size(); ++p) {
     index.guesses.push_back(std::make_unique<CostGuess>());
     index.straight_guesses.push_back(std::make_unique<CostGuess>());
@@ -99,34 +139,11 @@ absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop
     index.rank_x[index.cch->rank(n)] = node_x[n];
     index.rank_y[index.cch->rank(n)] = node_y[n];
   }
-  const std::vector<std::uint32_t> tails = g.ArcTails();
-  // Profiles side by side, and each metric's own customization on the cores left over (one
-  // profile on two cores customizes on two threads).
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = std::min<std::size_t>(g.prices.size(), cores);
-  const unsigned threads_per_metric =
-      std::max<unsigned>(1, cores / std::max<std::size_t>(1, threads));
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stopped{false};
-  auto customize = [&] {
-    for (std::size_t p; (p = next.fetch_add(1)) < g.prices.size();) {
-      const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
-      absl::StatusOr<std::unique_ptr<CchMetric>> metric =
-          CchMetric::Create(*index.cch, weights, /*perfect=*/false, threads_per_metric, stop);
-      if (!metric.ok()) {  // only a stop fails it
-        stopped = true;
-        return;
-      }
-      index.metrics[p] = *std::move(metric);
-      index.seconds_per_column[p] =
-          CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(customize);
-  customize();
-  for (std::thread& t : pool) t.join();
-  if (stopped) return BuildStop::Stopped("customizing the CCH");
+  if (absl::Status customized = CustomizeProfiles(*index.cch, g, node_x, node_y, stop,
+                                                  &index.metrics, &index.seconds_per_column);
+      !customized.ok()) {
+    return customized;
+  }
   timings_.customize_seconds += SecondsSince(start);
   for (const auto& metric : index.metrics) timings_.memory_bytes += metric->MemoryBytes();
   timings_.memory_bytes += 2 * sizeof(float) * index.rank_x.size();
