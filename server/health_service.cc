@@ -139,7 +139,7 @@ std::vector<std::shared_ptr<HealthService::Watcher>> HealthService::Watchers() c
 void HealthService::SetServing(bool serving) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    serving_ = serving;
+    serving_ = serving && !shut_down_;  // a world ready during the grace changes nothing
   }
   TellWatchers();
 }

@@ -412,7 +412,10 @@ void Walkd::Parts::StartLoadingWorlds() {
       metrics->SetCchCustomizeSeconds(loaded.name,
                                       loaded.served->router->timings().customize_seconds);
     }
-    if (loaded.state == WorldState::kFailed) {
+    if (loaded.stopped) {
+      std::cout << "walkd: world '" << loaded.name << "': loading stopped, walkd is stopping ("
+                << loaded.error << "); nothing half built was saved" << std::endl;
+    } else if (loaded.state == WorldState::kFailed) {
       // One write (std::cerr writes each << at once), as other threads print too.
       std::cerr << absl::StrCat("walkd: world '", loaded.name, "' failed to load: ", loaded.error,
                                 "\n");
@@ -491,6 +494,9 @@ void Walkd::Shutdown(double grace_s) {
     }
     p.pool.reset();          // runs what is queued (cancelled calls finish at once), joins
     p.store_health.reset();  // its retry thread tells the health service: stopped before it
+    // A world still loading may finish within the grace (the default world's prepared graph is
+    // then cached for the next start); at the grace's end its loading stops.
+    if (!p.worlds.WaitForLoadingUntil(deadline)) p.worlds.StopLoading();
     p.worlds.JoinLoading();
     if (p.metrics_exposer) p.metrics_exposer->Stop();
   });

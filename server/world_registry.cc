@@ -35,9 +35,13 @@ std::string DefaultWorldNote() {
 
 // The abstract graph of the world in `dir`: read from graph.walkgraph, or, for the default world
 // (`prepare_if_missing`), built and cached there when missing or stale. Null (with a note) when
-// the world has none: its walks then search the fine grid.
-std::unique_ptr<nav::AbstractGraph> LoadGraph(const nav::World& world, const std::string& dir,
-                                              bool prepare_if_missing, std::string* note) {
+// the world has none: its walks then search the fine grid. CANCELLED (nothing cached) when `stop`
+// says stop while it is built.
+absl::StatusOr<std::unique_ptr<nav::AbstractGraph>> LoadGraph(const nav::World& world,
+                                                              const std::string& dir,
+                                                              bool prepare_if_missing,
+                                                              const nav::BuildStop& stop,
+                                                              std::string* note) {
   absl::StatusOr<nav::AbstractGraph> graph = nav::LoadAbstractGraph(world, dir);
   if (graph.ok()) {
     *note = "loaded from " + dir;
@@ -47,7 +51,10 @@ std::unique_ptr<nav::AbstractGraph> LoadGraph(const nav::World& world, const std
     *note = absl::StrCat(graph.status().message(), "; walks search the fine grid");
     return nullptr;
   }
-  graph = nav::BuildAbstractGraph(world, nav::AbstractGraphOptions());
+  nav::AbstractGraphOptions options;
+  options.stop = stop;
+  graph = nav::BuildAbstractGraph(world, options);
+  if (absl::IsCancelled(graph.status())) return graph.status();
   if (!graph.ok()) {
     *note = absl::StrCat("could not prepare: ", graph.status().message());
     return nullptr;
@@ -137,7 +144,8 @@ std::string DefaultWorldDir(const std::string& data_dir) {
   return (std::filesystem::path(data_dir) / "default-world").string();
 }
 
-absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir) {
+absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir,
+                                                       const nav::BuildStop& stop) {
   const std::string dir = DefaultWorldDir(data_dir);
   ServedWorld served;
   served.name = kDefaultWorldName;
@@ -152,7 +160,9 @@ absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_d
               << (cached.ok() ? "cache is from another generator" : cached.status().message())
               << "\n";
   }
-  absl::StatusOr<nav::World> world = nav::GenerateDemoWorld(DefaultWorldOptions());
+  nav::DemoOptions options = DefaultWorldOptions();
+  options.voxelize.stop = stop;
+  absl::StatusOr<nav::World> world = nav::GenerateDemoWorld(options);
   if (!world.ok()) return world.status();
   served.source = DefaultWorldNote();
   served.world = *std::move(world);
@@ -173,7 +183,10 @@ const ServedWorld::MetricEntry* ServedWorld::MetricFor(const std::string& profil
   return nullptr;
 }
 
-WorldRegistry::~WorldRegistry() { JoinLoading(); }
+WorldRegistry::~WorldRegistry() {
+  StopLoading();  // nobody will read the worlds still loading
+  JoinLoading();
+}
 
 absl::StatusOr<std::vector<std::string>> WorldRegistry::Discover(const std::string& worlds_dir,
                                                                  const std::string& data_dir) {
@@ -208,16 +221,10 @@ absl::StatusOr<std::vector<std::string>> WorldRegistry::Discover(const std::stri
   return names;
 }
 
-void WorldRegistry::LoadOne(std::size_t index) {
-  std::string dir;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    dir = worlds_[index].dir;
-  }
+absl::StatusOr<ServedWorld> WorldRegistry::ReadWorld(const std::string& dir) const {
+  if (dir.empty()) return LoadOrGenerateDefaultWorld(data_dir_, load_stop_);
   absl::StatusOr<ServedWorld> loaded;
-  if (dir.empty()) {
-    loaded = LoadOrGenerateDefaultWorld(data_dir_);
-  } else if (!nav::HasGrid(dir)) {
+  if (!nav::HasGrid(dir)) {
     loaded = ServedWorld();  // a navmesh alone: no grid
     loaded->source = dir;
   } else {
@@ -231,76 +238,97 @@ void WorldRegistry::LoadOne(std::size_t index) {
                       .string(),
                   &grid_note)
             : nav::LoadWorld(dir);
-    if (read.ok()) {
-      ServedWorld served;
-      served.grid_note = grid_note;
-      served.source = read->source;
-      served.world = std::move(read->world);
-      loaded = std::move(served);
-    } else {
-      loaded = read.status();
+    if (!read.ok()) return read.status();
+    loaded = ServedWorld();
+    loaded->grid_note = grid_note;
+    loaded->source = read->source;
+    loaded->world = std::move(read->world);
+  }
+  if (absl::Status stop = load_stop_.Check("loading the world"); !stop.ok()) return stop;
+  absl::StatusOr<std::unique_ptr<ServedNavMesh>> navmesh = LoadNavMesh(dir, loaded->world);
+  if (!navmesh.ok()) return navmesh.status();
+  loaded->navmesh = *std::move(navmesh);
+  return loaded;
+}
+
+absl::Status WorldRegistry::SetUpWorld(const std::string& dir, ServedWorld& served) const {
+  constexpr char kWhat[] = "setting the world up";
+  for (const nav::Continent& c : served.world.continents) {
+    served.columns.push_back(c.CountColumns());
+    served.max_floors.push_back(c.MaxFloors());
+  }
+  const std::string graph_dir = dir.empty() ? DefaultWorldDir(data_dir_) : dir;
+  if (!served.has_grid()) {
+    served.graph_note = "no grid";
+  } else {
+    absl::StatusOr<std::unique_ptr<nav::AbstractGraph>> graph =
+        LoadGraph(served.world, graph_dir, /*prepare_if_missing=*/dir.empty(), load_stop_,
+                  &served.graph_note);
+    if (!graph.ok()) return graph.status();  // stopped
+    if (*graph != nullptr) {
+      absl::StatusOr<std::unique_ptr<nav::AbstractRouter>> router = nav::AbstractRouter::Build(
+          served.world, std::move(**graph), leg_cache_bytes_, load_stop_);
+      if (!router.ok()) return router.status();  // stopped
+      served.router = *std::move(router);
     }
   }
-  if (loaded.ok() && !dir.empty()) {
-    absl::StatusOr<std::unique_ptr<ServedNavMesh>> navmesh = LoadNavMesh(dir, loaded->world);
-    if (navmesh.ok()) {
-      loaded->navmesh = *std::move(navmesh);
-    } else {
-      loaded = navmesh.status();
-    }
-  }
-  // The world gets its final address first: the router keeps a reference to it.
-  std::shared_ptr<ServedWorld> served;
-  if (loaded.ok()) {
-    served = std::make_shared<ServedWorld>(*std::move(loaded));
-    for (const nav::Continent& c : served->world.continents) {
-      served->columns.push_back(c.CountColumns());
-      served->max_floors.push_back(c.MaxFloors());
-    }
-    const std::string graph_dir = dir.empty() ? DefaultWorldDir(data_dir_) : dir;
-    if (!served->has_grid()) {
-      served->graph_note = "no grid";
-    } else if (std::unique_ptr<nav::AbstractGraph> graph =
-                   LoadGraph(served->world, graph_dir, /*prepare_if_missing=*/dir.empty(),
-                             &served->graph_note)) {
-      served->router =
-          std::make_unique<nav::AbstractRouter>(served->world, std::move(*graph), leg_cache_bytes_);
-    }
-    served->jump_grids = nav::JumpGrids(served->world);
-    LoadTravel(dir, served.get());
-    const std::uint64_t graph_fingerprint =
-        served->router ? served->router->graph().Fingerprint() : 0;
-    const std::uint64_t travel_hash =
-        served->travel != nullptr ? nav::TravelContentHash(*served->travel) : 0;
-    for (const std::string& name : nav::ProfileNames()) {
-      const bool over_graph = served->router != nullptr && served->router->HasProfile(name);
-      for (std::uint32_t band : nav::kDangerBands) {
-        ServedWorld::MetricEntry entry;
-        entry.metric = std::make_unique<nav::Metric>(served->world, *nav::FindProfile(name), band);
-        entry.model =
-            store::ModelHash({served->world.content_id, entry.metric.get(),
-                              store::kWalkerAnswerVersion, over_graph ? graph_fingerprint : 0});
-        entry.trip_model = store::TripModelHash({travel_hash, entry.model});
-        if (served->navmesh != nullptr) {
-          entry.navmesh_model = store::NavMeshModelHash(
-              {served->navmesh->content_hash, served->world.content_id, entry.metric.get()});
-        }
-        served->metrics.push_back(std::move(entry));
+  if (absl::Status stop = load_stop_.Check(kWhat); !stop.ok()) return stop;
+  served.jump_grids = nav::JumpGrids(served.world);
+  LoadTravel(dir, &served);
+  const std::uint64_t graph_fingerprint = served.router ? served.router->graph().Fingerprint() : 0;
+  const std::uint64_t travel_hash =
+      served.travel != nullptr ? nav::TravelContentHash(*served.travel) : 0;
+  for (const std::string& name : nav::ProfileNames()) {
+    if (absl::Status stop = load_stop_.Check(kWhat); !stop.ok()) return stop;
+    const bool over_graph = served.router != nullptr && served.router->HasProfile(name);
+    for (std::uint32_t band : nav::kDangerBands) {
+      ServedWorld::MetricEntry entry;
+      entry.metric = std::make_unique<nav::Metric>(served.world, *nav::FindProfile(name), band);
+      entry.model =
+          store::ModelHash({served.world.content_id, entry.metric.get(),
+                            store::kWalkerAnswerVersion, over_graph ? graph_fingerprint : 0});
+      entry.trip_model = store::TripModelHash({travel_hash, entry.model});
+      if (served.navmesh != nullptr) {
+        entry.navmesh_model = store::NavMeshModelHash(
+            {served.navmesh->content_hash, served.world.content_id, entry.metric.get()});
       }
+      served.metrics.push_back(std::move(entry));
     }
   }
-  // What setting the world up read of a mapped grid (its columns counted, the router built) need
-  // not stay resident.
-  if (served != nullptr) nav::ReleaseMappedPages(served->world);
+  return absl::OkStatus();
+}
+
+void WorldRegistry::LoadOne(std::size_t index) {
+  std::string dir;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    dir = worlds_[index].dir;
+  }
+  absl::Status why = load_stop_.Check("loading the world");
+  std::shared_ptr<ServedWorld> served;
+  if (why.ok()) {
+    absl::StatusOr<ServedWorld> loaded = ReadWorld(dir);
+    if (loaded.ok()) {
+      // The world gets its final address first: the router keeps a reference to it.
+      served = std::make_shared<ServedWorld>(*std::move(loaded));
+      why = SetUpWorld(dir, *served);
+      // What setting the world up read of a mapped grid (its columns counted, the router
+      // built) need not stay resident.
+      nav::ReleaseMappedPages(served->world);
+    } else {
+      why = loaded.status();
+    }
+  }
   std::lock_guard<std::mutex> lock(mu_);
   WorldStatus& w = worlds_[index];
-  if (served != nullptr) {
+  if (why.ok()) {
     served->name = w.name;
     w.served = std::move(served);
     w.state = WorldState::kReady;
   } else {
     w.state = WorldState::kFailed;
-    w.error = std::string(loaded.status().message());
+    w.stopped = absl::IsCancelled(why) && stop_loading_;
+    w.error = std::string(why.message());
   }
 }
 
@@ -309,6 +337,7 @@ void WorldRegistry::StartLoading(std::function<void(const WorldStatus&)> on_chan
   {
     std::lock_guard<std::mutex> lock(mu_);
     count = worlds_.size();
+    loading_ = true;
   }
   loader_ = std::thread([this, count, on_change = std::move(on_change)] {
     for (std::size_t i = 0; i < count; ++i) {
@@ -320,7 +349,17 @@ void WorldRegistry::StartLoading(std::function<void(const WorldStatus&)> on_chan
       }
       if (on_change) on_change(status);
     }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      loading_ = false;
+    }
+    loaded_all_.notify_all();
   });
+}
+
+bool WorldRegistry::WaitForLoadingUntil(std::chrono::system_clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return loaded_all_.wait_until(lock, deadline, [this] { return !loading_; });
 }
 
 void WorldRegistry::JoinLoading() {
@@ -377,7 +416,7 @@ int WorldRegistry::ReadyCount() const {
 int WorldRegistry::FailedCount() const {
   std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int>(std::count_if(worlds_.begin(), worlds_.end(), [](const WorldStatus& w) {
-    return w.state == WorldState::kFailed;
+    return w.state == WorldState::kFailed && !w.stopped;  // a stopped load is not a bad world
   }));
 }
 

@@ -5,6 +5,9 @@
 // world is a shared_ptr to an immutable World, so a lookup never blocks a load for long.
 #pragma once
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "nav/abstract/abstract_router.h"
 #include "nav/cost/metric.h"
+#include "nav/grid/build_stop.h"
 #include "nav/grid/grid.h"
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_ground.h"
@@ -93,7 +97,10 @@ struct WorldStatus {
   std::string name;
   std::string dir;
   WorldState state = WorldState::kLoading;
-  std::string error;                          // why it failed
+  std::string error;  // why it failed
+  // Failed because walkd stopped before the world was loaded (StopLoading): nothing is wrong
+  // with the world, and nothing half built of it was saved.
+  bool stopped = false;
   std::shared_ptr<const ServedWorld> served;  // set when kReady
 };
 
@@ -116,6 +123,14 @@ class WorldRegistry {
   void StartLoading(std::function<void(const WorldStatus&)> on_change);
   // Waits for the loading thread (tests; shutdown).
   void JoinLoading();
+  // Waits until the loading thread has loaded every world or `deadline` passes; true when it
+  // has (or never started).
+  bool WaitForLoadingUntil(std::chrono::system_clock::time_point deadline);
+  // Abandons the loading (walkd stopping): the world being loaded stops within milliseconds
+  // (its long steps ask a nav::BuildStop), the worlds after it are not begun, and each ends
+  // kFailed with `stopped` set. Nothing half built is saved: a world's files are written whole
+  // (staged, then renamed) or not at all. Returns at once; JoinLoading waits.
+  void StopLoading() { stop_loading_ = true; }
 
   // The world of that name. Errors: NOT_FOUND (unknown name), UNAVAILABLE (loading or failed;
   // the message says which).
@@ -133,22 +148,34 @@ class WorldRegistry {
   // True when no world is still loading and at least one is ready (the others failed).
   bool SettledWithOneReady() const;
   int ReadyCount() const;
+  // Worlds that failed to load, not counting those whose loading was stopped (StopLoading).
   int FailedCount() const;
 
  private:
   void LoadOne(std::size_t index);
+  // The world in folder `dir` (empty: the default world) read, or generated, with its navmesh.
+  absl::StatusOr<ServedWorld> ReadWorld(const std::string& dir) const;
+  // Sets `served` up to answer walks: its abstract graph and router, jump grids, travel network
+  // and metrics. CANCELLED once the loading is stopped.
+  absl::Status SetUpWorld(const std::string& dir, ServedWorld& served) const;
 
   mutable std::mutex mu_;
-  std::vector<WorldStatus> worlds_;  // guarded by mu_
+  std::condition_variable loaded_all_;  // notified when the loading thread is done
+  bool loading_ = false;                // guarded by mu_: the loading thread still runs
+  std::vector<WorldStatus> worlds_;     // guarded by mu_
   std::string data_dir_;
   std::uint64_t leg_cache_bytes_ = 256ull << 20;
   bool map_grids_ = false;
+  std::atomic<bool> stop_loading_{false};
+  nav::BuildStop load_stop_{&stop_loading_};  // what the loading's long steps ask
   std::thread loader_;
 };
 
 // Loads the default world (a 2 x 2-tile demo world) from its cache under `data_dir`, or
 // generates it (and caches it) when the cache is missing, damaged or from another generator.
-absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir);
+// CANCELLED (nothing cached) when `stop` says stop while it is generated.
+absl::StatusOr<ServedWorld> LoadOrGenerateDefaultWorld(const std::string& data_dir,
+                                                       const nav::BuildStop& stop = {});
 
 // The folder the default world is cached in under `data_dir`.
 std::string DefaultWorldDir(const std::string& data_dir);

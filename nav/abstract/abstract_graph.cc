@@ -474,6 +474,7 @@ std::vector<SurfaceId> FindEntrances(const Continent& c, const AbstractGraphOpti
   const std::uint32_t cells_x = (c.width_columns + cc - 1) / cc;
   const std::uint32_t cells_y = (c.height_columns + cc - 1) / cc;
   for (std::uint32_t cy = 0; cy < cells_y; ++cy) {
+    if (options.stop.requested()) return {};  // the caller sees the stop
     for (std::uint32_t cx = 0; cx < cells_x; ++cx) {
       const std::uint32_t x0 = cx * cc, y0 = cy * cc;
       if (c.TileAt(x0, y0) == nullptr) continue;
@@ -508,10 +509,11 @@ void AddLiftLandings(const Continent& c, std::uint32_t cell_columns,
 }
 
 // The arcs of one cell: from each portal to every other it reaches, priced per profile by a
-// search of the cell; only arcs some profile can take are kept.
+// search of the cell; only arcs some profile can take are kept. Returns early, the cell half
+// priced, once `stop` says stop (the caller sees it and discards the build).
 void PriceCell(const Continent& c, double column_yards, const ContinentGraph& g, std::uint32_t cell,
-               std::uint32_t cell_columns, const std::vector<Metric>& base, CellSearch& search,
-               std::vector<ArcRecord>* out) {
+               std::uint32_t cell_columns, const std::vector<Metric>& base, const BuildStop& stop,
+               CellSearch& search, std::vector<ArcRecord>* out) {
   const std::span<const std::uint32_t> portals = g.CellPortals(cell);
   const std::uint32_t x0 = cell % g.cells_x * cell_columns, y0 = cell / g.cells_x * cell_columns;
   if (portals.size() <= 1 || c.TileAt(x0, y0) == nullptr) return;
@@ -521,6 +523,7 @@ void PriceCell(const Continent& c, double column_yards, const ContinentGraph& g,
   const Cell bounds = CellAt(c, cell_columns, x0, y0);
   std::vector<PathStep> steps;
   for (std::uint32_t tail : portals) {
+    if (stop.requested()) return;
     const std::size_t first_record = out->size();
     for (std::uint32_t head : portals) {
       if (head != tail)
@@ -551,7 +554,7 @@ void PriceCell(const Continent& c, double column_yards, const ContinentGraph& g,
 }
 
 // The arcs inside every cell of `g`'s continent, one cell per task on the options' threads, in
-// cell order.
+// cell order; some missing once `options.stop` says stop (the caller sees it).
 std::vector<ArcRecord> PriceCells(const Continent& c, double column_yards, const ContinentGraph& g,
                                   const AbstractGraphOptions& options,
                                   const std::vector<Metric>& base, CellProgress& progress) {
@@ -562,8 +565,10 @@ std::vector<ArcRecord> PriceCells(const Continent& c, double column_yards, const
     CellSearch search;
     for (;;) {
       const std::uint32_t cell = next_cell.fetch_add(1);
-      if (cell >= cell_count) break;
-      PriceCell(c, column_yards, g, cell, options.cell_columns, base, search, &found[cell]);
+      if (cell >= cell_count || options.stop.requested()) break;
+      PriceCell(c, column_yards, g, cell, options.cell_columns, base, options.stop, search,
+                &found[cell]);
+      if (options.stop.requested()) break;  // a cell cut short is not done
       progress.CellDone();
     }
   };
@@ -688,20 +693,25 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
     base.emplace_back(world, *profile, 0);
   }
   CellProgress progress(world, options);
+  constexpr char kWhat[] = "building the abstract graph";
   for (const Continent& c : world.continents) {
     ContinentGraph g;
     g.continent = c.id;
     g.node_surface = FindEntrances(c, options, base);
+    if (absl::Status stop = options.stop.Check(kWhat); !stop.ok()) return stop;
     AddLiftLandings(c, options.cell_columns, &g.node_surface);
     g.IndexCells(c, options.cell_columns);
     std::vector<ArcRecord> records = PriceCells(c, world.column_yards, g, options, base, progress);
+    if (absl::Status stop = options.stop.Check(kWhat); !stop.ok()) return stop;
     AddLiftArcs(c, world.column_yards, g, options.cell_columns, base, &records);
     MergeParallelArcs(base.size(), &records);
     LayOutArcs(records, graph.profiles, &g);
     records.clear();
+    if (absl::Status stop = options.stop.Check(kWhat); !stop.ok()) return stop;
     g.order = OrderOf(c, g);
     graph.continents.push_back(std::move(g));
   }
+  if (absl::Status stop = options.stop.Check(kWhat); !stop.ok()) return stop;
   return graph;
 }
 

@@ -35,6 +35,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/cost/zone_mix.h"
+#include "nav/grid/build_stop.h"
 #include "nav/grid/grid.h"
 
 namespace walk::nav {
@@ -56,6 +57,9 @@ struct AbstractGraphOptions {
   unsigned threads = 0;                      // 0: one per core
   // Called now and then with cells done and cells in all (from one thread at a time).
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  // Asked before each cell, between each portal's searches and between the build's steps: once
+  // it says stop, the build returns CANCELLED within about one portal's searches per thread.
+  BuildStop stop;
 };
 
 // One profile's prices of every arc.
@@ -135,7 +139,7 @@ std::uint32_t AutoEntranceSpacing(std::uint32_t columns);
 
 // Builds the abstract graph of every continent of `world` (content id set) and its CCH order.
 // INVALID_ARGUMENT naming the option for a cell side that does not divide 256, a spacing of 0 or
-// an unknown profile.
+// an unknown profile; CANCELLED when `options.stop` says stop.
 absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
                                                  const AbstractGraphOptions& options);
 

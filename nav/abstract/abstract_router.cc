@@ -43,64 +43,112 @@ CchQueries& AbstractSearcher::QueriesFor(const Cch& cch) {
 }
 
 AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph,
-                               std::uint64_t leg_cache_bytes)
+                               std::uint64_t leg_cache_bytes, Unindexed)
     : world_(world), graph_(std::move(graph)), legs_(leg_cache_bytes) {
   for (const std::string& name : graph_.profiles) base_.emplace_back(world, *FindProfile(name), 0);
   timings_.memory_bytes = graph_.MemoryBytes();
+}
+
+AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph,
+                               std::uint64_t leg_cache_bytes)
+    : AbstractRouter(world, std::move(graph), leg_cache_bytes, Unindexed()) {
   for (std::size_t i = 0; i < graph_.continents.size(); ++i) {
-    const ContinentGraph& g = graph_.continents[i];
-    ContinentIndex index;
-    index.continent = &world.continents[i];
-    index.graph = &g;
-    auto start = std::chrono::steady_clock::now();
-    index.cch = std::make_unique<Cch>(g.node_count(), g.order, g.ArcTails(), g.arc_head);
-    timings_.cch_build_seconds += SecondsSince(start);
-    timings_.cch_arcs += index.cch->arc_count();
-    timings_.memory_bytes += index.cch->MemoryBytes();
-    // One metric per profile, customized side by side: they share only the (immutable) CCH.
-    start = std::chrono::steady_clock::now();
-    index.metrics.resize(g.prices.size());
-    index.seconds_per_column.resize(g.prices.size());
-    for (std::size_t p = 0; p < g.prices.size(); ++p) {
-      index.guesses.push_back(std::make_unique<CostGuess>());
-      index.straight_guesses.push_back(std::make_unique<CostGuess>());
-    }
-    std::vector<float> node_x(g.node_count()), node_y(g.node_count());
-    index.rank_x.resize(g.node_count());
-    index.rank_y.resize(g.node_count());
-    for (std::uint32_t n = 0; n < g.node_count(); ++n) {
-      const SurfaceId s = g.node_surface[n];
-      node_x[n] = static_cast<float>(world.continents[i].column_x[s]);
-      node_y[n] = static_cast<float>(world.continents[i].column_y[s]);
-      index.rank_x[index.cch->rank(n)] = node_x[n];
-      index.rank_y[index.cch->rank(n)] = node_y[n];
-    }
-    const std::vector<std::uint32_t> tails = g.ArcTails();
-    // Profiles side by side, and each metric's own customization on the cores left over (one
-    // profile on two cores customizes on two threads).
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t threads = std::min<std::size_t>(g.prices.size(), cores);
-    const unsigned threads_per_metric =
-        std::max<unsigned>(1, cores / std::max<std::size_t>(1, threads));
-    std::atomic<std::size_t> next{0};
-    auto customize = [&] {
-      for (std::size_t p; (p = next.fetch_add(1)) < g.prices.size();) {
-        const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
-        index.metrics[p] =
-            std::make_unique<CchMetric>(*index.cch, weights, /*perfect=*/false, threads_per_metric);
-        index.seconds_per_column[p] =
-            CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y);
-      }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(customize);
-    customize();
-    for (std::thread& t : pool) t.join();
-    timings_.customize_seconds += SecondsSince(start);
-    for (const auto& metric : index.metrics) timings_.memory_bytes += metric->MemoryBytes();
-    timings_.memory_bytes += 2 * sizeof(float) * index.rank_x.size();
-    continents_.push_back(std::move(index));
+    IndexContinent(i, BuildStop()).IgnoreError();  // a default BuildStop never stops
   }
+}
+
+absl::StatusOr<std::unique_ptr<AbstractRouter>> AbstractRouter::Build(const World& world,
+                                                                      AbstractGraph graph,
+                                                                      std::uint64_t leg_cache_bytes,
+                                                                      const BuildStop& stop) {
+  std::unique_ptr<AbstractRouter> router(
+      new AbstractRouter(world, std::move(graph), leg_cache_bytes, Unindexed()));
+  for (std::size_t i = 0; i < router->graph_.continents.size(); ++i) {
+    if (absl::Status indexed = router->IndexContinent(i, stop); !indexed.ok()) return indexed;
+  }
+  return router;
+}
+
+namespace {
+
+// Customizes one metric per profile priced in `g` onto `cch` (profiles side by side, each on the
+// cores left over: one profile on two cores customizes on two threads; they share only the
+// immutable CCH), and finds each profile's fewest seconds per octile column between the nodes at
+// (`node_x`, `node_y`). CANCELLED once `stop` says stop.
+absl::Status CustomizeProfiles(const Cch& cch, const ContinentGraph& g,
+                               const std::vector<float>& node_x, const std::vector<float>& node_y,
+                               const BuildStop& stop,
+                               std::vector<std::unique_ptr<CchMetric>>* metrics,
+                               std::vector<double>* seconds_per_column) {
+  metrics->resize(g.prices.size());
+  seconds_per_column->resize(g.prices.size());
+  const std::vector<std::uint32_t> tails = g.ArcTails();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = std::min<std::size_t>(g.prices.size(), cores);
+  const unsigned threads_per_metric =
+      std::max<unsigned>(1, cores / std::max<std::size_t>(1, threads));
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stopped{false};
+  auto customize = [&] {
+    for (std::size_t p; (p = next.fetch_add(1)) < g.prices.size();) {
+      const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
+      absl::StatusOr<std::unique_ptr<CchMetric>> metric =
+          CchMetric::Create(cch, weights, /*perfect=*/false, threads_per_metric, stop);
+      if (!metric.ok()) {  // only a stop fails it
+        stopped = true;
+        return;
+      }
+      (*metrics)[p] = *std::move(metric);
+      (*seconds_per_column)[p] =
+          CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(customize);
+  customize();
+  for (std::thread& t : pool) t.join();
+  return stopped ? BuildStop::Stopped("customizing the CCH") : absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop) {
+  if (absl::Status stopped = stop.Check("building the CCH"); !stopped.ok()) return stopped;
+  const ContinentGraph& g = graph_.continents[i];
+  const Continent& c = world_.continents[i];
+  ContinentIndex index;
+  index.continent = &c;
+  index.graph = &g;
+  auto start = std::chrono::steady_clock::now();
+  index.cch = std::make_unique<Cch>(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+  timings_.cch_build_seconds += SecondsSince(start);
+  timings_.cch_arcs += index.cch->arc_count();
+  timings_.memory_bytes += index.cch->MemoryBytes();
+  start = std::chrono::steady_clock::now();
+  for (std::size_t p = 0; p < g.prices.size(); ++p) {
+    index.guesses.push_back(std::make_unique<CostGuess>());
+    index.straight_guesses.push_back(std::make_unique<CostGuess>());
+  }
+  std::vector<float> node_x(g.node_count()), node_y(g.node_count());
+  index.rank_x.resize(g.node_count());
+  index.rank_y.resize(g.node_count());
+  for (std::uint32_t n = 0; n < g.node_count(); ++n) {
+    const SurfaceId s = g.node_surface[n];
+    node_x[n] = static_cast<float>(c.column_x[s]);
+    node_y[n] = static_cast<float>(c.column_y[s]);
+    index.rank_x[index.cch->rank(n)] = node_x[n];
+    index.rank_y[index.cch->rank(n)] = node_y[n];
+  }
+  if (absl::Status customized = CustomizeProfiles(*index.cch, g, node_x, node_y, stop,
+                                                  &index.metrics, &index.seconds_per_column);
+      !customized.ok()) {
+    return customized;
+  }
+  timings_.customize_seconds += SecondsSince(start);
+  for (const auto& metric : index.metrics) timings_.memory_bytes += metric->MemoryBytes();
+  timings_.memory_bytes += 2 * sizeof(float) * index.rank_x.size();
+  continents_.push_back(std::move(index));
+  return absl::OkStatus();
 }
 
 const AbstractRouter::ContinentIndex* AbstractRouter::IndexOf(const Continent& c) const {

@@ -84,6 +84,12 @@ struct RouterTimings {
 class AbstractRouter {
  public:
   AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes);
+  // The same, abandoned with CANCELLED once `stop` says stop: asked before each continent's CCH
+  // and while each of its metrics is customized (walkd stopping while a world loads).
+  static absl::StatusOr<std::unique_ptr<AbstractRouter>> Build(const World& world,
+                                                               AbstractGraph graph,
+                                                               std::uint64_t leg_cache_bytes,
+                                                               const BuildStop& stop);
 
   const AbstractGraph& graph() const { return graph_; }
   const RouterTimings& timings() const { return timings_; }
@@ -102,6 +108,12 @@ class AbstractRouter {
                                      AbstractSearcher& searcher) const;
 
  private:
+  // The graph and the leg cache, no continent indexed yet (IndexContinent each).
+  struct Unindexed {};
+  AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes, Unindexed);
+  // Builds continent i's CCH and customizes its metrics. CANCELLED once `stop` says stop.
+  absl::Status IndexContinent(std::size_t i, const BuildStop& stop);
+
   struct ContinentIndex {
     const Continent* continent = nullptr;
     const ContinentGraph* graph = nullptr;

@@ -27,7 +27,24 @@ CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool pe
   Customize(weights, threads);
 }
 
+absl::StatusOr<std::unique_ptr<CchMetric>> CchMetric::Create(const Cch& cch,
+                                                             const std::vector<double>& weights,
+                                                             bool perfect, unsigned threads,
+                                                             const BuildStop& stop) {
+  std::unique_ptr<CchMetric> metric(new CchMetric(cch, perfect, Uncustomized()));
+  if (absl::Status done = metric->CustomizeUnlessStopped(weights, threads, stop); !done.ok()) {
+    return done;
+  }
+  return metric;
+}
+
 void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) {
+  // A default BuildStop never stops: this cannot fail.
+  CustomizeUnlessStopped(weights, threads, BuildStop()).IgnoreError();
+}
+
+absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
+                                               const BuildStop& stop) {
   const Cch& cch = *cch_;
   assert(weights.size() == cch.input_arc_count());
   // Threads pay off only on hierarchies with millions of triangles.
@@ -68,9 +85,12 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
     }
   });
 
+  const auto time_to_stop = [&stop](std::uint32_t pulled) {
+    return pulled % kRanksBetweenStopChecks == 0 && stop.requested();
+  };
   if (threads == 1) {
     std::vector<std::uint32_t> position(n);
-    for (std::uint32_t a = 0; a < n; ++a) PullTriangles(a, position.data());
+    for (std::uint32_t a = 0; a < n && !time_to_stop(a); ++a) PullTriangles(a, position.data());
   } else {
     // Bottom up the elimination tree: workers take leaves in rank order, and whoever settles
     // the last child of a rank goes on to settle that rank (acquire-release on the count makes
@@ -88,10 +108,13 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
     std::atomic<std::size_t> next_leaf{0};
     on_threads([&](unsigned) {
       std::vector<std::uint32_t> position(n);
+      std::uint32_t pulled = 0;
       for (std::size_t begin; (begin = next_leaf.fetch_add(kLeavesATake)) < leaves.size();) {
         const std::size_t end = std::min(leaves.size(), begin + kLeavesATake);
         for (std::size_t i = begin; i < end; ++i) {
           for (std::uint32_t r = leaves[i];;) {
+            // Stopped: the ranks above are left unsettled; the metric is discarded.
+            if (time_to_stop(++pulled)) return;
             PullTriangles(r, position.data());
             r = cch.parent(r);
             if (r == kInvalidId ||
@@ -102,7 +125,9 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
       }
     });
   }
+  if (stop.requested()) return BuildStop::Stopped("customizing the CCH");
   if (perfect_) Perfect();
+  return absl::OkStatus();
 }
 
 void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "nav/cch/cch.h"
 #include "nav/cch/uninitialized_vector.h"
+#include "nav/grid/build_stop.h"
 #include "nav/grid/ids.h"
 
 namespace walk::nav {
@@ -36,6 +39,12 @@ class CchMetric {
   // the ranks below it in the elimination tree, so separate subtrees customize side by side.
   CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect = false,
             unsigned threads = 0);
+  // The same, abandoned with CANCELLED once `stop` says stop (asked every few dozen ranks, so
+  // within milliseconds): walkd stopping while a world loads.
+  static absl::StatusOr<std::unique_ptr<CchMetric>> Create(const Cch& cch,
+                                                           const std::vector<double>& weights,
+                                                           bool perfect, unsigned threads,
+                                                           const BuildStop& stop);
 
   // Customizes other weights onto the same Cch, reusing this metric's arrays.
   void Customize(const std::vector<double>& weights, unsigned threads = 0);
@@ -63,6 +72,14 @@ class CchMetric {
   std::uint64_t MemoryBytes() const;
 
  private:
+  // Ranks customized between two looks at a BuildStop: a few microseconds each.
+  static constexpr std::uint32_t kRanksBetweenStopChecks = 64;
+
+  struct Uncustomized {};  // a tag: calls with braced weights still find the public ones
+  CchMetric(const Cch& cch, bool perfect, Uncustomized) : cch_(&cch), perfect_(perfect) {}
+  // Customize, or CANCELLED (the weights half customized) once `stop` says stop.
+  absl::Status CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
+                                      const BuildStop& stop);
   // Settles rank a's arcs: each lower triangle {v, a, b}, v below a with arcs up to a and b,
   // bounds arc (a, b) in both directions. The arcs of every v below a must be settled.
   // `position` is scratch of node_count() entries.

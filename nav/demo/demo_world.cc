@@ -44,6 +44,7 @@ absl::StatusOr<World> GenerateDemoWorld(const DemoOptions& options, VoxelizeStat
       [&p](std::uint32_t tx, std::uint32_t ty) { return demo::TileMesh(p, tx, ty); }, voxelize, 0,
       stats, [&p](ContinentBuilder& builder) { p.AddLifts(builder); });
   if (!continent.ok()) return continent.status();
+  if (absl::Status stop = voxelize.stop.Check("generating the demo world"); !stop.ok()) return stop;
   World world;
   world.column_yards = options.column_yards;
   world.continents.push_back(*std::move(continent));

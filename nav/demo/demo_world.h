@@ -46,13 +46,14 @@ struct DemoOptions {
   double column_yards = 533.3333 / 256.0;
   // Recast's settings. column_yards and the origin are always taken from above (the plan is laid
   // out on that column grid); the rest may be changed. `voxelize.progress`, when set, is called
-  // after each tile.
+  // after each tile; `voxelize.stop` is asked before each tile and while the continent is built.
   VoxelizeOptions voxelize = DemoVoxelizeOptions(533.3333 / 256.0);
 };
 
 // Generates the demo world: one continent (id 0) of tiles_x x tiles_y tiles, its zones, and its
 // content id. Errors: INVALID_ARGUMENT naming the field (tiles_x, tiles_y, column_yards, or a
-// VoxelizeOptions field), and whatever the voxelizer reports.
+// VoxelizeOptions field), and whatever the voxelizer reports (CANCELLED when `voxelize.stop` says
+// stop).
 absl::StatusOr<World> GenerateDemoWorld(const DemoOptions& options, VoxelizeStats* stats = nullptr);
 
 // The triangles of tile (tx, ty) as GenerateDemoWorld voxelizes them (the tile plus a margin of

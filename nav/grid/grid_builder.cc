@@ -34,7 +34,7 @@ void ContinentBuilder::AddLift(std::uint32_t x, std::uint32_t y, float z_a, floa
   lifts_.push_back({x, y, z_a, z_b, wait_seconds, shaft_yards_per_second});
 }
 
-absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules) {
+absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules, const BuildStop& stop) {
   if (out_of_extent_) {
     return absl::InvalidArgumentError(absl::StrCat("continent ", id_, ": a surface lies outside ",
                                                    width_columns_, " x ", height_columns_,
@@ -55,6 +55,7 @@ absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules) {
   for (std::uint32_t t = 0; t < per_tile_.size(); ++t) {
     std::vector<Placed>& placed = per_tile_[t];
     if (placed.empty()) continue;
+    if (stop.requested()) return BuildStop::Stopped("building the continent");
     for (const Placed& p : placed) {
       if (!std::isfinite(p.spec.height_yards) || std::isnan(p.spec.headroom_yards)) {
         return absl::InvalidArgumentError(
@@ -100,7 +101,8 @@ absl::StatusOr<Continent> ContinentBuilder::Build(const LinkRules& rules) {
     c.tiles.push_back(std::move(tile));
     std::vector<Placed>().swap(placed);
   }
-  DeriveLinks(rules, c);
+  DeriveLinks(rules, c, stop);
+  if (stop.requested()) return BuildStop::Stopped("building the continent");
   for (const PlannedLift& lift : lifts_) {
     SurfaceId first = 0, end = 0;
     if (c.OnMap(lift.x, lift.y)) c.ColumnSurfaces(lift.x, lift.y, &first, &end);
@@ -160,9 +162,10 @@ std::optional<LinkKind> KindOnto(const LinkRules& rules, const Continent& c, Sur
 
 }  // namespace
 
-void DeriveLinks(const LinkRules& rules, Continent& c) {
+void DeriveLinks(const LinkRules& rules, Continent& c, const BuildStop& stop) {
   const double agent = rules.agent_height_yards;
   for (SurfaceId s = 0; s < c.surface_count(); ++s) {
+    if (stop.Poll(s)) return;
     LinkSet& out = c.links[s];
     out = kNoLinks;
     if ((c.flags[s] & kFlagBlocked) || c.headroom_yards[s] < agent) continue;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "nav/grid/build_stop.h"
 #include "nav/grid/grid.h"
 
 namespace walk::nav {
@@ -55,8 +56,9 @@ class ContinentBuilder {
 
   // Lays out the continent, derives links with `rules`, adds the lifts, computes regions.
   // Errors: INVALID_ARGUMENT for a surface off the extent, more than 31 surfaces in a column,
-  // or a non-finite height.
-  absl::StatusOr<Continent> Build(const LinkRules& rules);
+  // or a non-finite height; CANCELLED when `stop` says so (asked tile by tile and as links are
+  // derived).
+  absl::StatusOr<Continent> Build(const LinkRules& rules, const BuildStop& stop = BuildStop());
 
  private:
   struct Placed {
@@ -83,7 +85,8 @@ class ContinentBuilder {
 // (within a step), onto a steep or climb surface by a steep or climb link (within climb_yards),
 // otherwise a walk (indoor onto an indoor floor) within a step, a jump up to jump_yards, or a
 // one-way fall down to max_fall_yards. Both ceilings must leave the agent's height free.
-void DeriveLinks(const LinkRules& rules, Continent& continent);
+// Returns early, the links half derived, when `stop` says so (the caller discards the continent).
+void DeriveLinks(const LinkRules& rules, Continent& continent, const BuildStop& stop = BuildStop());
 
 // Computes what is derived from surfaces, marks, links and lifts: the rides by landing
 // (lifts_into), regions, the ground kinds present and the road blocks. Called by

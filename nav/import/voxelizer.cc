@@ -512,9 +512,11 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
       Rasterize(ctx, soup, areas, frame, height_steps, job, s);
   if (!hf.ok()) return hf.status();
   std::vector<float>().swap(soup);  // the heightfield holds the triangles
+  if (absl::Status stop = o.stop.Check("voxelizing"); !stop.ok()) return stop;
   FilterSpans(ctx, **hf, s);
   const absl::StatusOr<CompactHeightfieldPtr> chf = BuildCompact(ctx, **hf, job, s);
   if (!chf.ok()) return chf.status();
+  if (absl::Status stop = o.stop.Check("voxelizing"); !stop.ok()) return stop;
   PlaceSurfaces(**hf, **chf, *table, base_y, frame, job, s, width_columns, height_columns, builder,
                 stats);
   return absl::OkStatus();
@@ -523,7 +525,7 @@ absl::Status VoxelizeHeightfield(const TriangleMesh& mesh,
 absl::StatusOr<Continent> Finish(ContinentBuilder& builder, const Settings& settings,
                                  const std::function<void(ContinentBuilder&)>& builder_hook) {
   if (builder_hook) builder_hook(builder);
-  return builder.Build(settings.rules);
+  return builder.Build(settings.rules, settings.options->stop);
 }
 
 // The triangles of each of tiles_x x tiles_y tiles (row by row): those whose bounds touch the tile
@@ -596,6 +598,7 @@ absl::Status VoxelizeMeshByTiles(const TriangleMesh& mesh, const Settings& s,
   const std::uint32_t total = tiles_x * tiles_y;
   for (std::uint32_t ty = 0; ty < tiles_y; ++ty) {
     for (std::uint32_t tx = 0; tx < tiles_x; ++tx) {
+      if (o.stop.requested()) return BuildStop::Stopped("voxelizing");
       std::vector<std::uint32_t>& triangles = (*per_tile)[ty * tiles_x + tx];
       HeightfieldJob job;
       job.name = absl::StrCat("tile ", tx, ",", ty);
@@ -747,8 +750,10 @@ absl::StatusOr<Continent> VoxelizeTiles(
   const std::uint32_t total = tiles_x * tiles_y;
   for (std::uint32_t ty = 0; ty < tiles_y; ++ty) {
     for (std::uint32_t tx = 0; tx < tiles_x; ++tx) {
+      if (options.stop.requested()) return BuildStop::Stopped("voxelizing");
       const std::string name = absl::StrCat("tile ", tx, ",", ty);
       const TriangleMesh mesh = tile_mesh(tx, ty);
+      if (options.stop.requested()) return BuildStop::Stopped("voxelizing");
       if (absl::Status status = ValidateMesh(mesh, name); !status.ok()) return status;
       local.triangles += mesh.triangle_count();
       HeightfieldJob job;

@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "absl/status/statusor.h"
+#include "nav/grid/build_stop.h"
 #include "nav/grid/grid.h"
 #include "nav/grid/grid_builder.h"
 #include "nav/import/triangle_mesh.h"
@@ -42,6 +43,9 @@ struct VoxelizeOptions {
   // When set, called after each heightfield (a tile, or the whole mesh) with how many are done
   // and how many there are; from the calling thread. For progress counters.
   std::function<void(std::uint32_t done, std::uint32_t total)> progress;
+  // Asked between the steps of each heightfield and while the continent is built: once it says
+  // stop, the voxelizing returns CANCELLED (walkd stopping while it generates its default world).
+  BuildStop stop;
 };
 
 struct VoxelizeStats {
@@ -66,7 +70,7 @@ inline constexpr std::uint32_t kMaxVoxelizeColumns = 256 * kTileColumns;  // 65,
 // INVALID_ARGUMENT (bad options naming the field; an empty or malformed mesh; a zero extent, or
 // one wider or longer than kMaxVoxelizeColumns, saying both and the mesh's yards; more
 // than 62 distinct (tag, slope class) pairs in one tile, or more height than Recast's 8191 height
-// steps hold, naming the tile), INTERNAL (Recast failed).
+// steps hold, naming the tile), INTERNAL (Recast failed), CANCELLED (`options.stop`).
 absl::StatusOr<Continent> VoxelizeMesh(
     const TriangleMesh& mesh, const VoxelizeOptions& options, ContinentId id,
     std::uint32_t width_columns, std::uint32_t height_columns, VoxelizeStats* stats = nullptr,

@@ -1,6 +1,12 @@
 #include "server/world_registry.h"
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nav/grid/grid_format.h"
@@ -76,6 +82,61 @@ TEST(WorldRegistryTest, ServesAndCachesTheDefaultWorldWhenGivenNone) {
   auto regenerated = LoadOrGenerateDefaultWorld(data);
   ASSERT_TRUE(regenerated.ok());
   EXPECT_EQ(regenerated->world.content_id, (*world)->world.content_id);
+}
+
+// The files in `dir` whose names end in `suffix` (half-written files end in ".tmp").
+std::vector<std::string> FilesEndingIn(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      found.push_back(entry.path().string());
+    }
+  }
+  return found;
+}
+
+TEST(WorldRegistryTest, AStoppedGenerationOfTheDefaultWorldSavesNothing) {
+  const std::string data = TempDir("stopped-generation");
+  std::atomic<bool> stop{true};
+  const absl::StatusOr<ServedWorld> world = LoadOrGenerateDefaultWorld(data, nav::BuildStop(&stop));
+  EXPECT_TRUE(absl::IsCancelled(world.status())) << world.status();
+  EXPECT_FALSE(nav::HasGrid(DefaultWorldDir(data)));
+  EXPECT_TRUE(FilesEndingIn(data, ".tmp").empty());
+}
+
+// Stopped while the default world's abstract graph is being prepared (its grid generated and
+// cached, a few seconds of cell pricing to go): the world ends stopped, its grid cache whole,
+// no graph file and no half-written one.
+TEST(WorldRegistryTest, StoppingTheLoadingAbandonsTheGraphBeingPrepared) {
+  const std::string data = TempDir("stopped-load");
+  std::vector<WorldStatus> changes;  // outlives the registry, whose loader writes it
+  WorldRegistry registry;
+  ASSERT_TRUE(registry.Discover("", data).ok());
+  registry.StartLoading([&changes](const WorldStatus& status) { changes.push_back(status); });
+  const std::string grid = DefaultWorldDir(data) + "/grid.walkgrid";
+  for (int wait = 0; wait < 6000 && !std::filesystem::exists(grid); ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(std::filesystem::exists(grid)) << "the default world was generated";
+  const auto stopped_at = std::chrono::steady_clock::now();
+  registry.StopLoading();
+  registry.JoinLoading();
+  std::printf("the loading ended %.4f s after StopLoading\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped_at).count());
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].state, WorldState::kFailed);
+  EXPECT_TRUE(changes[0].stopped) << changes[0].error;
+  EXPECT_NE(changes[0].error.find("stopped before it was done"), std::string::npos)
+      << changes[0].error;
+  EXPECT_EQ(registry.FailedCount(), 0) << "a stopped load is not a failed world";
+  const absl::StatusOr<std::shared_ptr<const ServedWorld>> found = registry.Find("default");
+  EXPECT_EQ(found.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_FALSE(std::filesystem::exists(DefaultWorldDir(data) + "/graph.walkgraph"));
+  EXPECT_TRUE(FilesEndingIn(data, ".tmp").empty());
+  EXPECT_TRUE(nav::LoadWorld(DefaultWorldDir(data)).ok()) << "the cached grid is whole";
 }
 
 TEST(WorldRegistryTest, RefusesAWorldsPathThatIsNotAFolder) {
