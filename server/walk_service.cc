@@ -118,10 +118,10 @@ WalkServiceImpl::WireRulesByRequest WalkServiceImpl::WireRulesFor(const Limits& 
   const std::uint64_t more = b.max_pairs_per_message - 1;
   WireRulesByRequest rules;
   rules.batch.type = &batch;
-  rules.batch.limits.push_back(
-      LimitOn(batch, "more", more, "max-pairs-per-message", "more",
-              absl::StrCat("a message carries at most ", b.max_pairs_per_message,
-                           " pairs in walk and more; send more messages, or pairs in blocks")));
+  rules.batch.limits.push_back(LimitOn(
+      batch, "more", more, "max-pairs-per-message", "more",
+      absl::StrCat("a message carries at most ", b.max_pairs_per_message, " pairs, its walk and ",
+                   more, " in more; send more messages, or pairs in blocks")));
   for (const char* column : {"index", "from_x", "from_y", "from_z", "to_x", "to_y", "to_z"}) {
     rules.batch.limits.push_back(LimitOn(block, column, b.max_block_pairs, "max-block-pairs",
                                          absl::StrCat("block.", column), "send more blocks"));
