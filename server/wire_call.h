@@ -109,4 +109,32 @@ class WireBidiReactor : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::B
   grpc::ByteBuffer write_bytes_;  // the write in flight
 };
 
+// A server stream whose one request came as bytes, written as typed messages: derived classes
+// call StartWrite(const Response*) as on a typed reactor. One write in flight at a time.
+template <typename Response>
+class WireWriteReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
+ protected:
+  // Writes `*response`, serialized now: it may be changed or freed once this returns.
+  void StartWrite(const Response* response, grpc::WriteOptions options = grpc::WriteOptions()) {
+    bool own_buffer = false;
+    write_bytes_.Clear();  // the last write is over; gRPC's writer takes only an empty buffer
+    // Replies are bounded far below protobuf's 2 GiB, as gRPC's typed writes assume (they abort).
+    if (!grpc::SerializationTraits<Response>::Serialize(*response, &write_bytes_, &own_buffer)
+             .ok()) {
+      std::abort();
+    }
+    grpc::ServerWriteReactor<grpc::ByteBuffer>::StartWrite(&write_bytes_, options);
+  }
+
+ private:
+  grpc::ByteBuffer write_bytes_;  // the write in flight
+};
+
+// A server stream refused before it starts (its request broke a rule): it ends with `status`.
+class RefusedWriteStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
+ public:
+  explicit RefusedWriteStream(const grpc::Status& status) { Finish(status); }
+  void OnDone() override { delete this; }
+};
+
 }  // namespace walk::server

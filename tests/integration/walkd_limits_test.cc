@@ -474,6 +474,7 @@ TEST(WalkdLimitsTest, EntriesAreCountedOnTheWireBeforeAMessageIsParsed) {
                  "max-blocker-changes: changes holds 2000000"},
            Probe{"/walk.v1.LiveService/PathGroup", 2, "max-group-starts: starts holds 2000000"},
            Probe{"/walk.v1.WalkService/Walk", 15, "unknown fields: the request carries 2000000"},
+           Probe{"/grpc.health.v1.Health/Check", 15, "unknown fields: the request carries 2000000"},
        }) {
     before = testing::ResidentBytes(pid);
     const std::int64_t growth = PeakGrowth(pid, before, [&] {
