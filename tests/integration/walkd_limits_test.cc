@@ -507,8 +507,14 @@ TEST(WalkdLimitsTest, EntriesAreCountedOnTheWireBeforeAMessageIsParsed) {
               sixteen / 1e6, static_cast<unsigned long long>(grpc_memory_mb));
   EXPECT_EQ(refused.load(), 16);
   EXPECT_LE(sixteen, static_cast<std::int64_t>(grpc_memory_mb << 20));
-  // And walkd still answers.
+  // And walkd still answers, listing the limit UpdateBlockers is held to.
   EXPECT_TRUE(client.Walk(NearWalk(2), &walked).ok());
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  walk::v1::InfoResponse info;
+  ASSERT_TRUE(
+      walk::v1::WalkService::NewStub(channel)->Info(&context, walk::v1::InfoRequest(), &info).ok());
+  EXPECT_EQ(info.limits().max_blocker_changes(), 4096u);
 }
 
 // The health the walk store reports (service "walkd.store").
