@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "server/grpc_status.h"
+#include "server/wire_call.h"
+
 namespace walk::server {
 
 using grpc::health::v1::HealthCheckRequest;
@@ -17,7 +20,7 @@ constexpr char kStoreService[] = "walkd.store";
 // Lifetime: owned by shared_ptrs (the service's list and a self-reference dropped in OnDone), so
 // a caller holding a copy may call Update even while the stream ends. No lock is held while
 // calling into gRPC (StartWrite, Finish), so an inline OnDone cannot deadlock.
-class HealthService::Watcher final : public grpc::ServerWriteReactor<HealthCheckResponse> {
+class HealthService::Watcher final : public WireWriteReactor<HealthCheckResponse> {
  public:
   Watcher(HealthService* service, std::string name) : service_(service), name_(std::move(name)) {}
 
@@ -184,27 +187,49 @@ void HealthService::Remove(Watcher* watcher) {
                   watchers_.end());
 }
 
-grpc::ServerUnaryReactor* HealthService::Check(grpc::CallbackServerContext* context,
-                                               const HealthCheckRequest* request,
-                                               HealthCheckResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+namespace {
+
+// A health request has no repeated field: only its unknown fields are counted.
+WireRules HealthRules() {
+  WireRules rules;
+  rules.type = HealthCheckRequest::descriptor();
+  return rules;
+}
+
+}  // namespace
+
+HealthService::HealthService() : wire_(HealthRules()) {}
+
+grpc::ServerUnaryReactor* HealthService::Check(grpc::CallbackServerContext* /*context*/,
+                                               const grpc::ByteBuffer* request_bytes,
+                                               grpc::ByteBuffer* response_bytes) {
+  auto* call = new UnaryWireCall<HealthCheckRequest, HealthCheckResponse>(response_bytes);
+  if (absl::Status read = call->Read(*request_bytes, wire_); !read.ok()) {
+    call->Reply(ToGrpcStatus(read));
+    return call;
+  }
+  const HealthCheckRequest& request = call->request();
   HealthCheckResponse::ServingStatus status;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    status = StatusOf(request->service());
+    status = StatusOf(request.service());
   }
   if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
-    reactor->Finish(grpc::Status(grpc::StatusCode::NOT_FOUND,
-                                 "service: unknown service '" + request->service() + "'"));
+    call->Reply(grpc::Status(grpc::StatusCode::NOT_FOUND,
+                             "service: unknown service '" + request.service() + "'"));
   } else {
-    response->set_status(status);
-    reactor->Finish(grpc::Status::OK);
+    call->response()->set_status(status);
+    call->Reply(grpc::Status::OK);
   }
-  return reactor;
+  return call;
 }
 
-grpc::ServerWriteReactor<HealthCheckResponse>* HealthService::Watch(
-    grpc::CallbackServerContext* context, const HealthCheckRequest* request) {
+grpc::ServerWriteReactor<grpc::ByteBuffer>* HealthService::Watch(
+    grpc::CallbackServerContext* /*context*/, const grpc::ByteBuffer* request_bytes) {
+  HealthCheckRequest parsed;
+  const WireVerdict read = ReadWireMessage(*request_bytes, wire_, &parsed);
+  if (!read.status.ok()) return new RefusedWriteStream(ToGrpcStatus(read.status));
+  const HealthCheckRequest* request = &parsed;
   auto watcher = std::make_shared<Watcher>(this, request->service());
   watcher->KeepAliveUntilDone(watcher);
   HealthCheckResponse::ServingStatus status;

@@ -12,12 +12,17 @@
 #include <vector>
 
 #include "grpc/health/v1/health.grpc.pb.h"
+#include "server/wire_count.h"
 
 namespace walk::server {
 
-class HealthService final : public grpc::health::v1::Health::CallbackService {
+// Both methods of grpc.health.v1.Health, taking their requests as bytes.
+using RawHealthService = grpc::health::v1::Health::WithRawCallbackMethod_Check<
+    grpc::health::v1::Health::WithRawCallbackMethod_Watch<grpc::health::v1::Health::Service>>;
+
+class HealthService final : public RawHealthService {
  public:
-  HealthService() = default;
+  HealthService();
 
   // Sets the status every known service reports, and tells every watcher.
   void SetServing(bool serving);
@@ -29,12 +34,13 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   // Ends every Watch stream (with OK) and refuses new ones; call before the server shuts down.
   void Shutdown();
 
+  // Each request is counted on the wire (its unknown fields) before it is parsed
+  // (server/wire_call.h).
   grpc::ServerUnaryReactor* Check(grpc::CallbackServerContext* context,
-                                  const grpc::health::v1::HealthCheckRequest* request,
-                                  grpc::health::v1::HealthCheckResponse* response) override;
-  grpc::ServerWriteReactor<grpc::health::v1::HealthCheckResponse>* Watch(
-      grpc::CallbackServerContext* context,
-      const grpc::health::v1::HealthCheckRequest* request) override;
+                                  const grpc::ByteBuffer* request,
+                                  grpc::ByteBuffer* response) override;
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(grpc::CallbackServerContext* context,
+                                                    const grpc::ByteBuffer* request) override;
 
  private:
   class Watcher;
@@ -47,6 +53,7 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   // The watchers now, each kept alive by the copy while the caller uses it.
   std::vector<std::shared_ptr<Watcher>> Watchers() const;
 
+  const WireRules wire_;  // a HealthCheckRequest's
   mutable std::mutex mu_;
   bool serving_ = false;                            // guarded by mu_
   bool store_degraded_ = false;                     // guarded by mu_

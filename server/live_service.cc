@@ -12,7 +12,49 @@ namespace live = nav::live;
 
 LiveServiceImpl::LiveServiceImpl(const LiveServiceOptions& options, WalkMetrics& metrics,
                                  const CallAuth& auth)
-    : options_(options), metrics_(metrics), auth_(auth), fallbacks_(options.fallbacks) {}
+    : options_(options),
+      metrics_(metrics),
+      auth_(auth),
+      wire_(WireRulesFor(options)),
+      fallbacks_(options.fallbacks) {}
+
+LiveServiceImpl::WireRulesByRequest LiveServiceImpl::WireRulesFor(
+    const LiveServiceOptions& options) {
+  WireRulesByRequest rules;
+  rules.live_path.type = walk::v1::LivePathRequest::descriptor();
+  rules.nearest.type = walk::v1::NearestRequest::descriptor();
+  rules.reachable.type = walk::v1::ReachableRequest::descriptor();
+  const auto& update = *walk::v1::UpdateBlockersRequest::descriptor();
+  rules.update_blockers.type = &update;
+  rules.update_blockers.limits.push_back(LimitOn(update, "changes", options.max_blocker_changes,
+                                                 "max-blocker-changes", "changes",
+                                                 "send the changes in several calls"));
+  const auto& group = *walk::v1::PathGroupRequest::descriptor();
+  const auto& formation = *walk::v1::Formation::descriptor();
+  rules.path_group.type = &group;
+  for (const char* field : {"starts", "passabilities"}) {
+    rules.path_group.limits.push_back(LimitOn(group, field, options.max_group_starts,
+                                              "max-group-starts", field, "split the group"));
+  }
+  const WireLimit slots = LimitOn(formation, "slots", options.max_group_starts, "max-group-starts",
+                                  "formation.slots", "split the formation");
+  rules.path_group.limits.push_back(slots);
+  rules.formation_targets.type = walk::v1::FormationTargetsRequest::descriptor();
+  rules.formation_targets.limits.push_back(slots);
+  return rules;
+}
+
+template <typename Request, typename Response>
+grpc::ServerUnaryReactor* LiveServiceImpl::Serve(
+    const char* method, Access access, const WireRules& rules, grpc::CallbackServerContext* context,
+    const grpc::ByteBuffer& request, grpc::ByteBuffer* response, Answer<Request, Response> answer) {
+  auto* call = new UnaryWireCall<Request, Response>(response);
+  absl::Status status = auth_.Check(*context, access);
+  if (status.ok()) status = call->Read(request, rules);
+  if (status.ok()) status = (this->*answer)(call->request(), call->response());
+  Finish(call, method, status);
+  return call;
+}
 
 absl::StatusOr<std::unique_ptr<LiveServiceImpl>> LiveServiceImpl::Create(
     const LiveServiceOptions& options, WalkMetrics& metrics, const CallAuth& auth) {
@@ -70,21 +112,11 @@ absl::StatusOr<live::LiveWorld*> LiveServiceImpl::Find(const std::string& name) 
   return it->second.get();
 }
 
-bool LiveServiceImpl::Refused(grpc::CallbackServerContext* context,
-                              grpc::ServerUnaryReactor* reactor, const char* method,
-                              Access access) {
-  absl::Status allowed = auth_.Check(*context, access);
-  if (allowed.ok()) return false;
-  Finish(reactor, method, allowed);
-  return true;
-}
-
-void LiveServiceImpl::Finish(grpc::ServerUnaryReactor* reactor, const char* method,
-                             const absl::Status& status) {
+void LiveServiceImpl::Finish(UnaryWireReply* call, const char* method, const absl::Status& status) {
   const grpc::Status reply = ToGrpcStatus(status);
   metrics_.RecordLiveRequest(method, GrpcCodeName(reply.error_code()));
   ExportCounters();
-  reactor->Finish(reply);
+  call->Reply(reply);
 }
 
 void LiveServiceImpl::ExportCounters() {
@@ -122,100 +154,55 @@ void LiveServiceImpl::ExportCounters() {
   metrics_.SetLiveFallbacksWaiting(fallbacks_.Counters().waiting);
 }
 
-grpc::ServerUnaryReactor* LiveServiceImpl::LivePath(grpc::CallbackServerContext* context,
-                                                    const walk::v1::LivePathRequest* request,
-                                                    walk::v1::LivePathResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (Refused(context, reactor, "LivePath", Access::kRead)) return reactor;
-  auto world = Find(request->world());
-  if (!world.ok()) {
-    Finish(reactor, "LivePath", world.status());
-    return reactor;
-  }
-  auto path_request = ToLivePathRequest(*request);
-  if (!path_request.ok()) {
-    Finish(reactor, "LivePath", path_request.status());
-    return reactor;
-  }
+absl::Status LiveServiceImpl::AnswerLivePath(const walk::v1::LivePathRequest& request,
+                                             walk::v1::LivePathResponse* response) {
+  auto world = Find(request.world());
+  if (!world.ok()) return world.status();
+  auto path_request = ToLivePathRequest(request);
+  if (!path_request.ok()) return path_request.status();
   auto path = (*world)->FindPath(*path_request);
   if (path.ok()) ToProto(*path, response);
-  Finish(reactor, "LivePath", path.status());
-  return reactor;
+  return path.status();
 }
 
-grpc::ServerUnaryReactor* LiveServiceImpl::UpdateBlockers(
-    grpc::CallbackServerContext* context, const walk::v1::UpdateBlockersRequest* request,
-    walk::v1::UpdateBlockersResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (Refused(context, reactor, "UpdateBlockers", Access::kWrite)) return reactor;
-  auto world = Find(request->world());
-  if (!world.ok()) {
-    Finish(reactor, "UpdateBlockers", world.status());
-    return reactor;
-  }
-  auto changes = ToBlockerChanges(*request);
-  if (!changes.ok()) {
-    Finish(reactor, "UpdateBlockers", changes.status());
-    return reactor;
-  }
+absl::Status LiveServiceImpl::AnswerUpdateBlockers(const walk::v1::UpdateBlockersRequest& request,
+                                                   walk::v1::UpdateBlockersResponse* response) {
+  auto world = Find(request.world());
+  if (!world.ok()) return world.status();
+  auto changes = ToBlockerChanges(request);
+  if (!changes.ok()) return changes.status();
   auto result = (*world)->UpdateBlockers(*changes);
   if (result.ok()) ToProto(*result, response);
-  Finish(reactor, "UpdateBlockers", result.status());
-  return reactor;
+  return result.status();
 }
 
-grpc::ServerUnaryReactor* LiveServiceImpl::Nearest(grpc::CallbackServerContext* context,
-                                                   const walk::v1::NearestRequest* request,
-                                                   walk::v1::NearestResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (Refused(context, reactor, "Nearest", Access::kRead)) return reactor;
-  auto world = Find(request->world());
-  if (!world.ok()) {
-    Finish(reactor, "Nearest", world.status());
-    return reactor;
-  }
-  auto passability = ToPassability(request->passability(), "passability");
-  if (!passability.ok()) {
-    Finish(reactor, "Nearest", passability.status());
-    return reactor;
-  }
-  auto cell = (*world)->Nearest(ToCell(request->cell()), *passability);
+absl::Status LiveServiceImpl::AnswerNearest(const walk::v1::NearestRequest& request,
+                                            walk::v1::NearestResponse* response) {
+  auto world = Find(request.world());
+  if (!world.ok()) return world.status();
+  auto passability = ToPassability(request.passability(), "passability");
+  if (!passability.ok()) return passability.status();
+  auto cell = (*world)->Nearest(ToCell(request.cell()), *passability);
   if (cell.ok()) ToProto(*cell, response->mutable_cell());
-  Finish(reactor, "Nearest", cell.status());
-  return reactor;
+  return cell.status();
 }
 
-grpc::ServerUnaryReactor* LiveServiceImpl::Reachable(grpc::CallbackServerContext* context,
-                                                     const walk::v1::ReachableRequest* request,
-                                                     walk::v1::ReachableResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (Refused(context, reactor, "Reachable", Access::kRead)) return reactor;
-  auto world = Find(request->world());
-  if (!world.ok()) {
-    Finish(reactor, "Reachable", world.status());
-    return reactor;
-  }
-  auto passability = ToPassability(request->passability(), "passability");
-  if (!passability.ok()) {
-    Finish(reactor, "Reachable", passability.status());
-    return reactor;
-  }
-  auto reachable = (*world)->Reachable(ToCell(request->a()), ToCell(request->b()), *passability);
+absl::Status LiveServiceImpl::AnswerReachable(const walk::v1::ReachableRequest& request,
+                                              walk::v1::ReachableResponse* response) {
+  auto world = Find(request.world());
+  if (!world.ok()) return world.status();
+  auto passability = ToPassability(request.passability(), "passability");
+  if (!passability.ok()) return passability.status();
+  auto reachable = (*world)->Reachable(ToCell(request.a()), ToCell(request.b()), *passability);
   if (reachable.ok()) {
     response->set_reachable(*reachable);
     response->set_revision((*world)->revision());
   }
-  Finish(reactor, "Reachable", reachable.status());
-  return reactor;
+  return reachable.status();
 }
 
 absl::Status LiveServiceImpl::PlanGroup(const walk::v1::PathGroupRequest& request,
                                         walk::v1::PathGroupResponse* response) {
-  if (static_cast<std::uint64_t>(request.starts_size()) > options_.max_group_starts) {
-    return absl::ResourceExhaustedError(absl::StrCat("max-group-starts: a group has at most ",
-                                                     options_.max_group_starts, " starts (",
-                                                     request.starts_size(), " here); split it"));
-  }
   auto world = Find(request.world());
   if (!world.ok()) return world.status();
   auto members = ToGroupMembers(request);
@@ -235,41 +222,69 @@ absl::Status LiveServiceImpl::PlanGroup(const walk::v1::PathGroupRequest& reques
   return absl::OkStatus();
 }
 
-grpc::ServerUnaryReactor* LiveServiceImpl::PathGroup(grpc::CallbackServerContext* context,
-                                                     const walk::v1::PathGroupRequest* request,
-                                                     walk::v1::PathGroupResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (Refused(context, reactor, "PathGroup", Access::kRead)) return reactor;
-  Finish(reactor, "PathGroup", PlanGroup(*request, response));
-  return reactor;
+absl::Status LiveServiceImpl::AnswerFormationTargets(
+    const walk::v1::FormationTargetsRequest& request,
+    walk::v1::FormationTargetsResponse* response) {
+  auto world = Find(request.world());
+  if (!world.ok()) return world.status();
+  auto passability = ToPassability(request.passability(), "passability");
+  if (!passability.ok()) return passability.status();
+  std::optional<live::Cell> from;
+  if (request.has_from()) from = ToCell(request.from());
+  auto plan = (*world)->FormationTargets(ToCell(request.center()), ToFormation(request.formation()),
+                                         *passability, from);
+  if (!plan.ok()) return plan.status();
+  ToProto(*plan, response);
+  response->set_revision(plan->revision);
+  return absl::OkStatus();
 }
 
-grpc::ServerUnaryReactor* LiveServiceImpl::FormationTargets(
-    grpc::CallbackServerContext* context, const walk::v1::FormationTargetsRequest* request,
-    walk::v1::FormationTargetsResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (Refused(context, reactor, "FormationTargets", Access::kRead)) return reactor;
-  const absl::Status status = [&]() -> absl::Status {
-    if (static_cast<std::uint64_t>(request->formation().slots_size()) > options_.max_group_starts) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("max-group-starts: a formation has at most ", options_.max_group_starts,
-                       " slots (", request->formation().slots_size(), " here)"));
-    }
-    auto world = Find(request->world());
-    if (!world.ok()) return world.status();
-    auto passability = ToPassability(request->passability(), "passability");
-    if (!passability.ok()) return passability.status();
-    std::optional<live::Cell> from;
-    if (request->has_from()) from = ToCell(request->from());
-    auto plan = (*world)->FormationTargets(ToCell(request->center()),
-                                           ToFormation(request->formation()), *passability, from);
-    if (!plan.ok()) return plan.status();
-    ToProto(*plan, response);
-    response->set_revision(plan->revision);
-    return absl::OkStatus();
-  }();
-  Finish(reactor, "FormationTargets", status);
-  return reactor;
+grpc::ServerUnaryReactor* LiveServiceImpl::LivePath(grpc::CallbackServerContext* context,
+                                                    const grpc::ByteBuffer* request,
+                                                    grpc::ByteBuffer* response) {
+  return Serve<walk::v1::LivePathRequest, walk::v1::LivePathResponse>(
+      "LivePath", Access::kRead, wire_.live_path, context, *request, response,
+      &LiveServiceImpl::AnswerLivePath);
+}
+
+grpc::ServerUnaryReactor* LiveServiceImpl::UpdateBlockers(grpc::CallbackServerContext* context,
+                                                          const grpc::ByteBuffer* request,
+                                                          grpc::ByteBuffer* response) {
+  return Serve<walk::v1::UpdateBlockersRequest, walk::v1::UpdateBlockersResponse>(
+      "UpdateBlockers", Access::kWrite, wire_.update_blockers, context, *request, response,
+      &LiveServiceImpl::AnswerUpdateBlockers);
+}
+
+grpc::ServerUnaryReactor* LiveServiceImpl::Nearest(grpc::CallbackServerContext* context,
+                                                   const grpc::ByteBuffer* request,
+                                                   grpc::ByteBuffer* response) {
+  return Serve<walk::v1::NearestRequest, walk::v1::NearestResponse>(
+      "Nearest", Access::kRead, wire_.nearest, context, *request, response,
+      &LiveServiceImpl::AnswerNearest);
+}
+
+grpc::ServerUnaryReactor* LiveServiceImpl::Reachable(grpc::CallbackServerContext* context,
+                                                     const grpc::ByteBuffer* request,
+                                                     grpc::ByteBuffer* response) {
+  return Serve<walk::v1::ReachableRequest, walk::v1::ReachableResponse>(
+      "Reachable", Access::kRead, wire_.reachable, context, *request, response,
+      &LiveServiceImpl::AnswerReachable);
+}
+
+grpc::ServerUnaryReactor* LiveServiceImpl::PathGroup(grpc::CallbackServerContext* context,
+                                                     const grpc::ByteBuffer* request,
+                                                     grpc::ByteBuffer* response) {
+  return Serve<walk::v1::PathGroupRequest, walk::v1::PathGroupResponse>(
+      "PathGroup", Access::kRead, wire_.path_group, context, *request, response,
+      &LiveServiceImpl::PlanGroup);
+}
+
+grpc::ServerUnaryReactor* LiveServiceImpl::FormationTargets(grpc::CallbackServerContext* context,
+                                                            const grpc::ByteBuffer* request,
+                                                            grpc::ByteBuffer* response) {
+  return Serve<walk::v1::FormationTargetsRequest, walk::v1::FormationTargetsResponse>(
+      "FormationTargets", Access::kRead, wire_.formation_targets, context, *request, response,
+      &LiveServiceImpl::AnswerFormationTargets);
 }
 
 }  // namespace walk::server

@@ -16,23 +16,36 @@
 #include "nav/live/live_world.h"
 #include "server/call_auth.h"
 #include "server/walk_metrics.h"
+#include "server/wire_call.h"
+#include "server/wire_count.h"
 #include "walk/v1/walk.grpc.pb.h"
 
 namespace walk::server {
 
 struct LiveServiceOptions {
-  std::string dir;                        // --live-worlds (empty: none)
-  std::uint64_t max_group_starts = 4096;  // starts (and formation slots) of one call
-  nav::live::LiveWorldOptions world;      // every world's
+  std::string dir;                           // --live-worlds (empty: none)
+  std::uint64_t max_group_starts = 4096;     // starts (and formation slots) of one call
+  std::uint64_t max_blocker_changes = 4096;  // changes of one UpdateBlockers call
+  nav::live::LiveWorldOptions world;         // every world's
   nav::live::FallbackQueueOptions fallbacks;
 };
 
-class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
+// Every method of walk.v1.LiveService, taking its messages as bytes.
+using RawLiveService = walk::v1::LiveService::WithRawCallbackMethod_LivePath<
+    walk::v1::LiveService::WithRawCallbackMethod_UpdateBlockers<
+        walk::v1::LiveService::WithRawCallbackMethod_Nearest<
+            walk::v1::LiveService::WithRawCallbackMethod_Reachable<
+                walk::v1::LiveService::WithRawCallbackMethod_PathGroup<
+                    walk::v1::LiveService::WithRawCallbackMethod_FormationTargets<
+                        walk::v1::LiveService::Service>>>>>>;
+
+class LiveServiceImpl final : public RawLiveService {
  public:
   // Loads every live world under options.dir. Errors name the folder and the line. `metrics`
   // and `auth` must outlive the service; UpdateBlockers is a write for `auth`, the other calls
-  // reads. A PathGroup or FormationTargets of more than max_group_starts starts or slots is
-  // RESOURCE_EXHAUSTED.
+  // reads. A PathGroup or FormationTargets of more than max_group_starts starts, passabilities or
+  // slots, or an UpdateBlockers of more than max_blocker_changes changes, is RESOURCE_EXHAUSTED,
+  // counted on the wire before the request is parsed (server/wire_call.h).
   static absl::StatusOr<std::unique_ptr<LiveServiceImpl>> Create(const LiveServiceOptions& options,
                                                                  WalkMetrics& metrics,
                                                                  const CallAuth& auth);
@@ -42,36 +55,59 @@ class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
   // Adds every live world to Info's answer.
   void Describe(walk::v1::InfoResponse* out) const;
 
+  // Every method takes its request as bytes, counted on the wire before it is parsed.
   grpc::ServerUnaryReactor* LivePath(grpc::CallbackServerContext* context,
-                                     const walk::v1::LivePathRequest* request,
-                                     walk::v1::LivePathResponse* response) override;
+                                     const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* UpdateBlockers(grpc::CallbackServerContext* context,
-                                           const walk::v1::UpdateBlockersRequest* request,
-                                           walk::v1::UpdateBlockersResponse* response) override;
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Nearest(grpc::CallbackServerContext* context,
-                                    const walk::v1::NearestRequest* request,
-                                    walk::v1::NearestResponse* response) override;
+                                    const grpc::ByteBuffer* request,
+                                    grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Reachable(grpc::CallbackServerContext* context,
-                                      const walk::v1::ReachableRequest* request,
-                                      walk::v1::ReachableResponse* response) override;
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* PathGroup(grpc::CallbackServerContext* context,
-                                      const walk::v1::PathGroupRequest* request,
-                                      walk::v1::PathGroupResponse* response) override;
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* FormationTargets(grpc::CallbackServerContext* context,
-                                             const walk::v1::FormationTargetsRequest* request,
-                                             walk::v1::FormationTargetsResponse* response) override;
+                                             const grpc::ByteBuffer* request,
+                                             grpc::ByteBuffer* response) override;
 
  private:
   LiveServiceImpl(const LiveServiceOptions& options, WalkMetrics& metrics, const CallAuth& auth);
+  // What each request may carry on the wire (server/wire_count.h).
+  struct WireRulesByRequest {
+    WireRules live_path, update_blockers, nearest, reachable, path_group, formation_targets;
+  };
+  static WireRulesByRequest WireRulesFor(const LiveServiceOptions& options);
+  // A typed handler: answers `request` into `response` (calls are short: on gRPC's thread).
+  template <typename Request, typename Response>
+  using Answer = absl::Status (LiveServiceImpl::*)(const Request& request, Response* response);
+  // Serves a unary call from its bytes: the token `access` needs, the wire check and the parse,
+  // then `answer`.
+  template <typename Request, typename Response>
+  grpc::ServerUnaryReactor* Serve(const char* method, Access access, const WireRules& rules,
+                                  grpc::CallbackServerContext* context,
+                                  const grpc::ByteBuffer& request, grpc::ByteBuffer* response,
+                                  Answer<Request, Response> answer);
+  absl::Status AnswerLivePath(const walk::v1::LivePathRequest& request,
+                              walk::v1::LivePathResponse* response);
+  absl::Status AnswerUpdateBlockers(const walk::v1::UpdateBlockersRequest& request,
+                                    walk::v1::UpdateBlockersResponse* response);
+  absl::Status AnswerNearest(const walk::v1::NearestRequest& request,
+                             walk::v1::NearestResponse* response);
+  absl::Status AnswerReachable(const walk::v1::ReachableRequest& request,
+                               walk::v1::ReachableResponse* response);
   // The plan for one PathGroup request; its deferred searches queued.
   absl::Status PlanGroup(const walk::v1::PathGroupRequest& request,
                          walk::v1::PathGroupResponse* response);
-  // Finishes the call refused when it lacks the token `access` needs; false when it may go on.
-  bool Refused(grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
-               const char* method, Access access);
+  absl::Status AnswerFormationTargets(const walk::v1::FormationTargetsRequest& request,
+                                      walk::v1::FormationTargetsResponse* response);
   absl::StatusOr<nav::live::LiveWorld*> Find(const std::string& name) const;
   // Finishes the call, recording it, and brings the counter metrics up to the worlds' counters.
-  void Finish(grpc::ServerUnaryReactor* reactor, const char* method, const absl::Status& status);
+  void Finish(UnaryWireReply* call, const char* method, const absl::Status& status);
   // Brings walk_live_* up to the worlds' counters and sizes.
   void ExportCounters();
 
@@ -79,6 +115,7 @@ class LiveServiceImpl final : public walk::v1::LiveService::CallbackService {
   std::map<std::string, std::unique_ptr<nav::live::LiveWorld>> worlds_;  // fixed after Create
   WalkMetrics& metrics_;  // walk_live_events_total{world, event} follows the worlds' counters
   const CallAuth& auth_;
+  const WireRulesByRequest wire_;
   std::mutex counters_mu_;
   // guarded by counters_mu_: what was added, by world and event
   std::map<std::pair<std::string, std::string>, std::uint64_t> exported_;

@@ -25,6 +25,10 @@ void AddLimitOptions(CLI::App& app, WalkdOptions& o) {
   app.add_option("--max-group-starts", o.max_group_starts, "Starts one PathGroup may have")
       ->capture_default_str()
       ->check(at_least_one);
+  app.add_option("--max-blocker-changes", o.max_blocker_changes,
+                 "Changes one UpdateBlockers call may carry")
+      ->capture_default_str()
+      ->check(at_least_one);
   app.add_option("--max-floor-columns", o.max_floor_columns, "Columns one Floors call may ask for")
       ->capture_default_str()
       ->check(at_least_one);

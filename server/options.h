@@ -81,6 +81,7 @@ struct WalkdOptions {
   std::uint64_t max_block_pairs = 16384;       // pairs in one PairBlock
   std::uint64_t max_inflight_pairs = 65536;    // batch pairs read and unanswered, all streams
   std::uint64_t max_group_starts = 4096;       // a PathGroup's starts, a formation's slots
+  std::uint64_t max_blocker_changes = 4096;    // one UpdateBlockers call's changes
   std::uint64_t max_floor_columns = 16384;     // columns one Floors call asks for
   // Bytes one reply may take: under the 4 MiB a gRPC client takes by default.
   std::uint64_t max_reply_bytes = (std::uint64_t{4} << 20) - (64 << 10);

@@ -29,8 +29,9 @@ WalkBatchReactor::Pair PairOf(const walk::v1::WalkBatchRequest& request) {
 
 WalkBatchReactor::WalkBatchReactor(const StoreFirstAnswerer& answerer, const TripPlanner& trips,
                                    SearchPool& pool, WalkMetrics& metrics, nav::SearchStop stop,
-                                   const BatchLimits& limits)
-    : answerer_(answerer),
+                                   const BatchLimits& limits, const WireRules& rules)
+    : WireBidiReactor(rules),
+      answerer_(answerer),
       trips_(trips),
       pool_(pool),
       metrics_(metrics),
@@ -44,7 +45,7 @@ WalkBatchReactor::WalkBatchReactor(const StoreFirstAnswerer& answerer, const Tri
   StartRead(&request_);
 }
 
-void WalkBatchReactor::OnReadDone(bool ok) {
+void WalkBatchReactor::OnRequestRead(bool ok, const WireVerdict& verdict) {
   // Take the request out of request_ before reading_ turns false: from then on another thread
   // may start the next read into request_.
   walk::v1::WalkBatchRequest request;
@@ -52,24 +53,9 @@ void WalkBatchReactor::OnReadDone(bool ok) {
   // The message's pairs: its own and those it carries.
   std::vector<Pair> pairs;
   walk::v1::PairBlock block;
-  // Over a limit: the stream ends here, before any pair costs anything.
-  absl::Status over;
-  if (ok && static_cast<std::size_t>(request.more_size()) + 1 > limits_.max_pairs_per_message) {
-    over = absl::ResourceExhaustedError(
-        absl::StrCat("max-pairs-per-message: a message carries at most ",
-                     limits_.max_pairs_per_message, " pairs in walk and more (",
-                     request.more_size() + 1, " here); send more messages, or pairs in blocks"));
-  } else if (ok &&
-             static_cast<std::size_t>(request.block().index_size()) > limits_.max_block_pairs) {
-    over = absl::ResourceExhaustedError(
-        absl::StrCat("max-block-pairs: a block holds at most ", limits_.max_block_pairs, " pairs (",
-                     request.block().index_size(), " here); send more blocks"));
-  }
-  if (!over.ok()) {
-    metrics_.RecordBatchPairs("refused", static_cast<std::uint64_t>(request.more_size()) + 1);
-    request.Clear();
-    ok = false;
-  }
+  // Over a limit (or not a message): the stream ends here, before any pair costs anything.
+  const absl::Status& over = verdict.status;
+  if (!over.ok()) metrics_.RecordBatchPairs("refused", std::max<std::uint64_t>(1, verdict.entries));
   if (ok) {
     const bool has_block = request.has_block();
     block.Swap(request.mutable_block());

@@ -4,7 +4,8 @@
 // pairs in flight (BatchLimits) is in flight or waiting to be written, so a slow reader slows
 // the stream instead of growing it, and many streams share one budget. A message carrying more
 // pairs than a message may, or a block larger than a block may, ends the stream with
-// RESOURCE_EXHAUSTED naming the limit, before any of its pairs costs anything. A cancelled call
+// RESOURCE_EXHAUSTED naming the limit, counted on the wire before the message is parsed
+// (server/wire_call.h): it costs only its bytes. A cancelled call
 // (or a passed deadline) stops the work: queued pairs finish at once.
 #pragma once
 
@@ -20,6 +21,7 @@
 #include "server/store_first_answerer.h"
 #include "server/trip_planner.h"
 #include "server/walk_query.h"
+#include "server/wire_call.h"
 #include "walk/v1/walk.grpc.pb.h"
 
 namespace walk::server {
@@ -35,7 +37,7 @@ struct BatchLimits {
 };
 
 class WalkBatchReactor final
-    : public grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse> {
+    : public WireBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse> {
  public:
   // The most pairs one stream holds, however few streams are open, and the fewest it may hold
   // however many are (so every stream makes progress).
@@ -57,10 +59,13 @@ class WalkBatchReactor final
   };
 
   // Starts reading at once. Deletes itself when the call is done. `stop` stops its searches.
+  // Each message is checked on the wire by `rules` (which must outlive the reactor) before it is
+  // parsed.
   WalkBatchReactor(const StoreFirstAnswerer& answerer, const TripPlanner& trips, SearchPool& pool,
-                   WalkMetrics& metrics, nav::SearchStop stop, const BatchLimits& limits);
+                   WalkMetrics& metrics, nav::SearchStop stop, const BatchLimits& limits,
+                   const WireRules& rules);
 
-  void OnReadDone(bool ok) override;
+  void OnRequestRead(bool ok, const WireVerdict& verdict) override;
   void OnWriteDone(bool ok) override;
   void OnCancel() override;
   void OnDone() override;

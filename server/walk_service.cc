@@ -15,21 +15,22 @@
 #include "server/proto_convert.h"
 #include "server/trip_convert.h"
 #include "server/walk_batch.h"
+#include "server/wire_call.h"
 
 namespace walk::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A finisher for a unary call: records the request's metrics, then finishes the reactor.
-std::function<void(const absl::Status&)> Finisher(grpc::ServerUnaryReactor* reactor,
-                                                  WalkMetrics& metrics, const char* method) {
+// A finisher for a unary call: records the request's metrics, then replies.
+std::function<void(const absl::Status&)> Finisher(UnaryWireReply* call, WalkMetrics& metrics,
+                                                  const char* method) {
   const Clock::time_point start = Clock::now();
-  return [reactor, start, &metrics, method](const absl::Status& status) {
+  return [call, start, &metrics, method](const absl::Status& status) {
     const grpc::Status reply = ToGrpcStatus(status);
     metrics.RecordRequest(method, GrpcCodeName(reply.error_code()),
                           std::chrono::duration<double>(Clock::now() - start).count());
-    reactor->Finish(reply);
+    call->Reply(reply);
   };
 }
 
@@ -100,14 +101,67 @@ void AnswerTableRow(TableCall& call, std::uint64_t s, const StoreFirstAnswerer& 
 }
 
 // A WalkBatch stream refused before it starts: it ends with `status` at once.
-class RefusedStream final
-    : public grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse> {
+class RefusedStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   explicit RefusedStream(const grpc::Status& status) { Finish(status); }
   void OnDone() override { delete this; }
 };
 
 }  // namespace
+
+WalkServiceImpl::WireRulesByRequest WalkServiceImpl::WireRulesFor(const Limits& limits) {
+  using walk::v1::PairBlock;
+  const auto& batch = *walk::v1::WalkBatchRequest::descriptor();
+  const auto& block = *PairBlock::descriptor();
+  const BatchLimits& b = limits.batch;
+  // A message's own pair is one of its max_pairs_per_message.
+  const std::uint64_t more = b.max_pairs_per_message - 1;
+  WireRulesByRequest rules;
+  rules.batch.type = &batch;
+  rules.batch.limits.push_back(LimitOn(
+      batch, "more", more, "max-pairs-per-message", "more",
+      absl::StrCat("a message carries at most ", b.max_pairs_per_message, " pairs, its walk and ",
+                   more, " in more; send more messages, or pairs in blocks")));
+  for (const char* column : {"index", "from_x", "from_y", "from_z", "to_x", "to_y", "to_z"}) {
+    rules.batch.limits.push_back(LimitOn(block, column, b.max_block_pairs, "max-block-pairs",
+                                         absl::StrCat("block.", column), "send more blocks"));
+  }
+  const auto& table = *walk::v1::TableRequest::descriptor();
+  rules.table.type = &table;
+  for (const char* side : {"sources", "targets"}) {
+    rules.table.limits.push_back(LimitOn(
+        table, side, limits.max_table_cells, "max-table-cells", side,
+        absl::StrCat("a table holds at most ", limits.max_table_cells,
+                     " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
+  }
+  // The others have no repeated field: only their unknown fields are counted.
+  rules.walk.type = walk::v1::WalkRequest::descriptor();
+  rules.path.type = walk::v1::PathRequest::descriptor();
+  rules.floors.type = walk::v1::FloorsRequest::descriptor();
+  rules.info.type = walk::v1::InfoRequest::descriptor();
+  rules.trip.type = walk::v1::TripRequest::descriptor();
+  return rules;
+}
+
+template <typename Request, typename Response>
+grpc::ServerUnaryReactor* WalkServiceImpl::Serve(const char* method, const WireRules& rules,
+                                                 grpc::CallbackServerContext* context,
+                                                 const grpc::ByteBuffer& request,
+                                                 grpc::ByteBuffer* response,
+                                                 Answer<Request, Response> answer) {
+  auto* call = new UnaryWireCall<Request, Response>(response);
+  Finish finish = Finisher(call, metrics_, method);
+  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
+    finish(allowed);
+    return call;
+  }
+  if (absl::Status read = call->Read(request, rules); !read.ok()) {
+    finish(read);
+    return call;
+  }
+  (this->*answer)(context, call->request(), call->response(), std::move(finish));
+  return call;
+}
 
 void WalkServiceImpl::AnswerOnPool(PoolCall call) {
   const StoreFirstAnswerer& answerer = answerer_;
@@ -127,62 +181,44 @@ void WalkServiceImpl::AnswerOnPool(PoolCall call) {
   });
 }
 
-grpc::ServerUnaryReactor* WalkServiceImpl::Walk(grpc::CallbackServerContext* context,
-                                                const walk::v1::WalkRequest* request,
-                                                walk::v1::WalkResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
-    Finisher(reactor, metrics_, "Walk")(allowed);
-    return reactor;
-  }
+void WalkServiceImpl::AnswerWalk(grpc::CallbackServerContext* context,
+                                 const walk::v1::WalkRequest& request,
+                                 walk::v1::WalkResponse* response, Finish finish) {
   AnswerOnPool({.context = context,
-                .query = ToWalkQuery(*request),
+                .query = ToWalkQuery(request),
                 .field_prefix = "",
                 .reply = [response](const WalkResult& result) { ToProto(result, response); },
-                .finish = Finisher(reactor, metrics_, "Walk"),
+                .finish = std::move(finish),
                 .stop = StopOf(context, stopping_, limits_.max_search_expansions)});
-  return reactor;
 }
 
-grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* context,
-                                                const walk::v1::PathRequest* request,
-                                                walk::v1::PathResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
-    Finisher(reactor, metrics_, "Path")(allowed);
-    return reactor;
-  }
+void WalkServiceImpl::AnswerPath(grpc::CallbackServerContext* context,
+                                 const walk::v1::PathRequest& request,
+                                 walk::v1::PathResponse* response, Finish finish) {
   AnswerOnPool({.context = context,
-                .query = ToWalkQuery(*request),
+                .query = ToWalkQuery(request),
                 .field_prefix = "walk.",
                 .reply = [response](const WalkResult& result) { ToProto(result, response); },
-                .finish = Finisher(reactor, metrics_, "Path"),
+                .finish = std::move(finish),
                 .stop = StopOf(context, stopping_, limits_.max_search_expansions)});
-  return reactor;
 }
 
-grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>*
-WalkServiceImpl::WalkBatch(grpc::CallbackServerContext* context) {
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* WalkServiceImpl::WalkBatch(
+    grpc::CallbackServerContext* context) {
   if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
     metrics_.RecordRequest("WalkBatch", GrpcCodeName(ToGrpcStatus(allowed).error_code()), 0.0);
     return new RefusedStream(ToGrpcStatus(allowed));
   }
   return new WalkBatchReactor(answerer_, trips_, pool_, metrics_,
                               StopOf(context, stopping_, limits_.max_search_expansions),
-                              limits_.batch);
+                              limits_.batch, wire_.batch);
 }
 
-grpc::ServerUnaryReactor* WalkServiceImpl::Trip(grpc::CallbackServerContext* context,
-                                                const walk::v1::TripRequest* request,
-                                                walk::v1::TripResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto finish = Finisher(reactor, metrics_, "Trip");
-  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
-    finish(allowed);
-    return reactor;
-  }
+void WalkServiceImpl::AnswerTrip(grpc::CallbackServerContext* context,
+                                 const walk::v1::TripRequest& request,
+                                 walk::v1::TripResponse* response, Finish finish) {
   const TripPlanner& trips = trips_;
-  pool_.Submit([context, request, response, &trips, finish = std::move(finish),
+  pool_.Submit([context, request = &request, response, &trips, finish = std::move(finish),
                 stop = StopOf(context, stopping_, limits_.max_search_expansions)](
                    nav::Searchers& searchers) {
     if (context->IsCancelled()) {
@@ -193,34 +229,27 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Trip(grpc::CallbackServerContext* con
     if (result.ok()) ToProto(*result, response);
     finish(result.status());
   });
-  return reactor;
 }
 
-grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* context,
-                                                 const walk::v1::TableRequest* request,
-                                                 walk::v1::TableResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto finish = Finisher(reactor, metrics_, "Table");
-  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
-    finish(allowed);
-    return reactor;
-  }
-  const std::uint64_t sources = request->sources_size(), targets = request->targets_size();
+void WalkServiceImpl::AnswerTable(grpc::CallbackServerContext* context,
+                                  const walk::v1::TableRequest& request,
+                                  walk::v1::TableResponse* response, Finish finish) {
+  const std::uint64_t sources = request.sources_size(), targets = request.targets_size();
   if (sources == 0 || targets == 0) {
     finish(absl::InvalidArgumentError(sources == 0 ? "sources: required" : "targets: required"));
-    return reactor;
+    return;
   }
   if (sources * targets > limits_.max_table_cells) {
     finish(absl::ResourceExhaustedError(
         absl::StrCat("max-table-cells: a table holds at most ", limits_.max_table_cells,
                      " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
-    return reactor;
+    return;
   }
   response->set_sources(static_cast<std::uint32_t>(sources));
   response->set_targets(static_cast<std::uint32_t>(targets));
   for (std::uint64_t i = 0; i < sources * targets; ++i) response->add_walks();
   auto call =
-      std::make_shared<TableCall>(context, request, response, std::move(finish),
+      std::make_shared<TableCall>(context, &request, response, std::move(finish),
                                   StopOf(context, stopping_, limits_.max_search_expansions));
   call->max_reply_bytes = limits_.max_reply_bytes;
   const StoreFirstAnswerer& answerer = answerer_;
@@ -229,51 +258,44 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* co
       AnswerTableRow(*call, s, answerer, searchers);
     });
   }
-  return reactor;
 }
 
-grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* context,
-                                                  const walk::v1::FloorsRequest* request,
-                                                  walk::v1::FloorsResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto finish = Finisher(reactor, metrics_, "Floors");
-  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
-    finish(allowed);
-    return reactor;
-  }
-  if (request->world().empty()) {
+void WalkServiceImpl::AnswerFloors(grpc::CallbackServerContext* /*context*/,
+                                   const walk::v1::FloorsRequest& request,
+                                   walk::v1::FloorsResponse* response, Finish finish) {
+  if (request.world().empty()) {
     finish(absl::InvalidArgumentError("world: required"));
-    return reactor;
+    return;
   }
-  if (!request->has_place()) {
+  if (!request.has_place()) {
     finish(absl::InvalidArgumentError("place: required"));
-    return reactor;
+    return;
   }
-  const std::uint64_t wide = std::max<std::uint32_t>(1, request->columns_x());
-  const std::uint64_t high = std::max<std::uint32_t>(1, request->columns_y());
-  const std::uint64_t stride = std::max<std::uint32_t>(1, request->stride());
+  const std::uint64_t wide = std::max<std::uint32_t>(1, request.columns_x());
+  const std::uint64_t high = std::max<std::uint32_t>(1, request.columns_y());
+  const std::uint64_t stride = std::max<std::uint32_t>(1, request.stride());
   if (((wide + stride - 1) / stride) * ((high + stride - 1) / stride) > limits_.max_floor_columns) {
     finish(absl::ResourceExhaustedError(absl::StrCat(
         "max-floor-columns: a Floors call returns at most ", limits_.max_floor_columns,
         " columns (columns_x / stride x columns_y / stride); raise stride or ask less")));
-    return reactor;
+    return;
   }
-  absl::StatusOr<std::shared_ptr<const ServedWorld>> world = worlds_.Find(request->world());
+  absl::StatusOr<std::shared_ptr<const ServedWorld>> world = worlds_.Find(request.world());
   if (!world.ok()) {
     finish(world.status());
-    return reactor;
+    return;
   }
   const nav::World& w = (*world)->world;
-  const nav::Place place = ToPlace(request->place());
+  const nav::Place place = ToPlace(request.place());
   if (absl::Status valid = nav::ValidatePlace(place, "place"); !valid.ok()) {
     finish(valid);
-    return reactor;
+    return;
   }
   const nav::Continent* c = w.FindContinent(place.continent);
   if (c == nullptr) {
     finish(absl::NotFoundError(
         absl::StrCat("place.continent: the world has no continent ", place.continent)));
-    return reactor;
+    return;
   }
   const nav::WorldFrame frame = w.frame();
   const std::int64_t x0 = frame.ColumnX(place.x_yards);
@@ -292,24 +314,17 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* c
         finish(absl::ResourceExhaustedError(
             absl::StrCat("max-reply-bytes: the reply would pass ", limits_.max_reply_bytes,
                          " bytes (more than a client takes); ask fewer columns or raise stride")));
-        return reactor;
+        return;
       }
     }
   }
   response->set_column_yards(w.column_yards);
   finish(absl::OkStatus());
-  return reactor;
 }
 
-grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* context,
-                                                const walk::v1::InfoRequest* request,
-                                                walk::v1::InfoResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto finish = Finisher(reactor, metrics_, "Info");
-  if (absl::Status allowed = auth_.Check(*context, Access::kRead); !allowed.ok()) {
-    finish(allowed);
-    return reactor;
-  }
+void WalkServiceImpl::AnswerInfo(grpc::CallbackServerContext* /*context*/,
+                                 const walk::v1::InfoRequest& /*request*/,
+                                 walk::v1::InfoResponse* response, Finish finish) {
   for (const WorldStatus& w : worlds_.Snapshot()) ToProto(w, response->add_worlds());
   for (const std::string& name : nav::ProfileNames()) response->add_profiles(name);
   for (std::uint32_t band : nav::kDangerBands) response->add_bands(band);
@@ -320,6 +335,7 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
   limits->set_max_block_pairs(limits_.batch.max_block_pairs);
   limits->set_max_floor_columns(limits_.max_floor_columns);
   limits->set_max_group_starts(limits_.max_group_starts);
+  limits->set_max_blocker_changes(limits_.max_blocker_changes);
   limits->set_max_reply_bytes(limits_.max_reply_bytes);
   limits->set_max_message_bytes(limits_.max_message_bytes);
   limits->set_max_search_expansions(limits_.max_search_expansions);
@@ -327,7 +343,48 @@ grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* con
   limits->set_max_concurrent_streams(limits_.max_concurrent_streams);
   if (live_ != nullptr) live_->Describe(response);
   finish(absl::OkStatus());
-  return reactor;
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Walk(grpc::CallbackServerContext* context,
+                                                const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) {
+  return Serve<walk::v1::WalkRequest, walk::v1::WalkResponse>(
+      "Walk", wire_.walk, context, *request, response, &WalkServiceImpl::AnswerWalk);
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Path(grpc::CallbackServerContext* context,
+                                                const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) {
+  return Serve<walk::v1::PathRequest, walk::v1::PathResponse>(
+      "Path", wire_.path, context, *request, response, &WalkServiceImpl::AnswerPath);
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Floors(grpc::CallbackServerContext* context,
+                                                  const grpc::ByteBuffer* request,
+                                                  grpc::ByteBuffer* response) {
+  return Serve<walk::v1::FloorsRequest, walk::v1::FloorsResponse>(
+      "Floors", wire_.floors, context, *request, response, &WalkServiceImpl::AnswerFloors);
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Table(grpc::CallbackServerContext* context,
+                                                 const grpc::ByteBuffer* request,
+                                                 grpc::ByteBuffer* response) {
+  return Serve<walk::v1::TableRequest, walk::v1::TableResponse>(
+      "Table", wire_.table, context, *request, response, &WalkServiceImpl::AnswerTable);
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Info(grpc::CallbackServerContext* context,
+                                                const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) {
+  return Serve<walk::v1::InfoRequest, walk::v1::InfoResponse>(
+      "Info", wire_.info, context, *request, response, &WalkServiceImpl::AnswerInfo);
+}
+
+grpc::ServerUnaryReactor* WalkServiceImpl::Trip(grpc::CallbackServerContext* context,
+                                                const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) {
+  return Serve<walk::v1::TripRequest, walk::v1::TripResponse>(
+      "Trip", wire_.trip, context, *request, response, &WalkServiceImpl::AnswerTrip);
 }
 
 }  // namespace walk::server

@@ -16,12 +16,23 @@
 #include "server/walk_batch.h"
 #include "server/walk_metrics.h"
 #include "server/walk_query.h"
+#include "server/wire_count.h"
 #include "server/world_registry.h"
 #include "walk/v1/walk.grpc.pb.h"
 
 namespace walk::server {
 
-class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
+// Every method of walk.v1.WalkService, taking its messages as bytes.
+using RawWalkService = walk::v1::WalkService::WithRawCallbackMethod_Walk<
+    walk::v1::WalkService::WithRawCallbackMethod_Path<
+        walk::v1::WalkService::WithRawCallbackMethod_Floors<
+            walk::v1::WalkService::WithRawCallbackMethod_WalkBatch<
+                walk::v1::WalkService::WithRawCallbackMethod_Table<
+                    walk::v1::WalkService::WithRawCallbackMethod_Info<
+                        walk::v1::WalkService::WithRawCallbackMethod_Trip<
+                            walk::v1::WalkService::Service>>>>>>>;
+
+class WalkServiceImpl final : public RawWalkService {
  public:
   // What bounds the service's calls: walkd's options, read once.
   struct Limits {
@@ -33,8 +44,10 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
     std::uint64_t max_reply_bytes = (std::uint64_t{4} << 20) - (64 << 10);
     BatchLimits batch;  // its open_streams is the service's own
     // Limits other parts enforce, listed in Info so clients size requests by them: a PathGroup's
-    // starts, a request message's bytes, calls open on one connection.
+    // starts, an UpdateBlockers call's changes, a request message's bytes, calls open on one
+    // connection.
     std::uint64_t max_group_starts = 4096;
+    std::uint64_t max_blocker_changes = 4096;  // one UpdateBlockers call's changes
     std::uint64_t max_message_bytes = std::uint64_t{4} << 20;
     std::uint64_t max_concurrent_streams = 128;
   };
@@ -50,35 +63,70 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
         metrics_(metrics),
         stopping_(stopping),
         limits_(limits),
-        auth_(auth) {
+        auth_(auth),
+        wire_(WireRulesFor(limits)) {
     limits_.batch.open_streams = &open_streams_;
   }
 
+  // Every method takes its request as bytes, counted on the wire before it is parsed
+  // (server/wire_call.h), then answers it as a typed call.
   grpc::ServerUnaryReactor* Walk(grpc::CallbackServerContext* context,
-                                 const walk::v1::WalkRequest* request,
-                                 walk::v1::WalkResponse* response) override;
+                                 const grpc::ByteBuffer* request,
+                                 grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Path(grpc::CallbackServerContext* context,
-                                 const walk::v1::PathRequest* request,
-                                 walk::v1::PathResponse* response) override;
+                                 const grpc::ByteBuffer* request,
+                                 grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Floors(grpc::CallbackServerContext* context,
-                                   const walk::v1::FloorsRequest* request,
-                                   walk::v1::FloorsResponse* response) override;
-  grpc::ServerBidiReactor<walk::v1::WalkBatchRequest, walk::v1::WalkBatchResponse>* WalkBatch(
+                                   const grpc::ByteBuffer* request,
+                                   grpc::ByteBuffer* response) override;
+  grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* WalkBatch(
       grpc::CallbackServerContext* context) override;
   grpc::ServerUnaryReactor* Table(grpc::CallbackServerContext* context,
-                                  const walk::v1::TableRequest* request,
-                                  walk::v1::TableResponse* response) override;
+                                  const grpc::ByteBuffer* request,
+                                  grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* context,
-                                 const walk::v1::InfoRequest* request,
-                                 walk::v1::InfoResponse* response) override;
+                                 const grpc::ByteBuffer* request,
+                                 grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Trip(grpc::CallbackServerContext* context,
-                                 const walk::v1::TripRequest* request,
-                                 walk::v1::TripResponse* response) override;
+                                 const grpc::ByteBuffer* request,
+                                 grpc::ByteBuffer* response) override;
 
   // The live worlds Info lists (null: none). Set before the server starts; must outlive it.
   void set_live(const LiveServiceImpl* live) { live_ = live; }
 
  private:
+  // Finishes a call; called exactly once.
+  using Finish = std::function<void(const absl::Status&)>;
+  // A typed handler: answers `request` into `response` and calls `finish` (now or later).
+  template <typename Request, typename Response>
+  using Answer = void (WalkServiceImpl::*)(grpc::CallbackServerContext* context,
+                                           const Request& request, Response* response,
+                                           Finish finish);
+  // What each request may carry on the wire (server/wire_count.h).
+  struct WireRulesByRequest {
+    WireRules walk, path, floors, batch, table, info, trip;
+  };
+  static WireRulesByRequest WireRulesFor(const Limits& limits);
+
+  // Serves a unary call from its bytes: the token, the wire check and the parse, then `answer`.
+  template <typename Request, typename Response>
+  grpc::ServerUnaryReactor* Serve(const char* method, const WireRules& rules,
+                                  grpc::CallbackServerContext* context,
+                                  const grpc::ByteBuffer& request, grpc::ByteBuffer* response,
+                                  Answer<Request, Response> answer);
+  void AnswerWalk(grpc::CallbackServerContext* context, const walk::v1::WalkRequest& request,
+                  walk::v1::WalkResponse* response, Finish finish);
+  void AnswerPath(grpc::CallbackServerContext* context, const walk::v1::PathRequest& request,
+                  walk::v1::PathResponse* response, Finish finish);
+  void AnswerFloors(grpc::CallbackServerContext* context, const walk::v1::FloorsRequest& request,
+                    walk::v1::FloorsResponse* response, Finish finish);
+  void AnswerTable(grpc::CallbackServerContext* context, const walk::v1::TableRequest& request,
+                   walk::v1::TableResponse* response, Finish finish);
+  void AnswerInfo(grpc::CallbackServerContext* context, const walk::v1::InfoRequest& request,
+                  walk::v1::InfoResponse* response, Finish finish);
+  void AnswerTrip(grpc::CallbackServerContext* context, const walk::v1::TripRequest& request,
+                  walk::v1::TripResponse* response, Finish finish);
+
   // One walk answered on the search pool, as Walk and Path ask it.
   struct PoolCall {
     grpc::CallbackServerContext* context = nullptr;
@@ -104,6 +152,7 @@ class WalkServiceImpl final : public walk::v1::WalkService::CallbackService {
   const std::atomic<bool>& stopping_;
   Limits limits_;
   const CallAuth& auth_;
+  const WireRulesByRequest wire_;
   std::atomic<int> open_streams_{0};  // WalkBatch streams open (BatchLimits::open_streams)
   const LiveServiceImpl* live_ = nullptr;
 };

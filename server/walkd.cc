@@ -318,6 +318,7 @@ void Walkd::Parts::CreateWalkService() {
   limits.batch.max_block_pairs = options.max_block_pairs;
   limits.batch.max_inflight_pairs = options.max_inflight_pairs;
   limits.max_group_starts = options.max_group_starts;
+  limits.max_blocker_changes = options.max_blocker_changes;
   limits.max_message_bytes = options.max_message_bytes;
   limits.max_concurrent_streams = options.max_concurrent_streams;
   service = std::make_unique<WalkServiceImpl>(worlds, *answerer, *trips, *pool, *metrics, stopping,
@@ -328,6 +329,7 @@ absl::Status Walkd::Parts::CreateLiveService() {
   LiveServiceOptions live_options;
   live_options.dir = options.live_worlds_dir;
   live_options.max_group_starts = options.max_group_starts;
+  live_options.max_blocker_changes = options.max_blocker_changes;
   live_options.world.direct_line_cells = options.live_direct_cells;
   live_options.world.unit_routes = options.live_unit_routes;
   live_options.world.path_cache_entries = options.live_path_cache;

@@ -2,6 +2,7 @@
 // SIGTERM past the grace), and unary walks keep answering while batch streams hold every search
 // thread busy. The world is the 4 x 4 demo world without an abstract graph, where a forced grid
 // walk across it expands about half a million surfaces.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -17,6 +18,7 @@
 
 #include "client/walk_client.h"
 #include "client/walk_stream.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "tests/integration/walkd_process.h"
@@ -326,6 +328,193 @@ TEST(WalkdLimitsTest, AmplifyingRequestsAreRefusedAndMemoryStaysBounded) {
   client::WalkClient client(walkd.address, 30.0);
   walk::v1::WalkResponse response;
   EXPECT_TRUE(client.Walk(NearWalk(1), &response).ok());
+}
+
+// A message written byte by byte: `count` copies of `field` as an empty length-delimited entry
+// (two bytes each), as a hostile client sends it; no message object is made on this side.
+std::string EmptyEntries(std::uint32_t field, int count) {
+  const char entry[2] = {static_cast<char>(field << 3 | 2), 0};
+  std::string bytes;
+  bytes.reserve(2 * static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) bytes.append(entry, 2);
+  return bytes;
+}
+
+grpc::ByteBuffer AsByteBuffer(const std::string& bytes) {
+  grpc::Slice slice(bytes);
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+// Waits for the one operation in flight on `cq`; its ok.
+bool Await(grpc::CompletionQueue& cq) {
+  void* tag = nullptr;
+  bool ok = false;
+  return cq.Next(&tag, &ok) && ok;
+}
+
+// Sends `bytes` as the one message of a WalkBatch stream, reads what comes back, and returns how
+// the stream ended.
+grpc::Status SendRawBatchMessage(const std::shared_ptr<grpc::Channel>& channel,
+                                 const std::string& bytes) {
+  grpc::GenericStub stub(channel);
+  grpc::CompletionQueue cq;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+  auto call = stub.PrepareCall(&context, "/walk.v1.WalkService/WalkBatch", &cq);
+  call->StartCall(nullptr);
+  grpc::Status status;
+  if (Await(cq)) {
+    call->Write(AsByteBuffer(bytes), nullptr);
+    if (Await(cq)) {
+      call->WritesDone(nullptr);
+      Await(cq);
+    }
+    grpc::ByteBuffer reply;
+    do call->Read(&reply, nullptr);
+    while (Await(cq));
+  }
+  call->Finish(&status, nullptr);
+  Await(cq);
+  cq.Shutdown();
+  while (Await(cq)) {
+  }
+  return status;
+}
+
+// Sends `bytes` as the request of unary method `method` ("/walk.v1.LiveService/PathGroup").
+grpc::Status SendRawUnary(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
+                          const std::string& bytes) {
+  grpc::GenericStub stub(channel);
+  grpc::CompletionQueue cq;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+  auto call = stub.PrepareUnaryCall(&context, method, AsByteBuffer(bytes), &cq);
+  call->StartCall();
+  grpc::ByteBuffer reply;
+  grpc::Status status;
+  call->Finish(&reply, &status, nullptr);
+  Await(cq);
+  cq.Shutdown();
+  while (Await(cq)) {
+  }
+  return status;
+}
+
+// The most resident memory `pid` held while `work` ran (sampled every 2 ms), over `before`.
+template <typename Work>
+std::int64_t PeakGrowth(pid_t pid, std::uint64_t before, Work work) {
+  std::atomic<bool> done{false};
+  std::atomic<std::uint64_t> peak{before};
+  std::thread sampler([&] {
+    while (!done) {
+      const std::uint64_t now = testing::ResidentBytes(pid);
+      if (now > peak) peak = now;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  work();
+  done = true;
+  sampler.join();
+  const std::uint64_t last = testing::ResidentBytes(pid);
+  return static_cast<std::int64_t>(std::max<std::uint64_t>(peak, last)) -
+         static_cast<std::int64_t>(before);
+}
+
+bool StartsWith(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+// One 4 MB message of 2,000,000 empty entries cost walkd 200 MB of protobuf objects before it
+// was refused. Entries are now counted on the wire before a message is parsed: such a message
+// costs walkd little more than its bytes, whatever the request type, and sixteen at once stay
+// within --grpc-memory-mb.
+TEST(WalkdLimitsTest, EntriesAreCountedOnTheWireBeforeAMessageIsParsed) {
+  const std::uint64_t grpc_memory_mb = 256;
+  testing::StartedWalkd walkd =
+      Serve("wire", {"--search-threads", "2", "--grpc-memory-mb", std::to_string(grpc_memory_mb)});
+  auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
+  client::WalkClient client(walkd.address, 30.0);
+  walk::v1::WalkResponse walked;
+  ASSERT_TRUE(client.Walk(NearWalk(1), &walked).ok());  // every lazy start-up cost paid
+  const pid_t pid = walkd.process->pid();
+  constexpr int kEntries = 2000000;  // 4,000,000 bytes: under --max-message-bytes (4 MiB)
+  const std::string more = EmptyEntries(3, kEntries);  // WalkBatchRequest.more
+
+  std::uint64_t before = testing::ResidentBytes(pid);
+  grpc::Status status;
+  const std::int64_t one =
+      PeakGrowth(pid, before, [&] { status = SendRawBatchMessage(channel, more); });
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_TRUE(StartsWith(status.error_message(),
+                         "max-pairs-per-message: more holds 2000000 entries, over the 4095"))
+      << status.error_message();
+  std::printf(
+      "one WalkBatch message of %d empty `more` entries: resident %.1f MB before, "
+      "peak growth %.1f MB\n",
+      kEntries, before / 1e6, one / 1e6);
+  EXPECT_LE(one, std::int64_t{32} << 20);
+
+  // Again, a few times: it levels, it does not pile up.
+  const std::int64_t repeats = PeakGrowth(pid, before, [&] {
+    for (int k = 0; k < 4; ++k) EXPECT_FALSE(SendRawBatchMessage(channel, more).ok());
+  });
+  std::printf("four more, one after another: peak growth %.1f MB over the first's start\n",
+              repeats / 1e6);
+  EXPECT_LE(repeats, std::int64_t{32} << 20);
+
+  // Every request type with a repeated field, the same way; and unknown fields on one without.
+  struct Probe {
+    const char* method;
+    std::uint32_t field;
+    const char* refusal;
+  };
+  for (const Probe& probe : {
+           Probe{"/walk.v1.WalkService/Table", 2, "max-table-cells: sources holds 2000000"},
+           Probe{"/walk.v1.LiveService/UpdateBlockers", 2,
+                 "max-blocker-changes: changes holds 2000000"},
+           Probe{"/walk.v1.LiveService/PathGroup", 2, "max-group-starts: starts holds 2000000"},
+           Probe{"/walk.v1.WalkService/Walk", 15, "unknown fields: the request carries 2000000"},
+           Probe{"/grpc.health.v1.Health/Check", 15, "unknown fields: the request carries 2000000"},
+       }) {
+    before = testing::ResidentBytes(pid);
+    const std::int64_t growth = PeakGrowth(pid, before, [&] {
+      status = SendRawUnary(channel, probe.method, EmptyEntries(probe.field, kEntries));
+    });
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << probe.method;
+    EXPECT_TRUE(StartsWith(status.error_message(), probe.refusal)) << status.error_message();
+    std::printf("%s with %d empty entries: peak growth %.1f MB\n", probe.method, kEntries,
+                growth / 1e6);
+    EXPECT_LE(growth, std::int64_t{32} << 20) << probe.method;
+  }
+
+  // Sixteen at once.
+  before = testing::ResidentBytes(pid);
+  std::atomic<int> refused{0};
+  const std::int64_t sixteen = PeakGrowth(pid, before, [&] {
+    std::vector<std::thread> senders;
+    for (int k = 0; k < 16; ++k) {
+      senders.emplace_back([&] {
+        const grpc::Status s = SendRawBatchMessage(channel, more);
+        if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+            StartsWith(s.error_message(), "max-pairs-per-message: more holds 2000000")) {
+          ++refused;
+        }
+      });
+    }
+    for (std::thread& t : senders) t.join();
+  });
+  std::printf("sixteen such messages at once: peak growth %.1f MB (--grpc-memory-mb %llu)\n",
+              sixteen / 1e6, static_cast<unsigned long long>(grpc_memory_mb));
+  EXPECT_EQ(refused.load(), 16);
+  EXPECT_LE(sixteen, static_cast<std::int64_t>(grpc_memory_mb << 20));
+  // And walkd still answers, listing the limit UpdateBlockers is held to.
+  EXPECT_TRUE(client.Walk(NearWalk(2), &walked).ok());
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  walk::v1::InfoResponse info;
+  ASSERT_TRUE(
+      walk::v1::WalkService::NewStub(channel)->Info(&context, walk::v1::InfoRequest(), &info).ok());
+  EXPECT_EQ(info.limits().max_blocker_changes(), 4096u);
 }
 
 // The health the walk store reports (service "walkd.store").
