@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nav/grid/content_hash.h"
+#include "nav/query/settle.h"
 #include "nav/query/snap.h"
 
 namespace walk::nav {
@@ -47,7 +48,7 @@ const Hearthstone* TravelNetwork::HearthstoneOf(std::string_view profile) const 
 
 std::uint64_t TravelContentHash(const TravelNetwork& network) {
   ContentHasher hasher;
-  hasher.AddString("walkd-travel-v1");
+  hasher.AddString("walkd-travel-v2");  // v2: a trip never walks twice in a row
   hasher.AddU64(network.nodes.size());
   for (const TravelNode& node : network.nodes) {
     hasher.AddString(node.id);
@@ -96,6 +97,8 @@ std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) 
       if (snap.status == WalkStatus::kOk) {
         node.place.z_yards = snap.end.surface_z_yards;
         node.placed = true;
+        node.may_settle = continent->region_size[snap.end.region] <
+                          SettleOptions().large_region_surfaces;
         continue;
       }
       why = snap.status == WalkStatus::kOffMap ? "off the map" : "on no surface";
@@ -104,6 +107,7 @@ std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) 
         "node \"%s\" (nodes[%d]) at %.1f, %.1f on continent %d: %s; its rides are never taken",
         node.id, i, node.place.x_yards, node.place.y_yards, node.place.continent, why));
   }
+  network->index = std::make_shared<const TravelIndex>(BuildTravelIndex(*network));
   return problems;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "nav/cost/cost_model.h"
 #include "nav/grid/grid.h"
 #include "nav/query/answer.h"
+#include "nav/travel/travel_index.h"
 
 namespace walk::nav {
 
@@ -34,6 +36,9 @@ struct TravelNode {
   // Set by PlaceNodes: the node stands on a surface of the grid, and `place.z_yards` is that
   // surface's height (so every walk to it starts on the same floor).
   bool placed = false;
+  // Set by PlaceNodes: the node's surface is in a small region, so a walk from or to it may start
+  // from a surface settled up to a settle's reach away (nav/query/settle.h). Unknown: true.
+  bool may_settle = true;
 };
 
 // One ride, from node `from` to node `to` (indices into TravelNetwork::nodes). Data that says
@@ -57,8 +62,8 @@ struct Hearthstone {
 };
 
 // Most nodes and edges a travel file may hold. A real game's network has a few thousand nodes;
-// a trip's search costs the square of the nodes on a continent (its potential), so the bound
-// keeps every trip well under a second.
+// at these limits a trip's search (its potential and the boxes of nodes it opens) stays within
+// milliseconds, the walks it prices aside (docs/trips.md).
 inline constexpr std::size_t kMaxTravelNodes = 10000;
 inline constexpr std::size_t kMaxTravelEdges = 200000;
 // Seconds any single wait, ride, cast or cooldown may last.
@@ -69,6 +74,8 @@ struct TravelNetwork {
   std::vector<TravelRide> rides;  // by edge order; a both-ways edge gives two, back to back
   std::vector<Hearthstone> hearthstones;
   std::size_t edge_count = 0;  // edges in the data (rides counts each direction)
+  // Built by PlaceNodes (the trip search builds its own when it is unset).
+  std::shared_ptr<const TravelIndex> index;
 
   // The node of that id, or nullopt.
   std::optional<std::uint32_t> FindNode(std::string_view id) const;
@@ -86,7 +93,7 @@ bool MayUse(const Profile& profile, const TravelNode& node);
 
 // Places every node on `world`'s grid: a node with a height takes the floor nearest it, one
 // without takes the column's usual floor (as a walk's end); either way its height becomes the
-// surface's. A node on a continent the world lacks, off the map or on no surface is left
+// surface's, and may_settle says whether that surface's region is small. Builds the index. A node on a continent the world lacks, off the map or on no surface is left
 // unplaced (rides to and from it are never taken). Returns one line per unplaced node, naming it
 // and why, for the load's log.
 std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network);

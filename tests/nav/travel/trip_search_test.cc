@@ -1,5 +1,6 @@
 #include "nav/travel/trip_search.h"
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -130,17 +131,18 @@ RandomCase MakeCase(std::mt19937& rng, const Profile& profile) {
   return c;
 }
 
-// The cheapest trip by trying every sequence of distinct usable nodes between the start and the
-// goal: the start's first step is a walk or the hearthstone, each next one the cheapest walk or
-// ride between the two nodes, the last a walk.
+// The cheapest trip by trying every sequence of usable nodes between the start and the goal,
+// each reached at most once on foot and once otherwise: the start's first step is a walk or the
+// hearthstone, each next one a walk or a ride between the two nodes, the last a walk; never two
+// walks in a row (a walk leads to a ride or to the goal).
 double BruteForce(const RandomCase& c) {
   const TravelNetwork& net = c.network;
   const std::size_t n = net.nodes.size();
   auto usable = [&](std::size_t i) {
     return net.nodes[i].placed && MayUse(*c.ask.profile, net.nodes[i]);
   };
-  auto between = [&](std::size_t a, std::size_t b) {  // nodes a and b
-    double best = c.walk[kFirstNodePoint + a][kFirstNodePoint + b];
+  auto ride = [&](std::size_t a, std::size_t b) {  // nodes a and b
+    double best = kInf;
     for (const TravelRide& r : net.rides) {
       if (r.from == a && r.to == b) best = std::min(best, r.seconds());
     }
@@ -149,32 +151,38 @@ double BruteForce(const RandomCase& c) {
   double best = c.walk[kTripStart][kTripGoal];
   const Hearthstone* stone = net.HearthstoneOf(c.ask.profile->name);
   std::vector<std::size_t> sequence;
-  std::vector<bool> used(n, false);
-  std::function<void(double)> extend = [&](double so_far) {
+  std::vector<std::array<bool, 2>> used(n, {false, false});  // by node: reached by ride, on foot
+  std::function<void(double, bool)> extend = [&](double so_far, bool on_foot) {
     const std::size_t last = sequence.back();
-    best = std::min(best, so_far + c.walk[kFirstNodePoint + last][kTripGoal]);
+    if (!on_foot) best = std::min(best, so_far + c.walk[kFirstNodePoint + last][kTripGoal]);
     for (std::size_t next = 0; next < n; ++next) {
-      if (used[next] || !usable(next)) continue;
-      const double step = between(last, next);
-      if (step == kInf) continue;
-      used[next] = true;
-      sequence.push_back(next);
-      extend(so_far + step);
-      sequence.pop_back();
-      used[next] = false;
+      if (!usable(next)) continue;
+      const double walk = on_foot || next == last
+                              ? kInf
+                              : c.walk[kFirstNodePoint + last][kFirstNodePoint + next];
+      for (const auto& [step, by_foot] : {std::pair{ride(last, next), false}, {walk, true}}) {
+        if (step == kInf || used[next][by_foot]) continue;
+        used[next][by_foot] = true;
+        sequence.push_back(next);
+        extend(so_far + step, by_foot);
+        sequence.pop_back();
+        used[next][by_foot] = false;
+      }
     }
   };
   for (std::size_t first = 0; first < n; ++first) {
     if (!usable(first)) continue;
-    double step = c.walk[kTripStart][kFirstNodePoint + first];
+    std::vector<std::pair<double, bool>> steps = {{c.walk[kTripStart][kFirstNodePoint + first], true}};
     if (stone != nullptr && stone->bind == first && c.ask.hearthstone_ready) {
-      step = std::min(step, c.ask.hearthstone_wait_seconds + stone->cast_seconds);
+      steps.push_back({c.ask.hearthstone_wait_seconds + stone->cast_seconds, false});
     }
-    if (step == kInf) continue;
-    used[first] = true;
-    sequence = {first};
-    extend(step);
-    used[first] = false;
+    for (const auto& [step, by_foot] : steps) {
+      if (step == kInf) continue;
+      used[first][by_foot] = true;
+      sequence = {first};
+      extend(step, by_foot);
+      used[first][by_foot] = false;
+    }
   }
   return best;
 }
