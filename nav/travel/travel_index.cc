@@ -123,6 +123,10 @@ TravelIndex BuildTravelIndex(const TravelNetwork& network) {
       &index.ride_by_from);
   RideArrays(
       network, [](const TravelRide& r) { return r.to; }, &index.first_ride_to, &index.ride_by_to);
+  for (std::uint32_t r : index.ride_by_to) {
+    index.ride_to_tail.push_back(network.rides[r].from);
+    index.ride_to_seconds.push_back(network.rides[r].seconds());
+  }
   index.node_cell.assign(network.nodes.size(), TravelIndex::kNoBox);
   index.node_continent.assign(network.nodes.size(), TravelIndex::kNoBox);
   std::vector<std::uint32_t> placed;

@@ -48,6 +48,10 @@ struct TravelIndex {
   // likewise the rides reaching it.
   std::vector<std::uint32_t> first_ride_from, ride_by_from;
   std::vector<std::uint32_t> first_ride_to, ride_by_to;
+  // Beside ride_by_to, each ride's start and seconds, so a search back over the rides reads
+  // them in order rather than the rides themselves at random.
+  std::vector<std::uint32_t> ride_to_tail;
+  std::vector<double> ride_to_seconds;
 
   std::vector<Continent> continents;  // those with a placed node
   std::vector<TravelBox> boxes;

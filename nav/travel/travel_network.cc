@@ -82,6 +82,17 @@ bool MayUse(const Profile& profile, const TravelNode& node) {
   return node.faction == Faction::kNeutral || node.faction == profile.faction;
 }
 
+bool MaySettle(const Continent& continent, const WorldFrame& frame, const Place& place) {
+  Place usual = place;
+  usual.z_yards.reset();
+  for (const Place& at : {place, usual}) {
+    const Snap snap = SnapPlace(continent, frame, at);
+    if (snap.status != WalkStatus::kOk) return true;
+    if (continent.region_size[snap.end.region] < SettleOptions().large_region_surfaces) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) {
   std::vector<std::string> problems;
   const WorldFrame frame = world.frame();
@@ -97,8 +108,7 @@ std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) 
       if (snap.status == WalkStatus::kOk) {
         node.place.z_yards = snap.end.surface_z_yards;
         node.placed = true;
-        node.may_settle = continent->region_size[snap.end.region] <
-                          SettleOptions().large_region_surfaces;
+        node.may_settle = MaySettle(*continent, frame, node.place);
         continue;
       }
       why = snap.status == WalkStatus::kOffMap ? "off the map" : "on no surface";

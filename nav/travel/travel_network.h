@@ -91,6 +91,11 @@ std::uint64_t TravelContentHash(const TravelNetwork& network);
 // True when a character of `profile` may use `node`: a neutral node, or one of its own faction.
 bool MayUse(const Profile& profile, const TravelNode& node);
 
+// True unless `place` and its column's usual floor (where a walk that found nothing at the
+// place's height is asked again) both stand in large regions, where no walk is settled
+// (nav/query/settle.h). A place on no surface may settle.
+bool MaySettle(const Continent& continent, const WorldFrame& frame, const Place& place);
+
 // Places every node on `world`'s grid: a node with a height takes the floor nearest it, one
 // without takes the column's usual floor (as a walk's end); either way its height becomes the
 // surface's, and may_settle says whether that surface's region is small. Builds the index. A node on a continent the world lacks, off the map or on no surface is left

@@ -61,7 +61,9 @@ class Backward {
     if (v >= WalkedFrom(0)) return Into(v - WalkedFrom(0), seconds);
     if (v >= WalkedTo(0)) return Across(v - WalkedTo(0), seconds);
     if (states_.IsOnFoot(v)) {
+      // Whatever can be done on foot at a node can be done there after a ride too.
       const std::uint32_t node = states_.PointOf(v) - kFirstNodePoint;
+      Lower(states_.Arrived(node), seconds);
       Lower(WalkedTo(index_.node_cell[node]), seconds);
       return;
     }
@@ -80,13 +82,11 @@ class Backward {
     }
   }
 
-  // The rides reaching `node`, from either state of their usable start.
+  // The rides reaching `node`, from their usable start on foot (and so after a ride).
   void RidesInto(std::uint32_t node, double seconds) {
     for (std::uint32_t k = index_.first_ride_to[node]; k < index_.first_ride_to[node + 1]; ++k) {
-      const TravelRide& ride = states_network().rides[index_.ride_by_to[k]];
-      if (!states_.Usable(ride.from)) continue;
-      Lower(states_.Arrived(ride.from), seconds + ride.seconds());
-      Lower(states_.OnFoot(ride.from), seconds + ride.seconds());
+      const std::uint32_t tail = index_.ride_to_tail[k];
+      if (states_.Usable(tail)) Lower(states_.OnFoot(tail), seconds + index_.ride_to_seconds[k]);
     }
   }
 
@@ -128,8 +128,6 @@ class Backward {
     }
     return least;
   }
-
-  const TravelNetwork& states_network() const { return states_.network(); }
 
   const TripStates& states_;
   const TravelIndex& index_;
