@@ -41,15 +41,25 @@ std::int64_t FirstCentreAbove(double v, std::int64_t count, const Centre& centre
   return lo;
 }
 
-// Something a row sweep visits on rows [row_begin, row_end).
+// Something a row sweep visits on rows [row_begin, row_end), within columns [x_begin, x_end).
 struct RowSpan {
   std::int64_t row_begin = 0;
   std::int64_t row_end = 0;
+  std::int64_t x_begin = 0;
+  std::int64_t x_end = 0;
+};
+
+// An item on the sweep's current row: what the sweep reads of it on every row, kept together
+// so a row with many items reads them in order.
+struct ActiveSpan {
+  std::int64_t row_end = 0;
+  std::int64_t x_begin = 0, x_end = 0;
+  std::uint32_t item = 0;
 };
 
 // Calls on_row(row, active) for every row on which some item of `items` lies, in increasing
-// order, with `active` the indices of the items on that row (in no particular order). Each item
-// enters and leaves the active set once, so the sweep costs the items' rows, not the map's.
+// order, with `active` the items on that row (in no particular order). Each item enters and
+// leaves the active set once, so the sweep costs the items' rows, not the map's.
 template <typename Item, typename OnRow>
 void SweepRows(const std::vector<Item>& items, OnRow on_row) {
   std::vector<std::uint32_t> order;
@@ -60,18 +70,19 @@ void SweepRows(const std::vector<Item>& items, OnRow on_row) {
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return items[a].row_begin < items[b].row_begin;
   });
-  std::vector<std::uint32_t> active;
+  std::vector<ActiveSpan> active;
   std::size_t next = 0;
   std::int64_t row = 0;
   while (next < order.size() || !active.empty()) {
     if (active.empty()) row = items[order[next]].row_begin;  // skip rows nothing lies on
     while (next < order.size() && items[order[next]].row_begin <= row) {
-      active.push_back(order[next++]);
+      const Item& item = items[order[next]];
+      active.push_back({item.row_end, item.x_begin, item.x_end, order[next++]});
     }
-    on_row(row, active);
+    on_row(row, static_cast<const std::vector<ActiveSpan>&>(active));
     ++row;
     active.erase(std::remove_if(active.begin(), active.end(),
-                                [&](std::uint32_t i) { return items[i].row_end <= row; }),
+                                [&](const ActiveSpan& a) { return a.row_end <= row; }),
                  active.end());
   }
 }
@@ -120,7 +131,6 @@ std::vector<RingEdge> RingEdges(const GeoPolygon& polygon, std::int64_t height,
 struct LineSegment : RowSpan {
   GeoPoint a, b;
   double dx = 0.0, dy = 0.0, length2 = 0.0;
-  std::int64_t x_begin = 0, x_end = 0;
 
   // The rule, exactly: the centre (px, py) lies within sqrt(h2) of the segment's nearest point.
   bool Covers(double px, double py, double h2) const {
@@ -183,6 +193,25 @@ std::int64_t ColumnFrom(const WorldFrame& frame, double x, std::int64_t lo, std:
   if (!(k > static_cast<double>(lo))) return lo;  // NaN too
   if (!(k < static_cast<double>(hi))) return hi;
   return static_cast<std::int64_t>(k);
+}
+
+// Columns [begin, end) holding every column of row `py` that `s` may cover, found cheaply: the
+// columns within h of the part of the segment within h of the row, and one more each side for
+// the arithmetic's rounding.
+std::pair<std::int64_t, std::int64_t> RowReach(const LineSegment& s, const WorldFrame& frame,
+                                               double py, double h) {
+  double lo = std::min(s.a.x, s.b.x), hi = std::max(s.a.x, s.b.x);
+  if (s.dy != 0.0 && std::isfinite(s.length2)) {
+    double t0 = (py - h - s.a.y) / s.dy, t1 = (py + h - s.a.y) / s.dy;
+    if (t0 > t1) std::swap(t0, t1);
+    t0 = std::clamp(t0, 0.0, 1.0);
+    t1 = std::clamp(t1, 0.0, 1.0);
+    lo = std::min(s.a.x + t0 * s.dx, s.a.x + t1 * s.dx);
+    hi = std::max(s.a.x + t0 * s.dx, s.a.x + t1 * s.dx);
+  }
+  const std::int64_t begin = ColumnFrom(frame, lo - h, s.x_begin, s.x_end);
+  const std::int64_t end = ColumnFrom(frame, hi + h, s.x_begin, s.x_end);
+  return {std::max(s.x_begin, begin - 1), std::min(s.x_end, end + 1)};
 }
 
 // Adds to `out` the columns of row `py` that `s` covers, as [begin, end).
@@ -272,10 +301,10 @@ void ForEachColumnInPolygon(const Continent& c, const WorldFrame& frame, const G
   auto centre_y = [&](std::int64_t y) { return frame.CentreY(y); };
   const std::vector<RingEdge> edges = RingEdges(polygon, height, centre_y);
   std::vector<double> crossings;
-  SweepRows(edges, [&](std::int64_t row, const std::vector<std::uint32_t>& active) {
+  SweepRows(edges, [&](std::int64_t row, const std::vector<ActiveSpan>& active) {
     const double cy = frame.CentreY(row);
     crossings.clear();
-    for (std::uint32_t e : active) crossings.push_back(Crossing(edges[e], cy));
+    for (const ActiveSpan& e : active) crossings.push_back(Crossing(edges[e.item], cy));
     std::sort(crossings.begin(), crossings.end());
     // A centre is inside when an odd number of crossings lie east of it: between crossings
     // 2k (included) and 2k + 1 (excluded). The count is even: each ring is closed.
@@ -295,15 +324,17 @@ void ForEachColumnNearLine(const Continent& c, const WorldFrame& frame, const Ge
   const std::vector<LineSegment> segments = LineSegments(c, frame, line, h);
   std::vector<std::pair<std::int64_t, std::int64_t>> spans;
   std::vector<std::int64_t> reach;
-  SweepRows(segments, [&](std::int64_t row, const std::vector<std::uint32_t>& active) {
+  SweepRows(segments, [&](std::int64_t row, const std::vector<ActiveSpan>& active) {
     const double py = frame.CentreY(row);
     spans.clear();
     // A run of columns known covered: a segment whose box lies inside it adds nothing (where a
     // wide line's segments overlap, most of them).
     std::int64_t run_begin = 0, run_end = 0;
-    for (std::uint32_t k : active) {
-      const LineSegment& s = segments[k];
-      if (s.x_begin >= run_begin && s.x_end <= run_end) continue;
+    for (const ActiveSpan& a : active) {
+      if (a.x_begin >= run_begin && a.x_end <= run_end) continue;
+      const LineSegment& s = segments[a.item];
+      const auto [reach_begin, reach_end] = RowReach(s, frame, py, h);
+      if (reach_begin >= run_begin && reach_end <= run_end) continue;
       const std::size_t before = spans.size();
       SegmentColumns(s, frame, py, h, h * h, &spans);
       if (spans.size() == before) continue;
