@@ -79,7 +79,8 @@ walk::nav::TravelNetwork MakeNetwork(const Args& args, std::mt19937& rng) {
     do ride.to = pick(rng);
     while (ride.to == ride.from);
     ride.edge = static_cast<std::uint32_t>(e);
-    const double yards = StraightYards(network.nodes[ride.from].place, network.nodes[ride.to].place);
+    const double yards =
+        StraightYards(network.nodes[ride.from].place, network.nodes[ride.to].place);
     const double kind = unit(rng);
     if (kind < 0.05) {
       ride.kind = RideKind::kPortal;
@@ -112,7 +113,8 @@ class StandInWalks final : public walk::nav::TripWalks {
 
   absl::StatusOr<walk::nav::LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
     const double yards = walk::nav::StraightYards(PlaceOf(from), PlaceOf(to));
-    const std::uint64_t h = (std::uint64_t{from} * 0x9e3779b97f4a7c15ull) ^ (to * 0xc2b2ae3d27d4eb4full);
+    const std::uint64_t h =
+        (std::uint64_t{from} * 0x9e3779b97f4a7c15ull) ^ (to * 0xc2b2ae3d27d4eb4full);
     const double factor = 1.0 + 0.6 * static_cast<double>((h >> 40) % 1000) / 1000.0;
     return walk::nav::LegWalk{.found = true, .seconds = yards / 7.0 * factor, .yards = yards};
   }
@@ -149,8 +151,8 @@ double Mean(const std::vector<double>& v) {
 }
 
 template <typename Find>
-Pass Run(const walk::nav::TravelNetwork& network,
-         const std::vector<std::pair<Place, Place>>& pairs, Find find) {
+Pass Run(const walk::nav::TravelNetwork& network, const std::vector<std::pair<Place, Place>>& pairs,
+         Find find) {
   Pass pass;
   for (const auto& [from, to] : pairs) {
     walk::nav::TripAsk ask;
@@ -205,10 +207,10 @@ int main(int argc, char** argv) {
   const Args args = Parse(argc, argv);
   std::mt19937 rng(args.seed);
   const walk::nav::TravelNetwork network = MakeNetwork(args, rng);
-  std::printf("%d nodes, %d edges (%zu rides), %.0f x %.0f yards, profile faction-a\n",
-              args.nodes, args.edges, network.rides.size(), args.yards, args.yards);
-  std::printf("%-30s %5s %10s %10s %9s %9s %7s\n", "search, trips", "asked", "median ms",
-              "mean ms", "walks", "settled", "rode");
+  std::printf("%d nodes, %d edges (%zu rides), %.0f x %.0f yards, profile faction-a\n", args.nodes,
+              args.edges, network.rides.size(), args.yards, args.yards);
+  std::printf("%-30s %5s %10s %10s %9s %9s %7s\n", "search, trips", "asked", "median ms", "mean ms",
+              "walks", "settled", "rode");
   for (const auto& [name, min_yards, max_yards] :
        {std::tuple{"short (5-50 yd)", 5.0, 50.0}, {"long (1,000-8,000 yd)", 1000.0, 8000.0}}) {
     const auto pairs = Pairs(args.trips, min_yards, max_yards, args.yards, rng);

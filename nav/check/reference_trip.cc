@@ -112,7 +112,8 @@ class PlainSearch {
       return;
     }
     const std::uint32_t node = point - kFirstNodePoint;
-    for (std::uint32_t k = index_.first_ride_from[node]; k < index_.first_ride_from[node + 1]; ++k) {
+    for (std::uint32_t k = index_.first_ride_from[node]; k < index_.first_ride_from[node + 1];
+         ++k) {
       Ride(state, index_.ride_by_from[k]);
     }
   }

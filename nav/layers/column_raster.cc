@@ -145,8 +145,8 @@ struct LineSegment : RowSpan {
 // segment's capsule (its two round ends and the band between them) with the half width and the
 // ends widened by far more than the arithmetic's rounding. Empty (lo > hi) when the row misses.
 std::pair<double, double> CapsuleSection(const LineSegment& s, double py, double h) {
-  const double magnitude = std::max({std::abs(s.a.x), std::abs(s.a.y), std::abs(s.b.x),
-                                     std::abs(s.b.y), std::abs(py), h});
+  const double magnitude = std::max(
+      {std::abs(s.a.x), std::abs(s.a.y), std::abs(s.b.x), std::abs(s.b.y), std::abs(py), h});
   const double slack = 1e-12 * magnitude + 1e-300;
   const double hw = h * (1.0 + 1e-9) + slack;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;

@@ -17,11 +17,11 @@ struct TravelNetwork;
 // A box of the 2-d tree: the nodes `order[begin, end)` of one continent, all inside the box.
 struct TravelBox {
   double min_x = 0.0, min_y = 0.0, max_x = 0.0, max_y = 0.0;  // yards
-  std::uint32_t begin = 0, end = 0;  // into TravelIndex::order
+  std::uint32_t begin = 0, end = 0;                           // into TravelIndex::order
   std::uint32_t left = 0, right = 0;  // children (boxes), or kNoBox for a leaf
-  std::uint32_t continent = 0;       // the continent's place in TravelIndex::continents
-  bool may_settle = false;           // some node inside may be settled (TravelNode::may_settle)
-  std::uint32_t cell = 0;            // the cell (TravelIndex::cells) holding it, or kNoBox
+  std::uint32_t continent = 0;        // the continent's place in TravelIndex::continents
+  bool may_settle = false;            // some node inside may be settled (TravelNode::may_settle)
+  std::uint32_t cell = 0;             // the cell (TravelIndex::cells) holding it, or kNoBox
 
   // The straight-line yards from (x, y) to the nearest point of the box (0 inside it).
   double YardsFrom(double x, double y) const;
@@ -37,9 +37,9 @@ struct TravelIndex {
   static constexpr std::uint32_t kMaxCells = 512;
 
   struct Continent {
-    std::uint32_t id = 0;            // the grid's continent id
-    std::uint32_t root = kNoBox;     // its 2-d tree
-    std::uint32_t first_cell = 0;    // its cells: cells[first_cell, end_cell)
+    std::uint32_t id = 0;          // the grid's continent id
+    std::uint32_t root = kNoBox;   // its 2-d tree
+    std::uint32_t first_cell = 0;  // its cells: cells[first_cell, end_cell)
     std::uint32_t end_cell = 0;
   };
 
@@ -55,9 +55,9 @@ struct TravelIndex {
 
   std::vector<Continent> continents;  // those with a placed node
   std::vector<TravelBox> boxes;
-  std::vector<std::uint32_t> order;      // placed nodes, each box's contiguous
-  std::vector<std::uint32_t> cells;      // boxes; every placed node is in exactly one
-  std::vector<std::uint32_t> node_cell;  // by node: its cell (index into cells), or kNoBox
+  std::vector<std::uint32_t> order;           // placed nodes, each box's contiguous
+  std::vector<std::uint32_t> cells;           // boxes; every placed node is in exactly one
+  std::vector<std::uint32_t> node_cell;       // by node: its cell (index into cells), or kNoBox
   std::vector<std::uint32_t> node_continent;  // by node: into continents, or kNoBox
 
   // The place in `continents` of grid continent `id`, or kNoBox.

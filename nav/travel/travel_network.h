@@ -98,9 +98,9 @@ bool MaySettle(const Continent& continent, const WorldFrame& frame, const Place&
 
 // Places every node on `world`'s grid: a node with a height takes the floor nearest it, one
 // without takes the column's usual floor (as a walk's end); either way its height becomes the
-// surface's, and may_settle says whether that surface's region is small. Builds the index. A node on a continent the world lacks, off the map or on no surface is left
-// unplaced (rides to and from it are never taken). Returns one line per unplaced node, naming it
-// and why, for the load's log.
+// surface's, and may_settle says whether that surface's region is small. Builds the index. A node
+// on a continent the world lacks, off the map or on no surface is left unplaced (rides to and from
+// it are never taken). Returns one line per unplaced node, naming it and why, for the load's log.
 std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network);
 
 }  // namespace walk::nav

@@ -115,8 +115,7 @@ class Search {
       if (!refined.ok()) return refined.status();
       if (refined->has_value()) {
         if (**refined == kInf) return absl::OkStatus();  // no walk
-        const double key = dist_[entry.from] +
-                           std::max(**refined, states_.WalkSeconds(from, to)) +
+        const double key = dist_[entry.from] + std::max(**refined, states_.WalkSeconds(from, to)) +
                            Potential(entry.to);
         if (key <= dist_[entry.to] + Potential(entry.to)) {
           queue_.push({key, entry.from, entry.to, Entry::Kind::kWalkRefined});

@@ -1,7 +1,7 @@
 #include "nav/travel/trip_search.h"
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -160,9 +160,8 @@ double BruteForce(const RandomCase& c) {
     if (!on_foot) best = std::min(best, so_far + c.walk[kFirstNodePoint + last][kTripGoal]);
     for (std::size_t next = 0; next < n; ++next) {
       if (!usable(next)) continue;
-      const double walk = on_foot || next == last
-                              ? kInf
-                              : c.walk[kFirstNodePoint + last][kFirstNodePoint + next];
+      const double walk =
+          on_foot || next == last ? kInf : c.walk[kFirstNodePoint + last][kFirstNodePoint + next];
       for (const auto& [step, by_foot] : {std::pair{ride(last, next), false}, {walk, true}}) {
         if (step == kInf || used[next][by_foot]) continue;
         used[next][by_foot] = true;
@@ -175,7 +174,8 @@ double BruteForce(const RandomCase& c) {
   };
   for (std::size_t first = 0; first < n; ++first) {
     if (!usable(first)) continue;
-    std::vector<std::pair<double, bool>> steps = {{c.walk[kTripStart][kFirstNodePoint + first], true}};
+    std::vector<std::pair<double, bool>> steps = {
+        {c.walk[kTripStart][kFirstNodePoint + first], true}};
     if (stone != nullptr && stone->bind == first && c.ask.hearthstone_ready) {
       steps.push_back({c.ask.hearthstone_wait_seconds + stone->cast_seconds, false});
     }
@@ -455,7 +455,8 @@ class RuleWalks final : public TripWalks {
 
   absl::StatusOr<LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
     ++asked;
-    const std::uint64_t h = (std::uint64_t{from} * 0x9e3779b97f4a7c15ull) ^ (to * 0xff51afd7ed558ccdull);
+    const std::uint64_t h =
+        (std::uint64_t{from} * 0x9e3779b97f4a7c15ull) ^ (to * 0xff51afd7ed558ccdull);
     if ((h >> 33) % 12 == 0) return LegWalk{};
     const double settles = 25.0 * (MaySettle(from) + MaySettle(to));
     const double yards = std::max(0.0, StraightYards(PlaceOf(from), PlaceOf(to)) - settles);
@@ -506,10 +507,12 @@ TravelNetwork RandomNetwork(std::mt19937& rng, int n, int continents, int rides_
     ride.to = static_cast<std::uint32_t>(rng() % n);
     if (ride.to == ride.from) continue;
     const double yards = std::max(
-        50.0, std::hypot(network.nodes[ride.from].place.x_yards - network.nodes[ride.to].place.x_yards,
-                         network.nodes[ride.from].place.y_yards - network.nodes[ride.to].place.y_yards));
+        50.0,
+        std::hypot(network.nodes[ride.from].place.x_yards - network.nodes[ride.to].place.x_yards,
+                   network.nodes[ride.from].place.y_yards - network.nodes[ride.to].place.y_yards));
     const double kind = unit(rng);
-    ride.kind = kind < 0.05 ? RideKind::kPortal : (kind < 0.7 ? RideKind::kFlight : RideKind::kBoat);
+    ride.kind =
+        kind < 0.05 ? RideKind::kPortal : (kind < 0.7 ? RideKind::kFlight : RideKind::kBoat);
     ride.ride_seconds = ride.kind == RideKind::kPortal ? 3.0 : yards / (10.0 + 30.0 * unit(rng));
     if (ride.kind == RideKind::kBoat) ride.wait_seconds = 40.0 * unit(rng);
     ride.edge = static_cast<std::uint32_t>(e);
