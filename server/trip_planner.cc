@@ -122,10 +122,13 @@ class TripPlanner::Walks final : public nav::TripWalks {
 
 namespace {
 
-// Snaps `place` (on a continent of `world`), and says whether a walk may settle it.
-nav::Snap SnapEnd(const nav::World& world, const nav::Place& place, bool* may_settle) {
+// Snaps `place` (on a continent of `world`), and says whether a walk may settle it and in which
+// region its walks start or end.
+nav::Snap SnapEnd(const nav::World& world, const nav::Place& place, bool* may_settle,
+                  std::uint32_t* region) {
   const nav::Continent& continent = *world.FindContinent(place.continent);
   *may_settle = nav::MaySettle(continent, world.frame(), place);
+  *region = nav::WalkRegion(continent, world.frame(), place);
   return nav::SnapPlace(continent, world.frame(), place);
 }
 
@@ -187,9 +190,9 @@ absl::StatusOr<TripResult> TripPlanner::Plan(const TripQuery& query, absl::strin
   ask.hearthstone_ready = query.hearthstone_ready.value_or(true);
   ask.hearthstone_wait_seconds = query.hearthstone_cooldown_left_seconds;
   ask.price_walk = query.price_walk;
-  const nav::Snap goal = SnapEnd(served.world, *query.to, &ask.to_may_settle);
+  const nav::Snap goal = SnapEnd(served.world, *query.to, &ask.to_may_settle, &ask.to_region);
   ask.goal_on_surface = goal.status == nav::WalkStatus::kOk;
-  SnapEnd(served.world, *query.from, &ask.from_may_settle);
+  SnapEnd(served.world, *query.from, &ask.from_may_settle, &ask.from_region);
   ask.stop = stop;
   Walks walks(*this, query, served, *metric, result.places, stop, searchers);
   absl::StatusOr<nav::Trip> trip = nav::FindTrip(network, ask, walks);

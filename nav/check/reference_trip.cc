@@ -79,7 +79,7 @@ class PlainSearch {
 
   void QueueWalk(std::uint32_t from, std::uint32_t to) {
     const std::uint32_t a = states_.PointOf(from), b = states_.PointOf(to);
-    if (a == b || states_.PlaceOf(a).continent != states_.PlaceOf(b).continent) return;
+    if (a == b || !states_.MayWalk(a, b)) return;
     queue_.push({dist_[from] + states_.WalkSeconds(a, b), from, to, true});
   }
 

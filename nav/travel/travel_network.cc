@@ -93,6 +93,15 @@ bool MaySettle(const Continent& continent, const WorldFrame& frame, const Place&
   return false;
 }
 
+std::uint32_t WalkRegion(const Continent& continent, const WorldFrame& frame, const Place& place) {
+  if (MaySettle(continent, frame, place)) return kAnyRegion;
+  Place usual = place;
+  usual.z_yards.reset();
+  const RegionId region = continent.region[SnapPlace(continent, frame, place).end.surface];
+  const RegionId usual_region = continent.region[SnapPlace(continent, frame, usual).end.surface];
+  return region == usual_region ? region : kAnyRegion;
+}
+
 std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) {
   std::vector<std::string> problems;
   const WorldFrame frame = world.frame();
@@ -109,6 +118,7 @@ std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) 
         node.place.z_yards = snap.end.surface_z_yards;
         node.placed = true;
         node.may_settle = MaySettle(*continent, frame, node.place);
+        node.region = WalkRegion(*continent, frame, node.place);
         continue;
       }
       why = snap.status == WalkStatus::kOffMap ? "off the map" : "on no surface";

@@ -27,6 +27,9 @@ const char* RideKindName(RideKind kind);  // "flight", "boat", "zeppelin", "tram
 // The kind named `name`, or nullopt.
 std::optional<RideKind> FindRideKind(std::string_view name);
 
+// A walk's end whose region is not known for sure (TravelNode::region, TripAsk).
+inline constexpr std::uint32_t kAnyRegion = UINT32_MAX;
+
 struct TravelNode {
   std::string id;    // unique in the network; what edges and hearthstones name
   std::string name;  // for people ("Aldmoor flight master"); may be empty
@@ -39,6 +42,11 @@ struct TravelNode {
   // Set by PlaceNodes: the node's surface is in a small region, so a walk from or to it may start
   // from a surface settled up to a settle's reach away (nav/query/settle.h). Unknown: true.
   bool may_settle = true;
+  // Set by PlaceNodes: the region of the node's surface when no walk can take it elsewhere (it
+  // may not settle, and its column's usual floor is in the same region), else kAnyRegion. Walks
+  // join only points of one region (nav/grid/grid.h), so a walk between two points whose
+  // regions are known and differ is never found, and never asked.
+  std::uint32_t region = kAnyRegion;
 };
 
 // One ride, from node `from` to node `to` (indices into TravelNetwork::nodes). Data that says
@@ -95,6 +103,10 @@ bool MayUse(const Profile& profile, const TravelNode& node);
 // place's height is asked again) both stand in large regions, where no walk is settled
 // (nav/query/settle.h). A place on no surface may settle.
 bool MaySettle(const Continent& continent, const WorldFrame& frame, const Place& place);
+
+// The region every walk from or to `place` starts or ends in, or kAnyRegion when it may settle or
+// its column's usual floor is in another region (TravelNode::region).
+std::uint32_t WalkRegion(const Continent& continent, const WorldFrame& frame, const Place& place);
 
 // Places every node on `world`'s grid: a node with a height takes the floor nearest it, one
 // without takes the column's usual floor (as a walk's end); either way its height becomes the

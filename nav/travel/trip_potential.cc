@@ -77,7 +77,7 @@ class Backward {
     const TravelBox& root = index_.boxes[index_.continents[c].root];
     for (std::uint32_t k = root.begin; k < root.end; ++k) {
       const std::uint32_t node = index_.order[k];
-      if (!states_.Usable(node)) continue;
+      if (!states_.Usable(node) || !states_.MayWalk(kFirstNodePoint + node, kTripGoal)) continue;
       Lower(states_.Arrived(node), states_.WalkSeconds(kFirstNodePoint + node, kTripGoal));
     }
   }
@@ -163,6 +163,17 @@ double TripStates::EndSlack(std::uint32_t point) const {
   if (point == kTripStart) return bound_.EndSlackYards(ask_.from_may_settle);
   if (point == kTripGoal) return bound_.EndSlackYards(ask_.to_may_settle);
   return bound_.EndSlackYards(network_.nodes[point - kFirstNodePoint].may_settle);
+}
+
+bool TripStates::MayWalk(std::uint32_t a, std::uint32_t b) const {
+  if (PlaceOf(a).continent != PlaceOf(b).continent) return false;
+  auto region = [&](std::uint32_t point) {
+    if (point == kTripStart) return ask_.from_region;
+    if (point == kTripGoal) return ask_.to_region;
+    return network_.nodes[point - kFirstNodePoint].region;
+  };
+  const std::uint32_t ra = region(a), rb = region(b);
+  return ra == kAnyRegion || rb == kAnyRegion || ra == rb;
 }
 
 double TripStates::WalkSeconds(std::uint32_t a, std::uint32_t b) const {

@@ -44,6 +44,9 @@ class TripStates {
   // The slack of a walk's end at `point`, and the largest of any node's in `box`.
   double EndSlack(std::uint32_t point) const;
   double BoxSlack(const TravelBox& box) const { return bound_.EndSlackYards(box.may_settle); }
+  // Some walk may join the two points: they stand on one continent, and in one region unless
+  // either's is unknown.
+  bool MayWalk(std::uint32_t a, std::uint32_t b) const;
   // The lower bound of the walk between two points of one continent.
   double WalkSeconds(std::uint32_t a, std::uint32_t b) const;
 

@@ -142,7 +142,7 @@ class Search {
   void QueueWalk(std::uint32_t from, std::uint32_t to) {
     if (settled_[to] || Potential(to) == kInf) return;
     const std::uint32_t a = states_.PointOf(from), b = states_.PointOf(to);
-    if (a == b || states_.PlaceOf(a).continent != states_.PlaceOf(b).continent) return;
+    if (a == b || !states_.MayWalk(a, b)) return;
     const double key = dist_[from] + states_.WalkSeconds(a, b) + Potential(to);
     if (key > dist_[to] + Potential(to)) return;  // cannot improve it
     queue_.push({key, from, to, Entry::Kind::kWalkBound});

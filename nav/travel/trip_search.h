@@ -90,6 +90,9 @@ struct TripAsk {
   // The start's and goal's surfaces are in small regions, so their walks may settle them.
   bool from_may_settle = true;
   bool to_may_settle = true;
+  // The regions their walks start and end in (nav/travel/travel_network.h, WalkRegion).
+  std::uint32_t from_region = kAnyRegion;
+  std::uint32_t to_region = kAnyRegion;
   // Checked as the search goes (its budget counts the points, boxes and walks it takes off its
   // queue); null: never stops. The walks' own searches are stopped by TripWalks.
   const SearchStop* stop = nullptr;

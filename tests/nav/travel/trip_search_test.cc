@@ -455,6 +455,10 @@ class RuleWalks final : public TripWalks {
 
   absl::StatusOr<LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
     ++asked;
+    if (RegionOf(from) != kAnyRegion && RegionOf(to) != kAnyRegion &&
+        RegionOf(from) != RegionOf(to)) {
+      return LegWalk{};  // as walkd: no walk joins two regions
+    }
     const std::uint64_t h =
         (std::uint64_t{from} * 0x9e3779b97f4a7c15ull) ^ (to * 0xff51afd7ed558ccdull);
     if ((h >> 33) % 12 == 0) return LegWalk{};
@@ -473,6 +477,11 @@ class RuleWalks final : public TripWalks {
     if (point == kTripStart) return ask_.from;
     if (point == kTripGoal) return ask_.to;
     return network_.nodes[point - kFirstNodePoint].place;
+  }
+  std::uint32_t RegionOf(std::uint32_t point) const {
+    if (point == kTripStart) return ask_.from_region;
+    if (point == kTripGoal) return ask_.to_region;
+    return network_.nodes[point - kFirstNodePoint].region;
   }
   bool MaySettle(std::uint32_t point) const {
     if (point == kTripStart) return ask_.from_may_settle;
@@ -497,6 +506,8 @@ TravelNetwork RandomNetwork(std::mt19937& rng, int n, int continents, int rides_
     node.place.y_yards = 3000.0 * unit(rng);
     node.placed = unit(rng) < 0.95;
     node.may_settle = unit(rng) < 0.2;
+    // Most of a continent one region, an island of a tenth; a node that may settle anywhere.
+    node.region = node.may_settle ? kAnyRegion : (unit(rng) < 0.1 ? 7u : 3u);
     const double f = unit(rng);
     node.faction = f < 0.6 ? Faction::kNeutral : (f < 0.8 ? Faction::kA : Faction::kB);
     network.nodes.push_back(node);
@@ -537,6 +548,8 @@ TripAsk RandomAsk(std::mt19937& rng, int continents, double max_apart) {
   ask.hearthstone_ready = unit(rng) < 0.5;
   ask.from_may_settle = unit(rng) < 0.3;
   ask.to_may_settle = unit(rng) < 0.3;
+  ask.from_region = ask.from_may_settle ? kAnyRegion : (unit(rng) < 0.1 ? 7u : 3u);
+  ask.to_region = ask.to_may_settle ? kAnyRegion : (unit(rng) < 0.1 ? 7u : 3u);
   ask.price_walk = true;
   return ask;
 }
@@ -595,6 +608,29 @@ TEST(TripSearch, AShortTripOnANetworkAtTheLimitsLooksAtLittle) {
   EXPECT_LE(trip->points_settled, 2u);
   // The potential settles each state and cell once; the search itself takes a handful.
   EXPECT_LT(trip->expansions, 2 * 2 * 10000u + 2 * TravelIndex::kMaxCells + 100u);
+}
+
+// A goal in a region no node's walk reaches (a walled garden, an island) is never walked to from
+// any node: the trip is walking there, or none, found without searching the network.
+TEST(TripSearch, AGoalInARegionOfItsOwnIsNeverWalkedToFromTheNodes) {
+  std::mt19937 rng(17);
+  TravelNetwork network = RandomNetwork(rng, 10000, 1, 20);
+  for (TravelNode& node : network.nodes) {
+    node.may_settle = false;
+    if (node.region == kAnyRegion) node.region = 3;
+  }
+  network.index = std::make_shared<const TravelIndex>(BuildTravelIndex(network));
+  TripAsk ask = RandomAsk(rng, 1, 3000.0);
+  ask.to.continent = ask.from.continent;
+  ask.from_may_settle = ask.to_may_settle = false;
+  ask.from_region = 3;
+  ask.to_region = 11;  // no node stands in it
+  RuleWalks walks(network, ask);
+  absl::StatusOr<Trip> trip = FindTrip(network, ask, walks);
+  ASSERT_TRUE(trip.ok());
+  EXPECT_FALSE(trip->found);
+  EXPECT_LE(trip->walks_priced, 1u);  // walking all the way, asked for (price_walk)
+  EXPECT_LE(trip->points_settled, 1u);
 }
 
 // The search counts what it takes off its queues against the stop's budget, as every search
