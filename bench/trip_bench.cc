@@ -99,6 +99,7 @@ struct Pass {
   std::vector<double> ms;
   double walks_priced = 0, walks_stored = 0;
   int rode = 0, found = 0;
+  int exhausted = 0;  // trips that spent walkd's search budget (RESOURCE_EXHAUSTED)
 };
 
 double Quantile(std::vector<double> v, double q) {
@@ -129,6 +130,10 @@ Pass Trips(walk::client::WalkClient& client, const Args& args, const std::vector
     const auto start = Clock::now();
     const grpc::Status status = client.Trip(request, &response);
     pass.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
+      ++pass.exhausted;
+      continue;
+    }
     if (!status.ok()) {
       std::fprintf(stderr, "trip_bench: %s\n", status.error_message().c_str());
       std::exit(1);
@@ -198,6 +203,10 @@ int main(int argc, char** argv) {
   Print("walk, cold (baseline)", walks);
   const Pass first = Trips(client, args, cold);
   Print("trip, cold", first);
+  if (first.exhausted > 0) {
+    std::printf("%d cold trips spent walkd's --max-search-expansions (RESOURCE_EXHAUSTED)\n",
+                first.exhausted);
+  }
   if (args.cold_only) {
     std::printf("trip / walk, median: cold %.2f\n",
                 Quantile(first.ms, 0.5) / Quantile(walks.ms, 0.5));

@@ -105,6 +105,7 @@ class TripPlanner::Walks final : public nav::TripWalks {
     leg.seconds = result->answer.seconds;
     leg.yards = result->answer.yards;
     leg.stored = result->stored;
+    leg.expansions = result->answer.stats.nodes_expanded;
     if (between_nodes) planner_.KeepNodeWalk(key, leg);
     return leg;
   }

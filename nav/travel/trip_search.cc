@@ -125,6 +125,10 @@ class Search {
     }
     absl::StatusOr<LegWalk> walk = PriceWalk(from, to);
     if (!walk.ok()) return walk.status();
+    expansions_ += walk->expansions;
+    if (ask_.stop != nullptr && walk->expansions > 0) {
+      if (absl::Status go_on = ask_.stop->Check(expansions_); !go_on.ok()) return go_on;
+    }
     if (walk->found) {
       Relax(entry.to, dist_[entry.from] + walk->seconds, Reached::Walked(entry.from, *walk));
     }

@@ -34,7 +34,8 @@ struct LegWalk {
   bool found = false;
   double seconds = 0.0;
   double yards = 0.0;
-  bool stored = false;  // the walk store (or a cache) answered: no search ran
+  bool stored = false;           // the walk store (or a cache) answered: no search ran
+  std::uint64_t expansions = 0;  // surfaces or nodes its search expanded (the trip's budget)
 };
 
 // A lower bound of every walk's seconds from the straight line between its places:
@@ -93,8 +94,9 @@ struct TripAsk {
   // The regions their walks start and end in (nav/travel/travel_network.h, WalkRegion).
   std::uint32_t from_region = kAnyRegion;
   std::uint32_t to_region = kAnyRegion;
-  // Checked as the search goes (its budget counts the points, boxes and walks it takes off its
-  // queue); null: never stops. The walks' own searches are stopped by TripWalks.
+  // Checked as the search goes (its budget counts the states, boxes and walks it takes off its
+  // queues and what the walks it prices expanded); null: never stops. The walks' own searches
+  // are stopped by TripWalks.
   const SearchStop* stop = nullptr;
 };
 
