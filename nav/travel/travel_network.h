@@ -70,8 +70,9 @@ struct Hearthstone {
 };
 
 // Most nodes and edges a travel file may hold. A real game's network has a few thousand nodes;
-// at these limits a trip's search (its potential and the boxes of nodes it opens) stays within
-// milliseconds, the walks it prices aside (docs/trips.md).
+// at these limits a trip's own search (its potential and the boxes of nodes it opens) takes
+// under a tenth of a second, the walks it prices aside (docs/benchmarks.md, "Trips at the travel
+// file's limits").
 inline constexpr std::size_t kMaxTravelNodes = 10000;
 inline constexpr std::size_t kMaxTravelEdges = 200000;
 // Seconds any single wait, ride, cast or cooldown may last.
