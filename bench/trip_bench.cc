@@ -4,7 +4,8 @@
 // the same spread, in the same run (docs/benchmarks.md, "Trips"; driven by bench/trip_bench.py).
 //
 // Usage: trip_bench --addr HOST:PORT --world NAME [--profile faction-a] [--band 0] [--trips 200]
-//                   [--seed 1] [--min-yards 300] [--max-yards 5000]
+//                   [--seed 1] [--min-yards 300] [--max-yards 5000] [--cold-only 1]
+// (--cold-only 1: the baseline walks and the cold trips only).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -26,6 +27,7 @@ struct Args {
   int trips = 200;
   unsigned seed = 1;
   double min_yards = 300, max_yards = 5000;
+  bool cold_only = false;
 };
 
 Args Parse(int argc, char** argv) {
@@ -48,6 +50,8 @@ Args Parse(int argc, char** argv) {
       args.min_yards = std::stod(value);
     else if (flag == "--max-yards")
       args.max_yards = std::stod(value);
+    else if (flag == "--cold-only")
+      args.cold_only = value == "1";
     else {
       std::fprintf(stderr, "trip_bench: unknown flag %s\n", flag.c_str());
       std::exit(2);
@@ -95,6 +99,7 @@ struct Pass {
   std::vector<double> ms;
   double walks_priced = 0, walks_stored = 0;
   int rode = 0, found = 0;
+  int exhausted = 0;  // trips that spent walkd's search budget (RESOURCE_EXHAUSTED)
 };
 
 double Quantile(std::vector<double> v, double q) {
@@ -105,8 +110,10 @@ double Quantile(std::vector<double> v, double q) {
 
 void Print(const char* name, const Pass& pass) {
   const double n = static_cast<double>(pass.ms.size());
-  std::printf("%-28s %6zu %9.2f %9.2f %9.1f %9.1f %6.0f%% %6.0f%%\n", name, pass.ms.size(),
-              Quantile(pass.ms, 0.5), Quantile(pass.ms, 0.9), pass.walks_priced / n,
+  double sum = 0;
+  for (double ms : pass.ms) sum += ms;
+  std::printf("%-28s %6zu %9.2f %9.2f %9.2f %9.1f %9.1f %6.0f%% %6.0f%%\n", name, pass.ms.size(),
+              Quantile(pass.ms, 0.5), Quantile(pass.ms, 0.9), sum / n, pass.walks_priced / n,
               pass.walks_stored / n, 100.0 * pass.found / n, 100.0 * pass.rode / n);
 }
 
@@ -123,6 +130,10 @@ Pass Trips(walk::client::WalkClient& client, const Args& args, const std::vector
     const auto start = Clock::now();
     const grpc::Status status = client.Trip(request, &response);
     pass.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
+      ++pass.exhausted;
+      continue;
+    }
     if (!status.ok()) {
       std::fprintf(stderr, "trip_bench: %s\n", status.error_message().c_str());
       std::exit(1);
@@ -185,13 +196,22 @@ int main(int argc, char** argv) {
   std::printf("world %s (%u nodes, %u rides), profile %s, band %u, ends %.0f-%.0f yards apart\n",
               args.world.c_str(), world->travel().nodes(), world->travel().rides(),
               args.profile.c_str(), args.band, args.min_yards, args.max_yards);
-  std::printf("%-28s %6s %9s %9s %9s %9s %7s %7s\n", "pass", "asked", "median ms", "p90 ms",
-              "walks", "stored", "found", "rode");
+  std::printf("%-28s %6s %9s %9s %9s %9s %9s %7s %7s\n", "pass", "asked", "median ms", "p90 ms",
+              "mean ms", "walks", "stored", "found", "rode");
   // The baseline first, on its own ends, so every trip pass starts from the same leg caches.
   const Pass walks = Walks(client, args, baseline);
   Print("walk, cold (baseline)", walks);
   const Pass first = Trips(client, args, cold);
   Print("trip, cold", first);
+  if (first.exhausted > 0) {
+    std::printf("%d cold trips spent walkd's --max-search-expansions (RESOURCE_EXHAUSTED)\n",
+                first.exhausted);
+  }
+  if (args.cold_only) {
+    std::printf("trip / walk, median: cold %.2f\n",
+                Quantile(first.ms, 0.5) / Quantile(walks.ms, 0.5));
+    return 0;
+  }
   const Pass cached = Trips(client, args, fresh);
   Print("trip, node walks cached", cached);
   const Pass stored = Trips(client, args, cold);

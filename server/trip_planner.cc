@@ -69,7 +69,8 @@ class TripPlanner::Walks final : public nav::TripWalks {
   nav::WalkBound Bound() const override {
     const double column = served_.world.column_yards;
     return {.seconds_per_yard = metric_.metric->min_seconds_per_column() / column,
-            .slack_yards = 2.0 * nav::SettleOptions().radius_yards + 2.0 * std::sqrt(2.0) * column};
+            .slack_yards = 2.0 * nav::SettleOptions().radius_yards + 2.0 * std::sqrt(2.0) * column,
+            .settle_yards = nav::SettleOptions().radius_yards};
   }
 
   std::uint32_t stored() const { return stored_; }
@@ -104,6 +105,7 @@ class TripPlanner::Walks final : public nav::TripWalks {
     leg.seconds = result->answer.seconds;
     leg.yards = result->answer.yards;
     leg.stored = result->stored;
+    leg.expansions = result->answer.stats.nodes_expanded;
     if (between_nodes) planner_.KeepNodeWalk(key, leg);
     return leg;
   }
@@ -118,6 +120,20 @@ class TripPlanner::Walks final : public nav::TripWalks {
   const ServedWorld::MetricEntry* band_zero_;  // the profile's band-0 metric
   std::uint32_t stored_ = 0;
 };
+
+namespace {
+
+// Snaps `place` (on a continent of `world`), and says whether a walk may settle it and in which
+// region its walks start or end.
+nav::Snap SnapEnd(const nav::World& world, const nav::Place& place, bool* may_settle,
+                  std::uint32_t* region) {
+  const nav::Continent& continent = *world.FindContinent(place.continent);
+  *may_settle = nav::MaySettle(continent, world.frame(), place);
+  *region = nav::WalkRegion(continent, world.frame(), place);
+  return nav::SnapPlace(continent, world.frame(), place);
+}
+
+}  // namespace
 
 std::optional<nav::LegWalk> TripPlanner::CachedNodeWalk(const NodeWalkKey& key) const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -175,9 +191,10 @@ absl::StatusOr<TripResult> TripPlanner::Plan(const TripQuery& query, absl::strin
   ask.hearthstone_ready = query.hearthstone_ready.value_or(true);
   ask.hearthstone_wait_seconds = query.hearthstone_cooldown_left_seconds;
   ask.price_walk = query.price_walk;
-  const nav::Continent& goal_continent = *served.world.FindContinent(query.to->continent);
-  ask.goal_on_surface = nav::SnapPlace(goal_continent, served.world.frame(), *query.to).status ==
-                        nav::WalkStatus::kOk;
+  const nav::Snap goal = SnapEnd(served.world, *query.to, &ask.to_may_settle, &ask.to_region);
+  ask.goal_on_surface = goal.status == nav::WalkStatus::kOk;
+  SnapEnd(served.world, *query.from, &ask.from_may_settle, &ask.from_region);
+  ask.stop = stop;
   Walks walks(*this, query, served, *metric, result.places, stop, searchers);
   absl::StatusOr<nav::Trip> trip = nav::FindTrip(network, ask, walks);
   if (!trip.ok()) return trip.status();

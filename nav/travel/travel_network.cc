@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nav/grid/content_hash.h"
+#include "nav/query/settle.h"
 #include "nav/query/snap.h"
 
 namespace walk::nav {
@@ -47,7 +48,7 @@ const Hearthstone* TravelNetwork::HearthstoneOf(std::string_view profile) const 
 
 std::uint64_t TravelContentHash(const TravelNetwork& network) {
   ContentHasher hasher;
-  hasher.AddString("walkd-travel-v1");
+  hasher.AddString("walkd-travel-v2");  // v2: a trip never walks twice in a row
   hasher.AddU64(network.nodes.size());
   for (const TravelNode& node : network.nodes) {
     hasher.AddString(node.id);
@@ -81,6 +82,26 @@ bool MayUse(const Profile& profile, const TravelNode& node) {
   return node.faction == Faction::kNeutral || node.faction == profile.faction;
 }
 
+bool MaySettle(const Continent& continent, const WorldFrame& frame, const Place& place) {
+  Place usual = place;
+  usual.z_yards.reset();
+  for (const Place& at : {place, usual}) {
+    const Snap snap = SnapPlace(continent, frame, at);
+    if (snap.status != WalkStatus::kOk) return true;
+    if (continent.region_size[snap.end.region] < SettleOptions().large_region_surfaces) return true;
+  }
+  return false;
+}
+
+std::uint32_t WalkRegion(const Continent& continent, const WorldFrame& frame, const Place& place) {
+  if (MaySettle(continent, frame, place)) return kAnyRegion;
+  Place usual = place;
+  usual.z_yards.reset();
+  const RegionId region = continent.region[SnapPlace(continent, frame, place).end.surface];
+  const RegionId usual_region = continent.region[SnapPlace(continent, frame, usual).end.surface];
+  return region == usual_region ? region : kAnyRegion;
+}
+
 std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) {
   std::vector<std::string> problems;
   const WorldFrame frame = world.frame();
@@ -96,6 +117,8 @@ std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) 
       if (snap.status == WalkStatus::kOk) {
         node.place.z_yards = snap.end.surface_z_yards;
         node.placed = true;
+        node.may_settle = MaySettle(*continent, frame, node.place);
+        node.region = WalkRegion(*continent, frame, node.place);
         continue;
       }
       why = snap.status == WalkStatus::kOffMap ? "off the map" : "on no surface";
@@ -104,6 +127,7 @@ std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) 
         "node \"%s\" (nodes[%d]) at %.1f, %.1f on continent %d: %s; its rides are never taken",
         node.id, i, node.place.x_yards, node.place.y_yards, node.place.continent, why));
   }
+  network->index = std::make_shared<const TravelIndex>(BuildTravelIndex(*network));
   return problems;
 }
 

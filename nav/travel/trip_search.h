@@ -1,9 +1,16 @@
 // The cheapest trip between two places: walking all the way, or walk -> rides -> walk through a
 // travel network (several rides, transfers walked between nodes of one continent, the
-// hearthstone once). Exact: an A* over the start, the goal and the nodes a profile may use, its
-// potential each point's least seconds to the goal over the walks' bounds and the rides; walk
-// edges enter the queue at a lower bound of their cost and are priced (a real walk) only when
-// they reach its front, so walks that cannot matter are never asked. docs/trips.md.
+// hearthstone once). A trip never walks twice in a row: walking on past a node is one walk
+// between the two ends, so a walk leads to a ride or to the goal.
+//
+// Exact, as an A* over the start, the goal and two states of each node a profile may use (there
+// after a ride or a cast, free to walk or ride; there on foot, to ride), whose potential is each
+// state's least seconds to the goal over lower bounds alone: every ride at its seconds, every
+// walk at the straight line's bound, between boxes of nodes (nav/travel/travel_index.h) for the
+// walks between nodes. Walk edges enter the queue at a lower bound of their cost, whole boxes of
+// nodes at once, opened only when they reach the queue's front, and a walk is priced (a real
+// walk) only when its own bound does; so walks that cannot matter are never asked, and nodes
+// that cannot matter are never looked at. docs/trips.md.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/cost/cost_model.h"
+#include "nav/search/search_stop.h"
 #include "nav/travel/travel_network.h"
 
 namespace walk::nav {
@@ -26,18 +34,27 @@ struct LegWalk {
   bool found = false;
   double seconds = 0.0;
   double yards = 0.0;
-  bool stored = false;  // the walk store (or a cache) answered: no search ran
+  bool stored = false;           // the walk store (or a cache) answered: no search ran
+  std::uint64_t expansions = 0;  // surfaces or nodes its search expanded (the trip's budget)
 };
 
 // A lower bound of every walk's seconds from the straight line between its places:
-// max(0, yards - slack_yards) x seconds_per_yard ({0, 0} is always one).
+// max(0, yards - slack) x seconds_per_yard ({0, 0} is always one), where the slack is
+// slack_yards less settle_yards for each end that is never settled (TravelNode::may_settle,
+// TripAsk::from_may_settle and to_may_settle).
 struct WalkBound {
   double seconds_per_yard = 0.0;
-  double slack_yards = 0.0;
+  double slack_yards = 0.0;   // both ends
+  double settle_yards = 0.0;  // of slack_yards / 2, what only an end that may settle needs
 
-  double Seconds(double straight_yards) const {
-    return straight_yards > slack_yards ? (straight_yards - slack_yards) * seconds_per_yard : 0.0;
+  // The slack an end needs.
+  double EndSlackYards(bool may_settle) const {
+    return slack_yards / 2.0 - (may_settle ? 0.0 : settle_yards);
   }
+  double Seconds(double straight_yards, double slack) const {
+    return straight_yards > slack ? (straight_yards - slack) * seconds_per_yard : 0.0;
+  }
+  double Seconds(double straight_yards) const { return Seconds(straight_yards, slack_yards); }
 };
 
 // Prices the walks a trip may take, between points of one continent.
@@ -71,6 +88,16 @@ struct TripAsk {
   // The goal stands on a surface: false (off the map, in a wall, in deep water) means no walk
   // reaches it from anywhere, so there is no trip, and nothing is searched.
   bool goal_on_surface = true;
+  // The start's and goal's surfaces are in small regions, so their walks may settle them.
+  bool from_may_settle = true;
+  bool to_may_settle = true;
+  // The regions their walks start and end in (nav/travel/travel_network.h, WalkRegion).
+  std::uint32_t from_region = kAnyRegion;
+  std::uint32_t to_region = kAnyRegion;
+  // Checked as the search goes (its budget counts the states, boxes and walks it takes off its
+  // queues and what the walks it prices expanded); null: never stops. The walks' own searches
+  // are stopped by TripWalks.
+  const SearchStop* stop = nullptr;
 };
 
 enum class TripLegKind : std::uint8_t { kWalk, kWait, kRide, kHearthstone };
@@ -101,13 +128,15 @@ struct Trip {
   // TripAsk::price_walk asked); unset across continents.
   std::optional<LegWalk> walk;
   std::uint32_t walks_priced = 0;    // walks asked of TripWalks
-  std::uint32_t points_settled = 0;  // points taken off the queue
+  std::uint32_t points_settled = 0;  // states (the start, the goal, nodes) taken off the queue
+  std::uint64_t expansions = 0;      // everything taken off the queues: what the budget counts
 };
 
 // Finds the cheapest trip for `ask` over `network` (its nodes placed: nav/travel/
-// travel_network.h), pricing walks with `walks`. Rides leave only from nodes `ask.profile` may
-// use and that are placed. Errors: INVALID_ARGUMENT when ask.profile is null, and whatever
-// `walks` returns.
+// travel_network.h; its index built there, or here when it has none), pricing walks with `walks`.
+// Rides leave only from nodes `ask.profile` may use and that are placed. Errors:
+// INVALID_ARGUMENT when ask.profile is null, what ask.stop says (RESOURCE_EXHAUSTED when the
+// search spent its budget), and whatever `walks` returns.
 absl::StatusOr<Trip> FindTrip(const TravelNetwork& network, const TripAsk& ask, TripWalks& walks);
 
 // The straight-line yards between two places of one continent (0 across continents).

@@ -352,5 +352,44 @@ TEST(TripWorldsTest, ATravelFileJoinsWhatNoWalkDoesAndABadOneIsRefusedNamingTheF
   std::filesystem::remove_all(worlds);
 }
 
+// A trip's own search spends walkd's --max-search-expansions as every search does: on a network
+// of 3,000 nodes its potential alone takes more than 1,000 states off its queue, so a walkd with
+// that budget refuses the trip naming the flag, and one with the default answers it.
+TEST(TripWorldsTest, ATripsSearchIsBoundedByTheExpansionBudget) {
+  const std::string worlds = testing::FreshTempDir("walkd-trip", "budget");
+  std::string travel = R"({"nodes": [)";
+  for (int i = 0; i < 3000; ++i) {
+    travel += (i ? "," : "") + std::string(R"({"id": "n)") + std::to_string(i) + R"(", "x": )" +
+              std::to_string(0.5 + (i % 5)) + R"(, "y": )" + std::to_string(0.5 + (i / 5) % 3) +
+              "}";
+  }
+  travel += R"(], "edges": [)";
+  for (int i = 0; i < 3000; ++i) {
+    travel += (i ? "," : "") + std::string(R"({"kind": "flight", "from": "n)") + std::to_string(i) +
+              R"(", "to": "n)" + std::to_string((i * 7 + 1) % 3000) + R"(", "seconds": )" +
+              std::to_string(1 + i % 13) + "}";
+  }
+  travel += "]}";
+  WriteTwoRooms(worlds + "/rooms", travel);
+  const walk::v1::TripRequest trip = TripOf("rooms", "", At(0.5, 0.5), At(3.5, 2.5));
+  for (const char* budget : {"1000", "67108864"}) {
+    testing::StartedWalkd walkd = testing::StartWalkdOnLoopback(
+        WALKD_BIN, {"--worlds", worlds, "--no-store", "--max-search-expansions", budget});
+    client::WalkClient client(walkd.address, 30.0);
+    ASSERT_TRUE(Serving(client)) << walkd.process->output();
+    walk::v1::TripResponse response;
+    const grpc::Status status = client.Trip(trip, &response);
+    if (std::string(budget) == "1000") {
+      EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+      EXPECT_NE(status.error_message().find("--max-search-expansions"), std::string::npos)
+          << status.error_message();
+    } else {
+      ASSERT_TRUE(status.ok()) << status.error_message();
+      EXPECT_EQ(response.status(), walk::v1::TRIP_STATUS_OK);
+    }
+  }
+  std::filesystem::remove_all(worlds);
+}
+
 }  // namespace
 }  // namespace walk

@@ -1,6 +1,9 @@
 #include "nav/travel/trip_search.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <random>
@@ -9,6 +12,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "nav/check/reference_trip.h"
 
 namespace walk::nav {
 namespace {
@@ -130,17 +134,18 @@ RandomCase MakeCase(std::mt19937& rng, const Profile& profile) {
   return c;
 }
 
-// The cheapest trip by trying every sequence of distinct usable nodes between the start and the
-// goal: the start's first step is a walk or the hearthstone, each next one the cheapest walk or
-// ride between the two nodes, the last a walk.
+// The cheapest trip by trying every sequence of usable nodes between the start and the goal,
+// each reached at most once on foot and once otherwise: the start's first step is a walk or the
+// hearthstone, each next one a walk or a ride between the two nodes, the last a walk; never two
+// walks in a row (a walk leads to a ride or to the goal).
 double BruteForce(const RandomCase& c) {
   const TravelNetwork& net = c.network;
   const std::size_t n = net.nodes.size();
   auto usable = [&](std::size_t i) {
     return net.nodes[i].placed && MayUse(*c.ask.profile, net.nodes[i]);
   };
-  auto between = [&](std::size_t a, std::size_t b) {  // nodes a and b
-    double best = c.walk[kFirstNodePoint + a][kFirstNodePoint + b];
+  auto ride = [&](std::size_t a, std::size_t b) {  // nodes a and b
+    double best = kInf;
     for (const TravelRide& r : net.rides) {
       if (r.from == a && r.to == b) best = std::min(best, r.seconds());
     }
@@ -149,32 +154,38 @@ double BruteForce(const RandomCase& c) {
   double best = c.walk[kTripStart][kTripGoal];
   const Hearthstone* stone = net.HearthstoneOf(c.ask.profile->name);
   std::vector<std::size_t> sequence;
-  std::vector<bool> used(n, false);
-  std::function<void(double)> extend = [&](double so_far) {
+  std::vector<std::array<bool, 2>> used(n, {false, false});  // by node: reached by ride, on foot
+  std::function<void(double, bool)> extend = [&](double so_far, bool on_foot) {
     const std::size_t last = sequence.back();
-    best = std::min(best, so_far + c.walk[kFirstNodePoint + last][kTripGoal]);
+    if (!on_foot) best = std::min(best, so_far + c.walk[kFirstNodePoint + last][kTripGoal]);
     for (std::size_t next = 0; next < n; ++next) {
-      if (used[next] || !usable(next)) continue;
-      const double step = between(last, next);
-      if (step == kInf) continue;
-      used[next] = true;
-      sequence.push_back(next);
-      extend(so_far + step);
-      sequence.pop_back();
-      used[next] = false;
+      if (!usable(next)) continue;
+      const double walk =
+          on_foot || next == last ? kInf : c.walk[kFirstNodePoint + last][kFirstNodePoint + next];
+      for (const auto& [step, by_foot] : {std::pair{ride(last, next), false}, {walk, true}}) {
+        if (step == kInf || used[next][by_foot]) continue;
+        used[next][by_foot] = true;
+        sequence.push_back(next);
+        extend(so_far + step, by_foot);
+        sequence.pop_back();
+        used[next][by_foot] = false;
+      }
     }
   };
   for (std::size_t first = 0; first < n; ++first) {
     if (!usable(first)) continue;
-    double step = c.walk[kTripStart][kFirstNodePoint + first];
+    std::vector<std::pair<double, bool>> steps = {
+        {c.walk[kTripStart][kFirstNodePoint + first], true}};
     if (stone != nullptr && stone->bind == first && c.ask.hearthstone_ready) {
-      step = std::min(step, c.ask.hearthstone_wait_seconds + stone->cast_seconds);
+      steps.push_back({c.ask.hearthstone_wait_seconds + stone->cast_seconds, false});
     }
-    if (step == kInf) continue;
-    used[first] = true;
-    sequence = {first};
-    extend(step);
-    used[first] = false;
+    for (const auto& [step, by_foot] : steps) {
+      if (step == kInf) continue;
+      used[first][by_foot] = true;
+      sequence = {first};
+      extend(step, by_foot);
+      used[first][by_foot] = false;
+    }
   }
   return best;
 }
@@ -432,6 +443,213 @@ TEST(TripSearch, NeedsAProfile) {
   TableWalks walks({{0, 0}, {0, 0}}, {Place{}, Place{}}, 1.0);
   EXPECT_EQ(FindTrip(network, TripAsk{}, walks).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// Walks from a rule rather than a table, for networks of hundreds of nodes: the straight line at
+// 7 yd/s, less a settle's reach (25 yd) at each end that may settle, times 1 to 2 fixed per pair;
+// one pair in twelve has none. The bound is walkd's own form: a column's diagonal (2 yd) at each
+// end, and the settle's reach at each end that may settle.
+class RuleWalks final : public TripWalks {
+ public:
+  RuleWalks(const TravelNetwork& network, const TripAsk& ask) : network_(network), ask_(ask) {}
+
+  absl::StatusOr<LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
+    ++asked;
+    if (RegionOf(from) != kAnyRegion && RegionOf(to) != kAnyRegion &&
+        RegionOf(from) != RegionOf(to)) {
+      return LegWalk{};  // as walkd: no walk joins two regions
+    }
+    const std::uint64_t h =
+        (std::uint64_t{from} * 0x9e3779b97f4a7c15ull) ^ (to * 0xff51afd7ed558ccdull);
+    if ((h >> 33) % 12 == 0) return LegWalk{};
+    const double settles = 25.0 * (MaySettle(from) + MaySettle(to));
+    const double yards = std::max(0.0, StraightYards(PlaceOf(from), PlaceOf(to)) - settles);
+    const double factor = 1.0 + static_cast<double>((h >> 20) % 1000) / 1000.0;
+    return LegWalk{.found = true, .seconds = yards / 7.0 * factor, .yards = yards};
+  }
+  WalkBound Bound() const override {
+    return {.seconds_per_yard = 1.0 / 7.0, .slack_yards = 54.0, .settle_yards = 25.0};
+  }
+  int asked = 0;
+
+ private:
+  const Place& PlaceOf(std::uint32_t point) const {
+    if (point == kTripStart) return ask_.from;
+    if (point == kTripGoal) return ask_.to;
+    return network_.nodes[point - kFirstNodePoint].place;
+  }
+  std::uint32_t RegionOf(std::uint32_t point) const {
+    if (point == kTripStart) return ask_.from_region;
+    if (point == kTripGoal) return ask_.to_region;
+    return network_.nodes[point - kFirstNodePoint].region;
+  }
+  bool MaySettle(std::uint32_t point) const {
+    if (point == kTripStart) return ask_.from_may_settle;
+    if (point == kTripGoal) return ask_.to_may_settle;
+    return network_.nodes[point - kFirstNodePoint].may_settle;
+  }
+  const TravelNetwork& network_;
+  const TripAsk& ask_;
+};
+
+// A network of `n` nodes on `continents` continents of 3,000 x 3,000 yards, `rides_per_node`
+// random rides a node (flights at 10 to 40 yd/s, boats after a wait, portals), some nodes
+// unplaced or of a faction, a few in small regions, and a hearthstone.
+TravelNetwork RandomNetwork(std::mt19937& rng, int n, int continents, int rides_per_node) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  TravelNetwork network;
+  for (int i = 0; i < n; ++i) {
+    TravelNode node;
+    node.id = "n" + std::to_string(i);
+    node.place.continent = static_cast<ContinentId>(rng() % continents);
+    node.place.x_yards = 3000.0 * unit(rng);
+    node.place.y_yards = 3000.0 * unit(rng);
+    node.placed = unit(rng) < 0.95;
+    node.may_settle = unit(rng) < 0.2;
+    // Most of a continent one region, an island of a tenth; a node that may settle anywhere.
+    node.region = node.may_settle ? kAnyRegion : (unit(rng) < 0.1 ? 7u : 3u);
+    const double f = unit(rng);
+    node.faction = f < 0.6 ? Faction::kNeutral : (f < 0.8 ? Faction::kA : Faction::kB);
+    network.nodes.push_back(node);
+  }
+  for (int e = 0; e < n * rides_per_node; ++e) {
+    TravelRide ride;
+    ride.from = static_cast<std::uint32_t>(rng() % n);
+    ride.to = static_cast<std::uint32_t>(rng() % n);
+    if (ride.to == ride.from) continue;
+    const double yards = std::max(
+        50.0,
+        std::hypot(network.nodes[ride.from].place.x_yards - network.nodes[ride.to].place.x_yards,
+                   network.nodes[ride.from].place.y_yards - network.nodes[ride.to].place.y_yards));
+    const double kind = unit(rng);
+    ride.kind =
+        kind < 0.05 ? RideKind::kPortal : (kind < 0.7 ? RideKind::kFlight : RideKind::kBoat);
+    ride.ride_seconds = ride.kind == RideKind::kPortal ? 3.0 : yards / (10.0 + 30.0 * unit(rng));
+    if (ride.kind == RideKind::kBoat) ride.wait_seconds = 40.0 * unit(rng);
+    ride.edge = static_cast<std::uint32_t>(e);
+    network.rides.push_back(ride);
+  }
+  network.hearthstones.push_back({.profile = "faction-a", .bind = 0, .cast_seconds = 10.0});
+  network.index = std::make_shared<const TravelIndex>(BuildTravelIndex(network));
+  return network;
+}
+
+TripAsk RandomAsk(std::mt19937& rng, int continents, double max_apart) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  TripAsk ask;
+  ask.from.continent = static_cast<ContinentId>(rng() % continents);
+  ask.from.x_yards = 3000.0 * unit(rng);
+  ask.from.y_yards = 3000.0 * unit(rng);
+  ask.to = ask.from;
+  if (unit(rng) < 0.2) ask.to.continent = static_cast<ContinentId>(rng() % continents);
+  ask.to.x_yards = std::clamp(ask.from.x_yards + max_apart * (2 * unit(rng) - 1), 0.0, 3000.0);
+  ask.to.y_yards = std::clamp(ask.from.y_yards + max_apart * (2 * unit(rng) - 1), 0.0, 3000.0);
+  ask.profile = FindProfile("faction-a");
+  ask.hearthstone_ready = unit(rng) < 0.5;
+  ask.from_may_settle = unit(rng) < 0.3;
+  ask.to_may_settle = unit(rng) < 0.3;
+  ask.from_region = ask.from_may_settle ? kAnyRegion : (unit(rng) < 0.1 ? 7u : 3u);
+  ask.to_region = ask.to_may_settle ? kAnyRegion : (unit(rng) < 0.1 ? 7u : 3u);
+  ask.price_walk = true;
+  return ask;
+}
+
+TEST(TripSearch, EqualsThePlainSearchOnLargerRandomNetworks) {
+  std::mt19937 rng(32);
+  std::uint64_t pruned_walks = 0, plain_walks = 0;
+  int rode = 0;
+  for (int round = 0; round < 40; ++round) {
+    const int continents = 1 + round % 2;
+    const TravelNetwork network =
+        RandomNetwork(rng, 20 + static_cast<int>(rng() % 300), continents, 1 + round % 6);
+    for (int trip = 0; trip < 10; ++trip) {
+      const TripAsk ask = RandomAsk(rng, continents, trip % 2 ? 3000.0 : 100.0);
+      RuleWalks walks(network, ask), plain_walks_of(network, ask);
+      absl::StatusOr<Trip> pruned = FindTrip(network, ask, walks);
+      absl::StatusOr<Trip> plain = FindTripPlainly(network, ask, plain_walks_of);
+      ASSERT_TRUE(pruned.ok() && plain.ok());
+      ASSERT_EQ(pruned->found, plain->found) << "round " << round << ", trip " << trip;
+      if (!pruned->found) continue;
+      ASSERT_NEAR(pruned->seconds, plain->seconds, 1e-9 * (1 + plain->seconds))
+          << "round " << round << ", trip " << trip;
+      double legs = 0;
+      for (const TripLeg& leg : pruned->legs) legs += leg.seconds;
+      EXPECT_NEAR(legs, pruned->seconds, 1e-6);
+      pruned_walks += pruned->walks_priced;
+      plain_walks += plain->walks_priced;
+      rode += pruned->rode;
+    }
+  }
+  EXPECT_GT(rode, 50);
+  EXPECT_LT(pruned_walks, plain_walks);  // the potential and the boxes price fewer walks
+  std::printf("walks priced: pruned %llu, plain %llu\n",
+              static_cast<unsigned long long>(pruned_walks),
+              static_cast<unsigned long long>(plain_walks));
+}
+
+// At the travel file's limits a short trip looks at a few states and a few boxes, not at every
+// node: the regression of a 5-yard trip that took 2 s (a potential over every pair of nodes).
+TEST(TripSearch, AShortTripOnANetworkAtTheLimitsLooksAtLittle) {
+  std::mt19937 rng(5);
+  const TravelNetwork network = RandomNetwork(rng, 10000, 1, 20);
+  TripAsk ask;
+  ask.from.x_yards = 1500.0;
+  ask.from.y_yards = 1500.0;
+  ask.to = ask.from;
+  ask.to.x_yards += 5.0;
+  ask.profile = FindProfile("faction-a");
+  ask.from_may_settle = ask.to_may_settle = false;
+  RuleWalks walks(network, ask);
+  absl::StatusOr<Trip> trip = FindTrip(network, ask, walks);
+  ASSERT_TRUE(trip.ok());
+  ASSERT_TRUE(trip->found);
+  EXPECT_FALSE(trip->rode);
+  EXPECT_LE(trip->walks_priced, 2u);
+  EXPECT_LE(trip->points_settled, 2u);
+  // The potential settles each state and cell once; the search itself takes a handful.
+  EXPECT_LT(trip->expansions, 2 * 2 * 10000u + 2 * TravelIndex::kMaxCells + 100u);
+}
+
+// A goal in a region no node's walk reaches (a walled garden, an island) is never walked to from
+// any node: the trip is walking there, or none, found without searching the network.
+TEST(TripSearch, AGoalInARegionOfItsOwnIsNeverWalkedToFromTheNodes) {
+  std::mt19937 rng(17);
+  TravelNetwork network = RandomNetwork(rng, 10000, 1, 20);
+  for (TravelNode& node : network.nodes) {
+    node.may_settle = false;
+    if (node.region == kAnyRegion) node.region = 3;
+  }
+  network.index = std::make_shared<const TravelIndex>(BuildTravelIndex(network));
+  TripAsk ask = RandomAsk(rng, 1, 3000.0);
+  ask.to.continent = ask.from.continent;
+  ask.from_may_settle = ask.to_may_settle = false;
+  ask.from_region = 3;
+  ask.to_region = 11;  // no node stands in it
+  RuleWalks walks(network, ask);
+  absl::StatusOr<Trip> trip = FindTrip(network, ask, walks);
+  ASSERT_TRUE(trip.ok());
+  EXPECT_FALSE(trip->found);
+  EXPECT_LE(trip->walks_priced, 1u);  // walking all the way, asked for (price_walk)
+  EXPECT_LE(trip->points_settled, 1u);
+}
+
+// The search counts what it takes off its queues against the stop's budget, as every search
+// does, and says so naming walkd's flag.
+TEST(TripSearch, StopsWhenItsBudgetIsSpent) {
+  std::mt19937 rng(9);
+  const TravelNetwork network = RandomNetwork(rng, 5000, 1, 10);
+  TripAsk ask = RandomAsk(rng, 1, 3000.0);
+  SearchStop stop;
+  stop.budget = 1000;
+  ask.stop = &stop;
+  RuleWalks walks(network, ask);
+  absl::StatusOr<Trip> trip = FindTrip(network, ask, walks);
+  ASSERT_EQ(trip.status().code(), absl::StatusCode::kResourceExhausted) << trip.status();
+  EXPECT_NE(trip.status().message().find("--max-search-expansions"), std::string::npos);
+  stop.budget = UINT64_MAX;
+  trip = FindTrip(network, ask, walks);
+  ASSERT_TRUE(trip.ok());
+  EXPECT_GT(trip->expansions, 1000u);
 }
 
 }  // namespace
