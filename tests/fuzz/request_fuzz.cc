@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "nav/cost/cost_model.h"
 #include "nav/cost/metric.h"
 #include "nav/live/live_world.h"
