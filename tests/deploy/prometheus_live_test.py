@@ -100,6 +100,9 @@ def traffic(walkd, client, tmp, round_number):
     w("walk", "--from", "771.9,246.9", "--to", "119.8,861.5")
     w("walk", "--from", "100,100", "--to", "120,130", "--search", "grid")
     w("walk", "--from", "100,100", "--to", "5000,5000")  # off the map: an OK reply, off_map
+    # Kept, so that the batch's line "a" below is a store hit in the first round already (an
+    # off-map answer is never kept: it is no hit).
+    w("walk", "--from", "100,100", "--to", "300,320")
     r = w("walk", "--world", "no-such-world", "--from", "1,1", "--to", "2,2", check=False)
     h.require(r.returncode != 0 and "NOT_FOUND" in r.stdout + r.stderr,
               f"a walk in an unknown world should be NOT_FOUND: {r.stdout}{r.stderr}")
