@@ -1,17 +1,16 @@
 #include "client/connection.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "auth/secret_file.h"
 
 namespace walk::client {
 namespace {
@@ -30,32 +29,6 @@ absl::StatusOr<std::string> ReadPem(const std::string& path, const char* flag) {
   return text;
 }
 
-// Why the token file open as `fd` is not its owner's secret (walkd judges its own token file
-// alike, as ssh a private key): empty when it is this user's or root's, a regular file, and no
-// one else may write or read it; a root-owned file may be read by its group unless this process
-// is root (a Kubernetes secret with an fsGroup is mounted root:fsGroup 0440).
-std::string NotSecret(int fd, const std::string& path) {
-  struct stat st {};
-  if (fstat(fd, &st) != 0) return absl::StrCat("cannot stat ", path, ": ", std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return absl::StrCat(path, " is not a regular file");
-  const uid_t me = geteuid();
-  if (st.st_uid != me && st.st_uid != 0) {
-    return absl::StrCat(path, " is owned by uid ", st.st_uid, ", neither yours (uid ", me,
-                        ") nor root's; chown it");
-  }
-  const bool group_may_read = st.st_uid == 0 && me != 0;
-  const char* who = (st.st_mode & S_IWOTH)                        ? "writable by others"
-                    : (st.st_mode & S_IROTH)                      ? "readable by others"
-                    : (st.st_mode & S_IWGRP)                      ? "writable by its group"
-                    : ((st.st_mode & S_IRGRP) && !group_may_read) ? "readable by its group"
-                                                                  : nullptr;
-  if (who == nullptr) return "";
-  char mode[8];
-  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-  return absl::StrCat(path, " is ", who, " (mode ", mode, "); chmod ",
-                      group_may_read ? "640 " : "600 ", path);
-}
-
 // The token: the first line of `path`, spaces trimmed, once the file is known to be a secret.
 absl::StatusOr<std::string> ReadToken(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -65,7 +38,7 @@ absl::StatusOr<std::string> ReadToken(const std::string& path) {
   }
   constexpr std::size_t kMaxTokenFileBytes = 64 << 10;
   std::string text(kMaxTokenFileBytes, '\0');
-  const std::string why = NotSecret(fd, path);
+  const std::string why = auth::NotSecret(fd, path, "yours");
   const ssize_t got = why.empty() ? read(fd, text.data(), text.size()) : 0;
   close(fd);
   if (!why.empty()) return absl::InvalidArgumentError("--token-file: " + why);

@@ -1,17 +1,16 @@
 #include "server/call_auth.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "auth/secret_file.h"
 
 namespace walk::server {
 namespace {
@@ -31,42 +30,6 @@ bool SameSecret(absl::string_view a, absl::string_view b) {
 // Bytes of a token file read; its first line is the token.
 constexpr std::size_t kMaxTokenFileBytes = 64 << 10;
 
-std::string Mode(mode_t mode) {
-  char text[8];
-  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
-  return text;
-}
-
-// Why the token file open as `fd` is not its owner's secret, as ssh judges a private key: empty
-// when it is walkd's user's or root's, a regular file, and no one else may write it or read it.
-// A root-owned file may be read by its group (a Kubernetes secret with an fsGroup is mounted
-// root:fsGroup 0440), unless walkd itself runs as root.
-std::string NotSecret(int fd, const std::string& path) {
-  struct stat st {};
-  if (fstat(fd, &st) != 0) return absl::StrCat("cannot stat ", path, ": ", std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return absl::StrCat(path, " is not a regular file");
-  const uid_t me = geteuid();
-  if (st.st_uid != me && st.st_uid != 0) {
-    return absl::StrCat(path, " is owned by uid ", st.st_uid, ", neither walkd's (uid ", me,
-                        ") nor root's; chown it");
-  }
-  const bool group_may_read = st.st_uid == 0 && me != 0;
-  const char* chmod_to = group_may_read ? "640" : "600";
-  const char* who = nullptr;
-  if (st.st_mode & S_IWOTH) {
-    who = "writable by others";
-  } else if (st.st_mode & S_IROTH) {
-    who = "readable by others";
-  } else if (st.st_mode & S_IWGRP) {
-    who = "writable by its group";
-  } else if ((st.st_mode & S_IRGRP) && !group_may_read) {
-    who = "readable by its group";
-  }
-  if (who == nullptr) return "";
-  return absl::StrCat(path, " is ", who, " (mode ", Mode(st.st_mode), "); chmod ", chmod_to, " ",
-                      path);
-}
-
 // The token file's first line, once the file is known to be its owner's secret.
 absl::StatusOr<std::string> ReadTokenLine(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -75,7 +38,7 @@ absl::StatusOr<std::string> ReadTokenLine(const std::string& path) {
                                                    path, ": ", std::strerror(errno)));
   }
   std::string text(kMaxTokenFileBytes, '\0');
-  const std::string why = NotSecret(fd, path);
+  const std::string why = auth::NotSecret(fd, path, "walkd's");
   const ssize_t got = why.empty() ? read(fd, text.data(), text.size()) : 0;
   close(fd);
   if (!why.empty()) return absl::InvalidArgumentError("--auth-token-file: " + why);
