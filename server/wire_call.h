@@ -30,6 +30,17 @@ class UnaryWireReply : public grpc::ServerUnaryReactor {
   virtual void Reply(const grpc::Status& status) = 0;
 };
 
+// `response` serialized into `bytes` (emptied first: gRPC's writer takes only an empty buffer).
+// Replies are bounded far below protobuf's 2 GiB, as gRPC's typed writes assume (they abort).
+template <typename Response>
+void SerializeReply(const Response& response, grpc::ByteBuffer* bytes) {
+  bool own_buffer = false;
+  bytes->Clear();
+  if (!grpc::SerializationTraits<Response>::Serialize(response, bytes, &own_buffer).ok()) {
+    std::abort();
+  }
+}
+
 // A unary call received as bytes: owns its request and its reply; deletes itself when done.
 template <typename Request, typename Response>
 class UnaryWireCall final : public UnaryWireReply {
@@ -85,13 +96,7 @@ class WireBidiReactor : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::B
   }
   // Writes `*response`, serialized now: it may be changed or freed once this returns.
   void StartWrite(const Response* response, grpc::WriteOptions options = grpc::WriteOptions()) {
-    bool own_buffer = false;
-    write_bytes_.Clear();  // the last write is over; gRPC's writer takes only an empty buffer
-    // Replies are bounded far below protobuf's 2 GiB, as gRPC's typed writes assume (they abort).
-    if (!grpc::SerializationTraits<Response>::Serialize(*response, &write_bytes_, &own_buffer)
-             .ok()) {
-      std::abort();
-    }
+    SerializeReply(*response, &write_bytes_);
     Bytes::StartWrite(&write_bytes_, options);
   }
 
@@ -116,13 +121,7 @@ class WireWriteReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
  protected:
   // Writes `*response`, serialized now: it may be changed or freed once this returns.
   void StartWrite(const Response* response, grpc::WriteOptions options = grpc::WriteOptions()) {
-    bool own_buffer = false;
-    write_bytes_.Clear();  // the last write is over; gRPC's writer takes only an empty buffer
-    // Replies are bounded far below protobuf's 2 GiB, as gRPC's typed writes assume (they abort).
-    if (!grpc::SerializationTraits<Response>::Serialize(*response, &write_bytes_, &own_buffer)
-             .ok()) {
-      std::abort();
-    }
+    SerializeReply(*response, &write_bytes_);
     grpc::ServerWriteReactor<grpc::ByteBuffer>::StartWrite(&write_bytes_, options);
   }
 
