@@ -8,14 +8,22 @@
 
 #include "DetourNavMesh.h"
 #include "DetourNavMeshQuery.h"
+#include "DetourNode.h"
 #include "absl/strings/str_cat.h"
 #include "nav/grid/checked_floor.h"
 #include "nav/navmesh/cost_filter.h"
+#include "nav/navmesh/tile_cache.h"
 
 namespace walk::nav {
 
 struct NavMeshWalker::Impl {
+  const NavMesh* navmesh = nullptr;
   const dtNavMesh* mesh = nullptr;
+  // With a tile cache: the tiles this walk has pinned, those it wants next, and which (tile,
+  // side) pairs the frontier has looked at (stamped, by tile x 9 + side).
+  std::vector<int> pinned, wanted;
+  std::vector<std::uint32_t> side_seen;
+  std::uint32_t side_stamp = 0;
   dtNavMeshQuery query;
   std::optional<CostFilter> filter;  // reused walk after walk (CostFilter::Set)
   // One stretch's straight path: its corners, then with every polygon crossing.
@@ -115,6 +123,7 @@ NavMeshWalker::~NavMeshWalker() = default;
 
 absl::StatusOr<NavMeshWalker> NavMeshWalker::Create(const NavMesh& navmesh) {
   auto impl = std::make_unique<Impl>();
+  impl->navmesh = &navmesh;
   impl->mesh = navmesh.detour();
   const dtStatus status = impl->query.init(impl->mesh, kNavMeshWalkerNodes);
   if (dtStatusFailed(status)) {
@@ -242,6 +251,86 @@ absl::Status NavMeshWalker::PullStretch(const float* from, const float* to, cons
 
 absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& to,
                                                 const NavMeshPricing& pricing, bool want_points) {
+  NavMeshTileCache* cache = impl_->navmesh->tile_cache();
+  if (cache == nullptr) return WalkResident(from, to, pricing, want_points, nullptr);
+  // Round after round: the tiles under both ends, then those beside every polygon the search
+  // reached, until the search reaches no polygon beside a tile that is not resident. Every
+  // polygon it expanded then had all its links, so it expanded just as it would with every tile
+  // resident, and its answer is the same.
+  Impl& m = *impl_;
+  m.pinned.clear();
+  m.wanted.clear();
+  auto under = [&](const Place& p) {
+    const auto x = static_cast<float>(p.x_yards), z = static_cast<float>(p.y_yards);
+    cache->TilesUnder(x - kSnapHalfExtentYards, z - kSnapHalfExtentYards, x + kSnapHalfExtentYards,
+                      z + kSnapHalfExtentYards, &m.wanted);
+  };
+  under(from);
+  under(to);
+  absl::StatusOr<NavMeshWalk> walk;
+  for (;;) {
+    std::sort(m.wanted.begin(), m.wanted.end());
+    m.wanted.erase(std::unique(m.wanted.begin(), m.wanted.end()), m.wanted.end());
+    absl::Status acquired = cache->Acquire(m.wanted);
+    m.pinned.insert(m.pinned.end(), m.wanted.begin(), m.wanted.end());
+    if (!acquired.ok()) {
+      walk = acquired;
+      break;
+    }
+    m.wanted.clear();
+    std::shared_lock<std::shared_mutex> lock = cache->Share();
+    walk = WalkResident(from, to, pricing, want_points, cache);
+    if (!walk.ok() || m.wanted.empty()) break;
+  }
+  cache->Release(m.pinned);
+  return walk;
+}
+
+void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
+  Impl& m = *impl_;
+  const std::size_t slots = 9 * m.navmesh->tile_records().size();
+  if (m.side_seen.size() < slots) m.side_seen.assign(slots, 0);
+  if (++m.side_stamp == 0) {
+    std::fill(m.side_seen.begin(), m.side_seen.end(), 0);
+    m.side_stamp = 1;
+  }
+  std::vector<int> beside;
+  auto look = [&](int tile, int side) {  // side 8: the tile's own cell, other layers
+    std::uint32_t& seen = m.side_seen[9 * std::size_t(tile) + side];
+    if (seen == m.side_stamp) return;
+    seen = m.side_stamp;
+    beside.clear();
+    cache.TilesBeside(tile, side, &beside);
+    for (int other : beside) {
+      if (!cache.Resident(other)) m.wanted.push_back(other);
+    }
+  };
+  const dtNodePool& pool = *m.query.getNodePool();
+  for (int i = 1; i <= pool.getNodeCount(); ++i) {
+    const dtNode* node = pool.getNodeAtIdx(static_cast<unsigned int>(i));
+    if (node == nullptr || node->id == 0) continue;
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    m.mesh->getTileAndPolyByRefUnsafe(node->id, &tile, &poly);
+    const int index = static_cast<int>(m.mesh->decodePolyIdTile(node->id));
+    if (poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION) {
+      const int con = static_cast<int>(poly - tile->polys) - tile->header->offMeshBase;
+      const unsigned char side = tile->offMeshCons[con].side;
+      look(index, side < 8 ? side : 8);
+      continue;
+    }
+    for (int j = 0; j < poly->vertCount; ++j) {
+      if ((poly->neis[j] & DT_EXT_LINK) == 0) continue;
+      look(index, poly->neis[j] & 0xff);
+      look(index, 8);  // Detour links a border edge to other layers of the cell too
+    }
+  }
+}
+
+absl::StatusOr<NavMeshWalk> NavMeshWalker::WalkResident(const Place& from, const Place& to,
+                                                        const NavMeshPricing& pricing,
+                                                        bool want_points,
+                                                        const NavMeshTileCache* cache) {
   Impl& m = *impl_;
   NavMeshWalk walk;
   float start[3], goal[3];
@@ -267,6 +356,10 @@ absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& 
     return absl::InternalError(absl::StrCat("findPath failed: status ", found));
   }
   walk.polys_visited = static_cast<std::size_t>(poly_count);
+  if (cache != nullptr) {
+    AddFrontier(*cache);
+    if (!m.wanted.empty()) return walk;  // asked again once those tiles are resident
+  }
   if (poly_count == 0 || dtStatusDetail(found, DT_PARTIAL_RESULT) ||
       m.polys[poly_count - 1] != *goal_ref) {
     return walk;  // kNoWalk: the goal was not reached

@@ -31,6 +31,8 @@
 
 namespace walk::nav {
 
+class NavMeshTileCache;
+
 inline constexpr int kNavMeshWalkerNodes = 65535;          // Detour's node pool (its ceiling)
 inline constexpr int kNavMeshWalkerMaxPolys = 4096;        // polygons a found path may hold
 inline constexpr int kNavMeshWalkerMaxPoints = 8192;       // straight path vertices
@@ -65,7 +67,9 @@ class NavMeshWalker {
   ~NavMeshWalker();
 
   // The walk from `from` to `to` priced by `pricing` (whose ground must be this navmesh's);
-  // `want_points` false leaves the points out (a walk's figures need none).
+  // `want_points` false leaves the points out (a walk's figures need none). With a tile cache
+  // (NavMesh::tile_cache), the tiles the walk needs are made resident first, round by round, so
+  // the answer is the one every tile resident gives. Errors also: those of reading a tile again.
   // Errors: INTERNAL (a Detour query failed other than by finding nothing).
   absl::StatusOr<NavMeshWalk> Walk(const Place& from, const Place& to,
                                    const NavMeshPricing& pricing, bool want_points = true);
@@ -74,6 +78,13 @@ class NavMeshWalker {
   struct Impl;
   struct Tally;
   explicit NavMeshWalker(std::unique_ptr<Impl> impl);
+  // The walk, every tile it reads resident: with a `cache`, the tiles beside the polygons its
+  // search reached that are not resident are put in Impl::wanted, and the walk stops there.
+  absl::StatusOr<NavMeshWalk> WalkResident(const Place& from, const Place& to,
+                                           const NavMeshPricing& pricing, bool want_points,
+                                           const NavMeshTileCache* cache);
+  // Adds to Impl::wanted the tiles not resident beside the polygons in the query's node pool.
+  void AddFrontier(const NavMeshTileCache& cache);
   // Pulls the corridor `polys[0 .. count)` taut from `from` to `to` (Detour's axes) and adds
   // its seconds, yards, corners and zone cells to `tally`. RESOURCE_EXHAUSTED when the straight
   // path outgrows its buffer; INTERNAL when Detour fails.
