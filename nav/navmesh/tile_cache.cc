@@ -106,6 +106,11 @@ void NavMeshTileCache::Release(const std::vector<int>& pinned) {
     last_used_[index].store(now, std::memory_order_relaxed);
     pins_[index].fetch_sub(1);
   }
+  // A walk that needed more than the budget leaves the cache over it: back within it now.
+  if (resident_bytes_ > budget_bytes_) {
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    Evict();
+  }
 }
 
 void NavMeshTileCache::Evict() {

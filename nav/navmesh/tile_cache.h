@@ -53,7 +53,8 @@ class NavMeshTileCache {
   // again and then evicting the least recently used unpinned tiles while over the budget. Call
   // without Share held. Errors: a tile's file unreadable or changed (the tiles read so far stay).
   absl::Status Acquire(const std::vector<int>& wanted);
-  // Unpins what Acquire pinned, stamping it as used now.
+  // Unpins what Acquire pinned, stamping it as used now, and evicts while over the budget. Call
+  // without Share held.
   void Release(const std::vector<int>& pinned);
 
   std::uint64_t budget_bytes() const { return budget_bytes_; }
