@@ -255,7 +255,7 @@ absl::Status Walkd::Parts::LoadSecurity() {
 
 absl::Status Walkd::Parts::DeclareWorlds() {
   worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
-  worlds.SetNavMeshCacheBytes(options.navmesh_cache_mb << 20);
+  worlds.SetNavMeshCacheBytes(static_cast<std::uint64_t>(options.navmesh_cache_mb * (1 << 20)));
   worlds.SetMapGrids(options.map_grids);
   if (options.map_grids && options.grid_resident_mb > 0) {
     grid_trimmer = TrimMappedGrids(&worlds, options.grid_resident_mb << 20);
