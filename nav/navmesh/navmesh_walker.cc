@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -23,6 +24,8 @@ struct NavMeshWalker::Impl {
   // side) pairs the frontier has looked at (stamped, by tile x 9 + side).
   std::vector<int> pinned, wanted;
   std::vector<std::uint32_t> side_seen;
+  std::vector<float> side_cost;      // by tile x 9 + side: the cheapest node beside it
+  std::vector<std::size_t> touched;  // the slots stamped this time
   std::uint32_t side_stamp = 0;
   dtNavMeshQuery query;
   std::optional<CostFilter> filter;  // reused walk after walk (CostFilter::Set)
@@ -289,20 +292,25 @@ absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& 
 void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
   Impl& m = *impl_;
   const std::size_t slots = 9 * m.navmesh->tile_records().size();
-  if (m.side_seen.size() < slots) m.side_seen.assign(slots, 0);
+  if (m.side_seen.size() < slots) {
+    m.side_seen.assign(slots, 0);
+    m.side_cost.assign(slots, 0.0f);
+  }
   if (++m.side_stamp == 0) {
     std::fill(m.side_seen.begin(), m.side_seen.end(), 0);
     m.side_stamp = 1;
   }
-  std::vector<int> beside;
-  auto look = [&](int tile, int side) {  // side 8: the tile's own cell, other layers
-    std::uint32_t& seen = m.side_seen[9 * std::size_t(tile) + side];
-    if (seen == m.side_stamp) return;
-    seen = m.side_stamp;
-    beside.clear();
-    cache.TilesBeside(tile, side, &beside);
-    for (int other : beside) {
-      if (!cache.Resident(other)) m.wanted.push_back(other);
+  // Every (tile, side) a polygon in the node pool borders (side 8: the tile's own cell, other
+  // layers), with the lowest estimated total cost (Detour's f) of the nodes that border it.
+  m.touched.clear();
+  auto touch = [&](int tile, int side, float total) {
+    const std::size_t slot = 9 * std::size_t(tile) + side;
+    if (m.side_seen[slot] != m.side_stamp) {
+      m.side_seen[slot] = m.side_stamp;
+      m.side_cost[slot] = total;
+      m.touched.push_back(slot);
+    } else {
+      m.side_cost[slot] = std::min(m.side_cost[slot], total);
     }
   };
   const dtNodePool& pool = *m.query.getNodePool();
@@ -316,14 +324,35 @@ void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
     if (poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION) {
       const int con = static_cast<int>(poly - tile->polys) - tile->header->offMeshBase;
       const unsigned char side = tile->offMeshCons[con].side;
-      look(index, side < 8 ? side : 8);
+      touch(index, side < 8 ? side : 8, node->total);
       continue;
     }
     for (int j = 0; j < poly->vertCount; ++j) {
       if ((poly->neis[j] & DT_EXT_LINK) == 0) continue;
-      look(index, poly->neis[j] & 0xff);
-      look(index, 8);  // Detour links a border edge to other layers of the cell too
+      touch(index, poly->neis[j] & 0xff, node->total);
+      touch(index, 8, node->total);  // Detour links a border edge to other layers of the cell too
     }
+  }
+  // The tiles missing beside them. Only those beside the cheapest nodes (within two tiles' cost
+  // of the cheapest) are wanted now: the search with every tile resident expands its nodes
+  // cheapest first, so the tiles it reaches grow out towards the goal, not all round the start.
+  // A later round asks for the others if the search still reaches them.
+  std::vector<std::pair<float, int>> missing;  // (cost, tile)
+  std::vector<int> beside;
+  float cheapest = std::numeric_limits<float>::infinity();
+  for (std::size_t slot : m.touched) {
+    beside.clear();
+    cache.TilesBeside(static_cast<int>(slot / 9), static_cast<int>(slot % 9), &beside);
+    for (int other : beside) {
+      if (cache.Resident(other)) continue;
+      missing.emplace_back(m.side_cost[slot], other);
+      cheapest = std::min(cheapest, m.side_cost[slot]);
+    }
+  }
+  const NavMeshTiling& tiling = m.navmesh->tiling();
+  const float reach = cheapest + 2.0f * std::max(tiling.tile_width, tiling.tile_height);
+  for (const auto& [cost, tile] : missing) {
+    if (cost <= reach) m.wanted.push_back(tile);
   }
 }
 
