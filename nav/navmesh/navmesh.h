@@ -117,7 +117,8 @@ class NavMesh {
   // Keeps at most `budget_bytes` of tile data resident from now on (NavMeshTileCache): the
   // tiles beyond it are removed, and read again from their origin when a walk needs them, after
   // which `after_add` runs on them (the polygons' pricing classes written again). Tiles without
-  // an origin always stay. Call once, before any query runs.
+  // an origin always stay. Call once, before any query runs; the cache keeps this object's
+  // address, so it must not move afterwards (hold it in a unique_ptr or an object that stays).
   void EnableTileCache(std::uint64_t budget_bytes, std::function<void(dtNavMesh&, int)> after_add);
   // The tile cache, or null when every tile stays resident. Thread-safe.
   NavMeshTileCache* tile_cache() const;
