@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <tuple>
 
 #include "absl/algorithm/container.h"
@@ -69,27 +70,6 @@ absl::StatusOr<std::unique_ptr<nav::AbstractGraph>> LoadGraph(const nav::World& 
   return std::make_unique<nav::AbstractGraph>(*std::move(graph));
 }
 
-// Keeps `cache_bytes` of the navmeshes' tiles resident, shared by their sizes; each tile read
-// again is priced as at load.
-void EnableTileCaches(std::vector<std::unique_ptr<ServedNavMesh>>& served,
-                      std::uint64_t cache_bytes) {
-  std::uint64_t total = 0;
-  for (const auto& n : served) {
-    if (n->navmesh) {
-      for (const nav::NavMesh::TileRecord& r : n->navmesh->tile_records()) total += r.bytes;
-    }
-  }
-  for (auto& n : served) {
-    if (!n->navmesh || total == 0) continue;
-    std::uint64_t bytes = 0;
-    for (const nav::NavMesh::TileRecord& r : n->navmesh->tile_records()) bytes += r.bytes;
-    const ServedNavMesh* self = n.get();
-    n->navmesh->EnableTileCache(
-        static_cast<std::uint64_t>(static_cast<double>(cache_bytes) * bytes / total),
-        [self](dtNavMesh& mesh, int index) { self->ground->ApplyToTile(mesh, index); });
-  }
-}
-
 // One navmesh read from the world folder's files, as served: its lift rides appended (from the
 // grid of its continent), its polygons priced by that grid.
 absl::StatusOr<std::unique_ptr<ServedNavMesh>> ServeNavMesh(nav::WorldNavMeshMap read,
@@ -142,9 +122,9 @@ std::unique_ptr<ServedNavMesh> SavedOnlyNavMesh(const nav::NavMeshNoteMap& entry
 // The navmeshes of the world folder `dir` priced by `world`'s grid, one a continent (by
 // continent): its files (navmesh.bin or the maps of mmaps/), and, for a map of the note whose
 // files are absent, the note alone (saved answers only). With `cache_bytes`, the tiles beyond
-// them are kept on disk (NavMeshTileCache), the budget shared by the navmeshes' sizes. Errors: a
-// damaged navmesh or note (naming the file), one Detour's areas cannot price, two maps on one
-// continent.
+// them are kept on disk (NavMeshTileCache), the budget shared by the sizes of the maps' files.
+// Errors: a damaged navmesh or note (naming the file), one Detour's areas cannot price, two maps on
+// one continent.
 absl::StatusOr<std::vector<std::unique_ptr<ServedNavMesh>>> LoadNavMeshes(
     const std::string& dir, const nav::World& world, std::uint64_t cache_bytes) {
   std::vector<std::unique_ptr<ServedNavMesh>> served;
@@ -153,14 +133,27 @@ absl::StatusOr<std::vector<std::unique_ptr<ServedNavMesh>>> LoadNavMeshes(
   if (!note.ok()) return note.status();
   const nav::NavMeshNote* known = note->has_value() ? &**note : nullptr;
   nav::NavMeshFormat format = nav::NavMeshFormat::kMset;
-  absl::StatusOr<std::vector<nav::WorldNavMeshMap>> read = nav::LoadWorldNavMeshes(dir, &format);
-  if (!read.ok()) return read.status();
+  absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> maps =
+      nav::ListWorldNavMeshMaps(dir, &format);
+  if (!maps.ok()) return maps.status();
+  std::uint64_t total_bytes = 0;
+  for (const auto& [map, bytes] : *maps) total_bytes += bytes;
   std::vector<std::uint32_t> maps_read;
-  for (nav::WorldNavMeshMap& map : *read) {
-    maps_read.push_back(map.map);
+  // Map by map, each trimmed to its share of the budget (by its files' size) before the next is
+  // read: loading holds one map's tiles whole at most, beside the others' shares.
+  for (const auto& [map, bytes] : *maps) {
+    absl::StatusOr<nav::NavMesh> read = nav::ReadWorldNavMeshMap(dir, format, map);
+    if (!read.ok()) return read.status();
+    maps_read.push_back(map);
     absl::StatusOr<std::unique_ptr<ServedNavMesh>> one =
-        ServeNavMesh(std::move(map), format, known, world);
+        ServeNavMesh(nav::WorldNavMeshMap{map, *std::move(read)}, format, known, world);
     if (!one.ok()) return one.status();
+    if (cache_bytes > 0 && total_bytes > 0) {
+      const ServedNavMesh* self = one->get();
+      (*one)->navmesh->EnableTileCache(
+          static_cast<std::uint64_t>(static_cast<double>(cache_bytes) * bytes / total_bytes),
+          [self](dtNavMesh& mesh, int index) { self->ground->ApplyToTile(mesh, index); });
+    }
     served.push_back(*std::move(one));
   }
   for (const nav::NavMeshNoteMap& entry :
@@ -178,7 +171,6 @@ absl::StatusOr<std::vector<std::unique_ptr<ServedNavMesh>>> LoadNavMeshes(
           " both walk continent ", served[i]->continent, " (navmesh.json maps each to one)"));
     }
   }
-  if (cache_bytes > 0) EnableTileCaches(served, cache_bytes);
   return served;
 }
 

@@ -150,7 +150,7 @@ class WorldRegistry {
   void SetLegCacheBytes(std::uint64_t bytes) { leg_cache_bytes_ = bytes; }
   // Serve grids from mapped images in the data folder (nav/grid/grid_image.h).
   void SetMapGrids(bool map) { map_grids_ = map; }
-  // The bytes of navmesh tiles each world keeps resident (shared among its navmeshes by their
+  // The bytes of navmesh tiles each world keeps resident (shared among its maps by their files'
   // size; nav/navmesh/tile_cache.h); 0 keeps every tile. Call before StartLoading.
   void SetNavMeshCacheBytes(std::uint64_t bytes) { navmesh_cache_bytes_ = bytes; }
 

@@ -184,6 +184,24 @@ absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir, std::optional<st
   return ReadMap(dir, it->second);
 }
 
+absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> ListMmapsMaps(const std::string& dir) {
+  absl::StatusOr<std::map<std::uint32_t, std::string>> maps = FindMapFiles(dir);
+  if (!maps.ok()) return maps.status();
+  std::map<std::uint32_t, std::uint64_t> sizes;
+  for (const auto& [map, path] : *maps) {
+    std::vector<std::string> files = FindTileFiles(dir, fs::path(path).stem().string());
+    files.push_back(path);
+    std::uint64_t bytes = 0;
+    for (const std::string& file : files) {
+      std::error_code error;
+      const std::uintmax_t size = fs::file_size(file, error);
+      if (!error) bytes += size;
+    }
+    sizes[map] = bytes;
+  }
+  return sizes;
+}
+
 absl::Status RemoveMmapsMap(const std::string& dir, std::uint32_t map) {
   std::error_code error;
   if (!fs::is_directory(dir, error)) return absl::OkStatus();

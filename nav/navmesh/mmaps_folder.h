@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,10 @@ struct MmapsMap {
 // Reads every map of the folder (as game servers ship them: one .mmap a map), by map number.
 // Errors: those of ReadMmapsFolder.
 absl::StatusOr<std::vector<MmapsMap>> ReadMmapsMaps(const std::string& dir);
+
+// The folder's maps by number, each with the bytes of its .mmap and .mmtile files, read from the
+// folder's listing alone. Errors: those of ReadMmapsFolder for the folder and its .mmap names.
+absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> ListMmapsMaps(const std::string& dir);
 
 // Removes map `map`'s files (MMM.mmap, MMMXXYY.mmtile) from `dir`, keeping the other maps.
 // Errors: INTERNAL (a file could not be removed).

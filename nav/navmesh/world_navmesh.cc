@@ -74,6 +74,31 @@ absl::StatusOr<std::vector<WorldNavMeshMap>> LoadWorldNavMeshes(const std::strin
   return maps;
 }
 
+absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> ListWorldNavMeshMaps(
+    const std::string& world_dir, NavMeshFormat* format) {
+  const fs::path mset = fs::path(world_dir) / kWorldMsetFile;
+  const fs::path mmaps = fs::path(world_dir) / kWorldMmapsFolder;
+  std::error_code error;
+  const bool has_mset = fs::exists(mset, error);
+  const bool has_mmaps = fs::is_directory(mmaps, error);
+  if (has_mset && has_mmaps) {
+    return absl::InvalidArgumentError(world_dir + ": both navmesh.bin and mmaps/ (keep one)");
+  }
+  if (format != nullptr) *format = has_mmaps ? NavMeshFormat::kMmaps : NavMeshFormat::kMset;
+  if (has_mmaps) return ListMmapsMaps(mmaps.string());
+  std::map<std::uint32_t, std::uint64_t> maps;
+  if (has_mset) maps[0] = fs::file_size(mset, error);
+  return maps;
+}
+
+absl::StatusOr<NavMesh> ReadWorldNavMeshMap(const std::string& world_dir, NavMeshFormat format,
+                                            std::uint32_t map) {
+  if (format == NavMeshFormat::kMset) {
+    return ReadMsetFile((fs::path(world_dir) / kWorldMsetFile).string());
+  }
+  return ReadMmapsFolder((fs::path(world_dir) / kWorldMmapsFolder).string(), map);
+}
+
 absl::StatusOr<std::optional<NavMesh>> LoadWorldNavMesh(const std::string& world_dir,
                                                         NavMeshFormat* format,
                                                         std::optional<std::uint32_t> map) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,6 +75,16 @@ struct WorldNavMeshMap {
 // (both navmesh.bin and mmaps/), and those of the readers.
 absl::StatusOr<std::vector<WorldNavMeshMap>> LoadWorldNavMeshes(const std::string& world_dir,
                                                                 NavMeshFormat* format = nullptr);
+
+// The map numbers of the world folder's navmeshes (navmesh.bin: map 0; none without a navmesh),
+// each with the bytes of its files, from the folder's listing alone. Errors: INVALID_ARGUMENT
+// (both navmesh.bin and mmaps/, a .mmap not named by a number).
+absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> ListWorldNavMeshMaps(
+    const std::string& world_dir, NavMeshFormat* format = nullptr);
+// Map `map` of the world folder's navmeshes (as ListWorldNavMeshMaps names it). Errors: those of
+// the readers.
+absl::StatusOr<NavMesh> ReadWorldNavMeshMap(const std::string& world_dir, NavMeshFormat format,
+                                            std::uint32_t map);
 
 // The world folder's navmesh when it holds exactly one (map `map`, when given, of several), or
 // nullopt when it holds none. Errors: those of LoadWorldNavMeshes, and INVALID_ARGUMENT for
