@@ -188,7 +188,7 @@ absl::StatusOr<std::string> NavMesh::ReadTileAgain(int index) const {
   const TileRecord& record = impl_->records.at(index);
   const NavMeshTileOrigin& origin = record.origin;
   std::ifstream in(origin.path, std::ios::binary);
-  if (!in) return absl::NotFoundError(origin.path + ": cannot open to read a tile again");
+  if (!in) return absl::DataLossError(origin.path + ": cannot open to read a tile again");
   std::string data(origin.size, '\0');
   in.seekg(static_cast<std::streamoff>(origin.offset));
   in.read(data.data(), static_cast<std::streamsize>(origin.size));

@@ -124,7 +124,8 @@ class NavMesh {
   NavMeshTileCache* tile_cache() const;
 
   // For NavMeshTileCache: tile `index`'s data read again from its origin, checked, its
-  // connections appended. Errors: NOT_FOUND or INVALID_ARGUMENT naming the file.
+  // connections appended. Errors: DATA_LOSS (the file gone or changed since it was read) or
+  // INVALID_ARGUMENT (the tile damaged), naming the file.
   absl::StatusOr<std::string> ReadTileAgain(int index) const;
   // For NavMeshTileCache: adds tile `index` again from `data`, at its first reference; removes
   // it. Neither may run while a query does.

@@ -5,6 +5,7 @@
 // tiles (--navmesh-cache-mb) as with every tile resident. Skips when the shared meshes are absent.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -18,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "nav/navmesh/world_navmesh.h"
 #include "tests/integration/walkd_process.h"
+#include "tests/server/http_get.h"
 
 namespace walk {
 namespace {
@@ -50,17 +52,30 @@ std::string MakeWorlds() {
 
 struct Served {
   testing::StartedWalkd walkd;
+  std::string metrics;  // HOST:PORT of its metrics endpoint
   std::unique_ptr<client::WalkClient> client;
 };
 Served Serve(const std::string& worlds, const std::string& name,
              const std::vector<std::string>& more) {
   Served s;
-  std::vector<std::string> args = {
-      "--worlds",         worlds, "--data", testing::FreshTempDir("walkd-navmesh-maps-it", name),
-      "--search-threads", "2"};
+  std::vector<std::string> args = {WALKD_BIN,
+                                   "--listen",
+                                   "127.0.0.1:0",
+                                   "--metrics-listen",
+                                   "127.0.0.1:0",
+                                   "--worlds",
+                                   worlds,
+                                   "--data",
+                                   testing::FreshTempDir("walkd-navmesh-maps-it", name),
+                                   "--search-threads",
+                                   "2"};
   args.insert(args.end(), more.begin(), more.end());
-  s.walkd = testing::StartWalkdOnLoopback(WALKD_BIN, args);
+  s.walkd.process = std::make_unique<testing::ChildProcess>(args);
+  s.walkd.address = s.walkd.process->WaitForLine("walkd: grpc listening on ").value_or("");
   EXPECT_FALSE(s.walkd.address.empty()) << s.walkd.process->output();
+  const std::string metrics =
+      s.walkd.process->WaitForLine("walkd: metrics on http://").value_or("");
+  s.metrics = metrics.substr(0, metrics.find('/'));
   s.client = std::make_unique<client::WalkClient>(s.walkd.address, 30.0);
   for (int attempt = 0; attempt < 1200 * testing::Patience(); ++attempt) {
     grpc::health::v1::HealthCheckResponse::ServingStatus serving;
@@ -159,6 +174,17 @@ TEST(WalkdNavMeshMapsTest, EachContinentWalksItsMapAndAFewTilesAnswerAsAll) {
   EXPECT_GT(found, 150);
   ASSERT_TRUE(few.client->Info(&info).ok());
   EXPECT_LE(info.worlds(0).navmeshes(0).resident_tiles(), w.navmeshes(0).tiles());
+  // The tiles read again and evicted are counted.
+  absl::StatusOr<testing::HttpReply> scraped = testing::HttpGet(few.metrics, "/metrics");
+  ASSERT_TRUE(scraped.ok()) << scraped.status();
+  for (const char* counter :
+       {"walk_navmesh_tiles_decoded_total", "walk_navmesh_tiles_evicted_total"}) {
+    const std::string type = std::string("# TYPE ") + counter + " counter";
+    EXPECT_NE(scraped->body.find(type), std::string::npos) << counter;
+    const std::size_t at = scraped->body.find(std::string("\n") + counter + " ");
+    ASSERT_NE(at, std::string::npos) << counter;
+    EXPECT_GT(std::atof(scraped->body.c_str() + at + std::strlen(counter) + 2), 0.0) << counter;
+  }
 
   // Continent 2 has no navmesh: the navmesh backend is refused naming it.
   walk::v1::WalkRequest r = RandomWalks(worlds + "/city", 0, 0, 1)[0];
