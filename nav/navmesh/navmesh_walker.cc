@@ -125,15 +125,28 @@ NavMeshWalker& NavMeshWalker::operator=(NavMeshWalker&&) noexcept = default;
 NavMeshWalker::~NavMeshWalker() = default;
 
 absl::StatusOr<NavMeshWalker> NavMeshWalker::Create(const NavMesh& navmesh) {
-  auto impl = std::make_unique<Impl>();
-  impl->navmesh = &navmesh;
-  impl->mesh = navmesh.detour();
-  const dtStatus status = impl->query.init(impl->mesh, kNavMeshWalkerNodes);
+  NavMeshWalker walker(std::make_unique<Impl>());
+  if (absl::Status s = walker.Bind(navmesh); !s.ok()) return s;
+  return walker;
+}
+
+absl::Status NavMeshWalker::Bind(const NavMesh& navmesh) {
+  Impl& m = *impl_;
+  if (m.navmesh == &navmesh) return absl::OkStatus();
+  m.navmesh = &navmesh;
+  m.mesh = navmesh.detour();
+  m.side_seen.clear();
+  m.side_cost.clear();
+  // Detour keeps its node pool and open list when they are large enough: binding again
+  // allocates nothing.
+  const dtStatus status = m.query.init(m.mesh, kNavMeshWalkerNodes);
   if (dtStatusFailed(status)) {
     return absl::InternalError(absl::StrCat("dtNavMeshQuery::init failed: status ", status));
   }
-  return NavMeshWalker(std::move(impl));
+  return absl::OkStatus();
 }
+
+const NavMesh* NavMeshWalker::navmesh() const { return impl_->navmesh; }
 
 WalkAnswer ToWalkAnswer(NavMeshWalk walk, bool want_path) {
   WalkAnswer answer;
@@ -320,6 +333,7 @@ void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
     const dtMeshTile* tile = nullptr;
     const dtPoly* poly = nullptr;
     m.mesh->getTileAndPolyByRefUnsafe(node->id, &tile, &poly);
+    if (tile == nullptr || tile->header == nullptr) continue;  // never so: the search's own tiles
     const int index = static_cast<int>(m.mesh->decodePolyIdTile(node->id));
     if (poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION) {
       const int con = static_cast<int>(poly - tile->polys) - tile->header->offMeshBase;
@@ -385,7 +399,9 @@ absl::StatusOr<NavMeshWalk> NavMeshWalker::WalkResident(const Place& from, const
     return absl::InternalError(absl::StrCat("findPath failed: status ", found));
   }
   walk.polys_visited = static_cast<std::size_t>(poly_count);
-  if (cache != nullptr) {
+  // (findPath leaves the node pool as the last search left it when both ends snap to one
+  // polygon: no search, and nothing to add.)
+  if (cache != nullptr && *start_ref != *goal_ref) {
     AddFrontier(*cache);
     if (!m.wanted.empty()) return walk;  // asked again once those tiles are resident
   }

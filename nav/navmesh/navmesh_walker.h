@@ -62,6 +62,11 @@ class NavMeshWalker {
   // initialize, e.g. out of memory).
   static absl::StatusOr<NavMeshWalker> Create(const NavMesh& navmesh);
 
+  // Binds the walker to `navmesh` instead (which must outlive it), keeping its node pool: one
+  // walker serves every navmesh a search thread walks on. Errors: as Create's.
+  absl::Status Bind(const NavMesh& navmesh);
+  const NavMesh* navmesh() const;  // the navmesh it walks on
+
   NavMeshWalker(NavMeshWalker&&) noexcept;
   NavMeshWalker& operator=(NavMeshWalker&&) noexcept;
   ~NavMeshWalker();
