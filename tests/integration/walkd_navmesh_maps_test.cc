@@ -1,12 +1,15 @@
 // A game server's navmesh folder against a real walkd: two shared meshes' navmeshes written by
 // walkgrid as maps 0 and 1 of one world's mmaps/ folder (map 1 on continent 1, navmesh.json's
 // default), beside a grid of the first mesh. walkd serves a navmesh per continent, refuses the
-// navmesh backend naming a continent without one, and answers the same with a tile cache of a few
-// tiles (--navmesh-cache-mb) as with every tile resident. Skips when the shared meshes are absent.
+// navmesh backend naming a continent without one, fails a world whose navmesh.json puts two maps
+// on one continent, and answers the same with a tile cache of a few tiles (--navmesh-cache-mb) as
+// with every tile resident, counting the tiles it reads again. Skips when the shared meshes are
+// absent.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -47,6 +50,11 @@ std::string MakeWorlds() {
     const testing::CommandResult made = RunCommand(argv);
     EXPECT_EQ(made.exit_code, 0) << made.output;
   }
+  // "clash": the same maps, navmesh.json putting both on continent 0.
+  fs::create_directories(worlds + "/clash");
+  fs::copy(city + "/mmaps", worlds + "/clash/mmaps", fs::copy_options::recursive);
+  std::ofstream(worlds + "/clash/navmesh.json")
+      << R"({"format": "mmaps", "maps": [{"map": 0}, {"map": 1, "continent": 0}]})";
   return worlds;
 }
 
@@ -136,8 +144,15 @@ TEST(WalkdNavMeshMapsTest, EachContinentWalksItsMapAndAFewTilesAnswerAsAll) {
 
   walk::v1::InfoResponse info;
   ASSERT_TRUE(few.client->Info(&info).ok());
-  ASSERT_EQ(info.worlds_size(), 1);
+  ASSERT_EQ(info.worlds_size(), 2);
+  // Two maps on one continent fail their world, naming both.
+  const walk::v1::WorldInfo& clash = info.worlds(1);
+  EXPECT_EQ(clash.name(), "clash");
+  EXPECT_EQ(clash.state(), walk::v1::WORLD_STATE_FAILED);
+  EXPECT_NE(clash.error().find("navmesh maps 0 and 1 both walk continent 0"), std::string::npos)
+      << clash.error();
   const walk::v1::WorldInfo& w = info.worlds(0);
+  ASSERT_EQ(w.name(), "city");
   ASSERT_EQ(w.navmeshes_size(), 2);
   EXPECT_EQ(w.navmeshes(0).map(), 0u);
   EXPECT_EQ(w.navmeshes(0).continent(), 0u);
