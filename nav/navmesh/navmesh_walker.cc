@@ -21,7 +21,7 @@ struct NavMeshWalker::Impl {
   const NavMesh* navmesh = nullptr;
   const dtNavMesh* mesh = nullptr;
   // With a tile cache: the tiles this walk has pinned, those it wants next, and which (tile,
-  // side) pairs the frontier has looked at (stamped, by tile x 9 + side).
+  // side) pairs the frontier has looked at (stamped, by tile x 10 + side).
   std::vector<int> pinned, wanted;
   std::vector<std::uint32_t> side_seen;
   std::vector<float> side_cost;      // by tile x 9 + side: the cheapest node beside it
@@ -304,7 +304,8 @@ absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& 
 
 void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
   Impl& m = *impl_;
-  const std::size_t slots = 9 * m.navmesh->tile_records().size();
+  constexpr std::size_t kSlots = NavMeshTileCache::kIncoming + 1;  // sides, own cell, incoming
+  const std::size_t slots = kSlots * m.navmesh->tile_records().size();
   if (m.side_seen.size() < slots) {
     m.side_seen.assign(slots, 0);
     m.side_cost.assign(slots, 0.0f);
@@ -314,10 +315,11 @@ void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
     m.side_stamp = 1;
   }
   // Every (tile, side) a polygon in the node pool borders (side 8: the tile's own cell, other
-  // layers), with the lowest estimated total cost (Detour's f) of the nodes that border it.
+  // layers; kIncoming: the tiles whose two-way connections land in it), with the lowest
+  // estimated total cost (Detour's f) of the nodes that border it.
   m.touched.clear();
   auto touch = [&](int tile, int side, float total) {
-    const std::size_t slot = 9 * std::size_t(tile) + side;
+    const std::size_t slot = kSlots * std::size_t(tile) + side;
     if (m.side_seen[slot] != m.side_stamp) {
       m.side_seen[slot] = m.side_stamp;
       m.side_cost[slot] = total;
@@ -335,6 +337,7 @@ void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
     m.mesh->getTileAndPolyByRefUnsafe(node->id, &tile, &poly);
     if (tile == nullptr || tile->header == nullptr) continue;  // never so: the search's own tiles
     const int index = static_cast<int>(m.mesh->decodePolyIdTile(node->id));
+    touch(index, NavMeshTileCache::kIncoming, node->total);  // two-way connections landing here
     if (poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION) {
       const int con = static_cast<int>(poly - tile->polys) - tile->header->offMeshBase;
       const unsigned char side = tile->offMeshCons[con].side;
@@ -356,7 +359,7 @@ void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
   float cheapest = std::numeric_limits<float>::infinity();
   for (std::size_t slot : m.touched) {
     beside.clear();
-    cache.TilesBeside(static_cast<int>(slot / 9), static_cast<int>(slot % 9), &beside);
+    cache.TilesBeside(static_cast<int>(slot / kSlots), static_cast<int>(slot % kSlots), &beside);
     for (int other : beside) {
       if (cache.Resident(other)) continue;
       missing.emplace_back(m.side_cost[slot], other);

@@ -25,6 +25,25 @@ NavMeshTileCache::NavMeshTileCache(NavMesh* navmesh, std::uint64_t budget_bytes,
     ++resident_tiles_;
     by_cell_[{records[i].x, records[i].y}].push_back(static_cast<int>(i));
   }
+  // Two-way connections between tiles, read while every tile is resident.
+  incoming_.resize(n);
+  const dtNavMesh& mesh = *navmesh_->detour();
+  std::vector<int> landing;
+  for (std::size_t i = 0; i < n; ++i) {
+    const dtMeshTile* tile = mesh.getTileByRef(static_cast<dtTileRef>(records[i].ref));
+    if (tile == nullptr || tile->header == nullptr) continue;
+    for (int k = 0; k < tile->header->offMeshConCount; ++k) {
+      const dtOffMeshConnection& con = tile->offMeshCons[k];
+      if ((con.flags & DT_OFFMESH_CON_BIDIR) == 0) continue;
+      landing.clear();
+      TilesBeside(static_cast<int>(i), con.side < 8 ? con.side : 8, &landing);
+      for (int other : landing) incoming_[other].push_back(static_cast<int>(i));
+    }
+  }
+  for (std::vector<int>& tiles : incoming_) {
+    std::sort(tiles.begin(), tiles.end());
+    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+  }
   std::unique_lock<std::shared_mutex> lock(mu_);
   Evict();
 }
@@ -51,6 +70,10 @@ void NavMeshTileCache::TilesBeside(int index, int side, std::vector<int>* out) c
   // Detour's sides: 0 is +x, counting anticlockwise (dtNavMesh::getNeighbourTilesAt).
   static constexpr int kDx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
   static constexpr int kDy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+  if (side == kIncoming) {
+    out->insert(out->end(), incoming_[index].begin(), incoming_[index].end());
+    return;
+  }
   const NavMesh::TileRecord& r = navmesh_->tile_records()[index];
   const bool beside = side >= 0 && side < 8;
   const auto it = by_cell_.find({r.x + (beside ? kDx[side] : 0), r.y + (beside ? kDy[side] : 0)});

@@ -45,9 +45,11 @@ class NavMeshTileCache {
   // Appends to `out` every tile whose cell meets the box x0 .. x1, z0 .. z1 (Detour's axes), at
   // every layer.
   void TilesUnder(float x0, float z0, float x1, float z1, std::vector<int>* out) const;
-  // Appends to `out` the tiles beside tile `index` on `side` (Detour's 0 .. 7; anything else:
-  // the other layers of its own cell) at every layer.
+  // Appends to `out` the tiles beside tile `index` on `side` (Detour's 0 .. 7; 8: the other
+  // layers of its own cell) at every layer; for `side` kIncoming, the other tiles holding a
+  // two-way off-mesh connection that lands in tile `index` (Detour links its landing back to it).
   void TilesBeside(int index, int side, std::vector<int>* out) const;
+  static constexpr int kIncoming = 9;
 
   // Makes every tile of `wanted` resident and pins it (until Release), reading the missing ones
   // again and then evicting the least recently used unpinned tiles while over the budget. Call
@@ -76,6 +78,7 @@ class NavMeshTileCache {
   std::unique_ptr<std::atomic<std::uint64_t>[]> last_used_;
   std::atomic<std::uint64_t> clock_{1};
   std::map<std::pair<std::int32_t, std::int32_t>, std::vector<int>> by_cell_;  // (x, y) -> tiles
+  std::vector<std::vector<int>> incoming_;  // by tile: tiles of two-way connections landing in it
   std::atomic<std::uint64_t> resident_bytes_{0};
   std::atomic<std::uint32_t> resident_tiles_{0};
   std::atomic<std::uint64_t> decoded_{0};
