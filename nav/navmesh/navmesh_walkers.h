@@ -1,9 +1,9 @@
-// One search thread's navmesh walkers, one per navmesh it has walked on, made on first use (a
-// walker's Detour node pool is allocated once, then reused by every walk on that navmesh).
+// One search thread's navmesh walker, made on first use and bound to the navmesh of each walk in
+// turn: its Detour node pool (about 2 MB) is allocated once and reused by every walk on every
+// navmesh, so a world of many maps costs one pool a thread, not one a map and thread.
 // Not thread-safe: each search thread owns one (nav::Searchers).
 #pragma once
 
-#include <map>
 #include <memory>
 
 #include "absl/status/statusor.h"
@@ -14,20 +14,20 @@ namespace walk::nav {
 
 class NavMeshWalkers {
  public:
-  // The walker on `navmesh` (which must outlive this object: served worlds are never unloaded),
-  // made the first time it is asked for. Errors: those of NavMeshWalker::Create.
+  // The walker, bound to `navmesh` (which must outlive its walks: served worlds are never
+  // unloaded). Errors: those of NavMeshWalker::Create and Bind.
   absl::StatusOr<NavMeshWalker*> For(const NavMesh& navmesh) {
-    auto it = walkers_.find(&navmesh);
-    if (it == walkers_.end()) {
+    if (walker_ == nullptr) {
       absl::StatusOr<NavMeshWalker> walker = NavMeshWalker::Create(navmesh);
       if (!walker.ok()) return walker.status();
-      it = walkers_.emplace(&navmesh, std::make_unique<NavMeshWalker>(*std::move(walker))).first;
+      walker_ = std::make_unique<NavMeshWalker>(*std::move(walker));
     }
-    return it->second.get();
+    if (absl::Status s = walker_->Bind(navmesh); !s.ok()) return s;
+    return walker_.get();
   }
 
  private:
-  std::map<const NavMesh*, std::unique_ptr<NavMeshWalker>> walkers_;
+  std::unique_ptr<NavMeshWalker> walker_;
 };
 
 }  // namespace walk::nav
