@@ -69,11 +69,16 @@ absl::StatusOr<ZoneLayer> ParseZoneLayer(std::string_view text, const std::strin
 }
 
 std::vector<ZoneColumns> ApplyZoneLayer(const ZoneLayer& layer, World* world) {
-  // The layer replaces the zones of the continents it names, and only theirs.
+  // The layer replaces the zones of the continents it names, and only theirs: the zones the
+  // others still carry stay in the world's list (the file's own win on an id both have).
+  std::vector<bool> kept(65536, false);
   for (Continent& c : world->continents) {
     const bool named = std::any_of(layer.areas.begin(), layer.areas.end(),
                                    [&](const ZoneArea& area) { return area.continent == c.id; });
-    if (!named) continue;
+    if (!named) {
+      for (std::uint16_t zone : c.zone) kept[zone] = true;
+      continue;
+    }
     const WorldFrame frame = world->FrameOf(c);
     std::fill(c.zone.begin(), c.zone.end(), std::uint16_t{0});
     for (const ZoneArea& area : layer.areas) {
@@ -87,7 +92,14 @@ std::vector<ZoneColumns> ApplyZoneLayer(const ZoneLayer& layer, World* world) {
       }
     }
   }
-  world->zones = layer.zones;
+  std::vector<Zone> zones = layer.zones;
+  for (const Zone& zone : world->zones) {
+    const bool in_file = std::any_of(layer.zones.begin(), layer.zones.end(),
+                                     [&](const Zone& z) { return z.id == zone.id; });
+    if (kept[zone.id] && !in_file) zones.push_back(zone);
+  }
+  std::sort(zones.begin(), zones.end(), [](const Zone& a, const Zone& b) { return a.id < b.id; });
+  world->zones = std::move(zones);
   // Columns per zone: every surface of a column has the column's zone now.
   std::map<std::uint16_t, std::uint64_t> columns;
   for (const Continent& c : world->continents) {

@@ -204,6 +204,37 @@ TEST(GroundLayersTest, LayersAreLaidInTheWorldsFrame) {
   EXPECT_EQ(c.zone[SurfaceAt(c, 1, 0)], 0);
 }
 
+TEST(GroundLayersTest, ALayerRepricesOnlyTheContinentsItNames) {
+  // Two continents, each in its own frame; zones and roads for continent 1 only.
+  World world = OpenWorld(8, 4);
+  World other = OpenWorld(6, 6);
+  other.continents[0].id = 1;
+  other.continents[0].origin_column_x = 100;
+  world.continents.push_back(other.continents[0]);
+  const std::string first = Collection({Feature(
+      R"({"zone": 2, "min_level": 0, "max_level": 1, "continent": 0})", Polygon(0, 0, 3, 3))});
+  ASSERT_TRUE(Lay(&world, first, "", "").ok());
+  const World before = world;
+  const std::string zones = Collection({Feature(
+      R"({"zone": 1, "min_level": 0, "max_level": 1, "continent": 1})", Polygon(100, 0, 103, 3))});
+  const std::string roads =
+      Collection({Feature(R"({"continent": 1, "width_yards": 1})",
+                          R"({"type": "LineString", "coordinates": [[100, 4.5], [106, 4.5]]})")});
+  absl::StatusOr<LayersReport> report = Lay(&world, zones, roads, "");
+  ASSERT_TRUE(report.ok()) << report.status();
+  // Continent 0 keeps its zone and its content id (so its stored answers); continent 1 changes.
+  EXPECT_EQ(world.continents[0].content_id, before.continents[0].content_id);
+  EXPECT_EQ(world.continents[0].zone, before.continents[0].zone);
+  EXPECT_NE(world.continents[1].content_id, before.continents[1].content_id);
+  const Continent& c = world.continents[1];
+  EXPECT_EQ(c.zone[SurfaceAt(c, 1, 1)], 1);
+  EXPECT_NE(c.marks[SurfaceAt(c, 2, 4)] & kMarkRoad, 0);
+  // The world's zone list keeps continent 0's zone beside the file's.
+  ASSERT_EQ(world.zones.size(), 2u);
+  EXPECT_EQ(world.zones[0].id, 1);
+  EXPECT_EQ(world.zones[1].id, 2);
+}
+
 TEST(GroundLayersTest, LayingTheSameFilesAgainChangesNothing) {
   World world = OpenWorld(6, 6);
   const std::string zones =
