@@ -49,45 +49,56 @@ absl::StatusOr<NavMesh> ReadNavMesh(const std::string& path, NavMeshFormat* form
   return folder ? ReadMmapsFolder(path, map) : ReadMsetFile(path);
 }
 
-absl::StatusOr<std::vector<WorldNavMeshMap>> LoadWorldNavMeshes(const std::string& world_dir,
-                                                                NavMeshFormat* format) {
-  const fs::path mset = fs::path(world_dir) / kWorldMsetFile;
-  const fs::path mmaps = fs::path(world_dir) / kWorldMmapsFolder;
+namespace {
+
+// Which navmesh files `world_dir` holds: navmesh.bin, mmaps/, or neither (nullopt). Both is
+// refused.
+absl::StatusOr<std::optional<NavMeshFormat>> WorldNavMeshFiles(const std::string& world_dir) {
   std::error_code error;
-  const bool has_mset = fs::exists(mset, error);
-  const bool has_mmaps = fs::is_directory(mmaps, error);
+  const bool has_mset = fs::exists(fs::path(world_dir) / kWorldMsetFile, error);
+  const bool has_mmaps = fs::is_directory(fs::path(world_dir) / kWorldMmapsFolder, error);
   if (has_mset && has_mmaps) {
     return absl::InvalidArgumentError(world_dir + ": both navmesh.bin and mmaps/ (keep one)");
   }
+  if (has_mset) return NavMeshFormat::kMset;
+  if (has_mmaps) return NavMeshFormat::kMmaps;
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<WorldNavMeshMap>> LoadWorldNavMeshes(const std::string& world_dir,
+                                                                NavMeshFormat* format) {
+  absl::StatusOr<std::optional<NavMeshFormat>> files = WorldNavMeshFiles(world_dir);
+  if (!files.ok()) return files.status();
   std::vector<WorldNavMeshMap> maps;
-  if (has_mset) {
-    if (format != nullptr) *format = NavMeshFormat::kMset;
-    absl::StatusOr<NavMesh> navmesh = ReadMsetFile(mset.string());
+  if (!files->has_value()) return maps;
+  if (format != nullptr) *format = **files;
+  if (**files == NavMeshFormat::kMset) {
+    absl::StatusOr<NavMesh> navmesh = ReadMsetFile((fs::path(world_dir) / kWorldMsetFile).string());
     if (!navmesh.ok()) return navmesh.status();
     maps.push_back(WorldNavMeshMap{0, *std::move(navmesh)});
-  } else if (has_mmaps) {
-    if (format != nullptr) *format = NavMeshFormat::kMmaps;
-    absl::StatusOr<std::vector<MmapsMap>> read = ReadMmapsMaps(mmaps.string());
-    if (!read.ok()) return read.status();
-    for (MmapsMap& m : *read) maps.push_back(WorldNavMeshMap{m.map, std::move(m.navmesh)});
+    return maps;
   }
+  absl::StatusOr<std::vector<MmapsMap>> read =
+      ReadMmapsMaps((fs::path(world_dir) / kWorldMmapsFolder).string());
+  if (!read.ok()) return read.status();
+  for (MmapsMap& m : *read) maps.push_back(WorldNavMeshMap{m.map, std::move(m.navmesh)});
   return maps;
 }
 
 absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> ListWorldNavMeshMaps(
     const std::string& world_dir, NavMeshFormat* format) {
-  const fs::path mset = fs::path(world_dir) / kWorldMsetFile;
-  const fs::path mmaps = fs::path(world_dir) / kWorldMmapsFolder;
-  std::error_code error;
-  const bool has_mset = fs::exists(mset, error);
-  const bool has_mmaps = fs::is_directory(mmaps, error);
-  if (has_mset && has_mmaps) {
-    return absl::InvalidArgumentError(world_dir + ": both navmesh.bin and mmaps/ (keep one)");
-  }
-  if (format != nullptr) *format = has_mmaps ? NavMeshFormat::kMmaps : NavMeshFormat::kMset;
-  if (has_mmaps) return ListMmapsMaps(mmaps.string());
+  absl::StatusOr<std::optional<NavMeshFormat>> files = WorldNavMeshFiles(world_dir);
+  if (!files.ok()) return files.status();
   std::map<std::uint32_t, std::uint64_t> maps;
-  if (has_mset) maps[0] = fs::file_size(mset, error);
+  if (!files->has_value()) return maps;
+  if (format != nullptr) *format = **files;
+  if (**files == NavMeshFormat::kMmaps) {
+    return ListMmapsMaps((fs::path(world_dir) / kWorldMmapsFolder).string());
+  }
+  std::error_code error;
+  maps[0] = fs::file_size(fs::path(world_dir) / kWorldMsetFile, error);
   return maps;
 }
 
