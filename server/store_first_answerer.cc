@@ -496,7 +496,7 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
     result.answer.status = nav::WalkStatus::kOffMap;  // the navmesh walks another continent
     result.answer.method = nav::Method::kNavMesh;
   } else {
-    absl::StatusOr<nav::NavMeshWalker*> walker = searchers.navmesh.For(*served.navmesh);
+    absl::StatusOr<nav::NavMeshWalkers::Lease> walker = served.walkers->Take(*served.navmesh);
     if (!walker.ok()) return walker.status();
     absl::StatusOr<nav::NavMeshWalk> walk =
         (*walker)->Walk(p.from, p.to, nav::NavMeshPricing{p.metric->metric.get(), &*served.ground},

@@ -24,6 +24,7 @@
 #include "nav/grid/grid.h"
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_ground.h"
+#include "nav/navmesh/navmesh_walkers.h"
 #include "nav/search/jump_grid.h"
 #include "nav/travel/travel_network.h"
 #include "server/walk_query.h"
@@ -45,6 +46,8 @@ struct ServedNavMesh {
   nav::ContinentId continent = 0;  // the continent it walks
   std::string format;              // "mset", "mmaps"; empty when saved answers only
   std::string note;                // what was loaded, for the log and Info
+  // The walkers on `navmesh`, leased per walk; they go with the world.
+  std::unique_ptr<nav::NavMeshWalkers> walkers = std::make_unique<nav::NavMeshWalkers>();
 
   bool saved_only() const { return !navmesh.has_value(); }
 };
