@@ -1,5 +1,6 @@
-// walkd: the walk-query daemon. Parses options, starts, prints where it listens, and waits for
-// SIGTERM or SIGINT to shut down cleanly (exit 0).
+// walkd: the walk-query daemon. Parses options, starts, prints where it listens, reloads the
+// worlds whose files changed on SIGHUP, and waits for SIGTERM or SIGINT to shut down cleanly
+// (exit 0).
 #include <csignal>
 #include <iostream>
 
@@ -12,12 +13,14 @@ int main(int argc, char** argv) {
     (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message;
     return parsed.exit_code;
   }
-  // Block the stop signals in every thread (threads inherit the mask); this one waits for them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // Block the signals walkd acts on in every thread (threads inherit the mask); this one waits
+  // for them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
   auto walkd = walk::server::Walkd::Start(parsed.options);
@@ -43,7 +46,13 @@ int main(int argc, char** argv) {
   std::cout << "walkd: loading worlds; health is NOT_SERVING until they are ready" << std::endl;
 
   int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
+  for (;;) {
+    sigwait(&signals, &signal_number);
+    if (signal_number != SIGHUP) break;
+    // In the background: a SIGTERM during a long reload is still seen at once.
+    std::cout << "walkd: SIGHUP: reloading the worlds whose files changed" << std::endl;
+    (*walkd)->Reload("");
+  }
   std::cout << "walkd: " << (signal_number == SIGTERM ? "SIGTERM" : "SIGINT")
             << ": stopping (grace " << parsed.options.shutdown_grace_s << " s)" << std::endl;
   (*walkd)->Shutdown(parsed.options.shutdown_grace_s);
