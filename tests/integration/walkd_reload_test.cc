@@ -235,6 +235,9 @@ TEST_F(WalkdReloadTest, ARebuiltWorldIsSwappedInWhileABatchRunsAndTheOtherStaysS
   walk::v1::ReloadResponse reloaded;
   std::vector<walk::v1::WalkRequest> first = alpha_pairs, second = alpha_pairs;
   first.insert(first.end(), beta_pairs.begin(), beta_pairs.end());
+  // Pairs not stored yet: routed on the search pool while the reload runs.
+  const std::vector<walk::v1::WalkRequest> fresh = Pairs("alpha", 13, 400);
+  first.insert(first.end(), fresh.begin(), fresh.end());
   second.insert(second.end(), beta_pairs.begin(), beta_pairs.end());
   const Streamed streamed =
       StreamAcross(address_, first, second, [&] { reloaded = Reload("alpha"); });
