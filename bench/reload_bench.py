@@ -5,7 +5,7 @@ navmesh walkers are leased from the world), replaces its grid file by a copy (a 
 world's files changed) and asks `walkctl admin reload`. Prints, per round, the reload's time as
 walkd measured it (reading, setting up, swapping in), the call's wall time, and walkd's resident
 memory (VmRSS) before the reload, at its peak while the reload ran (the two worlds side by
-side), and right after the reply (the old world freed). The baseline, measured in the same run:
+side), right after the reply (the old world freed) and a second later. The baseline, measured in the same run:
 walkd's resident memory once the world first loaded, so the rounds show whether each reload
 gives the old world's memory back (without that, each round would add a world).
 
@@ -80,12 +80,14 @@ def reload_round(walkd, world_dir, world):
     done.set()
     sampler.join()
     after = rss_mb(walkd.proc.pid)
+    time.sleep(1.0)
+    settled = rss_mb(walkd.proc.pid)
     if reply.returncode != 0:
         raise RuntimeError(reply.stdout + reply.stderr)
     result = json.loads(reply.stdout.splitlines()[0])["worlds"][0]
     if result["result"] != "RELOAD_RESULT_RELOADED":
         raise RuntimeError(str(result))
-    return result, wall, before, max(peak[0], after), after
+    return result, wall, before, max(peak[0], after), after, settled
 
 
 def main():
@@ -109,13 +111,13 @@ def main():
         loaded = rss_mb(walkd.proc.pid)
         box = extent(walkd.addr, world)
         print(f"walkd with {world} loaded: {loaded:.0f} MB resident")
-        print("round  reload s  wall s  RSS before MB  peak MB  after MB  generation")
+        print("round  reload s  wall s  RSS before MB  peak MB  after MB  1 s later  generation")
         for r in range(1, args.rounds + 1):
             ask_walks(walkd.addr, world, box, args.walks, r, tmp)
-            result, wall, before, peak, after = reload_round(walkd, os.path.join(worlds, world),
+            result, wall, before, peak, after, settled = reload_round(walkd, os.path.join(worlds, world),
                                                              world)
             print(f"{r:5d}  {result['seconds']:8.2f}  {wall:6.2f}  {before:13.0f}  {peak:7.0f}  "
-                  f"{after:8.0f}  {result['generation']}", flush=True)
+                  f"{after:8.0f}  {settled:9.0f}  {result['generation']}", flush=True)
         ask_walks(walkd.addr, world, box, args.walks, 0, tmp)
         print(f"after {args.rounds} reloads and walks: {rss_mb(walkd.proc.pid):.0f} MB resident")
         walkd.stop()
