@@ -574,6 +574,7 @@ void Walkd::Shutdown(double grace_s) {
     // then cached for the next start); at the grace's end its loading stops.
     if (!p.worlds.WaitForLoadingUntil(deadline)) p.worlds.StopLoading();
     p.worlds.JoinLoading();
+    p.worlds.JoinReloading();  // its last answer is logged before the parts it uses go
     if (p.metrics_exposer) p.metrics_exposer->Stop();
   });
 }

@@ -188,7 +188,7 @@ const ServedWorld::MetricEntry* ServedWorld::MetricFor(const std::string& profil
 
 WorldRegistry::~WorldRegistry() {
   StopReloading();
-  if (reloader_.joinable()) reloader_.join();
+  JoinReloading();
   StopLoading();  // nobody will read the worlds still loading
   JoinLoading();
 }
@@ -419,6 +419,10 @@ void WorldRegistry::StopReloading() {
   for (ReloadRequest& request : not_begun) {
     request.done(absl::UnavailableError("walkd is stopping: the reload was not begun"));
   }
+}
+
+void WorldRegistry::JoinReloading() {
+  if (reloader_.joinable()) reloader_.join();
 }
 
 void WorldRegistry::ReloadLoop() {

@@ -182,6 +182,8 @@ class WorldRegistry {
   // stops within milliseconds (as StopLoading stops a load) and keeps the old world. Returns at
   // once.
   void StopReloading();
+  // Waits for the reloading thread to end (after StopReloading): `done` callbacks run no more.
+  void JoinReloading();
 
   // The world of that name. Errors: NOT_FOUND (unknown name), UNAVAILABLE (loading or failed;
   // the message says which).
