@@ -372,7 +372,7 @@ int Run(int argc, char** argv) {
   }
 
   // Whole walks through AnswerWalk (auto): cold (no leg cached), then warm (the same pairs).
-  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.frame(), s); };
+  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.FrameOf(c), s); };
   Searchers searchers;
   WalkOptions options;
   options.router = &router;

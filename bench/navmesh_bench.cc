@@ -212,8 +212,8 @@ nlohmann::ordered_json Backends(const World& world, NavMesh& navmesh,
   const Continent& c = world.continents[0];
   std::uniform_int_distribution<SurfaceId> surface(0, c.surface_count() - 1);
   for (int i = 0; i < surface_pairs; ++i) {
-    places.emplace_back(PlaceOf(c, world.frame(), surface(random)),
-                        PlaceOf(c, world.frame(), surface(random)));
+    places.emplace_back(PlaceOf(c, world.FrameOf(c), surface(random)),
+                        PlaceOf(c, world.FrameOf(c), surface(random)));
   }
   FineGridAStar astar;
   int grid_found = 0, mesh_found = 0, took_mesh = 0, none = 0, detour = 0, hybrid_found = 0;

@@ -81,8 +81,8 @@ ServedModels::ServedModels(const walk::v1::InfoResponse& info) {
     World& world = worlds_[w.name()];
     world.default_backend = w.default_backend();
     for (const walk::v1::ModelInfo& m : w.models()) {
-      world.by_profile_band[{m.profile(), m.band()}] = {m.grid_model(), m.navmesh_model(),
-                                                        m.trip_model()};
+      world.by_question[{m.profile(), m.band(), m.continent()}] = {
+          m.grid_model(), m.navmesh_model(), m.trip_model()};
     }
   }
 }
@@ -92,8 +92,10 @@ std::string ServedModels::For(const walk::v1::WalkRequest& walk, bool trip) cons
   if (world == worlds_.end()) return "";
   // An empty profile is "shortest" (WalkRequest.profile).
   const std::string profile = walk.profile().empty() ? "shortest" : walk.profile();
-  const auto models = world->second.by_profile_band.find({profile, walk.band()});
-  if (models == world->second.by_profile_band.end()) return "";
+  // A walk's (and a trip's) model is looked up on its start's continent.
+  const auto models =
+      world->second.by_question.find({profile, walk.band(), walk.from().continent()});
+  if (models == world->second.by_question.end()) return "";
   const Models& m = models->second;
   if (trip) return m.trip;  // trips walk the grid
   walk::v1::Backend backend = walk.backend();

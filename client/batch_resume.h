@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "client/batch_input.h"
@@ -38,7 +39,8 @@ class ServedModels {
   };
   struct World {
     walk::v1::Backend default_backend = walk::v1::BACKEND_UNSPECIFIED;
-    std::map<std::pair<std::string, std::uint32_t>, Models> by_profile_band;
+    // By profile, band and continent (each continent's answers have their own model).
+    std::map<std::tuple<std::string, std::uint32_t, std::uint32_t>, Models> by_question;
   };
   std::map<std::string, World> worlds_;
 };

@@ -16,7 +16,7 @@ namespace walk::client {
 inline nav::Snap SnapColumn(const nav::World& world, const nav::Continent& continent,
                             std::int64_t column_x, std::int64_t column_y,
                             std::optional<double> z_yards) {
-  const nav::WorldFrame frame = world.frame();
+  const nav::WorldFrame frame = world.FrameOf(continent);
   nav::Place place;
   place.continent = continent.id;
   place.x_yards = frame.CentreX(column_x);

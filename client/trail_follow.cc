@@ -35,7 +35,7 @@ const char* FollowStatusName(FollowStatus status) {
 }
 
 FollowedPosition TrailFollower::Follow(const TrailPosition& position) {
-  const nav::WorldFrame frame = world_.frame();
+  const nav::WorldFrame frame = world_.FrameOf(continent_);
   FollowedPosition out;
   out.column_x = frame.ColumnX(position.x_yards);
   out.column_y = frame.ColumnY(position.y_yards);

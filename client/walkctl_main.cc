@@ -446,8 +446,9 @@ int Info(walk::client::WalkClient& client, bool json) {
               << w.content_id() << ", column " << w.column_yards() << " yd, "
               << w.memory_bytes() / 1024 << " KiB, from " << w.source() << "\n";
     for (const auto& c : w.continents()) {
-      std::cout << "  continent " << c.id() << ": " << c.tiles() << " tiles of " << c.tiles_x()
-                << " x " << c.tiles_y() << ", " << c.columns() << " columns, " << c.surfaces()
+      std::cout << "  continent " << c.id() << " (" << c.source() << "), content id "
+                << c.content_id() << ": " << c.tiles() << " tiles of " << c.tiles_x() << " x "
+                << c.tiles_y() << ", " << c.columns() << " columns, " << c.surfaces()
                 << " surfaces, at most " << c.max_floors() << " floors, " << c.regions()
                 << " regions, " << c.lift_rides() << " lift rides; x " << c.min_x_yards() << " to "
                 << c.max_x_yards() << ", y " << c.min_y_yards() << " to " << c.max_y_yards()
@@ -475,6 +476,9 @@ int Info(walk::client::WalkClient& client, bool json) {
                 << g.cch_arcs() << " CCH arcs, " << g.profiles_size() << " profiles; CCH built in "
                 << g.cch_build_seconds() << " s, customized in " << g.customize_seconds() << " s, "
                 << g.memory_bytes() / 1024 << " KiB\n";
+      for (const std::string& why : g.unprepared()) {
+        std::cout << "    " << why << " (it walks the fine grid)\n";
+      }
     } else {
       std::cout << "  no abstract graph: walks search the fine grid (walkgrid prepare)\n";
     }

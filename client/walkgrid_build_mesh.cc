@@ -26,6 +26,7 @@ struct BuildMeshArgs {
   std::string out;
   nav::VoxelizeOptions options;
   nav::LayerFiles layers;
+  ContinentTarget target;
 };
 
 [[noreturn]] void Fail(const std::string& message) {
@@ -62,24 +63,24 @@ void RunBuildMesh(BuildMeshArgs& args) {
     };
   }
   nav::VoxelizeStats stats;
+  const std::uint32_t id = args.target.id.value_or(0);
   absl::StatusOr<nav::Continent> continent =
-      nav::VoxelizeMesh(*mesh, options, /*id=*/0, width, height, &stats);
+      nav::VoxelizeMesh(*mesh, options, id, width, height, &stats);
   if (counted) std::cerr << "\n";
   if (!continent.ok()) Fail(std::string(continent.status().message()));
 
-  nav::World world;
-  world.column_yards = options.column_yards;
-  world.origin_column_x = origin_column_x;
-  world.origin_column_y = origin_column_y;
-  world.continents.push_back(*std::move(continent));
-  world.content_id = nav::ComputeContentId(world);
-  const std::string layers = args.layers.empty() ? "" : LayWorld(args.layers, &world, "build-mesh");
   const std::string name = FileName(args.mesh_path);
-  if (absl::Status saved = nav::SaveWorld(world, "mesh:" + name, args.out); !saved.ok()) {
-    Fail(std::string(saved.message()));
-  }
+  nav::World built;
+  built.column_yards = options.column_yards;
+  continent->origin_column_x = origin_column_x;
+  continent->origin_column_y = origin_column_y;
+  continent->source = "mesh:" + name;
+  built.continents.push_back(*std::move(continent));
+  nav::AssignContentIds(built);
+  const std::string layers = args.layers.empty() ? "" : LayWorld(args.layers, &built, "build-mesh");
+  const nav::World world = SaveBuilt(std::move(built), args.out, args.target, "build-mesh");
 
-  const nav::Continent& c = world.continents[0];
+  const nav::Continent& c = *world.FindContinent(id);
   nlohmann::ordered_json line;
   line["mesh"] = name;
   line["out"] = args.out;
@@ -94,6 +95,8 @@ void RunBuildMesh(BuildMeshArgs& args) {
   line["dropped_surfaces"] = stats.dropped_surfaces;
   line["read_seconds"] = read_seconds;
   line["build_seconds"] = stats.seconds;
+  line["continent"] = id;
+  line["continent_content_id"] = nav::FormatId(c.content_id);
   line["content_id"] = nav::FormatId(world.content_id);
   if (!layers.empty()) line["layers"] = nlohmann::ordered_json::parse(layers);
   std::cout << line.dump() << std::endl;
@@ -133,6 +136,7 @@ void AddBuildMeshCommand(CLI::App& app) {
   cmd->add_flag("--filter-ledges", o.filter_ledges,
                 "Run Recast's ledge filter (drops rims of drops and steep slopes)");
   AddLayerOptions(cmd, &args->layers);
+  AddContinentOptions(cmd, &args->target);
   cmd->callback([args] { RunBuildMesh(*args); });
 }
 

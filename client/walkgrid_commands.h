@@ -4,6 +4,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,10 +21,11 @@ void AddDemoCommand(CLI::App& app);           // walkgrid_demo.cc
 void AddOracleCommand(CLI::App& app);         // walkgrid_oracle.cc
 void AddGraphCommands(CLI::App& app);   // walkgrid_graph.cc: prepare, export-graph, abstract-check
 void AddGridcolCommand(CLI::App& app);  // walkgrid_gridcol.cc
-void AddTrailfollowCommand(CLI::App& app);  // walkgrid_trailfollow.cc
-void AddSnapcheckCommand(CLI::App& app);    // walkgrid_snapcheck.cc
-void AddLayersCommand(CLI::App& app);       // walkgrid_layers.cc
-void AddNavMeshCommands(CLI::App& app);     // walkgrid_navmesh.cc: build-navmesh, import-navmesh
+void AddTrailfollowCommand(CLI::App& app);   // walkgrid_trailfollow.cc
+void AddSnapcheckCommand(CLI::App& app);     // walkgrid_snapcheck.cc
+void AddLayersCommand(CLI::App& app);        // walkgrid_layers.cc
+void AddNavMeshCommands(CLI::App& app);      // walkgrid_navmesh.cc: build-navmesh, import-navmesh
+void AddSamplePlacesCommand(CLI::App& app);  // walkgrid_places.cc
 
 // Adds --zones, --roads, --hubs and --lifts (ground layer files) to `cmd`, filling *files.
 void AddLayerOptions(CLI::App* cmd, nav::LayerFiles* files);  // walkgrid_layers.cc
@@ -30,6 +33,20 @@ void AddLayerOptions(CLI::App* cmd, nav::LayerFiles* files);  // walkgrid_layers
 // JSON object's text; on a bad file prints why, as `walkgrid COMMAND: ...`, and throws
 // CLI::RuntimeError(1).
 std::string LayWorld(const nav::LayerFiles& files, nav::World* world, const std::string& command);
+
+// Where a command that builds one continent puts it: the whole world in --out (no --continent),
+// or continent ID of the world in --out, created when absent (walkgrid_continent.cc).
+struct ContinentTarget {
+  std::optional<std::uint32_t> id;  // --continent
+  bool replace = false;             // --replace: an existing continent ID is replaced
+};
+// Adds --continent and --replace to `cmd`, filling *target.
+void AddContinentOptions(CLI::App* cmd, ContinentTarget* target);
+// Saves `built` (one continent; its source note set) into `out` as `target` says and returns
+// the world saved. On an error prints why, as `walkgrid COMMAND: ...`, and throws
+// CLI::RuntimeError(1).
+nav::World SaveBuilt(nav::World built, const std::string& out, const ContinentTarget& target,
+                     const std::string& command);
 
 // The median of `values` (0 when empty), as the checks print it.
 inline double Median(std::vector<double> values) {

@@ -35,6 +35,7 @@ struct DemoArgs {
   bool landmarks = false;
   nav::LayerFiles layers;
   std::string navmesh;  // "", "mset" or "mmaps": also build a navmesh of the same ground
+  ContinentTarget target;
 };
 
 [[noreturn]] void Fail(const std::string& message) {
@@ -111,6 +112,9 @@ nlohmann::ordered_json BuildDemoNavMesh(const DemoArgs& args, const nav::DemoOpt
 
 void RunDemo(const DemoArgs& args) {
   using Clock = std::chrono::steady_clock;
+  if (!args.navmesh.empty() && args.target.id.has_value()) {
+    Fail("--navmesh builds a one-continent world's navmesh: not with --continent");
+  }
   nav::DemoOptions options;
   options.seed = args.seed;
   if (!ParseTiles(args.tiles, &options.tiles_x, &options.tiles_y)) {
@@ -143,24 +147,30 @@ void RunDemo(const DemoArgs& args) {
                              ":tiles=" + std::to_string(options.tiles_x) + "x" +
                              std::to_string(options.tiles_y);
   const auto save_started = Clock::now();
-  if (absl::Status saved = nav::SaveWorld(*world, source, args.out); !saved.ok()) {
-    Fail(std::string(saved.message()));
-  }
-  const double save_seconds = std::chrono::duration<double>(Clock::now() - save_started).count();
-  // The travel network, generated from the same plan, beside the grid.
+  world->continents[0].source = source;
+  // The travel network, generated from the same plan (continent 0), beside the grid: with
+  // --continent, only into a folder without one (a network over several continents is the
+  // planner's own file), its nodes on that continent.
   absl::StatusOr<nav::TravelNetwork> travel = nav::DemoTravel(options, *world);
   if (!travel.ok()) Fail(std::string(travel.status().message()));
-  {
-    const std::string path = (std::filesystem::path(args.out) / nav::kTravelFileName).string();
-    std::ofstream out(path, std::ios::trunc);
+  const std::string travel_path = (std::filesystem::path(args.out) / nav::kTravelFileName).string();
+  const bool write_travel = !args.target.id.has_value() || !std::filesystem::exists(travel_path);
+  const std::uint32_t id = args.target.id.value_or(0);
+  for (nav::TravelNode& node : travel->nodes) node.place.continent = id;
+  world->continents[0].id = id;
+  nav::AssignContentIds(*world);
+  *world = SaveBuilt(*std::move(world), args.out, args.target, "demo");
+  const double save_seconds = std::chrono::duration<double>(Clock::now() - save_started).count();
+  if (write_travel) {
+    std::ofstream out(travel_path, std::ios::trunc);
     out << nav::TravelText(*travel);
-    if (!out.flush()) Fail("cannot write " + path);
+    if (!out.flush()) Fail("cannot write " + travel_path);
   }
 
   nlohmann::ordered_json navmesh_line;
   if (!args.navmesh.empty()) navmesh_line = BuildDemoNavMesh(args, options, *world);
 
-  const nav::Continent& c = world->continents[0];
+  const nav::Continent& c = *world->FindContinent(id);
   nlohmann::ordered_json line;
   line["seed"] = args.seed;
   line["tiles"] = std::to_string(options.tiles_x) + "x" + std::to_string(options.tiles_y);
@@ -172,9 +182,17 @@ void RunDemo(const DemoArgs& args) {
   line["regions"] = c.region_count();
   line["lifts"] = c.lifts.size() / 2;  // each lift is two rides, one each way
   line["zones"] = world->zones.size();
-  line["travel"] = {{"nodes", travel->nodes.size()},
-                    {"edges", travel->edge_count},
-                    {"hearthstones", travel->hearthstones.size()}};
+  if (write_travel) {
+    line["travel"] = {{"nodes", travel->nodes.size()},
+                      {"edges", travel->edge_count},
+                      {"hearthstones", travel->hearthstones.size()}};
+  } else {
+    line["travel"] = "kept the folder's travel.json";
+  }
+  if (args.target.id.has_value()) {
+    line["continent"] = id;
+    line["continent_content_id"] = nav::FormatId(c.content_id);
+  }
   line["content_id"] = nav::FormatId(world->content_id);
   if (!layers.empty()) line["layers"] = nlohmann::ordered_json::parse(layers);
   line["build_seconds"] = build_seconds;
@@ -223,6 +241,7 @@ void AddDemoCommand(CLI::App& app) {
   cmd->add_flag("--landmarks", args->landmarks,
                 "Also print the landmarks (yards) worth walking between");
   AddLayerOptions(cmd, &args->layers);
+  AddContinentOptions(cmd, &args->target);
   cmd->add_option("--navmesh", args->navmesh,
                   "Also build a navmesh of the same triangles, its lifts as off-mesh "
                   "connections, in this format (mset: navmesh.bin, mmaps: mmaps/)")

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "client/walkgrid_commands.h"
 #include "nav/abstract/abstract_graph.h"
@@ -67,8 +68,32 @@ struct PrepareArgs {
   std::uint32_t spacing = nav::AbstractGraphOptions().entrance_spacing;
   std::uint32_t major_spacing = nav::AbstractGraphOptions().major_entrance_spacing;
   std::vector<std::string> profiles;
+  std::vector<std::uint32_t> continents;  // empty: those without a current graph
+  bool all = false;                       // every continent, even those with a current graph
   unsigned threads = 0;
 };
+
+// The continents to prepare: those asked, or (neither --continents nor --all) every continent
+// `earlier` (the graph in the folder) has no current graph of with these settings. Sets *kept to
+// the earlier graph when some of its continents stay.
+std::vector<nav::ContinentId> ContinentsToPrepare(const PrepareArgs& args, const nav::World& world,
+                                                  const nav::AbstractGraphOptions& options,
+                                                  std::optional<nav::AbstractGraph>* kept) {
+  absl::StatusOr<nav::AbstractGraph> earlier = nav::LoadAbstractGraph(world, args.dir);
+  absl::StatusOr<nav::AbstractGraphOptions> resolved = nav::ResolveGraphOptions(world, options);
+  if (args.all || !earlier.ok() || !resolved.ok() ||
+      !nav::GraphSettings(*resolved).SameSettings(*earlier)) {
+    return args.continents;
+  }
+  std::vector<nav::ContinentId> wanted = args.continents;
+  if (wanted.empty()) {
+    for (const nav::Continent& c : world.continents) {
+      if (earlier->Find(c.id) == nullptr) wanted.push_back(c.id);
+    }
+  }
+  *kept = *std::move(earlier);
+  return wanted;
+}
 
 int RunPrepare(const PrepareArgs& args) {
   const auto load_start = Clock::now();
@@ -85,12 +110,22 @@ int RunPrepare(const PrepareArgs& args) {
   options.profiles = args.profiles;
   options.threads = args.threads;
   options.progress = ProgressPrinter("prepare");
+  std::optional<nav::AbstractGraph> earlier;
+  options.continents = ContinentsToPrepare(args, loaded->world, options, &earlier);
+  const bool nothing_to_do = earlier.has_value() && options.continents.empty();
   const std::uint64_t rss_before = PeakResidentBytes();
   const auto start = Clock::now();
-  auto graph = nav::BuildAbstractGraph(loaded->world, options);
+  absl::StatusOr<nav::AbstractGraph> graph =
+      nothing_to_do ? *std::move(earlier) : nav::BuildAbstractGraph(loaded->world, options);
   if (!graph.ok()) {
     std::cerr << "walkgrid: --" << graph.status().message() << "\n";
     return 2;
+  }
+  std::vector<nav::ContinentId> kept;
+  if (nothing_to_do) {
+    for (const nav::ContinentGraph& g : graph->continents) kept.push_back(g.continent);
+  } else if (earlier.has_value()) {
+    kept = nav::KeepPrepared(loaded->world, *std::move(earlier), &*graph);
   }
   const double prepare_s = SecondsSince(start);
   if (absl::Status s = nav::SaveAbstractGraph(*graph, args.dir); !s.ok()) {
@@ -99,7 +134,14 @@ int RunPrepare(const PrepareArgs& args) {
   }
   nlohmann::ordered_json line;
   line["grid"] = args.dir;
-  line["content_id"] = nav::FormatId(graph->content_id);
+  line["content_id"] = nav::FormatId(loaded->world.content_id);
+  line["prepared"] = nlohmann::json::array();
+  for (const nav::ContinentGraph& g : graph->continents) {
+    if (std::find(kept.begin(), kept.end(), g.continent) == kept.end()) {
+      line["prepared"].push_back(g.continent);
+    }
+  }
+  line["kept"] = kept;
   line["cell_columns"] = graph->cell_columns;
   line["entrance_spacing"] = graph->entrance_spacing;
   line["major_entrance_spacing"] = graph->major_entrance_spacing;
@@ -290,6 +332,13 @@ void AddGraphCommands(CLI::App& app) {
       ->capture_default_str();
   prepare->add_option("--profiles", prepare_args->profiles, "profiles to price (default: all)")
       ->delimiter(',');
+  prepare
+      ->add_option("--continents", prepare_args->continents,
+                   "continent ids to prepare (default: those without a current graph); the "
+                   "others keep theirs")
+      ->delimiter(',');
+  prepare->add_flag("--all", prepare_args->all,
+                    "prepare every continent, even those whose graph is current");
   prepare->add_option("--threads", prepare_args->threads, "threads (0: one per core)")
       ->capture_default_str();
   prepare->callback([prepare_args] {

@@ -170,7 +170,7 @@ nlohmann::ordered_json SurfaceJson(const nav::World& world, const nav::Continent
 // One column: its frame index and centre, the level of its usual floor, its surfaces in range.
 nlohmann::ordered_json ColumnJson(const nav::World& world, const nav::Continent& c, std::int64_t x,
                                   std::int64_t y, const GridcolQuery& query) {
-  const nav::WorldFrame frame = world.frame();
+  const nav::WorldFrame frame = world.FrameOf(c);
   nlohmann::ordered_json j;
   j["column"] = {frame.FrameColumnX(x), frame.FrameColumnY(y)};
   j["grid_column"] = {x, y};
@@ -257,7 +257,7 @@ GridcolQuery Validate(const GridcolArgs& args, const nav::World& world,
   if (*continent == nullptr) {
     Refuse("--continent: the world has no continent " + std::to_string(args.continent));
   }
-  const nav::WorldFrame frame = world.frame();
+  const nav::WorldFrame frame = world.FrameOf(**continent);
   const std::int64_t x = frame.ColumnX(query.x_yards), y = frame.ColumnY(query.y_yards);
   if (!(*continent)->OnMap(x, y)) {
     const nav::Continent& c = **continent;
@@ -277,7 +277,7 @@ void RunGridcol(const GridcolArgs& args) {
   const nav::World& world = loaded->world;
   const nav::Continent* c = nullptr;
   const GridcolQuery query = Validate(args, world, &c);
-  const nav::WorldFrame frame = world.frame();
+  const nav::WorldFrame frame = world.FrameOf(*c);
   const std::int64_t cx = frame.ColumnX(query.x_yards), cy = frame.ColumnY(query.y_yards);
   for (std::int64_t y = cy - args.radius; y <= cy + args.radius; ++y) {
     for (std::int64_t x = cx - args.radius; x <= cx + args.radius; ++x) {

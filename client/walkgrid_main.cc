@@ -26,20 +26,25 @@ std::string MapName(const std::string& path) {
 }
 
 int ImportMovingAi(const std::string& map_path, const std::string& out,
-                   const walk::nav::LayerFiles& layer_files) {
+                   const walk::nav::LayerFiles& layer_files,
+                   const walk::client::ContinentTarget& target) {
   auto map = walk::nav::ReadMovingAiMap(map_path);
   if (!map.ok()) return Fail(std::string(map.status().message()));
-  auto world = walk::nav::WorldFromMovingAi(*map);
-  if (!world.ok()) return Fail(std::string(world.status().message()));
+  auto built = walk::nav::WorldFromMovingAi(*map);
+  if (!built.ok()) return Fail(std::string(built.status().message()));
+  const std::uint32_t id = target.id.value_or(0);
+  built->continents[0].id = id;
+  built->continents[0].source = "movingai:" + MapName(map_path);
+  walk::nav::AssignContentIds(*built);
   const std::string layers =
-      layer_files.empty() ? "" : walk::client::LayWorld(layer_files, &*world, "import-movingai");
-  if (auto s = walk::nav::SaveWorld(*world, "movingai:" + MapName(map_path), out); !s.ok()) {
-    return Fail(std::string(s.message()));
-  }
-  const auto& c = world->continents[0];
+      layer_files.empty() ? "" : walk::client::LayWorld(layer_files, &*built, "import-movingai");
+  const World world = walk::client::SaveBuilt(*std::move(built), out, target, "import-movingai");
+  const auto& c = *world.FindContinent(id);
   std::cout << "walkgrid: imported " << map_path << " (" << map->width << " x " << map->height
-            << ") into " << out << ": " << c.surface_count() << " surfaces, " << c.region_count()
-            << " regions, content id " << walk::nav::FormatId(world->content_id) << "\n";
+            << ") into " << out;
+  if (target.id.has_value()) std::cout << " as continent " << id;
+  std::cout << ": " << c.surface_count() << " surfaces, " << c.region_count()
+            << " regions, content id " << walk::nav::FormatId(world.content_id) << "\n";
   if (!layers.empty()) std::cout << layers << "\n";  // the layers' report, one JSON line
   return 0;
 }
@@ -52,9 +57,6 @@ int Info(const std::string& dir) {
   out["source"] = loaded->source;
   out["content_id"] = walk::nav::FormatId(loaded->world.content_id);
   out["column_yards"] = loaded->world.column_yards;
-  // The frame places are named in (docs/formats.md): the grid's column 0 and each extent in it.
-  out["origin_column_x"] = loaded->world.origin_column_x;
-  out["origin_column_y"] = loaded->world.origin_column_y;
   out["memory_bytes"] = loaded->world.MemoryBytes();
   out["zones"] = loaded->world.zones.size();
   out["layers"] = nlohmann::ordered_json::array();
@@ -64,10 +66,15 @@ int Info(const std::string& dir) {
                              {"hash", walk::nav::FormatId(layer.hash)},
                              {"summary", layer.summary}});
   }
-  const walk::nav::WorldFrame frame = loaded->world.frame();
   for (const auto& c : loaded->world.continents) {
+    // The frame its places are named in (docs/formats.md): its column 0 and its extent in it.
+    const walk::nav::WorldFrame frame = loaded->world.FrameOf(c);
     out["continents"].push_back(
         {{"id", c.id},
+         {"source", c.source},
+         {"content_id", walk::nav::FormatId(c.content_id)},
+         {"origin_column_x", c.origin_column_x},
+         {"origin_column_y", c.origin_column_y},
          {"tiles_x", c.tiles_x},
          {"tiles_y", c.tiles_y},
          {"tiles", c.tiles.size()},
@@ -96,7 +103,7 @@ int Floors(const std::string& dir, double x_yards, double y_yards, std::uint32_t
   if (c == nullptr)
     return Fail("--continent: the world has no continent " + std::to_string(continent_id));
   // --at is in the world's frame; the column printed is the frame's too.
-  const walk::nav::WorldFrame frame = world.frame();
+  const walk::nav::WorldFrame frame = world.FrameOf(*c);
   const std::int64_t x = frame.ColumnX(x_yards), y = frame.ColumnY(y_yards);
   if (!c->OnMap(x, y)) {
     return Fail("--at: column " + std::to_string(frame.FrameColumnX(x)) + "," +
@@ -146,6 +153,8 @@ int main(int argc, char** argv) {
   import->add_option("--out", out, "the world folder to write (grid.walkgrid inside)")->required();
   walk::nav::LayerFiles import_layers;
   walk::client::AddLayerOptions(import, &import_layers);
+  walk::client::ContinentTarget import_target;
+  walk::client::AddContinentOptions(import, &import_target);
 
   auto* info = app.add_subcommand("info", "Describe a grid: continents, tiles, surfaces, regions");
   info->add_option("dir", dir, "the world folder")->required();
@@ -168,6 +177,7 @@ int main(int argc, char** argv) {
   walk::client::AddSnapcheckCommand(app);
   walk::client::AddLayersCommand(app);
   walk::client::AddNavMeshCommands(app);
+  walk::client::AddSamplePlacesCommand(app);
 
   CLI11_PARSE(app, argc, argv);
   if (*floors) {
@@ -177,9 +187,9 @@ int main(int argc, char** argv) {
   }
   if (*import) {
     try {
-      return ImportMovingAi(map_path, out, import_layers);
+      return ImportMovingAi(map_path, out, import_layers, import_target);
     } catch (const CLI::RuntimeError& e) {
-      return e.get_exit_code();  // a bad layer file, already named on stderr
+      return e.get_exit_code();  // a bad layer file or continent, already named on stderr
     }
   }
   if (*info) return Info(dir);

@@ -60,7 +60,7 @@ class FollowFile {
     if (!line.contains("index") || line["index"] != p.index) {
       Refuse(where + ": index: expected position " + std::to_string(p.index) + " of the trail", 2);
     }
-    const nav::WorldFrame frame = world.frame();
+    const nav::WorldFrame frame = world.FrameOf(c);
     const nlohmann::json column = {frame.FrameColumnX(x), frame.FrameColumnY(y)};
     if (line.value("column", nlohmann::json()) != column) {
       Refuse(where + ": column: " + line.value("column", nlohmann::json()).dump() +
@@ -113,7 +113,7 @@ nlohmann::ordered_json FloorJson(const nav::Continent& c, nav::SurfaceId s) {
 nlohmann::ordered_json MismatchJson(const nav::World& world, const nav::Continent& c,
                                     const TrailPosition& p, std::int64_t x, std::int64_t y,
                                     nav::SurfaceId usual, nav::SurfaceId walked) {
-  const nav::WorldFrame frame = world.frame();
+  const nav::WorldFrame frame = world.FrameOf(c);
   nlohmann::ordered_json j;
   j["index"] = p.index;
   j["walk"] = nlohmann::ordered_json::parse(p.walk);
@@ -142,7 +142,7 @@ void RunSnapcheck(const SnapcheckArgs& args) {
   if (!args.follow.empty()) follow_file = std::make_unique<FollowFile>(args.follow);
   TrailFollower follower(world, *c);
   ProgressCounter progress("walkgrid snapcheck", "positions");
-  const nav::WorldFrame frame = world.frame();
+  const nav::WorldFrame frame = world.FrameOf(*c);
   Counts n;
   while (true) {
     absl::StatusOr<std::optional<TrailPosition>> next = reader.Next();

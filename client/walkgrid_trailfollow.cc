@@ -53,7 +53,7 @@ nlohmann::ordered_json ColumnHolds(const nav::Continent& c, std::int64_t x, std:
 
 nlohmann::ordered_json PositionJson(const nav::World& world, const nav::Continent& c,
                                     const TrailPosition& p, const FollowedPosition& f) {
-  const nav::WorldFrame frame = world.frame();
+  const nav::WorldFrame frame = world.FrameOf(c);
   nlohmann::ordered_json j;
   j["index"] = p.index;
   j["walk"] = nlohmann::ordered_json::parse(p.walk);

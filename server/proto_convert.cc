@@ -189,7 +189,9 @@ void GraphToProto(const nav::AbstractRouter& router, walk::v1::GraphInfo* out) {
   for (const nav::ContinentGraph& g : graph.continents) {
     out->set_nodes(out->nodes() + g.node_count());
     out->set_arcs(out->arcs() + g.arc_count());
+    out->add_continents(g.continent);
   }
+  for (const std::string& why : graph.unprepared) out->add_unprepared(why);
   out->set_cch_arcs(router.timings().cch_arcs);
   for (const std::string& profile : graph.profiles) out->add_profiles(profile);
   out->set_cch_build_seconds(router.timings().cch_build_seconds);
@@ -415,14 +417,17 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
   if (!w.served) return;
   out->set_default_backend(BackendToProto(w.served->DefaultBackend()));
   for (const ServedWorld::MetricEntry& entry : w.served->metrics) {
-    walk::v1::ModelInfo* m = out->add_models();
-    m->set_profile(entry.metric->profile().name);
-    m->set_band(entry.metric->band());
-    if (w.served->has_grid()) {
-      m->set_grid_model(nav::FormatId(entry.model));
-      m->set_trip_model(nav::FormatId(entry.trip_model));
+    for (const ServedWorld::ContinentModels& models : entry.continents) {
+      walk::v1::ModelInfo* m = out->add_models();
+      m->set_profile(entry.metric->profile().name);
+      m->set_band(entry.metric->band());
+      m->set_continent(models.continent);
+      if (models.grid != 0) {
+        m->set_grid_model(nav::FormatId(models.grid));
+        m->set_trip_model(nav::FormatId(entry.trip_model));
+      }
+      if (models.navmesh != 0) m->set_navmesh_model(nav::FormatId(models.navmesh));
     }
-    if (entry.navmesh_model != 0) m->set_navmesh_model(nav::FormatId(entry.navmesh_model));
   }
   if (w.served->navmesh != nullptr) NavMeshToProto(*w.served->navmesh, out->mutable_navmesh());
   TravelToProto(*w.served, out);
@@ -442,17 +447,23 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
     ci->set_regions(c.region_count());
     ci->set_max_floors(w.served->max_floors[k]);
     ci->set_lift_rides(static_cast<std::uint32_t>(c.lifts.size()));
-    const nav::WorldFrame frame = world.frame();
+    const nav::WorldFrame frame = world.FrameOf(c);
     ci->set_min_x_yards(frame.FrameX(0.0));
     ci->set_min_y_yards(frame.FrameY(0.0));
     ci->set_max_x_yards(frame.FrameX(c.width_columns * world.column_yards));
     ci->set_max_y_yards(frame.FrameY(c.height_columns * world.column_yards));
+    ci->set_content_id(nav::FormatId(c.content_id));
+    ci->set_origin_column_x(c.origin_column_x);
+    ci->set_origin_column_y(c.origin_column_y);
+    ci->set_source(c.source);
   }
   if (const nav::AbstractRouter* router = w.served->router.get()) {
     GraphToProto(*router, out->mutable_graph());
   }
-  out->set_origin_column_x(world.origin_column_x);
-  out->set_origin_column_y(world.origin_column_y);
+  if (!world.continents.empty()) {
+    out->set_origin_column_x(world.continents.front().origin_column_x);
+    out->set_origin_column_y(world.continents.front().origin_column_y);
+  }
   for (const nav::WorldLayer& layer : world.layers) {
     walk::v1::LayerInfo* li = out->add_layers();
     li->set_name(layer.name);

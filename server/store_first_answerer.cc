@@ -100,8 +100,8 @@ KeyedPairs KeyPairs(const WalkPairs& pairs, const nav::World& world, std::uint64
       to_route->push_back({i, false});
       continue;
     }
-    const nav::Snap from_snap = nav::SnapPlace(continent, world.frame(), from);
-    const nav::Snap to_snap = nav::SnapPlace(continent, world.frame(), to);
+    const nav::Snap from_snap = nav::SnapPlace(continent, world.FrameOf(continent), from);
+    const nav::Snap to_snap = nav::SnapPlace(continent, world.FrameOf(continent), to);
     keyed.keys.push_back(store::WalkKey{model, store::MakeEndKey(from, KeySurface(from_snap)),
                                         store::MakeEndKey(to, KeySurface(to_snap))});
     keyed.positions.push_back(i);
@@ -153,6 +153,8 @@ BlockAnswer ToBlockAnswer(std::uint64_t index, const absl::StatusOr<WalkResult>&
 struct StoreFirstAnswerer::Prepared {
   std::shared_ptr<const ServedWorld> world;
   const ServedWorld::MetricEntry* metric = nullptr;
+  ServedWorld::ContinentModels models;  // the metric's on the ends' continent
+  nav::WorldFrame frame;                // that continent's (the world's origin without one)
   nav::Place from, to;
   BackendChoice backend = BackendChoice::kGrid;  // resolved: grid, navmesh or hybrid
   std::optional<nav::Snap> from_snap, to_snap;
@@ -169,6 +171,10 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
   p->metric = p->world->MetricFor(query.profile, query.band);
   p->from = *query.from;
   p->to = *query.to;
+  p->models = p->metric->On(p->from.continent);
+  const nav::World& w = p->world->world;
+  const nav::Continent* on = w.FindContinent(p->from.continent);
+  p->frame = on != nullptr ? w.FrameOf(*on) : nav::WorldFrame{.column_yards = w.column_yards};
   absl::StatusOr<BackendChoice> backend = ResolveBackend(query.backend, *p->world, field_prefix);
   if (!backend.ok()) return backend.status();
   p->backend = *backend;
@@ -182,17 +188,16 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
                          nav::ValidatePlace(p->from, "from").ok() &&
                          nav::ValidatePlace(p->to, "to").ok();
   if (store_ != nullptr && places_ok && p->backend != BackendChoice::kGrid) {
-    p->navmesh_key =
-        store::WalkKey{p->metric->navmesh_model, store::MakeEndKey(p->from, nav::kInvalidId),
-                       store::MakeEndKey(p->to, nav::kInvalidId)};
+    p->navmesh_key = store::WalkKey{p->models.navmesh, store::MakeEndKey(p->from, nav::kInvalidId),
+                                    store::MakeEndKey(p->to, nav::kInvalidId)};
   }
   const nav::World& world = p->world->world;
   const nav::Continent* continent = world.FindContinent(p->from.continent);
   if (store_ != nullptr && !forced && continent != nullptr && places_ok &&
       p->backend != BackendChoice::kNavMesh) {
-    p->from_snap = nav::SnapPlace(*continent, world.frame(), p->from);
-    p->to_snap = nav::SnapPlace(*continent, world.frame(), p->to);
-    p->key = store::WalkKey{p->metric->model, store::MakeEndKey(p->from, KeySurface(*p->from_snap)),
+    p->from_snap = nav::SnapPlace(*continent, world.FrameOf(*continent), p->from);
+    p->to_snap = nav::SnapPlace(*continent, world.FrameOf(*continent), p->to);
+    p->key = store::WalkKey{p->models.grid, store::MakeEndKey(p->from, KeySurface(*p->from_snap)),
                             store::MakeEndKey(p->to, KeySurface(*p->to_snap))};
   }
   return absl::OkStatus();
@@ -229,10 +234,10 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerFromStore(
   if (absl::Status s = Prepare(query, field_prefix, &p); !s.ok()) return s;
   WalkResult result;
   result.band = query.band;
-  result.frame = p.world->world.frame();
+  result.frame = p.frame;
   std::optional<WalkResult> grid, navmesh;
   if (p.backend != BackendChoice::kNavMesh) {
-    result.model = p.metric->model;
+    result.model = p.models.grid;
     absl::StatusOr<bool> hit = Lookup(p, &result.answer);
     if (!hit.ok()) return hit.status();
     if (!*hit) return std::nullopt;
@@ -242,8 +247,8 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerFromStore(
   }
   WalkResult mesh;
   mesh.band = query.band;
-  mesh.frame = p.world->world.frame();
-  mesh.model = p.metric->navmesh_model;
+  mesh.frame = p.frame;
+  mesh.model = p.models.navmesh;
   absl::StatusOr<bool> hit = LookupKey(p.navmesh_key, &mesh.answer);
   if (!hit.ok()) return hit.status();
   if (*hit) {
@@ -289,8 +294,9 @@ void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
   auto sort_routed = [&] {
     std::sort(to_route->begin() + static_cast<std::ptrdiff_t>(first_routed), to_route->end());
   };
-  KeyedPairs keyed =
-      KeyPairs(pairs, served.world, served.MetricFor(pairs.profile, pairs.band)->model, to_route);
+  KeyedPairs keyed = KeyPairs(
+      pairs, served.world,
+      served.MetricFor(pairs.profile, pairs.band)->On(pairs.from_continent).grid, to_route);
   // The answer cache first: what it holds needs no RocksDB read.
   const std::uint64_t cached =
       cache_ != nullptr ? AnswerFromCache(*cache_, pairs, &keyed, answered) : 0;
@@ -328,7 +334,8 @@ void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,
     for (std::size_t i = 0; i < n; ++i) to_route->push_back({i, false});
     return;
   }
-  const ServedWorld::MetricEntry& metric = *served.MetricFor(pairs.profile, pairs.band);
+  const ServedWorld::ContinentModels models =
+      served.MetricFor(pairs.profile, pairs.band)->On(pairs.from_continent);
   const std::size_t first_routed = to_route->size();
   std::vector<std::size_t> positions;
   std::vector<store::WalkKey> navmesh_keys, grid_keys;
@@ -339,13 +346,12 @@ void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,
       continue;
     }
     positions.push_back(i);
-    navmesh_keys.push_back(store::WalkKey{metric.navmesh_model,
-                                          store::MakeEndKey(from, nav::kInvalidId),
+    navmesh_keys.push_back(store::WalkKey{models.navmesh, store::MakeEndKey(from, nav::kInvalidId),
                                           store::MakeEndKey(to, nav::kInvalidId)});
     if (!hybrid) continue;
-    const nav::Snap from_snap = nav::SnapPlace(*continent, served.world.frame(), from);
-    const nav::Snap to_snap = nav::SnapPlace(*continent, served.world.frame(), to);
-    grid_keys.push_back(store::WalkKey{metric.model, store::MakeEndKey(from, KeySurface(from_snap)),
+    const nav::Snap from_snap = nav::SnapPlace(*continent, served.world.FrameOf(*continent), from);
+    const nav::Snap to_snap = nav::SnapPlace(*continent, served.world.FrameOf(*continent), to);
+    grid_keys.push_back(store::WalkKey{models.grid, store::MakeEndKey(from, KeySurface(from_snap)),
                                        store::MakeEndKey(to, KeySurface(to_snap))});
   }
   auto sort_routed = [&] {
@@ -366,7 +372,7 @@ void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,
     if (!hybrid) {
       if (navmesh_hit) {
         answered->push_back(
-            StoredBlockAnswer(index, store::OutcomeOf(*navmesh_hits[k]), metric.navmesh_model));
+            StoredBlockAnswer(index, store::OutcomeOf(*navmesh_hits[k]), models.navmesh));
       } else {
         to_route->push_back({positions[k], true});
       }
@@ -384,7 +390,7 @@ void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,
                                              grid.seconds, hybrid_slack_);
     const bool took_navmesh = choice == HybridChoice::kNavMesh;
     BlockAnswer row = StoredBlockAnswer(index, took_navmesh ? mesh : grid,
-                                        took_navmesh ? metric.navmesh_model : metric.model);
+                                        took_navmesh ? models.navmesh : models.grid);
     row.hybrid = choice;
     metrics_.RecordHybridWalks(pairs.band, HybridChoiceName(choice));
     answered->push_back(row);
@@ -433,8 +439,8 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query
                                                           nav::Searchers& searchers) const {
   WalkResult result;
   result.band = query.band;
-  result.model = p.metric->model;
-  result.frame = p.world->world.frame();
+  result.model = p.models.grid;
+  result.frame = p.frame;
   if (!query.want_path && options.look_up) {
     absl::StatusOr<bool> hit = Lookup(p, &result.answer);
     if (!hit.ok()) return hit.status();
@@ -469,8 +475,8 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
     nav::Searchers& searchers) const {
   WalkResult result;
   result.band = query.band;
-  result.model = p.metric->navmesh_model;
-  result.frame = p.world->world.frame();
+  result.model = p.models.navmesh;
+  result.frame = p.frame;
   if (!query.want_path) {
     absl::StatusOr<bool> hit = LookupKey(p.navmesh_key, &result.answer);
     if (!hit.ok()) return hit.status();

@@ -46,7 +46,7 @@ class TripPlanner::Walks final : public nav::TripWalks {
         band_zero_(served.MetricFor(query.profile, 0)) {}
 
   absl::StatusOr<nav::LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
-    absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, query_.band, metric_.model);
+    absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, query_.band, metric_);
     if (walk.ok() && walk->stored) ++stored_;
     return walk;
   }
@@ -58,7 +58,7 @@ class TripPlanner::Walks final : public nav::TripWalks {
   absl::StatusOr<std::optional<double>> RefinedBound(std::uint32_t from,
                                                      std::uint32_t to) override {
     if (!metric_.metric->prices_danger() || band_zero_ == nullptr) return std::nullopt;
-    absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, 0, band_zero_->model);
+    absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, 0, *band_zero_);
     if (!walk.ok()) return walk.status();
     if (!walk->found) return std::numeric_limits<double>::infinity();
     return kBandZeroShare * walk->seconds;
@@ -78,10 +78,11 @@ class TripPlanner::Walks final : public nav::TripWalks {
  private:
   static constexpr double kBandZeroShare = 0.98;
 
-  // The walk between two points in `band` (whose model is `model`): from the node-walk cache
-  // between nodes, else through the store.
+  // The walk between two points (of one continent) in `band` (whose metric is `metric`): from
+  // the node-walk cache between nodes, else through the store.
   absl::StatusOr<nav::LegWalk> WalkIn(std::uint32_t from, std::uint32_t to, std::uint32_t band,
-                                      std::uint64_t model) {
+                                      const ServedWorld::MetricEntry& metric) {
+    const std::uint64_t model = metric.On(places_[from].continent).grid;
     const bool between_nodes = from >= nav::kFirstNodePoint && to >= nav::kFirstNodePoint;
     const NodeWalkKey key{model, from - nav::kFirstNodePoint, to - nav::kFirstNodePoint};
     if (between_nodes) {
@@ -128,9 +129,9 @@ namespace {
 nav::Snap SnapEnd(const nav::World& world, const nav::Place& place, bool* may_settle,
                   std::uint32_t* region) {
   const nav::Continent& continent = *world.FindContinent(place.continent);
-  *may_settle = nav::MaySettle(continent, world.frame(), place);
-  *region = nav::WalkRegion(continent, world.frame(), place);
-  return nav::SnapPlace(continent, world.frame(), place);
+  *may_settle = nav::MaySettle(continent, world.FrameOf(continent), place);
+  *region = nav::WalkRegion(continent, world.FrameOf(continent), place);
+  return nav::SnapPlace(continent, world.FrameOf(continent), place);
 }
 
 }  // namespace

@@ -297,7 +297,7 @@ void WalkServiceImpl::AnswerFloors(grpc::CallbackServerContext* /*context*/,
         absl::StrCat("place.continent: the world has no continent ", place.continent)));
     return;
   }
-  const nav::WorldFrame frame = w.frame();
+  const nav::WorldFrame frame = w.FrameOf(*c);
   const std::int64_t x0 = frame.ColumnX(place.x_yards);
   const std::int64_t y0 = frame.ColumnY(place.y_yards);
   const auto step = static_cast<std::int64_t>(stride);

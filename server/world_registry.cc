@@ -12,6 +12,7 @@
 #include "nav/cost/danger.h"
 #include "nav/demo/demo_travel.h"
 #include "nav/demo/demo_world.h"
+#include "nav/grid/content_hash.h"
 #include "nav/grid/grid_format.h"
 #include "nav/grid/grid_image.h"
 #include "nav/navmesh/world_navmesh.h"
@@ -46,8 +47,12 @@ absl::StatusOr<std::unique_ptr<nav::AbstractGraph>> LoadGraph(const nav::World& 
                                                               const nav::BuildStop& stop,
                                                               std::string* note) {
   absl::StatusOr<nav::AbstractGraph> graph = nav::LoadAbstractGraph(world, dir);
-  if (graph.ok()) {
+  if (graph.ok() && (graph->unprepared.empty() || !prepare_if_missing)) {
+    // A stale or unprepared continent walks the fine grid; the others keep their graphs.
     *note = "loaded from " + dir;
+    for (const std::string& why : graph->unprepared) {
+      absl::StrAppend(note, "; ", why, " (it walks the fine grid)");
+    }
     return std::make_unique<nav::AbstractGraph>(*std::move(graph));
   }
   if (!prepare_if_missing) {
@@ -257,6 +262,71 @@ absl::StatusOr<ServedWorld> WorldRegistry::ReadWorld(const std::string& dir) con
   return loaded;
 }
 
+namespace {
+
+// The zone ids the surfaces of continent `c` carry, sorted: the entries of a band's danger table
+// that can price its walks.
+std::vector<std::uint16_t> ZonesOn(const nav::Continent& c) {
+  std::vector<bool> seen(65536, false);
+  for (std::uint32_t s = 0; s < c.surface_count(); ++s) seen[c.zone[s]] = true;
+  std::vector<std::uint16_t> zones;
+  for (std::uint32_t z = 1; z < seen.size(); ++z) {
+    if (seen[z]) zones.push_back(static_cast<std::uint16_t>(z));
+  }
+  return zones;
+}
+
+}  // namespace
+
+absl::Status WorldRegistry::SetUpModels(ServedWorld& served) const {
+  const nav::AbstractRouter* router = served.router.get();
+  const std::uint64_t travel_hash =
+      served.travel != nullptr ? nav::TravelContentHash(*served.travel) : 0;
+  std::vector<std::vector<std::uint16_t>> zones;
+  for (const nav::Continent& c : served.world.continents) zones.push_back(ZonesOn(c));
+  for (const std::string& name : nav::ProfileNames()) {
+    if (absl::Status stop = load_stop_.Check("setting the world up"); !stop.ok()) return stop;
+    const bool over_graph = router != nullptr && router->HasProfile(name);
+    for (std::uint32_t band : nav::kDangerBands) {
+      ServedWorld::MetricEntry entry;
+      entry.metric = std::make_unique<nav::Metric>(served.world, *nav::FindProfile(name), band);
+      // A trip may ride to any continent: its model is every continent's.
+      nav::ContentHasher every;
+      for (std::size_t k = 0; k < served.world.continents.size(); ++k) {
+        const nav::Continent& c = served.world.continents[k];
+        const nav::ContinentGraph* graph =
+            over_graph && router->HasContinent(c) ? router->graph().Find(c.id) : nullptr;
+        ServedWorld::ContinentModels models;
+        models.continent = c.id;
+        models.grid = store::ModelHash(
+            {c.content_id, entry.metric.get(), store::kWalkerAnswerVersion,
+             graph != nullptr ? router->graph().Fingerprint(*graph) : 0, &zones[k]});
+        every.AddU64(models.grid);
+        entry.continents.push_back(models);
+      }
+      entry.trip_model = store::TripModelHash({travel_hash, every.Finish()});
+      AddNavMeshModels(served, entry);
+      served.metrics.push_back(std::move(entry));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void WorldRegistry::AddNavMeshModels(const ServedWorld& served,
+                                     ServedWorld::MetricEntry& entry) const {
+  if (served.navmesh == nullptr) return;
+  const nav::Continent* c = served.world.FindContinent(served.navmesh->continent);
+  const std::uint64_t navmesh_model = store::NavMeshModelHash(
+      {served.navmesh->content_hash, c != nullptr ? c->content_id : 0, entry.metric.get()});
+  for (ServedWorld::ContinentModels& models : entry.continents) {
+    if (models.continent == served.navmesh->continent) {
+      models.navmesh = navmesh_model;
+      return;
+    }
+  }
+  entry.continents.push_back({.continent = served.navmesh->continent, .navmesh = navmesh_model});
+}
+
 absl::Status WorldRegistry::SetUpWorld(const std::string& dir, ServedWorld& served) const {
   constexpr char kWhat[] = "setting the world up";
   for (const nav::Continent& c : served.world.continents) {
@@ -281,27 +351,7 @@ absl::Status WorldRegistry::SetUpWorld(const std::string& dir, ServedWorld& serv
   if (absl::Status stop = load_stop_.Check(kWhat); !stop.ok()) return stop;
   served.jump_grids = nav::JumpGrids(served.world);
   LoadTravel(dir, &served);
-  const std::uint64_t graph_fingerprint = served.router ? served.router->graph().Fingerprint() : 0;
-  const std::uint64_t travel_hash =
-      served.travel != nullptr ? nav::TravelContentHash(*served.travel) : 0;
-  for (const std::string& name : nav::ProfileNames()) {
-    if (absl::Status stop = load_stop_.Check(kWhat); !stop.ok()) return stop;
-    const bool over_graph = served.router != nullptr && served.router->HasProfile(name);
-    for (std::uint32_t band : nav::kDangerBands) {
-      ServedWorld::MetricEntry entry;
-      entry.metric = std::make_unique<nav::Metric>(served.world, *nav::FindProfile(name), band);
-      entry.model =
-          store::ModelHash({served.world.content_id, entry.metric.get(),
-                            store::kWalkerAnswerVersion, over_graph ? graph_fingerprint : 0});
-      entry.trip_model = store::TripModelHash({travel_hash, entry.model});
-      if (served.navmesh != nullptr) {
-        entry.navmesh_model = store::NavMeshModelHash(
-            {served.navmesh->content_hash, served.world.content_id, entry.metric.get()});
-      }
-      served.metrics.push_back(std::move(entry));
-    }
-  }
-  return absl::OkStatus();
+  return SetUpModels(served);
 }
 
 namespace {

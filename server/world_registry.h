@@ -64,13 +64,29 @@ struct ServedWorld {
   // Per continent (in world.continents' order), counted once at load for Info.
   std::vector<std::uint64_t> columns;
   std::vector<std::uint32_t> max_floors;
-  // Every profile's metric in every danger band, customized once at load, with its model hash
-  // (store/model_hash.h: the half of every store key that is not the ends).
+  // The models a continent's answers are stored under (store/model_hash.h: the half of every
+  // store key that is not the ends): its grid's, and its navmesh's (0: none).
+  struct ContinentModels {
+    nav::ContinentId continent = 0;
+    std::uint64_t grid = 0;
+    std::uint64_t navmesh = 0;
+  };
+  // Every profile's metric in every danger band, customized once at load, with the models of its
+  // answers on each continent.
   struct MetricEntry {
     std::unique_ptr<nav::Metric> metric;
-    std::uint64_t model = 0;
-    std::uint64_t navmesh_model = 0;  // the navmesh's answers' model (store/model_hash.h); 0: none
-    std::uint64_t trip_model = 0;     // trips' model (TripModelHash): the network and `model`
+    // Per continent, by id: each continent's answers are keyed by its own content id, so a
+    // continent rebuilt alone re-asks only its own walks.
+    std::vector<ContinentModels> continents;
+    std::uint64_t trip_model = 0;  // trips' model (TripModelHash): the network, every continent
+
+    // The models of continent `id` (zeros when the world has no such continent).
+    ContinentModels On(nav::ContinentId id) const {
+      for (const ContinentModels& m : continents) {
+        if (m.continent == id) return m;
+      }
+      return {.continent = id};
+    }
   };
   std::vector<MetricEntry> metrics;
   // The abstract graph walks go over (walkgrid prepare), or null: every walk searches the fine
@@ -224,6 +240,10 @@ class WorldRegistry {
   // Sets `served` up to answer walks: its abstract graph and router, jump grids, travel network
   // and metrics. CANCELLED once the loading is stopped.
   absl::Status SetUpWorld(const std::string& dir, ServedWorld& served) const;
+  // Every profile and band's metric, with the models of its answers on each continent.
+  absl::Status SetUpModels(ServedWorld& served) const;
+  // The navmesh's models of `entry`.
+  void AddNavMeshModels(const ServedWorld& served, ServedWorld::MetricEntry& entry) const;
 
   mutable std::mutex mu_;
   std::condition_variable loaded_all_;  // notified when the loading thread is done

@@ -1,5 +1,7 @@
 #include "store/model_hash.h"
 
+#include <algorithm>
+
 #include "nav/grid/content_hash.h"
 
 namespace walk::store {
@@ -8,7 +10,8 @@ namespace {
 
 // What a metric decides: the cost model's constants, the profile by what it prices and the
 // band's danger table.
-void AddMetric(const nav::Metric& metric, nav::ContentHasher* h) {
+void AddMetric(const nav::Metric& metric, nav::ContentHasher* h,
+               const std::vector<std::uint16_t>* zones = nullptr) {
   nav::ContentHasher& hasher = *h;
   // The cost model: its version and every constant that prices a step (a changed constant changes
   // answers even if someone forgot the version). Lift timing is each ride's own, in the grid's
@@ -26,7 +29,12 @@ void AddMetric(const nav::Metric& metric, nav::ContentHasher* h) {
   hasher.AddU64(static_cast<std::uint64_t>(p.move));
   hasher.AddDouble(p.smoothing);
   // The band's danger table, not the band's number: bands that price alike share answers.
-  const auto table = metric.DangerTable();
+  auto table = metric.DangerTable();
+  if (zones != nullptr) {
+    std::erase_if(table, [&](const auto& entry) {
+      return !std::binary_search(zones->begin(), zones->end(), entry.first);
+    });
+  }
   hasher.AddU64(table.size());
   for (const auto& [zone, multiplier] : table) {
     hasher.AddU64(zone);
@@ -38,11 +46,11 @@ void AddMetric(const nav::Metric& metric, nav::ContentHasher* h) {
 
 std::uint64_t ModelHash(const ModelInputs& inputs) {
   nav::ContentHasher hasher;
-  hasher.AddString("walkd-model-v2");
+  hasher.AddString("walkd-model-v3");
   hasher.AddU64(inputs.grid_content_id);
   hasher.AddU64(inputs.walker_answer_version);
   hasher.AddU64(inputs.abstract_graph);
-  AddMetric(*inputs.metric, &hasher);
+  AddMetric(*inputs.metric, &hasher, inputs.zones);
   return hasher.Finish();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "nav/cost/metric.h"
 
@@ -16,12 +17,17 @@ namespace walk::store {
 inline constexpr std::uint32_t kWalkerAnswerVersion = 4;
 
 struct ModelInputs {
-  std::uint64_t grid_content_id = 0;    // nav::World::content_id: the grid and its zones
+  // nav::Continent::content_id of the continent walked (a world's answers are keyed per
+  // continent, so a continent rebuilt alone re-asks only its own walks).
+  std::uint64_t grid_content_id = 0;
   const nav::Metric* metric = nullptr;  // cost model, profile, band and its danger table
   std::uint32_t walker_answer_version = kWalkerAnswerVersion;
   // nav::AbstractGraph::Fingerprint() when walks of this profile go over the world's abstract
   // graph (its cell side and entrance spacing decide answers), 0 when the fine grid answers.
   std::uint64_t abstract_graph = 0;
+  // The zones the continent holds, sorted (null: every zone): only their entries of the band's
+  // danger table are hashed, so relevelling a zone re-asks only the continents that hold it.
+  const std::vector<std::uint16_t>* zones = nullptr;
 };
 
 // The model hash of `inputs`: stable across runs, machines and builds.
@@ -37,7 +43,7 @@ inline constexpr std::uint32_t kNavMeshAnswerVersion = 1;
 // without the navmesh files still knows the model of the answers they gave (saved answers).
 struct NavMeshModelInputs {
   std::uint64_t navmesh_content_hash = 0;  // nav::NavMesh::content_hash
-  std::uint64_t grid_content_id = 0;       // the grid it is priced by; 0 without one
+  std::uint64_t grid_content_id = 0;       // its continent's content id (it is priced by); 0: none
   const nav::Metric* metric = nullptr;     // cost model, profile, band and its danger table
   std::uint32_t answer_version = kNavMeshAnswerVersion;
 };
@@ -53,7 +59,9 @@ inline constexpr std::uint32_t kTripAnswerVersion = 1;
 // model of the profile and band) and the trip search's version.
 struct TripModelInputs {
   std::uint64_t travel_content_hash = 0;  // nav::TravelContentHash; 0 without a network
-  std::uint64_t grid_model = 0;           // ModelHash of the profile and band
+  // The grid's models of the profile and band on every continent, hashed together (a trip may
+  // ride to any of them).
+  std::uint64_t grid_model = 0;
   std::uint32_t answer_version = kTripAnswerVersion;
 };
 

@@ -93,7 +93,7 @@ WalkKey MakeWalkKey(std::uint64_t model, const nav::World& world, const nav::Pla
   const auto end_of = [&](const nav::Place& place) {
     nav::SurfaceId surface = nav::kInvalidId;
     if (const nav::Continent* c = world.FindContinent(place.continent); c != nullptr) {
-      const nav::Snap snap = nav::SnapPlace(*c, world.frame(), place);
+      const nav::Snap snap = nav::SnapPlace(*c, world.FrameOf(*c), place);
       if (snap.status == nav::WalkStatus::kOk) surface = snap.end.surface;
     }
     return MakeEndKey(place, surface);

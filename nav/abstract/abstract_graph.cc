@@ -381,11 +381,24 @@ int AbstractGraph::ProfileIndex(const std::string& profile) const {
   return -1;
 }
 
-std::uint64_t AbstractGraph::Fingerprint() const {
+const ContinentGraph* AbstractGraph::Find(ContinentId id) const {
+  for (const ContinentGraph& g : continents) {
+    if (g.continent == id) return &g;
+  }
+  return nullptr;
+}
+
+bool AbstractGraph::SameSettings(const AbstractGraph& other) const {
+  return cost_model_version == other.cost_model_version && graph_version == other.graph_version &&
+         cell_columns == other.cell_columns && entrance_spacing == other.entrance_spacing &&
+         major_entrance_spacing == other.major_entrance_spacing && profiles == other.profiles;
+}
+
+std::uint64_t AbstractGraph::Fingerprint(const ContinentGraph& g) const {
   ContentHasher h;
-  h.AddString("walkd abstract graph");
+  h.AddString("walkd abstract graph of a continent");
   h.AddU64(graph_version);
-  h.AddU64(content_id);
+  h.AddU64(g.content_id);
   h.AddU64(cost_model_version);
   h.AddU64(cell_columns);
   h.AddU64(entrance_spacing);
@@ -405,12 +418,8 @@ std::uint32_t AutoEntranceSpacing(std::uint32_t columns) {
   return 16;
 }
 
-namespace {
-
-// The options with the entrance spacings chosen where they were left to the world's size.
-// INVALID_ARGUMENT naming the option for a cell side that does not divide the tile.
-absl::StatusOr<AbstractGraphOptions> ResolveOptions(const World& world,
-                                                    const AbstractGraphOptions& asked) {
+absl::StatusOr<AbstractGraphOptions> ResolveGraphOptions(const World& world,
+                                                         const AbstractGraphOptions& asked) {
   AbstractGraphOptions options = asked;
   if (options.entrance_spacing == 0) {
     std::uint32_t widest = 0;
@@ -424,7 +433,32 @@ absl::StatusOr<AbstractGraphOptions> ResolveOptions(const World& world,
     return absl::InvalidArgumentError(absl::StrCat("cell_columns: ", options.cell_columns,
                                                    " does not divide the tile's ", kTileColumns));
   }
+  for (ContinentId id : options.continents) {
+    if (world.FindContinent(id) == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("continents: the world has no continent ", id));
+    }
+  }
   return options;
+}
+
+AbstractGraph GraphSettings(const AbstractGraphOptions& options) {
+  AbstractGraph graph;
+  graph.cost_model_version = kCostModelVersion;
+  graph.cell_columns = options.cell_columns;
+  graph.entrance_spacing = options.entrance_spacing;
+  graph.major_entrance_spacing = options.major_entrance_spacing;
+  graph.profiles = options.profiles.empty() ? ProfileNames() : options.profiles;
+  return graph;
+}
+
+namespace {
+
+// True when `options` asks for continent `id` to be prepared.
+bool Wanted(const AbstractGraphOptions& options, ContinentId id) {
+  return options.continents.empty() ||
+         std::find(options.continents.begin(), options.continents.end(), id) !=
+             options.continents.end();
 }
 
 // Counts the cells priced, for the options' progress callback (one thread at a time).
@@ -433,6 +467,7 @@ class CellProgress {
   CellProgress(const World& world, const AbstractGraphOptions& options) : options_(options) {
     const std::uint32_t cc = options.cell_columns;
     for (const Continent& c : world.continents) {
+      if (!Wanted(options, c.id)) continue;
       total_ += std::uint64_t{(c.width_columns + cc - 1) / cc} * ((c.height_columns + cc - 1) / cc);
     }
   }
@@ -674,16 +709,10 @@ std::vector<std::uint32_t> OrderOf(const Continent& c, const ContinentGraph& g) 
 
 absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
                                                  const AbstractGraphOptions& asked) {
-  absl::StatusOr<AbstractGraphOptions> resolved = ResolveOptions(world, asked);
+  absl::StatusOr<AbstractGraphOptions> resolved = ResolveGraphOptions(world, asked);
   if (!resolved.ok()) return resolved.status();
   const AbstractGraphOptions& options = *resolved;
-  AbstractGraph graph;
-  graph.content_id = world.content_id;
-  graph.cost_model_version = kCostModelVersion;
-  graph.cell_columns = options.cell_columns;
-  graph.entrance_spacing = options.entrance_spacing;
-  graph.major_entrance_spacing = options.major_entrance_spacing;
-  graph.profiles = options.profiles.empty() ? ProfileNames() : options.profiles;
+  AbstractGraph graph = GraphSettings(options);
   std::vector<Metric> base;
   for (const std::string& name : graph.profiles) {
     const Profile* profile = FindProfile(name);
@@ -695,8 +724,10 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
   CellProgress progress(world, options);
   constexpr char kWhat[] = "building the abstract graph";
   for (const Continent& c : world.continents) {
+    if (!Wanted(options, c.id)) continue;
     ContinentGraph g;
     g.continent = c.id;
+    g.content_id = c.content_id;
     g.node_surface = FindEntrances(c, options, base);
     if (absl::Status stop = options.stop.Check(kWhat); !stop.ok()) return stop;
     AddLiftLandings(c, options.cell_columns, &g.node_surface);
@@ -713,6 +744,25 @@ absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
   }
   if (absl::Status stop = options.stop.Check(kWhat); !stop.ok()) return stop;
   return graph;
+}
+
+std::vector<ContinentId> KeepPrepared(const World& world, AbstractGraph earlier,
+                                      AbstractGraph* built) {
+  std::vector<ContinentId> kept;
+  if (!built->SameSettings(earlier)) return kept;
+  for (ContinentGraph& g : earlier.continents) {
+    const Continent* c = world.FindContinent(g.continent);
+    if (c == nullptr || c->content_id != g.content_id || built->Find(g.continent) != nullptr) {
+      continue;
+    }
+    kept.push_back(g.continent);
+    built->continents.push_back(std::move(g));
+  }
+  // The world's continent order (ids increase).
+  std::sort(
+      built->continents.begin(), built->continents.end(),
+      [](const ContinentGraph& a, const ContinentGraph& b) { return a.continent < b.continent; });
+  return kept;
 }
 
 }  // namespace walk::nav

@@ -54,6 +54,7 @@ struct AbstractGraphOptions {
   std::uint32_t entrance_spacing = 0;
   std::uint32_t major_entrance_spacing = 0;  // on major borders; 0: four times the spacing
   std::vector<std::string> profiles;         // empty: every profile
+  std::vector<ContinentId> continents;       // the continents to prepare; empty: every one
   unsigned threads = 0;                      // 0: one per core
   // Called now and then with cells done and cells in all (from one thread at a time).
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
@@ -77,6 +78,9 @@ struct ArcPrices {
 
 struct ContinentGraph {
   ContinentId continent = 0;
+  // The continent's content id it was prepared for: a graph of another is stale (it is left out
+  // at load, and that continent walks the fine grid until prepared again).
+  std::uint64_t content_id = 0;
   std::uint32_t cells_x = 0;  // cells along x and y
   std::uint32_t cells_y = 0;
   std::vector<SurfaceId> node_surface;   // sorted
@@ -116,19 +120,29 @@ struct ContinentGraph {
 };
 
 struct AbstractGraph {
-  std::uint64_t content_id = 0;  // the grid's
   std::uint32_t cost_model_version = 0;
   std::uint32_t graph_version = kAbstractGraphVersion;
   std::uint32_t cell_columns = 0;
   std::uint32_t entrance_spacing = 0;
   std::uint32_t major_entrance_spacing = 0;
-  std::vector<std::string> profiles;       // prepared profiles
-  std::vector<ContinentGraph> continents;  // in the world's continent order
+  std::vector<std::string> profiles;  // prepared profiles
+  // The prepared continents, in the world's continent order (a continent may be missing: it was
+  // never prepared, or its graph is stale).
+  std::vector<ContinentGraph> continents;
+  // Set at load: each continent of the world without a graph here, and why ("continent 1: stale,
+  // prepared for continent content 0123...; run walkgrid prepare --continents 1").
+  std::vector<std::string> unprepared;
 
   // The index of `profile` in `profiles`, or -1.
   int ProfileIndex(const std::string& profile) const;
-  // A hash of everything here that decides answers (version, cell side, spacing, content id).
-  std::uint64_t Fingerprint() const;
+  // The graph of continent `id`, or nullptr.
+  const ContinentGraph* Find(ContinentId id) const;
+  // True when `other` was prepared with the same settings (versions, cell side, spacings,
+  // profiles): its continents' graphs may join this one's.
+  bool SameSettings(const AbstractGraph& other) const;
+  // A hash of everything that decides the answers of walks over continent graph `g`: the
+  // versions, cell side, spacings and the continent's content id.
+  std::uint64_t Fingerprint(const ContinentGraph& g) const;
   std::uint64_t MemoryBytes() const;
 };
 
@@ -137,10 +151,24 @@ struct AbstractGraph {
 // 4,096, 16 beyond (the 32 x 32-tile demo world); major borders take four times that.
 std::uint32_t AutoEntranceSpacing(std::uint32_t columns);
 
-// Builds the abstract graph of every continent of `world` (content id set) and its CCH order.
+// Builds the abstract graph of every continent of `world` (content ids set) and its CCH order,
+// or of the continents `options.continents` names.
 // INVALID_ARGUMENT naming the option for a cell side that does not divide 256, a spacing of 0 or
 // an unknown profile; CANCELLED when `options.stop` says stop.
 absl::StatusOr<AbstractGraph> BuildAbstractGraph(const World& world,
                                                  const AbstractGraphOptions& options);
+
+// `asked` with its automatic settings decided for `world` (the spacing by its widest continent).
+// INVALID_ARGUMENT as BuildAbstractGraph.
+absl::StatusOr<AbstractGraphOptions> ResolveGraphOptions(const World& world,
+                                                         const AbstractGraphOptions& asked);
+// A graph with no continents, prepared with `options` (resolved): what SameSettings compares.
+AbstractGraph GraphSettings(const AbstractGraphOptions& options);
+
+// Adds to `built` the continents of `earlier` (a graph of the same world prepared before) that it
+// lacks, when both were prepared with the same settings and those continents are unchanged in
+// `world`: `walkgrid prepare --continents` rebuilds some and keeps the rest. Returns the ids kept.
+std::vector<ContinentId> KeepPrepared(const World& world, AbstractGraph earlier,
+                                      AbstractGraph* built);
 
 }  // namespace walk::nav

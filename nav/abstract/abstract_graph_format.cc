@@ -13,6 +13,7 @@
 #include "nav/cost/cost_model.h"
 #include "nav/grid/binary_io.h"
 #include "nav/grid/crc32c.h"
+#include "nav/grid/grid_format.h"
 
 namespace walk::nav {
 namespace {
@@ -84,7 +85,6 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
     {
       BinaryWriter w(header);
       w.Put<std::uint32_t>(graph.graph_version);
-      w.Put<std::uint64_t>(graph.content_id);
       w.Put<std::uint32_t>(graph.cost_model_version);
       w.Put<std::uint32_t>(graph.cell_columns);
       w.Put<std::uint32_t>(graph.entrance_spacing);
@@ -98,6 +98,7 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
       std::ostringstream topology;
       BinaryWriter w(topology);
       w.Put<std::uint32_t>(g.continent);
+      w.Put<std::uint64_t>(g.content_id);
       w.PutVector(g.node_surface);
       w.PutVector(g.first_arc);
       w.PutVector(g.arc_head);
@@ -204,18 +205,16 @@ absl::Status CheckVersion(const std::string& path, std::string_view bytes) {
 absl::Status ReadHeader(const World& world, const std::string& path, BinaryReader& r,
                         AbstractGraph* graph) {
   std::uint32_t profile_count = 0;
-  if (!r.Get(&graph->graph_version) || !r.Get(&graph->content_id) ||
-      !r.Get(&graph->cost_model_version) || !r.Get(&graph->cell_columns) ||
-      !r.Get(&graph->entrance_spacing) || !r.Get(&graph->major_entrance_spacing) ||
-      !r.Get(&profile_count)) {
+  if (!r.Get(&graph->graph_version) || !r.Get(&graph->cost_model_version) ||
+      !r.Get(&graph->cell_columns) || !r.Get(&graph->entrance_spacing) ||
+      !r.Get(&graph->major_entrance_spacing) || !r.Get(&profile_count)) {
     return Damaged(path, "header");
   }
-  if (graph->content_id != world.content_id || graph->cost_model_version != kCostModelVersion ||
+  if (graph->cost_model_version != kCostModelVersion ||
       graph->graph_version != kAbstractGraphVersion) {
     return absl::FailedPreconditionError(absl::StrCat(
-        path, ": prepared for grid ", FormatId(graph->content_id), ", cost model ",
-        graph->cost_model_version, ", graph version ", graph->graph_version, "; this is grid ",
-        FormatId(world.content_id), ", cost model ", kCostModelVersion, ", graph version ",
+        path, ": prepared for cost model ", graph->cost_model_version, ", graph version ",
+        graph->graph_version, "; this walkd has cost model ", kCostModelVersion, ", graph version ",
         kAbstractGraphVersion, ": run walkgrid prepare again"));
   }
   if (graph->cell_columns == 0 || kTileColumns % graph->cell_columns != 0 || profile_count > 64) {
@@ -255,8 +254,8 @@ absl::Status ReadHeader(const World& world, const std::string& path, BinaryReade
 absl::Status ReadTopology(const Continent& c, std::uint32_t cell_columns, const std::string& path,
                           BinaryReader& r, ContinentGraph* graph) {
   ContinentGraph& g = *graph;
-  if (!r.Get(&g.continent) || g.continent != c.id || !r.GetVector(&g.node_surface) ||
-      !r.GetVector(&g.first_arc) || !r.GetVector(&g.arc_head) || !r.GetVector(&g.order)) {
+  if (!r.GetVector(&g.node_surface) || !r.GetVector(&g.first_arc) || !r.GetVector(&g.arc_head) ||
+      !r.GetVector(&g.order)) {
     return Damaged(path, absl::StrCat("continent ", c.id));
   }
   const std::size_t n = g.node_surface.size(), m = g.arc_head.size();
@@ -331,6 +330,67 @@ absl::Status ReadPrices(const Continent& c, std::size_t arc_count, const std::st
 
 }  // namespace
 
+namespace {
+
+// Reads the next continent's sections: its nodes and arcs, and its prices of each profile. A
+// continent the world no longer has, or has changed (another content id), is skipped: stale.
+absl::Status ReadContinent(const World& world, const std::string& path, std::uint32_t index,
+                           SectionReader& sections, AbstractGraph* graph) {
+  // Named by its place in the file until its id is read (the ids of one-continent worlds agree).
+  const std::string at = absl::StrCat("continent ", index, " nodes and arcs");
+  absl::StatusOr<std::string_view> topology = sections.Next(at);
+  if (!topology.ok()) return topology.status();
+  BinaryReader tr(*topology);
+  ContinentGraph g;
+  if (!tr.Get(&g.continent) || !tr.Get(&g.content_id)) return sections.Bad(at, "its id");
+  const Continent* c = world.FindContinent(g.continent);
+  const bool current = c != nullptr && c->content_id == g.content_id;
+  if (current) {
+    if (absl::Status s = ReadTopology(*c, graph->cell_columns, path, tr, &g); !s.ok()) return s;
+    if (!tr.AtEnd()) return sections.Bad(at, "trailing bytes");
+    g.prices.resize(graph->profiles.size());
+  }
+  for (std::size_t p = 0; p < graph->profiles.size(); ++p) {
+    const std::string prices_name =
+        absl::StrCat("continent ", g.continent, " prices of ", graph->profiles[p]);
+    absl::StatusOr<std::string_view> prices = sections.Next(prices_name);
+    if (!prices.ok()) return prices.status();
+    if (!current) continue;
+    g.prices[p].profile = graph->profiles[p];
+    BinaryReader pr(*prices);
+    if (absl::Status s = ReadPrices(*c, g.arc_count(), path, pr, &g.prices[p]); !s.ok()) return s;
+    if (!pr.AtEnd()) return sections.Bad(prices_name, "trailing bytes");
+  }
+  if (current) {
+    if (graph->Find(g.continent) != nullptr) return sections.Bad(at, "a continent twice");
+    graph->continents.push_back(std::move(g));
+  } else if (c != nullptr) {
+    graph->unprepared.push_back(absl::StrCat(
+        "continent ", g.continent, ": stale (prepared for its content ", FormatId(g.content_id),
+        ", it is ", FormatId(c->content_id), "); run walkgrid prepare --continents ", g.continent));
+  }
+  return absl::OkStatus();
+}
+
+// Notes every continent of the world the file has no graph of; orders the graphs as the world.
+void NoteUnprepared(const World& world, AbstractGraph* graph) {
+  for (const Continent& c : world.continents) {
+    if (graph->Find(c.id) != nullptr) continue;
+    const std::string id = absl::StrCat("continent ", c.id, ":");
+    const bool noted = std::any_of(graph->unprepared.begin(), graph->unprepared.end(),
+                                   [&](const std::string& n) { return n.starts_with(id); });
+    if (!noted) {
+      graph->unprepared.push_back(
+          absl::StrCat(id, " not prepared; run walkgrid prepare --continents ", c.id));
+    }
+  }
+  std::sort(
+      graph->continents.begin(), graph->continents.end(),
+      [](const ContinentGraph& a, const ContinentGraph& b) { return a.continent < b.continent; });
+}
+
+}  // namespace
+
 absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / kGraphFileName).string();
   std::ifstream in(path, std::ios::binary);
@@ -357,30 +417,13 @@ absl::StatusOr<AbstractGraph> ParseAbstractGraph(const World& world, const std::
   BinaryReader r(*header);
   if (absl::Status s = ReadHeader(world, path, r, &graph); !s.ok()) return s;
   std::uint32_t continent_count = 0;
-  if (!r.Get(&continent_count) || continent_count != world.continents.size() || !r.AtEnd())
+  if (!r.Get(&continent_count) || continent_count > kMaxContinents || !r.AtEnd())
     return sections.Bad("header", "continents");
   for (std::uint32_t i = 0; i < continent_count; ++i) {
-    const Continent& c = world.continents[i];
-    ContinentGraph g;
-    const std::string name = absl::StrCat("continent ", c.id, " nodes and arcs");
-    absl::StatusOr<std::string_view> topology = sections.Next(name);
-    if (!topology.ok()) return topology.status();
-    BinaryReader tr(*topology);
-    if (absl::Status s = ReadTopology(c, graph.cell_columns, path, tr, &g); !s.ok()) return s;
-    if (!tr.AtEnd()) return sections.Bad(name, "trailing bytes");
-    g.prices.resize(graph.profiles.size());
-    for (std::size_t p = 0; p < graph.profiles.size(); ++p) {
-      g.prices[p].profile = graph.profiles[p];
-      const std::string prices_name =
-          absl::StrCat("continent ", c.id, " prices of ", graph.profiles[p]);
-      absl::StatusOr<std::string_view> prices = sections.Next(prices_name);
-      if (!prices.ok()) return prices.status();
-      BinaryReader pr(*prices);
-      if (absl::Status s = ReadPrices(c, g.arc_count(), path, pr, &g.prices[p]); !s.ok()) return s;
-      if (!pr.AtEnd()) return sections.Bad(prices_name, "trailing bytes");
-    }
-    graph.continents.push_back(std::move(g));
+    absl::Status read = ReadContinent(world, path, i, sections, &graph);
+    if (!read.ok()) return read;
   }
+  NoteUnprepared(world, &graph);
   if (!sections.AtEnd()) return Damaged(path, "trailing bytes");
   return graph;
 }

@@ -16,7 +16,9 @@ namespace walk::nav {
 
 inline constexpr char kGraphFileName[] = "graph.walkgraph";
 // 2: sections with CRC-32Cs, and a checked version word. Version 1 files (no checksums) are stale.
-inline constexpr std::uint32_t kGraphFormatVersion = 2;
+// 3: each continent's graph names its continent's content id (the header none): a graph stays
+// valid for the continents that did not change.
+inline constexpr std::uint32_t kGraphFormatVersion = 3;
 
 // Writes `graph` to `dir`/graph.walkgraph through a temporary file and a rename.
 absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& dir);

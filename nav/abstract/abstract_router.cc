@@ -110,7 +110,7 @@ absl::Status CustomizeProfiles(const Cch& cch, const ContinentGraph& g,
 absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop) {
   if (absl::Status stopped = stop.Check("building the CCH"); !stopped.ok()) return stopped;
   const ContinentGraph& g = graph_.continents[i];
-  const Continent& c = world_.continents[i];
+  const Continent& c = *world_.FindContinent(g.continent);  // the graph's loader checked it
   ContinentIndex index;
   index.continent = &c;
   index.graph = &g;
@@ -237,7 +237,12 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
                                                    AbstractSearcher& searcher) const {
   const ContinentIndex* index = IndexOf(c);
   const int p = graph_.ProfileIndex(band.profile().name);
-  if (index == nullptr || p < 0) {
+  if (index == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("search: continent ", c.id,
+                     " has no abstract graph (walkgrid prepare --continents ", c.id, ")"));
+  }
+  if (p < 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("search: profile \"", band.profile().name,
                      "\" has no abstract graph on this world (walkgrid prepare --profiles)"));
@@ -462,7 +467,7 @@ bool AbstractRouter::WalkInTile(RouteState& route, bool want_steps) const {
   search.Steps(route.to, &walk.steps);
   walk.yards = WalkedColumns(walk.steps) * world_.column_yards;
   walk.zone_cells =
-      ZoneCellsOf(route.c, world_.frame(), route.band.profile().smoothing, walk.steps);
+      ZoneCellsOf(route.c, world_.FrameOf(route.c), route.band.profile().smoothing, walk.steps);
   if (!want_steps) walk.steps.clear();
   return true;
 }
@@ -472,7 +477,7 @@ void AbstractRouter::TallyPieces(RouteState& route) const {
   const Leg::Entry& first = route.start->entries[route.source];
   const Leg::Entry& last = route.goal->entries[route.target];
   const ArcPrices& prices = g.prices[route.p];
-  ZoneCellTally tally(route.c, world_.frame(), route.band.profile().smoothing);
+  ZoneCellTally tally(route.c, world_.FrameOf(route.c), route.band.profile().smoothing);
   route.walk.yards = first.yards + last.yards;
   tally.Add(route.from, g.node_surface[first.node], first.yards, route.start->MixOf(first));
   std::uint32_t tail = first.node;

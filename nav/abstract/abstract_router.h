@@ -98,6 +98,8 @@ class AbstractRouter {
   double near_columns() const { return 2.0 * graph_.cell_columns; }
   // True when `profile` was prepared.
   bool HasProfile(const std::string& profile) const { return graph_.ProfileIndex(profile) >= 0; }
+  // True when continent `c` of the world has a graph (prepared, not stale).
+  bool HasContinent(const Continent& c) const { return IndexOf(c) != nullptr; }
 
   // The walk from `from` to `to` (same continent, same region, different surfaces) priced by
   // `band` (built for this world). `mode` is kAuto, kDijkstra or kCch. Errors:

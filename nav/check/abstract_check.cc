@@ -28,7 +28,7 @@ ExactnessReport CheckExactness(const World& world, const Metric& metric,
   // The oracle: the fine grid alone, without the trap check (it must not share a mistake).
   WalkOptions exact_options;
   exact_options.trap_check_after = UINT64_MAX;
-  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.frame(), s); };
+  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.FrameOf(c), s); };
   auto problem = [&](std::string text) {
     ++report.disagree;
     if (report.problems.size() < 20) report.problems.push_back(std::move(text));

@@ -20,7 +20,7 @@ OracleReport OracleCheck(const World& world, const Metric& metric, std::uint32_t
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
   FineGridAStar astar;
-  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.frame(), s); };
+  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.FrameOf(c), s); };
   auto problem = [&](std::string text) {
     ++report.disagree;
     if (report.problems.size() < 20) report.problems.push_back(std::move(text));

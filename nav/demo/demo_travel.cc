@@ -76,7 +76,7 @@ class NetworkMaker {
   // True when `place` snaps to a surface one stands on dry (no water, steep, climb or block).
   bool Dry(const Place& place) const {
     const Continent& c = world_.continents[0];
-    const Snap snap = SnapPlace(c, world_.frame(), place);
+    const Snap snap = SnapPlace(c, world_.FrameOf(c), place);
     if (snap.status != WalkStatus::kOk) return false;
     const std::uint8_t bad = kFlagWater | kFlagSteep | kFlagClimb | kFlagBlocked;
     return (c.flags[snap.end.surface] & bad) == 0;

@@ -49,7 +49,7 @@ absl::StatusOr<World> GenerateDemoWorld(const DemoOptions& options, VoxelizeStat
   world.column_yards = options.column_yards;
   world.continents.push_back(*std::move(continent));
   world.zones = p.zones();
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 

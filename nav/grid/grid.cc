@@ -50,11 +50,15 @@ class MemoryCounter {
   std::uint64_t bytes_ = 0;
 };
 
-// Hashes the fields that decide answers (VisitWorldFields): every number as a u64 (integers) or
-// a double (floats), every count and array with its length.
+// Hashes the fields that decide answers (VisitWorldFields, VisitContinentFields): every number
+// as a u64 (integers) or a double (floats), every count and array with its length. A world's
+// continents enter its hash by their content ids: afresh (`recompute`) or as set.
 class ContentIdHasher {
  public:
-  ContentIdHasher() { hasher_.AddString("walkd-grid-content-v1"); }
+  ContentIdHasher(const char* what, double column_yards, bool recompute = true)
+      : column_yards_(column_yards), recompute_(recompute) {
+    hasher_.AddString(what);
+  }
 
   std::uint64_t Finish() const { return hasher_.Finish(); }
 
@@ -84,6 +88,12 @@ class ContentIdHasher {
   void Items(const std::vector<T>& items, F&& fields) {
     for (const T& item : items) fields(item);
   }
+  template <typename F>
+  void Items(const std::vector<Continent>& continents, F&&) {
+    for (const Continent& c : continents) {
+      hasher_.AddU64(recompute_ ? ComputeContinentContentId(c, column_yards_) : c.content_id);
+    }
+  }
   void TileArray(const Array<SurfaceId>& values) { hasher_.AddArray(values); }
   template <typename T>
   void SurfaceArray(const Array<T>& values) {
@@ -92,6 +102,8 @@ class ContentIdHasher {
 
  private:
   ContentHasher hasher_;
+  double column_yards_;
+  bool recompute_;
 };
 
 }  // namespace
@@ -176,10 +188,26 @@ std::uint64_t World::MemoryBytes() const {
   return bytes;
 }
 
+std::uint64_t ComputeContinentContentId(const Continent& c, double column_yards) {
+  ContentIdHasher hasher("walkd-continent-content-v1", column_yards);
+  hasher.Value(column_yards);
+  VisitContinentFields(c, hasher);
+  return hasher.Finish();
+}
+
 std::uint64_t ComputeContentId(const World& world) {
-  ContentIdHasher hasher;
+  ContentIdHasher hasher("walkd-grid-content-v2", world.column_yards);
   VisitWorldFields(world, hasher);
   return hasher.Finish();
+}
+
+void AssignContentIds(World& world) {
+  for (Continent& c : world.continents) {
+    c.content_id = ComputeContinentContentId(c, world.column_yards);
+  }
+  ContentIdHasher hasher("walkd-grid-content-v2", world.column_yards, /*recompute=*/false);
+  VisitWorldFields(world, hasher);
+  world.content_id = hasher.Finish();
 }
 
 std::string FormatId(std::uint64_t id) {

@@ -66,6 +66,17 @@ struct WorldLayer {
 // A landmass. Walks never leave it.
 struct Continent {
   ContinentId id = 0;
+  // Where its grid lies in the frame its places are named in (nav/grid/world_frame.h): the frame
+  // column and row of its column 0. Each continent has its own (a mesh's continent answers in
+  // that mesh's coordinates); 0 for MovingAI maps and the demo world.
+  std::int64_t origin_column_x = 0;
+  std::int64_t origin_column_y = 0;
+  // A hash of everything of this continent that decides its answers (ComputeContinentContentId):
+  // the store keys its answers by it, so a continent rebuilt alone re-asks only its own walks.
+  // Derived, never stored. 0 until computed (AssignContentIds).
+  std::uint64_t content_id = 0;
+  // Where it was built from ("mesh:Dungeon.obj"): a note for operators, decides no answer.
+  std::string source;
   // Tiles along x and y; columns span tiles_x * 256 by tiles_y * 256.
   std::uint32_t tiles_x = 0;
   std::uint32_t tiles_y = 0;
@@ -107,6 +118,10 @@ struct Continent {
   std::uint32_t road_blocks_x = 0;
 
   std::uint32_t surface_count() const { return static_cast<std::uint32_t>(height_yards.size()); }
+  // Its frame, in columns of `column_yards` (the world's).
+  WorldFrame Frame(double column_yards) const {
+    return {column_yards, origin_column_x, origin_column_y};
+  }
   std::uint32_t region_count() const { return static_cast<std::uint32_t>(region_size.size()); }
 
   // True when column (x, y) lies inside the continent's on-map extent.
@@ -159,30 +174,35 @@ struct Continent {
 struct World {
   // Width of a column, yards. MovingAI maps use 1 (one cell, one yard).
   double column_yards = 1.0;
-  // Where the grid lies in the frame its places are named in (nav/grid/world_frame.h): the frame
-  // column and row of every continent's column 0. 0 for MovingAI maps and the demo world.
-  std::int64_t origin_column_x = 0;
-  std::int64_t origin_column_y = 0;
   std::vector<Continent> continents;  // sorted by id, ids unique
   std::vector<Zone> zones;            // sorted by id, ids unique, none is 0
   // The ground layers applied to it, in the order they were first applied (one per name).
   std::vector<WorldLayer> layers;
-  // A hash of everything above that decides answers (see ComputeContentId). 0 until computed.
+  // A hash of everything above that decides answers: the column size, every continent's content
+  // id and the zones (ComputeContentId). 0 until computed.
   std::uint64_t content_id = 0;
 
   // The continent with that id, or nullptr.
   const Continent* FindContinent(ContinentId id) const;
   // The zone with that id, or nullptr.
   const Zone* FindZone(std::uint16_t id) const;
-  WorldFrame frame() const { return {column_yards, origin_column_x, origin_column_y}; }
+  // The frame continent `c` (one of this world's) names its places in.
+  WorldFrame FrameOf(const Continent& c) const { return c.Frame(column_yards); }
   std::uint64_t MemoryBytes() const;
 };
 
-// Computes the hash of everything in `world` that decides answers: column size, each continent's
-// extent, tiles, surfaces (heights, headroom, flags, areas), links and lifts, and the zones.
-// Regions are derived from links and are not hashed. The world's name and where it was read from
-// are not in it.
+// The hash of everything of continent `c` that decides its answers: the column size, its id,
+// origin, extent, tiles, surfaces (heights, headroom, flags, areas), links and lifts. Regions are
+// derived from links and are not hashed. The world's name and where it was read from are not in
+// it, nor any other continent.
+std::uint64_t ComputeContinentContentId(const Continent& c, double column_yards);
+
+// The hash of everything in `world` that decides answers: the column size, each continent's
+// content id (computed afresh) and the zones' ids.
 std::uint64_t ComputeContentId(const World& world);
+
+// Sets every continent's content id and the world's.
+void AssignContentIds(World& world);
 
 // Formats a 64-bit id as 16 lower-case hex digits.
 std::string FormatId(std::uint64_t id);

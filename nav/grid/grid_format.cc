@@ -286,17 +286,17 @@ void GridReader::CheckHeader() {
     return Fail(absl::StrCat("column size ", world.column_yards, " yards is not in ",
                              kMinColumnYards, " .. ", kMaxColumnYards));
   }
-  const auto far = [](std::int64_t origin) {
-    return origin < -kMaxOriginColumns || origin > kMaxOriginColumns;
-  };
-  if (far(world.origin_column_x) || far(world.origin_column_y)) {
-    return Fail(absl::StrCat("origin column ", world.origin_column_x, ", ", world.origin_column_y,
-                             " lies beyond +-", kMaxOriginColumns));
-  }
 }
 
 void GridReader::CheckExtent() {
   Continent& c = *continent_;
+  const auto far = [](std::int64_t origin) {
+    return origin < -kMaxOriginColumns || origin > kMaxOriginColumns;
+  };
+  if (far(c.origin_column_x) || far(c.origin_column_y)) {
+    return Fail(absl::StrCat("continent ", c.id, "'s origin column ", c.origin_column_x, ", ",
+                             c.origin_column_y, " lies beyond +-", kMaxOriginColumns));
+  }
   const std::uint32_t tile_count = pending_count_;
   if (c.tiles_x == 0 || c.tiles_y == 0 || c.tiles_x > 256 || c.tiles_y > 256 ||
       c.width_columns > c.tiles_x * kTileColumns || c.height_columns > c.tiles_y * kTileColumns ||
@@ -408,12 +408,14 @@ void GridReader::Accept(std::vector<Zone>& zones, Zone&& zone) {
 
 absl::Status GridReader::CheckEnd() {
   if (!r_.AtEnd()) return Damaged(path_, "trailing bytes");
-  const World& world = loaded_.world;
+  World& world = loaded_.world;
   for (std::size_t k = 1; k < world.continents.size(); ++k) {
     if (world.continents[k - 1].id >= world.continents[k].id)
       return Damaged(path_, "continent ids out of order");
   }
-  if (ComputeContentId(world) != world.content_id) {
+  const std::uint64_t stored = world.content_id;
+  AssignContentIds(world);
+  if (world.content_id != stored) {
     return Damaged(path_, "content does not match its content id");
   }
   return absl::OkStatus();

@@ -12,11 +12,13 @@
 namespace walk::nav {
 
 inline constexpr char kGridFileName[] = "grid.walkgrid";
-inline constexpr std::uint32_t kGridFormatVersion = 3;
+// 4: each continent carries its own origin (its frame), and the content id is the hash of the
+// continents' own content ids. Files of version 3 are refused (FAILED_PRECONDITION): rebuild them.
+inline constexpr std::uint32_t kGridFormatVersion = 4;
 
 // Writes `world` to `dir`/grid.walkgrid (creating `dir`), through a temporary file and a rename,
 // so a reader never sees half a file. `source` is a free note of where the grid came from.
-// `world.content_id` must be set (ComputeContentId).
+// `world.content_id` must be set (AssignContentIds).
 absl::Status SaveWorld(const World& world, const std::string& source, const std::string& dir);
 
 // A loaded world and the note it was saved with.

@@ -368,8 +368,8 @@ absl::StatusOr<LoadedWorld> MapGridImage(const std::string& path, const GridStam
   VisitWorldFields(loaded.world, reader);
   VisitDerived(loaded.world, reader);
   if (!reader.ok() || !reader.at_end()) return Damaged(path, "a count or offset is out of bounds");
-  loaded.world.content_id = stamp.content_id;
-  if (ComputeContentId(loaded.world) != stamp.content_id) {
+  AssignContentIds(loaded.world);
+  if (loaded.world.content_id != stamp.content_id) {
     return Damaged(path, "its content does not hash to its id");
   }
   if (!DerivedSound(loaded.world)) return Damaged(path, "a derived array is out of bounds");

@@ -18,7 +18,7 @@
 
 namespace walk::nav {
 
-inline constexpr std::uint32_t kGridImageVersion = 1;
+inline constexpr std::uint32_t kGridImageVersion = 2;
 
 // What an image was made from: its grid file's size, modification time and content id.
 struct GridStamp {

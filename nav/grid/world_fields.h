@@ -51,6 +51,9 @@ template <typename C, typename Visitor>
 void VisitContinentFields(C& c, Visitor& v) {
   v.Part(GridPart::kContinentHeader, [&] {
     v.Value(c.id);
+    v.Value(c.origin_column_x);
+    v.Value(c.origin_column_y);
+    v.Stored(c.source);
     v.Value(c.tiles_x);
     v.Value(c.tiles_y);
     v.Value(c.width_columns);
@@ -87,13 +90,11 @@ void VisitContinentFields(C& c, Visitor& v) {
 
 // Walks `world`'s fields, its continents' included (see the top of this file). W is World or
 // const World. The world's content id is not among them: the file keeps it before them, and it
-// is their hash.
+// is their hash (a continent's through its own content id: ComputeContinentContentId).
 template <typename W, typename Visitor>
 void VisitWorldFields(W& world, Visitor& v) {
   v.Part(GridPart::kHeader, [&] {
     v.Value(world.column_yards);
-    v.Value(world.origin_column_x);
-    v.Value(world.origin_column_y);
     v.Note();
     v.Count(world.continents);
   });

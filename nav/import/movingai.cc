@@ -158,7 +158,7 @@ absl::StatusOr<World> WorldFromMovingAi(const MovingAiMap& map) {
   World world;
   world.column_yards = 1.0;
   world.continents.push_back(*std::move(continent));
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 

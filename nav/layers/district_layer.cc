@@ -205,8 +205,8 @@ std::vector<DistrictOutcome> ApplyDistrictLayer(const DistrictLayer& layer, Worl
   for (const DistrictSpec& spec : layer.districts) {
     outcomes.push_back(DistrictOutcome{spec.index, spec.name});
   }
-  const WorldFrame frame = world->frame();
   for (Continent& c : world->continents) {
+    const WorldFrame frame = world->FrameOf(c);
     std::vector<const DistrictSpec*> districts;
     std::vector<std::size_t> outcome_of;
     for (const DistrictSpec& spec : layer.districts) {

@@ -199,7 +199,7 @@ absl::StatusOr<LayersReport> ApplyLayers(const LayerSources& sources, World* wor
   }
   for (Continent& c : world->continents) FinishContinent(c);
   for (const WorldLayer& record : report.applied) Record(record, world);
-  world->content_id = ComputeContentId(*world);
+  AssignContentIds(*world);
   return report;
 }
 

@@ -211,8 +211,12 @@ absl::StatusOr<LiftLayer> ParseLiftLayer(std::string_view text, const std::strin
 }
 
 std::vector<LiftOutcome> ApplyLiftLayer(const LiftLayer& layer, World* world) {
-  const WorldFrame frame = world->frame();
+  // The layer replaces the lifts of the continents it names, and only theirs: a lifts file laid
+  // on an assembled world leaves every other continent (and its stored answers) as it was.
   for (Continent& c : world->continents) {
+    const bool named = std::any_of(layer.lifts.begin(), layer.lifts.end(),
+                                   [&](const LiftSpec& spec) { return spec.continent == c.id; });
+    if (!named) continue;
     c.lifts.clear();
     for (std::uint8_t& marks : c.marks) marks &= static_cast<std::uint8_t>(~kMarkLift);
   }
@@ -228,7 +232,7 @@ std::vector<LiftOutcome> ApplyLiftLayer(const LiftLayer& layer, World* world) {
       outcomes.push_back(std::move(refused));
       continue;
     }
-    outcomes.push_back(JoinLift(spec, frame, *c));
+    outcomes.push_back(JoinLift(spec, world->FrameOf(*c), *c));
   }
   return outcomes;
 }

@@ -1,13 +1,19 @@
 #include "nav/layers/mark_layer.h"
 
+#include <algorithm>
+
 #include "nav/layers/column_raster.h"
 
 namespace walk::nav {
 
 std::vector<MarkColumns> ApplyMarkLayer(const MarkLayer& layer, World* world) {
-  const WorldFrame frame = world->frame();
   const std::uint8_t keep = static_cast<std::uint8_t>(~layer.owned_marks);
+  // The layer replaces its marks on the continents it names, and only theirs.
   for (Continent& c : world->continents) {
+    const bool named = std::any_of(layer.areas.begin(), layer.areas.end(),
+                                   [&](const MarkArea& area) { return area.continent == c.id; });
+    if (!named) continue;
+    const WorldFrame frame = world->FrameOf(c);
     for (std::uint8_t& marks : c.marks) marks &= keep;
     for (const MarkArea& area : layer.areas) {
       if (area.continent != c.id) continue;

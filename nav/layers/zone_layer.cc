@@ -69,8 +69,12 @@ absl::StatusOr<ZoneLayer> ParseZoneLayer(std::string_view text, const std::strin
 }
 
 std::vector<ZoneColumns> ApplyZoneLayer(const ZoneLayer& layer, World* world) {
-  const WorldFrame frame = world->frame();
+  // The layer replaces the zones of the continents it names, and only theirs.
   for (Continent& c : world->continents) {
+    const bool named = std::any_of(layer.areas.begin(), layer.areas.end(),
+                                   [&](const ZoneArea& area) { return area.continent == c.id; });
+    if (!named) continue;
+    const WorldFrame frame = world->FrameOf(c);
     std::fill(c.zone.begin(), c.zone.end(), std::uint16_t{0});
     for (const ZoneArea& area : layer.areas) {
       if (area.continent != c.id) continue;

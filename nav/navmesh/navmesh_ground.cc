@@ -54,7 +54,7 @@ struct GridView {
   // snapping a place with a height does).
   std::optional<SurfaceId> SurfaceAt(const float* p) const {
     if (continent == nullptr) return std::nullopt;
-    const WorldFrame frame = world->frame();
+    const WorldFrame frame = world->FrameOf(*continent);
     const std::int64_t x = frame.ColumnX(p[0]), y = frame.ColumnY(p[2]);
     if (!continent->OnMap(x, y)) return std::nullopt;
     SurfaceId first = 0, end = 0;

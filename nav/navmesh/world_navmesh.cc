@@ -25,7 +25,7 @@ std::vector<NavMeshConnection> LiftConnections(const World& world, ContinentId c
   std::vector<NavMeshConnection> connections;
   const Continent* c = world.FindContinent(continent);
   if (c == nullptr) return connections;
-  const WorldFrame frame = world.frame();
+  const WorldFrame frame = world.FrameOf(*c);
   auto place = [&](SurfaceId s, float* out) {
     out[0] = static_cast<float>(frame.CentreX(c->column_x[s]));
     out[1] = c->height_yards[s];

@@ -67,7 +67,8 @@ bool GraphAnswers(const SearchContext& x, const AbstractRouter* router, SearchMo
   if (router == nullptr) return false;
   if (mode == SearchMode::kDijkstra || mode == SearchMode::kCch) return true;
   const bool near = OctileColumns(x.continent, a.surface, b.surface) <= router->near_columns();
-  return mode == SearchMode::kAuto && !near && router->HasProfile(x.metric.profile().name);
+  return mode == SearchMode::kAuto && !near && router->HasProfile(x.metric.profile().name) &&
+         router->HasContinent(x.continent);
 }
 
 // The abstract graph's route into `route` (its method and stats even when it finds none).

@@ -69,7 +69,8 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
                                       const WalkOptions& options) {
   absl::StatusOr<const Continent*> continent = ValidateEnds(world, from, to);
   if (!continent.ok()) return continent.status();
-  const SearchContext x{**continent, world.frame(), metric, astar, abstract, options, jump};
+  const SearchContext x{**continent, world.FrameOf(**continent), metric, astar, abstract, options,
+                        jump};
 
   WalkAnswer answer;
   Ends ends = SnapEnds(x.continent, x.frame, options.settle, from, to);

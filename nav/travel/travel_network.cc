@@ -104,7 +104,6 @@ std::uint32_t WalkRegion(const Continent& continent, const WorldFrame& frame, co
 
 std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) {
   std::vector<std::string> problems;
-  const WorldFrame frame = world.frame();
   for (std::size_t i = 0; i < network->nodes.size(); ++i) {
     TravelNode& node = network->nodes[i];
     node.placed = false;
@@ -113,6 +112,7 @@ std::vector<std::string> PlaceNodes(const World& world, TravelNetwork* network) 
     if (continent == nullptr) {
       why = "the world has no such continent";
     } else {
+      const WorldFrame frame = world.FrameOf(*continent);
       const Snap snap = SnapPlace(*continent, frame, node.place);
       if (snap.status == WalkStatus::kOk) {
         node.place.z_yards = snap.end.surface_z_yards;

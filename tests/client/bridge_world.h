@@ -58,12 +58,12 @@ inline nav::World BridgeWorld() {
   EXPECT_TRUE(continent.ok()) << continent.status();
   nav::World world;
   world.column_yards = kColumnYards;
-  world.origin_column_x = kOriginX;
-  world.origin_column_y = kOriginY;
+  continent->origin_column_x = kOriginX;
+  continent->origin_column_y = kOriginY;
   world.continents.push_back(*std::move(continent));
   world.zones.push_back({1, "meadow", 1, 10});
   world.zones.push_back({2, "high pass", 20, 30});
-  world.content_id = nav::ComputeContentId(world);
+  nav::AssignContentIds(world);
   return world;
 }
 

@@ -123,7 +123,7 @@ TEST(WalkdModelTest, ANewZoneLevelReasksOnlyTheBandsItReprices) {
   ASSERT_NE(zone.min_level, old_level);
   ASSERT_FALSE(repriced[0]);
   const std::uint64_t content_id = world.content_id;
-  world.content_id = nav::ComputeContentId(world);
+  nav::AssignContentIds(world);
   EXPECT_EQ(world.content_id, content_id);  // zone levels are not the grid's
   ASSERT_TRUE(nav::SaveWorld(world, loaded->source, dir).ok());
 
@@ -150,7 +150,7 @@ TEST(WalkdModelTest, ANewZoneLevelReasksOnlyTheBandsItReprices) {
   // A road is the ground's: band 0's model changes with it.
   nav::Continent& c = world.continents[0];
   for (nav::SurfaceId s = 0; s < c.surface_count(); s += 97) c.marks[s] |= nav::kMarkRoad;
-  world.content_id = nav::ComputeContentId(world);
+  nav::AssignContentIds(world);
   EXPECT_NE(world.content_id, content_id);
   ASSERT_TRUE(nav::SaveWorld(world, loaded->source, dir).ok());
   {

@@ -23,10 +23,10 @@ inline absl::StatusOr<World> MeshWorld(const std::string& path) {
   if (!continent.ok()) return continent.status();
   World world;
   world.column_yards = options.column_yards;
-  world.origin_column_x = origin_column_x;
-  world.origin_column_y = origin_column_y;
+  continent->origin_column_x = origin_column_x;
+  continent->origin_column_y = origin_column_y;
   world.continents.push_back(*std::move(continent));
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 

@@ -18,7 +18,7 @@ nav::World SmallWorld(float height = 0.0f) {
   nav::World world;
   world.continents.push_back(*builder.Build(nav::LinkRules{}));
   world.zones = {{1, "low", 1, 10}, {2, "high", 40, 50}};
-  world.content_id = nav::ComputeContentId(world);
+  nav::AssignContentIds(world);
   return world;
 }
 
@@ -49,7 +49,7 @@ TEST(ModelHashTest, EveryAnswerDecidingInputChangesIt) {
             ModelHash({world.content_id, &metric, kWalkerAnswerVersion, 0x1235}));
   nav::World deadlier = world;
   deadlier.zones[0].min_level = 30;  // a zone's lowest level decides danger
-  deadlier.content_id = nav::ComputeContentId(deadlier);
+  nav::AssignContentIds(deadlier);
   EXPECT_NE(base, Hash(deadlier, "faction-a", 10));
 }
 
@@ -60,7 +60,7 @@ TEST(ModelHashTest, WhatDecidesNoAnswerDoesNotChangeIt) {
   nav::World renamed = world;
   renamed.zones[0].name = "meadow";
   renamed.zones[1].max_level = 60;
-  renamed.content_id = nav::ComputeContentId(renamed);
+  nav::AssignContentIds(renamed);
   EXPECT_EQ(renamed.content_id, world.content_id);
   EXPECT_EQ(base, Hash(renamed, "faction-a", 10));
   // The world's folder name and logging are not inputs at all: ModelInputs has no such field,

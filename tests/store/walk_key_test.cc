@@ -139,7 +139,8 @@ TEST(WalkKeyTest, MakeWalkKeySnapsAsTheWalkerDoes) {
   off_map.x_yards = 50.5;
   const WalkKey key = MakeWalkKey(9, world, on_ground, in_wall);
   EXPECT_EQ(key.model, 9u);
-  const nav::Snap snap = nav::SnapPlace(world.continents[0], world.frame(), on_ground);
+  const nav::Snap snap =
+      nav::SnapPlace(world.continents[0], world.FrameOf(world.continents[0]), on_ground);
   ASSERT_EQ(snap.status, nav::WalkStatus::kOk);
   EXPECT_EQ(key.from.surface, snap.end.surface);
   EXPECT_EQ(key.to.surface, nav::kInvalidId);

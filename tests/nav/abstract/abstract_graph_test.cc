@@ -195,7 +195,7 @@ TEST(AbstractGraphTest, WalksCrossBordersDiagonally) {
   auto place = [&](std::uint32_t x, std::uint32_t y) {
     SurfaceId first, end;
     c.ColumnSurfaces(x, y, &first, &end);
-    return PlaceOf(c, world.frame(), first);
+    return PlaceOf(c, world.FrameOf(world.continents[0]), first);
   };
   Searchers searchers;
   FineGridAStar astar;
@@ -265,15 +265,17 @@ TEST(AbstractGraphTest, AnEndNothingReachesIsRefusedWithoutTheFineGrid) {
   Searchers searchers;
   WalkOptions options;
   options.router = &router;
-  auto onto = AnswerWalk(world, metric, PlaceOf(c, world.frame(), testing::SurfaceAt(c, 20, 30)),
-                         PlaceOf(c, world.frame(), ledge), searchers, options);
+  auto onto = AnswerWalk(
+      world, metric, PlaceOf(c, world.FrameOf(world.continents[0]), testing::SurfaceAt(c, 20, 30)),
+      PlaceOf(c, world.FrameOf(world.continents[0]), ledge), searchers, options);
   ASSERT_TRUE(onto.ok()) << onto.status();
   EXPECT_EQ(onto->status, WalkStatus::kNoWalk);
   EXPECT_EQ(onto->method, Method::kReach);
   EXPECT_LT(onto->stats.nodes_expanded, 20'000u);
   auto off =
-      AnswerWalk(world, metric, PlaceOf(c, world.frame(), ledge),
-                 PlaceOf(c, world.frame(), testing::SurfaceAt(c, 20, 30)), searchers, options);
+      AnswerWalk(world, metric, PlaceOf(c, world.FrameOf(world.continents[0]), ledge),
+                 PlaceOf(c, world.FrameOf(world.continents[0]), testing::SurfaceAt(c, 20, 30)),
+                 searchers, options);
   ASSERT_TRUE(off.ok());
   EXPECT_EQ(off->status, WalkStatus::kOk);
 }
@@ -306,7 +308,7 @@ TEST(AbstractGraphTest, SavedGraphRoundTripsAndStaleOrDamagedIsRefused) {
   ASSERT_TRUE(SaveAbstractGraph(graph, dir).ok());
   auto loaded = LoadAbstractGraph(world, dir);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_EQ(loaded->Fingerprint(), graph.Fingerprint());
+  EXPECT_EQ(loaded->Fingerprint(loaded->continents[0]), graph.Fingerprint(graph.continents[0]));
   ASSERT_EQ(loaded->continents.size(), graph.continents.size());
   EXPECT_EQ(loaded->continents[0].node_surface, graph.continents[0].node_surface);
   EXPECT_EQ(loaded->continents[0].arc_head, graph.continents[0].arc_head);
@@ -314,12 +316,16 @@ TEST(AbstractGraphTest, SavedGraphRoundTripsAndStaleOrDamagedIsRefused) {
   EXPECT_EQ(loaded->continents[0].prices[0].seconds, graph.continents[0].prices[0].seconds);
   EXPECT_EQ(loaded->continents[0].cell_nodes, graph.continents[0].cell_nodes);
 
-  // Another grid: stale, not served.
+  // Another continent under the same id: its graph is stale, left out, and said so.
   World other = world;
-  other.content_id ^= 1;
+  other.continents[0].content_id ^= 1;
   auto stale = LoadAbstractGraph(other, dir);
-  EXPECT_EQ(stale.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(stale.status().message().find("walkgrid prepare"), std::string::npos) << stale.status();
+  ASSERT_TRUE(stale.ok()) << stale.status();
+  EXPECT_TRUE(stale->continents.empty());
+  ASSERT_EQ(stale->unprepared.size(), 1u);
+  EXPECT_NE(stale->unprepared[0].find("stale"), std::string::npos) << stale->unprepared[0];
+  EXPECT_NE(stale->unprepared[0].find("walkgrid prepare --continents 0"), std::string::npos)
+      << stale->unprepared[0];
 
   // A price no metric can carry (negative, not a number): data loss, never served.
   AbstractGraph bad = graph;
@@ -444,7 +450,7 @@ TEST(AbstractGraphTest, ForcedSearchesFailClearlyWhereTheyCannotRun) {
   Searchers searchers;
   WalkOptions options;
   options.router = &router;
-  auto place = [&](SurfaceId s) { return PlaceOf(c, world.frame(), s); };
+  auto place = [&](SurfaceId s) { return PlaceOf(c, world.FrameOf(world.continents[0]), s); };
   // Two surfaces of the largest region, far apart.
   SurfaceId a = kInvalidId, b = kInvalidId;
   RegionId largest = 0;

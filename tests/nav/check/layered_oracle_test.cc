@@ -32,7 +32,7 @@ struct Box {
 
 Box ExtentOf(const World& world) {
   const Continent& c = world.continents[0];
-  const WorldFrame f = world.frame();
+  const WorldFrame f = world.FrameOf(world.continents[0]);
   return {f.FrameX(0.0), f.FrameY(0.0), f.FrameX(c.width_columns * f.column_yards),
           f.FrameY(c.height_columns * f.column_yards)};
 }
@@ -66,7 +66,7 @@ SurfaceId SurfaceNear(const World& world, const Box& box, double fx, double fy) 
   for (RegionId r = 0; r < c.region_count(); ++r) {
     if (c.region_size[r] > c.region_size[largest]) largest = r;
   }
-  const WorldFrame f = world.frame();
+  const WorldFrame f = world.FrameOf(world.continents[0]);
   const std::int64_t cx = f.ColumnX(box.X(fx)), cy = f.ColumnY(box.Y(fy));
   for (std::int64_t ring = 0; ring < 64; ++ring) {
     for (std::int64_t dy = -ring; dy <= ring; ++dy) {
@@ -111,7 +111,7 @@ void LayTestLayers(World* world) {
   // mesh's corner may hold no floor at all: dungeon.obj's does not).
   const SurfaceId fort = SurfaceNear(*world, b, 0.85, 0.15);
   ASSERT_NE(fort, kInvalidId);
-  const WorldFrame frame = world->frame();
+  const WorldFrame frame = world->FrameOf(world->continents[0]);
   const double half = 8.0 * world->column_yards;
   const Box around{frame.CentreX(c.column_x[fort]) - half, frame.CentreY(c.column_y[fort]) - half,
                    frame.CentreX(c.column_x[fort]) + half, frame.CentreY(c.column_y[fort]) + half};
@@ -122,7 +122,8 @@ void LayTestLayers(World* world) {
   const SurfaceId east = SurfaceNear(*world, b, 0.85, 0.5);
   ASSERT_NE(west, kInvalidId);
   ASSERT_NE(east, kInvalidId);
-  const Place w = PlaceOf(c, world->frame(), west), e = PlaceOf(c, world->frame(), east);
+  const Place w = PlaceOf(c, world->FrameOf(world->continents[0]), west),
+              e = PlaceOf(c, world->FrameOf(world->continents[0]), east);
   char lifts[512];
   std::snprintf(lifts, sizeof lifts,
                 R"({"lifts":[{"name":"Test car","from":{"x":%.4f,"y":%.4f,"z":%.4f},)"
@@ -165,7 +166,8 @@ void ExpectPricedRight(const World& world) {
   for (double f = 0.05; f < 0.3 && !shown; f += 0.05) {
     const SurfaceId a = SurfaceNear(world, b, f, f), z = SurfaceNear(world, b, 1 - f, 1 - f);
     if (a == kInvalidId || z == kInvalidId) continue;
-    const Place from = PlaceOf(c, world.frame(), a), to = PlaceOf(c, world.frame(), z);
+    const Place from = PlaceOf(c, world.FrameOf(world.continents[0]), a),
+                to = PlaceOf(c, world.FrameOf(world.continents[0]), z);
     absl::StatusOr<WalkAnswer> zero = AnswerWalk(world, band0, from, to, astar);
     absl::StatusOr<WalkAnswer> twenty = AnswerWalk(world, band20, from, to, astar);
     ASSERT_TRUE(zero.ok() && twenty.ok());

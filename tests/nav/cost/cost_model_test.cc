@@ -59,7 +59,7 @@ World Draw(const std::vector<std::string>& rows, const std::vector<std::string>&
   world.column_yards = 1.0;
   world.continents.push_back(*std::move(built));
   world.zones = std::move(zone_table);
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 
@@ -221,7 +221,7 @@ World Bridge() {
   EXPECT_TRUE(built.ok());
   World world;
   world.continents.push_back(*std::move(built));
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 
@@ -255,7 +255,7 @@ TEST(MultiFloorTest, ALedgeCanBeDroppedButNotClimbed) {
   ASSERT_TRUE(built.ok());
   World world;
   world.continents.push_back(*std::move(built));
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   const WalkAnswer down = Ask(world, "neutral", 0, At(0, 0), At(3, 0));
   ASSERT_EQ(down.status, WalkStatus::kOk);
   EXPECT_NEAR(down.seconds, Running(3.0) + DefaultCostModel().fall_seconds, 1e-12);
@@ -294,7 +294,7 @@ TEST(MultiFloorTest, TwoFloorsJoinedByStairsAndALift) {
   ASSERT_TRUE(built.ok()) << built.status();
   World world;
   world.continents.push_back(*std::move(built));
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   Place upstairs = At(3, 0);
   upstairs.z_yards = 4.0;
   const WalkAnswer answer = Ask(world, "neutral", 0, At(0, 0), upstairs);

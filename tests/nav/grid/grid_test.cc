@@ -10,6 +10,7 @@
 #include "nav/grid/content_hash.h"
 #include "nav/grid/grid_builder.h"
 #include "nav/grid/grid_format.h"
+#include "nav/grid/world_assembly.h"
 #include "tests/nav/ascii_grid.h"
 #include "tests/nav/test_dir.h"
 
@@ -60,7 +61,7 @@ World FixedWorld() {
   world.continents.push_back(*std::move(second));
   world.zones = {{1, "Amber Vale", 1, 6}, {2, "Ashen Reach", 10, 15}};
   world.layers = {{"zones", "zones.geojson", 0x0123456789abcdefu, "2 zones, 6 columns"}};
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 
@@ -168,7 +169,9 @@ TEST(GridTest, ContentIdFollowsContentOnly) {
 // and so is the grid file's layout.
 TEST(GridTest, ContentIdAndFileOfAFixedWorldArePinned) {
   const World world = FixedWorld();
-  EXPECT_EQ(FormatId(world.content_id), "513eb3ac4a3c6ce3");
+  EXPECT_EQ(FormatId(world.content_id), "224d0d2730f09a89");
+  EXPECT_EQ(FormatId(world.continents[0].content_id), "7b0fe90269d77a78");
+  EXPECT_EQ(FormatId(world.continents[1].content_id), "455eda27eedc3327");
   EXPECT_EQ(world.MemoryBytes(), 524548u);
   const std::string dir = TestDir("grid-pinned");
   ASSERT_TRUE(SaveWorld(world, "test:fixed", dir).ok());
@@ -176,8 +179,8 @@ TEST(GridTest, ContentIdAndFileOfAFixedWorldArePinned) {
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ContentHasher file_hash;
   file_hash.AddBytes(bytes.data(), bytes.size());
-  EXPECT_EQ(bytes.size(), 524743u);
-  EXPECT_EQ(FormatId(file_hash.Finish()), "118aebdf942072c1");
+  EXPECT_EQ(bytes.size(), 524767u);  // each continent's origin and note
+  EXPECT_EQ(FormatId(file_hash.Finish()), "d3465a8c543020af");
   auto loaded = LoadWorld(dir);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(loaded->world.content_id, world.content_id);
@@ -251,8 +254,7 @@ TEST(GridFormatTest, RefusesDamagedAndTruncatedFiles) {
 }
 
 // The bytes of a grid file's preamble and header (docs/formats.md), `continents` announced.
-std::string GridHeader(double column_yards, std::int64_t origin_x, std::int64_t origin_y,
-                       std::uint32_t continents) {
+std::string GridHeader(double column_yards, std::uint32_t continents) {
   std::string bytes = "WALKGRID";
   auto put = [&bytes](const auto& value) {
     bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
@@ -260,8 +262,6 @@ std::string GridHeader(double column_yards, std::int64_t origin_x, std::int64_t 
   put(kGridFormatVersion);
   put(std::uint64_t{0});  // the content id: never reached
   put(column_yards);
-  put(origin_x);
-  put(origin_y);
   put(std::uint32_t{0});  // an empty note
   put(continents);
   return bytes;
@@ -269,11 +269,18 @@ std::string GridHeader(double column_yards, std::int64_t origin_x, std::int64_t 
 
 // A continent's header: an extent of `tiles` x `tiles` tiles, no tile and no surface in the
 // file, then no lift.
-std::string EmptyContinent(std::uint32_t id, std::uint32_t tiles) {
+std::string EmptyContinent(std::uint32_t id, std::uint32_t tiles, std::int64_t origin_x = 0) {
   std::string bytes;
-  for (std::uint32_t value : {id, tiles, tiles, tiles * kTileColumns, tiles * kTileColumns, 0u, 0u,
-                              /*lifts=*/0u}) {
+  auto put = [&bytes](const auto& value) {
     bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  put(id);
+  put(origin_x);
+  put(std::int64_t{0});   // origin_y
+  put(std::uint32_t{0});  // an empty source note
+  for (std::uint32_t value : {tiles, tiles, tiles * kTileColumns, tiles * kTileColumns, 0u, 0u,
+                              /*lifts=*/0u}) {
+    put(value);
   }
   return bytes;
 }
@@ -284,16 +291,17 @@ TEST(GridFormatTest, RefusesSizesBeyondTheLimitsBeforeAllocating) {
     EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss) << what;
     EXPECT_NE(loaded.status().message().find(what), std::string::npos) << loaded.status();
   };
-  refused(GridHeader(1e-9, 0, 0, 0), "column size 1e-09 yards is not in 0.001 .. 1000");
-  refused(GridHeader(std::nan(""), 0, 0, 0), "column size nan");
-  refused(GridHeader(1.0, std::numeric_limits<std::int64_t>::min(), 0, 0), "origin column");
-  refused(GridHeader(1.0, 0, 0, 5000), "header: a count of 5000, more than the 4096");
+  refused(GridHeader(1e-9, 0), "column size 1e-09 yards is not in 0.001 .. 1000");
+  refused(GridHeader(std::nan(""), 0), "column size nan");
+  refused(GridHeader(1.0, 1) + EmptyContinent(0, 1, std::numeric_limits<std::int64_t>::min()),
+          "continent 0's origin column");
+  refused(GridHeader(1.0, 5000), "header: a count of 5000, more than the 4096");
   // Five continents of the largest extent: the fifth is refused before its tile index.
-  std::string five = GridHeader(1.0, 0, 0, 5);
+  std::string five = GridHeader(1.0, 5);
   for (std::uint32_t id = 0; id < 5; ++id) five += EmptyContinent(id, 256);
   refused(five, "extents hold 327680 tiles up to continent 4, more than the 262144");
   // Four are sound sizes: the file ends for another reason (no zones part).
-  std::string four = GridHeader(1.0, 0, 0, 4);
+  std::string four = GridHeader(1.0, 4);
   for (std::uint32_t id = 0; id < 4; ++id) four += EmptyContinent(id, 256);
   refused(four, "truncated zones");
 }
@@ -301,13 +309,108 @@ TEST(GridFormatTest, RefusesSizesBeyondTheLimitsBeforeAllocating) {
 TEST(GridFormatTest, RefusesAHeadroomThatIsNotANumber) {
   World world = AsciiWorld({"..", ".."});
   world.continents[0].headroom_yards[1] = std::nanf("");
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   const std::string dir = TestDir("grid-headroom");
   ASSERT_TRUE(SaveWorld(world, "t", dir).ok());
   absl::StatusOr<LoadedWorld> loaded = LoadWorld(dir);
   EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_NE(loaded.status().message().find("headroom"), std::string::npos) << loaded.status();
   std::filesystem::remove_all(dir);
+}
+
+// The bytes of continent `k` of the grid file of `world` (saved with an empty note): the file
+// less its preamble and header before it and everything after it.
+std::string ContinentBytes(World world, std::size_t k) {
+  const std::string dir = TestDir("grid-continent-bytes");
+  World alone = world;
+  alone.continents.erase(alone.continents.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                         alone.continents.end());
+  AssignContentIds(alone);
+  EXPECT_TRUE(SaveWorld(alone, "", dir).ok());
+  std::ifstream in(dir + "/" + kGridFileName, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove_all(dir);
+  World before = alone;
+  before.continents.pop_back();
+  AssignContentIds(before);
+  EXPECT_TRUE(SaveWorld(before, "", dir).ok());
+  std::ifstream in_before(dir + "/" + kGridFileName, std::ios::binary);
+  const std::string head((std::istreambuf_iterator<char>(in_before)),
+                         std::istreambuf_iterator<char>());
+  std::filesystem::remove_all(dir);
+  // Both end in the same zones and layers; the longer holds continent k where they differ.
+  const std::size_t tail = 8;  // no zones, no layers: two counts
+  return bytes.substr(head.size() - tail, bytes.size() - head.size());
+}
+
+World OneContinent(const std::vector<std::string>& rows, std::int64_t origin_x,
+                   const std::string& source) {
+  World world = AsciiWorld(rows);
+  world.continents[0].origin_column_x = origin_x;
+  world.continents[0].source = source;
+  AssignContentIds(world);
+  return world;
+}
+
+TEST(WorldAssemblyTest, AContinentPutIntoAWorldLeavesEveryOtherByteForByte) {
+  World world;
+  ASSERT_TRUE(PutContinent(world, OneContinent({"...", ".@."}, -7, "a"), 0, false).ok());
+  ASSERT_TRUE(PutContinent(world, OneContinent({"....", "...."}, 50, "c"), 5, false).ok());
+  const World two = world;
+  ASSERT_TRUE(PutContinent(world, OneContinent({"..", ".."}, 0, "b"), 2, false).ok());
+  ASSERT_EQ(world.continents.size(), 3u);
+  EXPECT_EQ(world.continents[1].id, 2u);  // in id order
+  EXPECT_EQ(world.continents[0].content_id, two.continents[0].content_id);
+  EXPECT_EQ(world.continents[2].content_id, two.continents[1].content_id);
+  EXPECT_NE(world.content_id, two.content_id);
+  EXPECT_EQ(ContinentBytes(world, 0), ContinentBytes(two, 0));
+  EXPECT_EQ(ContinentBytes(world, 2), ContinentBytes(two, 1));
+  // Each continent keeps its own frame.
+  EXPECT_EQ(world.FrameOf(world.continents[0]).origin_x, -7);
+  EXPECT_EQ(world.FrameOf(world.continents[2]).origin_x, 50);
+  EXPECT_EQ(AssembledNote(world), "continents 0: a, 2: b, 5: c");
+
+  // Replaced: only continent 2 changes.
+  World replaced = world;
+  ASSERT_TRUE(PutContinent(replaced, OneContinent({"...."}, 0, "b2"), 2, true).ok());
+  EXPECT_EQ(replaced.continents[0].content_id, world.continents[0].content_id);
+  EXPECT_NE(replaced.continents[1].content_id, world.continents[1].content_id);
+  EXPECT_EQ(replaced.continents[2].content_id, world.continents[2].content_id);
+  EXPECT_EQ(ComputeContentId(replaced), replaced.content_id);
+
+  // Saved and loaded, the ids are derived again alike.
+  const std::string dir = TestDir("grid-assembled");
+  ASSERT_TRUE(SaveWorld(replaced, AssembledNote(replaced), dir).ok());
+  absl::StatusOr<LoadedWorld> loaded = LoadWorld(dir);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(loaded->world.continents[k].content_id, replaced.continents[k].content_id);
+    EXPECT_EQ(loaded->world.continents[k].source, replaced.continents[k].source);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(WorldAssemblyTest, RefusesAnotherColumnSizeAPresentIdAndAClashingZone) {
+  World world;
+  ASSERT_TRUE(PutContinent(world, OneContinent({".."}, 0, "a"), 0, false).ok());
+  World wide = OneContinent({".."}, 0, "w");
+  wide.column_yards = 0.5;
+  absl::Status s = PutContinent(world, wide, 1, false);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("the world's columns are 1 yards, the continent's 0.5 yards"),
+            std::string::npos)
+      << s;
+  s = PutContinent(world, OneContinent({"."}, 0, "again"), 0, false);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("already has continent 0 (a): --replace replaces it"),
+            std::string::npos)
+      << s;
+  world.zones = {{3, "Vale", 1, 5}};
+  World zoned = OneContinent({"."}, 0, "z");
+  zoned.zones = {{3, "Vale", 2, 5}};
+  s = PutContinent(world, zoned, 1, false);
+  EXPECT_NE(s.message().find("zone 3"), std::string::npos) << s;
+  EXPECT_EQ(world.continents.size(), 1u);  // nothing changed
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ World OpenWorld(int width, int height) {
 
 Columns InPolygon(const World& world, const GeoPolygon& polygon) {
   Columns columns;
-  ForEachColumnInPolygon(world.continents[0], world.frame(), polygon,
+  ForEachColumnInPolygon(world.continents[0], world.FrameOf(world.continents[0]), polygon,
                          [&](std::uint32_t x, std::uint32_t y) {
                            EXPECT_TRUE(columns.insert({x, y}).second) << "visited twice";
                          });
@@ -36,8 +36,8 @@ Columns InPolygon(const World& world, const GeoPolygon& polygon) {
 
 Columns NearLine(const World& world, const GeoLine& line, double width_yards) {
   Columns columns;
-  ForEachColumnNearLine(world.continents[0], world.frame(), line, width_yards / 2.0,
-                        [&](std::uint32_t x, std::uint32_t y) {
+  ForEachColumnNearLine(world.continents[0], world.FrameOf(world.continents[0]), line,
+                        width_yards / 2.0, [&](std::uint32_t x, std::uint32_t y) {
                           columns.insert({x, y});
                         });
   return columns;
@@ -141,8 +141,9 @@ TEST(ColumnRasterTest, ARoadCoversCentresWithinHalfItsWidthExactlyAtTheBoundary)
 
 TEST(ColumnRasterTest, ANegativeOriginPutsFrameCoordinatesOnTheGridsOwnColumns) {
   World world = OpenWorld(10, 4);
-  world.origin_column_x = -40;  // grid column 0 is frame column -40: x from -40 to -30 yards
-  world.origin_column_y = 2;    // grid row 0 is frame row 2: y from 2 to 6 yards
+  world.continents[0].origin_column_x =
+      -40;  // grid column 0 is frame column -40: x from -40 to -30 yards
+  world.continents[0].origin_column_y = 2;  // grid row 0 is frame row 2: y from 2 to 6 yards
   // Frame x in [-38, -35) is grid columns 2, 3, 4; frame y in [3, 5) is rows 1 and 2.
   EXPECT_EQ(InPolygon(world, Rectangle(-38, 3, -35, 5)), Drawn({
                                                              "..........",
@@ -168,7 +169,7 @@ TEST(ColumnRasterTest, ColumnsAreWideInYardsWhereTheWorldSaysSo) {
 // centre is within h of some segment whose box (widened by h) holds the centre.
 Columns NearLineByBruteForce(const World& world, const GeoLine& line, double h) {
   const Continent& c = world.continents[0];
-  const WorldFrame frame = world.frame();
+  const WorldFrame frame = world.FrameOf(world.continents[0]);
   Columns columns;
   for (std::size_t i = 0; i == 0 || i + 1 < line.size(); ++i) {
     const GeoPoint a = line[i], b = line[std::min(i + 1, line.size() - 1)];
@@ -192,7 +193,7 @@ Columns NearLineByBruteForce(const World& world, const GeoLine& line, double h) 
 // its row's centre line with the rings' edges lie at or west of it.
 Columns InPolygonByBruteForce(const World& world, const GeoPolygon& polygon) {
   const Continent& c = world.continents[0];
-  const WorldFrame frame = world.frame();
+  const WorldFrame frame = world.FrameOf(world.continents[0]);
   Columns columns;
   for (std::uint32_t y = 0; y < c.height_columns; ++y) {
     const double cy = frame.CentreY(y);
@@ -228,8 +229,8 @@ TEST(ColumnRasterTest, LinesCoverWhatThePlainRuleCoversOnRandomLines) {
   for (int round = 0; round < 600; ++round) {
     World world = OpenWorld(1 + static_cast<int>(rng() % 40), 1 + static_cast<int>(rng() % 30));
     world.column_yards = std::array<double, 3>{1.0, 0.5, 2.5}[rng() % 3];
-    world.origin_column_x = static_cast<std::int64_t>(rng() % 7) - 3;
-    world.origin_column_y = static_cast<std::int64_t>(rng() % 7) - 3;
+    world.continents[0].origin_column_x = static_cast<std::int64_t>(rng() % 7) - 3;
+    world.continents[0].origin_column_y = static_cast<std::int64_t>(rng() % 7) - 3;
     const double span = 45.0 * world.column_yards;
     GeoLine line(1 + rng() % 8);
     for (GeoPoint& p : line) {
@@ -238,8 +239,8 @@ TEST(ColumnRasterTest, LinesCoverWhatThePlainRuleCoversOnRandomLines) {
     }
     const double width = rng() % 4 == 0 ? 0.5 * (rng() % 12) : RandomCoordinate(rng, 0.01, span);
     Columns visited;
-    ForEachColumnNearLine(world.continents[0], world.frame(), line, width / 2.0,
-                          [&](std::uint32_t x, std::uint32_t y) {
+    ForEachColumnNearLine(world.continents[0], world.FrameOf(world.continents[0]), line,
+                          width / 2.0, [&](std::uint32_t x, std::uint32_t y) {
                             EXPECT_TRUE(visited.insert({x, y}).second) << "visited twice";
                           });
     const Columns expected = NearLineByBruteForce(world, line, width / 2.0);
@@ -253,7 +254,7 @@ TEST(ColumnRasterTest, AreasCoverWhatThePlainRuleCoversOnRandomPolygons) {
   std::mt19937 rng(11);
   for (int round = 0; round < 400; ++round) {
     World world = OpenWorld(1 + static_cast<int>(rng() % 40), 1 + static_cast<int>(rng() % 30));
-    world.origin_column_x = static_cast<std::int64_t>(rng() % 5) - 2;
+    world.continents[0].origin_column_x = static_cast<std::int64_t>(rng() % 5) - 2;
     GeoPolygon polygon;
     polygon.rings.resize(1 + rng() % 3);
     for (auto& ring : polygon.rings) {
@@ -274,7 +275,7 @@ TEST(ColumnRasterTest, AWideZigzagOfManyVerticesCoversEachColumnOnce) {
   for (GeoPoint& p : line) p = {coordinate(rng), coordinate(rng)};
   std::vector<std::uint8_t> seen(512 * 512, 0);
   std::uint64_t visits = 0;
-  ForEachColumnNearLine(world.continents[0], world.frame(), line, 500.0,
+  ForEachColumnNearLine(world.continents[0], world.FrameOf(world.continents[0]), line, 500.0,
                         [&](std::uint32_t x, std::uint32_t y) {
                           ++visits;
                           ++seen[y * 512 + x];

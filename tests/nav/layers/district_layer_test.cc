@@ -37,7 +37,7 @@ const LiftRide* BuildingLift(const World& world) {
 
 Place PlaceOn(const World& world, SurfaceId s) {
   const Continent& c = world.continents[0];
-  const WorldFrame frame = world.frame();
+  const WorldFrame frame = world.FrameOf(world.continents[0]);
   return Place{0, frame.CentreX(c.column_x[s]), frame.CentreY(c.column_y[s]),
                double(c.height_yards[s])};
 }

@@ -111,7 +111,7 @@ TEST(GroundLayersTest, EverySurfaceOfAColumnTakesItsLayers) {
   ASSERT_TRUE(built.ok()) << built.status();
   World world;
   world.continents.push_back(*std::move(built));
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   const std::string zone =
       Collection({Feature(R"({"zone": 3, "min_level": 5, "max_level": 9})", Polygon(1, 0, 2, 1))});
   const std::string hub = Collection({Feature(R"({"faction": "b"})", Polygon(1, 0, 2, 1))});
@@ -190,8 +190,8 @@ TEST(GroundLayersTest, RoadsLowerTheMetricsBoundAndPriceTheirColumns) {
 
 TEST(GroundLayersTest, LayersAreLaidInTheWorldsFrame) {
   World world = OpenWorld(10, 4);
-  world.origin_column_x = -40;
-  world.content_id = ComputeContentId(world);
+  world.continents[0].origin_column_x = -40;
+  AssignContentIds(world);
   const std::string zones = Collection({Feature(
       R"({"zone": 1, "name": "West", "min_level": 0, "max_level": 1})", Polygon(-38, 0, -35, 4))});
   absl::StatusOr<LayersReport> report = Lay(&world, zones, "", "");

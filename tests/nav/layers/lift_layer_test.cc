@@ -312,7 +312,7 @@ TEST(LiftLayerTest, LandingsAreTheNearestSurfaceWithinThreeYardsOrTheLiftIsRefus
   ASSERT_TRUE(continent.ok()) << continent.status();
   World world;
   world.continents.push_back(*std::move(continent));
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   auto landing = [](double x, double z) {
     return "{\"x\": " + std::to_string(x) + ", \"y\": 0.5, \"z\": " + std::to_string(z) + "}";
   };

@@ -66,7 +66,7 @@ TEST(NavMeshBuildTest, SharedMeshInBothFormatsAndOnTheGridsGround) {
   absl::StatusOr<World> world = testing::MeshWorld(path);
   ASSERT_TRUE(world.ok()) << world.status();
   const Continent& c = world->continents[0];
-  const WorldFrame frame = world->frame();
+  const WorldFrame frame = world->FrameOf(world->continents[0]);
   dtNavMeshQuery query;
   ASSERT_TRUE(dtStatusSucceed(query.init(mmaps->detour(), 2048)));
   const dtQueryFilter filter;

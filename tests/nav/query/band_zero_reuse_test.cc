@@ -30,7 +30,7 @@ World DangerWorld() {
   }
   world.zones = {{1, "west", 1, 10}, {2, "strip", 35, 40}, {3, "east", 5, 12}};
   FinishContinent(c);
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 

@@ -22,7 +22,7 @@ World RoadWorld() {
     if (c.column_y[s] == 150) c.marks[s] |= kMarkRoad;
   }
   FinishContinent(c);
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 

@@ -169,7 +169,7 @@ TEST(AnswerWalkRetryTest, NoWalkAtThePlacesHeightsIsAskedAgainAtTheUsualFloors) 
   ASSERT_TRUE(built.ok()) << built.status();
   World world;
   world.continents.push_back(*std::move(built));
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   const Metric shortest(world, *FindProfile("shortest"), 0);
   FineGridAStar astar;
   Place to = At(2, 0);

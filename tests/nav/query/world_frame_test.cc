@@ -27,9 +27,9 @@ World ShiftedWorld() {
       "....................",
       "....................",
   });
-  world.origin_column_x = -40;
-  world.origin_column_y = -25;
-  world.content_id = ComputeContentId(world);
+  world.continents[0].origin_column_x = -40;
+  world.continents[0].origin_column_y = -25;
+  AssignContentIds(world);
   return world;
 }
 
@@ -39,17 +39,20 @@ Place FrameAt(double x, double y) { return testing::At(x - 40.0, y - 25.0); }
 TEST(WorldFrameTest, PlacesAreNamedInTheFrameNegativeOnesIncluded) {
   const World world = ShiftedWorld();
   const Continent& c = world.continents[0];
-  const Snap snap = SnapPlace(c, world.frame(), FrameAt(3, 4));
+  const Snap snap = SnapPlace(c, world.FrameOf(world.continents[0]), FrameAt(3, 4));
   ASSERT_EQ(snap.status, WalkStatus::kOk);
   EXPECT_EQ(snap.end.column_x, 3u);
   EXPECT_EQ(snap.end.column_y, 4u);
-  const Place back = PlaceOf(c, world.frame(), snap.end.surface);
+  const Place back = PlaceOf(c, world.FrameOf(world.continents[0]), snap.end.surface);
   EXPECT_DOUBLE_EQ(back.x_yards, -36.5);
   EXPECT_DOUBLE_EQ(back.y_yards, -20.5);
   // The grid's own coordinates are off this world's map.
-  EXPECT_EQ(SnapPlace(c, world.frame(), testing::At(3, 4)).status, WalkStatus::kOffMap);
-  EXPECT_EQ(SnapPlace(c, world.frame(), FrameAt(-1, 4)).status, WalkStatus::kOffMap);
-  EXPECT_EQ(SnapPlace(c, world.frame(), FrameAt(20, 4)).status, WalkStatus::kOffMap);
+  EXPECT_EQ(SnapPlace(c, world.FrameOf(world.continents[0]), testing::At(3, 4)).status,
+            WalkStatus::kOffMap);
+  EXPECT_EQ(SnapPlace(c, world.FrameOf(world.continents[0]), FrameAt(-1, 4)).status,
+            WalkStatus::kOffMap);
+  EXPECT_EQ(SnapPlace(c, world.FrameOf(world.continents[0]), FrameAt(20, 4)).status,
+            WalkStatus::kOffMap);
 }
 
 TEST(WorldFrameTest, AWalkAnswersInTheFrame) {
@@ -92,7 +95,7 @@ TEST(WorldFrameTest, AWalkAnswersInTheFrame) {
 TEST(WorldFrameTest, TheFileKeepsTheOriginAndTheOriginIsInTheContentId) {
   const World world = ShiftedWorld();
   World unshifted = world;
-  unshifted.origin_column_x = unshifted.origin_column_y = 0;
+  unshifted.continents[0].origin_column_x = unshifted.continents[0].origin_column_y = 0;
   EXPECT_NE(ComputeContentId(unshifted), world.content_id);
   const std::string dir =
       (std::filesystem::temp_directory_path() / ("walkd_frame_" + std::to_string(::getpid())))
@@ -101,8 +104,8 @@ TEST(WorldFrameTest, TheFileKeepsTheOriginAndTheOriginIsInTheContentId) {
   absl::StatusOr<LoadedWorld> loaded = LoadWorld(dir);
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_EQ(loaded->world.origin_column_x, -40);
-  EXPECT_EQ(loaded->world.origin_column_y, -25);
+  EXPECT_EQ(loaded->world.continents[0].origin_column_x, -40);
+  EXPECT_EQ(loaded->world.continents[0].origin_column_y, -25);
   EXPECT_EQ(loaded->world.content_id, world.content_id);
 }
 

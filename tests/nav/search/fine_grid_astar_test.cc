@@ -130,7 +130,7 @@ World RandomWorld(std::mt19937_64& random, std::uint32_t width, std::uint32_t he
   world.column_yards = 1.5;
   world.continents.push_back(*std::move(built));
   world.zones = {{1, "low", 1, 10}, {2, "middle", 20, 30}, {3, "high", 45, 55}};
-  world.content_id = ComputeContentId(world);
+  AssignContentIds(world);
   return world;
 }
 
