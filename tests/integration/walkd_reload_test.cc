@@ -1,12 +1,14 @@
 // Worlds reloaded without a restart, on a real walkd and its RocksDB store: a rebuilt world is
 // loaded beside the one serving and swapped in (AdminService.Reload, token-protected, and
 // SIGHUP), a batch stream runs across the swap with no pair failing, an unchanged world's
-// answers still come from the store, and a damaged world keeps its old world serving with the
-// error in Info, the log and walk_world_reloads_total.
+// answers still come from the store, a continent rebuilt alone changes only its own content id
+// (the other continent's answers still come from the store), and a damaged world keeps its old
+// world serving with the error in Info, the log and walk_world_reloads_total.
 #include <sys/stat.h>
 
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -37,21 +39,26 @@ void WriteMap(const std::string& path, unsigned seed, double blocked) {
   }
 }
 
-// Builds world `dir` from a map of `seed` and prepares its abstract graph (long walks go over
-// its CCH).
-void BuildWorld(const std::string& root, const std::string& dir, unsigned seed) {
+// Builds world `dir` (or, with `continent`, that continent of it, the others kept) from a map of
+// `seed` and prepares the abstract graph of what changed (long walks go over its CCH).
+void BuildWorld(const std::string& root, const std::string& dir, unsigned seed,
+                std::optional<int> continent = std::nullopt) {
   const std::string map = root + "/map-" + std::to_string(seed) + ".map";
   WriteMap(map, seed, 0.15);
-  const testing::CommandResult built =
-      RunCommand({WALKGRID_BIN, "import-movingai", map, "--out", dir});
+  std::vector<std::string> import = {WALKGRID_BIN, "import-movingai", map, "--out", dir};
+  if (continent) {
+    import.insert(import.end(), {"--continent", std::to_string(*continent), "--replace"});
+  }
+  const testing::CommandResult built = RunCommand(import);
   ASSERT_EQ(built.exit_code, 0) << built.output;
   const testing::CommandResult prepared =
       RunCommand({WALKGRID_BIN, "prepare", dir, "--profiles", "shortest"});
   ASSERT_EQ(prepared.exit_code, 0) << prepared.output;
 }
 
-// Fixed random pairs on `world`.
-std::vector<walk::v1::WalkRequest> Pairs(const std::string& world, unsigned seed, int count) {
+// Fixed random pairs on `continent` of `world`.
+std::vector<walk::v1::WalkRequest> Pairs(const std::string& world, unsigned seed, int count,
+                                         std::uint32_t continent = 0) {
   std::mt19937 random(seed);
   std::uniform_real_distribution<double> coordinate(0.5, kSide - 0.5);
   std::vector<walk::v1::WalkRequest> pairs;
@@ -62,6 +69,8 @@ std::vector<walk::v1::WalkRequest> Pairs(const std::string& world, unsigned seed
     r.mutable_from()->set_y_yards(coordinate(random));
     r.mutable_to()->set_x_yards(coordinate(random));
     r.mutable_to()->set_y_yards(coordinate(random));
+    r.mutable_from()->set_continent(continent);
+    r.mutable_to()->set_continent(continent);
     pairs.push_back(r);
   }
   return pairs;
@@ -101,6 +110,8 @@ class WalkdReloadTest : public ::testing::Test {
     worlds_ = root_ + "/worlds";
     BuildWorld(root_, worlds_ + "/alpha", 1);
     BuildWorld(root_, worlds_ + "/beta", 2);
+    BuildWorld(root_, worlds_ + "/gamma", 5);  // two continents
+    BuildWorld(root_, worlds_ + "/gamma", 6, 1);
     token_file_ = root_ + "/token";
     std::ofstream(token_file_) << kToken << "\n";
     chmod(token_file_.c_str(), 0600);
@@ -119,7 +130,8 @@ class WalkdReloadTest : public ::testing::Test {
     client_ = std::make_unique<client::WalkClient>(*connection, 120.0);
     ASSERT_TRUE(testing::WaitUntil([&] {
       return InfoOf(*client_, "alpha").state() == walk::v1::WORLD_STATE_READY &&
-             InfoOf(*client_, "beta").state() == walk::v1::WORLD_STATE_READY;
+             InfoOf(*client_, "beta").state() == walk::v1::WORLD_STATE_READY &&
+             InfoOf(*client_, "gamma").state() == walk::v1::WORLD_STATE_READY;
     })) << walkd_->output();
   }
 
@@ -227,7 +239,7 @@ TEST_F(WalkdReloadTest, ARebuiltWorldIsSwappedInWhileABatchRunsAndTheOtherStaysS
               grpc::StatusCode::UNAUTHENTICATED);
   }
   const walk::v1::ReloadResponse nothing = Reload("");
-  ASSERT_EQ(nothing.worlds_size(), 2);
+  ASSERT_EQ(nothing.worlds_size(), 3);
   EXPECT_EQ(nothing.worlds(0).result(), walk::v1::RELOAD_RESULT_UNCHANGED);
   EXPECT_EQ(nothing.worlds(1).result(), walk::v1::RELOAD_RESULT_UNCHANGED);
 
@@ -282,7 +294,7 @@ TEST_F(WalkdReloadTest, ARebuiltWorldIsSwappedInWhileABatchRunsAndTheOtherStaysS
   // SIGHUP reloads what changed: beta now.
   BuildWorld(root_, worlds_ + "/beta", 4);
   walkd_->Signal(SIGHUP);
-  ASSERT_TRUE(walkd_->WaitForLine("walkd: reload (SIGHUP): 1 reloaded, 1 unchanged, 0 failed"))
+  ASSERT_TRUE(walkd_->WaitForLine("walkd: reload (SIGHUP): 1 reloaded, 2 unchanged, 0 failed"))
       << walkd_->output();
   EXPECT_EQ(InfoOf(*client_, "beta").reload().generation(), 2u);
   EXPECT_NE(InfoOf(*client_, "beta").content_id(), beta_before.content_id());
@@ -318,6 +330,35 @@ TEST_F(WalkdReloadTest, ADamagedWorldKeepsTheOldServingAndSaysWhy) {
   // The old world answers on.
   const std::vector<walk::v1::WalkRequest> pairs = Pairs("alpha", 21, 20);
   AskAll(*client_, pairs);
+}
+
+// Continent 1 rebuilt alone: the reload gives it a new content id and leaves continent 0's, whose
+// answers the store still gives.
+TEST_F(WalkdReloadTest, AContinentRebuiltAloneKeepsTheOthersStoredAnswers) {
+  const walk::v1::WorldInfo before = InfoOf(*client_, "gamma");
+  ASSERT_EQ(before.continents_size(), 2);
+  const std::vector<walk::v1::WalkRequest> on_0 = Pairs("gamma", 31, 150, 0);
+  const std::vector<walk::v1::WalkRequest> on_1 = Pairs("gamma", 32, 150, 1);
+  StoredOf(address_, on_0);
+  StoredOf(address_, on_1);
+
+  BuildWorld(root_, worlds_ + "/gamma", 7, 1);
+  const walk::v1::ReloadResponse reloaded = Reload("gamma");
+  ASSERT_EQ(reloaded.worlds_size(), 1);
+  EXPECT_EQ(reloaded.worlds(0).result(), walk::v1::RELOAD_RESULT_RELOADED)
+      << reloaded.worlds(0).error();
+  const walk::v1::WorldInfo after = InfoOf(*client_, "gamma");
+  ASSERT_EQ(after.continents_size(), 2);
+  EXPECT_EQ(after.continents(0).content_id(), before.continents(0).content_id());
+  EXPECT_NE(after.continents(1).content_id(), before.continents(1).content_id());
+  EXPECT_EQ(after.reload().generation(), 2u);
+
+  const auto [stored_0, keepable_0] = StoredOf(address_, on_0);
+  EXPECT_GT(keepable_0, 50);
+  EXPECT_EQ(stored_0, keepable_0) << "continent 0's answers are still the store's";
+  const auto [stored_1, keepable_1] = StoredOf(address_, on_1);
+  EXPECT_GT(keepable_1, 50);
+  EXPECT_EQ(stored_1, 0) << "continent 1 is new: its walks are routed";
 }
 
 }  // namespace
