@@ -456,17 +456,18 @@ int Info(walk::client::WalkClient& client, bool json) {
     }
     std::cout << "  default backend: " << walk::v1::Backend_Name(w.default_backend()) << "\n";
     PrintReloads(w.reload());
-    if (w.has_navmesh()) {
-      const auto& n = w.navmesh();
+    for (const auto& n : w.navmeshes()) {
       if (n.saved_only()) {
-        std::cout << "  navmesh " << n.content_hash() << ": saved answers only (no files)\n";
+        std::cout << "  navmesh " << n.content_hash() << " (map " << n.map() << "), continent "
+                  << n.continent() << ": saved answers only (no files)\n";
       } else {
-        std::cout << "  navmesh " << n.content_hash() << " (" << n.format() << "), continent "
-                  << n.continent() << ": " << n.tiles() << " tiles, " << n.polygons()
-                  << " polygons, " << n.off_mesh_connections() << " off-mesh connections ("
-                  << n.lift_rides() << " lift rides), " << n.classes() << " pricing classes"
-                  << (n.exact() ? "" : " (shared: not exact)") << ", " << n.polygons_off_grid()
-                  << " polygons off the grid\n";
+        std::cout << "  navmesh " << n.content_hash() << " (" << n.format() << " map " << n.map()
+                  << "), continent " << n.continent() << ": " << n.tiles() << " tiles ("
+                  << n.resident_tiles() << " resident), " << n.polygons() << " polygons, "
+                  << n.off_mesh_connections() << " off-mesh connections (" << n.lift_rides()
+                  << " lift rides, " << n.lift_rides_added() << " added at load), " << n.classes()
+                  << " pricing classes" << (n.exact() ? "" : " (shared: not exact)") << ", "
+                  << n.polygons_off_grid() << " polygons off the grid\n";
       }
     }
     if (w.has_graph()) {

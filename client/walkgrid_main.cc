@@ -9,6 +9,7 @@
 #include "client/walkgrid_commands.h"
 #include "nav/grid/grid_format.h"
 #include "nav/import/movingai.h"
+#include "nav/navmesh/world_navmesh.h"
 #include "nlohmann/json.hpp"
 
 namespace {
@@ -65,6 +66,20 @@ int Info(const std::string& dir) {
                              {"file", layer.file},
                              {"hash", walk::nav::FormatId(layer.hash)},
                              {"summary", layer.summary}});
+  }
+  // The navmeshes beside the grid, as its note names them: one a map, each on its continent.
+  auto note = walk::nav::LoadNavMeshNote(dir);
+  if (!note.ok()) return Fail(std::string(note.status().message()));
+  if (note->has_value()) {
+    out["navmeshes"] = nlohmann::ordered_json::array();
+    for (const walk::nav::NavMeshNoteMap& m : (*note)->maps) {
+      out["navmeshes"].push_back({{"map", m.map},
+                                  {"continent", m.continent},
+                                  {"format", (*note)->format},
+                                  {"content_hash", walk::nav::FormatId(m.content_hash)},
+                                  {"tiles", m.tiles},
+                                  {"polygons", m.polygons}});
+    }
   }
   for (const auto& c : loaded->world.continents) {
     // The frame its places are named in (docs/formats.md): its column 0 and its extent in it.

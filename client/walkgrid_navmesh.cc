@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -26,7 +27,15 @@ struct NavMeshArgs {
   std::string input;  // the mesh (build) or the navmesh file or folder (import)
   std::string out;
   std::string format = "mset";
+  // The map number it is written as (mmaps: MMM.mmap, beside the folder's other maps), and the
+  // continent it walks (default: the map number; its lift rides become connections).
+  std::uint32_t map = 0;
+  std::optional<std::uint32_t> continent;
+  // import-navmesh: which map of a folder holding several to read (default: its only one).
+  std::optional<std::uint32_t> from_map;
   nav::NavMeshBuildOptions options;
+
+  nav::ContinentId Continent() const { return continent.value_or(map); }
 };
 
 [[noreturn]] void Fail(const std::string& command, const std::string& message) {
@@ -34,13 +43,17 @@ struct NavMeshArgs {
   throw CLI::RuntimeError(1);
 }
 
-void PrintLine(const std::string& command, const std::string& input, const std::string& out,
-               nav::NavMeshFormat format, const nav::NavMesh& navmesh, double seconds) {
+void PrintLine(const std::string& command, const NavMeshArgs& args, nav::NavMeshFormat format,
+               const nav::NavMesh& navmesh, double seconds) {
+  const std::string& input = args.input;
+  const std::string& out = args.out;
   nlohmann::ordered_json line;
   line["command"] = command;
   line["input"] = input;
   line["out"] = out;
   line["format"] = nav::NavMeshFormatName(format);
+  line["map"] = args.map;
+  line["continent"] = args.Continent();
   line["tiles"] = navmesh.tile_count();
   line["polygons"] = navmesh.polygon_count();
   line["off_mesh_connections"] = navmesh.off_mesh_count();
@@ -57,19 +70,18 @@ void RunBuild(NavMeshArgs& args) {
   if (nav::HasGrid(args.out)) {
     absl::StatusOr<nav::LoadedWorld> grid = nav::LoadWorld(args.out);
     if (!grid.ok()) Fail("build-navmesh", std::string(grid.status().message()));
-    if (!grid->world.continents.empty()) {
-      args.options.connections =
-          nav::LiftConnections(grid->world, grid->world.continents.front().id);
-    }
+    args.options.connections = nav::LiftConnections(grid->world, args.Continent());
   }
   absl::StatusOr<nav::NavMesh> navmesh = nav::BuildNavMesh(*mesh, args.options);
   if (!navmesh.ok()) Fail("build-navmesh", std::string(navmesh.status().message()));
   const nav::NavMeshFormat format =
       args.format == "mmaps" ? nav::NavMeshFormat::kMmaps : nav::NavMeshFormat::kMset;
-  if (absl::Status s = nav::SaveWorldNavMesh(*navmesh, args.out, format); !s.ok()) {
+  if (absl::Status s =
+          nav::SaveWorldNavMesh(*navmesh, args.out, format, args.Continent(), args.map);
+      !s.ok()) {
     Fail("build-navmesh", std::string(s.message()));
   }
-  PrintLine("build-navmesh", args.input, args.out, format, *navmesh,
+  PrintLine("build-navmesh", args, format, *navmesh,
             std::chrono::duration<double>(Clock::now() - started).count());
 }
 
@@ -78,18 +90,32 @@ void RunBuild(NavMeshArgs& args) {
 void RunImport(NavMeshArgs& args) {
   const auto started = Clock::now();
   nav::NavMeshFormat format = nav::NavMeshFormat::kMset;
-  absl::StatusOr<nav::NavMesh> navmesh = nav::ReadNavMesh(args.input, &format);
+  absl::StatusOr<nav::NavMesh> navmesh = nav::ReadNavMesh(args.input, &format, args.from_map);
   if (!navmesh.ok()) Fail("import-navmesh", std::string(navmesh.status().message()));
-  if (absl::Status s = nav::SaveWorldNavMesh(*navmesh, args.out, format); !s.ok()) {
+  if (absl::Status s =
+          nav::SaveWorldNavMesh(*navmesh, args.out, format, args.Continent(), args.map);
+      !s.ok()) {
     Fail("import-navmesh", std::string(s.message()));
   }
-  absl::StatusOr<std::optional<nav::NavMesh>> copy = nav::LoadWorldNavMesh(args.out);
+  absl::StatusOr<std::optional<nav::NavMesh>> copy = nav::LoadWorldNavMesh(
+      args.out, nullptr,
+      format == nav::NavMeshFormat::kMmaps ? std::optional<std::uint32_t>(args.map) : std::nullopt);
   if (!copy.ok()) Fail("import-navmesh", std::string(copy.status().message()));
   if (!copy->has_value() || (*copy)->content_hash() != navmesh->content_hash()) {
     Fail("import-navmesh", args.out + ": the copy does not read back as the navmesh imported");
   }
-  PrintLine("import-navmesh", args.input, args.out, format, *navmesh,
+  PrintLine("import-navmesh", args, format, *navmesh,
             std::chrono::duration<double>(Clock::now() - started).count());
+}
+
+void AddMapOptions(CLI::App* cmd, NavMeshArgs& args) {
+  cmd->add_option("--map", args.map,
+                  "The map number to write it as: mmaps/MMM.mmap beside the folder's other maps "
+                  "(mset: 0 only)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 999));
+  cmd->add_option("--continent", args.continent,
+                  "The continent it walks, recorded in navmesh.json (default: the map number)");
 }
 
 void AddBuildOptions(CLI::App* cmd, nav::NavMeshBuildOptions& o) {
@@ -120,6 +146,7 @@ void AddNavMeshCommands(CLI::App& app) {
   cmd->add_option("--format", build->format, "mset (navmesh.bin) or mmaps (mmaps/)")
       ->check(CLI::IsMember({"mset", "mmaps"}))
       ->capture_default_str();
+  AddMapOptions(cmd, *build);
   AddBuildOptions(cmd, build->options);
   cmd->callback([build] { RunBuild(*build); });
 
@@ -129,6 +156,9 @@ void AddNavMeshCommands(CLI::App& app) {
   imp->add_option("navmesh", import->input, "An all-tiles file (MSET) or an mmaps folder")
       ->required();
   imp->add_option("--out", import->out, "The world folder (created if needed)")->required();
+  imp->add_option("--from-map", import->from_map,
+                  "The map to read of an mmaps folder holding several (default: its only one)");
+  AddMapOptions(imp, *import);
   imp->callback([import] { RunImport(*import); });
 }
 

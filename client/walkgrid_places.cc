@@ -35,7 +35,8 @@ void RunSamplePlaces(const PlacesArgs& args) {
   if (!loaded.ok()) fail(loaded.status().message());
   const nav::World& world = loaded->world;
   const nav::Continent* c = world.FindContinent(args.continent);
-  if (c == nullptr) fail("--continent: the world has no continent " + std::to_string(args.continent));
+  if (c == nullptr)
+    fail("--continent: the world has no continent " + std::to_string(args.continent));
   if (c->region_count() == 0) fail("--continent: continent " + std::to_string(c->id) + " is empty");
   const auto largest = std::max_element(c->region_size.begin(), c->region_size.end());
   const auto region = static_cast<nav::RegionId>(largest - c->region_size.begin());

@@ -89,8 +89,18 @@ void CallbackGauges::Add(std::string name, std::string help, std::function<doubl
   for ([[maybe_unused]] const auto& gauge : gauges_) {
     assert(gauge->name != name && "gauge added twice");
   }
-  gauges_.push_back(
-      std::make_unique<const Gauge>(Gauge{std::move(name), std::move(help), std::move(read)}));
+  gauges_.push_back(std::make_unique<const Gauge>(
+      Gauge{std::move(name), std::move(help), std::move(read), /*counter=*/false}));
+}
+
+void CallbackGauges::AddCounter(std::string name, std::string help, std::function<double()> read) {
+  assert(prometheus::CheckMetricName(name) && name.ends_with("_total"));
+  std::lock_guard<std::mutex> lock(mu_);
+  for ([[maybe_unused]] const auto& gauge : gauges_) {
+    assert(gauge->name != name && "gauge added twice");
+  }
+  gauges_.push_back(std::make_unique<const Gauge>(
+      Gauge{std::move(name), std::move(help), std::move(read), /*counter=*/true}));
 }
 
 std::vector<prometheus::MetricFamily> CallbackGauges::Collect() const {
@@ -104,7 +114,14 @@ std::vector<prometheus::MetricFamily> CallbackGauges::Collect() const {
   families.reserve(gauges.size());
   for (const Gauge* gauge : gauges) {
     prometheus::ClientMetric sample;
-    sample.gauge.value = gauge->read ? gauge->read() : kNaN;
+    const double value = gauge->read ? gauge->read() : kNaN;
+    if (gauge->counter) {
+      sample.counter.value = value;
+      families.push_back(prometheus::MetricFamily{
+          gauge->name, gauge->help, prometheus::MetricType::Counter, {std::move(sample)}});
+      continue;
+    }
+    sample.gauge.value = value;
     families.push_back(prometheus::MetricFamily{
         gauge->name, gauge->help, prometheus::MetricType::Gauge, {std::move(sample)}});
   }

@@ -27,6 +27,8 @@ class CallbackGauges final : public prometheus::Collectable {
   // is `read()` at each scrape. `read` runs on the scraping thread, so it must be thread-safe and
   // quick, must not call Add(), and must stay callable as long as this object is collected.
   void Add(std::string name, std::string help, std::function<double()> read);
+  // Adds a counter the same way (`name` ends in _total): `read()` must never decrease.
+  void AddCounter(std::string name, std::string help, std::function<double()> read);
 
   // One gauge family per Add(), in the order added, each with what its `read()` returns.
   std::vector<prometheus::MetricFamily> Collect() const override;
@@ -36,6 +38,7 @@ class CallbackGauges final : public prometheus::Collectable {
     std::string name;
     std::string help;
     std::function<double()> read;
+    bool counter = false;
   };
 
   mutable std::mutex mu_;

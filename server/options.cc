@@ -154,6 +154,11 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
                  "Each world's leg cache, MiB (legs of places into the abstract graph)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
+  app.add_option("--navmesh-cache-mb", o.navmesh_cache_mb,
+                 "Each world's navmesh tiles kept resident, MiB (fractions allowed); the rest are "
+                 "read again from their files when a walk needs them (0: every tile stays)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, double(1 << 24)));
   app.add_option("--hybrid-slack", o.hybrid_slack,
                  "The hybrid takes the navmesh's walk unless it costs more than this x the grid's")
       ->check(CLI::Range(1.0, 1000.0))

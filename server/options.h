@@ -58,6 +58,9 @@ struct WalkdOptions {
   // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many
   // walks is searched once.
   std::uint64_t leg_cache_mb = 256;
+  // Each world's navmesh tiles kept resident, MiB, fractions allowed (nav/navmesh/tile_cache.h);
+  // 0: every tile.
+  double navmesh_cache_mb = 0.0;
   // Serve grids from mapped images kept in DATA/grid-images (nav/grid/grid_image.h), so resident
   // memory follows the tiles walks touch; false: read each grid whole into memory.
   bool map_grids = true;

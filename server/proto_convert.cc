@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nav/abstract/abstract_router.h"
+#include "nav/navmesh/tile_cache.h"
 #include "server/trip_convert.h"
 
 namespace walk::server {
@@ -154,6 +155,14 @@ void NavMeshToProto(const ServedNavMesh& served, walk::v1::NavMeshInfo* out) {
   out->set_exact(served.ground->exact());
   out->set_polygons_off_grid(served.ground->stats().off_grid);
   out->set_lift_rides(served.ground->stats().lift_rides);
+  out->set_map(served.map);
+  out->set_lift_rides_added(served.lifts.added);
+  if (const nav::NavMeshTileCache* cache = served.navmesh->tile_cache()) {
+    out->set_cache_budget_bytes(cache->budget_bytes());
+    out->set_resident_tiles(cache->resident_tiles());
+  } else {
+    out->set_resident_tiles(served.navmesh->tile_count());
+  }
 }
 
 walk::v1::ReloadResult ReloadResultToProto(ReloadResult result) {
@@ -429,7 +438,10 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
       if (models.navmesh != 0) m->set_navmesh_model(nav::FormatId(models.navmesh));
     }
   }
-  if (w.served->navmesh != nullptr) NavMeshToProto(*w.served->navmesh, out->mutable_navmesh());
+  for (const auto& navmesh : w.served->navmeshes) {
+    if (!out->has_navmesh()) NavMeshToProto(*navmesh, out->mutable_navmesh());
+    NavMeshToProto(*navmesh, out->add_navmeshes());
+  }
   TravelToProto(*w.served, out);
   const nav::World& world = w.served->world;
   out->set_content_id(nav::FormatId(world.content_id));

@@ -46,7 +46,7 @@ HybridChoice ChooseHybrid(bool navmesh_answered, nav::WalkStatus navmesh_status,
 absl::StatusOr<BackendChoice> ResolveBackend(BackendChoice choice, const ServedWorld& world,
                                              absl::string_view field_prefix) {
   if (choice == BackendChoice::kDefault) return world.DefaultBackend();
-  const bool grid = world.has_grid(), navmesh = world.navmesh != nullptr;
+  const bool grid = world.has_grid(), navmesh = world.has_navmesh();
   if ((choice == BackendChoice::kGrid || choice == BackendChoice::kHybrid) && !grid) {
     return absl::FailedPreconditionError(absl::StrCat(field_prefix, "backend: world '", world.name,
                                                       "' has no grid (only a navmesh)"));
@@ -160,7 +160,22 @@ struct StoreFirstAnswerer::Prepared {
   std::optional<nav::Snap> from_snap, to_snap;
   std::optional<store::WalkKey> key;          // the grid's: both ends snapped, there is a store
   std::optional<store::WalkKey> navmesh_key;  // the navmesh's: valid places, there is a store
+  const ServedNavMesh* navmesh = nullptr;     // the navmesh of from's continent, or null
 };
+
+// The place a navmesh walk starts or ends at: a place without a height stands on the grid's
+// usual floor of its column (as a grid walk's end does), so both backends walk from the same
+// floor; where the grid has no surface there, it keeps no height (the navmesh's own rule).
+nav::Place OnUsualFloor(const ServedWorld& served, const nav::Place& place) {
+  if (place.z_yards.has_value()) return place;
+  const nav::Continent* continent = served.world.FindContinent(place.continent);
+  if (continent == nullptr) return place;
+  const nav::Snap snap = nav::SnapPlace(*continent, served.world.FrameOf(*continent), place);
+  if (snap.status != nav::WalkStatus::kOk) return place;
+  nav::Place floor = place;
+  floor.z_yards = snap.end.surface_z_yards;
+  return floor;
+}
 
 absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_view field_prefix,
                                          Prepared* p) const {
@@ -187,7 +202,18 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
   const bool places_ok = p->from.continent == p->to.continent &&
                          nav::ValidatePlace(p->from, "from").ok() &&
                          nav::ValidatePlace(p->to, "to").ok();
-  if (store_ != nullptr && places_ok && p->backend != BackendChoice::kGrid) {
+  if (p->backend != BackendChoice::kGrid) {
+    const int index = p->world->NavMeshIndexOf(p->from.continent);
+    if (index < 0 && p->backend == BackendChoice::kNavMesh) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          field_prefix, "backend: world '", p->world->name, "' has no navmesh on continent ",
+          p->from.continent, " (navmesh.json maps each navmesh map to a continent)"));
+    }
+    if (index >= 0) {
+      p->navmesh = p->world->navmeshes[index].get();
+    }
+  }
+  if (store_ != nullptr && places_ok && p->navmesh != nullptr) {
     p->navmesh_key = store::WalkKey{p->models.navmesh, store::MakeEndKey(p->from, nav::kInvalidId),
                                     store::MakeEndKey(p->to, nav::kInvalidId)};
   }
@@ -245,6 +271,7 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerFromStore(
     if (p.backend == BackendChoice::kGrid) return result;
     grid = std::move(result);
   }
+  if (p.navmesh == nullptr) return Combine(query.band, std::nullopt, *std::move(grid));
   WalkResult mesh;
   mesh.band = query.band;
   mesh.frame = p.frame;
@@ -254,7 +281,7 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerFromStore(
   if (*hit) {
     mesh.stored = true;
     navmesh = std::move(mesh);
-  } else if (!p.world->navmesh->saved_only() || p.backend == BackendChoice::kNavMesh) {
+  } else if (!p.navmesh->saved_only() || p.backend == BackendChoice::kNavMesh) {
     return std::nullopt;  // to be walked (or, saved answers only, refused by Answer)
   }
   if (p.backend == BackendChoice::kNavMesh) return navmesh;
@@ -329,8 +356,9 @@ void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,
   const std::size_t n = pairs.size();
   const bool hybrid = backend == BackendChoice::kHybrid;
   const nav::Continent* continent = served.world.FindContinent(pairs.from_continent);
+  const int navmesh_index = served.NavMeshIndexOf(pairs.from_continent);
   if (store_ == nullptr || pairs.from_continent != pairs.to_continent ||
-      (hybrid && continent == nullptr)) {
+      (hybrid && continent == nullptr) || navmesh_index < 0) {
     for (std::size_t i = 0; i < n; ++i) to_route->push_back({i, false});
     return;
   }
@@ -363,7 +391,7 @@ void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,
     for (std::size_t i : positions) to_route->push_back({i, false});  // one by one: see above
     return sort_routed();
   }
-  const bool saved_only = served.navmesh->saved_only();
+  const bool saved_only = served.navmeshes[navmesh_index]->saved_only();
   std::uint64_t hits = 0, misses = 0;
   for (std::size_t k = 0; k < positions.size(); ++k) {
     const std::uint64_t index = pairs.index[positions[k]];
@@ -405,7 +433,9 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
   Prepared p;
   if (absl::Status s = Prepare(query, options.field_prefix, &p); !s.ok()) return s;
   if (p.backend == BackendChoice::kGrid) return AnswerGrid(query, options, p, searchers);
-  absl::StatusOr<std::optional<WalkResult>> navmesh = AnswerNavMesh(query, options, p, searchers);
+  absl::StatusOr<std::optional<WalkResult>> navmesh =
+      p.navmesh != nullptr ? AnswerNavMesh(query, options, p, searchers)
+                           : absl::StatusOr<std::optional<WalkResult>>(std::nullopt);
   if (!navmesh.ok()) return navmesh.status();
   if (p.backend == BackendChoice::kNavMesh) {
     if (navmesh->has_value()) return **std::move(navmesh);
@@ -485,7 +515,7 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
       return result;
     }
   }
-  const ServedNavMesh& served = *p.world->navmesh;
+  const ServedNavMesh& served = *p.navmesh;
   if (served.saved_only()) return std::nullopt;  // its answers are read, never made
   if (absl::Status s = nav::ValidatePlace(p.from, "from"); !s.ok()) {
     return Prefixed(s, options.field_prefix);
@@ -502,11 +532,11 @@ absl::StatusOr<std::optional<WalkResult>> StoreFirstAnswerer::AnswerNavMesh(
     result.answer.status = nav::WalkStatus::kOffMap;  // the navmesh walks another continent
     result.answer.method = nav::Method::kNavMesh;
   } else {
-    absl::StatusOr<nav::NavMeshWalkers::Lease> walker = served.walkers->Take(*served.navmesh);
+    absl::StatusOr<nav::NavMeshWalker*> walker = searchers.navmesh.For(*served.navmesh);
     if (!walker.ok()) return walker.status();
-    absl::StatusOr<nav::NavMeshWalk> walk =
-        (*walker)->Walk(p.from, p.to, nav::NavMeshPricing{p.metric->metric.get(), &*served.ground},
-                        query.want_path);
+    absl::StatusOr<nav::NavMeshWalk> walk = (*walker)->Walk(
+        OnUsualFloor(*p.world, p.from), OnUsualFloor(*p.world, p.to),
+        nav::NavMeshPricing{p.metric->metric.get(), &*served.ground}, query.want_path);
     if (!walk.ok()) return walk.status();
     result.answer = nav::ToWalkAnswer(*std::move(walk), query.want_path);
   }

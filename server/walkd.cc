@@ -21,6 +21,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "nav/grid/grid_image.h"
+#include "nav/navmesh/tile_cache.h"
 #include "prometheus/registry.h"
 #include "server/admin_service.h"
 #include "server/call_auth.h"
@@ -115,6 +116,14 @@ std::string TravelNote(const ServedWorld& served) {
                       " hearthstones (", served.travel_source, ")");
 }
 
+// What each of the world's navmeshes is, for the log.
+std::string NavMeshNotes(const ServedWorld& served) {
+  std::string notes;
+  for (const auto& navmesh : served.navmeshes)
+    absl::StrAppend(&notes, "; navmesh: ", navmesh->note);
+  return notes;
+}
+
 // "host:port" → host and the port bound, as walkd prints them.
 std::string HostOf(const std::string& address) {
   const std::size_t colon = address.rfind(':');
@@ -152,6 +161,34 @@ void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
                    [](const nav::LegCache& cache) { return static_cast<double>(cache.misses()); });
                return hits + misses > 0 ? hits / (hits + misses) : 0.0;
              });
+}
+
+// The worlds' navmesh tile caches (--navmesh-cache-mb), summed over every ready world.
+void AddNavMeshCacheMetrics(CallbackGauges& gauges, const WorldRegistry& worlds) {
+  const WorldRegistry* world_registry = &worlds;
+  auto caches = [world_registry](auto read) {
+    double total = 0.0;
+    for (const WorldStatus& w : world_registry->Snapshot()) {
+      if (!w.served) continue;
+      for (const auto& navmesh : w.served->navmeshes) {
+        const nav::NavMeshTileCache* cache =
+            navmesh->navmesh ? navmesh->navmesh->tile_cache() : nullptr;
+        if (cache != nullptr) total += static_cast<double>(read(*cache));
+      }
+    }
+    return total;
+  };
+  gauges.AddCounter("walk_navmesh_tiles_decoded_total",
+                    "Navmesh tiles read again from their files and added to Detour on first use "
+                    "(--navmesh-cache-mb).",
+                    [caches] { return caches([](const auto& c) { return c.tiles_decoded(); }); });
+  gauges.AddCounter("walk_navmesh_tiles_evicted_total",
+                    "Navmesh tiles removed from Detour, least recently used, to stay within "
+                    "--navmesh-cache-mb.",
+                    [caches] { return caches([](const auto& c) { return c.tiles_evicted(); }); });
+  gauges.Add("walk_navmesh_resident_tile_bytes",
+             "Bytes of navmesh tiles resident in the worlds' tile caches.",
+             [caches] { return caches([](const auto& c) { return c.resident_bytes(); }); });
 }
 
 // Keeps each mapped grid's resident pages under `budget_bytes`: every 5 s, a world whose mapped
@@ -207,6 +244,7 @@ void Walkd::Parts::RegisterMetrics() {
   AddProcessGauges(*gauges);
   metrics = std::make_unique<WalkMetrics>(*registry);
   AddLegCacheGauges(*gauges, worlds);
+  AddNavMeshCacheMetrics(*gauges, worlds);
 }
 
 absl::Status Walkd::Parts::LoadSecurity() {
@@ -224,6 +262,7 @@ absl::Status Walkd::Parts::LoadSecurity() {
 
 absl::Status Walkd::Parts::DeclareWorlds() {
   worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
+  worlds.SetNavMeshCacheBytes(static_cast<std::uint64_t>(options.navmesh_cache_mb * (1 << 20)));
   worlds.SetMapGrids(options.map_grids);
   if (options.map_grids && options.grid_resident_mb > 0) {
     grid_trimmer = TrimMappedGrids(&worlds, options.grid_resident_mb << 20);
@@ -441,7 +480,8 @@ void Walkd::Parts::StartLoadingWorlds() {
                 << loaded.served->source << "); abstract graph: " << loaded.served->graph_note
                 << "; grid: " << loaded.served->grid_note
                 << "; fine grid: " << loaded.served->jump_grids.note()
-                << "; travel: " << TravelNote(*loaded.served) << std::endl;
+                << "; travel: " << TravelNote(*loaded.served) << NavMeshNotes(*loaded.served)
+                << std::endl;
     }
     // Strict: every world; else every world settled and one of them ready (a failed world stays
     // in Info, the log, walk_worlds_failed and its own calls' UNAVAILABLE).

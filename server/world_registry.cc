@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <tuple>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "nav/abstract/abstract_graph_format.h"
 #include "nav/cost/danger.h"
@@ -75,42 +78,106 @@ absl::StatusOr<std::unique_ptr<nav::AbstractGraph>> LoadGraph(const nav::World& 
   return std::make_unique<nav::AbstractGraph>(*std::move(graph));
 }
 
-// The navmesh of the world folder `dir` priced by `world`'s grid: its files (navmesh.bin or
-// mmaps/), or, without them, its note alone (saved answers only). Null when the folder has
-// neither. Errors: a damaged navmesh or note (naming the file), or one Detour's areas cannot
-// price.
-absl::StatusOr<std::unique_ptr<ServedNavMesh>> LoadNavMesh(const std::string& dir,
-                                                           const nav::World& world) {
-  absl::StatusOr<std::optional<nav::NavMeshNote>> note = nav::LoadNavMeshNote(dir);
-  if (!note.ok()) return note.status();
-  nav::NavMeshFormat format = nav::NavMeshFormat::kMset;
-  absl::StatusOr<std::optional<nav::NavMesh>> read = nav::LoadWorldNavMesh(dir, &format);
-  if (!read.ok()) return read.status();
-  if (!read->has_value() && !note->has_value()) return nullptr;
+// One navmesh read from the world folder's files, as served: its lift rides appended (from the
+// grid of its continent), its polygons priced by that grid.
+absl::StatusOr<std::unique_ptr<ServedNavMesh>> ServeNavMesh(nav::WorldNavMeshMap read,
+                                                            nav::NavMeshFormat format,
+                                                            const nav::NavMeshNote* note,
+                                                            const nav::World& world) {
   auto served = std::make_unique<ServedNavMesh>();
-  served->continent = note->has_value() ? (*note)->continent : 0;
-  if (!read->has_value()) {
-    served->content_hash = (*note)->content_hash;
-    served->note =
-        absl::StrCat("saved answers only: no navmesh files beside ", nav::kWorldNavMeshNote,
-                     " (navmesh ", nav::FormatId(served->content_hash), ")");
-    return served;
-  }
-  served->navmesh = *std::move(*read);
+  served->map = read.map;
+  served->continent = note != nullptr ? note->ContinentOf(read.map) : read.map;
+  served->navmesh = std::move(read.navmesh);
   served->format = nav::NavMeshFormatName(format);
   served->content_hash = served->navmesh->content_hash();
-  absl::StatusOr<nav::NavMeshGround> ground = nav::NavMeshGround::Classify(
-      *served->navmesh, world.continents.empty() ? nullptr : &world, served->continent);
+  const bool priced = world.FindContinent(served->continent) != nullptr;
+  if (priced) {
+    absl::StatusOr<nav::LiftConnectionCounts> lifts =
+        nav::AddMissingLiftConnections(*served->navmesh, world, served->continent);
+    if (!lifts.ok()) return lifts.status();
+    served->lifts = *lifts;
+  }
+  absl::StatusOr<nav::NavMeshGround> ground =
+      nav::NavMeshGround::Classify(*served->navmesh, priced ? &world : nullptr, served->continent);
   if (!ground.ok()) return ground.status();
   served->ground = *std::move(ground);
-  served->note =
-      absl::StrCat(served->format, " navmesh ", nav::FormatId(served->content_hash), ": ",
-                   served->navmesh->tile_count(), " tiles, ", served->navmesh->polygon_count(),
-                   " polygons, ", served->ground->classes().size(), " pricing classes",
-                   served->ground->exact() ? "" : " (shared: not exact)",
-                   world.continents.empty() ? ", no grid to price by" : "");
-  if (note->has_value() && (*note)->content_hash != served->content_hash) {
+  served->note = absl::StrCat(
+      served->format, " navmesh ", nav::FormatId(served->content_hash), " (map ", served->map,
+      ", continent ", served->continent, "): ", served->navmesh->tile_count(), " tiles, ",
+      served->navmesh->polygon_count(), " polygons, ", served->ground->classes().size(),
+      " pricing classes", served->ground->exact() ? "" : " (shared: not exact)",
+      priced ? absl::StrCat(", ", served->lifts.added, " lift rides added")
+             : ", no grid to price by");
+  const nav::NavMeshNoteMap* entry = note != nullptr ? note->Find(read.map) : nullptr;
+  if (entry != nullptr && entry->content_hash != 0 && entry->content_hash != served->content_hash) {
     served->note += "; navmesh.json names another navmesh (rewrite it with walkgrid)";
+  }
+  return served;
+}
+
+// A navmesh whose files are absent, known by its note: saved answers only.
+std::unique_ptr<ServedNavMesh> SavedOnlyNavMesh(const nav::NavMeshNoteMap& entry) {
+  auto served = std::make_unique<ServedNavMesh>();
+  served->map = entry.map;
+  served->continent = entry.continent;
+  served->content_hash = entry.content_hash;
+  served->note =
+      absl::StrCat("saved answers only: no navmesh files beside ", nav::kWorldNavMeshNote,
+                   " (navmesh ", nav::FormatId(served->content_hash), ", map ", entry.map, ")");
+  return served;
+}
+
+// The navmeshes of the world folder `dir` priced by `world`'s grid, one a continent (by
+// continent): its files (navmesh.bin or the maps of mmaps/), and, for a map of the note whose
+// files are absent, the note alone (saved answers only). With `cache_bytes`, the tiles beyond
+// them are kept on disk (NavMeshTileCache), the budget shared by the sizes of the maps' files.
+// Errors: a damaged navmesh or note (naming the file), one Detour's areas cannot price, two maps on
+// one continent.
+absl::StatusOr<std::vector<std::unique_ptr<ServedNavMesh>>> LoadNavMeshes(
+    const std::string& dir, const nav::World& world, std::uint64_t cache_bytes) {
+  std::vector<std::unique_ptr<ServedNavMesh>> served;
+  if (dir.empty()) return served;  // the default world has none
+  absl::StatusOr<std::optional<nav::NavMeshNote>> note = nav::LoadNavMeshNote(dir);
+  if (!note.ok()) return note.status();
+  const nav::NavMeshNote* known = note->has_value() ? &**note : nullptr;
+  nav::NavMeshFormat format = nav::NavMeshFormat::kMset;
+  absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> maps =
+      nav::ListWorldNavMeshMaps(dir, &format);
+  if (!maps.ok()) return maps.status();
+  std::uint64_t total_bytes = 0;
+  for (const auto& [map, bytes] : *maps) total_bytes += bytes;
+  std::vector<std::uint32_t> maps_read;
+  // Map by map, each trimmed to its share of the budget (by its files' size) before the next is
+  // read: loading holds one map's tiles whole at most, beside the others' shares.
+  for (const auto& [map, bytes] : *maps) {
+    absl::StatusOr<nav::NavMesh> read = nav::ReadWorldNavMeshMap(dir, format, map);
+    if (!read.ok()) return read.status();
+    maps_read.push_back(map);
+    absl::StatusOr<std::unique_ptr<ServedNavMesh>> one =
+        ServeNavMesh(nav::WorldNavMeshMap{map, *std::move(read)}, format, known, world);
+    if (!one.ok()) return one.status();
+    if (cache_bytes > 0 && total_bytes > 0) {
+      const ServedNavMesh* self = one->get();
+      (*one)->navmesh->EnableTileCache(
+          static_cast<std::uint64_t>(static_cast<double>(cache_bytes) * bytes / total_bytes),
+          [self](dtNavMesh& mesh, int index) { self->ground->ApplyToTile(mesh, index); });
+    }
+    served.push_back(*std::move(one));
+  }
+  for (const nav::NavMeshNoteMap& entry :
+       known != nullptr ? known->maps : std::vector<nav::NavMeshNoteMap>{}) {
+    if (absl::c_linear_search(maps_read, entry.map) || entry.content_hash == 0) continue;
+    served.push_back(SavedOnlyNavMesh(entry));
+  }
+  std::sort(served.begin(), served.end(), [](const auto& a, const auto& b) {
+    return std::tie(a->continent, a->map) < std::tie(b->continent, b->map);
+  });
+  for (std::size_t i = 1; i < served.size(); ++i) {
+    if (served[i]->continent == served[i - 1]->continent) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          dir, ": navmesh maps ", served[i - 1]->map, " and ", served[i]->map,
+          " both walk continent ", served[i]->continent, " (navmesh.json maps each to one)"));
+    }
   }
   return served;
 }
@@ -143,8 +210,15 @@ void LoadTravel(const std::string& dir, ServedWorld* served) {
 
 }  // namespace
 
+int ServedWorld::NavMeshIndexOf(nav::ContinentId continent) const {
+  for (std::size_t i = 0; i < navmeshes.size(); ++i) {
+    if (navmeshes[i]->continent == continent) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 BackendChoice ServedWorld::DefaultBackend() const {
-  if (navmesh == nullptr) return BackendChoice::kGrid;
+  if (navmeshes.empty()) return BackendChoice::kGrid;
   return has_grid() ? BackendChoice::kHybrid : BackendChoice::kNavMesh;
 }
 
@@ -256,9 +330,10 @@ absl::StatusOr<ServedWorld> WorldRegistry::ReadWorld(const std::string& dir) con
     loaded->world = std::move(read->world);
   }
   if (absl::Status stop = load_stop_.Check("loading the world"); !stop.ok()) return stop;
-  absl::StatusOr<std::unique_ptr<ServedNavMesh>> navmesh = LoadNavMesh(dir, loaded->world);
-  if (!navmesh.ok()) return navmesh.status();
-  loaded->navmesh = *std::move(navmesh);
+  absl::StatusOr<std::vector<std::unique_ptr<ServedNavMesh>>> navmeshes =
+      LoadNavMeshes(dir, loaded->world, navmesh_cache_bytes_);
+  if (!navmeshes.ok()) return navmeshes.status();
+  loaded->navmeshes = *std::move(navmeshes);
   return loaded;
 }
 
@@ -314,17 +389,22 @@ absl::Status WorldRegistry::SetUpModels(ServedWorld& served) const {
 
 void WorldRegistry::AddNavMeshModels(const ServedWorld& served,
                                      ServedWorld::MetricEntry& entry) const {
-  if (served.navmesh == nullptr) return;
-  const nav::Continent* c = served.world.FindContinent(served.navmesh->continent);
-  const std::uint64_t navmesh_model = store::NavMeshModelHash(
-      {served.navmesh->content_hash, c != nullptr ? c->content_id : 0, entry.metric.get()});
-  for (ServedWorld::ContinentModels& models : entry.continents) {
-    if (models.continent == served.navmesh->continent) {
-      models.navmesh = navmesh_model;
-      return;
+  for (const auto& navmesh : served.navmeshes) {
+    // Keyed by its own content hash and the content id of the continent it walks (which prices
+    // its polygons), so another continent rebuilt keeps its answers.
+    const nav::Continent* c = served.world.FindContinent(navmesh->continent);
+    const std::uint64_t model = store::NavMeshModelHash(
+        {navmesh->content_hash, c != nullptr ? c->content_id : 0, entry.metric.get()});
+    auto at = std::find_if(entry.continents.begin(), entry.continents.end(),
+                           [&](const auto& m) { return m.continent == navmesh->continent; });
+    if (at != entry.continents.end()) {
+      at->navmesh = model;
+    } else {
+      entry.continents.push_back({.continent = navmesh->continent, .navmesh = model});
     }
   }
-  entry.continents.push_back({.continent = served.navmesh->continent, .navmesh = navmesh_model});
+  std::sort(entry.continents.begin(), entry.continents.end(),
+            [](const auto& a, const auto& b) { return a.continent < b.continent; });
 }
 
 absl::Status WorldRegistry::SetUpWorld(const std::string& dir, ServedWorld& served) const {

@@ -25,6 +25,7 @@
 #include "nav/cost/metric.h"
 #include "nav/grid/build_stop.h"
 #include "nav/grid/grid.h"
+#include "nav/navmesh/lift_connections.h"
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_ground.h"
 #include "nav/navmesh/navmesh_walkers.h"
@@ -40,18 +41,18 @@ inline constexpr char kDefaultWorldName[] = "default";
 
 enum class WorldState { kLoading, kReady, kFailed };
 
-// A world's navmesh as served (docs/navmesh.md): the Detour navmesh with its polygons priced by
-// the grid beside it, or, where the folder keeps only the navmesh's note, the content hash its
-// saved answers are keyed by.
+// One of a world's navmeshes as served (docs/navmesh.md), one a continent: the Detour navmesh
+// with its polygons priced by the grid beside it, or, where the folder keeps only the navmesh's
+// note, the content hash its saved answers are keyed by.
 struct ServedNavMesh {
   std::optional<nav::NavMesh> navmesh;       // unset: saved answers only
   std::optional<nav::NavMeshGround> ground;  // set with `navmesh`
-  std::uint64_t content_hash = 0;
-  nav::ContinentId continent = 0;  // the continent it walks
-  std::string format;              // "mset", "mmaps"; empty when saved answers only
-  std::string note;                // what was loaded, for the log and Info
-  // The walkers on `navmesh`, leased per walk; they go with the world.
-  std::unique_ptr<nav::NavMeshWalkers> walkers = std::make_unique<nav::NavMeshWalkers>();
+  std::uint64_t content_hash = 0;   // as its files hold it (before lift rides are appended)
+  std::uint32_t map = 0;            // its map number (MMM.mmap; navmesh.bin is map 0)
+  nav::ContinentId continent = 0;   // the continent it walks (navmesh.json; else the map number)
+  nav::LiftConnectionCounts lifts;  // the grid's lift rides it had, and those appended at load
+  std::string format;               // "mset", "mmaps"; empty when saved answers only
+  std::string note;                 // what was loaded, for the log and Info
 
   bool saved_only() const { return !navmesh.has_value(); }
 };
@@ -98,8 +99,10 @@ struct ServedWorld {
   // The jump tables of its continents that are plain octile grids (MovingAI maps): their exact
   // walks go by jump points. `jump_grids.note()` says which, and why not.
   nav::JumpGrids jump_grids;
-  // The world's navmesh, or null: the navmesh and hybrid backends are then refused.
-  std::unique_ptr<ServedNavMesh> navmesh;
+  // The world's navmeshes, one a continent at most, by continent: the navmesh backend is refused
+  // on a continent without one (the hybrid walks the grid there), and on a world without any
+  // the navmesh and hybrid backends are refused.
+  std::vector<std::unique_ptr<ServedNavMesh>> navmeshes;
   // The world's travel network (travel.json beside its grid; the default world's is generated),
   // its nodes placed on the grid, or null: trips then walk. `travel_error` says why travel.json
   // was refused (trips are then refused too); `travel_source` where it came from.
@@ -109,6 +112,9 @@ struct ServedWorld {
 
   // True when the world has a grid (a world folder may hold a navmesh alone).
   bool has_grid() const { return !world.continents.empty(); }
+  bool has_navmesh() const { return !navmeshes.empty(); }
+  // The position in `navmeshes` of `continent`'s navmesh, or -1 when it has none.
+  int NavMeshIndexOf(nav::ContinentId continent) const;
   // The backend a query that names none gets: the hybrid with both, else the one there is.
   BackendChoice DefaultBackend() const;
 
@@ -210,6 +216,9 @@ class WorldRegistry {
   void SetLegCacheBytes(std::uint64_t bytes) { leg_cache_bytes_ = bytes; }
   // Serve grids from mapped images in the data folder (nav/grid/grid_image.h).
   void SetMapGrids(bool map) { map_grids_ = map; }
+  // The bytes of navmesh tiles each world keeps resident (shared among its maps by their files'
+  // size; nav/navmesh/tile_cache.h); 0 keeps every tile. Call before StartLoading.
+  void SetNavMeshCacheBytes(std::uint64_t bytes) { navmesh_cache_bytes_ = bytes; }
 
   std::vector<WorldStatus> Snapshot() const;
   // True when every declared world is ready (and there is at least one).
@@ -259,6 +268,7 @@ class WorldRegistry {
   std::string data_dir_;
   std::uint64_t leg_cache_bytes_ = 256ull << 20;
   bool map_grids_ = false;
+  std::uint64_t navmesh_cache_bytes_ = 0;
   std::atomic<bool> stop_loading_{false};
   nav::BuildStop load_stop_{&stop_loading_};  // what the loading's long steps ask
   std::thread loader_;

@@ -36,7 +36,8 @@ std::uint64_t ModelHash(const ModelInputs& inputs);
 // The navmesh backend's answer version: bump it whenever a navmesh walk answers differently for
 // the same ends on the same navmesh and grid (snapping, the classes polygons get, pricing,
 // measuring). Old answers stop matching.
-inline constexpr std::uint32_t kNavMeshAnswerVersion = 1;
+inline constexpr std::uint32_t kNavMeshAnswerVersion =
+    2;  // 2: ends without a height on the usual floor
 
 // What decides a navmesh walk's answer. The pricing classes are a function of the navmesh, the
 // grid beside it and kNavMeshAnswerVersion, so the grid's content id stands for them: a walkd

@@ -18,10 +18,10 @@ absl::Status MergeZones(const std::vector<Zone>& piece, std::vector<Zone>* zones
       zones->insert(at, zone);
     } else if (at->name != zone.name || at->min_level != zone.min_level ||
                at->max_level != zone.max_level) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "zone ", zone.id, ": the world's is \"", at->name, "\" (levels ", at->min_level, "-",
-          at->max_level, "), the continent's \"", zone.name, "\" (levels ", zone.min_level, "-",
-          zone.max_level, ")"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("zone ", zone.id, ": the world's is \"", at->name, "\" (levels ",
+                       at->min_level, "-", at->max_level, "), the continent's \"", zone.name,
+                       "\" (levels ", zone.min_level, "-", zone.max_level, ")"));
     }
   }
   return absl::OkStatus();
@@ -43,8 +43,8 @@ absl::Status PutContinent(World& world, World piece, ContinentId id, bool replac
                              [](const Continent& c, ContinentId i) { return c.id < i; });
   const bool present = at != world.continents.end() && at->id == id;
   if (present && !replace) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the world already has continent ", id, " (", at->source, "): --replace replaces it"));
+    return absl::FailedPreconditionError(absl::StrCat("the world already has continent ", id, " (",
+                                                      at->source, "): --replace replaces it"));
   }
   if (!present && world.continents.size() >= kMaxContinents) {
     return absl::FailedPreconditionError(
@@ -76,8 +76,7 @@ std::string AssembledNote(const World& world) {
   if (world.continents.size() == 1) return world.continents.front().source;
   std::string note = "continents";
   for (const Continent& c : world.continents) {
-    absl::StrAppend(&note, c.id == world.continents.front().id ? " " : ", ", c.id, ": ",
-                    c.source);
+    absl::StrAppend(&note, c.id == world.continents.front().id ? " " : ", ", c.id, ": ", c.source);
   }
   return note;
 }

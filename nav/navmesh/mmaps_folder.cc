@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <system_error>
 #include <vector>
 
+#include "absl/algorithm/container.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nav/navmesh/file_bytes.h"
@@ -33,19 +37,28 @@ absl::Status Bad(const std::string& path, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrCat(path, ": ", why));
 }
 
-absl::StatusOr<std::string> FindMmapFile(const std::string& dir) {
+// The folder's .mmap files by map number (each file's name, MMM.mmap or MMMM.mmap).
+absl::StatusOr<std::map<std::uint32_t, std::string>> FindMapFiles(const std::string& dir) {
   std::error_code error;
   if (!fs::is_directory(dir, error)) return absl::NotFoundError(dir + ": not a folder");
-  std::vector<std::string> found;
+  std::map<std::uint32_t, std::string> found;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
-    if (entry.path().extension() == ".mmap") found.push_back(entry.path().string());
+    if (entry.path().extension() != ".mmap") continue;
+    const std::string stem = entry.path().stem().string();
+    std::uint32_t map = 0;
+    if (stem.empty() || stem.size() > 4 || !absl::c_all_of(stem, absl::ascii_isdigit) ||
+        !absl::SimpleAtoi(stem, &map)) {
+      return Bad(entry.path().string(),
+                 "not a map's file: its name is not a map number (MMM.mmap)");
+    }
+    if (!found.emplace(map, entry.path().string()).second) {
+      return Bad(dir, absl::StrCat("two .mmap files of map ", map));
+    }
   }
   if (error) return absl::NotFoundError(absl::StrCat(dir, ": ", error.message()));
-  if (found.empty()) return absl::NotFoundError(dir + ": no .mmap file (an mmaps folder has one)");
-  if (found.size() > 1) {
-    return Bad(dir, absl::StrCat(found.size(), " .mmap files: walkd reads one map a folder"));
-  }
-  return found[0];
+  if (found.empty())
+    return absl::NotFoundError(dir + ": no .mmap file (an mmaps folder has one a map)");
+  return found;
 }
 
 // The tiles of map `stem`: MMMXXYY.mmtile (CMaNGOS, AzerothCore, older TrinityCore) or
@@ -56,10 +69,10 @@ std::vector<std::string> FindTileFiles(const std::string& dir, const std::string
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
     const std::string name = entry.path().filename().string();
     if (entry.path().extension() != ".mmtile" || name.rfind(stem, 0) != 0) continue;
-    const char next = name.size() > stem.size() ? name[stem.size()] : '.';
-    if (std::isdigit(static_cast<unsigned char>(next)) || next == '_') {
-      tiles.push_back(entry.path().string());
-    }
+    // MMMXXYY.mmtile: four digits after the map's; MMMM_XX_YY.mmtile: an underscore.
+    const std::string rest = name.substr(stem.size(), name.size() - stem.size() - 7);
+    const bool digits = rest.size() == 4 && absl::c_all_of(rest, absl::ascii_isdigit);
+    if (digits || (!rest.empty() && rest[0] == '_')) tiles.push_back(entry.path().string());
   }
   std::sort(tiles.begin(), tiles.end());
   return tiles;
@@ -105,7 +118,8 @@ absl::Status AddMmapTile(std::string_view bytes, const std::string& path, NavMes
                                   " bytes of tile data, the file holds ", after,
                                   " after its header (mmap version ", header.mmap_version, ")"));
   }
-  return navmesh->AddTile(std::string(bytes.substr(offset, header.size)), path);
+  return navmesh->AddTile(std::string(bytes.substr(offset, header.size)), path,
+                          NavMeshTileOrigin{path, offset, header.size});
 }
 
 absl::StatusOr<NavMesh> ParseMmapFile(std::string_view bytes, const std::string& path) {
@@ -120,15 +134,16 @@ absl::StatusOr<NavMesh> ParseMmapFile(std::string_view bytes, const std::string&
   return NavMesh::Create(tiling, path);
 }
 
-absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir) {
-  absl::StatusOr<std::string> mmap_path = FindMmapFile(dir);
-  if (!mmap_path.ok()) return mmap_path.status();
+namespace {
+
+// Map `stem`'s navmesh: its .mmap at `mmap_path` and its tiles in `dir`.
+absl::StatusOr<NavMesh> ReadMap(const std::string& dir, const std::string& mmap_path) {
   absl::StatusOr<std::string> bytes =
-      ReadAtMost(*mmap_path, sizeof(NavMeshTiling), "a .mmap (dtNavMeshParams)");
+      ReadAtMost(mmap_path, sizeof(NavMeshTiling), "a .mmap (dtNavMeshParams)");
   if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<NavMesh> navmesh = ParseMmapFile(*bytes, *mmap_path);
+  absl::StatusOr<NavMesh> navmesh = ParseMmapFile(*bytes, mmap_path);
   if (!navmesh.ok()) return navmesh.status();
-  const std::string stem = fs::path(*mmap_path).stem().string();
+  const std::string stem = fs::path(mmap_path).stem().string();
   const std::vector<std::string> tiles = FindTileFiles(dir, stem);
   const std::int32_t max_tiles = navmesh->tiling().max_tiles;
   if (tiles.size() > std::size_t(max_tiles)) {
@@ -139,6 +154,65 @@ absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir) {
     if (absl::Status s = AddTileFile(tile, &*navmesh); !s.ok()) return s;
   }
   return navmesh;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<MmapsMap>> ReadMmapsMaps(const std::string& dir) {
+  absl::StatusOr<std::map<std::uint32_t, std::string>> maps = FindMapFiles(dir);
+  if (!maps.ok()) return maps.status();
+  std::vector<MmapsMap> read;
+  for (const auto& [map, path] : *maps) {
+    absl::StatusOr<NavMesh> navmesh = ReadMap(dir, path);
+    if (!navmesh.ok()) return navmesh.status();
+    read.push_back(MmapsMap{map, *std::move(navmesh)});
+  }
+  return read;
+}
+
+absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir, std::optional<std::uint32_t> map) {
+  absl::StatusOr<std::map<std::uint32_t, std::string>> maps = FindMapFiles(dir);
+  if (!maps.ok()) return maps.status();
+  if (!map.has_value()) {
+    if (maps->size() > 1) {
+      return Bad(dir, absl::StrCat(maps->size(), " maps (.mmap files): name the one to read"));
+    }
+    return ReadMap(dir, maps->begin()->second);
+  }
+  const auto it = maps->find(*map);
+  if (it == maps->end()) return absl::NotFoundError(absl::StrCat(dir, ": no map ", *map));
+  return ReadMap(dir, it->second);
+}
+
+absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> ListMmapsMaps(const std::string& dir) {
+  absl::StatusOr<std::map<std::uint32_t, std::string>> maps = FindMapFiles(dir);
+  if (!maps.ok()) return maps.status();
+  std::map<std::uint32_t, std::uint64_t> sizes;
+  for (const auto& [map, path] : *maps) {
+    std::vector<std::string> files = FindTileFiles(dir, fs::path(path).stem().string());
+    files.push_back(path);
+    std::uint64_t bytes = 0;
+    for (const std::string& file : files) {
+      std::error_code error;
+      const std::uintmax_t size = fs::file_size(file, error);
+      if (!error) bytes += size;
+    }
+    sizes[map] = bytes;
+  }
+  return sizes;
+}
+
+absl::Status RemoveMmapsMap(const std::string& dir, std::uint32_t map) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) return absl::OkStatus();
+  const std::string stem = absl::StrFormat("%03u", map);
+  std::vector<std::string> doomed = FindTileFiles(dir, stem);
+  doomed.push_back((fs::path(dir) / (stem + ".mmap")).string());
+  for (const std::string& path : doomed) {
+    fs::remove(path, error);
+    if (error) return absl::InternalError(absl::StrCat(path, ": ", error.message()));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status WriteMmapsFolder(const NavMesh& navmesh, const std::string& dir,

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -18,12 +21,33 @@ inline constexpr std::uint32_t kMmapMagic = 0x4d4d4150;  // 'MMAP' read as a lit
 // header or AzerothCore's 56-byte one (version 18 adds its Recast settings).
 inline constexpr std::uint32_t kMmapVersionWritten = 15;
 
-// Reads the folder's single `.mmap` file and every `.mmtile` whose name starts with its map
-// number; a tile's position comes from its Detour header, not its name. Errors name the file
-// and what is wrong: NOT_FOUND (no folder, no .mmap), INVALID_ARGUMENT (more than one .mmap, a
-// .mmap that is not 28 bytes, a tile with bad magic, a Detour version other than ours saying
-// both, a size that disagrees with the file, a tile Detour refuses).
-absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir);
+// Reads one map of the folder: `map`, or, when unset, the folder's only one. Its `.mmap` file
+// and every `.mmtile` named after its number (MMMXXYY.mmtile, or MMMM_XX_YY.mmtile); a tile's
+// position comes from its Detour header, not its name. Each tile remembers its file
+// (NavMeshTileOrigin), to be read again by a tile cache. Errors name the file and what is wrong:
+// NOT_FOUND (no folder, no .mmap, no such map), INVALID_ARGUMENT (several maps and none named, a
+// .mmap not named by a number, a .mmap that is not 28 bytes, a tile with bad magic, a Detour
+// version other than ours saying both, a size that disagrees with the file, a tile Detour
+// refuses).
+absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir,
+                                        std::optional<std::uint32_t> map = std::nullopt);
+
+// One map of an mmaps folder.
+struct MmapsMap {
+  std::uint32_t map = 0;  // its number: MMM of MMM.mmap
+  NavMesh navmesh;
+};
+// Reads every map of the folder (as game servers ship them: one .mmap a map), by map number.
+// Errors: those of ReadMmapsFolder.
+absl::StatusOr<std::vector<MmapsMap>> ReadMmapsMaps(const std::string& dir);
+
+// The folder's maps by number, each with the bytes of its .mmap and .mmtile files, read from the
+// folder's listing alone. Errors: those of ReadMmapsFolder for the folder and its .mmap names.
+absl::StatusOr<std::map<std::uint32_t, std::uint64_t>> ListMmapsMaps(const std::string& dir);
+
+// Removes map `map`'s files (MMM.mmap, MMMXXYY.mmtile) from `dir`, keeping the other maps.
+// Errors: INTERNAL (a file could not be removed).
+absl::Status RemoveMmapsMap(const std::string& dir, std::uint32_t map);
 
 // The largest .mmtile read (docs/formats.md, "Limits"): larger ones are refused unread. A .mmap
 // is read only when it is exactly its 28 bytes.

@@ -73,7 +73,9 @@ absl::StatusOr<NavMesh> ParseMsetFile(std::string_view bytes, const std::string&
       return Bad(what, absl::StrCat("truncated tile: ", tile.data_size, " bytes announced, ",
                                     bytes.size() - offset, " left in the file"));
     }
-    absl::Status added = navmesh->AddTile(std::string(bytes.substr(offset, tile.data_size)), what);
+    absl::Status added =
+        navmesh->AddTile(std::string(bytes.substr(offset, tile.data_size)), what,
+                         NavMeshTileOrigin{path, offset, std::uint64_t(tile.data_size)});
     if (!added.ok()) return added;
     offset += tile.data_size;
   }

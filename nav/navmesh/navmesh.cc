@@ -1,13 +1,17 @@
 #include "nav/navmesh/navmesh.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "nav/grid/content_hash.h"
+#include "nav/navmesh/file_bytes.h"
+#include "nav/navmesh/tile_cache.h"
 #include "nav/navmesh/tile_data.h"
 // Detour is third-party: its headers are included inside nav/navmesh/*.cc only.
 #include "DetourAlloc.h"
@@ -66,15 +70,26 @@ absl::Status CheckTilePlace(const NavMeshTiling& t, const TileSummary& tile,
 
 }  // namespace
 
+namespace {
+
+// The serials navmeshes take, one each, never again.
+std::atomic<std::uint64_t> next_navmesh_serial{1};
+
+}  // namespace
+
 struct NavMesh::Impl {
+  std::uint64_t serial = next_navmesh_serial.fetch_add(1, std::memory_order_relaxed);
   std::unique_ptr<dtNavMesh, NavMeshDeleter> mesh;
   NavMeshTiling tiling;
   std::uint32_t tiles = 0;
   std::uint64_t polygons = 0;
   std::uint64_t off_mesh = 0;
+  std::vector<TileRecord> records;  // by Detour tile index
+  std::unique_ptr<NavMeshTileCache> cache;
 };
 
 NavMesh::NavMesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+std::uint64_t NavMesh::serial() const { return impl_->serial; }
 NavMesh::NavMesh(NavMesh&&) noexcept = default;
 NavMesh& NavMesh::operator=(NavMesh&&) noexcept = default;
 NavMesh::~NavMesh() = default;
@@ -115,7 +130,8 @@ absl::StatusOr<NavMesh> NavMesh::Create(const NavMeshTiling& t, const std::strin
   return NavMesh(std::move(impl));
 }
 
-absl::Status NavMesh::AddTile(std::string data, const std::string& what) {
+absl::Status NavMesh::AddTile(std::string data, const std::string& what,
+                              const NavMeshTileOrigin& origin) {
   TileSummary summary;
   if (absl::Status s = CheckTileData(data, what, &summary); !s.ok()) return s;
   if (absl::Status s = CheckTilePlace(impl_->tiling, summary, what); !s.ok()) return s;
@@ -128,25 +144,107 @@ absl::Status NavMesh::AddTile(std::string data, const std::string& what) {
     return absl::InvalidArgumentError(absl::StrCat(what, ": a second tile at ", summary.x, ",",
                                                    summary.y, " layer ", summary.layer));
   }
-  // Detour frees the tile's bytes with dtFree when the navmesh goes (DT_TILE_FREE_DATA).
-  auto* bytes = static_cast<unsigned char*>(dtAlloc(data.size(), DT_ALLOC_PERM));
-  if (bytes == nullptr) return absl::ResourceExhaustedError(what + ": no memory for the tile");
-  std::memcpy(bytes, data.data(), data.size());
-  const dtStatus status =
-      impl_->mesh->addTile(bytes, static_cast<int>(data.size()), DT_TILE_FREE_DATA, 0, nullptr);
-  if (dtStatusFailed(status)) {
-    dtFree(bytes);
-    const char* why = (status & DT_OUT_OF_MEMORY)   ? "out of tile slots or memory"
-                      : (status & DT_WRONG_VERSION) ? "wrong Detour version"
-                                                    : "bad tile data or position";
-    return absl::InvalidArgumentError(absl::StrCat(what, ": Detour refuses the tile at ", summary.x,
-                                                   ",", summary.y, " (", why, ")"));
+  const int index = static_cast<int>(impl_->records.size());
+  if (index >= impl_->tiling.max_tiles) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": more tiles than the navmesh's ", impl_->tiling.max_tiles));
   }
+  TileRecord record;
+  record.x = summary.x;
+  record.y = summary.y;
+  record.layer = summary.layer;
+  record.ref = impl_->mesh->encodePolyId(1, static_cast<unsigned int>(index), 0);
+  record.bytes = data.size();
+  record.origin = origin;
+  if (absl::Status s = RestoreTile(index, std::move(data), record.ref); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", s.message()));
+  }
+  impl_->records.push_back(std::move(record));
   ++impl_->tiles;
   impl_->polygons += summary.polygons;
   impl_->off_mesh += summary.off_mesh;
   return absl::OkStatus();
 }
+
+absl::Status NavMesh::RestoreTile(int index, std::string data, std::uint64_t ref) {
+  // Detour frees the tile's bytes with dtFree when the tile or the navmesh goes
+  // (DT_TILE_FREE_DATA).
+  auto* bytes = static_cast<unsigned char*>(dtAlloc(data.size(), DT_ALLOC_PERM));
+  if (bytes == nullptr) return absl::ResourceExhaustedError("no memory for the tile");
+  std::memcpy(bytes, data.data(), data.size());
+  const dtStatus status =
+      impl_->mesh->addTile(bytes, static_cast<int>(data.size()), DT_TILE_FREE_DATA,
+                           static_cast<dtTileRef>(ref), nullptr);
+  if (dtStatusFailed(status)) {
+    dtFree(bytes);
+    const char* why = (status & DT_OUT_OF_MEMORY)   ? "out of tile slots or memory"
+                      : (status & DT_WRONG_VERSION) ? "wrong Detour version"
+                                                    : "bad tile data or position";
+    return absl::InvalidArgumentError(
+        absl::StrCat("Detour refuses the tile of index ", index, " (", why, ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status NavMesh::RestoreTile(int index, std::string data) {
+  return RestoreTile(index, std::move(data), impl_->records.at(index).ref);
+}
+
+void NavMesh::RemoveTile(int index) {
+  impl_->mesh->removeTile(static_cast<dtTileRef>(impl_->records.at(index).ref), nullptr, nullptr);
+}
+
+absl::StatusOr<std::string> NavMesh::ReadTileAgain(int index) const {
+  const TileRecord& record = impl_->records.at(index);
+  const NavMeshTileOrigin& origin = record.origin;
+  std::ifstream in(origin.path, std::ios::binary);
+  if (!in) return absl::DataLossError(origin.path + ": cannot open to read a tile again");
+  std::string data(origin.size, '\0');
+  in.seekg(static_cast<std::streamoff>(origin.offset));
+  in.read(data.data(), static_cast<std::streamsize>(origin.size));
+  if (!in) return absl::DataLossError(origin.path + ": a tile's bytes are gone (file changed?)");
+  const std::string what = absl::StrCat(origin.path, " (tile ", record.x, ",", record.y, ")");
+  TileSummary summary;
+  if (absl::Status s = CheckTileData(data, what, &summary); !s.ok()) return s;
+  if (summary.x != record.x || summary.y != record.y || summary.layer != record.layer) {
+    return absl::DataLossError(what + ": the file now holds another tile");
+  }
+  if (!record.appended.empty()) data = AppendOffMeshConnections(data, record.appended);
+  return data;
+}
+
+absl::Status NavMesh::AppendConnections(int index, const std::vector<NavMeshConnection>& more) {
+  if (index < 0 || index >= static_cast<int>(impl_->records.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("no tile of index ", index));
+  }
+  TileRecord& record = impl_->records[index];
+  const dtMeshTile* tile = impl_->mesh->getTileByRef(static_cast<dtTileRef>(record.ref));
+  if (tile == nullptr) return absl::InvalidArgumentError("the tile is not resident");
+  if (tile->header->polyCount + static_cast<int>(more.size()) > impl_->tiling.max_polys) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tile ", record.x, ",", record.y, ": ", more.size(),
+                     " more off-mesh connections overflow the navmesh's polygons a tile"));
+  }
+  const std::string grown = AppendOffMeshConnections(
+      CanonicalTileData(std::string_view(reinterpret_cast<const char*>(tile->data),
+                                         static_cast<std::size_t>(tile->dataSize))),
+      more);
+  RemoveTile(index);
+  if (absl::Status s = RestoreTile(index, grown); !s.ok()) return s;
+  record.appended.insert(record.appended.end(), more.begin(), more.end());
+  record.bytes = grown.size();
+  impl_->off_mesh += more.size();
+  return absl::OkStatus();
+}
+
+const std::vector<NavMesh::TileRecord>& NavMesh::tile_records() const { return impl_->records; }
+
+void NavMesh::EnableTileCache(std::uint64_t budget_bytes,
+                              std::function<void(dtNavMesh&, int)> after_add) {
+  impl_->cache = std::make_unique<NavMeshTileCache>(this, budget_bytes, std::move(after_add));
+}
+
+NavMeshTileCache* NavMesh::tile_cache() const { return impl_->cache.get(); }
 
 std::uint32_t NavMesh::tile_count() const { return impl_->tiles; }
 std::uint64_t NavMesh::polygon_count() const { return impl_->polygons; }

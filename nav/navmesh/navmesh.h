@@ -14,10 +14,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "nav/navmesh/navmesh_connection.h"
 
 class dtNavMesh;
 
 namespace walk::nav {
+
+class NavMeshTileCache;
 
 // dtNavMeshParams, field for field (28 bytes as files hold it): where tile (0, 0) starts and how
 // large tiles are, in Detour's axes and yards, and the ceilings Detour's references are cut for.
@@ -45,6 +48,15 @@ struct NavMeshTileView {
   std::string_view canonical_data;
 };
 
+// Where a tile's Detour data lies in the file it was read from, so that a tile evicted from a
+// tile cache can be read again: `size` bytes at `offset` of `path`. An empty path: nowhere (a
+// built navmesh's tiles), and the tile is never evicted.
+struct NavMeshTileOrigin {
+  std::string path;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+};
+
 class NavMesh {
  public:
   // Makes an empty navmesh cut as `tiling`. `what` names the source in errors (a file).
@@ -61,7 +73,17 @@ class NavMesh {
   // names the file and tile in errors. Errors: INVALID_ARGUMENT (bad magic, a Detour version
   // other than ours saying both, truncated data, a position out of reach or away from the tile's
   // bounds, saying both, a tile already present, a tile Detour refuses).
-  absl::Status AddTile(std::string data, const std::string& what);
+  // The tile takes the next Detour tile index (0, 1, ... in the order tiles are added) and keeps
+  // it for good, also when a tile cache evicts it and adds it again; `origin` says where it can
+  // be read again.
+  absl::Status AddTile(std::string data, const std::string& what,
+                       const NavMeshTileOrigin& origin = {});
+
+  // Appends `connections` to the tile of Detour index `index` as off-mesh connections
+  // (AppendOffMeshConnections, tile_data.h) and adds it again at its reference; a tile read again
+  // later gets them too. Call before any query runs. Errors: INVALID_ARGUMENT (no such tile,
+  // more polygons than the navmesh holds a tile, Detour refuses the grown tile).
+  absl::Status AppendConnections(int index, const std::vector<NavMeshConnection>& connections);
 
   // What the navmesh holds.
   std::uint32_t tile_count() const;
@@ -72,7 +94,8 @@ class NavMesh {
   // position, in tile order: the same navmesh read from either format, or built, hashes the same.
   std::uint64_t content_hash() const;
 
-  // Calls `visit` for every tile, ordered by (y, x, layer). The view lives during the call only.
+  // Calls `visit` for every resident tile (every tile without a tile cache), ordered by (y, x,
+  // layer). The view lives during the call only.
   void ForEachTile(const std::function<void(const NavMeshTileView&)>& visit) const;
 
   // Detour's navmesh, for queries (dtNavMeshQuery::init). Never null; owned by this object.
@@ -80,9 +103,43 @@ class NavMesh {
   // The same, to write polygons' areas and flags (NavMeshGround) before any query runs.
   dtNavMesh* mutable_detour();
 
+  // The tiles as added, by Detour tile index: position, size and origin. Stays the same whether
+  // a tile is resident or not.
+  struct TileRecord {
+    std::int32_t x = 0, y = 0, layer = 0;
+    std::uint64_t ref = 0;    // dtTileRef when it was first added (restored on every re-add)
+    std::uint64_t bytes = 0;  // its Detour data's size, connections appended
+    NavMeshTileOrigin origin;
+    std::vector<NavMeshConnection> appended;  // off-mesh connections added at load
+  };
+  const std::vector<TileRecord>& tile_records() const;
+
+  // Keeps at most `budget_bytes` of tile data resident from now on (NavMeshTileCache): the
+  // tiles beyond it are removed, and read again from their origin when a walk needs them, after
+  // which `after_add` runs on them (the polygons' pricing classes written again). Tiles without
+  // an origin always stay. Call once, before any query runs; the cache keeps this object's
+  // address, so it must not move afterwards (hold it in a unique_ptr or an object that stays).
+  void EnableTileCache(std::uint64_t budget_bytes, std::function<void(dtNavMesh&, int)> after_add);
+  // The tile cache, or null when every tile stays resident. Thread-safe.
+  NavMeshTileCache* tile_cache() const;
+  // A number no other navmesh of this process has had, kept through moves: what a thread's
+  // walker knows the navmesh it is bound to by (a navmesh freed with a reloaded world may be
+  // followed by another at the same address).
+  std::uint64_t serial() const;
+
+  // For NavMeshTileCache: tile `index`'s data read again from its origin, checked, its
+  // connections appended. Errors: DATA_LOSS (the file gone or changed since it was read) or
+  // INVALID_ARGUMENT (the tile damaged), naming the file.
+  absl::StatusOr<std::string> ReadTileAgain(int index) const;
+  // For NavMeshTileCache: adds tile `index` again from `data`, at its first reference; removes
+  // it. Neither may run while a query does.
+  absl::Status RestoreTile(int index, std::string data);
+  void RemoveTile(int index);
+
  private:
   struct Impl;
   explicit NavMesh(std::unique_ptr<Impl> impl);
+  absl::Status RestoreTile(int index, std::string data, std::uint64_t ref);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -11,17 +11,9 @@
 #include "nav/import/triangle_mesh.h"
 #include "nav/navmesh/nav_areas.h"
 #include "nav/navmesh/navmesh.h"
+#include "nav/navmesh/navmesh_connection.h"
 
 namespace walk::nav {
-
-// An off-mesh connection: a one-way move from `from` to `to` (Detour's axes, the mesh's
-// coordinates) that no polygon carries, such as a lift ride. Its start must lie on the navmesh
-// within kNavMeshConnectionRadiusYards across and the agent's step up or down, and its end alike.
-struct NavMeshConnection {
-  float from[3] = {0.0f, 0.0f, 0.0f};
-  float to[3] = {0.0f, 0.0f, 0.0f};
-};
-inline constexpr float kNavMeshConnectionRadiusYards = 1.5f;
 
 // Defaults match the grid's agent (VoxelizeOptions): the same cell size, height step, agent
 // height, radius, step and walkable slope, so a grid and a navmesh built from one mesh agree on

@@ -16,6 +16,10 @@
 namespace walk::nav {
 namespace {
 
+// A slot's district bits (NavMeshGround::district_).
+constexpr std::uint8_t kDistrictInside = 1;  // inside a district
+constexpr std::uint8_t kDistrictCut = 2;     // a connection across a district's edge: unlinked
+
 // What a polygon or connection was found to stand on, before classes share areas.
 struct Found {
   NavMeshClass key;
@@ -181,41 +185,43 @@ bool Coarsen(const World* world, std::vector<Found>* found) {
   return false;
 }
 
-// Unlinks, in both directions, every link between a polygon inside a district and one outside,
-// and every link of a connection `found` says to cut: the floor rule the grid's districts layer
-// laid (nav/layers/district_layer.h). `found` and `tile_base` are by slot. Returns the links cut.
-std::uint64_t CutDistricts(dtNavMesh& mesh, const std::vector<Found>& found,
-                           const std::vector<std::uint32_t>& tile_base) {
+// Unlinks, in both directions, every link of tile `index`'s polygons between a polygon inside a
+// district and one outside, and every link of a connection `district` says to cut: the floor
+// rule the grid's districts layer laid (nav/layers/district_layer.h). `district` (kInside,
+// kCut bits) and `tile_base` are by slot. Returns the links cut.
+std::uint64_t CutTileDistricts(dtNavMesh& mesh, int index,
+                               const std::vector<std::uint8_t>& district,
+                               const std::vector<std::uint32_t>& tile_base) {
   const dtNavMesh& view = mesh;
   auto slot_of = [&](dtPolyRef ref) -> std::size_t {
     unsigned int salt = 0, it = 0, ip = 0;
     view.decodePolyId(ref, salt, it, ip);
     return std::size_t{tile_base[it]} + ip;
   };
+  // The navmesh is ours to change before any query runs (or under a tile cache's exclusive
+  // lock); Detour lends only a const tile.
+  auto* tile = const_cast<dtMeshTile*>(view.getTile(index));
+  if (tile == nullptr || tile->header == nullptr) return 0;
   std::uint64_t cut = 0;
-  for (int i = 0; i < view.getMaxTiles(); ++i) {
-    // The navmesh is ours to change before any query runs; Detour lends only a const tile.
-    auto* tile = const_cast<dtMeshTile*>(view.getTile(i));
-    if (tile == nullptr || tile->header == nullptr) continue;
-    for (int p = 0; p < tile->header->polyCount; ++p) {
-      dtPoly& poly = tile->polys[p];
-      const Found& self = found[tile_base[i] + p];
-      unsigned int* into = &poly.firstLink;
-      while (*into != DT_NULL_LINK) {
-        dtLink& link = tile->links[*into];
-        const Found& other = found[slot_of(link.ref)];
-        const dtMeshTile* other_tile = nullptr;
-        const dtPoly* other_poly = nullptr;
-        view.getTileAndPolyByRefUnsafe(link.ref, &other_tile, &other_poly);
-        const bool connection = poly.getType() == DT_POLYTYPE_OFFMESH_CONNECTION ||
-                                other_poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION;
-        const bool drop = connection ? (self.cut || other.cut) : self.inside != other.inside;
-        if (drop) {
-          *into = link.next;
-          ++cut;
-        } else {
-          into = &link.next;
-        }
+  for (int p = 0; p < tile->header->polyCount; ++p) {
+    dtPoly& poly = tile->polys[p];
+    const std::uint8_t self = district[tile_base[index] + p];
+    unsigned int* into = &poly.firstLink;
+    while (*into != DT_NULL_LINK) {
+      dtLink& link = tile->links[*into];
+      const std::uint8_t other = district[slot_of(link.ref)];
+      const dtMeshTile* other_tile = nullptr;
+      const dtPoly* other_poly = nullptr;
+      view.getTileAndPolyByRefUnsafe(link.ref, &other_tile, &other_poly);
+      const bool connection = poly.getType() == DT_POLYTYPE_OFFMESH_CONNECTION ||
+                              other_poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION;
+      const bool drop = connection ? ((self | other) & kDistrictCut) != 0
+                                   : ((self ^ other) & kDistrictInside) != 0;
+      if (drop) {
+        *into = link.next;
+        ++cut;
+      } else {
+        into = &link.next;
       }
     }
   }
@@ -279,17 +285,30 @@ absl::StatusOr<NavMeshGround> NavMeshGround::Classify(NavMesh& navmesh, const Wo
   for (auto& [key, number] : index) number = next++;
   for (const Found& f : found) ground.classes_[index[KeyOf(f.key)]] = f.key;
   ground.zone_.resize(found.size());
+  ground.area_.resize(found.size());
+  ground.flags_.resize(found.size());
+  ground.district_.resize(found.size());
   ContentHasher hasher;
   hasher.AddString("walkd navmesh ground 1");
   for (std::size_t slot = 0; slot < found.size(); ++slot) {
     const int area = index[KeyOf(found[slot].key)];
     ground.zone_[slot] = found[slot].zone;
+    ground.area_[slot] = static_cast<std::uint8_t>(area);
+    ground.flags_[slot] = FlagsOf(found[slot].key);
+    ground.district_[slot] =
+        (found[slot].inside ? kDistrictInside : 0) | (found[slot].cut ? kDistrictCut : 0);
+    ground.has_districts_ = ground.has_districts_ || ground.district_[slot] != 0;
     if (dtStatusFailed(mesh.setPolyArea(refs[slot], static_cast<unsigned char>(area))) ||
         dtStatusFailed(mesh.setPolyFlags(refs[slot], FlagsOf(found[slot].key)))) {
       return absl::InternalError(absl::StrCat("navmesh ground: Detour refused polygon ", slot));
     }
   }
-  ground.stats_.district_links_cut = CutDistricts(mesh, found, ground.tile_base_);
+  if (ground.has_districts_) {
+    for (int i = 0; i < view.getMaxTiles(); ++i) {
+      ground.stats_.district_links_cut +=
+          CutTileDistricts(mesh, i, ground.district_, ground.tile_base_);
+    }
+  }
   // The id: the classes, then each tile's polygons in tile order (as content_hash orders them).
   for (const NavMeshClass& c : ground.classes_) {
     hasher.AddU64(c.flags | (c.marks << 8) | (std::uint64_t{c.zone} << 16) |
@@ -308,6 +327,31 @@ absl::StatusOr<NavMeshGround> NavMeshGround::Classify(NavMesh& navmesh, const Wo
   });
   ground.id_ = hasher.Finish();
   return ground;
+}
+
+void NavMeshGround::ApplyToTile(dtNavMesh& mesh, int index) const {
+  const dtNavMesh& view = mesh;
+  auto* tile = const_cast<dtMeshTile*>(view.getTile(index));
+  if (tile == nullptr || tile->header == nullptr) return;
+  const std::uint32_t first = tile_base_[index];
+  for (int p = 0; p < tile->header->polyCount; ++p) {
+    tile->polys[p].setArea(area_[first + p]);
+    tile->polys[p].flags = flags_[first + p];
+  }
+  if (!has_districts_) return;
+  // Its own links, and those its neighbours made into it.
+  CutTileDistricts(mesh, index, district_, tile_base_);
+  const dtMeshHeader& h = *tile->header;
+  std::vector<const dtMeshTile*> around(64);
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      const int n = view.getTilesAt(h.x + dx, h.y + dy, around.data(), 64);
+      for (int k = 0; k < n; ++k) {
+        const int other = static_cast<int>(view.decodePolyIdTile(view.getTileRef(around[k])));
+        if (other != index) CutTileDistricts(mesh, other, district_, tile_base_);
+      }
+    }
+  }
 }
 
 std::uint16_t NavMeshGround::PolygonZone(std::uint64_t ref) const {

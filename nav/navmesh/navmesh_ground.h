@@ -74,6 +74,10 @@ class NavMeshGround {
                                                 ContinentId continent);
 
   const std::vector<NavMeshClass>& classes() const { return classes_; }
+  // Writes tile `index`'s polygons' classes and flags again, as Classify wrote them, and cuts
+  // its districts' links (its own and its neighbours' into it): for a tile a tile cache added
+  // again (NavMesh::EnableTileCache). Under the cache's exclusive lock.
+  void ApplyToTile(dtNavMesh& mesh, int index) const;
   // The zone of the polygon of reference `ref` (its own zone, kept even where its class carries
   // none); 0 for an unknown reference or a connection.
   std::uint16_t PolygonZone(std::uint64_t ref) const;
@@ -89,6 +93,10 @@ class NavMeshGround {
   std::vector<NavMeshClass> classes_;
   std::vector<std::uint32_t> tile_base_;  // by Detour tile index: its first polygon's slot
   std::vector<std::uint16_t> zone_;       // by slot
+  std::vector<std::uint8_t> area_;        // by slot: its class (Detour area)
+  std::vector<std::uint16_t> flags_;      // by slot: its Detour flags
+  std::vector<std::uint8_t> district_;    // by slot: inside a district, a connection cut
+  bool has_districts_ = false;
   bool exact_ = true;
   std::uint64_t id_ = 0;
   NavMeshGroundStats stats_;

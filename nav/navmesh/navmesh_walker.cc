@@ -2,20 +2,32 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <tuple>
 #include <utility>
 
 #include "DetourNavMesh.h"
 #include "DetourNavMeshQuery.h"
+#include "DetourNode.h"
 #include "absl/strings/str_cat.h"
 #include "nav/grid/checked_floor.h"
 #include "nav/navmesh/cost_filter.h"
+#include "nav/navmesh/tile_cache.h"
 
 namespace walk::nav {
 
 struct NavMeshWalker::Impl {
+  const NavMesh* navmesh = nullptr;
+  std::uint64_t navmesh_serial = 0;  // NavMesh::serial of `navmesh`: 0, none
   const dtNavMesh* mesh = nullptr;
+  // With a tile cache: the tiles this walk has pinned, those it wants next, and which (tile,
+  // side) pairs the frontier has looked at (stamped, by tile x 10 + side).
+  std::vector<int> pinned, wanted;
+  std::vector<std::uint32_t> side_seen;
+  std::vector<float> side_cost;      // by tile x 9 + side: the cheapest node beside it
+  std::vector<std::size_t> touched;  // the slots stamped this time
+  std::uint32_t side_stamp = 0;
   dtNavMeshQuery query;
   std::optional<CostFilter> filter;  // reused walk after walk (CostFilter::Set)
   // One stretch's straight path: its corners, then with every polygon crossing.
@@ -114,14 +126,30 @@ NavMeshWalker& NavMeshWalker::operator=(NavMeshWalker&&) noexcept = default;
 NavMeshWalker::~NavMeshWalker() = default;
 
 absl::StatusOr<NavMeshWalker> NavMeshWalker::Create(const NavMesh& navmesh) {
-  auto impl = std::make_unique<Impl>();
-  impl->mesh = navmesh.detour();
-  const dtStatus status = impl->query.init(impl->mesh, kNavMeshWalkerNodes);
+  NavMeshWalker walker(std::make_unique<Impl>());
+  if (absl::Status s = walker.Bind(navmesh); !s.ok()) return s;
+  return walker;
+}
+
+absl::Status NavMeshWalker::Bind(const NavMesh& navmesh) {
+  Impl& m = *impl_;
+  // By its serial: a reloaded world's new navmesh may stand where the freed one stood.
+  if (m.navmesh_serial == navmesh.serial()) return absl::OkStatus();
+  m.navmesh = &navmesh;
+  m.navmesh_serial = navmesh.serial();
+  m.mesh = navmesh.detour();
+  m.side_seen.clear();
+  m.side_cost.clear();
+  // Detour keeps its node pool and open list when they are large enough: binding again
+  // allocates nothing.
+  const dtStatus status = m.query.init(m.mesh, kNavMeshWalkerNodes);
   if (dtStatusFailed(status)) {
     return absl::InternalError(absl::StrCat("dtNavMeshQuery::init failed: status ", status));
   }
-  return NavMeshWalker(std::move(impl));
+  return absl::OkStatus();
 }
+
+const NavMesh* NavMeshWalker::navmesh() const { return impl_->navmesh; }
 
 WalkAnswer ToWalkAnswer(NavMeshWalk walk, bool want_path) {
   WalkAnswer answer;
@@ -242,6 +270,116 @@ absl::Status NavMeshWalker::PullStretch(const float* from, const float* to, cons
 
 absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& to,
                                                 const NavMeshPricing& pricing, bool want_points) {
+  NavMeshTileCache* cache = impl_->navmesh->tile_cache();
+  if (cache == nullptr) return WalkResident(from, to, pricing, want_points, nullptr);
+  // Round after round: the tiles under both ends, then those beside every polygon the search
+  // reached, until the search reaches no polygon beside a tile that is not resident. Every
+  // polygon it expanded then had all its links, so it expanded just as it would with every tile
+  // resident, and its answer is the same.
+  Impl& m = *impl_;
+  m.pinned.clear();
+  m.wanted.clear();
+  auto under = [&](const Place& p) {
+    const auto x = static_cast<float>(p.x_yards), z = static_cast<float>(p.y_yards);
+    cache->TilesUnder(x - kSnapHalfExtentYards, z - kSnapHalfExtentYards, x + kSnapHalfExtentYards,
+                      z + kSnapHalfExtentYards, &m.wanted);
+  };
+  under(from);
+  under(to);
+  absl::StatusOr<NavMeshWalk> walk;
+  for (;;) {
+    std::sort(m.wanted.begin(), m.wanted.end());
+    m.wanted.erase(std::unique(m.wanted.begin(), m.wanted.end()), m.wanted.end());
+    absl::Status acquired = cache->Acquire(m.wanted);
+    m.pinned.insert(m.pinned.end(), m.wanted.begin(), m.wanted.end());
+    if (!acquired.ok()) {
+      walk = acquired;
+      break;
+    }
+    m.wanted.clear();
+    std::shared_lock<std::shared_mutex> lock = cache->Share();
+    walk = WalkResident(from, to, pricing, want_points, cache);
+    if (!walk.ok() || m.wanted.empty()) break;
+  }
+  cache->Release(m.pinned);
+  return walk;
+}
+
+void NavMeshWalker::AddFrontier(const NavMeshTileCache& cache) {
+  Impl& m = *impl_;
+  constexpr std::size_t kSlots = NavMeshTileCache::kIncoming + 1;  // sides, own cell, incoming
+  const std::size_t slots = kSlots * m.navmesh->tile_records().size();
+  if (m.side_seen.size() < slots) {
+    m.side_seen.assign(slots, 0);
+    m.side_cost.assign(slots, 0.0f);
+  }
+  if (++m.side_stamp == 0) {
+    std::fill(m.side_seen.begin(), m.side_seen.end(), 0);
+    m.side_stamp = 1;
+  }
+  // Every (tile, side) a polygon in the node pool borders (side 8: the tile's own cell, other
+  // layers; kIncoming: the tiles whose two-way connections land in it), with the lowest
+  // estimated total cost (Detour's f) of the nodes that border it.
+  m.touched.clear();
+  auto touch = [&](int tile, int side, float total) {
+    const std::size_t slot = kSlots * std::size_t(tile) + side;
+    if (m.side_seen[slot] != m.side_stamp) {
+      m.side_seen[slot] = m.side_stamp;
+      m.side_cost[slot] = total;
+      m.touched.push_back(slot);
+    } else {
+      m.side_cost[slot] = std::min(m.side_cost[slot], total);
+    }
+  };
+  const dtNodePool& pool = *m.query.getNodePool();
+  for (int i = 1; i <= pool.getNodeCount(); ++i) {
+    const dtNode* node = pool.getNodeAtIdx(static_cast<unsigned int>(i));
+    if (node == nullptr || node->id == 0) continue;
+    const dtMeshTile* tile = nullptr;
+    const dtPoly* poly = nullptr;
+    m.mesh->getTileAndPolyByRefUnsafe(node->id, &tile, &poly);
+    if (tile == nullptr || tile->header == nullptr) continue;  // never so: the search's own tiles
+    const int index = static_cast<int>(m.mesh->decodePolyIdTile(node->id));
+    touch(index, NavMeshTileCache::kIncoming, node->total);  // two-way connections landing here
+    if (poly->getType() == DT_POLYTYPE_OFFMESH_CONNECTION) {
+      const int con = static_cast<int>(poly - tile->polys) - tile->header->offMeshBase;
+      const unsigned char side = tile->offMeshCons[con].side;
+      touch(index, side < 8 ? side : 8, node->total);
+      continue;
+    }
+    for (int j = 0; j < poly->vertCount; ++j) {
+      if ((poly->neis[j] & DT_EXT_LINK) == 0) continue;
+      touch(index, poly->neis[j] & 0xff, node->total);
+      touch(index, 8, node->total);  // Detour links a border edge to other layers of the cell too
+    }
+  }
+  // The tiles missing beside them. Only those beside the cheapest nodes (within two tiles' cost
+  // of the cheapest) are wanted now: the search with every tile resident expands its nodes
+  // cheapest first, so the tiles it reaches grow out towards the goal, not all round the start.
+  // A later round asks for the others if the search still reaches them.
+  std::vector<std::pair<float, int>> missing;  // (cost, tile)
+  std::vector<int> beside;
+  float cheapest = std::numeric_limits<float>::infinity();
+  for (std::size_t slot : m.touched) {
+    beside.clear();
+    cache.TilesBeside(static_cast<int>(slot / kSlots), static_cast<int>(slot % kSlots), &beside);
+    for (int other : beside) {
+      if (cache.Resident(other)) continue;
+      missing.emplace_back(m.side_cost[slot], other);
+      cheapest = std::min(cheapest, m.side_cost[slot]);
+    }
+  }
+  const NavMeshTiling& tiling = m.navmesh->tiling();
+  const float reach = cheapest + 2.0f * std::max(tiling.tile_width, tiling.tile_height);
+  for (const auto& [cost, tile] : missing) {
+    if (cost <= reach) m.wanted.push_back(tile);
+  }
+}
+
+absl::StatusOr<NavMeshWalk> NavMeshWalker::WalkResident(const Place& from, const Place& to,
+                                                        const NavMeshPricing& pricing,
+                                                        bool want_points,
+                                                        const NavMeshTileCache* cache) {
   Impl& m = *impl_;
   NavMeshWalk walk;
   float start[3], goal[3];
@@ -267,6 +405,12 @@ absl::StatusOr<NavMeshWalk> NavMeshWalker::Walk(const Place& from, const Place& 
     return absl::InternalError(absl::StrCat("findPath failed: status ", found));
   }
   walk.polys_visited = static_cast<std::size_t>(poly_count);
+  // (findPath leaves the node pool as the last search left it when both ends snap to one
+  // polygon: no search, and nothing to add.)
+  if (cache != nullptr && *start_ref != *goal_ref) {
+    AddFrontier(*cache);
+    if (!m.wanted.empty()) return walk;  // asked again once those tiles are resident
+  }
   if (poly_count == 0 || dtStatusDetail(found, DT_PARTIAL_RESULT) ||
       m.polys[poly_count - 1] != *goal_ref) {
     return walk;  // kNoWalk: the goal was not reached

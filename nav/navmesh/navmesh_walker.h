@@ -31,6 +31,8 @@
 
 namespace walk::nav {
 
+class NavMeshTileCache;
+
 inline constexpr int kNavMeshWalkerNodes = 65535;          // Detour's node pool (its ceiling)
 inline constexpr int kNavMeshWalkerMaxPolys = 4096;        // polygons a found path may hold
 inline constexpr int kNavMeshWalkerMaxPoints = 8192;       // straight path vertices
@@ -60,12 +62,19 @@ class NavMeshWalker {
   // initialize, e.g. out of memory).
   static absl::StatusOr<NavMeshWalker> Create(const NavMesh& navmesh);
 
+  // Binds the walker to `navmesh` instead (which must outlive it), keeping its node pool: one
+  // walker serves every navmesh a search thread walks on. Errors: as Create's.
+  absl::Status Bind(const NavMesh& navmesh);
+  const NavMesh* navmesh() const;  // the navmesh it walks on
+
   NavMeshWalker(NavMeshWalker&&) noexcept;
   NavMeshWalker& operator=(NavMeshWalker&&) noexcept;
   ~NavMeshWalker();
 
   // The walk from `from` to `to` priced by `pricing` (whose ground must be this navmesh's);
-  // `want_points` false leaves the points out (a walk's figures need none).
+  // `want_points` false leaves the points out (a walk's figures need none). With a tile cache
+  // (NavMesh::tile_cache), the tiles the walk needs are made resident first, round by round, so
+  // the answer is the one every tile resident gives. Errors also: those of reading a tile again.
   // Errors: INTERNAL (a Detour query failed other than by finding nothing).
   absl::StatusOr<NavMeshWalk> Walk(const Place& from, const Place& to,
                                    const NavMeshPricing& pricing, bool want_points = true);
@@ -74,6 +83,13 @@ class NavMeshWalker {
   struct Impl;
   struct Tally;
   explicit NavMeshWalker(std::unique_ptr<Impl> impl);
+  // The walk, every tile it reads resident: with a `cache`, the tiles beside the polygons its
+  // search reached that are not resident are put in Impl::wanted, and the walk stops there.
+  absl::StatusOr<NavMeshWalk> WalkResident(const Place& from, const Place& to,
+                                           const NavMeshPricing& pricing, bool want_points,
+                                           const NavMeshTileCache* cache);
+  // Adds to Impl::wanted the tiles not resident beside the polygons in the query's node pool.
+  void AddFrontier(const NavMeshTileCache& cache);
   // Pulls the corridor `polys[0 .. count)` taut from `from` to `to` (Detour's axes) and adds
   // its seconds, yards, corners and zone cells to `tally`. RESOURCE_EXHAUSTED when the straight
   // path outgrows its buffer; INTERNAL when Detour fails.

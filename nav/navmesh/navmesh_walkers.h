@@ -1,15 +1,12 @@
-// The walkers of one navmesh, shared by the threads that walk on it: each walk leases one (a
-// walker's Detour node pool is allocated once, then reused by every walk it serves), and the
-// pool holds as many as walks ever ran on the navmesh at once. It belongs beside its navmesh
-// and goes with it: a world walkd reloads takes its walkers along (nav/grid/lease_pool.h).
-//
-// Thread safety: Take may be called from any thread.
+// One search thread's navmesh walker, made on first use and bound to the navmesh of each walk in
+// turn: its Detour node pool (about 2 MB) is allocated once and reused by every walk on every
+// navmesh, so a world of many maps costs one pool a thread, not one a map and thread.
+// Not thread-safe: each search thread owns one (nav::Searchers).
 #pragma once
 
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "nav/grid/lease_pool.h"
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_walker.h"
 
@@ -17,22 +14,21 @@ namespace walk::nav {
 
 class NavMeshWalkers {
  public:
-  using Lease = LeasePool<NavMeshWalker>::Lease;
-
-  // A walker on `navmesh`, which must be the navmesh this pool belongs beside (every walker of
-  // the pool walks it) and outlive the pool. Errors: those of NavMeshWalker::Create.
-  absl::StatusOr<Lease> Take(const NavMesh& navmesh) {
-    return pool_.TryTake([&navmesh]() -> absl::StatusOr<std::unique_ptr<NavMeshWalker>> {
+  // The walker, bound to `navmesh` (which must outlive its walks; a reloaded world's navmesh
+  // may be freed after: the walker keeps nothing of it that it uses again, and knows the next
+  // navmesh by its serial). Errors: those of NavMeshWalker::Create and Bind.
+  absl::StatusOr<NavMeshWalker*> For(const NavMesh& navmesh) {
+    if (walker_ == nullptr) {
       absl::StatusOr<NavMeshWalker> walker = NavMeshWalker::Create(navmesh);
       if (!walker.ok()) return walker.status();
-      return std::make_unique<NavMeshWalker>(*std::move(walker));
-    });
+      walker_ = std::make_unique<NavMeshWalker>(*std::move(walker));
+    }
+    if (absl::Status s = walker_->Bind(navmesh); !s.ok()) return s;
+    return walker_.get();
   }
-  // Walkers made and not leased now.
-  std::size_t idle() const { return pool_.idle(); }
 
  private:
-  LeasePool<NavMeshWalker> pool_;
+  std::unique_ptr<NavMeshWalker> walker_;
 };
 
 }  // namespace walk::nav

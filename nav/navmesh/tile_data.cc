@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 // Detour is third-party: its headers are included inside nav/navmesh/*.cc only.
 #include "DetourNavMesh.h"
+#include "nav/navmesh/nav_areas.h"
 
 namespace walk::nav {
 namespace {
@@ -184,7 +185,92 @@ absl::Status CheckTreeAndOffMesh(std::string_view data, const dtMeshHeader& h, c
   return absl::OkStatus();
 }
 
+// The side of a tile (bounds bmin .. bmax) a point lies beyond, as Detour's classifyOffMeshPoint
+// numbers them (0 = +x, then anticlockwise), or 0xff inside the tile's cell.
+unsigned char SideOf(const float* p, const float* bmin, const float* bmax) {
+  constexpr unsigned char kXp = 1, kZp = 2, kXm = 4, kZm = 8;
+  const unsigned char out = (p[0] >= bmax[0] ? kXp : 0) | (p[2] >= bmax[2] ? kZp : 0) |
+                            (p[0] < bmin[0] ? kXm : 0) | (p[2] < bmin[2] ? kZm : 0);
+  switch (out) {
+    case kXp:
+      return 0;
+    case kXp | kZp:
+      return 1;
+    case kZp:
+      return 2;
+    case kXm | kZp:
+      return 3;
+    case kXm:
+      return 4;
+    case kXm | kZm:
+      return 5;
+    case kZm:
+      return 6;
+    case kXp | kZm:
+      return 7;
+    default:
+      return 0xff;
+  }
+}
+
+// Appends `bytes` bytes from `data` at `from` to `out`, padded to a multiple of 4.
+void CopyAligned(std::string* out, std::string_view data, std::uint64_t from, std::uint64_t bytes) {
+  out->append(data.substr(from, bytes));
+  out->resize(Align4(out->size()));
+}
+
 }  // namespace
+
+std::string AppendOffMeshConnections(std::string_view data,
+                                     const std::vector<NavMeshConnection>& connections) {
+  dtMeshHeader h;
+  std::memcpy(&h, data.data(), sizeof h);
+  const TileLayout l = LayoutOf(h);
+  const auto n = static_cast<std::int32_t>(connections.size());
+  dtMeshHeader grown = h;
+  grown.vertCount += 2 * n;
+  grown.polyCount += n;
+  grown.maxLinkCount += 4 * n;
+  grown.offMeshConCount += n;
+  std::string out(reinterpret_cast<const char*>(&grown), sizeof grown);
+  out.resize(Align4(out.size()));
+  out.append(data.substr(l.verts, sizeof(float) * 3 * std::uint64_t(h.vertCount)));
+  for (const NavMeshConnection& c : connections) {
+    out.append(reinterpret_cast<const char*>(c.from), sizeof c.from);
+    out.append(reinterpret_cast<const char*>(c.to), sizeof c.to);
+  }
+  out.resize(Align4(out.size()));
+  out.append(data.substr(l.polys, sizeof(dtPoly) * std::uint64_t(h.polyCount)));
+  for (std::int32_t k = 0; k < n; ++k) {
+    dtPoly p;
+    std::memset(&p, 0, sizeof p);
+    p.verts[0] = static_cast<unsigned short>(h.vertCount + 2 * k);
+    p.verts[1] = static_cast<unsigned short>(h.vertCount + 2 * k + 1);
+    p.vertCount = 2;
+    p.flags = kNavFlagWalk;
+    p.setArea(kNavAreaGround);
+    p.setType(DT_POLYTYPE_OFFMESH_CONNECTION);
+    out.append(reinterpret_cast<const char*>(&p), sizeof p);
+  }
+  out.resize(Align4(out.size()));
+  out.append(Align4(sizeof(dtLink) * std::uint64_t(grown.maxLinkCount)), '\0');
+  CopyAligned(&out, data, l.detail_meshes, l.off_mesh - l.detail_meshes);
+  out.append(
+      data.substr(l.off_mesh, sizeof(dtOffMeshConnection) * std::uint64_t(h.offMeshConCount)));
+  for (std::int32_t k = 0; k < n; ++k) {
+    dtOffMeshConnection con;
+    std::memset(&con, 0, sizeof con);
+    std::memcpy(&con.pos[0], connections[k].from, sizeof connections[k].from);
+    std::memcpy(&con.pos[3], connections[k].to, sizeof connections[k].to);
+    con.rad = kNavMeshConnectionRadiusYards;
+    con.poly = static_cast<unsigned short>(h.polyCount + k);
+    con.flags = 0;  // one way: a ride back is a ride of its own
+    con.side = SideOf(connections[k].to, h.bmin, h.bmax);
+    out.append(reinterpret_cast<const char*>(&con), sizeof con);
+  }
+  out.resize(Align4(out.size()));
+  return out;
+}
 
 absl::Status CheckTileData(std::string_view data, const std::string& what, TileSummary* summary) {
   dtMeshHeader h;

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "nav/navmesh/navmesh_connection.h"
 
 namespace walk::nav {
 
@@ -41,5 +43,15 @@ absl::Status CheckTileData(std::string_view data, const std::string& what,
 // of each off-mesh connection's polygon set from the connection again (Detour snaps them to the
 // ground when it links the tile).
 std::string CanonicalTileData(std::string_view data);
+
+// A copy of checked tile `data` with `connections` appended as one-way off-mesh connections
+// (radius kNavMeshConnectionRadiusYards, area ground and flag walk until priced), as
+// dtCreateNavMeshData lays them out: two vertices and a polygon each after the tile's own, room
+// for four more links each, and the side of the tile each one lands on. The tile's own polygons,
+// detail meshes and bounding-volume tree are unchanged (they hold ground polygons only). Every
+// connection should start within the tile's cell: Detour links a start to the tile's own
+// polygons only.
+std::string AppendOffMeshConnections(std::string_view data,
+                                     const std::vector<NavMeshConnection>& connections);
 
 }  // namespace walk::nav

@@ -8,6 +8,7 @@
 #include "nav/abstract/abstract_router.h"
 #include "nav/cost/metric.h"
 #include "nav/grid/grid.h"
+#include "nav/navmesh/navmesh_walkers.h"
 #include "nav/query/answer.h"
 #include "nav/query/walk_options.h"
 #include "nav/search/fine_grid_astar.h"
@@ -15,13 +16,16 @@
 
 namespace walk::nav {
 
-// One thread's searchers: the fine-grid A*, jump point search and the abstract searcher. Their
-// buffers are sized by the largest world searched and bound to none: what is sized to one
-// world's navmesh or CCH is leased from that world (nav/grid/lease_pool.h) and goes with it.
+// One thread's searchers: the fine-grid A*, jump point search, the abstract searcher and the
+// navmesh walker. Their buffers are sized by the largest world searched and bound to none (the
+// navmesh walker is bound again to each walk's navmesh, known by its serial, never its
+// address); what is sized to one world's CCH is leased from that world (nav/grid/lease_pool.h)
+// and goes with it when walkd reloads the world.
 struct Searchers {
   FineGridAStar astar;
   JumpPointSearch jump;
   AbstractSearcher abstract;
+  NavMeshWalkers navmesh;
 };
 
 // Answers the walk from `from` to `to` on `world`, priced by `metric` (built for this world),

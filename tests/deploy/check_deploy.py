@@ -59,6 +59,9 @@ WALKD_METRICS = {
     "walk_grid_mapped_resident_bytes",
     "walk_leg_cache_bytes",
     "walk_leg_cache_hit_ratio",
+    "walk_navmesh_tiles_decoded_total",
+    "walk_navmesh_tiles_evicted_total",
+    "walk_navmesh_resident_tile_bytes",
     "process_resident_memory_bytes",
     "process_virtual_memory_bytes",
     "process_start_time_seconds",
@@ -68,11 +71,13 @@ WALKD_METRICS = {
     "exposer_request_latencies",
 }
 # Metrics the dashboard must show. Not there: the heap operations (optional beside the
-# expansions), hybrid walks (only worlds with a navmesh have them, and the dashboard's queries
-# are tested against a walkd without one), the start time, open files, the Exposer's own and
-# the live worlds' revisions.
+# expansions), hybrid walks and the navmesh tile cache (only worlds with a navmesh have them,
+# and the dashboard's queries are tested against a walkd without one), the start time, open
+# files, the Exposer's own and the live worlds' revisions.
 DASHBOARD_REQUIRED_METRICS = WALKD_METRICS - {
-    "walk_search_heap_operations_total", "walk_hybrid_walks_total", "process_start_time_seconds",
+    "walk_search_heap_operations_total", "walk_hybrid_walks_total",
+    "walk_navmesh_tiles_decoded_total", "walk_navmesh_tiles_evicted_total",
+    "walk_navmesh_resident_tile_bytes", "process_start_time_seconds",
     "process_open_fds", "exposer_transferred_bytes_total", "exposer_scrapes_total",
     "exposer_request_latencies", "walk_live_revision",
 }

@@ -110,7 +110,7 @@ class ContinentsTest : public ::testing::Test {
 
   static void Build(const std::string& command, const std::string& source, int id,
                     std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv = {WALKGRID_BIN, command, source, "--out", *world_dir_,
+    std::vector<std::string> argv = {WALKGRID_BIN,  command,           source, "--out", *world_dir_,
                                      "--continent", std::to_string(id)};
     if (command == "build-mesh") argv.insert(argv.end(), {"--column-yards", "1"});
     argv.insert(argv.end(), extra.begin(), extra.end());
@@ -126,10 +126,12 @@ class ContinentsTest : public ::testing::Test {
     nlohmann::json travel;
     travel["nodes"] = {NodeJson("dock-0", nodes_[0]), NodeJson("dock-1", nodes_[1]),
                        NodeJson("gate-1", nodes_[2]), NodeJson("gate-2", nodes_[3])};
-    travel["edges"] = {
-        {{"kind", "boat"}, {"from", "dock-0"}, {"to", "dock-1"}, {"wait_seconds", 30},
-         {"ride_seconds", 40}},
-        {{"kind", "portal"}, {"from", "gate-1"}, {"to", "gate-2"}, {"seconds", 5}}};
+    travel["edges"] = {{{"kind", "boat"},
+                        {"from", "dock-0"},
+                        {"to", "dock-1"},
+                        {"wait_seconds", 30},
+                        {"ride_seconds", 40}},
+                       {{"kind", "portal"}, {"from", "gate-1"}, {"to", "gate-2"}, {"seconds", 5}}};
     std::ofstream(*world_dir_ + "/travel.json") << travel.dump(1);
   }
 
@@ -312,7 +314,7 @@ TEST_F(ContinentsTest, TripsAcrossContinentsEqualABruteForceOverTheNodeSequences
     }
   }
   EXPECT_EQ(compared, 15);  // 0 -> 1, 1 -> 0, 0 -> 2, 1 -> 2, 0 -> 0: 2 -> 0 and 2 -> 1 have none
-  EXPECT_GE(rode, 12);     // every trip between two continents rides
+  EXPECT_GE(rode, 12);      // every trip between two continents rides
 }
 
 // Runs `walkctl batch` over `pairs` (JSON lines) and returns its summary.

@@ -31,8 +31,10 @@ using testing::RunCommand;
 constexpr double kColumnYards = 533.3333 / 256.0;
 
 // The worlds every test here shares, made once: "both" (grid and navmesh, lifts as off-mesh
-// connections), "grid" (the grid alone), "mesh" (the navmesh alone) and "nolifts" (the grid and
-// a navmesh built without the lifts: it misses links the grid has).
+// connections), "grid" (the grid alone), "mesh" (the navmesh alone), "nolifts" (the grid and a
+// navmesh built without the lifts, as game servers ship theirs: walkd appends the grid's rides at
+// load) and "narrow" (the grid and a navmesh eroded by 2 yd and built without lifts: it misses
+// links the grid has, doors and the lifts' landings).
 struct Worlds {
   std::string dir;
   nav::DemoLandmarks landmarks;
@@ -53,6 +55,7 @@ const Worlds& SharedWorlds() {
     demo("both", {"--navmesh", "mset"});
     demo("grid", {});
     demo("nolifts", {});
+    demo("narrow", {});
     demo("mesh", {"--navmesh", "mmaps"});
     fs::remove(w->dir + "/mesh/grid.walkgrid");
     nav::DemoOptions options;
@@ -63,6 +66,11 @@ const Worlds& SharedWorlds() {
     EXPECT_TRUE(navmesh.ok()) << navmesh.status();
     EXPECT_TRUE(
         nav::SaveWorldNavMesh(*navmesh, w->dir + "/nolifts", nav::NavMeshFormat::kMset).ok());
+    nav::NavMeshBuildOptions narrow;
+    narrow.agent_radius_yards = 2.0;
+    absl::StatusOr<nav::NavMesh> eroded = nav::BuildNavMesh(*mesh, narrow);
+    EXPECT_TRUE(eroded.ok()) << eroded.status();
+    EXPECT_TRUE(nav::SaveWorldNavMesh(*eroded, w->dir + "/narrow", nav::NavMeshFormat::kMset).ok());
     w->landmarks = *nav::FindLandmarks(options);
     return w;
   }();
@@ -128,7 +136,7 @@ TEST(WalkdNavMeshTest, InfoShowsEachWorldsNavMeshAndDefaultBackend) {
   ASSERT_TRUE(s.client->Info(&info).ok());
   std::map<std::string, walk::v1::WorldInfo> by_name;
   for (const auto& w : info.worlds()) by_name[w.name()] = w;
-  ASSERT_EQ(by_name.size(), 4u);
+  ASSERT_EQ(by_name.size(), 5u);
   EXPECT_EQ(by_name["both"].default_backend(), walk::v1::BACKEND_HYBRID);
   EXPECT_EQ(by_name["grid"].default_backend(), walk::v1::BACKEND_GRID);
   EXPECT_EQ(by_name["mesh"].default_backend(), walk::v1::BACKEND_NAVMESH);
@@ -142,6 +150,40 @@ TEST(WalkdNavMeshTest, InfoShowsEachWorldsNavMeshAndDefaultBackend) {
   EXPECT_EQ(by_name["mesh"].navmesh().content_hash(), both.content_hash())
       << "the same navmesh hashes the same in either format";
   EXPECT_FALSE(by_name["grid"].has_navmesh());
+  EXPECT_EQ(by_name["grid"].navmeshes_size(), 0);
+  // Built beside the grid, the navmesh has every ride; built without, walkd appends them.
+  EXPECT_EQ(both.lift_rides_added(), 0u);
+  ASSERT_EQ(by_name["both"].navmeshes_size(), 1);
+  EXPECT_EQ(by_name["both"].navmeshes(0).content_hash(), both.content_hash());
+  const walk::v1::NavMeshInfo& nolifts = by_name["nolifts"].navmesh();
+  EXPECT_EQ(nolifts.lift_rides_added(), both.lift_rides());
+  EXPECT_EQ(nolifts.lift_rides(), both.lift_rides()) << "each appended ride priced as the grid's";
+  EXPECT_EQ(nolifts.off_mesh_connections(), both.off_mesh_connections());
+}
+
+TEST(WalkdNavMeshTest, AnImportedNavMeshRidesTheGridsLiftsAsTheGridDoes) {
+  Served s = Serve("lifts");
+  const nav::DemoLandmarks& l = SharedWorlds().landmarks;
+  // Up the mesa: only its lift joins its top to the ground (down, the grid drops off the cliff).
+  for (const auto& [from, to] :
+       {std::pair{l.lift_bottom, l.lift_top}, {l.cliff_foot, l.cliff_top}}) {
+    walk::v1::PathRequest grid_request, mesh_request;
+    *grid_request.mutable_walk() = Request("nolifts", from, to, walk::v1::BACKEND_GRID);
+    *mesh_request.mutable_walk() = Request("nolifts", from, to, walk::v1::BACKEND_NAVMESH);
+    walk::v1::PathResponse grid, mesh;
+    ASSERT_TRUE(s.client->Path(grid_request, &grid).ok());
+    ASSERT_TRUE(s.client->Path(mesh_request, &mesh).ok());
+    ASSERT_EQ(grid.walk().status(), walk::v1::WALK_STATUS_OK);
+    ASSERT_EQ(mesh.walk().status(), walk::v1::WALK_STATUS_OK) << "the ride appended at load";
+    std::printf("up the mesa: grid %.3f s, navmesh %.3f s\n", grid.walk().seconds(),
+                mesh.walk().seconds());
+    // Both ride the lift, priced alike.
+    EXPECT_GT(mesh.walk().seconds(), 15.0) << "the ride's wait";
+    EXPECT_NEAR(mesh.walk().seconds(), grid.walk().seconds(), 0.15 * grid.walk().seconds());
+    ASSERT_GE(mesh.points_size(), 2);
+    EXPECT_NEAR(mesh.points(mesh.points_size() - 1).z_yards(),
+                grid.points(grid.points_size() - 1).z_yards(), 1.0);
+  }
 }
 
 TEST(WalkdNavMeshTest, EveryBackendAnswersAndSaysWhichAnswered) {
@@ -252,20 +294,48 @@ std::uint64_t CountOf(const google::protobuf::RepeatedPtrField<walk::v1::BandCou
   return 0;
 }
 
+// The ends of a pair both backends walk stand on one floor: the grid's path and the navmesh's
+// start and end at the same heights (a place without one: the column's usual floor on both).
+// Ends the grid settled out of a pocket are not compared (the navmesh does not settle). Returns
+// the ends compared.
+int ExpectEndsOnOneFloor(const Served& s, const walk::v1::WalkRequest& grid_walk,
+                         const walk::v1::WalkRequest& mesh_walk) {
+  walk::v1::PathRequest request;
+  walk::v1::PathResponse grid, mesh;
+  *request.mutable_walk() = grid_walk;
+  EXPECT_TRUE(s.client->Path(request, &grid).ok());
+  *request.mutable_walk() = mesh_walk;
+  EXPECT_TRUE(s.client->Path(request, &mesh).ok());
+  if (grid.points_size() < 2 || mesh.points_size() < 2) return 0;
+  int compared = 0;
+  if (!grid.walk().from_end().settled()) {
+    EXPECT_NEAR(grid.points(0).z_yards(), mesh.points(0).z_yards(), 1.5)
+        << "from (" << grid_walk.from().x_yards() << ", " << grid_walk.from().y_yards() << ")";
+    ++compared;
+  }
+  if (!grid.walk().to_end().settled()) {
+    EXPECT_NEAR(grid.points(grid.points_size() - 1).z_yards(),
+                mesh.points(mesh.points_size() - 1).z_yards(), 1.5)
+        << "to (" << grid_walk.to().x_yards() << ", " << grid_walk.to().y_yards() << ")";
+    ++compared;
+  }
+  return compared > 0 ? 1 : 0;
+}
+
 TEST(WalkdNavMeshTest, TheHybridNeverFindsFewerWalksThanTheGrid) {
   Served s = Serve("fewer");
   for (std::uint32_t band : {0u, 30u}) {
     const std::vector<walk::v1::WalkRequest> grid_walks =
-        RandomPairs("nolifts", walk::v1::BACKEND_GRID, band, 150);
+        RandomPairs("narrow", walk::v1::BACKEND_GRID, band, 150);
     const std::vector<walk::v1::WalkRequest> mesh_walks =
-        RandomPairs("nolifts", walk::v1::BACKEND_NAVMESH, band, 150);
+        RandomPairs("narrow", walk::v1::BACKEND_NAVMESH, band, 150);
     const std::vector<walk::v1::WalkRequest> hybrid_walks =
-        RandomPairs("nolifts", walk::v1::BACKEND_HYBRID, band, 150);
+        RandomPairs("narrow", walk::v1::BACKEND_HYBRID, band, 150);
     const client::StreamedWalks grid = client::StreamWalks(s.walkd.address, 120, grid_walks);
     const client::StreamedWalks mesh = client::StreamWalks(s.walkd.address, 120, mesh_walks);
     const client::StreamedWalks hybrid = client::StreamWalks(s.walkd.address, 120, hybrid_walks);
     ASSERT_TRUE(grid.status.ok() && mesh.status.ok() && hybrid.status.ok());
-    int grid_found = 0, mesh_found = 0, hybrid_found = 0, from_navmesh = 0;
+    int grid_found = 0, mesh_found = 0, hybrid_found = 0, from_navmesh = 0, compared = 0;
     for (std::size_t i = 0; i < grid_walks.size(); ++i) {
       ASSERT_TRUE(grid.answers[i] && mesh.answers[i] && hybrid.answers[i]) << i;
       const client::PairAnswer& g = *grid.answers[i];
@@ -280,6 +350,9 @@ TEST(WalkdNavMeshTest, TheHybridNeverFindsFewerWalksThanTheGrid) {
       if (g.found()) {
         EXPECT_TRUE(h.found()) << "pair " << i;
       }
+      if (g.found() && m.found()) {
+        compared += ExpectEndsOnOneFloor(s, grid_walks[i], mesh_walks[i]);
+      }
       if (h.hybrid == walk::v1::HYBRID_CHOICE_NAVMESH) {
         ++from_navmesh;
         EXPECT_EQ(h.seconds, m.seconds);
@@ -290,8 +363,11 @@ TEST(WalkdNavMeshTest, TheHybridNeverFindsFewerWalksThanTheGrid) {
                                       : walk::v1::HYBRID_CHOICE_NAVMESH_NONE);
       }
     }
-    std::printf("band %u: grid %d, navmesh %d, hybrid %d found; %d from the navmesh\n", band,
-                grid_found, mesh_found, hybrid_found, from_navmesh);
+    std::printf(
+        "band %u: grid %d, navmesh %d, hybrid %d found; %d from the navmesh; %d pairs' ends "
+        "compared\n",
+        band, grid_found, mesh_found, hybrid_found, from_navmesh, compared);
+    EXPECT_GT(compared, 50);
     EXPECT_LT(mesh_found, grid_found) << "the navmesh without lifts misses the mesa tops";
     EXPECT_GE(hybrid_found, grid_found);
     EXPECT_GT(from_navmesh, 0);

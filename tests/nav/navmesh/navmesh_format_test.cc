@@ -326,14 +326,31 @@ TEST(NavMeshNoteTest, ReadsANoteAndRefusesWhatIsNotOne) {
                        R"( "tiles": 4, "polygons": 12})",
                        "w/navmesh.json");
   ASSERT_TRUE(note.ok()) << note.status();
-  EXPECT_EQ(note->content_hash, 0x00ff00ff00ff00ffu);
-  EXPECT_EQ(note->continent, 3u);
-  EXPECT_EQ(note->tiles, 4u);
+  ASSERT_EQ(note->maps.size(), 1u);  // the one-map form: map 0
+  EXPECT_EQ(note->maps[0].map, 0u);
+  EXPECT_EQ(note->maps[0].content_hash, 0x00ff00ff00ff00ffu);
+  EXPECT_EQ(note->maps[0].continent, 3u);
+  EXPECT_EQ(note->maps[0].tiles, 4u);
+  EXPECT_EQ(note->ContinentOf(0), 3u);
+  EXPECT_EQ(note->ContinentOf(7), 7u);  // a map it does not name walks its own number
+  // The maps form: each map on a continent, the hash optional, the continent its number unless
+  // given.
+  note = ParseNavMeshNote(R"({"format": "mmaps", "maps": [{"map": 1, "continent": 0},)"
+                          R"( {"map": 530, "content_hash": "00000000000000aa"}]})",
+                          "w/navmesh.json");
+  ASSERT_TRUE(note.ok()) << note.status();
+  ASSERT_EQ(note->maps.size(), 2u);
+  EXPECT_EQ(note->ContinentOf(1), 0u);
+  EXPECT_EQ(note->ContinentOf(530), 530u);
+  EXPECT_EQ(note->maps[1].content_hash, 0xaau);
+  EXPECT_EQ(note->ContinentOf(0), 0u);
   for (const std::string bad :
        {R"({"content_hash": "0x0000000000000f"})", R"({"content_hash": "-000000000000001"})",
         R"({"content_hash": " 00000000000000f"})",
         R"({"content_hash": "00ff00ff00ff00ff", "tiles": 4294967296})",
-        R"({"content_hash": "00ff00ff00ff00ff", "continent": -1})", R"([[[[]]]])", "{", ""}) {
+        R"({"content_hash": "00ff00ff00ff00ff", "continent": -1})", R"([[[[]]]])", "{", "",
+        R"({"maps": 3})", R"({"maps": [{"map": 1}, {"map": 1}]})",
+        R"({"maps": [{"map": 1, "content_hash": "12"}]})", R"({"maps": [{"map": -2}]})"}) {
     absl::StatusOr<NavMeshNote> refused = ParseNavMeshNote(bad, "w/navmesh.json");
     EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << bad;
     EXPECT_THAT(std::string(refused.status().message()), HasSubstr("w/navmesh.json")) << bad;
