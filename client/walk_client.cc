@@ -16,6 +16,7 @@ WalkClient::WalkClient(const Connection& connection, double timeout_s)
       connection_(connection),
       channel_(connection.OpenChannel(kMaxReplyBytes)),
       walk_(walk::v1::WalkService::NewStub(channel_)),
+      admin_(walk::v1::AdminService::NewStub(channel_)),
       health_(grpc::health::v1::Health::NewStub(channel_)) {}
 
 std::unique_ptr<grpc::ClientContext> WalkClient::NewContext() const {
@@ -59,6 +60,12 @@ grpc::Status WalkClient::Trip(const walk::v1::TripRequest& request,
 grpc::Status WalkClient::Info(walk::v1::InfoResponse* response) {
   auto context = NewContext();
   return walk_->Info(context.get(), walk::v1::InfoRequest(), response);
+}
+
+grpc::Status WalkClient::Reload(const walk::v1::ReloadRequest& request,
+                                walk::v1::ReloadResponse* response) {
+  auto context = NewContext();
+  return admin_->Reload(context.get(), request, response);
 }
 
 grpc::Status WalkClient::Health(const std::string& service,

@@ -1,5 +1,5 @@
-// The C++ client library: a WalkService and health client with a deadline on every call.
-// Thread-safe: one WalkClient may be shared by threads (gRPC channels and stubs are).
+// The C++ client library: a WalkService, AdminService and health client with a deadline on every
+// call. Thread-safe: one WalkClient may be shared by threads (gRPC channels and stubs are).
 #pragma once
 
 #include <memory>
@@ -28,6 +28,9 @@ class WalkClient {
   grpc::Status Table(const walk::v1::TableRequest& request, walk::v1::TableResponse* response);
   grpc::Status Trip(const walk::v1::TripRequest& request, walk::v1::TripResponse* response);
   grpc::Status Info(walk::v1::InfoResponse* response);
+  // AdminService.Reload: waits for the worlds' reload, so give it a timeout as long as a
+  // world's load.
+  grpc::Status Reload(const walk::v1::ReloadRequest& request, walk::v1::ReloadResponse* response);
   // grpc.health.v1 Check for `service` ("" is walkd as a whole).
   grpc::Status Health(const std::string& service,
                       grpc::health::v1::HealthCheckResponse::ServingStatus* status);
@@ -39,6 +42,7 @@ class WalkClient {
   Connection connection_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<walk::v1::WalkService::Stub> walk_;
+  std::unique_ptr<walk::v1::AdminService::Stub> admin_;
   std::unique_ptr<grpc::health::v1::Health::Stub> health_;
 };
 

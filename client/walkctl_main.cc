@@ -3,7 +3,8 @@
 // Exit codes (docs/api.md): 0 the call succeeded (for `walk` and `path`, whatever the walk's own
 // status; for `health`, SERVING); 2 bad usage or input; 3 walkd unreachable or the deadline
 // passed; 4 walkd refused the request (INVALID_ARGUMENT, NOT_FOUND, UNAVAILABLE world, ...);
-// 5 `health`: walkd answered NOT_SERVING; 1 a local failure (cannot write --out).
+// 5 `health`: walkd answered NOT_SERVING; 1 a local failure (cannot write --out). `admin reload`
+// exits 4 when a world failed to reload too.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -415,6 +416,17 @@ int Table(walk::client::WalkClient& client, const TableArgs& args, bool json) {
   return 0;
 }
 
+// What reloads did to a world, when any has (walkctl admin reload, SIGHUP).
+void PrintReloads(const walk::v1::ReloadInfo& reload) {
+  if (!reload.has_last()) return;
+  const walk::v1::WorldReloadResult& last = reload.last();
+  std::cout << "  generation " << reload.generation() << ": " << reload.reloads() << " reloads, "
+            << reload.failed_reloads() << " failed; the last "
+            << (last.result() == walk::v1::RELOAD_RESULT_FAILED ? "failed: " + last.error()
+                                                                : "reloaded")
+            << " (" << last.changed_files() << " changed)\n";
+}
+
 int Info(walk::client::WalkClient& client, bool json) {
   walk::v1::InfoResponse response;
   const grpc::Status status = client.Info(&response);
@@ -443,6 +455,7 @@ int Info(walk::client::WalkClient& client, bool json) {
                 << " yd\n";
     }
     std::cout << "  default backend: " << walk::v1::Backend_Name(w.default_backend()) << "\n";
+    PrintReloads(w.reload());
     for (const auto& n : w.navmeshes()) {
       if (n.saved_only()) {
         std::cout << "  navmesh " << n.content_hash() << " (map " << n.map() << "), continent "
@@ -503,6 +516,41 @@ int Trip(walk::client::WalkClient& client, const walk::client::TripArgs& args, b
   return 0;
 }
 
+// admin reload: reloads the worlds whose files changed; exit 4 when one failed to.
+int Reload(walk::client::WalkClient& client, const std::string& world, bool json) {
+  walk::v1::ReloadRequest request;
+  request.set_world(world);
+  walk::v1::ReloadResponse response;
+  const grpc::Status status = client.Reload(request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (json) std::cout << ToJson(response) << "\n";
+  bool failed = false;
+  for (const walk::v1::WorldReloadResult& w : response.worlds()) {
+    failed = failed || w.result() == walk::v1::RELOAD_RESULT_FAILED;
+    if (json) continue;
+    const std::string serving =
+        w.content_id().empty()
+            ? "no world serves"
+            : "content id " + w.content_id() + ", generation " + std::to_string(w.generation());
+    switch (w.result()) {
+      case walk::v1::RELOAD_RESULT_RELOADED:
+        std::printf("world %s: reloaded in %.2f s (%s changed), %s\n", w.world().c_str(),
+                    w.seconds(), w.changed_files().c_str(), serving.c_str());
+        break;
+      case walk::v1::RELOAD_RESULT_UNCHANGED:
+        std::printf("world %s: unchanged, %s\n", w.world().c_str(), serving.c_str());
+        break;
+      default: {
+        const std::string kept =
+            w.content_id().empty() ? serving : "the old world still serves, " + serving;
+        std::printf("world %s: failed (%s): %s\n", w.world().c_str(), kept.c_str(),
+                    w.error().c_str());
+      }
+    }
+  }
+  return failed ? kExitRefused : 0;
+}
+
 int Health(walk::client::WalkClient& client, const std::string& service) {
   grpc::health::v1::HealthCheckResponse::ServingStatus serving;
   const grpc::Status status = client.Health(service, &serving);
@@ -526,10 +574,12 @@ struct Commands {
   walk::client::StoreArgs store_args;
   walk::client::LiveArgs live_args;
   std::string service;
+  std::string reload_world;        // admin reload's; empty: every world
+  CLI::Option* timeout = nullptr;  // --timeout-s, to tell whether it was given
   CLI::App *walk = nullptr, *path = nullptr, *draw = nullptr, *floors = nullptr, *table = nullptr;
   CLI::App *batch = nullptr, *routes = nullptr, *trip = nullptr;
   CLI::App *store_export = nullptr, *store_ingest = nullptr, *store_models = nullptr;
-  CLI::App *info = nullptr, *health = nullptr;
+  CLI::App *info = nullptr, *health = nullptr, *reload = nullptr;
 };
 
 // walk, path, draw, floors and table: single calls about places.
@@ -652,6 +702,13 @@ void AddStatusCommands(CLI::App& app, Commands& c) {
   c.info->add_flag("--json", c.json, "Print the reply as JSON");
   c.health = app.add_subcommand("health", "Exit 0 only when walkd is SERVING");
   c.health->add_option("--service", c.service, "Service to ask about (empty: walkd as a whole)");
+  auto* admin = app.add_subcommand("admin", "Operate walkd (needs its token when it has one)");
+  admin->require_subcommand(1);
+  c.reload = admin->add_subcommand(
+      "reload",
+      "Reload the worlds whose files changed, and wait for them (--timeout-s: default 600 here)");
+  c.reload->add_option("world", c.reload_world, "The world (default: every world)");
+  c.reload->add_flag("--json", c.json, "Print the reply as JSON");
 }
 
 // Where walkd is and how to reach it (docs/operations.md, "Security"); before or after the
@@ -688,7 +745,9 @@ int Run(Commands& c) {
     std::cerr << "walkctl: " << connection.status().message() << "\n";
     return kExitUsage;
   }
-  walk::client::WalkClient client(*connection, c.timeout_s);
+  // A reload waits for worlds to load: longer than a walk, unless --timeout-s says otherwise.
+  const bool long_wait = *c.reload && c.timeout->count() == 0;
+  walk::client::WalkClient client(*connection, long_wait ? 600.0 : c.timeout_s);
   if (*c.walk) return Walk(client, c.walk_args, c.json);
   if (*c.path) return Path(client, c.path_args, c.json);
   if (*c.draw) return Draw(client, c.draw_args);
@@ -708,6 +767,7 @@ int Run(Commands& c) {
     return walk::client::RunBatch(c.batch_args);
   }
   if (*c.health) return Health(client, c.service);
+  if (*c.reload) return Reload(client, c.reload_world, c.json);
   if (walk::client::LiveChosen(c.live_args)) {
     return walk::client::RunLive(*connection, c.timeout_s, c.live_args);
   }
@@ -722,9 +782,10 @@ int main(int argc, char** argv) {
   app.fallthrough();  // --addr and --timeout-s may come before or after the subcommand
   Commands commands;
   AddConnectionOptions(app, commands.connection);
-  app.add_option("--timeout-s", commands.timeout_s, "Deadline of each call, seconds")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  commands.timeout =
+      app.add_option("--timeout-s", commands.timeout_s, "Deadline of each call, seconds")
+          ->capture_default_str()
+          ->check(CLI::PositiveNumber);
   AddPlaceCommands(app, commands);
   AddStreamCommands(app, commands);
   AddStoreCommands(app, commands);

@@ -1,5 +1,6 @@
 #include "server/proto_convert.h"
 
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <utility>
@@ -162,6 +163,20 @@ void NavMeshToProto(const ServedNavMesh& served, walk::v1::NavMeshInfo* out) {
   } else {
     out->set_resident_tiles(served.navmesh->tile_count());
   }
+}
+
+walk::v1::ReloadResult ReloadResultToProto(ReloadResult result) {
+  switch (result) {
+    case ReloadResult::kNone:
+      return walk::v1::RELOAD_RESULT_UNSPECIFIED;
+    case ReloadResult::kReloaded:
+      return walk::v1::RELOAD_RESULT_RELOADED;
+    case ReloadResult::kUnchanged:
+      return walk::v1::RELOAD_RESULT_UNCHANGED;
+    case ReloadResult::kFailed:
+      return walk::v1::RELOAD_RESULT_FAILED;
+  }
+  return walk::v1::RELOAD_RESULT_UNSPECIFIED;
 }
 
 walk::v1::WorldState WorldStateToProto(WorldState state) {
@@ -403,6 +418,11 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
   out->set_state(WorldStateToProto(w.state));
   out->set_error(w.error);
   out->set_source(w.served ? w.served->source : w.dir);
+  walk::v1::ReloadInfo* reload = out->mutable_reload();
+  reload->set_generation(w.generation);
+  reload->set_reloads(w.reloads);
+  reload->set_failed_reloads(w.failed_reloads);
+  if (w.last_reload.result != ReloadResult::kNone) ToProto(w.last_reload, reload->mutable_last());
   if (!w.served) return;
   out->set_default_backend(BackendToProto(w.served->DefaultBackend()));
   for (const ServedWorld::MetricEntry& entry : w.served->metrics) {
@@ -470,6 +490,21 @@ void ToProto(const WorldStatus& w, walk::v1::WorldInfo* out) {
     zi->set_min_level(zone.min_level);
     zi->set_max_level(zone.max_level);
   }
+}
+
+void ToProto(const WorldReload& reload, walk::v1::WorldReloadResult* out) {
+  out->set_world(reload.name);
+  out->set_result(ReloadResultToProto(reload.result));
+  out->set_error(reload.error);
+  out->set_changed_files(reload.changed);
+  out->set_seconds(reload.seconds);
+  if (reload.result != ReloadResult::kUnchanged) {
+    out->set_finished_unix_seconds(
+        std::chrono::duration_cast<std::chrono::seconds>(reload.finished.time_since_epoch())
+            .count());
+  }
+  if (reload.content_id != 0) out->set_content_id(nav::FormatId(reload.content_id));
+  out->set_generation(reload.generation);
 }
 
 }  // namespace walk::server

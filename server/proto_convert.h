@@ -48,5 +48,7 @@ void ColumnToProto(const nav::Continent& continent, const nav::WorldFrame& frame
                    std::uint32_t y, walk::v1::Column* out);
 // What Info says of one world: its state and, once it is served, its continents, graph and zones.
 void ToProto(const WorldStatus& world, walk::v1::WorldInfo* out);
+// What a reload did to one world (AdminService.Reload's reply, and WorldInfo.reload.last).
+void ToProto(const WorldReload& reload, walk::v1::WorldReloadResult* out);
 
 }  // namespace walk::server

@@ -172,7 +172,12 @@ struct WalkMetrics::Families {
                                    .Name("walk_live_fallbacks_waiting")
                                    .Help("Deferred group searches waiting in the fallback queue.")
                                    .Register(registry)
-                                   .Add({})) {}
+                                   .Add({})),
+        world_reloads(AddCounter(registry, "walk_world_reloads_total",
+                                 "Reloads that found a world's files changed, by world and "
+                                 "result: reloaded (the new world serves) or failed (the old "
+                                 "one still does)."),
+                      {"world", "result"}) {}
 
   // 10 µs × 2.5ⁿ, up to ~1.5 s.
   const prometheus::Histogram::BucketBoundaries request_buckets =
@@ -201,6 +206,7 @@ struct WalkMetrics::Families {
   Children<prometheus::Gauge, 1> live_cache_entries;
   Children<prometheus::Gauge, 1> live_unit_routes;
   prometheus::Gauge& live_fallbacks_waiting;
+  Children<prometheus::Counter, 2> world_reloads;
 };
 
 WalkMetrics::WalkMetrics(prometheus::Registry& registry)
@@ -273,6 +279,14 @@ void WalkMetrics::SetStoreDegraded(bool degraded) {
 
 void WalkMetrics::SetCchCustomizeSeconds(const std::string& world, double seconds) {
   families_->cch_customize_seconds.Of({world}).Set(seconds);
+}
+
+void WalkMetrics::DeclareWorldReloads(const std::string& world) {
+  for (const char* result : {"reloaded", "failed"}) families_->world_reloads.Of({world, result});
+}
+
+void WalkMetrics::RecordWorldReload(const std::string& world, bool reloaded) {
+  families_->world_reloads.Of({world, reloaded ? "reloaded" : "failed"}).Increment();
 }
 
 void WalkMetrics::SetWorlds(int loaded, int failed) {

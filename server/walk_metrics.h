@@ -36,6 +36,12 @@ class WalkMetrics {
   // "navmesh_detour"), stored or routed.
   void RecordHybridWalks(std::uint32_t band, const char* taken, std::uint64_t count = 1);
   void SetWorlds(int loaded, int failed);
+  // Makes walk_world_reloads_total's series of `world` (at 0), so the family shows before the
+  // first reload.
+  void DeclareWorldReloads(const std::string& world);
+  // A reload of `world` that found its files changed: the new world serves (`reloaded`) or it
+  // failed to load (walk_world_reloads_total).
+  void RecordWorldReload(const std::string& world, bool reloaded);
   // Seconds the world's CCH took to customize its metrics when it loaded
   // (walk_cch_customize_seconds).
   void SetCchCustomizeSeconds(const std::string& world, double seconds);

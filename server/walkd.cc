@@ -17,11 +17,13 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "nav/grid/grid_image.h"
 #include "nav/navmesh/tile_cache.h"
 #include "prometheus/registry.h"
+#include "server/admin_service.h"
 #include "server/call_auth.h"
 #include "server/health_service.h"
 #include "server/live_service.h"
@@ -64,6 +66,10 @@ struct Walkd::Parts {
   absl::Status StartMetricsEndpoint();
   // Loads the worlds in the background; health turns SERVING once every one is ready.
   void StartLoadingWorlds();
+  // Reloads `world` (empty: every world) whose files changed (WorldRegistry::Reload): logs what
+  // each did (`why` names who asked), counts it, updates the world gauges and health, then
+  // calls `then` (may be null).
+  void ReloadWorlds(const std::string& world, const char* why, WorldRegistry::ReloadDone then);
 
   WalkdOptions options;
   CallAuth auth;  // open unless --auth-token-file
@@ -89,6 +95,7 @@ struct Walkd::Parts {
   std::unique_ptr<TripPlanner> trips;
   std::unique_ptr<WalkServiceImpl> service;
   std::unique_ptr<LiveServiceImpl> live;
+  std::unique_ptr<AdminServiceImpl> admin;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<MetricsExposer> metrics_exposer;
   std::string grpc_address;
@@ -409,6 +416,12 @@ absl::Status Walkd::Parts::StartGrpc() {
   builder.RegisterService(service.get());
   builder.RegisterService(&health);
   builder.RegisterService(live.get());
+  admin = std::make_unique<AdminServiceImpl>(
+      [this](const std::string& world, WorldRegistry::ReloadDone done) {
+        ReloadWorlds(world, "AdminService.Reload", std::move(done));
+      },
+      *metrics, auth);
+  builder.RegisterService(admin.get());
   server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat("--listen: cannot listen on ", options.listen));
@@ -449,6 +462,7 @@ absl::Status Walkd::Parts::StartMetricsEndpoint() {
 void Walkd::Parts::StartLoadingWorlds() {
   worlds.StartLoading([this](const WorldStatus& loaded) {
     metrics->SetWorlds(worlds.ReadyCount(), worlds.FailedCount());
+    metrics->DeclareWorldReloads(loaded.name);
     if (loaded.served != nullptr && loaded.served->router != nullptr) {
       metrics->SetCchCustomizeSeconds(loaded.name,
                                       loaded.served->router->timings().customize_seconds);
@@ -474,6 +488,62 @@ void Walkd::Parts::StartLoadingWorlds() {
     if (options.strict_worlds ? worlds.AllReady() : worlds.SettledWithOneReady()) {
       health.SetServing(true);
     }
+  });
+}
+
+namespace {
+
+// What one world's reload did, for the log (one write: other threads print too).
+std::string ReloadLine(const WorldReload& reload, const WorldStatus& now) {
+  if (reload.result == ReloadResult::kFailed) {
+    return absl::StrCat("walkd: world '", reload.name, "' failed to reload",
+                        now.served != nullptr ? " (the old world still serves)" : "", ": ",
+                        reload.error, "\n");
+  }
+  const ServedWorld& served = *now.served;
+  return absl::StrCat(
+      "walkd: world '", reload.name, "' reloaded in ", absl::StrFormat("%.2f", reload.seconds),
+      " s (", reload.changed, " changed): content id ", nav::FormatId(served.world.content_id),
+      ", generation ", now.generation, "; abstract graph: ", served.graph_note,
+      "; grid: ", served.grid_note, "; fine grid: ", served.jump_grids.note(), "\n");
+}
+
+}  // namespace
+
+void Walkd::Parts::ReloadWorlds(const std::string& world, const char* why,
+                                WorldRegistry::ReloadDone then) {
+  worlds.Reload(world, [this, why, then = std::move(then)](
+                           const absl::StatusOr<std::vector<WorldReload>>& reloaded) {
+    if (!reloaded.ok()) {
+      std::cerr << absl::StrCat("walkd: reload (", why, "): ", reloaded.status().message(), "\n");
+      if (then) then(reloaded);
+      return;
+    }
+    int counts[4] = {0, 0, 0, 0};
+    const std::vector<WorldStatus> now = worlds.Snapshot();
+    for (const WorldReload& reload : *reloaded) {
+      ++counts[static_cast<int>(reload.result)];
+      if (reload.result == ReloadResult::kUnchanged) continue;
+      metrics->RecordWorldReload(reload.name, reload.result == ReloadResult::kReloaded);
+      for (const WorldStatus& w : now) {
+        if (w.name != reload.name) continue;
+        (reload.result == ReloadResult::kFailed ? std::cerr : std::cout) << ReloadLine(reload, w);
+        if (reload.result == ReloadResult::kReloaded && w.served->router != nullptr) {
+          metrics->SetCchCustomizeSeconds(w.name, w.served->router->timings().customize_seconds);
+        }
+      }
+    }
+    std::cout << absl::StrCat("walkd: reload (", why,
+                              "): ", counts[static_cast<int>(ReloadResult::kReloaded)],
+                              " reloaded, ", counts[static_cast<int>(ReloadResult::kUnchanged)],
+                              " unchanged, ", counts[static_cast<int>(ReloadResult::kFailed)],
+                              " failed\n")
+              << std::flush;
+    metrics->SetWorlds(worlds.ReadyCount(), worlds.FailedCount());
+    if (options.strict_worlds ? worlds.AllReady() : worlds.SettledWithOneReady()) {
+      health.SetServing(true);
+    }
+    if (then) then(reloaded);
   });
 }
 
@@ -504,12 +574,16 @@ Walkd::~Walkd() { Shutdown(0.0); }
 std::string Walkd::grpc_address() const { return parts_->grpc_address; }
 std::string Walkd::metrics_address() const { return parts_->metrics_address; }
 void Walkd::WaitForWorlds() { parts_->worlds.JoinLoading(); }
+void Walkd::Reload(const std::string& world) { parts_->ReloadWorlds(world, "SIGHUP", nullptr); }
 bool Walkd::serving() const { return parts_->health.serving(); }
 
 void Walkd::Shutdown(double grace_s) {
   std::call_once(parts_->shutdown_once, [this, grace_s] {
     Parts& p = *parts_;
     p.health.Shutdown();  // NOT_SERVING first, so balancers stop sending
+    // A reload is optional work: the worlds serving stay. Stopping it at once also answers the
+    // Reload calls waiting on it, so the server's shutdown does not wait for a load.
+    p.worlds.StopReloading();
     const auto deadline = std::chrono::system_clock::now() +
                           std::chrono::milliseconds(static_cast<long long>(grace_s * 1000));
     // At the deadline every search stops, so the calls it cancels end at once.
@@ -540,6 +614,7 @@ void Walkd::Shutdown(double grace_s) {
     // then cached for the next start); at the grace's end its loading stops.
     if (!p.worlds.WaitForLoadingUntil(deadline)) p.worlds.StopLoading();
     p.worlds.JoinLoading();
+    p.worlds.JoinReloading();  // its last answer is logged before the parts it uses go
     if (p.metrics_exposer) p.metrics_exposer->Stop();
   });
 }

@@ -27,6 +27,9 @@ class Walkd {
   std::string metrics_address() const;
   // Blocks until every world has loaded or failed (tests).
   void WaitForWorlds();
+  // Reloads `world` (empty: every world) whose files changed, in the background; the log says
+  // what each did (SIGHUP; AdminService.Reload does the same and replies).
+  void Reload(const std::string& world);
   bool serving() const;
 
   // Idempotent. Returns once the server has stopped.

@@ -1,10 +1,13 @@
 #include "server/world_registry.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <tuple>
+#include <utility>
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
@@ -263,6 +266,8 @@ const ServedWorld::MetricEntry* ServedWorld::MetricFor(const std::string& profil
 }
 
 WorldRegistry::~WorldRegistry() {
+  StopReloading();
+  JoinReloading();
   StopLoading();  // nobody will read the worlds still loading
   JoinLoading();
 }
@@ -296,6 +301,7 @@ absl::StatusOr<std::vector<std::string>> WorldRegistry::Discover(const std::stri
   for (const WorldStatus& w : found) names.push_back(w.name);
   std::lock_guard<std::mutex> lock(mu_);
   worlds_ = std::move(found);
+  stamps_.assign(worlds_.size(), FolderStamp());
   data_dir_ = data_dir;
   return names;
 }
@@ -428,37 +434,59 @@ absl::Status WorldRegistry::SetUpWorld(const std::string& dir, ServedWorld& serv
   return SetUpModels(served);
 }
 
+namespace {
+
+// A served world's deleter: what the world held goes back to the system at once (glibc keeps
+// freed memory in its arenas otherwise, and a reload would leave walkd as large as two worlds).
+void FreeWorld(ServedWorld* served) {
+  delete served;
+  malloc_trim(0);
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<ServedWorld>> WorldRegistry::LoadServed(
+    const std::string& dir) const {
+  if (absl::Status why = load_stop_.Check("loading the world"); !why.ok()) return why;
+  absl::StatusOr<ServedWorld> loaded = ReadWorld(dir);
+  if (!loaded.ok()) return loaded.status();
+  // The world gets its final address first: the router keeps a reference to it.
+  std::shared_ptr<ServedWorld> served(new ServedWorld(*std::move(loaded)), FreeWorld);
+  absl::Status why = SetUpWorld(dir, *served);
+  // What setting the world up read of a mapped grid (its columns counted, the router built)
+  // need not stay resident.
+  nav::ReleaseMappedPages(served->world);
+  if (!why.ok()) return why;
+  return served;
+}
+
+std::string WorldRegistry::StampDir(const std::string& dir) const {
+  return dir.empty() ? DefaultWorldDir(data_dir_) : dir;
+}
+
 void WorldRegistry::LoadOne(std::size_t index) {
   std::string dir;
   {
     std::lock_guard<std::mutex> lock(mu_);
     dir = worlds_[index].dir;
   }
-  absl::Status why = load_stop_.Check("loading the world");
-  std::shared_ptr<ServedWorld> served;
-  if (why.ok()) {
-    absl::StatusOr<ServedWorld> loaded = ReadWorld(dir);
-    if (loaded.ok()) {
-      // The world gets its final address first: the router keeps a reference to it.
-      served = std::make_shared<ServedWorld>(*std::move(loaded));
-      why = SetUpWorld(dir, *served);
-      // What setting the world up read of a mapped grid (its columns counted, the router
-      // built) need not stay resident.
-      nav::ReleaseMappedPages(served->world);
-    } else {
-      why = loaded.status();
-    }
-  }
+  // Taken before the files are read, so a change made while they are is seen by the next
+  // reload; the default world's after (walkd writes its cache itself while it loads).
+  absl::StatusOr<FolderStamp> stamp = StampFolder(StampDir(dir));
+  absl::StatusOr<std::shared_ptr<ServedWorld>> served = LoadServed(dir);
+  if (dir.empty()) stamp = StampFolder(StampDir(dir));
   std::lock_guard<std::mutex> lock(mu_);
   WorldStatus& w = worlds_[index];
-  if (why.ok()) {
-    served->name = w.name;
-    w.served = std::move(served);
+  if (stamp.ok()) stamps_[index] = *std::move(stamp);
+  if (served.ok()) {
+    (*served)->name = w.name;
+    w.served = *std::move(served);
     w.state = WorldState::kReady;
+    w.generation = 1;
   } else {
     w.state = WorldState::kFailed;
-    w.stopped = absl::IsCancelled(why) && stop_loading_;
-    w.error = std::string(why.message());
+    w.stopped = absl::IsCancelled(served.status()) && stop_loading_;
+    w.error = std::string(served.status().message());
   }
 }
 
@@ -482,9 +510,122 @@ void WorldRegistry::StartLoading(std::function<void(const WorldStatus&)> on_chan
     {
       std::lock_guard<std::mutex> lock(mu_);
       loading_ = false;
+      loaded_once_ = true;
     }
     loaded_all_.notify_all();
+    reload_wake_.notify_all();
   });
+}
+
+void WorldRegistry::Reload(const std::string& world, ReloadDone done) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!world.empty() && std::none_of(worlds_.begin(), worlds_.end(),
+                                     [&world](const WorldStatus& w) { return w.name == world; })) {
+    lock.unlock();
+    done(absl::NotFoundError(absl::StrCat("world: no world named '", world, "'")));
+    return;
+  }
+  if (stop_reloading_) {
+    lock.unlock();
+    done(absl::UnavailableError("walkd is stopping: nothing is reloaded"));
+    return;
+  }
+  reloads_.push_back({world, std::move(done)});
+  if (!reloader_.joinable()) reloader_ = std::thread([this] { ReloadLoop(); });
+  lock.unlock();
+  reload_wake_.notify_all();
+}
+
+void WorldRegistry::StopReloading() {
+  std::deque<ReloadRequest> not_begun;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_reloading_ = true;
+    not_begun.swap(reloads_);
+    // A reload runs only once the first loading is over: stopping its load stops nothing else.
+    if (reloading_) stop_loading_ = true;
+  }
+  reload_wake_.notify_all();
+  for (ReloadRequest& request : not_begun) {
+    request.done(absl::UnavailableError("walkd is stopping: the reload was not begun"));
+  }
+}
+
+void WorldRegistry::JoinReloading() {
+  if (reloader_.joinable()) reloader_.join();
+}
+
+void WorldRegistry::ReloadLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    reload_wake_.wait(lock,
+                      [this] { return stop_reloading_ || (loaded_once_ && !reloads_.empty()); });
+    if (stop_reloading_) return;  // StopReloading answered what was queued
+    ReloadRequest request = std::move(reloads_.front());
+    reloads_.pop_front();
+    reloading_ = true;
+    std::vector<std::size_t> asked;
+    for (std::size_t i = 0; i < worlds_.size(); ++i) {
+      if (request.world.empty() || request.world == worlds_[i].name) asked.push_back(i);
+    }
+    lock.unlock();
+    std::vector<WorldReload> results;
+    for (std::size_t i : asked) results.push_back(ReloadOne(i));
+    request.done(results);
+    lock.lock();
+    reloading_ = false;
+  }
+}
+
+WorldReload WorldRegistry::ReloadOne(std::size_t index) {
+  std::string dir;
+  WorldReload reload;
+  FolderStamp before;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    dir = worlds_[index].dir;
+    reload.name = worlds_[index].name;
+    before = stamps_[index];
+  }
+  absl::StatusOr<FolderStamp> now = StampFolder(StampDir(dir));
+  if (now.ok() && *now == before) {
+    std::lock_guard<std::mutex> lock(mu_);
+    reload.result = ReloadResult::kUnchanged;
+    reload.generation = worlds_[index].generation;
+    if (worlds_[index].served) reload.content_id = worlds_[index].served->world.content_id;
+    return reload;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  absl::StatusOr<std::shared_ptr<ServedWorld>> served =
+      now.ok() ? LoadServed(dir) : absl::StatusOr<std::shared_ptr<ServedWorld>>(now.status());
+  if (now.ok()) reload.changed = ChangedFiles(before, *now);
+  if (dir.empty() && served.ok()) now = StampFolder(StampDir(dir));
+  std::shared_ptr<const ServedWorld> old;  // freed, when last, outside the lock
+  std::lock_guard<std::mutex> lock(mu_);
+  WorldStatus& w = worlds_[index];
+  const bool stopped = absl::IsCancelled(served.status()) && stop_loading_;
+  if (now.ok() && !stopped) stamps_[index] = *std::move(now);
+  if (served.ok()) {
+    (*served)->name = w.name;
+    old = std::exchange(w.served, *std::move(served));
+    w.state = WorldState::kReady;
+    w.error.clear();
+    ++w.generation;
+    ++w.reloads;
+    reload.result = ReloadResult::kReloaded;
+  } else {
+    if (w.state == WorldState::kFailed) w.error = std::string(served.status().message());
+    ++w.failed_reloads;
+    reload.result = ReloadResult::kFailed;
+    reload.error = std::string(served.status().message());
+  }
+  reload.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  reload.finished = std::chrono::system_clock::now();
+  reload.generation = w.generation;
+  if (w.served) reload.content_id = w.served->world.content_id;
+  w.last_reload = reload;
+  return reload;
 }
 
 bool WorldRegistry::WaitForLoadingUntil(std::chrono::system_clock::time_point deadline) {

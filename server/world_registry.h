@@ -1,14 +1,17 @@
 // The worlds walkd serves, by name, and how far each has got in loading.
 //
 // Worlds are declared at start (state kLoading) and loaded on a background thread; a world is
-// served only once kReady. Thread safety: every method may be called from any thread; a served
-// world is a shared_ptr to an immutable World, so a lookup never blocks a load for long.
+// served only once kReady. Reload loads again the worlds whose files changed, beside those
+// serving, and swaps each in when ready (docs/operations.md, "Reloading worlds"). Thread safety:
+// every method may be called from any thread; a served world is a shared_ptr to an immutable World,
+// so a lookup never blocks a load for long.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -25,8 +28,10 @@
 #include "nav/navmesh/lift_connections.h"
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_ground.h"
+#include "nav/navmesh/navmesh_walkers.h"
 #include "nav/search/jump_grid.h"
 #include "nav/travel/travel_network.h"
+#include "server/folder_stamp.h"
 #include "server/walk_query.h"
 
 namespace walk::server {
@@ -117,6 +122,27 @@ struct ServedWorld {
   const MetricEntry* MetricFor(const std::string& profile, std::uint32_t band) const;
 };
 
+// What a reload did to one world.
+enum class ReloadResult {
+  kNone,       // no reload has found the world's files changed
+  kReloaded,   // the new world serves
+  kUnchanged,  // its files had not changed: nothing was loaded
+  kFailed,     // the new world failed to load: the old one (if any) still serves
+};
+
+// One world's reload: the answer to a reload, and the last one in WorldStatus.
+struct WorldReload {
+  std::string name;
+  ReloadResult result = ReloadResult::kNone;
+  std::string error;     // why it failed
+  std::string changed;   // the files that changed (server/folder_stamp.h)
+  double seconds = 0.0;  // reading, setting up and swapping in the new world
+  std::chrono::system_clock::time_point finished;
+  // After the reload: the content id of the world serving (0: none serves) and its generation.
+  std::uint64_t content_id = 0;
+  std::uint64_t generation = 0;
+};
+
 struct WorldStatus {
   std::string name;
   std::string dir;
@@ -126,6 +152,13 @@ struct WorldStatus {
   // with the world, and nothing half built of it was saved.
   bool stopped = false;
   std::shared_ptr<const ServedWorld> served;  // set when kReady
+  // Loads that succeeded: 1 once the world first serves, one more per reload that succeeded.
+  std::uint64_t generation = 0;
+  // The last reload that found the world's files changed (result kNone: none yet), and how many
+  // reloaded it or failed.
+  WorldReload last_reload;
+  std::uint64_t reloads = 0;
+  std::uint64_t failed_reloads = 0;
 };
 
 class WorldRegistry {
@@ -156,6 +189,24 @@ class WorldRegistry {
   // (staged, then renamed) or not at all. Returns at once; JoinLoading waits.
   void StopLoading() { stop_loading_ = true; }
 
+  // Reloads `world` (empty: every world) once the first loading is over, on a thread of its
+  // own, one reload after another: each world whose folder's files changed since it was loaded
+  // (FolderStamp) is loaded again beside the one serving, by the same steps as the first load,
+  // and swapped in once ready. Calls holding the old world finish on it; it is freed when the
+  // last of them lets it go. A world that fails to load again keeps its old world serving (a
+  // world that had failed stays failed), and its files are not tried again until they change.
+  // `done` is called once, on the reloading thread, with every world's result, or with
+  // NOT_FOUND (no world of that name; called before Reload returns) or UNAVAILABLE (walkd is
+  // stopping: StopReloading).
+  using ReloadDone = std::function<void(const absl::StatusOr<std::vector<WorldReload>>&)>;
+  void Reload(const std::string& world, ReloadDone done);
+  // Stops reloading for good (walkd stopping): reloads not begun end UNAVAILABLE, one under way
+  // stops within milliseconds (as StopLoading stops a load) and keeps the old world. Returns at
+  // once.
+  void StopReloading();
+  // Waits for the reloading thread to end (after StopReloading): `done` callbacks run no more.
+  void JoinReloading();
+
   // The world of that name. Errors: NOT_FOUND (unknown name), UNAVAILABLE (loading or failed;
   // the message says which).
   absl::StatusOr<std::shared_ptr<const ServedWorld>> Find(const std::string& name) const;
@@ -179,7 +230,20 @@ class WorldRegistry {
   int FailedCount() const;
 
  private:
+  struct ReloadRequest {
+    std::string world;  // empty: every world
+    ReloadDone done;
+  };
   void LoadOne(std::size_t index);
+  // The world in `dir` read and set up to serve (ReadWorld, SetUpWorld). Errors: why it failed;
+  // CANCELLED once the loading is stopped.
+  absl::StatusOr<std::shared_ptr<ServedWorld>> LoadServed(const std::string& dir) const;
+  // The reloading thread: runs the requests queued, one after another.
+  void ReloadLoop();
+  // Reloads world `index` when its files changed.
+  WorldReload ReloadOne(std::size_t index);
+  // The folder a world's stamp is taken of: its own, or the default world's cache.
+  std::string StampDir(const std::string& dir) const;
   // The world in folder `dir` (empty: the default world) read, or generated, with its navmesh.
   absl::StatusOr<ServedWorld> ReadWorld(const std::string& dir) const;
   // Sets `served` up to answer walks: its abstract graph and router, jump grids, travel network
@@ -194,6 +258,13 @@ class WorldRegistry {
   std::condition_variable loaded_all_;  // notified when the loading thread is done
   bool loading_ = false;                // guarded by mu_: the loading thread still runs
   std::vector<WorldStatus> worlds_;     // guarded by mu_
+  std::vector<FolderStamp> stamps_;     // guarded by mu_: each world's files when it was loaded
+  bool loaded_once_ = false;            // guarded by mu_: the first loading is over
+  std::deque<ReloadRequest> reloads_;   // guarded by mu_: reloads not begun
+  bool reloading_ = false;              // guarded by mu_: a reload is under way
+  bool stop_reloading_ = false;         // guarded by mu_
+  std::condition_variable reload_wake_;
+  std::thread reloader_;  // started by the first Reload
   std::string data_dir_;
   std::uint64_t leg_cache_bytes_ = 256ull << 20;
   bool map_grids_ = false;

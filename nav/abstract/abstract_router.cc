@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <thread>
 #include <tuple>
 
@@ -35,12 +36,6 @@ void Append(const std::vector<PathStep>& more, std::vector<PathStep>* steps) {
 }
 
 }  // namespace
-
-CchQueries& AbstractSearcher::QueriesFor(const Cch& cch) {
-  std::unique_ptr<CchQueries>& queries = cch_queries[&cch];
-  if (queries == nullptr) queries = std::make_unique<CchQueries>(cch);
-  return *queries;
-}
 
 AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph,
                                std::uint64_t leg_cache_bytes, Unindexed)
@@ -316,7 +311,9 @@ void AbstractRouter::FindLegs(RouteState& route) const {
 void AbstractRouter::SearchCch(RouteState& route) const {
   const ContinentIndex& index = route.index;
   const CchBound bound{&index.rank_x, &index.rank_y, index.seconds_per_column[route.p]};
-  CchQueries& queries = route.searcher.QueriesFor(*index.cch);
+  LeasePool<CchQueries>::Lease lease =
+      index.queries->Take([&index] { return std::make_unique<CchQueries>(*index.cch); });
+  CchQueries& queries = *lease;
   const CchMetric& metric = *index.metrics[route.p];
   // The guessed bound pays on hierarchies whose queries take hundreds of µs; on small ones the
   // plain bound is as quick.
@@ -421,8 +418,12 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
   // Unless the plain Dijkstra is asked for: an A* guided by band-0 distances to the goal leg's
   // entrances (their band-0 seconds), which no band's danger can undercut.
   CchPotential* potential = nullptr;
+  std::optional<LeasePool<CchQueries>::Lease> lease;
   if (route.mode == SearchMode::kAuto) {
-    potential = &route.searcher.QueriesFor(*route.index.cch).potential;
+    const ContinentIndex& index = route.index;
+    lease.emplace(
+        index.queries->Take([&index] { return std::make_unique<CchQueries>(*index.cch); }));
+    potential = &(*lease)->potential;
     AddEndpoints(*route.goal, &route.targets);
     potential->Reset(*route.index.metrics[route.p], route.targets);
   }

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -25,6 +24,7 @@
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
 #include "nav/cost/zone_cells.h"
+#include "nav/grid/lease_pool.h"
 #include "nav/search/method.h"
 #include "nav/search/search_stats.h"
 
@@ -41,15 +41,15 @@ struct CchQueries {
   CchPotential potential;  // guides the danger search (an A*) on this hierarchy
 };
 
-// One thread's search buffers for abstract walks.
+// One thread's search buffers for abstract walks, sized by the largest graph searched and bound
+// to none (the CCH queries sized to one hierarchy are the router's, leased per walk: they go
+// with the router's world).
 struct AbstractSearcher {
   CellSearch cell;
   DangerDijkstra dijkstra;
   // When the walk must stop (polled by the danger Dijkstra); set by the caller per walk, may be
   // null. The legs and the CCH are bounded by the graph's cells and size.
   const SearchStop* stop = nullptr;
-  std::unordered_map<const Cch*, std::unique_ptr<CchQueries>> cch_queries;
-  CchQueries& QueriesFor(const Cch& cch);
 };
 
 // The octile columns between two surfaces times `seconds_per_column`: what walkd's guessed
@@ -130,6 +130,8 @@ class AbstractRouter {
     // first, and over the straight line between the ends (StraightLineFloor) for cold walks,
     // whose query starts before the other leg is known.
     std::vector<std::unique_ptr<CostGuess>> guesses, straight_guesses;
+    // The queries of this hierarchy, one leased to each walk searching it.
+    std::unique_ptr<LeasePool<CchQueries>> queries = std::make_unique<LeasePool<CchQueries>>();
   };
   // One walk being routed: its ends, its legs, and what the search across the graph found
   // (abstract_router.cc).

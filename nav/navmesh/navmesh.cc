@@ -1,6 +1,7 @@
 #include "nav/navmesh/navmesh.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -69,7 +70,15 @@ absl::Status CheckTilePlace(const NavMeshTiling& t, const TileSummary& tile,
 
 }  // namespace
 
+namespace {
+
+// The serials navmeshes take, one each, never again.
+std::atomic<std::uint64_t> next_navmesh_serial{1};
+
+}  // namespace
+
 struct NavMesh::Impl {
+  std::uint64_t serial = next_navmesh_serial.fetch_add(1, std::memory_order_relaxed);
   std::unique_ptr<dtNavMesh, NavMeshDeleter> mesh;
   NavMeshTiling tiling;
   std::uint32_t tiles = 0;
@@ -80,6 +89,7 @@ struct NavMesh::Impl {
 };
 
 NavMesh::NavMesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+std::uint64_t NavMesh::serial() const { return impl_->serial; }
 NavMesh::NavMesh(NavMesh&&) noexcept = default;
 NavMesh& NavMesh::operator=(NavMesh&&) noexcept = default;
 NavMesh::~NavMesh() = default;

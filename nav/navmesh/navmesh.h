@@ -122,6 +122,10 @@ class NavMesh {
   void EnableTileCache(std::uint64_t budget_bytes, std::function<void(dtNavMesh&, int)> after_add);
   // The tile cache, or null when every tile stays resident. Thread-safe.
   NavMeshTileCache* tile_cache() const;
+  // A number no other navmesh of this process has had, kept through moves: what a thread's
+  // walker knows the navmesh it is bound to by (a navmesh freed with a reloaded world may be
+  // followed by another at the same address).
+  std::uint64_t serial() const;
 
   // For NavMeshTileCache: tile `index`'s data read again from its origin, checked, its
   // connections appended. Errors: DATA_LOSS (the file gone or changed since it was read) or

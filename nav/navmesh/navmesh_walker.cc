@@ -19,6 +19,7 @@ namespace walk::nav {
 
 struct NavMeshWalker::Impl {
   const NavMesh* navmesh = nullptr;
+  std::uint64_t navmesh_serial = 0;  // NavMesh::serial of `navmesh`: 0, none
   const dtNavMesh* mesh = nullptr;
   // With a tile cache: the tiles this walk has pinned, those it wants next, and which (tile,
   // side) pairs the frontier has looked at (stamped, by tile x 10 + side).
@@ -132,8 +133,10 @@ absl::StatusOr<NavMeshWalker> NavMeshWalker::Create(const NavMesh& navmesh) {
 
 absl::Status NavMeshWalker::Bind(const NavMesh& navmesh) {
   Impl& m = *impl_;
-  if (m.navmesh == &navmesh) return absl::OkStatus();
+  // By its serial: a reloaded world's new navmesh may stand where the freed one stood.
+  if (m.navmesh_serial == navmesh.serial()) return absl::OkStatus();
   m.navmesh = &navmesh;
+  m.navmesh_serial = navmesh.serial();
   m.mesh = navmesh.detour();
   m.side_seen.clear();
   m.side_cost.clear();

@@ -14,8 +14,9 @@ namespace walk::nav {
 
 class NavMeshWalkers {
  public:
-  // The walker, bound to `navmesh` (which must outlive its walks: served worlds are never
-  // unloaded). Errors: those of NavMeshWalker::Create and Bind.
+  // The walker, bound to `navmesh` (which must outlive its walks; a reloaded world's navmesh
+  // may be freed after: the walker keeps nothing of it that it uses again, and knows the next
+  // navmesh by its serial). Errors: those of NavMeshWalker::Create and Bind.
   absl::StatusOr<NavMeshWalker*> For(const NavMesh& navmesh) {
     if (walker_ == nullptr) {
       absl::StatusOr<NavMeshWalker> walker = NavMeshWalker::Create(navmesh);

@@ -17,7 +17,10 @@
 namespace walk::nav {
 
 // One thread's searchers: the fine-grid A*, jump point search, the abstract searcher and the
-// navmesh walkers.
+// navmesh walker. Their buffers are sized by the largest world searched and bound to none (the
+// navmesh walker is bound again to each walk's navmesh, known by its serial, never its
+// address); what is sized to one world's CCH is leased from that world (nav/grid/lease_pool.h)
+// and goes with it when walkd reloads the world.
 struct Searchers {
   FineGridAStar astar;
   JumpPointSearch jump;

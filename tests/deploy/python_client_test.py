@@ -55,8 +55,11 @@ def check_health_and_info(c, grpc):
     h.require("default" in worlds and worlds["default"].state == c.pb.WORLD_STATE_READY,
               f"Info: {[(w.name, w.state) for w in info.worlds]}")
     h.require("faction-a" in info.profiles and 10 in info.bands, f"Info: {info.profiles} {info.bands}")
+    reloaded = c.reload()
+    h.require([(w.world, w.result) for w in reloaded.worlds]
+              == [("default", c.pb.RELOAD_RESULT_UNCHANGED)], f"reload: {reloaded}")
     h.ok(f"health SERVING (walkd and walkd.store), unknown service NOT_FOUND; Info: walkd "
-         f"{info.version}, worlds {sorted(worlds)}")
+         f"{info.version}, worlds {sorted(worlds)}; reload: nothing changed")
 
 
 def check_walk(c, grpc, walkd):

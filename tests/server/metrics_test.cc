@@ -166,6 +166,11 @@ TEST(WalkMetricsTest, RecordsEveryFamilyWithItsNameLabelsAndHelp) {
   metrics.RecordLiveEvents("zama", "cache_miss", 0);  // no child
   metrics.SetLiveWorld("zama", 7, 12, 3);
   metrics.SetLiveFallbacksWaiting(5);
+  metrics.DeclareWorldReloads("arena");  // both series, at 0
+  metrics.DeclareWorldReloads("city");
+  metrics.RecordWorldReload("city", true);
+  metrics.RecordWorldReload("city", false);
+  metrics.RecordWorldReload("city", true);
 
   const std::string text = Exposition(registry);
   const std::string straight_line = nav::MethodName(nav::Method::kStraightLine);
@@ -219,6 +224,13 @@ TEST(WalkMetricsTest, RecordsEveryFamilyWithItsNameLabelsAndHelp) {
            "walk_live_path_cache_entries{world=\"zama\"} 12\n",
            "walk_live_unit_routes{world=\"zama\"} 3\n",
            "walk_live_fallbacks_waiting 5\n",
+           "# HELP walk_world_reloads_total Reloads that found a world's files changed, by "
+           "world and result: reloaded (the new world serves) or failed (the old one still "
+           "does).\n# TYPE walk_world_reloads_total counter\n",
+           "walk_world_reloads_total{result=\"reloaded\",world=\"arena\"} 0\n",
+           "walk_world_reloads_total{result=\"failed\",world=\"arena\"} 0\n",
+           "walk_world_reloads_total{result=\"reloaded\",world=\"city\"} 2\n",
+           "walk_world_reloads_total{result=\"failed\",world=\"city\"} 1\n",
        }) {
     EXPECT_TRUE(Contains(text, line));
   }

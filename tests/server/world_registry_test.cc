@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -137,6 +139,124 @@ TEST(WorldRegistryTest, StoppingTheLoadingAbandonsTheGraphBeingPrepared) {
   EXPECT_FALSE(std::filesystem::exists(DefaultWorldDir(data) + "/graph.walkgraph"));
   EXPECT_TRUE(FilesEndingIn(data, ".tmp").empty());
   EXPECT_TRUE(nav::LoadWorld(DefaultWorldDir(data)).ok()) << "the cached grid is whole";
+}
+
+// Reloads `world` (empty: all) and waits for the answer.
+absl::StatusOr<std::vector<WorldReload>> ReloadAndWait(WorldRegistry& registry,
+                                                       const std::string& world) {
+  std::promise<absl::StatusOr<std::vector<WorldReload>>> promise;
+  std::future<absl::StatusOr<std::vector<WorldReload>>> answer = promise.get_future();
+  registry.Reload(world, [&promise](const absl::StatusOr<std::vector<WorldReload>>& reloaded) {
+    promise.set_value(reloaded);
+  });
+  return answer.get();
+}
+
+std::uint64_t ContentIdOf(const WorldRegistry& registry, const std::string& name) {
+  auto found = registry.Find(name);
+  return found.ok() ? (*found)->world.content_id : 0;
+}
+
+// A world rebuilt on disk is loaded beside the one serving and swapped in; a call that holds the
+// old world keeps it, whole, until it lets it go, and then it is freed. An unchanged world is
+// not loaded again.
+TEST(WorldRegistryTest, AReloadSwapsTheChangedWorldInAndFreesTheOldOnceLetGo) {
+  const std::string worlds = TempDir("reload-worlds");
+  WriteWorld(worlds + "/alpha", "....");
+  WriteWorld(worlds + "/beta", "..");
+  WorldRegistry registry;
+  ASSERT_TRUE(registry.Discover(worlds, TempDir("reload-data")).ok());
+  registry.StartLoading(nullptr);
+  registry.JoinLoading();
+  const std::uint64_t beta_id = ContentIdOf(registry, "beta");
+  auto held = registry.Find("alpha");  // a call in flight on the old world
+  ASSERT_TRUE(held.ok());
+  const std::uint64_t old_id = (*held)->world.content_id;
+  std::weak_ptr<const ServedWorld> old = *held;
+
+  WriteWorld(worlds + "/alpha", "........");
+  auto reloaded = ReloadAndWait(registry, "");
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  ASSERT_EQ(reloaded->size(), 2u);
+  EXPECT_EQ((*reloaded)[0].name, "alpha");
+  EXPECT_EQ((*reloaded)[0].result, ReloadResult::kReloaded) << (*reloaded)[0].error;
+  EXPECT_EQ((*reloaded)[0].changed, "grid.walkgrid");
+  EXPECT_EQ((*reloaded)[0].generation, 2u);
+  EXPECT_EQ((*reloaded)[1].result, ReloadResult::kUnchanged);
+  EXPECT_EQ((*reloaded)[1].generation, 1u);
+  std::printf("alpha reloaded in %.4f s\n", (*reloaded)[0].seconds);
+
+  const std::uint64_t new_id = ContentIdOf(registry, "alpha");
+  EXPECT_NE(new_id, old_id);
+  EXPECT_EQ((*reloaded)[0].content_id, new_id);
+  EXPECT_EQ((*registry.Find("alpha"))->world.continents[0].surface_count(), 8u);
+  EXPECT_EQ(ContentIdOf(registry, "beta"), beta_id);
+  // The call in flight still walks the old world, whole.
+  EXPECT_EQ((*held)->world.content_id, old_id);
+  EXPECT_EQ((*held)->world.continents[0].surface_count(), 4u);
+  EXPECT_FALSE(old.expired());
+  held = absl::NotFoundError("let go");
+  EXPECT_TRUE(old.expired()) << "the registry keeps no reference to the old world";
+
+  auto again = ReloadAndWait(registry, "alpha");
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ((*again)[0].result, ReloadResult::kUnchanged);
+  const WorldStatus alpha = registry.Snapshot()[0];
+  EXPECT_EQ(alpha.generation, 2u);
+  EXPECT_EQ(alpha.reloads, 1u);
+  EXPECT_EQ(alpha.last_reload.result, ReloadResult::kReloaded) << "unchanged is not a reload";
+}
+
+// A world whose new files fail to load keeps the old one serving and says why; the same files
+// are not tried again until they change.
+TEST(WorldRegistryTest, AFailedReloadKeepsTheOldWorldServing) {
+  const std::string worlds = TempDir("reload-fail");
+  WriteWorld(worlds + "/alpha", "....");
+  WorldRegistry registry;
+  ASSERT_TRUE(registry.Discover(worlds, TempDir("reload-fail-data")).ok());
+  registry.StartLoading(nullptr);
+  registry.JoinLoading();
+  const std::uint64_t old_id = ContentIdOf(registry, "alpha");
+  std::ofstream(worlds + "/alpha/grid.walkgrid", std::ios::trunc) << "not a grid";
+
+  auto reloaded = ReloadAndWait(registry, "alpha");
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  ASSERT_EQ(reloaded->size(), 1u);
+  EXPECT_EQ((*reloaded)[0].result, ReloadResult::kFailed);
+  EXPECT_NE((*reloaded)[0].error.find("grid.walkgrid"), std::string::npos) << (*reloaded)[0].error;
+  EXPECT_EQ((*reloaded)[0].content_id, old_id);
+  EXPECT_EQ(ContentIdOf(registry, "alpha"), old_id) << "the old world still serves";
+  const WorldStatus alpha = registry.Snapshot()[0];
+  EXPECT_EQ(alpha.state, WorldState::kReady);
+  EXPECT_EQ(alpha.generation, 1u);
+  EXPECT_EQ(alpha.failed_reloads, 1u);
+  EXPECT_EQ(alpha.last_reload.result, ReloadResult::kFailed);
+  EXPECT_EQ(alpha.last_reload.error, (*reloaded)[0].error);
+
+  auto again = ReloadAndWait(registry, "alpha");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)[0].result, ReloadResult::kUnchanged) << "the same files are not tried again";
+  EXPECT_EQ(registry.Snapshot()[0].failed_reloads, 1u);
+
+  WriteWorld(worlds + "/alpha", "......");  // mended
+  auto mended = ReloadAndWait(registry, "alpha");
+  ASSERT_TRUE(mended.ok());
+  EXPECT_EQ((*mended)[0].result, ReloadResult::kReloaded) << (*mended)[0].error;
+  EXPECT_EQ((*registry.Find("alpha"))->world.continents[0].surface_count(), 6u);
+}
+
+TEST(WorldRegistryTest, AReloadOfAnUnknownWorldOrAfterStoppingIsRefused) {
+  const std::string worlds = TempDir("reload-refused");
+  WriteWorld(worlds + "/alpha", "..");
+  WorldRegistry registry;
+  ASSERT_TRUE(registry.Discover(worlds, TempDir("reload-refused-data")).ok());
+  registry.StartLoading(nullptr);
+  registry.JoinLoading();
+  EXPECT_EQ(ReloadAndWait(registry, "gamma").status().code(), absl::StatusCode::kNotFound);
+  registry.StopReloading();
+  EXPECT_EQ(ReloadAndWait(registry, "alpha").status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_TRUE(registry.Find("alpha").ok()) << "stopping reloads leaves the worlds serving";
 }
 
 TEST(WorldRegistryTest, RefusesAWorldsPathThatIsNotAFolder) {

@@ -98,6 +98,7 @@ class WalkdClient:
         self.pb = pb["walk_pb2"]
         self.walk_stub = pb["walk_pb2_grpc"].WalkServiceStub(self.channel)
         self.live_stub = pb["walk_pb2_grpc"].LiveServiceStub(self.channel)
+        self.admin_stub = pb["walk_pb2_grpc"].AdminServiceStub(self.channel)
         self.health_stub = pb["health_pb2_grpc"].HealthStub(self.channel)
 
     def close(self):
@@ -170,6 +171,14 @@ class WalkdClient:
 
         return BatchStream(self.walk_stub.WalkBatch(requests(), timeout=timeout_s,
                                                     metadata=self._metadata))
+
+    # ---- AdminService -----------------------------------------------------------------------
+
+    def reload(self, world="", *, timeout_s=600.0):
+        """Reloads `world` ("" every world) whose files changed and waits for it: a
+        ReloadResponse, each world's result (docs/operations.md, "Reloading worlds"). Needs the
+        token when walkd has one."""
+        return self._call(self.admin_stub.Reload, self.pb.ReloadRequest(world=world), timeout_s)
 
     # ---- grpc.health.v1 ---------------------------------------------------------------------
 

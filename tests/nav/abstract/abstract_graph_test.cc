@@ -215,6 +215,38 @@ TEST(AbstractGraphTest, WalksCrossBordersDiagonally) {
   }
 }
 
+// A world reloaded: its router freed and a larger one built where it was. A thread's searcher
+// that walked the old router walks the new one as a fresh searcher does (nothing it keeps is
+// sized to, or points into, a router: the CCH's queries are the router's own, leased per walk).
+TEST(AbstractGraphTest, ASearcherWalksARouterBuiltWhereAFreedOneWas) {
+  AbstractSearcher searcher;
+  const World big = OpenGround(512);
+  AbstractGraph big_graph = Prepare(big, {"shortest"});
+  {
+    const World small = OpenGround(128);
+    const AbstractRouter old_router(small, Prepare(small, {"shortest"}), 1 << 20);
+    const Continent& c = small.continents[0];
+    const Metric metric(small, *FindProfile("shortest"), 0);
+    auto walk =
+        old_router.Route(c, metric, testing::SurfaceAt(c, 3, 3), testing::SurfaceAt(c, 120, 110),
+                         SearchMode::kCch, false, searcher);
+    ASSERT_TRUE(walk.ok() && walk->found) << walk.status();
+  }
+  const AbstractRouter router(big, std::move(big_graph), 1 << 20);
+  const Continent& c = big.continents[0];
+  const Metric metric(big, *FindProfile("shortest"), 0);
+  const std::uint32_t ends[][4] = {{3, 5, 500, 497}, {10, 400, 420, 6}, {500, 20, 30, 470}};
+  for (const auto& e : ends) {
+    const SurfaceId a = testing::SurfaceAt(c, e[0], e[1]), b = testing::SurfaceAt(c, e[2], e[3]);
+    AbstractSearcher fresh;
+    auto walked = router.Route(c, metric, a, b, SearchMode::kCch, false, searcher);
+    auto expected = router.Route(c, metric, a, b, SearchMode::kCch, false, fresh);
+    ASSERT_TRUE(walked.ok() && expected.ok());
+    EXPECT_TRUE(walked->found);
+    EXPECT_EQ(walked->seconds, expected->seconds);
+  }
+}
+
 TEST(AbstractGraphTest, AnEndNothingReachesIsRefusedWithoutTheFineGrid) {
   // A ledge on open ground: one may step off (300, 300) but never onto it. The graph finds no
   // way (the goal's leg reaches no entrance); the fine grid would then settle all 262,144
