@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "client/walkgrid_commands.h"
@@ -36,9 +37,15 @@ nav::World SaveBuilt(nav::World built, const std::string& out, const ContinentTa
       if (!loaded.ok()) fail(loaded.status().message());
       world = std::move(loaded->world);
     }
-    if (absl::Status put = nav::PutContinent(world, std::move(built), *target.id, target.replace);
+    std::vector<std::string> renumbered;
+    if (absl::Status put =
+            nav::PutContinent(world, std::move(built), *target.id, target.replace, &renumbered);
         !put.ok()) {
       fail(absl::StrCat(out, ": ", put.message()));
+    }
+    for (const std::string& zone : renumbered) {
+      std::cerr << "walkgrid " << command << ": continent " << *target.id << "'s " << zone
+                << " in the world (another zone has its id there)\n";
     }
   }
   if (absl::Status saved = nav::SaveWorld(world, nav::AssembledNote(world), out); !saved.ok()) {

@@ -9,27 +9,50 @@
 namespace walk::nav {
 namespace {
 
-// The zones of `piece` added to `zones` (sorted by id); a zone id both hold must be one zone.
-absl::Status MergeZones(const std::vector<Zone>& piece, std::vector<Zone>* zones) {
-  for (const Zone& zone : piece) {
-    auto at = std::lower_bound(zones->begin(), zones->end(), zone.id,
-                               [](const Zone& z, std::uint16_t id) { return z.id < id; });
-    if (at == zones->end() || at->id != zone.id) {
-      zones->insert(at, zone);
-    } else if (at->name != zone.name || at->min_level != zone.min_level ||
-               at->max_level != zone.max_level) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("zone ", zone.id, ": the world's is \"", at->name, "\" (levels ",
-                       at->min_level, "-", at->max_level, "), the continent's \"", zone.name,
-                       "\" (levels ", zone.min_level, "-", zone.max_level, ")"));
+// The zones of `piece` added to `zones` (sorted by id). A zone whose id `zones` gives another
+// zone takes the lowest free id, and the surfaces of `c` (piece's continent) follow it.
+absl::Status MergeZones(const std::vector<Zone>& piece, Continent& c, std::vector<Zone>* zones,
+                        std::vector<std::string>* renumbered) {
+  std::vector<std::uint16_t> new_id(65536);
+  for (std::uint32_t z = 0; z < new_id.size(); ++z) new_id[z] = static_cast<std::uint16_t>(z);
+  auto taken = [&](std::uint16_t id) {
+    return std::any_of(zones->begin(), zones->end(), [&](const Zone& z) { return z.id == id; }) ||
+           std::any_of(piece.begin(), piece.end(), [&](const Zone& z) { return z.id == id; });
+  };
+  bool moved = false;
+  for (Zone zone : piece) {
+    auto at =
+        std::find_if(zones->begin(), zones->end(), [&](const Zone& z) { return z.id == zone.id; });
+    if (at != zones->end() && at->name == zone.name && at->min_level == zone.min_level &&
+        at->max_level == zone.max_level) {
+      continue;  // the same zone
     }
+    if (at != zones->end()) {
+      std::uint32_t free = 1;
+      while (free < 65536 && taken(static_cast<std::uint16_t>(free))) ++free;
+      if (free == 65536) return absl::FailedPreconditionError("zones: no zone id is free");
+      if (renumbered != nullptr) {
+        renumbered->push_back(
+            absl::StrCat("zone ", zone.id, " \"", zone.name, "\" is zone ", free));
+      }
+      new_id[zone.id] = static_cast<std::uint16_t>(free);
+      zone.id = static_cast<std::uint16_t>(free);
+      moved = true;
+    }
+    zones->insert(std::lower_bound(zones->begin(), zones->end(), zone.id,
+                                   [](const Zone& z, std::uint16_t id) { return z.id < id; }),
+                  zone);
+  }
+  if (moved) {
+    for (std::uint16_t& zone : c.zone) zone = new_id[zone];
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::Status PutContinent(World& world, World piece, ContinentId id, bool replace) {
+absl::Status PutContinent(World& world, World piece, ContinentId id, bool replace,
+                          std::vector<std::string>* renumbered) {
   if (piece.continents.size() != 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("a continent to put holds ", piece.continents.size(), " continents, not 1"));
@@ -51,7 +74,10 @@ absl::Status PutContinent(World& world, World piece, ContinentId id, bool replac
         absl::StrCat("the world holds ", kMaxContinents, " continents, the most it may"));
   }
   std::vector<Zone> zones = world.zones;
-  if (absl::Status merged = MergeZones(piece.zones, &zones); !merged.ok()) return merged;
+  if (absl::Status merged = MergeZones(piece.zones, piece.continents.front(), &zones, renumbered);
+      !merged.ok()) {
+    return merged;
+  }
   world.zones = std::move(zones);
   for (WorldLayer& layer : piece.layers) {
     layer.summary = absl::StrCat("continent ", id, ": ", layer.summary);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "nav/grid/grid.h"
@@ -13,11 +14,14 @@
 namespace walk::nav {
 
 // Puts the only continent of `piece` into `world` as continent `id`, with `piece`'s zones and
-// ground layer records, and sets the content ids. Errors (nothing changed):
-// INVALID_ARGUMENT when `piece` does not hold exactly one continent; FAILED_PRECONDITION when
-// the column sizes differ (naming both), when `world` already has continent `id` and `replace`
-// is false, or when a zone id of `piece` is the world's with another name or levels.
-absl::Status PutContinent(World& world, World piece, ContinentId id, bool replace);
+// ground layer records, and sets the content ids. Zone ids are the world's: a zone of `piece`
+// whose id the world gives another zone (another name or levels) takes the lowest free id, its
+// surfaces with it, and *renumbered (when given) says so ("zone 1 \"Kestrel Downs\" is zone 5").
+// Errors (nothing changed): INVALID_ARGUMENT when `piece` does not hold exactly one continent;
+// FAILED_PRECONDITION when the column sizes differ (naming both), when `world` already has
+// continent `id` and `replace` is false, or when no zone id is free.
+absl::Status PutContinent(World& world, World piece, ContinentId id, bool replace,
+                          std::vector<std::string>* renumbered = nullptr);
 
 // The grid file's note of an assembled world: its continents' own notes, by id.
 std::string AssembledNote(const World& world);

@@ -390,7 +390,7 @@ TEST(WorldAssemblyTest, AContinentPutIntoAWorldLeavesEveryOtherByteForByte) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(WorldAssemblyTest, RefusesAnotherColumnSizeAPresentIdAndAClashingZone) {
+TEST(WorldAssemblyTest, RefusesAnotherColumnSizeAndAPresentIdAndRenumbersAClashingZone) {
   World world;
   ASSERT_TRUE(PutContinent(world, OneContinent({".."}, 0, "a"), 0, false).ok());
   World wide = OneContinent({".."}, 0, "w");
@@ -405,11 +405,21 @@ TEST(WorldAssemblyTest, RefusesAnotherColumnSizeAPresentIdAndAClashingZone) {
   EXPECT_NE(s.message().find("already has continent 0 (a): --replace replaces it"),
             std::string::npos)
       << s;
+  // A zone whose id the world gives another zone takes the lowest free id, its surfaces with it.
   world.zones = {{3, "Vale", 1, 5}};
-  World zoned = OneContinent({"."}, 0, "z");
-  zoned.zones = {{3, "Vale", 2, 5}};
-  s = PutContinent(world, zoned, 1, false);
-  EXPECT_NE(s.message().find("zone 3"), std::string::npos) << s;
+  World zoned = OneContinent({".."}, 0, "z");
+  zoned.continents[0].zone[1] = 3;
+  zoned.zones = {{1, "Moor", 2, 5}, {3, "Vale", 2, 5}};
+  std::vector<std::string> renumbered;
+  World with = world;
+  ASSERT_TRUE(PutContinent(with, zoned, 1, false, &renumbered).ok());
+  ASSERT_EQ(renumbered.size(), 1u);
+  EXPECT_EQ(renumbered[0], "zone 3 \"Vale\" is zone 2");
+  ASSERT_EQ(with.zones.size(), 3u);
+  EXPECT_EQ(with.zones[1].id, 2);
+  EXPECT_EQ(with.zones[1].min_level, 2);
+  EXPECT_EQ(with.continents[1].zone[1], 2);
+  EXPECT_EQ(with.continents[1].zone[0], 0);
   EXPECT_EQ(world.continents.size(), 1u);  // nothing changed
 }
 
