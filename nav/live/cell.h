@@ -102,4 +102,11 @@ struct WorldPoint {
   double y = 0.0;
 };
 
+// A point in cell units: cell (x, y) spans [x, x + 1) × [y, y + 1), its centre is
+// (x + 0.5, y + 0.5). WorldFrame (world_frame.h) turns it into world units.
+struct CellPoint {
+  double x = 0.0;
+  double y = 0.0;
+};
+
 }  // namespace walk::nav::live

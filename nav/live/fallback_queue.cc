@@ -17,17 +17,20 @@ FallbackQueue::Key FallbackQueue::KeyOf(const LiveWorld* world, const DeferredSe
   return Key{world, s.start.x, s.start.y, s.goal.x, s.goal.y, s.passability};
 }
 
-bool FallbackQueue::Push(LiveWorld* world, const DeferredSearch& search) {
+bool FallbackQueue::Push(std::shared_ptr<LiveWorld> world, const DeferredSearch& search) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (keys_.count(KeyOf(world, search)) != 0) return true;
-    std::deque<DeferredSearch>& mine = waiting_[world];
-    if (size_ >= options_.capacity || mine.size() >= options_.per_world) {
+    const Key key = KeyOf(world.get(), search);
+    if (keys_.count(key) != 0) return true;
+    auto it = waiting_.find(world.get());
+    const std::size_t mine = it == waiting_.end() ? 0 : it->second.searches.size();
+    if (size_ >= options_.capacity || mine >= options_.per_world) {
       ++counters_.dropped;
       return false;
     }
-    mine.push_back(search);
-    keys_.insert(KeyOf(world, search));
+    if (it == waiting_.end()) it = waiting_.emplace(world.get(), WorldQueue{world, {}}).first;
+    it->second.searches.push_back(search);
+    keys_.insert(key);
     ++size_;
     ++counters_.queued;
   }
@@ -35,28 +38,38 @@ bool FallbackQueue::Push(LiveWorld* world, const DeferredSearch& search) {
   return true;
 }
 
-bool FallbackQueue::TakeNext(LiveWorld** world, DeferredSearch* search) {
+bool FallbackQueue::TakeNext(std::shared_ptr<LiveWorld>* world, DeferredSearch* search) {
   if (size_ == 0) return false;
   auto it = waiting_.upper_bound(last_world_);
-  for (std::size_t tried = 0; tried <= waiting_.size(); ++tried) {
-    if (it == waiting_.end()) it = waiting_.begin();
-    if (!it->second.empty()) break;
-    ++it;
-  }
-  *world = it->first;
-  *search = it->second.front();
-  it->second.pop_front();
-  keys_.erase(KeyOf(*world, *search));
+  if (it == waiting_.end()) it = waiting_.begin();
+  *world = it->second.world;
+  *search = it->second.searches.front();
+  it->second.searches.pop_front();
+  keys_.erase(KeyOf(world->get(), *search));
   --size_;
-  last_world_ = *world;
+  last_world_ = it->first;
+  if (it->second.searches.empty()) waiting_.erase(it);
   return true;
+}
+
+std::size_t FallbackQueue::Forget(const LiveWorld* world) {
+  std::shared_ptr<LiveWorld> released;  // freed after the lock
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = waiting_.find(world);
+  if (it == waiting_.end()) return 0;
+  const std::size_t count = it->second.searches.size();
+  for (const DeferredSearch& s : it->second.searches) keys_.erase(KeyOf(world, s));
+  size_ -= count;
+  released = std::move(it->second.world);
+  waiting_.erase(it);
+  return count;
 }
 
 std::size_t FallbackQueue::Serve(std::size_t max, std::uint64_t max_cells) {
   std::size_t ran = 0;
   std::uint64_t cells = 0;
   while (ran < max && cells < max_cells) {
-    LiveWorld* world = nullptr;
+    std::shared_ptr<LiveWorld> world;
     DeferredSearch search;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -100,8 +113,8 @@ bool FallbackQueue::IsWaiting(const LiveWorld* world, const DeferredSearch& sear
 
 std::size_t FallbackQueue::Waiting(const LiveWorld* world) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = waiting_.find(const_cast<LiveWorld*>(world));
-  return it == waiting_.end() ? 0 : it->second.size();
+  auto it = waiting_.find(world);
+  return it == waiting_.end() ? 0 : it->second.searches.size();
 }
 
 }  // namespace walk::nav::live

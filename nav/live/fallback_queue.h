@@ -8,7 +8,12 @@
 // that finds its queue full is dropped (its member stays deferred and a later request queues it
 // again); one already queued is not queued twice.
 //
-// Thread safety: every member is safe to call from any thread. Worlds must outlive the queue.
+// A world with searches waiting is kept alive by the queue (Push takes a shared_ptr) until they are
+// served or Forget drops them, so a world dropped from its server while a search of its waits is
+// never searched after it is freed.
+//
+// Thread safety: every member is safe to call from any thread. A world pushed by raw pointer must
+// outlive its searches.
 #pragma once
 
 #include <condition_variable>
@@ -16,6 +21,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -47,7 +53,13 @@ class FallbackQueue {
 
   // Queues `search` for `world`. False when it was dropped (see above); true when queued now or
   // already waiting.
-  bool Push(LiveWorld* world, const DeferredSearch& search);
+  bool Push(std::shared_ptr<LiveWorld> world, const DeferredSearch& search);
+  // The same for a world the caller keeps alive.
+  bool Push(LiveWorld* world, const DeferredSearch& search) {
+    return Push(std::shared_ptr<LiveWorld>(std::shared_ptr<void>(), world), search);
+  }
+  // Drops every search `world` has waiting (a world being dropped); returns how many.
+  std::size_t Forget(const LiveWorld* world);
   // Runs waiting searches on the calling thread, worlds in turn, until `max` ran or they expanded
   // `max_cells` cells (a game loop's budget for a tick); returns how many ran.
   std::size_t Serve(std::size_t max,
@@ -66,18 +78,22 @@ class FallbackQueue {
                          Passability>;
   static Key KeyOf(const LiveWorld* world, const DeferredSearch& s);
   // Takes the next search, the world after `last_world_` first. Call with mu_ held.
-  bool TakeNext(LiveWorld** world, DeferredSearch* search);
+  bool TakeNext(std::shared_ptr<LiveWorld>* world, DeferredSearch* search);
   void ServeLoop();
 
   const FallbackQueueOptions options_;
   mutable std::mutex mu_;
   std::condition_variable wake_;
-  std::map<LiveWorld*, std::deque<DeferredSearch>> waiting_;  // guarded by mu_
-  std::set<Key> keys_;                                        // guarded by mu_: what is waiting
-  std::size_t size_ = 0;                                      // guarded by mu_
-  LiveWorld* last_world_ = nullptr;                           // guarded by mu_
-  bool stop_ = false;                                         // guarded by mu_
-  FallbackQueueCounters counters_;                            // guarded by mu_
+  struct WorldQueue {
+    std::shared_ptr<LiveWorld> world;  // kept alive while searches of its wait
+    std::deque<DeferredSearch> searches;
+  };
+  std::map<const LiveWorld*, WorldQueue> waiting_;  // guarded by mu_; no empty queues
+  std::set<Key> keys_;                              // guarded by mu_: what is waiting
+  std::size_t size_ = 0;                            // guarded by mu_
+  const LiveWorld* last_world_ = nullptr;           // guarded by mu_
+  bool stop_ = false;                               // guarded by mu_
+  FallbackQueueCounters counters_;                  // guarded by mu_
   std::thread thread_;
 };
 

@@ -63,6 +63,15 @@ absl::Status ApplyLine(const Line& line, bool* placed, Layers* layers) {
     layers->set_cell_size(size);
     return absl::OkStatus();
   }
+  if (key == "origin") {
+    if (absl::Status s = line.Expect(3, "origin X Y"); !s.ok()) return s;
+    if (*placed) return line.Error("origin must come before any placement");
+    WorldPoint origin;
+    if (absl::Status s = line.Number(1, &origin.x); !s.ok()) return s;
+    if (absl::Status s = line.Number(2, &origin.y); !s.ok()) return s;
+    layers->set_origin(origin);
+    return absl::OkStatus();
+  }
   *placed = true;
   // Rectangles that must cover at least one cell.
   auto covering = [&](const WorldRect& rect, CellRect* cells) {
@@ -97,7 +106,7 @@ absl::Status ApplyLine(const Line& line, bool* placed, Layers* layers) {
     WorldPoint p;
     if (absl::Status s = line.Number(1, &p.x); !s.ok()) return s;
     if (absl::Status s = line.Number(2, &p.y); !s.ok()) return s;
-    const Cell c = CellContaining(p, layers->cell_size());
+    const Cell c = layers->CellHolding(p);
     if (!layers->InBounds(c)) return line.Error("point is off the map");
     layers->SetResource(layers->Index(c), key == "tree"      ? CellValue::kTree
                                           : key == "boulder" ? CellValue::kBoulder

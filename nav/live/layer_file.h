@@ -2,11 +2,13 @@
 // (buildings with their ids, gates with their owners, crossings, forests, ...) onto a Layers.
 //
 // One item per line; words separated by spaces or tabs; '#' starts a comment; blank lines are
-// ignored. Coordinates are world units (cells are `cell_size` units wide, (0, 0) the top-left
-// corner); rectangles go through CellsCovering (the cells they cover with area); a point names the
-// cell holding it. Ids are unsigned 32-bit integers, unique across buildings and gates.
+// ignored. Coordinates are world units (cells are `cell_size` units wide, the top-left corner of
+// cell (0, 0) at `origin`); rectangles go through CellsCovering (the cells they cover with area); a
+// point names the cell holding it. Ids are unsigned 32-bit integers, unique across buildings and
+// gates.
 //
 //   cell_size S                           world units per cell (default 1); before any placement
+//   origin X Y                            cell (0, 0)'s top-left corner (default 0 0); the same
 //   ground|blocked|mountain|river X0 Y0 X1 Y1   terrain over the covered cells
 //   forest X0 Y0 X1 Y1                    forest floor (light units only)
 //   road X0 Y0 X1 Y1                      road: never forest

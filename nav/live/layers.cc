@@ -53,7 +53,7 @@ absl::Status ValidateWorldRect(const WorldRect& rect, const char* field) {
 Layers::Layers(std::int32_t width, std::int32_t height, double cell_size)
     : width_(width),
       height_(height),
-      cell_size_(cell_size),
+      frame_{cell_size, WorldPoint{}},
       terrain_(static_cast<std::size_t>(width) * height, 0),
       resource_(static_cast<std::size_t>(width) * height, 0),
       buckets_x_((width + kBucketCells - 1) / kBucketCells),
@@ -347,6 +347,23 @@ void Layers::OpenDoorwaysOverlapping(const CellRect& region,
     const Doorway& door = doorways_[i];
     if (door.open && !Intersect(door.cells, region).empty()) out->push_back(&door);
   }
+}
+
+std::size_t Layers::MemoryBytes() const {
+  constexpr std::size_t kNode = 2 * sizeof(void*);  // a hash node's next pointer and hash
+  std::size_t bytes = terrain_.capacity() + resource_.capacity() +
+                      footprints_.size() * (sizeof(Footprint) + sizeof(EntityId) + kNode) +
+                      footprints_.bucket_count() * sizeof(void*) +
+                      doorways_.capacity() * sizeof(Doorway) +
+                      gates_.size() * (sizeof(EntityId) + sizeof(std::uint32_t) + kNode) +
+                      gates_.bucket_count() * sizeof(void*);
+  for (const auto& bucket : footprint_buckets_) {
+    bytes += sizeof(bucket) + bucket.capacity() * sizeof(EntityId);
+  }
+  for (const auto& bucket : doorway_buckets_) {
+    bytes += sizeof(bucket) + bucket.capacity() * sizeof(std::uint32_t);
+  }
+  return bytes;
 }
 
 }  // namespace walk::nav::live

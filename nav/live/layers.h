@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "nav/import/movingai.h"
 #include "nav/live/cell.h"
+#include "nav/live/world_frame.h"
 
 namespace walk::nav::live {
 
@@ -70,7 +71,9 @@ class Layers {
 
   std::int32_t width() const { return width_; }
   std::int32_t height() const { return height_; }
-  double cell_size() const { return cell_size_; }
+  double cell_size() const { return frame_.cell_size; }
+  // Where the map lies in world units (cell size and origin).
+  const WorldFrame& frame() const { return frame_; }
   std::uint32_t cell_count() const { return static_cast<std::uint32_t>(terrain_.size()); }
   CellRect bounds() const { return CellRect{0, 0, width_, height_}; }
   bool InBounds(Cell c) const { return c.x >= 0 && c.y >= 0 && c.x < width_ && c.y < height_; }
@@ -80,10 +83,14 @@ class Layers {
   }
   // CellsCovering with this map's cell size and bounds.
   CellRect Covering(const WorldRect& rect) const {
-    return CellsCovering(rect, cell_size_, width_, height_);
+    return CellsCovering(frame_.FromOrigin(rect), frame_.cell_size, width_, height_);
   }
-  // Changes the cell size. Only before any rectangle has been placed (the layer file's first line).
-  void set_cell_size(double cell_size) { cell_size_ = cell_size; }
+  // The cell holding a world point (may lie off the map).
+  Cell CellHolding(WorldPoint p) const { return frame_.CellHolding(p); }
+  // Changes the cell size or the origin. Only before any rectangle has been placed (the layer
+  // file's first lines, or a world being created).
+  void set_cell_size(double cell_size) { frame_.cell_size = cell_size; }
+  void set_origin(WorldPoint origin) { frame_.origin = origin; }
 
   // --- Terrain: static. Changing it after the grid is built needs a full rebuild. ---
 
@@ -146,6 +153,9 @@ class Layers {
   const Doorway* FindGate(EntityId id) const;
   bool HasEntity(EntityId id) const { return footprints_.count(id) != 0 || gates_.count(id) != 0; }
   std::size_t footprint_count() const { return footprints_.size(); }
+  // Bytes held: the per-cell layers, footprints, doorways and their buckets (node overheads
+  // estimated).
+  std::size_t MemoryBytes() const;
 
   // The footprints whose cells intersect `region`, each once, in id order (from the spatial
   // buckets, not a scan of every footprint). `out` is cleared first.
@@ -171,7 +181,7 @@ class Layers {
 
   std::int32_t width_ = 0;
   std::int32_t height_ = 0;
-  double cell_size_ = 1.0;
+  WorldFrame frame_;
   std::vector<std::uint8_t> terrain_;   // base value | forest | road | bridge | entrance, per cell
   std::vector<std::uint8_t> resource_;  // CellValue per cell (kWalkable: none)
   std::unordered_map<EntityId, Footprint> footprints_;  // node-based: pointers stay valid

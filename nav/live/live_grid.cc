@@ -205,4 +205,14 @@ RebuildStats LiveGrid::RebuildDirty(const Layers& layers, std::vector<CellRect> 
   return stats;
 }
 
+std::size_t LiveGrid::MemoryBytes() const {
+  std::size_t bytes = values_.capacity() * sizeof(CellValue) + flags_.capacity() +
+                      cover_count_.capacity() * sizeof(std::uint16_t) +
+                      cover_id_.capacity() * sizeof(EntityId) + cover_kind_.capacity() +
+                      near_scratch_.capacity() + footprints_.capacity() * sizeof(void*) +
+                      doorways_.capacity() * sizeof(void*);
+  for (const Regions& r : regions_) bytes += r.MemoryBytes();
+  return bytes;
+}
+
 }  // namespace walk::nav::live

@@ -91,6 +91,13 @@ class LiveGrid {
   bool Portal(CellIndex i) const { return (flags_[i] & kPortal) != 0; }
   const std::vector<CellValue>& values() const { return values_; }
   const std::vector<std::uint8_t>& flag_vector() const { return flags_; }
+  // Bytes held: cells, flags, both passabilities' regions and the composition scratch.
+  std::size_t MemoryBytes() const;
+  // Later revisions count on from `revision` (a reset world's grid keeps its numbers rising, so
+  // nothing keyed by an answer from before the reset matches one after it).
+  void ContinueAfter(std::uint64_t revision) {
+    if (revision >= revision_) revision_ = revision + 1;
+  }
 
   const Regions& regions(Passability p) const { return regions_[static_cast<int>(p)]; }
   RegionId RegionOf(Cell c, Passability p) const { return regions(p).RegionOf(Index(c)); }

@@ -142,12 +142,20 @@ LiveWorld::LiveWorld(Layers layers, const LiveWorldOptions& options)
       width_(layers.width()),
       height_(layers.height()),
       cell_size_(layers.cell_size()),
+      frame_(layers.frame()),
       layers_(std::move(layers)),
       grid_(layers_),
       cache_(options.path_cache_entries),
       unit_routes_(options.unit_routes) {
   counters_.full_rebuilds = 1;
   counters_.dirty_cells_rebuilt = grid_.cell_count();
+  grid_.ContinueAfter(options.revisions_after);
+}
+
+std::size_t LiveWorld::MemoryBytes() const {
+  std::size_t bytes = sizeof(LiveWorld) + cache_.MemoryBytes() + unit_routes_.MemoryBytes();
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return bytes + layers_.MemoryBytes() + grid_.MemoryBytes();
 }
 
 absl::StatusOr<std::unique_ptr<LiveWorld>> LiveWorld::FromLayers(Layers layers,
@@ -248,12 +256,14 @@ absl::Status LiveWorld::ValidateChanges(std::span<const BlockerChange> changes) 
         if (!std::isfinite(c.point.x) || !std::isfinite(c.point.y)) {
           return absl::InvalidArgumentError(absl::StrCat(at, ".point: must be finite"));
         }
-        const Cell cell = CellContaining(c.point, cell_size_);
+        const Cell cell = layers_.CellHolding(c.point);
         if (!layers_.InBounds(cell)) {
+          const WorldPoint lo = frame_.ToWorld(CellPoint{0, 0});
+          const WorldPoint hi = frame_.ToWorld(CellPoint{double(width_), double(height_)});
           return absl::InvalidArgumentError(
               absl::StrCat(at, ".point: (", NumberText(c.point.x), ", ", NumberText(c.point.y),
-                           ") lies off the map (", NumberText(width_ * cell_size_), " x ",
-                           NumberText(height_ * cell_size_), " yards)"));
+                           ") lies off the map (x ", NumberText(lo.x), " to ", NumberText(hi.x),
+                           ", y ", NumberText(lo.y), " to ", NumberText(hi.y), " world units)"));
         }
         const CellIndex i = layers_.Index(cell);
         auto it = resources.find(i);
@@ -316,7 +326,7 @@ absl::StatusOr<UpdateResult> LiveWorld::UpdateBlockers(std::span<const BlockerCh
         break;
       case BlockerChange::Kind::kHarvest:
       case BlockerChange::Kind::kPlaceResource: {
-        const Cell cell = CellContaining(c.point, cell_size_);
+        const Cell cell = layers_.CellHolding(c.point);
         layers_.SetResource(layers_.Index(cell), c.kind == BlockerChange::Kind::kHarvest
                                                      ? CellValue::kWalkable
                                                      : c.resource);

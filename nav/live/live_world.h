@@ -50,6 +50,8 @@ struct LiveWorldOptions {
   // past either, the rest are deferred.
   std::uint32_t group_fallback_searches = 32;
   std::uint64_t group_fallback_cells = 50'000;
+  // The world's revisions count on from this one (a reset world continues its old numbering).
+  std::uint64_t revisions_after = 0;
 };
 
 // One blocker change. Build them with the named constructors.
@@ -238,14 +240,17 @@ class LiveWorld {
   std::uint64_t revision() const;
   const LiveWorldOptions& options() const { return options_; }
   std::size_t footprint_count() const;
+  // Bytes the world holds: layers, grid, regions, the path cache and kept routes (estimated;
+  // the threads' search buffers are not the world's).
+  std::size_t MemoryBytes() const;
   std::int32_t width() const { return width_; }
   std::int32_t height() const { return height_; }
   double cell_size() const { return cell_size_; }
+  // Where the world lies in world units: cell size and origin.
+  const WorldFrame& frame() const { return frame_; }
   // The cell holding a world point (may be off the map), and a cell's centre in world units.
-  Cell CellAt(WorldPoint p) const { return CellContaining(p, cell_size_); }
-  WorldPoint CellCenter(Cell c) const {
-    return WorldPoint{(c.x + 0.5) * cell_size_, (c.y + 0.5) * cell_size_};
-  }
+  Cell CellAt(WorldPoint p) const { return frame_.CellHolding(p); }
+  WorldPoint CellCenter(Cell c) const { return frame_.Centre(c); }
   // The composed value of a cell. Errors: INVALID_ARGUMENT off the map.
   absl::StatusOr<CellValue> At(Cell c) const;
   // The grid drawn one character per cell (CellValueGlyph), rows ending in '\n'.
@@ -276,6 +281,7 @@ class LiveWorld {
   const std::int32_t width_;
   const std::int32_t height_;
   const double cell_size_;
+  const WorldFrame frame_;
 
   mutable std::shared_mutex mutex_;  // guards layers_ and grid_
   Layers layers_;

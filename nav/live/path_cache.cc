@@ -3,6 +3,14 @@
 #include <algorithm>
 
 namespace walk::nav::live {
+namespace {
+
+std::size_t BytesOf(const std::shared_ptr<const CachedPath>& p) {
+  if (p == nullptr) return 0;
+  return sizeof(CachedPath) + (p->cells.capacity() + p->waypoints.capacity()) * sizeof(Cell);
+}
+
+}  // namespace
 
 std::size_t PathCache::KeyHash::operator()(const PathCacheKey& k) const {
   // splitmix64 over the packed fields.
@@ -37,6 +45,7 @@ void PathCache::Put(const PathCacheKey& key, std::shared_ptr<const CachedPath> v
   auto it = index_.find(key);
   if (it != index_.end()) {
     dropped = std::move(it->second->second);
+    value_bytes_ += BytesOf(value) - BytesOf(dropped);
     it->second->second = std::move(value);
     lru_.splice(lru_.begin(), lru_, it->second);
     return;
@@ -45,9 +54,11 @@ void PathCache::Put(const PathCacheKey& key, std::shared_ptr<const CachedPath> v
   if (index_.size() >= capacity_) {
     ++(lru_.back().first.revision < newest_revision_ ? expired_ : evictions_);
     dropped = std::move(lru_.back().second);
+    value_bytes_ -= BytesOf(dropped);
     index_.erase(lru_.back().first);
     lru_.pop_back();
   }
+  value_bytes_ += BytesOf(value);
   lru_.emplace_front(key, std::move(value));
   index_.emplace(key, lru_.begin());
 }
@@ -56,6 +67,15 @@ void PathCache::Clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   index_.clear();
   lru_.clear();
+  value_bytes_ = 0;
+}
+
+std::size_t PathCache::MemoryBytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // A list node (two pointers and the entry) and a hash node (next pointer, hash, key, iterator).
+  constexpr std::size_t kPerEntry =
+      2 * sizeof(void*) + sizeof(Entry) + 3 * sizeof(void*) + sizeof(PathCacheKey);
+  return value_bytes_ + index_.size() * kPerEntry + index_.bucket_count() * sizeof(void*);
 }
 
 PathCacheCounters PathCache::counters() const {

@@ -65,6 +65,8 @@ class PathCache {
   void Clear();
 
   PathCacheCounters counters() const;
+  // Bytes the entries hold (their cells and waypoints, and the index), estimated.
+  std::size_t MemoryBytes() const;
   std::size_t capacity() const { return capacity_; }
 
  private:
@@ -78,6 +80,7 @@ class PathCache {
   std::list<Entry> lru_;  // front: most recently used
   std::unordered_map<PathCacheKey, std::list<Entry>::iterator, KeyHash> index_;
   std::uint64_t newest_revision_ = 0;  // the highest revision Put so far
+  std::size_t value_bytes_ = 0;        // the entries' CachedPath bytes
   std::uint64_t hits_ = 0;
   std::uint64_t misses_ = 0;
   std::uint64_t evictions_ = 0;

@@ -277,4 +277,16 @@ void Regions::SplitCheck(const std::uint8_t* flags, std::uint8_t open_bit,
   }
 }
 
+std::size_t Regions::MemoryBytes() const {
+  std::size_t bytes =
+      label_.capacity() * sizeof(std::uint32_t) + parent_.capacity() * sizeof(std::uint32_t) +
+      rank_.capacity() + stamp_.capacity() * sizeof(std::uint32_t) +
+      group_.capacity() * sizeof(std::uint32_t) + queue_.capacity() * sizeof(CellIndex) +
+      ring_.capacity() * sizeof(ring_[0]) + groups_.capacity() * sizeof(Group);
+  for (const Group& g : groups_) {
+    bytes += g.cells.capacity() * sizeof(CellIndex) + g.members.capacity() * sizeof(std::uint32_t);
+  }
+  return bytes;
+}
+
 }  // namespace walk::nav::live

@@ -45,6 +45,8 @@ class Regions {
 
   // Sizes the labels for a width × height grid. Labels are undefined until LabelAll.
   void Resize(std::int32_t width, std::int32_t height);
+  // Bytes held: labels, union-find and scratch.
+  std::size_t MemoryBytes() const;
 
   // Labels every cell from scratch: a cell is open when flags[i] & open_bit.
   void LabelAll(const std::uint8_t* flags, std::uint8_t open_bit);

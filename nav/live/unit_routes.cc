@@ -64,6 +64,16 @@ std::optional<UnitRoute> KeepRoute(const LiveGrid& grid, const UnitRoute& old, C
   return kept;
 }
 
+namespace {
+
+std::size_t BytesOf(const std::shared_ptr<const UnitRoute>& r) {
+  if (r == nullptr) return 0;
+  return sizeof(UnitRoute) + r->cells.capacity() * sizeof(Cell) +
+         r->waypoint_at.capacity() * sizeof(std::uint32_t);
+}
+
+}  // namespace
+
 UnitRoutes::UnitRoutes(std::size_t capacity) : capacity_(capacity) {}
 
 std::shared_ptr<const UnitRoute> UnitRoutes::Get(std::uint64_t unit) {
@@ -81,15 +91,18 @@ void UnitRoutes::Put(std::uint64_t unit, std::shared_ptr<const UnitRoute> route)
   auto it = index_.find(unit);
   if (it != index_.end()) {
     dropped = std::move(it->second->second);
+    value_bytes_ += BytesOf(route) - BytesOf(dropped);
     it->second->second = std::move(route);
     lru_.splice(lru_.begin(), lru_, it->second);
     return;
   }
   if (index_.size() >= capacity_) {
     dropped = std::move(lru_.back().second);
+    value_bytes_ -= BytesOf(dropped);
     index_.erase(lru_.back().first);
     lru_.pop_back();
   }
+  value_bytes_ += BytesOf(route);
   lru_.emplace_front(unit, std::move(route));
   index_.emplace(unit, lru_.begin());
 }
@@ -97,6 +110,13 @@ void UnitRoutes::Put(std::uint64_t unit, std::shared_ptr<const UnitRoute> route)
 std::size_t UnitRoutes::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return index_.size();
+}
+
+std::size_t UnitRoutes::MemoryBytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  constexpr std::size_t kPerEntry =
+      2 * sizeof(void*) + sizeof(Entry) + 3 * sizeof(void*) + sizeof(std::uint64_t);
+  return value_bytes_ + index_.size() * kPerEntry + index_.bucket_count() * sizeof(void*);
 }
 
 }  // namespace walk::nav::live

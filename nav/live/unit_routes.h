@@ -54,6 +54,8 @@ class UnitRoutes {
   std::shared_ptr<const UnitRoute> Get(std::uint64_t unit);
   void Put(std::uint64_t unit, std::shared_ptr<const UnitRoute> route);
   std::size_t size() const;
+  // Bytes the kept routes hold, estimated.
+  std::size_t MemoryBytes() const;
   std::size_t capacity() const { return capacity_; }
 
  private:
@@ -62,6 +64,7 @@ class UnitRoutes {
   mutable std::mutex mutex_;
   std::list<Entry> lru_;  // front: most recently used
   std::unordered_map<std::uint64_t, std::list<Entry>::iterator> index_;
+  std::size_t value_bytes_ = 0;  // the routes' bytes
 };
 
 }  // namespace walk::nav::live
