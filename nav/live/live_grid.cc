@@ -24,6 +24,7 @@ LiveGrid::LiveGrid(const Layers& layers)
       values_(layers.cell_count(), CellValue::kWalkable),
       flags_(layers.cell_count(), 0) {
   for (Regions& r : regions_) r.Resize(width_, height_);
+  clearance_.Resize(width_, height_);
   RebuildAll(layers);
 }
 
@@ -146,6 +147,7 @@ RebuildStats LiveGrid::RebuildAll(const Layers& layers) {
   const CellRect all{0, 0, width_, height_};
   ComposeRegion(layers, all);
   UpdateNear(all);
+  clearance_.ComputeAll(flags_.data());
   for (int p = 0; p < kPassabilityCount; ++p) {
     regions_[p].LabelAll(flags_.data(), OpenBit(static_cast<Passability>(p)));
     stats.region_cells += regions_[p].last_stats().cells_visited;
@@ -193,6 +195,7 @@ RebuildStats LiveGrid::RebuildDirty(const Layers& layers, std::vector<CellRect> 
   for (const CellRect& r : rects) {
     ComposeRegion(layers, r);
     UpdateNear(Expand(r, 1));
+    clearance_.Update(flags_.data(), r);
     for (int p = 0; p < kPassabilityCount; ++p) {
       regions_[p].Update(flags_.data(), OpenBit(static_cast<Passability>(p)), r);
       stats.region_cells += regions_[p].last_stats().cells_visited;
@@ -212,7 +215,7 @@ std::size_t LiveGrid::MemoryBytes() const {
                       near_scratch_.capacity() + footprints_.capacity() * sizeof(void*) +
                       doorways_.capacity() * sizeof(void*);
   for (const Regions& r : regions_) bytes += r.MemoryBytes();
-  return bytes;
+  return bytes + clearance_.MemoryBytes();
 }
 
 }  // namespace walk::nav::live

@@ -16,6 +16,8 @@
 //      never a resource, a building or a shut gate standing on them.
 // ComposeRegion is the only place a cell is composed; a full rebuild is ComposeRegion over the
 // whole map, so a full rebuild and any sum of regional rebuilds give the same grid.
+// The clearance map (clearance.h) is computed whole by RebuildAll and, by RebuildDirty, over each
+// dirty rectangle grown by kClearanceReach only.
 //
 // Thread safety: const members may be called concurrently; Rebuild* need exclusive access
 // (LiveWorld holds its shared_mutex exclusively around them).
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "nav/live/cell.h"
+#include "nav/live/clearance.h"
 #include "nav/live/layers.h"
 #include "nav/live/regions.h"
 
@@ -38,6 +41,7 @@ inline constexpr std::uint8_t kHeavyNear = 0x08;  // one of the 8 neighbours is 
 inline constexpr std::uint8_t kPortal = 0x10;     // a bridge deck or hill entrance cell
 static_assert(kLightNear == kLightOpen << 2 && kHeavyNear == kHeavyOpen << 2,
               "LiveGrid::UpdateNear shifts open bits into near bits");
+static_assert(kLightOpen == 0x01 && kHeavyOpen == 0x02, "Clearance::Update reads these bits");
 
 constexpr std::uint8_t OpenBit(Passability p) {
   return p == Passability::kLight ? kLightOpen : kHeavyOpen;
@@ -88,10 +92,20 @@ class LiveGrid {
   const std::uint8_t* flags() const { return flags_.data(); }
   bool Open(CellIndex i, Passability p) const { return (flags_[i] & OpenBit(p)) != 0; }
   bool Open(Cell c, Passability p) const { return InBounds(c) && Open(Index(c), p); }
+  // True when a body needing clearance `need` (BodyClass::need) fits on cell `c`: on the map,
+  // open, and clear enough. need 0 is Open.
+  bool Fits(Cell c, Passability p, std::uint16_t need) const {
+    return Open(c, p) && clearance_.At(Index(c), p) >= need;
+  }
+  bool Fits(CellIndex i, Passability p, std::uint16_t need) const {
+    return Open(i, p) && clearance_.At(i, p) >= need;
+  }
+  // Every cell's clearance per passability (clearance.h), kept with the grid.
+  const Clearance& clearance() const { return clearance_; }
   bool Portal(CellIndex i) const { return (flags_[i] & kPortal) != 0; }
   const std::vector<CellValue>& values() const { return values_; }
   const std::vector<std::uint8_t>& flag_vector() const { return flags_; }
-  // Bytes held: cells, flags, both passabilities' regions and the composition scratch.
+  // Bytes held: cells, flags, both passabilities' regions and clearances, and the scratch.
   std::size_t MemoryBytes() const;
   // Later revisions count on from `revision` (a reset world's grid keeps its numbers rising, so
   // nothing keyed by an answer from before the reset matches one after it).
@@ -117,6 +131,7 @@ class LiveGrid {
   std::vector<CellValue> values_;
   std::vector<std::uint8_t> flags_;
   Regions regions_[kPassabilityCount];
+  Clearance clearance_;
 
   // Composition scratch, per cell of the region being composed; grown to the whole map by the
   // first full rebuild and kept (7 bytes a cell), so a full rebuild allocates nothing.

@@ -18,23 +18,25 @@ int StepDirection(Cell a, Cell b) {
   return -1;
 }
 
-std::uint32_t PriceCells(const LiveGrid& grid, std::span<const Cell> cells, Passability p) {
+std::uint32_t PriceCells(const LiveGrid& grid, std::span<const Cell> cells, Passability p,
+                         BodyClass body) {
   if (cells.empty()) return kNoCost;
-  if (!grid.Open(cells[0], p)) return kNoCost;
+  if (!grid.Fits(cells[0], p, body.need)) return kNoCost;
   std::uint32_t cost = 0;
   int previous = -1;
   for (std::size_t k = 1; k < cells.size(); ++k) {
     const Cell a = cells[k - 1], b = cells[k];
     const int d = StepDirection(a, b);
-    if (d < 0 || !grid.Open(b, p)) return kNoCost;
+    if (d < 0 || !grid.Fits(b, p, body.need)) return kNoCost;
     const bool diagonal = (d & 1) != 0;
-    if (diagonal &&
-        (!grid.Open(Cell{a.x + kDirX[d], a.y}, p) || !grid.Open(Cell{a.x, a.y + kDirY[d]}, p))) {
+    if (diagonal && (!grid.Fits(Cell{a.x + kDirX[d], a.y}, p, body.need) ||
+                     !grid.Fits(Cell{a.x, a.y + kDirY[d]}, p, body.need))) {
       return kNoCost;
     }
     cost += diagonal ? kDiagonalCost : kStraightCost;
     if (grid.flags()[grid.Index(b)] & NearBit(p)) cost += kClearanceCost;
     if (previous >= 0 && previous != d) cost += kTurnCost;
+    cost += OverlapPrice(grid.clearance().At(grid.Index(b), p), body.half_width);
     previous = d;
   }
   return cost;
@@ -54,12 +56,35 @@ void LiveSearch::Prepare(std::uint32_t cell_count) {
 }
 
 SearchResult LiveSearch::FindPath(const LiveGrid& grid, Cell start, Cell goal,
-                                  Passability passability, std::vector<Cell>* cells) {
+                                  Passability passability, std::vector<Cell>* cells,
+                                  BodyClass body) {
   assert(grid.InBounds(start) && grid.InBounds(goal));
   SearchResult result;
   if (!grid.Open(start, passability) || !grid.Open(goal, passability)) return result;
+  if (body.wide()) {
+    if (!grid.Fits(start, passability, body.need) || !grid.Fits(goal, passability, body.need)) {
+      result.too_narrow = true;
+      return result;
+    }
+    if (body.half_width != overlap_width_) {
+      FillOverlapTable(body.half_width, overlap_);
+      overlap_width_ = body.half_width;
+    }
+    result = Search<true>(grid, start, goal, passability, body);
+  } else {
+    result = Search<false>(grid, start, goal, passability, body);
+  }
+  if (result.found && cells != nullptr) WalkBack(grid, start, goal, cells);
+  return result;
+}
+
+template <bool kWide>
+SearchResult LiveSearch::Search(const LiveGrid& grid, Cell start, Cell goal,
+                                Passability passability, BodyClass body) {
+  SearchResult result;
   Prepare(grid.cell_count());
   const std::uint8_t* flags = grid.flags();
+  const std::uint16_t* clear = grid.clearance().values(passability);
   const std::uint8_t open_bit = OpenBit(passability);
   const std::uint8_t near_bit = NearBit(passability);
   const std::int32_t w = grid.width();
@@ -67,6 +92,11 @@ SearchResult LiveSearch::FindPath(const LiveGrid& grid, Cell start, Cell goal,
   const CellIndex from = grid.Index(start);
   const CellIndex to = grid.Index(goal);
   const std::int32_t step_offset[8] = {1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1};
+  // A cell the searching body may enter.
+  auto enterable = [&](CellIndex c) {
+    if constexpr (kWide) return (flags[c] & open_bit) != 0 && clear[c] >= body.need;
+    return (flags[c] & open_bit) != 0;
+  };
 
   std::uint32_t f_min = OctileCost(start, goal);  // the bucket being drained
   std::size_t queued = 0;
@@ -120,14 +150,12 @@ SearchResult LiveSearch::FindPath(const LiveGrid& grid, Cell start, Cell goal,
     bool open[8] = {};
     for (int d = 0; d < 8; d += 2) {
       const std::int32_t nx = vx + kDirX[d], ny = vy + kDirY[d];
-      open[d] =
-          nx >= 0 && ny >= 0 && nx < w && ny < h &&
-          (flags[static_cast<CellIndex>(static_cast<std::int32_t>(v) + step_offset[d])] & open_bit);
+      open[d] = nx >= 0 && ny >= 0 && nx < w && ny < h &&
+                enterable(static_cast<CellIndex>(static_cast<std::int32_t>(v) + step_offset[d]));
     }
     for (int d = 1; d < 8; d += 2) {
       if (!open[d - 1] || !open[(d + 1) & 7]) continue;
-      open[d] = (flags[static_cast<CellIndex>(static_cast<std::int32_t>(v) + step_offset[d])] &
-                 open_bit) != 0;
+      open[d] = enterable(static_cast<CellIndex>(static_cast<std::int32_t>(v) + step_offset[d]));
     }
     for (int d = 0; d < 8; ++d) {
       if (!open[d]) continue;
@@ -135,12 +163,20 @@ SearchResult LiveSearch::FindPath(const LiveGrid& grid, Cell start, Cell goal,
       std::uint32_t g = g_v + ((d & 1) ? kDiagonalCost : kStraightCost);
       if (flags[n] & near_bit) g += kClearanceCost;
       if (!(arrive & (1u << d))) g += kTurnCost;
+      if constexpr (kWide) g += overlap_[clear[n]];
       relax(n, vx + kDirX[d], vy + kDirY[d], g, d);
     }
   }
-  if (!result.found || cells == nullptr) return result;
+  return result;
+}
 
-  // Walk back: keep going straight where that was as cheap, else take any cheapest arrival.
+void LiveSearch::WalkBack(const LiveGrid& grid, Cell start, Cell goal,
+                          std::vector<Cell>* cells) const {
+  // Keep going straight where that was as cheap, else take any cheapest arrival.
+  const std::int32_t w = grid.width();
+  const std::int32_t step_offset[8] = {1, w + 1, w, w - 1, -1, -w - 1, -w, -w + 1};
+  const CellIndex from = grid.Index(start);
+  const CellIndex to = grid.Index(goal);
   cells->clear();
   CellIndex c = to;
   int d = std::countr_zero(static_cast<unsigned>(node_[to].arrive));
@@ -155,7 +191,6 @@ SearchResult LiveSearch::FindPath(const LiveGrid& grid, Cell start, Cell goal,
   }
   cells->push_back(start);
   std::reverse(cells->begin(), cells->end());
-  return result;
 }
 
 }  // namespace walk::nav::live

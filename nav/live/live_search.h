@@ -23,6 +23,16 @@
 // place; stale entries are skipped when popped. On the 800 × 800 benchmark map this halves the
 // time of a 4-ary heap with inline keys (docs/live_grids.md).
 //
+// Wide bodies (clearance.h): a search may carry a BodyClass. A body of radius r enters only cells
+// whose clearance is at least r, and a diagonal needs both flanks to fit as well (the corner rule
+// at that radius); a start or goal the body does not fit on finds nothing (too_narrow). A
+// formation of half-width w pays OverlapPrice (at most kOverlapCost - 1) on entering a cell of
+// clearance below w, on top of the prices above. The price of a step still depends only on the
+// cell entered and the turn, so one label per cell stays exact; the heuristic (octile, no overlap)
+// stays admissible and consistent. The widest f spread grows to 30 + kOverlapCost = 50, which the
+// ring of 64 buckets still holds (static_assert below). A search with BodyClass{} (radius 0, no
+// half-width) runs the narrow code path unchanged: the wide one is a separate instantiation.
+//
 // A LiveSearch owns its buffers: sized once to the largest grid it has searched (the buckets grow
 // to their high-water mark and keep it) and generation-stamped, so nothing is cleared or allocated
 // per search. One LiveSearch per thread; it is not thread-safe, the LiveGrid it reads is shared
@@ -35,6 +45,7 @@
 #include <vector>
 
 #include "nav/live/cell.h"
+#include "nav/live/clearance.h"
 #include "nav/live/live_grid.h"
 
 namespace walk::nav::live {
@@ -64,10 +75,11 @@ inline std::uint32_t OctileCost(Cell a, Cell b) {
 // The direction (0..7) of the step a -> b between 8-neighbours, or -1.
 int StepDirection(Cell a, Cell b);
 
-// The price of walking `cells` (each an 8-neighbour of the one before) under the rules above, or
-// kNoCost when a cell is closed or off the map, two cells are not neighbours, or a diagonal cuts
-// a corner. One cell costs 0.
-std::uint32_t PriceCells(const LiveGrid& grid, std::span<const Cell> cells, Passability p);
+// The price of walking `cells` (each an 8-neighbour of the one before) under the rules above for
+// `body`, or kNoCost when a cell is closed, off the map or too narrow for the body, two cells are
+// not neighbours, or a diagonal cuts a corner. One cell costs 0.
+std::uint32_t PriceCells(const LiveGrid& grid, std::span<const Cell> cells, Passability p,
+                         BodyClass body = {});
 
 // What one search cost: the counters the server exports.
 struct SearchStats {
@@ -77,6 +89,8 @@ struct SearchStats {
 
 struct SearchResult {
   bool found = false;
+  // Nothing searched: the start or goal is open but the body does not fit there.
+  bool too_narrow = false;
   std::uint32_t cost = kNoCost;
   SearchStats stats;
 };
@@ -89,9 +103,9 @@ class LiveSearch {
 
   // The cheapest path from `start` to `goal` (both on the map) for `passability`. When `cells` is
   // non-null and a path is found it receives the cells from start to goal inclusive. A closed start
-  // or goal finds nothing without expanding anything.
+  // or goal finds nothing without expanding anything; so does one `body` does not fit on.
   SearchResult FindPath(const LiveGrid& grid, Cell start, Cell goal, Passability passability,
-                        std::vector<Cell>* cells = nullptr);
+                        std::vector<Cell>* cells = nullptr, BodyClass body = {});
 
  private:
   // A queue entry carries its key: the cost the cell was queued with (stale when it no longer
@@ -107,13 +121,24 @@ class LiveSearch {
     std::uint8_t arrive;    // directions achieving g (bit d: entered moving in direction d)
     std::uint8_t expanded;  // `arrive` as it was when the cell was last expanded (0: never)
   };
-  static constexpr std::uint32_t kBuckets = 64;  // > the widest f spread, 30
+  static constexpr std::uint32_t kBuckets = 64;  // > the widest f spread, 30 + kOverlapCost
+  static_assert(kBuckets >
+                    kDiagonalCost + kClearanceCost + kTurnCost + kOverlapCost + kDiagonalCost,
+                "one step raises f by at most its price plus the heuristic's drop");
 
   void Prepare(std::uint32_t cell_count);
+  // The search itself; kWide adds the body's fit test and overlap price.
+  template <bool kWide>
+  SearchResult Search(const LiveGrid& grid, Cell start, Cell goal, Passability passability,
+                      BodyClass body);
+  // The cells of the path found to `goal`, start to goal.
+  void WalkBack(const LiveGrid& grid, Cell start, Cell goal, std::vector<Cell>* cells) const;
 
   std::uint32_t generation_ = 0;
   std::vector<Node> node_;                        // sized once to the cell count
   std::vector<std::vector<QueueEntry>> buckets_;  // kBuckets, indexed by f % kBuckets
+  std::uint8_t overlap_[kClearanceCap + 1] = {};  // OverlapPrice by clearance, for overlap_width_
+  std::uint16_t overlap_width_ = 0;
 };
 
 }  // namespace walk::nav::live

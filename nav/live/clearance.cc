@@ -1,0 +1,135 @@
+#include "nav/live/clearance.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+
+namespace walk::nav::live {
+namespace {
+
+// max(2a − 1, 0)²: the term of a closed cell a cells away along one axis, as 4·d².
+constexpr std::uint32_t AxisTerm(std::int32_t a) {
+  return a <= 0 ? 0 : static_cast<std::uint32_t>((2 * a - 1) * (2 * a - 1));
+}
+static_assert(AxisTerm(kClearanceReach + 1) > kClearanceCap,
+              "a closed cell beyond the reach cannot lower a capped clearance");
+
+absl::Status CheckLength(double value, const char* field) {
+  if (std::isfinite(value) && value >= 0.0 && value <= kMaxBodyRadius) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      field, ": ", value, " is not a length in cells within [0, ", kMaxBodyRadius, "]"));
+}
+
+// The horizontal terms of map row `y` for columns r.x0 .. r.x1 - 1 into `out`: AxisTerm of the
+// distance to the nearest closed column (capped), every column off the map closed.
+void RowTerms(const std::uint8_t* flags, std::uint8_t open_bit, std::int32_t width,
+              std::int32_t height, std::int32_t y, const CellRect& r, std::uint16_t* out) {
+  const std::int32_t n = r.x1 - r.x0;
+  if (y < 0 || y >= height) {
+    std::fill_n(out, n, std::uint16_t{0});
+    return;
+  }
+  const std::uint8_t* row = flags + static_cast<std::size_t>(y) * width;
+  auto closed = [&](std::int32_t x) { return x < 0 || x >= width || !(row[x] & open_bit); };
+  constexpr std::int32_t kFar = kClearanceReach + 1;
+  // Left to right: the distance to the nearest closed column at or left of x.
+  std::int32_t last = r.x0 - kClearanceReach - kFar;
+  for (std::int32_t x = r.x0 - kClearanceReach; x < r.x1; ++x) {
+    if (closed(x)) last = x;
+    if (x >= r.x0) out[x - r.x0] = static_cast<std::uint16_t>(std::min(x - last, kFar));
+  }
+  // Right to left: at or right of x, then the term of the nearer.
+  std::int32_t next = r.x1 - 1 + kFar + kClearanceReach;
+  for (std::int32_t x = r.x1 - 1 + kClearanceReach; x >= r.x0; --x) {
+    if (closed(x)) next = x;
+    if (x >= r.x1) continue;
+    const std::int32_t a = std::min<std::int32_t>({out[x - r.x0], next - x, kFar});
+    out[x - r.x0] = static_cast<std::uint16_t>(std::min<std::uint32_t>(AxisTerm(a), kClearanceCap));
+  }
+}
+
+}  // namespace
+
+absl::Status ValidateBody(double radius, double half_width) {
+  if (absl::Status s = CheckLength(radius, "radius"); !s.ok()) return s;
+  return CheckLength(half_width, "formation_half_width");
+}
+
+BodyClass ClassifyBody(double radius, double half_width) {
+  constexpr double kSlack = 1e-9;  // 4·0.5² must stay 1, not round up to 2
+  BodyClass body;
+  body.need = static_cast<std::uint16_t>(std::max(0.0, std::ceil(4.0 * radius * radius - kSlack)));
+  body.half_width =
+      static_cast<std::uint16_t>(std::max(0.0, std::ceil(half_width * kHalfWidthSteps - kSlack)));
+  return body;
+}
+
+std::uint32_t OverlapPrice(std::uint16_t clearance4, std::uint16_t half_width) {
+  if (half_width == 0) return 0;
+  const double w = static_cast<double>(half_width) / kHalfWidthSteps;
+  const double d = std::sqrt(static_cast<double>(clearance4)) / 2.0;
+  if (d >= w) return 0;
+  return static_cast<std::uint32_t>(std::lround(kOverlapCost * (w - d) / w));
+}
+
+void FillOverlapTable(std::uint16_t half_width, std::uint8_t* table) {
+  for (std::uint32_t v = 0; v <= kClearanceCap; ++v) {
+    table[v] = static_cast<std::uint8_t>(OverlapPrice(static_cast<std::uint16_t>(v), half_width));
+  }
+}
+
+void Clearance::Resize(std::int32_t width, std::int32_t height) {
+  width_ = width;
+  height_ = height;
+  for (std::vector<std::uint16_t>& v : values_) {
+    v.assign(static_cast<std::size_t>(width) * height, 0);
+  }
+}
+
+void Clearance::Compute(const std::uint8_t* flags, std::uint8_t open_bit, std::int32_t width,
+                        std::int32_t height, const CellRect& r, std::uint16_t* out,
+                        std::vector<std::uint16_t>* scratch) {
+  if (r.empty()) return;
+  const std::int32_t n = r.x1 - r.x0;
+  const std::int32_t rows = r.y1 - r.y0 + 2 * kClearanceReach;
+  scratch->resize(static_cast<std::size_t>(rows) * n);
+  for (std::int32_t k = 0; k < rows; ++k) {
+    RowTerms(flags, open_bit, width, height, r.y0 - kClearanceReach + k, r,
+             scratch->data() + static_cast<std::size_t>(k) * n);
+  }
+  // Row y's window of terms starts at scratch row y - r.y0 (map row y - kClearanceReach).
+  for (std::int32_t y = r.y0; y < r.y1; ++y) {
+    std::uint16_t* o = out + static_cast<std::size_t>(y) * width + r.x0;
+    std::fill_n(o, n, kClearanceCap);
+    for (std::int32_t dy = -kClearanceReach; dy <= kClearanceReach; ++dy) {
+      const std::uint16_t t = static_cast<std::uint16_t>(AxisTerm(dy < 0 ? -dy : dy));
+      const std::uint16_t* h =
+          scratch->data() + static_cast<std::size_t>(y - r.y0 + kClearanceReach + dy) * n;
+      for (std::int32_t k = 0; k < n; ++k) {
+        const std::uint16_t v = static_cast<std::uint16_t>(h[k] + t);
+        o[k] = v < o[k] ? v : o[k];
+      }
+    }
+  }
+}
+
+void Clearance::ComputeAll(const std::uint8_t* flags) {
+  Update(flags, CellRect{0, 0, width_, height_});
+}
+
+void Clearance::Update(const std::uint8_t* flags, const CellRect& changed) {
+  const CellRect r = Intersect(Expand(changed, kClearanceReach), CellRect{0, 0, width_, height_});
+  for (int p = 0; p < kPassabilityCount; ++p) {
+    const std::uint8_t open_bit = p == 0 ? 0x01 : 0x02;  // kLightOpen, kHeavyOpen (live_grid.h)
+    Compute(flags, open_bit, width_, height_, r, values_[p].data(), &scratch_);
+  }
+}
+
+std::size_t Clearance::MemoryBytes() const {
+  std::size_t bytes = scratch_.capacity() * sizeof(std::uint16_t);
+  for (const std::vector<std::uint16_t>& v : values_) bytes += v.capacity() * sizeof(std::uint16_t);
+  return bytes;
+}
+
+}  // namespace walk::nav::live
