@@ -14,7 +14,8 @@ FallbackQueue::~FallbackQueue() {
 }
 
 FallbackQueue::Key FallbackQueue::KeyOf(const LiveWorld* world, const DeferredSearch& s) {
-  return Key{world, s.start.x, s.start.y, s.goal.x, s.goal.y, s.passability};
+  return Key{world,    s.start.x,     s.start.y,   s.goal.x,
+             s.goal.y, s.passability, s.body.need, s.body.half_width};
 }
 
 bool FallbackQueue::Push(std::shared_ptr<LiveWorld> world, const DeferredSearch& search) {
@@ -75,7 +76,7 @@ std::size_t FallbackQueue::Serve(std::size_t max, std::uint64_t max_cells) {
       std::lock_guard<std::mutex> lock(mu_);
       if (!TakeNext(&world, &search)) break;
     }
-    cells += world->ServeFallback(search.start, search.goal, search.passability);
+    cells += world->ServeFallback(search.start, search.goal, search.passability, search.body);
     ++ran;
     std::lock_guard<std::mutex> lock(mu_);
     ++counters_.served;

@@ -74,8 +74,9 @@ class FallbackQueue {
   bool IsWaiting(const LiveWorld* world, const DeferredSearch& search) const;
 
  private:
+  // World, start, goal, passability and body (radius class, half-width class).
   using Key = std::tuple<const LiveWorld*, std::int32_t, std::int32_t, std::int32_t, std::int32_t,
-                         Passability>;
+                         Passability, std::uint16_t, std::uint16_t>;
   static Key KeyOf(const LiveWorld* world, const DeferredSearch& s);
   // Takes the next search, the world after `last_world_` first. Call with mu_ held.
   bool TakeNext(std::shared_ptr<LiveWorld>* world, DeferredSearch* search);

@@ -38,7 +38,8 @@ Cell SlotOffset(const FormationSlot& slot, double facing_degrees) {
 }
 
 void PlanFormationAt(const LiveGrid& grid, Cell center, std::span<const FormationSlot> slots,
-                     double facing_degrees, Passability passability, FormationPlan* plan) {
+                     double facing_degrees, Passability passability, FormationPlan* plan,
+                     std::uint16_t need) {
   plan->center = center;
   plan->slots.assign(slots.size(), SlotTarget{center, SlotOutcome::kCentre});
   plan->used = 0;
@@ -50,14 +51,15 @@ void PlanFormationAt(const LiveGrid& grid, Cell center, std::span<const Formatio
     const Cell cell{center.x + offset.x, center.y + offset.y};
     if (cell == center) {
       target.outcome = SlotOutcome::kCentre;
-    } else if (!grid.Open(cell, passability)) {
+    } else if (!grid.Fits(cell, passability, need)) {
       target.outcome = SlotOutcome::kClosed;
     } else if (on_crossing) {
       target.outcome = SlotOutcome::kCrossing;
     } else if (!grid.Reachable(center, cell, passability) ||
-               !SegmentClear(grid, center, cell, passability)) {
+               !SegmentClear(grid, center, cell, passability, false, nullptr, need)) {
       target.outcome = SlotOutcome::kCutOff;
-    } else if (!SegmentClear(grid, center, cell, passability, /*reject_portals=*/true) ||
+    } else if (!SegmentClear(grid, center, cell, passability, /*reject_portals=*/true, nullptr,
+                             need) ||
                grid.Portal(grid.Index(cell))) {
       target.outcome = SlotOutcome::kCrossing;
     } else {

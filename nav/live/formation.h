@@ -15,6 +15,9 @@
 // Because a used slot is joined to the centre by a clear straight line, a path to the centre
 // extended by that line's cells is a valid path to the slot (PathGroup relies on it).
 //
+// With `need` (BodyClass::need: the one-body radius, never the formation's half-width) a slot cell
+// must fit the body and its line from the centre must be clear at that radius.
+//
 // PlanFormation reads the grid only: call it under the world's shared lock.
 #pragma once
 
@@ -67,6 +70,7 @@ Cell SlotOffset(const FormationSlot& slot, double facing_degrees);
 
 // Plans the targets of `slots` around `center` (already standable for `passability`).
 void PlanFormationAt(const LiveGrid& grid, Cell center, std::span<const FormationSlot> slots,
-                     double facing_degrees, Passability passability, FormationPlan* plan);
+                     double facing_degrees, Passability passability, FormationPlan* plan,
+                     std::uint16_t need = 0);
 
 }  // namespace walk::nav::live

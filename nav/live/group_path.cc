@@ -57,23 +57,25 @@ std::size_t PickAnchor(std::span<const GroupMember> members, MayShare&& may_shar
 // `target` along the clear line from the corridor's end. False when no leg joins.
 bool JoinCorridor(const LiveGrid& grid, const GroupMember& m, Cell target,
                   const std::vector<Cell>& corridor, Passability corridor_pass, std::int32_t radius,
-                  MemberPath* out) {
+                  BodyClass body, MemberPath* out) {
   std::vector<Cell> leg, tail;
-  if (!(target == corridor.back()) &&
-      !SegmentClear(grid, corridor.back(), target, corridor_pass, /*reject_portals=*/true, &tail)) {
+  if (!(target == corridor.back()) && !SegmentClear(grid, corridor.back(), target, corridor_pass,
+                                                    /*reject_portals=*/true, &tail, body.need)) {
     return false;
   }
   const std::size_t limit = std::min(corridor.size() - 1, static_cast<std::size_t>(2 * radius));
   for (std::size_t j = limit + 1; j-- > 0;) {
     const Cell c = corridor[j];
     if (std::max(std::abs(c.x - m.start.x), std::abs(c.y - m.start.y)) > radius) continue;
-    if (!SegmentClear(grid, m.start, c, corridor_pass, /*reject_portals=*/true, &leg)) continue;
+    if (!SegmentClear(grid, m.start, c, corridor_pass, /*reject_portals=*/true, &leg, body.need)) {
+      continue;
+    }
     out->cells = leg;
     out->cells.insert(out->cells.end(), corridor.begin() + static_cast<std::ptrdiff_t>(j) + 1,
                       corridor.end());
     if (tail.size() > 1) out->cells.insert(out->cells.end(), tail.begin() + 1, tail.end());
-    out->cost = PriceCells(grid, out->cells, corridor_pass);
-    out->waypoints = PullTaut(grid, out->cells, corridor_pass);
+    out->cost = PriceCells(grid, out->cells, corridor_pass, body);
+    out->waypoints = PullTaut(grid, out->cells, corridor_pass, body.need);
     out->route = GroupRoute::kShared;
     return true;
   }
@@ -84,7 +86,7 @@ bool JoinCorridor(const LiveGrid& grid, const GroupMember& m, Cell target,
 
 void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell goal,
                std::span<const Cell> targets, const GroupOptions& options,
-               const GroupPathFn& find_path, GroupPlan* plan) {
+               const GroupPathFn& find_path, GroupPlan* plan, BodyClass body) {
   *plan = GroupPlan{};
   plan->goal = goal;
   plan->members.resize(members.size());
@@ -93,9 +95,9 @@ void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell 
   });
   const Passability corridor_pass = any_heavy ? Passability::kHeavy : Passability::kLight;
   plan->corridor_passability = corridor_pass;
-  const bool goal_open = grid.Open(goal, corridor_pass);
+  const bool goal_open = grid.Fits(goal, corridor_pass, body.need);
   auto may_share = [&](const GroupMember& m) {
-    return goal_open && grid.Open(m.start, corridor_pass) &&
+    return goal_open && grid.Fits(m.start, corridor_pass, body.need) &&
            grid.Reachable(m.start, goal, corridor_pass);
   };
   const std::size_t anchor = PickAnchor(members, may_share);
@@ -110,7 +112,7 @@ void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell 
     const GroupMember& m = members[k];
     MemberPath& out = plan->members[k];
     out.target = targets.empty() ? goal : targets[k];
-    if (!grid.Open(m.start, m.passability)) {
+    if (!grid.Fits(m.start, m.passability, body.need)) {
       out.route = GroupRoute::kStartBlocked;
       continue;
     }
@@ -118,11 +120,11 @@ void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell 
     const bool local = std::max(std::abs(m.start.x - anchor_start.x),
                                 std::abs(m.start.y - anchor_start.y)) <= radius;
     if (!corridor.empty() && local && may_share(m) &&
-        JoinCorridor(grid, m, out.target, corridor, corridor_pass, radius, &out)) {
+        JoinCorridor(grid, m, out.target, corridor, corridor_pass, radius, body, &out)) {
       ++plan->shared;
       continue;
     }
-    if (!grid.Open(out.target, m.passability) ||
+    if (!grid.Fits(out.target, m.passability, body.need) ||
         !grid.Reachable(m.start, out.target, m.passability)) {
       out.route = GroupRoute::kUnreachable;
       continue;
@@ -134,7 +136,7 @@ void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell 
     plan->fallback_cells += own.cells_expanded;
     if (own.path == nullptr) {
       out.route = GroupRoute::kDeferred;
-      plan->deferred_requests.push_back(DeferredSearch{m.start, out.target, m.passability});
+      plan->deferred_requests.push_back(DeferredSearch{m.start, out.target, m.passability, body});
       ++plan->deferred;
       continue;
     }

@@ -22,6 +22,11 @@
 // searches are handed to the caller (GroupPlan::deferred_requests) to run later, and a later plan
 // finds them cached.
 //
+// Wide bodies: a plan may carry a BodyClass (clearance.h). Its radius is every hard test's (a
+// start, the goal or a target the body does not fit on, the legs and the slot lines at that
+// radius); the corridor and the fallbacks are searched with the radius and the formation
+// half-width (the caller's GroupPathFn applies them); shared paths are priced with both.
+//
 // PlanGroup reads the grid only: call it under the world's shared lock.
 #pragma once
 
@@ -32,6 +37,7 @@
 #include <vector>
 
 #include "nav/live/cell.h"
+#include "nav/live/clearance.h"
 #include "nav/live/live_grid.h"
 #include "nav/live/path_cache.h"
 
@@ -65,6 +71,7 @@ struct DeferredSearch {
   Cell start;
   Cell goal;
   Passability passability = Passability::kLight;
+  BodyClass body;  // the radius and half-width classes it searches with
 };
 
 struct GroupPlan {
@@ -107,6 +114,6 @@ using GroupPathFn = std::function<GroupSearch(Cell start, Cell goal, Passability
 // clear straight line from `goal` joins (PlanFormationAt's slots).
 void PlanGroup(const LiveGrid& grid, std::span<const GroupMember> members, Cell goal,
                std::span<const Cell> targets, const GroupOptions& options,
-               const GroupPathFn& find_path, GroupPlan* plan);
+               const GroupPathFn& find_path, GroupPlan* plan, BodyClass body = {});
 
 }  // namespace walk::nav::live

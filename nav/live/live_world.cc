@@ -27,6 +27,8 @@ LiveSearch& ThreadSearch() {
 
 std::string CellText(Cell c) { return absl::StrCat("(", c.x, ", ", c.y, ")"); }
 
+BodyClass BodyOf(const PathRequest& r) { return ClassifyBody(r.radius, r.formation_half_width); }
+
 absl::Status ValidateOptions(const LiveWorldOptions& o) {
   if (o.nearest_max_radius < 0) return absl::InvalidArgumentError("nearest_max_radius < 0");
   if (o.group_local_radius < 0) return absl::InvalidArgumentError("group_local_radius < 0");
@@ -353,16 +355,16 @@ UpdateResult LiveWorld::RebuildAll() {
 }
 
 std::shared_ptr<const CachedPath> LiveWorld::CachedSearch(Cell start, Cell goal, Passability p,
-                                                          bool* from_cache,
+                                                          BodyClass body, bool* from_cache,
                                                           std::uint64_t* cells_expanded) {
-  const PathCacheKey key{grid_.Index(start), grid_.Index(goal), grid_.revision(), p};
+  const PathCacheKey key{grid_.Index(start), grid_.Index(goal), grid_.revision(), p, body};
   if (std::shared_ptr<const CachedPath> hit = cache_.Get(key)) {
     if (from_cache != nullptr) *from_cache = true;
     return hit;
   }
   if (from_cache != nullptr) *from_cache = false;
   auto path = std::make_shared<CachedPath>();
-  const SearchResult r = ThreadSearch().FindPath(grid_, start, goal, p, &path->cells);
+  const SearchResult r = ThreadSearch().FindPath(grid_, start, goal, p, &path->cells, body);
   counters_.searches.fetch_add(1, kRelaxed);
   counters_.cells_expanded.fetch_add(r.stats.cells_expanded, kRelaxed);
   counters_.heap_operations.fetch_add(r.stats.heap_operations, kRelaxed);
@@ -370,7 +372,7 @@ std::shared_ptr<const CachedPath> LiveWorld::CachedSearch(Cell start, Cell goal,
   path->found = r.found;
   if (r.found) {
     path->cost = r.cost;
-    path->waypoints = PullTaut(grid_, path->cells, p);
+    path->waypoints = PullTaut(grid_, path->cells, p, body.need);
   } else {
     path->cells.clear();
   }
@@ -380,17 +382,19 @@ std::shared_ptr<const CachedPath> LiveWorld::CachedSearch(Cell start, Cell goal,
 
 bool LiveWorld::ResolveGoal(const PathRequest& request, LivePath* out) {
   const Passability p = request.passability;
-  if (grid_.Open(request.goal, p)) return true;
+  const std::uint16_t need = BodyOf(request).need;
+  if (grid_.Fits(request.goal, p, need)) return true;
   std::optional<Cell> resolved;
   if (request.resolve_blocked_goal) {
     RingStats ring;
-    resolved =
-        ResolveToward(grid_, request.goal, request.start, p, options_.nearest_max_radius, &ring);
+    resolved = ResolveToward(grid_, request.goal, request.start, p, options_.nearest_max_radius,
+                             &ring, need);
     counters_.nearest_searches.fetch_add(1, kRelaxed);
     counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
   }
   if (!resolved) {
     out->status = PathStatus::kGoalBlocked;
+    out->too_narrow = grid_.Open(request.goal, p);
     return false;
   }
   out->goal = *resolved;
@@ -401,8 +405,9 @@ bool LiveWorld::TryKeptRoute(const PathRequest& request, LivePath* out) {
   if (request.unit == 0 || !(out->goal == request.goal)) return false;
   std::shared_ptr<const UnitRoute> old = unit_routes_.Get(request.unit);
   if (old == nullptr) return false;
-  std::optional<UnitRoute> kept = KeepRoute(grid_, *old, request.start, request.goal,
-                                            request.passability, options_.keep_goal_shift);
+  std::optional<UnitRoute> kept =
+      KeepRoute(grid_, *old, request.start, request.goal, request.passability,
+                options_.keep_goal_shift, BodyOf(request));
   if (!kept) return false;
   out->status = PathStatus::kFound;
   out->method = PathMethod::kKept;
@@ -419,12 +424,13 @@ bool LiveWorld::TryDirectLine(const PathRequest& request, LivePath* out) {
   const Cell a = request.start, b = out->goal;
   if (options_.direct_line_cells <= 0 ||
       std::max(std::abs(a.x - b.x), std::abs(a.y - b.y)) > options_.direct_line_cells ||
-      !SegmentClear(grid_, a, b, request.passability, /*reject_portals=*/true, &out->cells)) {
+      !SegmentClear(grid_, a, b, request.passability, /*reject_portals=*/true, &out->cells,
+                    BodyOf(request).need)) {
     return false;
   }
   out->status = PathStatus::kFound;
   out->method = PathMethod::kDirect;
-  out->cost = PriceCells(grid_, out->cells, request.passability);
+  out->cost = PriceCells(grid_, out->cells, request.passability, BodyOf(request));
   out->waypoints = a == b ? std::vector<Cell>{a} : std::vector<Cell>{a, b};
   counters_.direct_lines.fetch_add(1, kRelaxed);
   return true;
@@ -432,6 +438,7 @@ bool LiveWorld::TryDirectLine(const PathRequest& request, LivePath* out) {
 
 void LiveWorld::StepOutPath(const PathRequest& request, LivePath* out) {
   const Passability p = request.passability;
+  const BodyClass body = BodyOf(request);
   const std::vector<StepOut> outs = StepOuts(grid_, request.start, p);
   out->status = outs.empty() ? PathStatus::kStartBlocked : PathStatus::kUnreachable;
   if (outs.empty() || !ResolveGoal(request, out)) return;
@@ -447,8 +454,8 @@ void LiveWorld::StepOutPath(const PathRequest& request, LivePath* out) {
   for (std::size_t k : order) {
     if (bound(k) >= best) break;
     const Cell exit = outs[k].cells.back();
-    if (!grid_.Reachable(exit, out->goal, p)) continue;
-    std::shared_ptr<const CachedPath> rest = CachedSearch(exit, out->goal, p, nullptr);
+    if (!grid_.Fits(exit, p, body.need) || !grid_.Reachable(exit, out->goal, p)) continue;
+    std::shared_ptr<const CachedPath> rest = CachedSearch(exit, out->goal, p, body, nullptr);
     if (!rest->found || outs[k].cost + std::uint64_t{rest->cost} >= best) continue;
     best = outs[k].cost + std::uint64_t{rest->cost};
     out->cells = outs[k].cells;
@@ -469,6 +476,7 @@ void LiveWorld::RememberRoute(const PathRequest& request, const LivePath& path) 
   }
   auto route = std::make_shared<UnitRoute>();
   route->passability = request.passability;
+  route->body = BodyOf(request);
   route->goal = path.goal;
   route->cost = path.cost;
   route->cells = path.cells;
@@ -479,15 +487,24 @@ void LiveWorld::RememberRoute(const PathRequest& request, const LivePath& path) 
 absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
   if (absl::Status s = CheckCell(request.start, "start"); !s.ok()) return s;
   if (absl::Status s = CheckCell(request.goal, "goal"); !s.ok()) return s;
+  if (absl::Status s = ValidateBody(request.radius, request.formation_half_width); !s.ok()) {
+    return s;
+  }
   std::shared_lock lock(mutex_);
   counters_.paths.fetch_add(1, kRelaxed);
   const Passability p = request.passability;
+  const BodyClass body = BodyOf(request);
   LivePath out;
   out.revision = grid_.revision();
   out.goal = request.goal;
   if (!grid_.Open(request.start, p)) {
     out.status = PathStatus::kStartBlocked;
     if (grid_.value(request.start) == CellValue::kGate) StepOutPath(request, &out);
+    return out;
+  }
+  if (!grid_.Fits(request.start, p, body.need)) {
+    out.status = PathStatus::kStartBlocked;
+    out.too_narrow = true;
     return out;
   }
   if (!ResolveGoal(request, &out)) return out;
@@ -500,9 +517,10 @@ absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
   }
   if (!TryDirectLine(request, &out)) {
     std::shared_ptr<const CachedPath> path =
-        CachedSearch(request.start, out.goal, p, &out.from_cache);
-    if (!path->found) {  // regions said reachable: cannot happen unless they are wrong
+        CachedSearch(request.start, out.goal, p, body, &out.from_cache);
+    if (!path->found) {  // at radius 0 the regions said reachable: only a radius gets here
       out.status = PathStatus::kUnreachable;
+      out.method = out.from_cache ? PathMethod::kCache : PathMethod::kSearch;
       return out;
     }
     out.status = PathStatus::kFound;
@@ -515,11 +533,12 @@ absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
   return out;
 }
 
-absl::StatusOr<Cell> LiveWorld::Nearest(Cell cell, Passability passability) {
+absl::StatusOr<Cell> LiveWorld::Nearest(Cell cell, Passability passability, double radius) {
+  if (absl::Status s = ValidateBody(radius, 0.0); !s.ok()) return s;
   std::shared_lock lock(mutex_);
   RingStats ring;
-  std::optional<Cell> found =
-      NearestStandable(grid_, cell, passability, options_.nearest_max_radius, &ring);
+  std::optional<Cell> found = NearestStandable(
+      grid_, cell, passability, options_.nearest_max_radius, &ring, ClassifyBody(radius).need);
   counters_.nearest_searches.fetch_add(1, kRelaxed);
   counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
   if (!found) {
@@ -530,12 +549,15 @@ absl::StatusOr<Cell> LiveWorld::Nearest(Cell cell, Passability passability) {
   return *found;
 }
 
-absl::StatusOr<Cell> LiveWorld::ResolveTarget(Cell target, Cell from, Passability passability) {
+absl::StatusOr<Cell> LiveWorld::ResolveTarget(Cell target, Cell from, Passability passability,
+                                              double radius) {
   if (absl::Status s = CheckCell(from, "from"); !s.ok()) return s;
+  if (absl::Status s = ValidateBody(radius, 0.0); !s.ok()) return s;
   std::shared_lock lock(mutex_);
   RingStats ring;
   std::optional<Cell> found =
-      ResolveToward(grid_, target, from, passability, options_.nearest_max_radius, &ring);
+      ResolveToward(grid_, target, from, passability, options_.nearest_max_radius, &ring,
+                    ClassifyBody(radius).need);
   counters_.nearest_searches.fetch_add(1, kRelaxed);
   counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
   if (!found) {
@@ -545,11 +567,18 @@ absl::StatusOr<Cell> LiveWorld::ResolveTarget(Cell target, Cell from, Passabilit
   return *found;
 }
 
-absl::StatusOr<bool> LiveWorld::Reachable(Cell a, Cell b, Passability passability) {
+absl::StatusOr<bool> LiveWorld::Reachable(Cell a, Cell b, Passability passability, double radius) {
   if (absl::Status s = CheckCell(a, "a"); !s.ok()) return s;
   if (absl::Status s = CheckCell(b, "b"); !s.ok()) return s;
+  if (absl::Status s = ValidateBody(radius, 0.0); !s.ok()) return s;
+  const BodyClass body = ClassifyBody(radius);
   std::shared_lock lock(mutex_);
-  return grid_.Reachable(a, b, passability);
+  if (!grid_.Reachable(a, b, passability)) return false;
+  if (!body.wide()) return true;
+  if (!grid_.Fits(a, passability, body.need) || !grid_.Fits(b, passability, body.need)) {
+    return false;
+  }
+  return CachedSearch(a, b, passability, body, nullptr)->found;
 }
 
 absl::Status LiveWorld::CheckFormation(const GroupFormation& formation) const {
@@ -573,17 +602,20 @@ absl::Status LiveWorld::CheckFormation(const GroupFormation& formation) const {
 absl::StatusOr<FormationPlan> LiveWorld::FormationTargets(Cell center,
                                                           const GroupFormation& formation,
                                                           Passability passability,
-                                                          std::optional<Cell> from) {
+                                                          std::optional<Cell> from, double radius) {
   if (absl::Status s = CheckCell(center, "center"); !s.ok()) return s;
   if (from) {
     if (absl::Status s = CheckCell(*from, "from"); !s.ok()) return s;
   }
   if (absl::Status s = CheckFormation(formation); !s.ok()) return s;
+  if (absl::Status s = ValidateBody(radius, 0.0); !s.ok()) return s;
+  const std::uint16_t need = ClassifyBody(radius).need;
   std::shared_lock lock(mutex_);
   RingStats ring;
   std::optional<Cell> snapped =
-      from ? ResolveToward(grid_, center, *from, passability, options_.nearest_max_radius, &ring)
-           : NearestStandable(grid_, center, passability, options_.nearest_max_radius, &ring);
+      from ? ResolveToward(grid_, center, *from, passability, options_.nearest_max_radius, &ring,
+                           need)
+           : NearestStandable(grid_, center, passability, options_.nearest_max_radius, &ring, need);
   counters_.nearest_searches.fetch_add(1, kRelaxed);
   counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
   if (!snapped) {
@@ -592,7 +624,8 @@ absl::StatusOr<FormationPlan> LiveWorld::FormationTargets(Cell center,
                                             " cells of ", CellText(center)));
   }
   FormationPlan plan;
-  PlanFormationAt(grid_, *snapped, formation.slots, formation.facing_degrees, passability, &plan);
+  PlanFormationAt(grid_, *snapped, formation.slots, formation.facing_degrees, passability, &plan,
+                  need);
   plan.revision = grid_.revision();
   counters_.formations.fetch_add(1, kRelaxed);
   counters_.slots_collapsed.fetch_add(plan.collapsed, kRelaxed);
@@ -601,8 +634,11 @@ absl::StatusOr<FormationPlan> LiveWorld::FormationTargets(Cell center,
 
 absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
     std::span<const GroupMember> members, Cell goal, const GroupFormation* formation,
-    const std::function<bool(const DeferredSearch&)>& waiting) {
+    const std::function<bool(const DeferredSearch&)>& waiting, double radius,
+    double formation_half_width) {
   if (members.empty()) return absl::InvalidArgumentError("members: none");
+  if (absl::Status s = ValidateBody(radius, formation_half_width); !s.ok()) return s;
+  const BodyClass body = ClassifyBody(radius, formation_half_width);
   for (std::size_t k = 0; k < members.size(); ++k) {
     const std::string field = absl::StrCat("members[", k, "].start");
     if (absl::Status s = CheckCell(members[k].start, field.c_str()); !s.ok()) return s;
@@ -621,9 +657,9 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
   for (const GroupMember& m : members) any_heavy |= m.passability == Passability::kHeavy;
   const Passability corridor = any_heavy ? Passability::kHeavy : Passability::kLight;
   RingStats ring;
-  std::optional<Cell> resolved =
-      ResolveToward(grid_, goal, members[0].start, corridor, options_.nearest_max_radius, &ring);
-  if (!grid_.Open(goal, corridor)) {
+  std::optional<Cell> resolved = ResolveToward(grid_, goal, members[0].start, corridor,
+                                               options_.nearest_max_radius, &ring, body.need);
+  if (!grid_.Fits(goal, corridor, body.need)) {
     counters_.nearest_searches.fetch_add(1, kRelaxed);
     counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
   }
@@ -635,8 +671,8 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
   std::vector<Cell> targets;
   if (formation != nullptr) {
     FormationPlan slots;
-    PlanFormationAt(grid_, *resolved, formation->slots, formation->facing_degrees, corridor,
-                    &slots);
+    PlanFormationAt(grid_, *resolved, formation->slots, formation->facing_degrees, corridor, &slots,
+                    body.need);
     for (const SlotTarget& t : slots.slots) targets.push_back(t.cell);
     counters_.formations.fetch_add(1, kRelaxed);
     counters_.slots_collapsed.fetch_add(slots.collapsed, kRelaxed);
@@ -649,16 +685,17 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
   PlanGroup(
       grid_, members, *resolved, targets, group_options,
       [&](Cell s, Cell g, Passability p, bool may_search) {
-        if (!may_search || (waiting && waiting(DeferredSearch{s, g, p}))) {
+        if (!may_search || (waiting && waiting(DeferredSearch{s, g, p, body}))) {
           return GroupSearch{
-              cache_.Get(PathCacheKey{grid_.Index(s), grid_.Index(g), grid_.revision(), p}), false};
+              cache_.Get(PathCacheKey{grid_.Index(s), grid_.Index(g), grid_.revision(), p, body}),
+              false};
         }
         bool from_cache = false;
         std::uint64_t cells = 0;
-        std::shared_ptr<const CachedPath> path = CachedSearch(s, g, p, &from_cache, &cells);
+        std::shared_ptr<const CachedPath> path = CachedSearch(s, g, p, body, &from_cache, &cells);
         return GroupSearch{std::move(path), !from_cache, cells};
       },
-      &plan);
+      &plan, body);
   counters_.group_shared_members.fetch_add(plan.shared, kRelaxed);
   counters_.group_individual_members.fetch_add(plan.individual, kRelaxed);
   counters_.group_deferred_members.fetch_add(plan.deferred, kRelaxed);
@@ -666,15 +703,16 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
   return plan;
 }
 
-std::uint64_t LiveWorld::ServeFallback(Cell start, Cell goal, Passability passability) {
+std::uint64_t LiveWorld::ServeFallback(Cell start, Cell goal, Passability passability,
+                                       BodyClass body) {
   if (!grid_.InBounds(start) || !grid_.InBounds(goal)) return 0;
   std::shared_lock lock(mutex_);
-  if (!grid_.Open(start, passability) || !grid_.Open(goal, passability) ||
+  if (!grid_.Fits(start, passability, body.need) || !grid_.Fits(goal, passability, body.need) ||
       !grid_.Reachable(start, goal, passability)) {
     return 0;
   }
   std::uint64_t cells = 0;
-  CachedSearch(start, goal, passability, nullptr, &cells);
+  CachedSearch(start, goal, passability, body, nullptr, &cells);
   counters_.fallbacks_served.fetch_add(1, kRelaxed);
   return cells;
 }

@@ -9,6 +9,13 @@
 // lock. A query therefore sees one revision from start to end, and every answer it caches is keyed
 // by that revision, so nothing computed for an older revision is served for a newer one. Counters
 // are atomics.
+//
+// Wide bodies (clearance.h, docs/live_grids.md "Wide bodies"): a path request may carry a body
+// radius and a formation half-width, in cells. The radius is hard and is what every yes/no test
+// uses (the direct line, kept routes, goal resolution, Reachable, formation slots, Nearest, group
+// legs); the half-width only prices the search (the overlap price) and no yes/no test uses it.
+// Both are part of the path cache's key. Radius and half-width outside [0, kMaxBodyRadius] or not
+// finite are INVALID_ARGUMENT naming `radius` or `formation_half_width`.
 #pragma once
 
 #include <atomic>
@@ -25,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nav/live/cell.h"
+#include "nav/live/clearance.h"
 #include "nav/live/formation.h"
 #include "nav/live/group_path.h"
 #include "nav/live/layers.h"
@@ -109,6 +117,15 @@ struct PathRequest {
   bool resolve_blocked_goal = true;
   // The unit asking (0: anonymous). With an id its route is kept (unit_routes.h).
   std::uint64_t unit = 0;
+  // The body's radius in cells, [0, kMaxBodyRadius]: every cell of the path, and both flanks of
+  // each diagonal step, lies at least this far from anything closed (touching allowed: 0.5 fits a
+  // one-cell corridor, 1.5 needs three cells). The direct line, the kept route and the goal's
+  // resolution are tested at this radius too. 0: any open cell.
+  double radius = 0;
+  // A formation's lateral half-extent in cells, [0, kMaxBodyRadius]: a cell whose clearance is
+  // below it costs OverlapPrice more to enter, so a wide body prefers open ground and the middle of
+  // a street. Refuses nothing. 0: no overlap price.
+  double formation_half_width = 0;
 };
 
 // How a path was answered.
@@ -132,6 +149,8 @@ struct LivePath {
   std::uint64_t revision = 0;   // the revision the answer was computed for
   bool from_cache = false;
   PathMethod method = PathMethod::kNone;
+  // With kStartBlocked or kGoalBlocked: the cell is open, but the body's radius does not fit there.
+  bool too_narrow = false;
 };
 
 // A formation ordered to a point: its facing and slots (formation.h).
@@ -201,25 +220,36 @@ class LiveWorld {
   UpdateResult RebuildAll();
 
   // The path for `request`: resolved goal, cells, taut waypoints and cost, from the cache when an
-  // answer for the same start, goal, revision and passability is there. Errors: INVALID_ARGUMENT
-  // when start or goal lies off the map (naming which). "No path" is a status, not an error.
+  // answer for the same start, goal, revision, passability and body classes is there. Errors:
+  // INVALID_ARGUMENT when start or goal lies off the map (naming which), or for a bad `radius` or
+  // `formation_half_width`. "No path" is a status, not an error: with a radius, kUnreachable also
+  // when the regions join the ends but no passage is wide enough (method kSearch or kCache).
   absl::StatusOr<LivePath> FindPath(const PathRequest& request);
-  // The standable cell nearest `cell` (NearestStandable, up to nearest_max_radius). Errors:
-  // NOT_FOUND when none is that close.
-  absl::StatusOr<Cell> Nearest(Cell cell, Passability passability);
+  // The standable cell nearest `cell` (NearestStandable, up to nearest_max_radius) where a body of
+  // `radius` cells fits. Errors: NOT_FOUND when none is that close; INVALID_ARGUMENT for a bad
+  // radius.
+  absl::StatusOr<Cell> Nearest(Cell cell, Passability passability, double radius = 0);
   // `target` resolved onto standable ground on `from`'s side (ResolveToward). Errors: NOT_FOUND
   // when nothing is standable within nearest_max_radius; INVALID_ARGUMENT for `from` off the map.
-  absl::StatusOr<Cell> ResolveTarget(Cell target, Cell from, Passability passability);
-  // Whether a path joins a and b, from the regions (no search). A closed cell reaches nothing.
-  // Errors: INVALID_ARGUMENT for a cell off the map.
-  absl::StatusOr<bool> Reachable(Cell a, Cell b, Passability passability);
+  // With `radius`: onto a cell where a body of that radius fits.
+  absl::StatusOr<Cell> ResolveTarget(Cell target, Cell from, Passability passability,
+                                     double radius = 0);
+  // Whether a path joins a and b for a body of `radius` cells. Exact: at radius 0 from the regions
+  // alone (no search); for a radius > 0 the regions first (apart at radius 0 is apart at any), then
+  // both ends must fit the body, then a search at that radius answers (cached, so a FindPath for
+  // the same pair and radius is then a hit). A closed cell reaches nothing. Errors:
+  // INVALID_ARGUMENT for a cell off the map or a bad radius.
+  absl::StatusOr<bool> Reachable(Cell a, Cell b, Passability passability, double radius = 0);
   // Formation slot targets around `center` (formation.h) for `passability`. The centre is resolved
   // toward `from` when given (ResolveTarget), else to the nearest standable cell. Errors:
   // INVALID_ARGUMENT for a cell off the map or a bad facing or slot (naming it); NOT_FOUND when
   // no standable cell is near the centre.
+  // With `radius` (the one-body radius, never the formation's half-width) the centre and the
+  // slots are cells the body fits on, joined by lines clear at that radius.
   absl::StatusOr<FormationPlan> FormationTargets(Cell center, const GroupFormation& formation,
                                                  Passability passability,
-                                                 std::optional<Cell> from = std::nullopt);
+                                                 std::optional<Cell> from = std::nullopt,
+                                                 double radius = 0);
   // Paths for many units to one goal through one shared corridor where sharing is safe
   // (group_path.h). The goal is resolved toward the first member's side for the heaviest member's
   // passability. With a formation (one slot per member) the resolved goal is its centre and each
@@ -227,14 +257,19 @@ class LiveWorld {
   // own; the plan lists the deferred ones' searches for the caller to queue (FallbackQueue). A
   // member whose search `waiting` says is queued already stays deferred without a search of its
   // own, so a group asked again before the queue reached it does not run it twice.
-  // Errors: INVALID_ARGUMENT for a cell off the map, no members, or a formation with a slot count
-  // other than the members'; NOT_FOUND when the goal cannot be resolved.
+  // `radius` and `formation_half_width` are as in PathRequest, for every member: the goal, the
+  // slots, starts and legs are tested at the radius; the corridor and the fallbacks are searched
+  // with both (group_path.h).
+  // Errors: INVALID_ARGUMENT for a cell off the map, no members, a formation with a slot count
+  // other than the members', or a bad radius or half-width; NOT_FOUND when the goal cannot be
+  // resolved.
   absl::StatusOr<GroupPlan> PathGroup(
       std::span<const GroupMember> members, Cell goal, const GroupFormation* formation = nullptr,
-      const std::function<bool(const DeferredSearch&)>& waiting = nullptr);
+      const std::function<bool(const DeferredSearch&)>& waiting = nullptr, double radius = 0,
+      double formation_half_width = 0);
   // Runs a deferred search now and caches its answer (FallbackQueue calls this); the cells it
   // expanded (0 when the cache held it). Cells off the map or closed: nothing.
-  std::uint64_t ServeFallback(Cell start, Cell goal, Passability passability);
+  std::uint64_t ServeFallback(Cell start, Cell goal, Passability passability, BodyClass body = {});
 
   LiveCounters Counters() const;
   std::uint64_t revision() const;
@@ -265,7 +300,7 @@ class LiveWorld {
   // The cached answer for (start, goal) at the current revision, searching on a miss. Both cells
   // standable. Call under the shared lock.
   std::shared_ptr<const CachedPath> CachedSearch(Cell start, Cell goal, Passability p,
-                                                 bool* from_cache,
+                                                 BodyClass body, bool* from_cache,
                                                  std::uint64_t* cells_expanded = nullptr);
   // FindPath's parts, under the shared lock: the goal resolved (false: kGoalBlocked set), the
   // kept route, the direct line, the path out of a shut gate, and remembering the unit's route.

@@ -48,24 +48,25 @@ std::optional<Cell> RingSearch(const LiveGrid& grid, Cell target, Cell toward,
 }  // namespace
 
 std::optional<Cell> NearestStandable(const LiveGrid& grid, Cell target, Passability passability,
-                                     std::int32_t max_radius, RingStats* stats) {
+                                     std::int32_t max_radius, RingStats* stats,
+                                     std::uint16_t need) {
   return RingSearch(grid, target, target, max_radius, stats,
-                    [&](Cell c) { return grid.Open(grid.Index(c), passability); });
+                    [&](Cell c) { return grid.Fits(grid.Index(c), passability, need); });
 }
 
 std::optional<Cell> ResolveToward(const LiveGrid& grid, Cell target, Cell from,
                                   Passability passability, std::int32_t max_radius,
-                                  RingStats* stats) {
-  if (grid.Open(target, passability)) return target;
+                                  RingStats* stats, std::uint16_t need) {
+  if (grid.Fits(target, passability, need)) return target;
   if (grid.Open(from, passability)) {
     const RegionId side = grid.RegionOf(from, passability);
     std::optional<Cell> resolved = RingSearch(grid, target, from, max_radius, stats, [&](Cell c) {
       const CellIndex i = grid.Index(c);
-      return grid.Open(i, passability) && grid.regions(passability).RegionOf(i) == side;
+      return grid.Fits(i, passability, need) && grid.regions(passability).RegionOf(i) == side;
     });
     if (resolved) return resolved;
   }
-  return NearestStandable(grid, target, passability, max_radius, stats);
+  return NearestStandable(grid, target, passability, max_radius, stats, need);
 }
 
 }  // namespace walk::nav::live

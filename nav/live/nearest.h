@@ -5,6 +5,9 @@
 // discarding its interior), in the row-major order such a discarding scan would produce, so ties
 // between equal-score candidates fall the same way: to the first in row-major order.
 //
+// With `need` (BodyClass::need) a cell counts as standable only when the body fits on it
+// (LiveGrid::Fits); need 0 is plain standability.
+//
 // All functions read the grid only: call them under the world's shared lock.
 #pragma once
 
@@ -49,7 +52,8 @@ struct RingStats {
 // Euclidean distance, ties to the first in row-major order. Nothing within max_radius: nullopt.
 // `target` may lie off the map (the rings are clipped).
 std::optional<Cell> NearestStandable(const LiveGrid& grid, Cell target, Passability passability,
-                                     std::int32_t max_radius, RingStats* stats = nullptr);
+                                     std::int32_t max_radius, RingStats* stats = nullptr,
+                                     std::uint16_t need = 0);
 
 // Resolves an order onto ground the unit can stand on, on the unit's own side: `target` itself
 // when standable; else, in the first ring around `target` holding a standable cell in the same
@@ -58,6 +62,6 @@ std::optional<Cell> NearestStandable(const LiveGrid& grid, Cell target, Passabil
 // NearestStandable(target).
 std::optional<Cell> ResolveToward(const LiveGrid& grid, Cell target, Cell from,
                                   Passability passability, std::int32_t max_radius,
-                                  RingStats* stats = nullptr);
+                                  RingStats* stats = nullptr, std::uint16_t need = 0);
 
 }  // namespace walk::nav::live

@@ -15,7 +15,8 @@ std::size_t BytesOf(const std::shared_ptr<const CachedPath>& p) {
 std::size_t PathCache::KeyHash::operator()(const PathCacheKey& k) const {
   // splitmix64 over the packed fields.
   std::uint64_t x = (std::uint64_t{k.start} << 32) ^ k.goal;
-  x ^= k.revision * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(k.passability);
+  x ^= k.revision * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(k.passability) +
+       (std::uint64_t{k.body.need} << 8) + (std::uint64_t{k.body.half_width} << 24);
   x ^= x >> 30;
   x *= 0xBF58476D1CE4E5B9ull;
   x ^= x >> 27;

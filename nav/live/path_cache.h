@@ -1,9 +1,11 @@
 // A least-recently-used cache of search answers keyed by exact start cell, goal cell, grid
-// revision and passability.
+// revision, passability and body (radius class and formation half-width class, clearance.h).
 //
 // The revision is part of the key, so an answer computed for one revision is never served for
 // another: after an update the old entries simply stop being asked for and age out. Passability is
-// part of the key so a route computed for a light unit is never served to a heavy one.
+// part of the key so a route computed for a light unit is never served to a heavy one, and the
+// body so a route searched for a narrow body is never served to a wider one (nor one priced for
+// another formation width).
 //
 // Thread safety: all members are safe to call concurrently (one internal mutex, held only for the
 // map and list operations; values are shared immutable objects, never copied under the lock).
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "nav/live/cell.h"
+#include "nav/live/clearance.h"
 
 namespace walk::nav::live {
 
@@ -26,6 +29,7 @@ struct PathCacheKey {
   CellIndex goal = kInvalidCell;
   std::uint64_t revision = 0;
   Passability passability = Passability::kLight;
+  BodyClass body;  // radius 0 and no half-width: BodyClass{}
   friend bool operator==(const PathCacheKey&, const PathCacheKey&) = default;
 };
 

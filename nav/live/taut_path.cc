@@ -17,7 +17,8 @@ constexpr double kLineEpsilon = 1e-9;
 }  // namespace
 
 bool WorldSegmentClear(const LiveGrid& grid, double cell_size, WorldPoint a, WorldPoint b,
-                       Passability passability, bool reject_portals, std::vector<Cell>* cells) {
+                       Passability passability, bool reject_portals, std::vector<Cell>* cells,
+                       std::uint16_t need) {
   const double ax = a.x / cell_size, ay = a.y / cell_size;
   const double bx = b.x / cell_size, by = b.y / cell_size;
   if (!std::isfinite(ax) || !std::isfinite(ay) || !std::isfinite(bx) || !std::isfinite(by)) {
@@ -33,14 +34,14 @@ bool WorldSegmentClear(const LiveGrid& grid, double cell_size, WorldPoint a, Wor
 
   // A cell the segment passes through: open, and no portal inside the segment when asked.
   auto through = [&](Cell c) {
-    if (!grid.Open(c, passability)) return false;
+    if (!grid.Fits(c, passability, need)) return false;
     if (reject_portals && grid.Portal(grid.Index(c)) && !(c == first) && !(c == last)) return false;
     if (cells != nullptr) cells->push_back(c);
     return true;
   };
   // A cell the segment only grazes (a corner's flank, the far side of a grid line it runs along):
   // it must be open; off the map it is not touched at all.
-  auto grazed = [&](Cell c) { return !grid.InBounds(c) || grid.Open(c, passability); };
+  auto grazed = [&](Cell c) { return !grid.InBounds(c) || grid.Fits(c, passability, need); };
 
   const double dx = bx - ax, dy = by - ay;
   // Running exactly along a grid line touches the cells on both sides of it.
@@ -93,13 +94,14 @@ bool WorldSegmentClear(const LiveGrid& grid, double cell_size, WorldPoint a, Wor
 }
 
 bool SegmentClear(const LiveGrid& grid, Cell a, Cell b, Passability passability,
-                  bool reject_portals, std::vector<Cell>* cells) {
+                  bool reject_portals, std::vector<Cell>* cells, std::uint16_t need) {
   return WorldSegmentClear(grid, 1.0, WorldPoint{a.x + 0.5, a.y + 0.5},
-                           WorldPoint{b.x + 0.5, b.y + 0.5}, passability, reject_portals, cells);
+                           WorldPoint{b.x + 0.5, b.y + 0.5}, passability, reject_portals, cells,
+                           need);
 }
 
 std::vector<Cell> PullTaut(const LiveGrid& grid, std::span<const Cell> path,
-                           Passability passability) {
+                           Passability passability, std::uint16_t need) {
   const std::size_t n = path.size();
   if (n <= 2) return std::vector<Cell>(path.begin(), path.end());
   // Candidate waypoints: turning points, every portal cell, the goal. Between two consecutive
@@ -112,7 +114,8 @@ std::vector<Cell> PullTaut(const LiveGrid& grid, std::span<const Cell> path,
   candidates.push_back(n - 1);
 
   auto usable = [&](std::size_t from, std::size_t to) {
-    return SegmentClear(grid, path[from], path[to], passability, /*reject_portals=*/true);
+    return SegmentClear(grid, path[from], path[to], passability, /*reject_portals=*/true, nullptr,
+                        need);
   };
   std::vector<Cell> waypoints{path[0]};
   std::size_t anchor = 0;

@@ -8,6 +8,9 @@
 // sides. Movement asks this question before taking a shortcut; PullTaut asks it for every shortcut
 // it takes, so the two cannot disagree.
 //
+// With `need` (BodyClass::need, a body's radius class) every cell touched or grazed must also fit
+// the body (LiveGrid::Fits): the one-body test of a wide unit. need 0 is the plain test.
+//
 // All functions read the grid only: call them under the world's shared lock.
 #pragma once
 
@@ -27,11 +30,12 @@ namespace walk::nav::live {
 // open corner); it is filled only when the segment is clear.
 bool WorldSegmentClear(const LiveGrid& grid, double cell_size, WorldPoint a, WorldPoint b,
                        Passability passability, bool reject_portals = false,
-                       std::vector<Cell>* cells = nullptr);
+                       std::vector<Cell>* cells = nullptr, std::uint16_t need = 0);
 
 // The same test between the centres of cells `a` and `b`.
 bool SegmentClear(const LiveGrid& grid, Cell a, Cell b, Passability passability,
-                  bool reject_portals = false, std::vector<Cell>* cells = nullptr);
+                  bool reject_portals = false, std::vector<Cell>* cells = nullptr,
+                  std::uint16_t need = 0);
 
 // Pulls a searched path (cells, start to goal) taut: from each kept waypoint it advances to the
 // furthest later turning point the segment to which is clear and crosses no portal, keeps that
@@ -39,6 +43,6 @@ bool SegmentClear(const LiveGrid& grid, Cell a, Cell b, Passability passability,
 // legs across a portal are walked cell by cell. Returns the waypoints, first and last cell
 // included; a path of one or two cells comes back unchanged.
 std::vector<Cell> PullTaut(const LiveGrid& grid, std::span<const Cell> path,
-                           Passability passability);
+                           Passability passability, std::uint16_t need = 0);
 
 }  // namespace walk::nav::live

@@ -22,16 +22,20 @@ std::vector<std::uint32_t> WaypointIndices(const std::vector<Cell>& cells,
 }
 
 std::optional<UnitRoute> KeepRoute(const LiveGrid& grid, const UnitRoute& old, Cell start,
-                                   Cell goal, Passability passability, double keep_goal_shift) {
-  if (old.passability != passability || old.cells.size() < 2) return std::nullopt;
+                                   Cell goal, Passability passability, double keep_goal_shift,
+                                   BodyClass body) {
+  if (old.passability != passability || !(old.body == body) || old.cells.size() < 2) {
+    return std::nullopt;
+  }
   const double shift = std::hypot(goal.x - old.goal.x, goal.y - old.goal.y);
-  if (!(shift < keep_goal_shift) || !grid.Open(goal, passability)) return std::nullopt;
+  if (!(shift < keep_goal_shift) || !grid.Fits(goal, passability, body.need)) return std::nullopt;
   const auto here = std::find(old.cells.begin(), old.cells.end(), start);
   if (here == old.cells.end()) return std::nullopt;
   const std::uint32_t from = static_cast<std::uint32_t>(here - old.cells.begin());
 
   UnitRoute kept;
   kept.passability = passability;
+  kept.body = body;
   kept.goal = goal;
   kept.cells.assign(here, old.cells.end());
   // Slide the end: cut back where the goal now lies on the route, else step on to it.
@@ -42,7 +46,7 @@ std::optional<UnitRoute> KeepRoute(const LiveGrid& grid, const UnitRoute& old, C
   } else {
     kept.cells.push_back(goal);
   }
-  kept.cost = PriceCells(grid, kept.cells, passability);
+  kept.cost = PriceCells(grid, kept.cells, passability, body);
   if (kept.cost == kNoCost) return std::nullopt;
 
   const std::uint32_t last = static_cast<std::uint32_t>(kept.cells.size() - 1);
@@ -55,7 +59,8 @@ std::optional<UnitRoute> KeepRoute(const LiveGrid& grid, const UnitRoute& old, C
   // follows it.
   if (!cut && kept.waypoint_at.size() > 1 && kept.waypoint_at.back() == last - 1) {
     const Cell before = kept.cells[kept.waypoint_at[kept.waypoint_at.size() - 2]];
-    if (SegmentClear(grid, before, goal, passability, /*reject_portals=*/true) &&
+    if (SegmentClear(grid, before, goal, passability, /*reject_portals=*/true, nullptr,
+                     body.need) &&
         !grid.Portal(grid.Index(kept.cells[last - 1]))) {
       kept.waypoint_at.pop_back();
     }

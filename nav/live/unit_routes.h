@@ -9,6 +9,9 @@
 // The route is then cut at the unit's cell and its end slides onto the new goal: cut back when
 // the goal moved onto the route, one step added otherwise.
 //
+// A route is kept only for the body it was answered for (radius and half-width classes): its
+// cells are re-checked and re-priced for that body.
+//
 // UnitRoutes remembers routes by unit id, least recently used first out. KeepRoute reads the grid
 // only: call it under the world's shared lock.
 //
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "nav/live/cell.h"
+#include "nav/live/clearance.h"
 #include "nav/live/live_grid.h"
 
 namespace walk::nav::live {
@@ -31,6 +35,7 @@ namespace walk::nav::live {
 // A unit's route as it was answered.
 struct UnitRoute {
   Passability passability = Passability::kLight;
+  BodyClass body;  // the body it was answered for
   Cell goal;
   std::uint32_t cost = 0;
   std::vector<Cell> cells;                 // start .. goal
@@ -40,7 +45,8 @@ struct UnitRoute {
 // The route `old` kept for a unit now at `start` asking for `goal` (see above), or nullopt when
 // it cannot be kept.
 std::optional<UnitRoute> KeepRoute(const LiveGrid& grid, const UnitRoute& old, Cell start,
-                                   Cell goal, Passability passability, double keep_goal_shift);
+                                   Cell goal, Passability passability, double keep_goal_shift,
+                                   BodyClass body = {});
 
 // `waypoints` (a subsequence of `cells`, in order) as indices into `cells`.
 std::vector<std::uint32_t> WaypointIndices(const std::vector<Cell>& cells,
