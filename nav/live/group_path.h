@@ -71,7 +71,7 @@ struct DeferredSearch {
   Cell start;
   Cell goal;
   Passability passability = Passability::kLight;
-  BodyClass body;  // the radius and half-width classes it searches with
+  BodyClass body = {};  // the radius and half-width classes it searches with
 };
 
 struct GroupPlan {

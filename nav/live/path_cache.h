@@ -29,7 +29,7 @@ struct PathCacheKey {
   CellIndex goal = kInvalidCell;
   std::uint64_t revision = 0;
   Passability passability = Passability::kLight;
-  BodyClass body;  // radius 0 and no half-width: BodyClass{}
+  BodyClass body = {};  // radius 0 and no half-width: BodyClass{}
   friend bool operator==(const PathCacheKey&, const PathCacheKey&) = default;
 };
 

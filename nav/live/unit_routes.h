@@ -35,7 +35,7 @@ namespace walk::nav::live {
 // A unit's route as it was answered.
 struct UnitRoute {
   Passability passability = Passability::kLight;
-  BodyClass body;  // the body it was answered for
+  BodyClass body = {};  // the body it was answered for
   Cell goal;
   std::uint32_t cost = 0;
   std::vector<Cell> cells;                 // start .. goal
