@@ -14,9 +14,13 @@
 //                                     per-tick cost with every fallback inline vs bounded and
 //                                     queued (a fixed number served per tick)
 //
+// With --wide SECONDS only wide bodies are measured (on a 512 x 512 map unless --size says):
+// paths per second for a one-cell body (radius 0), a 1.5-cell body, and a formation (radius 0.5,
+// half-width 3), the same pairs for each, while an updater thread applies 100 blocker updates a
+// second; each body runs SECONDS seconds.
 // The map is generated (deterministic for a seed): mountains, three rivers with bridges, forests
 // with roads, hills with entrances, scattered trees, boulders and ore, towns of buildings inside
-// walls with gates. Usage: live_bench [--size N] [--seed N] [--units N] [--ticks N]
+// walls with gates. Usage: live_bench [--size N] [--seed N] [--units N] [--ticks N] [--wide S]
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -62,6 +66,8 @@ struct Options {
   std::uint32_t seed = 1;
   int units = 1000;
   int ticks = 200;
+  int wide_seconds = 0;  // > 0: run only the wide-body measurement, this long per body
+  bool size_given = false;
 };
 
 // An RTS-like map. Building ids from 1, wall segments from 100000, gates from 200000.
@@ -369,6 +375,103 @@ void RunGroupOrders(const Layers& layers, const FallbackBudget& budget, int tick
       static_cast<unsigned long long>(after.fallbacks_served - before.fallbacks_served));
 }
 
+struct WideRun {
+  double paths_per_second = 0;
+  std::uint64_t paths = 0, found = 0, searches = 0, cells_expanded = 0, updates = 0;
+};
+
+// Asks FindPath for `pairs` in turn, with `radius` and `half_width`, for `seconds` while a thread
+// applies 100 blocker updates a second (a 3 x 3 building placed, the previous one removed).
+WideRun MeasureWide(LiveWorld& world, const std::vector<std::pair<Cell, Cell>>& pairs,
+                    double radius, double half_width, int seconds, std::uint32_t seed) {
+  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> updates{0};
+  std::thread updater([&] {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> at(0, world.width() - 4);
+    EntityId id = 900000000;
+    bool placed = false;
+    Clock::time_point next = Clock::now();
+    while (!stop.load()) {
+      next += std::chrono::milliseconds(10);
+      std::this_thread::sleep_until(next);
+      const double x = at(rng), y = at(rng);
+      std::vector<BlockerChange> changes;
+      if (placed) changes.push_back(BlockerChange::RemoveBuilding(id++));
+      changes.push_back(BlockerChange::AddBuilding(id, {x, y, x + 3, y + 3}));
+      placed = world.UpdateBlockers(changes).ok();  // a fresh id on the map: always applies
+      updates.fetch_add(1);
+    }
+    if (placed) (void)world.UpdateBlockers(std::vector{BlockerChange::RemoveBuilding(id)});
+  });
+  const LiveCounters before = world.Counters();
+  WideRun run;
+  const Clock::time_point start = Clock::now();
+  const auto end = start + std::chrono::seconds(seconds);
+  for (std::size_t k = 0; Clock::now() < end; k = (k + 1) % pairs.size()) {
+    PathRequest request{pairs[k].first, pairs[k].second, Passability::kLight};
+    request.radius = radius;
+    request.formation_half_width = half_width;
+    const absl::StatusOr<LivePath> p = world.FindPath(request);
+    ++run.paths;
+    run.found += p.ok() && p->status == PathStatus::kFound;
+  }
+  const double elapsed = MicrosSince(start) / 1e6;
+  stop = true;
+  updater.join();
+  const LiveCounters after = world.Counters();
+  run.paths_per_second = static_cast<double>(run.paths) / elapsed;
+  run.searches = after.searches - before.searches;
+  run.cells_expanded = after.cells_expanded - before.cells_expanded;
+  run.updates = updates.load();
+  return run;
+}
+
+int RunWide(Options o) {
+  if (!o.size_given) o.size = 512;
+  std::vector<EntityId> gates;
+  auto world = LiveWorld::FromLayers(MakeMap(o, &gates));
+  if (!world.ok()) {
+    std::fprintf(stderr, "%s\n", world.status().ToString().c_str());
+    return 1;
+  }
+  // Pairs within 96 cells whose ends a 1.5-cell body fits on, joined at radius 0.
+  std::vector<std::pair<Cell, Cell>> pairs;
+  std::mt19937 rng(o.seed);
+  const std::uint16_t need = ClassifyBody(1.5).need;
+  (*world)->Inspect([&](const LiveGrid& grid, const Layers&) {
+    while (pairs.size() < 4000) {
+      const Cell a = RandomOpenCell(grid, rng);
+      const Cell b = NearbyOpenCell(grid, a, 96, rng);
+      if (grid.Fits(a, Passability::kLight, need) && grid.Fits(b, Passability::kLight, need)) {
+        pairs.emplace_back(a, b);
+      }
+    }
+  });
+  std::printf(
+      "live_bench --wide: %d x %d map, seed %u; %zu pairs within 96 cells, %d s a body, "
+      "100 blocker updates a second from an updater thread\n",
+      o.size, o.size, o.seed, pairs.size(), o.wide_seconds);
+  struct Body {
+    const char* label;
+    double radius, half_width;
+  };
+  double base = 0;
+  for (const Body& b : {Body{"radius 0", 0.0, 0.0}, Body{"radius 1.5", 1.5, 0.0},
+                        Body{"radius 0.5, half-width 3", 0.5, 3.0}}) {
+    const WideRun r = MeasureWide(**world, pairs, b.radius, b.half_width, o.wide_seconds, o.seed);
+    if (base == 0) base = r.paths_per_second;
+    std::printf(
+        "  %-26s %8.0f paths/s  (%.2f of radius 0; %.1f%% found, %.0f cells expanded a "
+        "search, %llu updates applied)\n",
+        b.label, r.paths_per_second, r.paths_per_second / base,
+        100.0 * static_cast<double>(r.found) / static_cast<double>(r.paths),
+        r.searches ? static_cast<double>(r.cells_expanded) / r.searches : 0.0,
+        static_cast<unsigned long long>(r.updates));
+  }
+  return 0;
+}
+
 int Run(const Options& o) {
   std::printf("live_bench: %d x %d map, seed %u\n", o.size, o.size, o.seed);
   std::vector<EntityId> gates;
@@ -563,6 +666,9 @@ int main(int argc, char** argv) {
     const long v = std::strtol(argv[i + 1], nullptr, 10);
     if (std::strcmp(argv[i], "--size") == 0 && v >= 100) {
       o.size = static_cast<std::int32_t>(v);
+      o.size_given = true;
+    } else if (std::strcmp(argv[i], "--wide") == 0 && v > 0) {
+      o.wide_seconds = static_cast<int>(v);
     } else if (std::strcmp(argv[i], "--seed") == 0) {
       o.seed = static_cast<std::uint32_t>(v);
     } else if (std::strcmp(argv[i], "--units") == 0 && v > 0) {
@@ -571,9 +677,10 @@ int main(int argc, char** argv) {
       o.ticks = static_cast<int>(v);
     } else {
       std::fprintf(stderr,
-                   "usage: live_bench [--size N>=100] [--seed N] [--units N] [--ticks N]\n");
+                   "usage: live_bench [--size N>=100] [--seed N] [--units N] [--ticks N] "
+                   "[--wide SECONDS]\n");
       return 2;
     }
   }
-  return walk::nav::live::Run(o);
+  return o.wide_seconds > 0 ? walk::nav::live::RunWide(o) : walk::nav::live::Run(o);
 }
