@@ -22,30 +22,52 @@ absl::Status CheckLength(double value, const char* field) {
 }
 
 // The horizontal terms of map row `y` for columns r.x0 .. r.x1 - 1 into `out`: AxisTerm of the
-// distance to the nearest closed column (capped), every column off the map closed.
+// distance to the nearest closed column within the reach (capped), every column off the map
+// closed. Written as straight-line loops over bytes, so they vectorize: `closed` marks each column
+// within the reach 0 (closed) or kFar, `near` takes the minimum of closed[x + dx] + |dx|.
 void RowTerms(const std::uint8_t* flags, std::uint8_t open_bit, std::int32_t width,
-              std::int32_t height, std::int32_t y, const CellRect& r, std::uint16_t* out) {
+              std::int32_t height, std::int32_t y, const CellRect& r, Clearance::Scratch* scratch,
+              std::uint16_t* __restrict out) {
   const std::int32_t n = r.x1 - r.x0;
   if (y < 0 || y >= height) {
     std::fill_n(out, n, std::uint16_t{0});
     return;
   }
+  constexpr std::uint8_t kFar = kClearanceReach + 1;
   const std::uint8_t* row = flags + static_cast<std::size_t>(y) * width;
-  auto closed = [&](std::int32_t x) { return x < 0 || x >= width || !(row[x] & open_bit); };
-  constexpr std::int32_t kFar = kClearanceReach + 1;
-  // Left to right: the distance to the nearest closed column at or left of x.
-  std::int32_t last = r.x0 - kClearanceReach - kFar;
-  for (std::int32_t x = r.x0 - kClearanceReach; x < r.x1; ++x) {
-    if (closed(x)) last = x;
-    if (x >= r.x0) out[x - r.x0] = static_cast<std::uint16_t>(std::min(x - last, kFar));
+  const std::int32_t x0 = r.x0 - kClearanceReach, span = n + 2 * kClearanceReach;
+  scratch->closed.resize(static_cast<std::size_t>(span));
+  scratch->near.resize(static_cast<std::size_t>(n));
+  std::uint8_t* __restrict closed = scratch->closed.data();
+  std::uint8_t* __restrict near = scratch->near.data();
+  const std::int32_t lo = std::max(0, -x0), hi = std::min(span, width - x0);  // on the map
+  std::fill_n(closed, lo, std::uint8_t{0});
+  for (std::int32_t k = lo; k < hi; ++k) closed[k] = (row[x0 + k] & open_bit) ? kFar : 0;
+  if (hi < span) std::fill_n(closed + std::max(hi, 0), span - std::max(hi, 0), std::uint8_t{0});
+  std::fill_n(near, n, kFar);
+  for (std::int32_t j = 0; j <= 2 * kClearanceReach; ++j) {
+    const std::uint8_t step =
+        static_cast<std::uint8_t>(j < kClearanceReach ? kClearanceReach - j : j - kClearanceReach);
+    const std::uint8_t* __restrict c = closed + j;
+    for (std::int32_t k = 0; k < n; ++k) {
+      const std::uint8_t v = static_cast<std::uint8_t>(c[k] + step);
+      near[k] = v < near[k] ? v : near[k];
+    }
   }
-  // Right to left: at or right of x, then the term of the nearer.
-  std::int32_t next = r.x1 - 1 + kFar + kClearanceReach;
-  for (std::int32_t x = r.x1 - 1 + kClearanceReach; x >= r.x0; --x) {
-    if (closed(x)) next = x;
-    if (x >= r.x1) continue;
-    const std::int32_t a = std::min<std::int32_t>({out[x - r.x0], next - x, kFar});
-    out[x - r.x0] = static_cast<std::uint16_t>(std::min<std::uint32_t>(AxisTerm(a), kClearanceCap));
+  for (std::int32_t k = 0; k < n; ++k) {
+    const std::uint16_t a = near[k];
+    const std::uint16_t term = a == 0 ? 0 : static_cast<std::uint16_t>((2 * a - 1) * (2 * a - 1));
+    out[k] = term < kClearanceCap ? term : kClearanceCap;
+  }
+}
+
+// o[k] = min(o[k], h[k] + t): one row of terms t rows away. Signed 16-bit (every value is at most
+// 2 · kClearanceCap), so SSE2's signed minimum applies.
+void MinPlus(std::int16_t* __restrict o, const std::int16_t* __restrict h, std::int16_t t,
+             std::int32_t n) {
+  for (std::int32_t k = 0; k < n; ++k) {
+    const std::int16_t v = static_cast<std::int16_t>(h[k] + t);
+    o[k] = v < o[k] ? v : o[k];
   }
 }
 
@@ -89,27 +111,25 @@ void Clearance::Resize(std::int32_t width, std::int32_t height) {
 
 void Clearance::Compute(const std::uint8_t* flags, std::uint8_t open_bit, std::int32_t width,
                         std::int32_t height, const CellRect& r, std::uint16_t* out,
-                        std::vector<std::uint16_t>* scratch) {
+                        Scratch* scratch) {
   if (r.empty()) return;
   const std::int32_t n = r.x1 - r.x0;
   const std::int32_t rows = r.y1 - r.y0 + 2 * kClearanceReach;
-  scratch->resize(static_cast<std::size_t>(rows) * n);
+  scratch->terms.resize(static_cast<std::size_t>(rows) * n);
   for (std::int32_t k = 0; k < rows; ++k) {
-    RowTerms(flags, open_bit, width, height, r.y0 - kClearanceReach + k, r,
-             scratch->data() + static_cast<std::size_t>(k) * n);
+    RowTerms(flags, open_bit, width, height, r.y0 - kClearanceReach + k, r, scratch,
+             scratch->terms.data() + static_cast<std::size_t>(k) * n);
   }
-  // Row y's window of terms starts at scratch row y - r.y0 (map row y - kClearanceReach).
+  // Signed views (an unsigned type may be read through its signed twin): see MinPlus.
+  const std::int16_t* terms = reinterpret_cast<const std::int16_t*>(scratch->terms.data());
+  // Map row y's window of terms starts at scratch row y - r.y0 (map row y - kClearanceReach).
   for (std::int32_t y = r.y0; y < r.y1; ++y) {
-    std::uint16_t* o = out + static_cast<std::size_t>(y) * width + r.x0;
-    std::fill_n(o, n, kClearanceCap);
+    std::int16_t* o =
+        reinterpret_cast<std::int16_t*>(out + static_cast<std::size_t>(y) * width + r.x0);
+    std::fill_n(o, n, static_cast<std::int16_t>(kClearanceCap));
     for (std::int32_t dy = -kClearanceReach; dy <= kClearanceReach; ++dy) {
-      const std::uint16_t t = static_cast<std::uint16_t>(AxisTerm(dy < 0 ? -dy : dy));
-      const std::uint16_t* h =
-          scratch->data() + static_cast<std::size_t>(y - r.y0 + kClearanceReach + dy) * n;
-      for (std::int32_t k = 0; k < n; ++k) {
-        const std::uint16_t v = static_cast<std::uint16_t>(h[k] + t);
-        o[k] = v < o[k] ? v : o[k];
-      }
+      const std::int16_t t = static_cast<std::int16_t>(AxisTerm(dy < 0 ? -dy : dy));
+      MinPlus(o, terms + static_cast<std::size_t>(y - r.y0 + kClearanceReach + dy) * n, t, n);
     }
   }
 }
@@ -127,7 +147,8 @@ void Clearance::Update(const std::uint8_t* flags, const CellRect& changed) {
 }
 
 std::size_t Clearance::MemoryBytes() const {
-  std::size_t bytes = scratch_.capacity() * sizeof(std::uint16_t);
+  std::size_t bytes = scratch_.terms.capacity() * sizeof(std::uint16_t) +
+                      scratch_.closed.capacity() + scratch_.near.capacity();
   for (const std::vector<std::uint16_t>& v : values_) bytes += v.capacity() * sizeof(std::uint16_t);
   return bytes;
 }

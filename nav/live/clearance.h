@@ -20,7 +20,7 @@
 // clearance is below w (OverlapPrice); nothing is refused for it.
 //
 // Memory: 2 bytes a cell per passability, plus scratch of 2 bytes a cell of the block being
-// computed (the whole map after a full computation; kept).
+// computed and its reach (the whole map after a full computation; kept).
 //
 // Thread safety: const members may be called concurrently; ComputeAll and Update need exclusive
 // access (LiveGrid's rebuilds, under the world's exclusive lock).
@@ -87,11 +87,16 @@ class Clearance {
   const std::uint16_t* values(Passability p) const { return values_[Slot(p)].data(); }
   std::size_t MemoryBytes() const;
 
+  // Compute's buffers, kept between calls.
+  struct Scratch {
+    std::vector<std::uint16_t> terms;  // per row of the block and its reach: horizontal terms
+    std::vector<std::uint8_t> closed;  // one row's columns: 0 closed, else far
+    std::vector<std::uint8_t> near;    // one row's distances to the nearest closed column
+  };
   // The clearances of `r` (inside the map) for cells open when flags[i] & open_bit, computed from
   // scratch into out[y * width + x] (a whole map's array). Update and tests use it.
   static void Compute(const std::uint8_t* flags, std::uint8_t open_bit, std::int32_t width,
-                      std::int32_t height, const CellRect& r, std::uint16_t* out,
-                      std::vector<std::uint16_t>* scratch);
+                      std::int32_t height, const CellRect& r, std::uint16_t* out, Scratch* scratch);
 
  private:
   static int Slot(Passability p) { return static_cast<int>(p); }
@@ -99,7 +104,7 @@ class Clearance {
   std::int32_t width_ = 0;
   std::int32_t height_ = 0;
   std::vector<std::uint16_t> values_[kPassabilityCount];
-  std::vector<std::uint16_t> scratch_;  // per-row horizontal terms of the block being computed
+  Scratch scratch_;
 };
 
 }  // namespace walk::nav::live

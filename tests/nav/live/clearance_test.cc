@@ -34,7 +34,7 @@ std::uint16_t BruteClearance(const LiveGrid& grid, Cell c, Passability p) {
 // The map computed from scratch from the grid's open bits.
 std::vector<std::uint16_t> FromScratch(const LiveGrid& grid, Passability p) {
   std::vector<std::uint16_t> out(grid.cell_count());
-  std::vector<std::uint16_t> scratch;
+  Clearance::Scratch scratch;
   Clearance::Compute(grid.flags(), OpenBit(p), grid.width(), grid.height(),
                      CellRect{0, 0, grid.width(), grid.height()}, out.data(), &scratch);
   return out;
