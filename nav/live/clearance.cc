@@ -61,6 +61,17 @@ void RowTerms(const std::uint8_t* flags, std::uint8_t open_bit, std::int32_t wid
   }
 }
 
+// True when every cell of `r` is open to both passabilities or to neither.
+bool SameForBoth(const std::uint8_t* flags, std::int32_t width, const CellRect& r) {
+  for (std::int32_t y = r.y0; y < r.y1; ++y) {
+    const std::uint8_t* row = flags + static_cast<std::size_t>(y) * width;
+    std::uint8_t differ = 0;
+    for (std::int32_t x = r.x0; x < r.x1; ++x) differ |= (row[x] ^ (row[x] >> 1)) & 1;
+    if (differ != 0) return false;
+  }
+  return true;
+}
+
 // o[k] = min(o[k], h[k] + t): one row of terms t rows away. Signed 16-bit (every value is at most
 // 2 · kClearanceCap), so SSE2's signed minimum applies.
 void MinPlus(std::int16_t* __restrict o, const std::int16_t* __restrict h, std::int16_t t,
@@ -139,10 +150,17 @@ void Clearance::ComputeAll(const std::uint8_t* flags) {
 }
 
 void Clearance::Update(const std::uint8_t* flags, const CellRect& changed) {
-  const CellRect r = Intersect(Expand(changed, kClearanceReach), CellRect{0, 0, width_, height_});
-  for (int p = 0; p < kPassabilityCount; ++p) {
-    const std::uint8_t open_bit = p == 0 ? 0x01 : 0x02;  // kLightOpen, kHeavyOpen (live_grid.h)
-    Compute(flags, open_bit, width_, height_, r, values_[p].data(), &scratch_);
+  const CellRect all{0, 0, width_, height_};
+  const CellRect r = Intersect(Expand(changed, kClearanceReach), all);
+  Compute(flags, 0x01, width_, height_, r, values_[0].data(), &scratch_);  // kLightOpen
+  // Without forest within the reach of `r` both passabilities see the same closed cells.
+  if (SameForBoth(flags, width_, Intersect(Expand(r, kClearanceReach), all))) {
+    for (std::int32_t y = r.y0; y < r.y1; ++y) {
+      const std::size_t at = static_cast<std::size_t>(y) * width_ + r.x0;
+      std::copy_n(values_[0].data() + at, r.x1 - r.x0, values_[1].data() + at);
+    }
+  } else {
+    Compute(flags, 0x02, width_, height_, r, values_[1].data(), &scratch_);  // kHeavyOpen
   }
 }
 

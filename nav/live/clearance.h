@@ -12,7 +12,9 @@
 // cell, the minimum over the rows within the cap above and below. A block of cells costs
 // O(cells · kClearanceReach). A closed cell changes the clearance of cells at most
 // kClearanceReach cells away (Chebyshev), so after the cells of a rectangle changed, Update
-// recomputes that rectangle grown by kClearanceReach and nothing else.
+// recomputes that rectangle grown by kClearanceReach and nothing else; where no cell within the
+// reach of that block is open to one passability only (no forest), the heavy map copies the
+// light one instead of computing it again.
 //
 // What a body needs (BodyClass): a cell is enterable by a body of radius r when it is open and
 // its clearance is at least r (touching is allowed: r = 0.5 fits a one-cell corridor, r = 1.5
