@@ -308,6 +308,27 @@ TEST(WideBodyTest, GroupsAndFormationsUseTheRadius) {
   EXPECT_EQ(plan->slots[1].outcome, SlotOutcome::kClosed);
 }
 
+TEST(WideBodyTest, DeferredGroupSearchesCarryTheBody) {
+  LiveWorldOptions options;
+  options.group_fallback_searches = 0;  // every member that cannot share is deferred
+  auto world = AsciiWorld(PassAndValley(/*valley_open=*/true), "", options);
+  const std::vector<GroupMember> members = {{{1, 3}, kLight}, {{1, 14}, kLight}};
+  absl::StatusOr<GroupPlan> plan = world->PathGroup(members, {19, 3}, nullptr, nullptr, 0.5, 3.0);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->deferred_requests.size(), 1u);
+  const DeferredSearch d = plan->deferred_requests[0];
+  EXPECT_EQ(d.body, ClassifyBody(0.5, 3.0));
+  EXPECT_GT(world->ServeFallback(d.start, d.goal, d.passability, d.body), 0u);
+  plan = world->PathGroup(members, {19, 3}, nullptr, nullptr, 0.5, 3.0);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->members[1].route, GroupRoute::kIndividual);  // served from the cache
+  EXPECT_EQ(plan->deferred, 0u);
+  // Another body's plan does not find it.
+  plan = world->PathGroup(members, {19, 3}, nullptr, nullptr, 0.5);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->members[1].route, GroupRoute::kDeferred);
+}
+
 TEST(WideBodyTest, BadRadiiAreInvalidArguments) {
   auto world = AsciiWorld(kTwoRooms);
   for (double bad : {-1.0, 8.5, std::nan("")}) {
