@@ -124,24 +124,30 @@ void Clearance::Compute(const std::uint8_t* flags, std::uint8_t open_bit, std::i
                         std::int32_t height, const CellRect& r, std::uint16_t* out,
                         Scratch* scratch) {
   if (r.empty()) return;
+  // Rows are computed 16 columns at a time, so a small block's loops have no scalar tails: the
+  // padding columns (closed where they lie off the map) are computed and dropped.
   const std::int32_t n = r.x1 - r.x0;
+  const std::int32_t padded = (n + 15) / 16 * 16;
+  const CellRect wide{r.x0, r.y0, r.x0 + padded, r.y1};
   const std::int32_t rows = r.y1 - r.y0 + 2 * kClearanceReach;
-  scratch->terms.resize(static_cast<std::size_t>(rows) * n);
+  scratch->terms.resize(static_cast<std::size_t>(rows) * padded);
+  scratch->row.resize(static_cast<std::size_t>(padded));
   for (std::int32_t k = 0; k < rows; ++k) {
-    RowTerms(flags, open_bit, width, height, r.y0 - kClearanceReach + k, r, scratch,
-             scratch->terms.data() + static_cast<std::size_t>(k) * n);
+    RowTerms(flags, open_bit, width, height, r.y0 - kClearanceReach + k, wide, scratch,
+             scratch->terms.data() + static_cast<std::size_t>(k) * padded);
   }
-  // Signed views (an unsigned type may be read through its signed twin): see MinPlus.
+  // A signed view (an unsigned type may be read through its signed twin): see MinPlus.
   const std::int16_t* terms = reinterpret_cast<const std::int16_t*>(scratch->terms.data());
+  std::int16_t* o = scratch->row.data();
   // Map row y's window of terms starts at scratch row y - r.y0 (map row y - kClearanceReach).
   for (std::int32_t y = r.y0; y < r.y1; ++y) {
-    std::int16_t* o =
-        reinterpret_cast<std::int16_t*>(out + static_cast<std::size_t>(y) * width + r.x0);
-    std::fill_n(o, n, static_cast<std::int16_t>(kClearanceCap));
+    std::fill_n(o, padded, static_cast<std::int16_t>(kClearanceCap));
     for (std::int32_t dy = -kClearanceReach; dy <= kClearanceReach; ++dy) {
       const std::int16_t t = static_cast<std::int16_t>(AxisTerm(dy < 0 ? -dy : dy));
-      MinPlus(o, terms + static_cast<std::size_t>(y - r.y0 + kClearanceReach + dy) * n, t, n);
+      MinPlus(o, terms + static_cast<std::size_t>(y - r.y0 + kClearanceReach + dy) * padded, t,
+              padded);
     }
+    std::copy_n(o, n, out + static_cast<std::size_t>(y) * width + r.x0);
   }
 }
 
@@ -166,7 +172,8 @@ void Clearance::Update(const std::uint8_t* flags, const CellRect& changed) {
 
 std::size_t Clearance::MemoryBytes() const {
   std::size_t bytes = scratch_.terms.capacity() * sizeof(std::uint16_t) +
-                      scratch_.closed.capacity() + scratch_.near.capacity();
+                      scratch_.closed.capacity() + scratch_.near.capacity() +
+                      scratch_.row.capacity() * sizeof(std::int16_t);
   for (const std::vector<std::uint16_t>& v : values_) bytes += v.capacity() * sizeof(std::uint16_t);
   return bytes;
 }

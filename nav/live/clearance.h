@@ -94,6 +94,7 @@ class Clearance {
     std::vector<std::uint16_t> terms;  // per row of the block and its reach: horizontal terms
     std::vector<std::uint8_t> closed;  // one row's columns: 0 closed, else far
     std::vector<std::uint8_t> near;    // one row's distances to the nearest closed column
+    std::vector<std::int16_t> row;     // one output row, before it is copied out
   };
   // The clearances of `r` (inside the map) for cells open when flags[i] & open_bit, computed from
   // scratch into out[y * width + x] (a whole map's array). Update and tests use it.
