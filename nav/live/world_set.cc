@@ -121,8 +121,9 @@ absl::Status LiveWorldSet::Reserve(const std::string& name, std::uint64_t cells,
   return absl::OkStatus();
 }
 
-absl::StatusOr<LiveWorldEntry> LiveWorldSet::Add(const std::string& name, LiveWorldSource source,
-                                                 WorldKind kind) {
+absl::StatusOr<LiveWorldEntry> LiveWorldSet::Add(
+    const std::string& name, LiveWorldSource source, WorldKind kind,
+    const std::function<absl::Status(const LiveWorldSource&)>& keep) {
   if (absl::Status s = CheckName(name); !s.ok()) return s;
   if (kind == WorldKind::kCreated) {
     if (source.map_text.size() > limits_.max_map_bytes) {
@@ -146,6 +147,9 @@ absl::StatusOr<LiveWorldEntry> LiveWorldSet::Add(const std::string& name, LiveWo
   }
   if (absl::Status s = Reserve(name, cells, kind); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<LiveWorld>> world = BuildFromMap(*map, source, options_);
+  if (world.ok() && keep != nullptr) {
+    if (absl::Status kept = keep(source); !kept.ok()) world = kept;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   reserved_.erase(name);
   if (!world.ok()) {
