@@ -275,9 +275,9 @@ class LiveWorld {
   // Where a worker at `unit` stands to work the resource or building on `target` (cursor.h): the
   // work cell beside it nearest the unit, by path cost when the unit can reach one, else by
   // distance; `fits` (empty: every standable cell) is the hook for a body radius, called under
-  // the shared lock (it must not call back into this world). Errors:
-  // INVALID_ARGUMENT for a cell off the map; FAILED_PRECONDITION when `target` holds no resource or
-  // building (naming what it holds); NOT_FOUND when no standable cell that fits is beside it.
+  // the shared lock (it must not call back into this world). Errors: INVALID_ARGUMENT for a cell
+  // off the map; FAILED_PRECONDITION when `target` holds no resource or building (naming what it
+  // holds); NOT_FOUND when no standable cell that fits is beside it.
   absl::StatusOr<WorkCellAnswer> WorkCell(Cell target, Cell unit, Passability passability,
                                           const std::function<bool(Cell)>& fits = nullptr);
   // The grid drawn one character per cell (CellValueGlyph), rows ending in '\n'.
