@@ -68,10 +68,11 @@ TEST(CrossingPointsTest, AThreeWideDeckIsWalkedOnItsMiddleCellsCentres) {
 }
 
 TEST(CrossingPointsTest, ATwoWideDecksCentreLineLiesBetweenItsCells) {
-  auto world =
-      AsciiWorld({".........", ".........", "RRR++RRRR", "RRR++RRRR", ".........", "........."});
-  const LivePath path = Path(*world, {0, 0}, {8, 5});
+  // The example of docs/live_grids.md.
+  auto world = AsciiWorld({"........", "........", "RRR++RRR", "RRR++RRR", "........", "........"});
+  const LivePath path = Path(*world, {0, 0}, {7, 5});
   ASSERT_EQ(path.status, PathStatus::kFound);
+  EXPECT_EQ(path.waypoints, (std::vector<Cell>{{0, 0}, {2, 0}, {4, 2}, {4, 3}, {5, 5}, {7, 5}}));
   EXPECT_EQ(ExpectPoints(*world, path, true, 4.0), 2);
 }
 
