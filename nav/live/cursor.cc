@@ -117,7 +117,8 @@ std::vector<Cell> WorkCandidates(const LiveGrid& grid, const WorkTarget& target,
 
 WorkCellAnswer ChooseWorkCell(std::span<const Cell> candidates, Cell unit,
                               const std::function<bool(Cell)>& reachable,
-                              const std::function<std::uint32_t(Cell)>& path_cost) {
+                              const std::function<std::uint32_t(Cell)>& path_cost,
+                              std::uint32_t max_searches) {
   std::vector<Cell> near;
   for (const Cell c : candidates) {
     if (reachable(c)) near.push_back(c);
@@ -125,9 +126,9 @@ WorkCellAnswer ChooseWorkCell(std::span<const Cell> candidates, Cell unit,
   std::stable_sort(near.begin(), near.end(),
                    [&](Cell a, Cell b) { return OctileCost(unit, a) < OctileCost(unit, b); });
   WorkCellAnswer out;
-  std::uint32_t best = kNoCost;
+  std::uint32_t best = kNoCost, searches = 0;
   for (const Cell c : near) {
-    if (OctileCost(unit, c) >= best) break;
+    if (OctileCost(unit, c) >= best || searches++ == max_searches) break;
     const std::uint32_t cost = path_cost(c);
     if (cost < best) best = cost, out.cell = c;
   }

@@ -88,12 +88,18 @@ struct WorkCellAnswer {
   std::uint64_t revision = 0;
 };
 
+// Searches ChooseWorkCell runs at most: a big building's ring can hold a hundred cells, and the
+// lower bound seldom leaves more than two or three worth a search.
+inline constexpr std::uint32_t kMaxWorkCellSearches = 8;
+
 // The candidate nearest `unit`. Candidates the unit can reach (`reachable`) are ranked by path
 // cost (`path_cost`, kNoCost for none), looked at in order of the octile lower bound and no
-// further once none can beat the best; when none is reachable, by Euclidean distance from the
-// unit (ties: the first in row-major order). Needs at least one candidate.
+// further once none can beat the best, nor after `max_searches` of them (the best so far wins);
+// when none is reachable, by Euclidean distance from the unit (ties: the first in row-major
+// order). Needs at least one candidate.
 WorkCellAnswer ChooseWorkCell(std::span<const Cell> candidates, Cell unit,
                               const std::function<bool(Cell)>& reachable,
-                              const std::function<std::uint32_t(Cell)>& path_cost);
+                              const std::function<std::uint32_t(Cell)>& path_cost,
+                              std::uint32_t max_searches = kMaxWorkCellSearches);
 
 }  // namespace walk::nav::live

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
+#include "nav/live/live_search.h"
 #include "nav/live/live_world.h"
 #include "tests/nav/live/ascii_live.h"
 
@@ -182,6 +183,24 @@ TEST(WorkCellTest, AShutGateIsATarget) {
   EXPECT_EQ(a.target.value, CellValue::kGate);
   EXPECT_EQ(a.target.footprint_id, 21u);
   EXPECT_EQ(a.cell, (Cell{5, 4}));
+}
+
+TEST(WorkCellTest, SearchesStopAtTheBoundAndTheCap) {
+  const std::vector<Cell> ring = {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}};
+  int calls = 0;
+  auto everywhere = [](Cell) { return true; };
+  // A detour makes every path cost far more than its bound: only the cap stops the searches.
+  auto detour = [&](Cell c) { return ++calls, 1000u - static_cast<std::uint32_t>(c.x); };
+  WorkCellAnswer a = ChooseWorkCell(ring, {0, 0}, everywhere, detour, /*max_searches=*/2);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(a.cell, (Cell{2, 0}));  // the better of the two searched
+  EXPECT_EQ(a.cost, 998u);
+  // Costs equal to the bounds: the first search already beats every other bound.
+  calls = 0;
+  auto straight = [&](Cell c) { return ++calls, OctileCost({0, 0}, c); };
+  a = ChooseWorkCell(ring, {0, 0}, everywhere, straight);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(a.cell, (Cell{1, 0}));
 }
 
 TEST(WorkCellTest, Errors) {
