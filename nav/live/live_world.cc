@@ -37,6 +37,7 @@ absl::Status ValidateOptions(const LiveWorldOptions& o) {
   }
   if (o.direct_line_cells < 0) return absl::InvalidArgumentError("direct_line_cells < 0");
   if (!(o.keep_goal_shift >= 0.0)) return absl::InvalidArgumentError("keep_goal_shift < 0");
+  if (o.recover_max_radius < 0) return absl::InvalidArgumentError("recover_max_radius < 0");
   return absl::OkStatus();
 }
 

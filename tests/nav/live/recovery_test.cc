@@ -134,6 +134,14 @@ TEST(RecoveryTest, NothingStandableNearStaysBlocked) {
   ExpectSpliced(*world, near, {5, 3}, {7, 0});
 }
 
+TEST(RecoveryTest, ANegativeRadiusIsRefused) {
+  LiveWorldOptions options;
+  options.recover_max_radius = -1;
+  absl::StatusOr<std::unique_ptr<LiveWorld>> world =
+      LiveWorld::FromText(testing::MapText(kField), "", options);
+  EXPECT_EQ(world.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(RecoveryTest, AShutGateStillStepsOut) {
   auto world = AsciiWorld(kField, "building 1 0 2 10 3\ngate 2 1 4 2 5 3 open\n");
   const BlockerChange shut = BlockerChange::ShutGate(2);
