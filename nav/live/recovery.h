@@ -10,7 +10,8 @@
 //   2. nearest the start (Euclidean: a side before a corner), then
 //   3. nearest the goal, then the first in row-major order.
 // Only the first ring is looked at: recovery never carries a unit further than its nearest way
-// out, even to reach the goal's side.
+// out, even to reach the goal's side. The cell need only be standable: no body radius applies
+// (the specification's one zero-radius escape).
 //
 // The escape leg runs from the start to that cell in 8-neighbour steps (diagonal while both
 // coordinates differ, then straight), through whatever blocks: the one place a path may cross
