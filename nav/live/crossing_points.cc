@@ -44,11 +44,14 @@ CrossingDeck Orient(const Layers& layers, const CellRect& r, CrossingKind kind) 
 
 }  // namespace
 
-CrossingMap::CrossingMap(const Layers& layers) : width_(layers.width()), height_(layers.height()) {
+CrossingMap::CrossingMap(const Layers& layers)
+    : width_(layers.width()), height_(layers.height()), on_crossing_(layers.cell_count(), false) {
   std::vector<CellIndex> queue;
   for (CellIndex start = 0; start < layers.cell_count(); ++start) {
     const int kind = KindAt(layers, start);
-    if (kind == 0 || deck_of_.count(start) != 0) continue;
+    if (kind == 0) continue;
+    on_crossing_[start] = true;
+    if (deck_of_.count(start) != 0) continue;
     const std::uint32_t deck = static_cast<std::uint32_t>(decks_.size());
     const Cell first = layers.CellOf(start);
     CellRect r{first.x, first.y, first.x + 1, first.y + 1};
@@ -73,8 +76,10 @@ CrossingMap::CrossingMap(const Layers& layers) : width_(layers.width()), height_
 }
 
 const CrossingDeck* CrossingMap::DeckAt(Cell c) const {
-  if (deck_of_.empty() || c.x < 0 || c.y < 0 || c.x >= width_ || c.y >= height_) return nullptr;
-  auto it = deck_of_.find(static_cast<CellIndex>(c.y) * width_ + c.x);
+  if (c.x < 0 || c.y < 0 || c.x >= width_ || c.y >= height_) return nullptr;
+  const CellIndex i = static_cast<CellIndex>(c.y) * width_ + c.x;
+  if (!on_crossing_[i]) return nullptr;
+  auto it = deck_of_.find(i);
   return it == deck_of_.end() ? nullptr : &decks_[it->second];
 }
 
@@ -95,7 +100,7 @@ std::vector<CellPoint> CrossingMap::Points(std::span<const Cell> cells) const {
 
 std::size_t CrossingMap::MemoryBytes() const {
   constexpr std::size_t kNode = 2 * sizeof(void*);
-  return decks_.capacity() * sizeof(CrossingDeck) +
+  return decks_.capacity() * sizeof(CrossingDeck) + on_crossing_.capacity() / 8 +
          deck_of_.size() * (sizeof(CellIndex) + sizeof(std::uint32_t) + kNode) +
          deck_of_.bucket_count() * sizeof(void*);
 }

@@ -53,13 +53,15 @@ class CrossingMap {
   std::vector<CellPoint> Points(std::span<const Cell> cells) const;
 
   const std::vector<CrossingDeck>& decks() const { return decks_; }
-  // Bytes held (hash node overheads estimated).
+  // Bytes held: a bit per cell and the crossing cells' index (hash node overheads estimated).
   std::size_t MemoryBytes() const;
 
  private:
   std::int32_t width_ = 0;
   std::int32_t height_ = 0;
   std::vector<CrossingDeck> decks_;
+  // Per cell: on a crossing. Most waypoints are not, and a bit answers them without a hash lookup.
+  std::vector<bool> on_crossing_;
   std::unordered_map<CellIndex, std::uint32_t> deck_of_;  // crossing cell -> index in decks_
 };
 
