@@ -402,6 +402,64 @@ int RunFormation(LiveCall& call, const LiveArgs& args) {
       });
 }
 
+int RunCellAt(LiveCall& call, const LiveArgs& args) {
+  walk::v1::CellAtRequest request;
+  request.set_world(args.world);
+  if (absl::Status s = ParsePlace(args.cell, "--cell", World(args), request.mutable_cell(),
+                                  request.mutable_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  World(args) ? request.clear_cell() : request.clear_point();
+  return call.Ask<walk::v1::CellAtRequest, walk::v1::CellAtResponse>(
+      &walk::v1::LiveService::Stub::CellAt, request, args.json, [](const auto& r) {
+        std::string what = absl::StrCat(r.value(), " on ", r.terrain());
+        if (r.forest()) absl::StrAppend(&what, ", forest floor");
+        if (r.road()) absl::StrAppend(&what, ", road");
+        if (!r.crossing().empty()) absl::StrAppend(&what, ", ", r.crossing());
+        if (!r.resource().empty()) absl::StrAppend(&what, ", ", r.resource());
+        if (!r.blocker().empty()) absl::StrAppend(&what, ", ", r.blocker(), " ", r.blocker_id());
+        if (r.gate() != 0) {
+          absl::StrAppend(&what, ", gate ", r.gate(), " of ", r.owner(), " ", r.gate_state());
+        }
+        std::printf("%s %s: %s; light %s, heavy %s (revision %llu)\n", CellText(r.cell()).c_str(),
+                    PointText(r.center()).c_str(), what.c_str(), r.light_open() ? "open" : "closed",
+                    r.heavy_open() ? "open" : "closed",
+                    static_cast<unsigned long long>(r.revision()));
+      });
+}
+
+int RunWorkCell(LiveCall& call, const LiveArgs& args) {
+  walk::v1::WorkCellRequest request;
+  request.set_world(args.world);
+  if (absl::Status s = ParsePlace(args.target, "--target", World(args), request.mutable_target(),
+                                  request.mutable_target_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  if (absl::Status s = ParsePlace(args.from, "--from", World(args), request.mutable_unit(),
+                                  request.mutable_unit_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  if (World(args)) {
+    request.clear_target();
+    request.clear_unit();
+  } else {
+    request.clear_target_point();
+    request.clear_unit_point();
+  }
+  request.set_passability(Pass(args.heavy));
+  request.set_units(Units(args));
+  request.set_radius(args.radius);
+  return call.Ask<walk::v1::WorkCellRequest, walk::v1::WorkCellResponse>(
+      &walk::v1::LiveService::Stub::WorkCell, request, args.json, [](const auto& r) {
+        std::printf("work %s from %s %s (revision %llu)\n", r.target().c_str(),
+                    CellText(r.cell()).c_str(), PointText(r.point()).c_str(),
+                    static_cast<unsigned long long>(r.revision()));
+      });
+}
+
 void PrintWorld(const walk::v1::LiveWorldInfo& w) {
   std::printf(
       "%s (%s): %d x %d cells, cell size %g, origin %s, revision %llu, %llu footprints, "
@@ -613,6 +671,16 @@ void AddLiveCommands(CLI::App& app, LiveArgs& a) {
                           "Where it stands: a blocked centre "
                           "resolves toward this side");
   body(a.formation);
+  a.cell_at = live->add_subcommand("cell", "What a cell holds (the cursor's question)");
+  common(a.cell_at);
+  a.cell_at->add_option("--cell", a.cell, "Cell X,Y")->required();
+  a.work_cell =
+      live->add_subcommand("work-cell", "Where a worker stands to harvest a resource or build");
+  common(a.work_cell);
+  a.work_cell->add_option("--target", a.target, "The resource's or building's cell X,Y")
+      ->required();
+  a.work_cell->add_option("--from", a.from, "Where the worker stands, X,Y")->required();
+  body(a.work_cell);
   a.create = live->add_subcommand("create", "A new live world from a map and layers");
   a.create->add_option("--world", a.world, "Its name")->required();
   a.create->add_option("--map", a.map_file, "The map (MovingAI form, header optional; -: stdin)")
@@ -633,7 +701,7 @@ void AddLiveCommands(CLI::App& app, LiveArgs& a) {
 
 bool LiveChosen(const LiveArgs& a) {
   for (const CLI::App* c : {a.path, a.update, a.nearest, a.reachable, a.group, a.formation,
-                            a.create, a.reset, a.drop, a.list}) {
+                            a.create, a.reset, a.drop, a.list, a.cell_at, a.work_cell}) {
     if (c != nullptr && *c) return true;
   }
   return false;
@@ -651,6 +719,8 @@ int RunLive(const Connection& connection, double timeout_s, const LiveArgs& args
   if (*args.reset) return RunReset(call, args);
   if (*args.drop) return RunDrop(call, args);
   if (*args.list) return RunList(call, args);
+  if (*args.cell_at) return RunCellAt(call, args);
+  if (*args.work_cell) return RunWorkCell(call, args);
   return kExitUsage;
 }
 

@@ -41,6 +41,8 @@ walk::v1::LivePathMethod LivePathMethodToProto(live::PathMethod method) {
       return walk::v1::LIVE_PATH_METHOD_KEPT;
     case live::PathMethod::kStepOut:
       return walk::v1::LIVE_PATH_METHOD_STEP_OUT;
+    case live::PathMethod::kRecovered:
+      return walk::v1::LIVE_PATH_METHOD_RECOVERED;
   }
   return walk::v1::LIVE_PATH_METHOD_UNSPECIFIED;
 }
@@ -162,6 +164,7 @@ absl::StatusOr<live::PathRequest> ToLivePathRequest(const walk::v1::LivePathRequ
   path_request.passability = *p;
   path_request.resolve_blocked_goal = !request.keep_goal();
   path_request.unit = request.unit();
+  path_request.recover_start = request.recover_start();
   return path_request;
 }
 
@@ -243,14 +246,11 @@ void ToProto(const live::LivePath& path, const live::WorldFrame& frame,
   ToProto(frame.Centre(path.goal), out->mutable_goal_point());
   out->set_cost(path.cost);
   for (const live::Cell& c : path.cells) ToProto(c, out->add_cells());
-  for (const live::Cell& c : path.waypoints) {
-    ToProto(c, out->add_waypoints());
-    ToProto(frame.Centre(c), out->add_waypoint_points());
-  }
-  if (!path.cells.empty()) {
-    ToProto(path.cells.front(), out->mutable_start());
-    ToProto(frame.Centre(path.cells.front()), out->mutable_start_point());
-  }
+  for (const live::Cell& c : path.waypoints) ToProto(c, out->add_waypoints());
+  for (const live::CellPoint& p : path.points)
+    ToProto(frame.ToWorld(p), out->add_waypoint_points());
+  ToProto(path.start, out->mutable_start());
+  ToProto(frame.Centre(path.start), out->mutable_start_point());
   out->set_revision(path.revision);
   out->set_from_cache(path.from_cache);
   out->set_method(LivePathMethodToProto(path.method));
@@ -267,17 +267,17 @@ void ToProto(const live::GroupPlan& plan, const live::WorldFrame& frame,
              walk::v1::PathGroupResponse* out) {
   ToProto(plan.goal, out->mutable_goal());
   ToProto(frame.Centre(plan.goal), out->mutable_goal_point());
-  for (const live::Cell& c : plan.corridor) {
-    ToProto(c, out->add_corridor());
-    ToProto(frame.Centre(c), out->add_corridor_points());
+  for (const live::Cell& c : plan.corridor) ToProto(c, out->add_corridor());
+  for (const live::CellPoint& p : plan.corridor_points) {
+    ToProto(frame.ToWorld(p), out->add_corridor_points());
   }
   for (const live::MemberPath& m : plan.members) {
     walk::v1::MemberPath* member = out->add_members();
     member->set_route(live::GroupRouteName(m.route));
     member->set_cost(m.cost);
-    for (const live::Cell& c : m.waypoints) {
-      ToProto(c, member->add_waypoints());
-      ToProto(frame.Centre(c), member->add_waypoint_points());
+    for (const live::Cell& c : m.waypoints) ToProto(c, member->add_waypoints());
+    for (const live::CellPoint& p : m.points) {
+      ToProto(frame.ToWorld(p), member->add_waypoint_points());
     }
     ToProto(m.target, member->mutable_target());
     ToProto(frame.Centre(m.target), member->mutable_target_point());
@@ -300,6 +300,38 @@ void ToProto(const live::FormationPlan& plan, const live::WorldFrame& frame,
   }
   out->set_used(plan.used);
   out->set_collapsed(plan.collapsed);
+}
+
+void ToProto(const live::CellReport& report, const live::WorldFrame& frame,
+             walk::v1::CellAtResponse* out) {
+  ToProto(report.cell, out->mutable_cell());
+  ToProto(frame.Centre(report.cell), out->mutable_center());
+  out->set_value(live::CellValueName(report.value));
+  out->set_terrain(live::CellValueName(report.terrain));
+  out->set_forest(report.forest);
+  out->set_road(report.road);
+  if (report.crossing) {
+    out->set_crossing(*report.crossing == live::CrossingKind::kBridge ? "bridge" : "entrance");
+  }
+  if (live::IsResource(report.resource)) out->set_resource(live::CellValueName(report.resource));
+  if (report.blocker != live::BlockerKind::kNone) {
+    out->set_blocker(live::BlockerKindName(report.blocker));
+    out->set_blocker_id(report.footprint_id);
+  }
+  out->set_owner(report.gate_owner);
+  out->set_gate(report.gate);
+  if (report.gate != 0) out->set_gate_state(report.gate_open ? "open" : "shut");
+  out->set_light_open(report.light_standable);
+  out->set_heavy_open(report.heavy_standable);
+  out->set_revision(report.revision);
+}
+
+void ToProto(const live::WorkCellAnswer& answer, const live::WorldFrame& frame,
+             walk::v1::WorkCellResponse* out) {
+  ToProto(answer.cell, out->mutable_cell());
+  ToProto(frame.Centre(answer.cell), out->mutable_point());
+  out->set_target(live::CellValueName(answer.target.value));
+  out->set_revision(answer.revision);
 }
 
 }  // namespace walk::server

@@ -56,5 +56,9 @@ void ToProto(const nav::live::GroupPlan& plan, const nav::live::WorldFrame& fram
              walk::v1::PathGroupResponse* out);
 void ToProto(const nav::live::FormationPlan& plan, const nav::live::WorldFrame& frame,
              walk::v1::FormationTargetsResponse* out);
+void ToProto(const nav::live::CellReport& report, const nav::live::WorldFrame& frame,
+             walk::v1::CellAtResponse* out);
+void ToProto(const nav::live::WorkCellAnswer& answer, const nav::live::WorldFrame& frame,
+             walk::v1::WorkCellResponse* out);
 
 }  // namespace walk::server

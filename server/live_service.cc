@@ -150,6 +150,7 @@ void LiveServiceImpl::ExportCounters() {
                                        std::pair{"direct_line", c.direct_lines},
                                        std::pair{"kept_route", c.kept_routes},
                                        std::pair{"step_out", c.step_outs},
+                                       std::pair{"recovered_start", c.recovered_starts},
                                        std::pair{"group", c.group_routes},
                                        std::pair{"group_shared", c.group_shared_members},
                                        std::pair{"group_individual", c.group_individual_members},
@@ -374,12 +375,31 @@ absl::Status LiveServiceImpl::AnswerListWorlds(const walk::v1::ListWorldsRequest
 
 absl::Status LiveServiceImpl::AnswerCellAt(const walk::v1::CellAtRequest& request,
                                            walk::v1::CellAtResponse* response) {
-  return absl::UnimplementedError("CellAt: not yet");
+  auto world = worlds_.Find(request.world());
+  if (!world.ok()) return world.status();
+  auto cell = Place(**world, request.has_cell(), request.cell(), request.has_point(),
+                    request.point(), "cell");
+  if (!cell.ok()) return cell.status();
+  auto report = (*world)->Describe(*cell);
+  if (report.ok()) ToProto(*report, (*world)->frame(), response);
+  return report.status();
 }
 
 absl::Status LiveServiceImpl::AnswerWorkCell(const walk::v1::WorkCellRequest& request,
                                              walk::v1::WorkCellResponse* response) {
-  return absl::UnimplementedError("WorkCell: not yet");
+  auto world = worlds_.Find(request.world());
+  if (!world.ok()) return world.status();
+  auto passability = ToPassability(request.passability(), "passability");
+  if (!passability.ok()) return passability.status();
+  auto target = Place(**world, request.has_target(), request.target(), request.has_target_point(),
+                      request.target_point(), "target");
+  if (!target.ok()) return target.status();
+  auto unit = Place(**world, request.has_unit(), request.unit(), request.has_unit_point(),
+                    request.unit_point(), "unit");
+  if (!unit.ok()) return unit.status();
+  auto answer = (*world)->WorkCell(*target, *unit, *passability);
+  if (answer.ok()) ToProto(*answer, (*world)->frame(), response);
+  return answer.status();
 }
 
 grpc::ServerUnaryReactor* LiveServiceImpl::LivePath(grpc::CallbackServerContext* context,

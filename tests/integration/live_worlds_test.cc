@@ -448,5 +448,93 @@ TEST_F(LiveWorldsTest, WalkctlCreatesListsResetsAndDropsWorlds) {
   EXPECT_TRUE(absl::StrContains(run.output, "FAILED_PRECONDITION")) << run.output;
 }
 
+TEST_F(LiveWorldsTest, TheCursorAWorkCellARecoveredStartAndDeckWaypointsThroughWalkd) {
+  Start();
+  // 12 x 9: a river along row 4 crossed by a deck three cells wide (x 4..6); a building at
+  // x 9..10, y 0..1; a wall along row 6 (x 0..2) with a shut gate at x 1; a tree at (8, 7).
+  std::string map;
+  for (int y = 0; y < 9; ++y) map += std::string(12, y == 4 ? 'W' : '.') + "\n";
+  walk::v1::CreateWorldResponse created;
+  ASSERT_TRUE(Create("rts", map,
+                     "bridge 4 4 7 5\nbuilding 9 9 0 11 2\nbuilding 10 0 6 3 7\n"
+                     "gate 11 10 1 6 2 7 shut\ntree 8.5 7.5\n",
+                     &created)
+                  .ok());
+  walk::v1::LivePathRequest across;
+  across.set_world("rts");
+  across.mutable_start()->set_x(0);
+  across.mutable_start()->set_y(0);
+  across.mutable_goal()->set_x(11);
+  across.mutable_goal()->set_y(8);
+  walk::v1::LivePathResponse path;
+  ASSERT_TRUE(Ask(&LiveService::Stub::LivePath, across, &path).ok());
+  ASSERT_EQ(path.status(), walk::v1::LIVE_PATH_STATUS_FOUND);
+  int on_deck = 0;
+  for (int k = 0; k < path.waypoints_size(); ++k) {
+    if (path.waypoints(k).y() != 4) continue;
+    ++on_deck;
+    EXPECT_DOUBLE_EQ(path.waypoint_points(k).x(), 5.5);  // the deck's centre line
+  }
+  EXPECT_GT(on_deck, 0);
+
+  walk::v1::LivePathRequest stuck;
+  stuck.set_world("rts");
+  stuck.mutable_start()->set_x(9);
+  stuck.mutable_start()->set_y(0);
+  stuck.mutable_goal()->set_x(11);
+  stuck.mutable_goal()->set_y(3);
+  ASSERT_TRUE(Ask(&LiveService::Stub::LivePath, stuck, &path).ok());
+  EXPECT_EQ(path.status(), walk::v1::LIVE_PATH_STATUS_START_BLOCKED);
+  stuck.set_recover_start(true);
+  ASSERT_TRUE(Ask(&LiveService::Stub::LivePath, stuck, &path).ok());
+  EXPECT_EQ(path.status(), walk::v1::LIVE_PATH_STATUS_FOUND);
+  EXPECT_EQ(path.method(), walk::v1::LIVE_PATH_METHOD_RECOVERED);
+  EXPECT_FALSE(path.start().x() == 9 && path.start().y() == 0);
+  EXPECT_EQ(path.cells(0).x(), 9);  // the blocked start, then out
+
+  walk::v1::CellAtRequest cell;
+  cell.set_world("rts");
+  cell.mutable_point()->set_x(1.5);
+  cell.mutable_point()->set_y(6.5);
+  walk::v1::CellAtResponse report;
+  ASSERT_TRUE(Ask(&LiveService::Stub::CellAt, cell, &report).ok());
+  EXPECT_EQ(report.value(), "gate");
+  EXPECT_EQ(report.blocker(), "gate");
+  EXPECT_EQ(report.gate(), 11u);
+  EXPECT_EQ(report.owner(), 10u);
+  EXPECT_EQ(report.gate_state(), "shut");
+  EXPECT_FALSE(report.light_open());
+  cell.mutable_point()->set_x(5.2);
+  cell.mutable_point()->set_y(4.9);
+  ASSERT_TRUE(Ask(&LiveService::Stub::CellAt, cell, &report).ok());
+  EXPECT_EQ(report.crossing(), "bridge");
+  EXPECT_EQ(report.terrain(), "river");
+  EXPECT_TRUE(report.light_open());
+
+  walk::v1::WorkCellRequest work;
+  work.set_world("rts");
+  work.mutable_target()->set_x(8);
+  work.mutable_target()->set_y(7);
+  work.mutable_unit()->set_x(11);
+  work.mutable_unit()->set_y(8);
+  walk::v1::WorkCellResponse stand;
+  ASSERT_TRUE(Ask(&LiveService::Stub::WorkCell, work, &stand).ok());
+  EXPECT_EQ(stand.target(), "tree");
+  EXPECT_EQ(std::max(std::abs(stand.cell().x() - 8), std::abs(stand.cell().y() - 7)), 1);
+  EXPECT_EQ(stand.cell().x(), 9);  // the side facing the unit
+  work.mutable_target()->set_x(0);
+  work.mutable_target()->set_y(0);
+  const grpc::Status nothing = Ask(&LiveService::Stub::WorkCell, work, &stand);
+  EXPECT_EQ(nothing.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+
+  auto run = Walkctl("live cell --world rts --cell 8,7");
+  EXPECT_TRUE(absl::StrContains(run.output, "8,7 (8.5, 7.5): tree on walkable, tree"))
+      << run.output;
+  run = Walkctl("live work-cell --world rts --target 8,7 --from 11,8");
+  EXPECT_TRUE(absl::StrContains(run.output, "work tree from 9,")) << run.output;
+  run = Walkctl("live path --world rts --from 9,0 --to 11,3 --recover");
+  EXPECT_TRUE(absl::StrContains(run.output, "LIVE_PATH_METHOD_RECOVERED")) << run.output;
+}
+
 }  // namespace
 }  // namespace walk
