@@ -8,7 +8,7 @@
 namespace walk::nav::live {
 
 // What the set accepts from a create. The flag names are walkd's (docs/operations.md); a create
-// over a limit is RESOURCE_EXHAUSTED naming the flag.
+// over a limit is RESOURCE_EXHAUSTED, its message starting with the flag's name.
 struct LiveWorldLimits {
   std::size_t max_worlds = 64;                // --live-max-worlds: worlds at once, all sources
   std::uint64_t max_world_cells = 4'194'304;  // --live-max-world-cells: 2048 × 2048

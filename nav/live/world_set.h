@@ -67,8 +67,9 @@ class LiveWorldSet {
   LiveWorldSet(const LiveWorldSet&) = delete;
   LiveWorldSet& operator=(const LiveWorldSet&) = delete;
 
-  // INVALID_ARGUMENT naming `name` unless it is 1 to max_name_length letters, digits, '-', '_'
-  // and '.', not starting with '.' (names become folder names).
+  // INVALID_ARGUMENT naming `name` unless it is letters, digits, '-', '_' and '.', not empty and
+  // not starting with '.' (names become folder names); RESOURCE_EXHAUSTED naming
+  // live-max-name-length when it is longer than max_name_length.
   absl::Status CheckName(absl::string_view name) const;
   // Builds `source` as world `name`. kCreated worlds are held to every limit; kFolder worlds
   // (loaded at start) only count toward them. `keep`, when given, runs once the world is built
