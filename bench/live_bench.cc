@@ -34,6 +34,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/live_bench_worlds.h"
 #include "nav/live/fallback_queue.h"
 #include "nav/live/layers.h"
 #include "nav/live/live_grid.h"
@@ -661,6 +662,9 @@ int Run(const Options& o) {
 }  // namespace walk::nav::live
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "--worlds") == 0) {
+    return walk::bench::RunWorldsBench(argc >= 3 ? std::atoi(argv[2]) : 50, 1);
+  }
   walk::nav::live::Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const long v = std::strtol(argv[i + 1], nullptr, 10);
@@ -677,8 +681,9 @@ int main(int argc, char** argv) {
       o.ticks = static_cast<int>(v);
     } else {
       std::fprintf(stderr,
-                   "usage: live_bench [--size N>=100] [--seed N] [--units N] [--ticks N] "
-                   "[--wide SECONDS]\n");
+                   "usage: live_bench [--size N>=100] [--seed N] [--units N] [--ticks N]\n"
+                   "       live_bench --worlds [N]   worlds created, timed and dropped\n"
+                   "       live_bench --wide SECONDS [--size N] [--seed N]   wide bodies\n");
       return 2;
     }
   }

@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -182,25 +184,75 @@ int Usage(const absl::Status& status) {
   return kExitUsage;
 }
 
+bool World(const LiveArgs& args) { return args.units == "world"; }
+
+walk::v1::LiveUnits Units(const LiveArgs& args) {
+  return World(args) ? walk::v1::LIVE_UNITS_WORLD : walk::v1::LIVE_UNITS_CELLS;
+}
+
+std::string PointText(const walk::v1::LivePoint& p) {
+  return absl::StrCat("(", p.x(), ", ", p.y(), ")");
+}
+
+std::string Points(const google::protobuf::RepeatedPtrField<walk::v1::LivePoint>& points) {
+  std::string out;
+  for (const walk::v1::LivePoint& p : points) {
+    absl::StrAppend(&out, out.empty() ? "" : " ", PointText(p));
+  }
+  return out;
+}
+
+// Reads a whole file, or standard input for "-".
+absl::StatusOr<std::string> ReadText(const std::string& path, const std::string& field) {
+  std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+    return text.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(field, ": ", path, " cannot be opened"));
+  text << in.rdbuf();
+  return text.str();
+}
+
 int RunPath(LiveCall& call, const LiveArgs& args) {
   walk::v1::LivePathRequest request;
   request.set_world(args.world);
-  auto from = ParseCell(args.from, "--from");
-  auto to = ParseCell(args.to, "--to");
-  if (!from.ok()) return Usage(from.status());
-  if (!to.ok()) return Usage(to.status());
-  *request.mutable_start() = *from;
-  *request.mutable_goal() = *to;
+  if (absl::Status s = ParsePlace(args.from, "--from", World(args), request.mutable_start(),
+                                  request.mutable_start_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  if (absl::Status s = ParsePlace(args.to, "--to", World(args), request.mutable_goal(),
+                                  request.mutable_goal_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  if (World(args)) {
+    request.clear_start();
+    request.clear_goal();
+  } else {
+    request.clear_start_point();
+    request.clear_goal_point();
+  }
   request.set_passability(Pass(args.heavy));
   request.set_keep_goal(args.keep_goal);
   request.set_unit(args.unit);
+  request.set_units(Units(args));
+  request.set_radius(args.radius);
+  request.set_formation_half_width(args.half_width);
+  request.set_recover_start(args.recover);
   return call.Ask<walk::v1::LivePathRequest, walk::v1::LivePathResponse>(
       &walk::v1::LiveService::Stub::LivePath, request, args.json, [](const auto& r) {
-        std::printf("%s to %s, cost %u, %s, revision %llu\n",
+        std::printf("%s to %s %s, cost %u, %s, revision %llu\n",
                     walk::v1::LivePathStatus_Name(r.status()).c_str(), CellText(r.goal()).c_str(),
-                    r.cost(), walk::v1::LivePathMethod_Name(r.method()).c_str(),
+                    PointText(r.goal_point()).c_str(), r.cost(),
+                    walk::v1::LivePathMethod_Name(r.method()).c_str(),
                     static_cast<unsigned long long>(r.revision()));
-        if (r.waypoints_size() > 0) std::printf("  waypoints %s\n", Cells(r.waypoints()).c_str());
+        if (r.waypoints_size() > 0) {
+          std::printf("  waypoints %s\n", Cells(r.waypoints()).c_str());
+          std::printf("  points %s\n", Points(r.waypoint_points()).c_str());
+        }
         if (r.cells_size() > 0) std::printf("  cells %s\n", Cells(r.cells()).c_str());
       });
 }
@@ -208,6 +260,7 @@ int RunPath(LiveCall& call, const LiveArgs& args) {
 int RunUpdate(LiveCall& call, const LiveArgs& args) {
   walk::v1::UpdateBlockersRequest request;
   request.set_world(args.world);
+  request.set_units(Units(args));
   for (const std::string& text : args.changes) {
     auto change = ParseBlockerChange(text);
     if (!change.ok()) return Usage(change.status());
@@ -225,25 +278,44 @@ int RunUpdate(LiveCall& call, const LiveArgs& args) {
 int RunNearest(LiveCall& call, const LiveArgs& args) {
   walk::v1::NearestRequest request;
   request.set_world(args.world);
-  auto cell = ParseCell(args.cell, "--cell");
-  if (!cell.ok()) return Usage(cell.status());
-  *request.mutable_cell() = *cell;
+  if (absl::Status s = ParsePlace(args.cell, "--cell", World(args), request.mutable_cell(),
+                                  request.mutable_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  World(args) ? request.clear_cell() : request.clear_point();
   request.set_passability(Pass(args.heavy));
+  request.set_units(Units(args));
+  request.set_radius(args.radius);
   return call.Ask<walk::v1::NearestRequest, walk::v1::NearestResponse>(
-      &walk::v1::LiveService::Stub::Nearest, request, args.json,
-      [](const auto& r) { std::printf("%s\n", CellText(r.cell()).c_str()); });
+      &walk::v1::LiveService::Stub::Nearest, request, args.json, [](const auto& r) {
+        std::printf("%s %s\n", CellText(r.cell()).c_str(), PointText(r.point()).c_str());
+      });
 }
 
 int RunReachable(LiveCall& call, const LiveArgs& args) {
   walk::v1::ReachableRequest request;
   request.set_world(args.world);
-  auto a = ParseCell(args.a, "--a");
-  auto b = ParseCell(args.b, "--b");
-  if (!a.ok()) return Usage(a.status());
-  if (!b.ok()) return Usage(b.status());
-  *request.mutable_a() = *a;
-  *request.mutable_b() = *b;
+  if (absl::Status s =
+          ParsePlace(args.a, "--a", World(args), request.mutable_a(), request.mutable_a_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  if (absl::Status s =
+          ParsePlace(args.b, "--b", World(args), request.mutable_b(), request.mutable_b_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  if (World(args)) {
+    request.clear_a();
+    request.clear_b();
+  } else {
+    request.clear_a_point();
+    request.clear_b_point();
+  }
   request.set_passability(Pass(args.heavy));
+  request.set_units(Units(args));
+  request.set_radius(args.radius);
   return call.Ask<walk::v1::ReachableRequest, walk::v1::ReachableResponse>(
       &walk::v1::LiveService::Stub::Reachable, request, args.json, [](const auto& r) {
         std::printf("%s (revision %llu)\n", r.reachable() ? "reachable" : "not reachable",
@@ -254,15 +326,28 @@ int RunReachable(LiveCall& call, const LiveArgs& args) {
 int RunGroup(LiveCall& call, const LiveArgs& args) {
   walk::v1::PathGroupRequest request;
   request.set_world(args.world);
+  std::vector<std::string> starts;
   for (absl::string_view start : absl::StrSplit(args.starts, ';', absl::SkipEmpty())) {
-    auto cell = ParseCell(std::string(start), "--starts");
-    if (!cell.ok()) return Usage(cell.status());
-    *request.add_starts() = *cell;
+    starts.emplace_back(start);
+    walk::v1::Cell cell;
+    walk::v1::LivePoint point;
+    if (absl::Status s = ParsePlace(starts.back(), "--starts", World(args), &cell, &point);
+        !s.ok()) {
+      return Usage(s);
+    }
+    World(args) ? (void)(*request.add_start_points() = point)
+                : (void)(*request.add_starts() = cell);
     if (args.heavy) request.add_passabilities(walk::v1::PASSABILITY_HEAVY);
   }
-  auto goal = ParseCell(args.goal, "--goal");
-  if (!goal.ok()) return Usage(goal.status());
-  *request.mutable_goal() = *goal;
+  if (absl::Status s = ParsePlace(args.goal, "--goal", World(args), request.mutable_goal(),
+                                  request.mutable_goal_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  World(args) ? request.clear_goal() : request.clear_goal_point();
+  request.set_units(Units(args));
+  request.set_radius(args.radius);
+  request.set_formation_half_width(args.half_width);
   if (!args.slots.empty()) {
     auto formation = ParseFormation(args.slots, args.facing_degrees);
     if (!formation.ok()) return Usage(formation.status());
@@ -270,14 +355,14 @@ int RunGroup(LiveCall& call, const LiveArgs& args) {
   }
   return call.Ask<walk::v1::PathGroupRequest, walk::v1::PathGroupResponse>(
       &walk::v1::LiveService::Stub::PathGroup, request, args.json, [&](const auto& r) {
-        std::printf("goal %s: %u shared, %u individual, %u deferred (revision %llu)\n",
-                    CellText(r.goal()).c_str(), r.shared(), r.individual(), r.deferred(),
-                    static_cast<unsigned long long>(r.revision()));
+        std::printf("goal %s %s: %u shared, %u individual, %u deferred (revision %llu)\n",
+                    CellText(r.goal()).c_str(), PointText(r.goal_point()).c_str(), r.shared(),
+                    r.individual(), r.deferred(), static_cast<unsigned long long>(r.revision()));
         for (int k = 0; k < r.members_size(); ++k) {
           const walk::v1::MemberPath& m = r.members(k);
-          std::printf("  %s -> %s: %s, cost %u, waypoints %s\n",
-                      CellText(request.starts(k)).c_str(), CellText(m.target()).c_str(),
-                      m.route().c_str(), m.cost(), Cells(m.waypoints()).c_str());
+          std::printf("  %s -> %s: %s, cost %u, waypoints %s\n    points %s\n", starts[k].c_str(),
+                      CellText(m.target()).c_str(), m.route().c_str(), m.cost(),
+                      Cells(m.waypoints()).c_str(), Points(m.waypoint_points()).c_str());
         }
       });
 }
@@ -285,26 +370,159 @@ int RunGroup(LiveCall& call, const LiveArgs& args) {
 int RunFormation(LiveCall& call, const LiveArgs& args) {
   walk::v1::FormationTargetsRequest request;
   request.set_world(args.world);
-  auto center = ParseCell(args.center, "--center");
-  if (!center.ok()) return Usage(center.status());
-  *request.mutable_center() = *center;
+  if (absl::Status s = ParsePlace(args.center, "--center", World(args), request.mutable_center(),
+                                  request.mutable_center_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  World(args) ? request.clear_center() : request.clear_center_point();
   if (!args.formation_from.empty()) {
-    auto from = ParseCell(args.formation_from, "--from");
-    if (!from.ok()) return Usage(from.status());
-    *request.mutable_from() = *from;
+    if (absl::Status s = ParsePlace(args.formation_from, "--from", World(args),
+                                    request.mutable_from(), request.mutable_from_point());
+        !s.ok()) {
+      return Usage(s);
+    }
+    World(args) ? request.clear_from() : request.clear_from_point();
   }
   auto formation = ParseFormation(args.slots, args.facing_degrees);
   if (!formation.ok()) return Usage(formation.status());
   *request.mutable_formation() = *formation;
   request.set_passability(Pass(args.heavy));
+  request.set_units(Units(args));
+  request.set_radius(args.radius);
   return call.Ask<walk::v1::FormationTargetsRequest, walk::v1::FormationTargetsResponse>(
       &walk::v1::LiveService::Stub::FormationTargets, request, args.json, [](const auto& r) {
-        std::printf("centre %s: %u slots used, %u collapsed (revision %llu)\n",
-                    CellText(r.center()).c_str(), r.used(), r.collapsed(),
-                    static_cast<unsigned long long>(r.revision()));
+        std::printf("centre %s %s: %u slots used, %u collapsed (revision %llu)\n",
+                    CellText(r.center()).c_str(), PointText(r.center_point()).c_str(), r.used(),
+                    r.collapsed(), static_cast<unsigned long long>(r.revision()));
         for (const walk::v1::SlotTarget& s : r.slots()) {
-          std::printf("  %s %s\n", CellText(s.cell()).c_str(), s.outcome().c_str());
+          std::printf("  %s %s %s\n", CellText(s.cell()).c_str(), PointText(s.point()).c_str(),
+                      s.outcome().c_str());
         }
+      });
+}
+
+int RunCellAt(LiveCall& call, const LiveArgs& args) {
+  walk::v1::CellAtRequest request;
+  request.set_world(args.world);
+  if (absl::Status s = ParsePlace(args.cell, "--cell", World(args), request.mutable_cell(),
+                                  request.mutable_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  World(args) ? request.clear_cell() : request.clear_point();
+  return call.Ask<walk::v1::CellAtRequest, walk::v1::CellAtResponse>(
+      &walk::v1::LiveService::Stub::CellAt, request, args.json, [](const auto& r) {
+        std::string what = absl::StrCat(r.value(), " on ", r.terrain());
+        if (r.forest()) absl::StrAppend(&what, ", forest floor");
+        if (r.road()) absl::StrAppend(&what, ", road");
+        if (!r.crossing().empty()) absl::StrAppend(&what, ", ", r.crossing());
+        if (!r.resource().empty()) absl::StrAppend(&what, ", ", r.resource());
+        if (!r.blocker().empty()) absl::StrAppend(&what, ", ", r.blocker(), " ", r.blocker_id());
+        if (r.gate() != 0) {
+          absl::StrAppend(&what, ", gate ", r.gate(), " of ", r.owner(), " ", r.gate_state());
+        }
+        std::printf("%s %s: %s; light %s, heavy %s (revision %llu)\n", CellText(r.cell()).c_str(),
+                    PointText(r.center()).c_str(), what.c_str(), r.light_open() ? "open" : "closed",
+                    r.heavy_open() ? "open" : "closed",
+                    static_cast<unsigned long long>(r.revision()));
+      });
+}
+
+int RunWorkCell(LiveCall& call, const LiveArgs& args) {
+  walk::v1::WorkCellRequest request;
+  request.set_world(args.world);
+  if (absl::Status s = ParsePlace(args.target, "--target", World(args), request.mutable_target(),
+                                  request.mutable_target_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  if (absl::Status s = ParsePlace(args.from, "--from", World(args), request.mutable_unit(),
+                                  request.mutable_unit_point());
+      !s.ok()) {
+    return Usage(s);
+  }
+  if (World(args)) {
+    request.clear_target();
+    request.clear_unit();
+  } else {
+    request.clear_target_point();
+    request.clear_unit_point();
+  }
+  request.set_passability(Pass(args.heavy));
+  request.set_units(Units(args));
+  request.set_radius(args.radius);
+  return call.Ask<walk::v1::WorkCellRequest, walk::v1::WorkCellResponse>(
+      &walk::v1::LiveService::Stub::WorkCell, request, args.json, [](const auto& r) {
+        std::printf("work %s from %s %s (revision %llu)\n", r.target().c_str(),
+                    CellText(r.cell()).c_str(), PointText(r.point()).c_str(),
+                    static_cast<unsigned long long>(r.revision()));
+      });
+}
+
+void PrintWorld(const walk::v1::LiveWorldInfo& w) {
+  std::printf(
+      "%s (%s): %d x %d cells, cell size %g, origin %s, revision %llu, %llu footprints, "
+      "%.1f MB, %.0f s old, %llu resets\n",
+      w.name().c_str(), w.source().c_str(), w.width(), w.height(), w.cell_size(),
+      PointText(w.origin()).c_str(), static_cast<unsigned long long>(w.revision()),
+      static_cast<unsigned long long>(w.footprints()), w.memory_bytes() / 1e6, w.age_seconds(),
+      static_cast<unsigned long long>(w.resets()));
+}
+
+int RunCreate(LiveCall& call, const LiveArgs& args) {
+  walk::v1::CreateWorldRequest request;
+  request.set_name(args.world);
+  auto map = ReadText(args.map_file, "--map");
+  if (!map.ok()) return Usage(map.status());
+  request.set_map_text(*std::move(map));
+  if (!args.layers_file.empty()) {
+    auto layers = ReadText(args.layers_file, "--layers");
+    if (!layers.ok()) return Usage(layers.status());
+    request.set_layers(*std::move(layers));
+  }
+  request.set_cell_size(args.cell_size);
+  if (!args.origin.empty()) {
+    walk::v1::Cell unused;
+    if (absl::Status s =
+            ParsePlace(args.origin, "--origin", true, &unused, request.mutable_origin());
+        !s.ok()) {
+      return Usage(s);
+    }
+  }
+  return call.Ask<walk::v1::CreateWorldRequest, walk::v1::CreateWorldResponse>(
+      &walk::v1::LiveService::Stub::CreateWorld, request, args.json, [](const auto& r) {
+        std::printf("created ");
+        PrintWorld(r.world());
+        std::printf("  %s\n", r.note().c_str());
+      });
+}
+
+int RunReset(LiveCall& call, const LiveArgs& args) {
+  walk::v1::ResetWorldRequest request;
+  request.set_world(args.world);
+  return call.Ask<walk::v1::ResetWorldRequest, walk::v1::ResetWorldResponse>(
+      &walk::v1::LiveService::Stub::ResetWorld, request, args.json, [](const auto& r) {
+        std::printf("reset ");
+        PrintWorld(r.world());
+      });
+}
+
+int RunDrop(LiveCall& call, const LiveArgs& args) {
+  walk::v1::DropWorldRequest request;
+  request.set_world(args.world);
+  return call.Ask<walk::v1::DropWorldRequest, walk::v1::DropWorldResponse>(
+      &walk::v1::LiveService::Stub::DropWorld, request, args.json, [&](const auto& r) {
+        std::printf("dropped %s (%.1f MB)\n", args.world.c_str(), r.memory_bytes() / 1e6);
+      });
+}
+
+int RunList(LiveCall& call, const LiveArgs& args) {
+  walk::v1::ListWorldsRequest request;
+  return call.Ask<walk::v1::ListWorldsRequest, walk::v1::ListWorldsResponse>(
+      &walk::v1::LiveService::Stub::ListWorlds, request, args.json, [](const auto& r) {
+        if (r.worlds_size() == 0) std::printf("no live worlds\n");
+        for (const walk::v1::LiveWorldInfo& w : r.worlds()) PrintWorld(w);
       });
 }
 
@@ -320,6 +538,25 @@ absl::StatusOr<walk::v1::Cell> ParseCell(const std::string& text, const std::str
   cell.set_x(x);
   cell.set_y(y);
   return cell;
+}
+
+absl::Status ParsePlace(const std::string& text, const std::string& field, bool world,
+                        walk::v1::Cell* cell, walk::v1::LivePoint* point) {
+  if (!world) {
+    auto parsed = ParseCell(text, field);
+    if (!parsed.ok()) return parsed.status();
+    *cell = *parsed;
+    return absl::OkStatus();
+  }
+  std::vector<std::string> parts = absl::StrSplit(text, ',');
+  double x = 0.0, y = 0.0;
+  if (parts.size() != 2 || !absl::SimpleAtod(parts[0], &x) || !absl::SimpleAtod(parts[1], &y)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": '", text, "' is not X,Y (world units)"));
+  }
+  point->set_x(x);
+  point->set_y(y);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<walk::v1::BlockerChange> ParseBlockerChange(const std::string& text) {
@@ -371,6 +608,21 @@ void AddLiveCommands(CLI::App& app, LiveArgs& a) {
         ->required();
     command->add_flag("--heavy", a.heavy, "Heavy units (cavalry, siege): forest blocks");
     command->add_flag("--json", a.json, "Print the reply as JSON");
+    command
+        ->add_option("--units", a.units,
+                     "How places (X,Y), radius and slot offsets are read: cells or world units")
+        ->check(CLI::IsMember({"cells", "world"}))
+        ->capture_default_str();
+  };
+  auto body = [&](CLI::App* command) {
+    command->add_option("--radius", a.radius,
+                        "The body's radius (in --units): it keeps that far "
+                        "from anything blocking");
+  };
+  auto width = [&](CLI::App* command) {
+    command->add_option("--half-width", a.half_width,
+                        "A formation's lateral half-extent (in --units): ground nearer blocked "
+                        "cells than this costs more");
   };
   a.path = live->add_subcommand("path", "A path between two cells, pulled taut");
   common(a.path);
@@ -378,6 +630,10 @@ void AddLiveCommands(CLI::App& app, LiveArgs& a) {
   a.path->add_option("--to", a.to, "Goal cell X,Y")->required();
   a.path->add_flag("--keep-goal", a.keep_goal, "Do not resolve a blocked goal");
   a.path->add_option("--unit", a.unit, "The unit's id: its route is kept for small goal moves");
+  a.path->add_flag("--recover", a.recover,
+                   "A blocked start is recovered: the path runs from the nearest standable cell");
+  body(a.path);
+  width(a.path);
   a.update = live->add_subcommand("update", "Place or remove blockers, all or nothing");
   common(a.update);
   a.update
@@ -391,16 +647,20 @@ void AddLiveCommands(CLI::App& app, LiveArgs& a) {
   a.nearest = live->add_subcommand("nearest", "The nearest standable cell");
   common(a.nearest);
   a.nearest->add_option("--cell", a.cell, "Cell X,Y")->required();
+  body(a.nearest);
   a.reachable = live->add_subcommand("reachable", "Whether two cells reach each other");
   common(a.reachable);
   a.reachable->add_option("--a", a.a, "Cell X,Y")->required();
   a.reachable->add_option("--b", a.b, "Cell X,Y")->required();
+  body(a.reachable);
   a.group = live->add_subcommand("group", "Many starts to one goal (or formation slots)");
   common(a.group);
   a.group->add_option("--starts", a.starts, "Cells X,Y;X,Y;...")->required();
   a.group->add_option("--goal", a.goal, "Goal cell X,Y (the formation's centre)")->required();
   a.group->add_option("--slots", a.slots, "Formation slots FORWARD,RIGHT;... (one per start)");
   a.group->add_option("--facing", a.facing_degrees, "Degrees clockwise from east (90: south)");
+  body(a.group);
+  width(a.group);
   a.formation = live->add_subcommand("formation", "Where a formation's slots go");
   common(a.formation);
   a.formation->add_option("--center", a.center, "Cell X,Y the formation is ordered to")->required();
@@ -410,10 +670,38 @@ void AddLiveCommands(CLI::App& app, LiveArgs& a) {
   a.formation->add_option("--from", a.formation_from,
                           "Where it stands: a blocked centre "
                           "resolves toward this side");
+  body(a.formation);
+  a.cell_at = live->add_subcommand("cell", "What a cell holds (the cursor's question)");
+  common(a.cell_at);
+  a.cell_at->add_option("--cell", a.cell, "Cell X,Y")->required();
+  a.work_cell =
+      live->add_subcommand("work-cell", "Where a worker stands to harvest a resource or build");
+  common(a.work_cell);
+  a.work_cell->add_option("--target", a.target, "The resource's or building's cell X,Y")
+      ->required();
+  a.work_cell->add_option("--from", a.from, "Where the worker stands, X,Y")->required();
+  body(a.work_cell);
+  a.create = live->add_subcommand("create", "A new live world from a map and layers");
+  a.create->add_option("--world", a.world, "Its name")->required();
+  a.create->add_option("--map", a.map_file, "The map (MovingAI form, header optional; -: stdin)")
+      ->required();
+  a.create->add_option("--layers", a.layers_file, "The layer file");
+  a.create->add_option("--cell-size", a.cell_size, "World units per cell (default: 1)");
+  a.create->add_option("--origin", a.origin, "Cell (0, 0)'s corner X,Y in world units");
+  a.create->add_flag("--json", a.json, "Print the reply as JSON");
+  a.reset = live->add_subcommand("reset", "A live world back to its created state");
+  a.reset->add_option("--world", a.world, "Its name")->required();
+  a.reset->add_flag("--json", a.json, "Print the reply as JSON");
+  a.drop = live->add_subcommand("drop", "Remove a created live world");
+  a.drop->add_option("--world", a.world, "Its name")->required();
+  a.drop->add_flag("--json", a.json, "Print the reply as JSON");
+  a.list = live->add_subcommand("list", "Every live world: size, revision, memory, age");
+  a.list->add_flag("--json", a.json, "Print the reply as JSON");
 }
 
 bool LiveChosen(const LiveArgs& a) {
-  for (const CLI::App* c : {a.path, a.update, a.nearest, a.reachable, a.group, a.formation}) {
+  for (const CLI::App* c : {a.path, a.update, a.nearest, a.reachable, a.group, a.formation,
+                            a.create, a.reset, a.drop, a.list, a.cell_at, a.work_cell}) {
     if (c != nullptr && *c) return true;
   }
   return false;
@@ -427,6 +715,12 @@ int RunLive(const Connection& connection, double timeout_s, const LiveArgs& args
   if (*args.reachable) return RunReachable(call, args);
   if (*args.group) return RunGroup(call, args);
   if (*args.formation) return RunFormation(call, args);
+  if (*args.create) return RunCreate(call, args);
+  if (*args.reset) return RunReset(call, args);
+  if (*args.drop) return RunDrop(call, args);
+  if (*args.list) return RunList(call, args);
+  if (*args.cell_at) return RunCellAt(call, args);
+  if (*args.work_cell) return RunWorkCell(call, args);
   return kExitUsage;
 }
 

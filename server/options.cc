@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "CLI/CLI.hpp"
+#include "nav/import/movingai.h"
 
 namespace walk::server {
 
@@ -98,6 +99,27 @@ void AddLiveOptions(CLI::App& app, WalkdOptions& o) {
                  "Cells Nearest, a blocked goal's resolution and a formation's centre look out to")
       ->capture_default_str()
       ->check(CLI::Range(0, 4096));
+  nav::live::LiveWorldLimits& l = o.live_limits;
+  app.add_option("--live-max-worlds", l.max_worlds, "Live worlds at once, loaded and created")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));
+  app.add_option("--live-max-world-cells", l.max_world_cells, "Cells of one created live world")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, nav::kMaxMovingAiCells));
+  app.add_option("--live-max-cells", l.max_cells, "Cells of every live world together")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 36));
+  app.add_option("--live-max-map-bytes", l.max_map_bytes,
+                 "Bytes of a created live world's map (as text)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, nav::kMaxMovingAiFileBytes));
+  app.add_option("--live-max-layer-bytes", l.max_layer_bytes,
+                 "Bytes of a created live world's layer file")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, nav::kMaxMovingAiFileBytes));
+  app.add_option("--live-max-name-length", l.max_name_length, "Characters of a live world's name")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{255}));
 }
 
 }  // namespace

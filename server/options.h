@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "nav/live/world_limits.h"
 
 namespace walk::server {
 
@@ -54,7 +55,9 @@ struct WalkdOptions {
   std::uint32_t live_group_fallbacks = 32;
   std::uint64_t live_group_fallback_cells = 50'000;  // cells those searches may expand
   std::uint64_t live_fallback_queue = 4096;
-  std::int32_t live_nearest_radius = 32;  // cells Nearest and goal resolution look out to
+  std::int32_t live_nearest_radius = 32;
+  // Live worlds created over LiveService (docs/operations.md, "Limits").
+  nav::live::LiveWorldLimits live_limits;  // cells Nearest and goal resolution look out to
   // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many
   // walks is searched once.
   std::uint64_t leg_cache_mb = 256;

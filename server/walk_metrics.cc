@@ -66,6 +66,21 @@ class Children {
     return child;
   }
 
+  // Removes every child whose label `index` is `value` (a live world dropped: its series go).
+  void RemoveWhere(std::size_t index, std::string_view value) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = children_.begin(); it != children_.end();) {
+      std::string_view rest = it->first;
+      for (std::size_t i = 0; i < index; ++i) rest.remove_prefix(rest.find('\x1f') + 1);
+      if (rest.substr(0, rest.find('\x1f')) == value) {
+        family_.Remove(it->second);
+        it = children_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
  private:
   prometheus::Family<T>& family_;
   const std::array<const char*, N> names_;
@@ -168,6 +183,17 @@ struct WalkMetrics::Families {
                              .Help("Units each live world keeps a route for.")
                              .Register(registry),
                          {"world"}),
+        live_world_bytes(prometheus::BuildGauge()
+                             .Name("walk_live_world_bytes")
+                             .Help("Bytes each live world holds (grid, layers, regions, caches, "
+                                   "kept routes; estimated).")
+                             .Register(registry),
+                         {"world"}),
+        live_worlds(prometheus::BuildGauge()
+                        .Name("walk_live_worlds")
+                        .Help("Live worlds held now, loaded and created.")
+                        .Register(registry)
+                        .Add({})),
         live_fallbacks_waiting(prometheus::BuildGauge()
                                    .Name("walk_live_fallbacks_waiting")
                                    .Help("Deferred group searches waiting in the fallback queue.")
@@ -205,6 +231,8 @@ struct WalkMetrics::Families {
   Children<prometheus::Gauge, 1> live_revision;
   Children<prometheus::Gauge, 1> live_cache_entries;
   Children<prometheus::Gauge, 1> live_unit_routes;
+  Children<prometheus::Gauge, 1> live_world_bytes;
+  prometheus::Gauge& live_worlds;
   prometheus::Gauge& live_fallbacks_waiting;
   Children<prometheus::Counter, 2> world_reloads;
 };
@@ -310,6 +338,22 @@ void WalkMetrics::SetLiveWorld(const std::string& world, std::uint64_t revision,
   families_->live_revision.Of({world}).Set(static_cast<double>(revision));
   families_->live_cache_entries.Of({world}).Set(static_cast<double>(cache_entries));
   families_->live_unit_routes.Of({world}).Set(static_cast<double>(unit_routes));
+}
+
+void WalkMetrics::SetLiveWorldBytes(const std::string& world, std::uint64_t bytes) {
+  families_->live_world_bytes.Of({world}).Set(static_cast<double>(bytes));
+}
+
+void WalkMetrics::SetLiveWorlds(std::uint64_t count) {
+  families_->live_worlds.Set(static_cast<double>(count));
+}
+
+void WalkMetrics::ForgetLiveWorld(const std::string& world) {
+  families_->live_events.RemoveWhere(0, world);
+  families_->live_revision.RemoveWhere(0, world);
+  families_->live_cache_entries.RemoveWhere(0, world);
+  families_->live_unit_routes.RemoveWhere(0, world);
+  families_->live_world_bytes.RemoveWhere(0, world);
 }
 
 void WalkMetrics::SetLiveFallbacksWaiting(std::uint64_t waiting) {

@@ -65,6 +65,12 @@ class WalkMetrics {
   // Live world `world` now: its revision, path cache entries and units with a kept route.
   void SetLiveWorld(const std::string& world, std::uint64_t revision, std::uint64_t cache_entries,
                     std::uint64_t unit_routes);
+  // Live world `world`'s bytes (LiveWorld::MemoryBytes), and the live worlds held now.
+  void SetLiveWorldBytes(const std::string& world, std::uint64_t bytes);
+  void SetLiveWorlds(std::uint64_t count);
+  // A live world dropped: every series labelled with it goes, so names of finished matches do not
+  // pile up in the scrape.
+  void ForgetLiveWorld(const std::string& world);
   // The fallback queue now: deferred group searches waiting, over all live worlds.
   void SetLiveFallbacksWaiting(std::uint64_t waiting);
 

@@ -341,6 +341,12 @@ void WalkServiceImpl::AnswerInfo(grpc::CallbackServerContext* /*context*/,
   limits->set_max_search_expansions(limits_.max_search_expansions);
   limits->set_max_inflight_pairs(limits_.batch.max_inflight_pairs);
   limits->set_max_concurrent_streams(limits_.max_concurrent_streams);
+  limits->set_max_live_worlds(limits_.live.max_worlds);
+  limits->set_max_live_world_cells(limits_.live.max_world_cells);
+  limits->set_max_live_cells(limits_.live.max_cells);
+  limits->set_max_live_map_bytes(limits_.live.max_map_bytes);
+  limits->set_max_live_layer_bytes(limits_.live.max_layer_bytes);
+  limits->set_max_live_name_length(limits_.live.max_name_length);
   if (live_ != nullptr) live_->Describe(response);
   finish(absl::OkStatus());
 }

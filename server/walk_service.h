@@ -50,6 +50,7 @@ class WalkServiceImpl final : public RawWalkService {
     std::uint64_t max_blocker_changes = 4096;  // one UpdateBlockers call's changes
     std::uint64_t max_message_bytes = std::uint64_t{4} << 20;
     std::uint64_t max_concurrent_streams = 128;
+    nav::live::LiveWorldLimits live;  // what CreateWorld accepts
   };
   // Everything is borrowed and must outlive the service. `stopping` turns true when walkd stops
   // for good (its grace over): every search then stops. Every call is a read for `auth`.

@@ -365,6 +365,7 @@ void Walkd::Parts::CreateWalkService() {
   limits.batch.max_inflight_pairs = options.max_inflight_pairs;
   limits.max_group_starts = options.max_group_starts;
   limits.max_blocker_changes = options.max_blocker_changes;
+  limits.live = options.live_limits;
   limits.max_message_bytes = options.max_message_bytes;
   limits.max_concurrent_streams = options.max_concurrent_streams;
   service = std::make_unique<WalkServiceImpl>(worlds, *answerer, *trips, *pool, *metrics, stopping,
@@ -374,6 +375,11 @@ void Walkd::Parts::CreateWalkService() {
 absl::Status Walkd::Parts::CreateLiveService() {
   LiveServiceOptions live_options;
   live_options.dir = options.live_worlds_dir;
+  live_options.created_dir = (std::filesystem::path(options.data_dir) / "live").string();
+  live_options.limits = options.live_limits;
+  live_options.on_worlds_changed = [this](const std::vector<std::string>& names) {
+    health.SetLiveWorlds(names);
+  };
   live_options.max_group_starts = options.max_group_starts;
   live_options.max_blocker_changes = options.max_blocker_changes;
   live_options.world.direct_line_cells = options.live_direct_cells;

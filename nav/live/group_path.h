@@ -64,6 +64,9 @@ struct MemberPath {
   std::uint32_t cost = 0;       // of `cells`, priced for the passability it was routed with
   std::vector<Cell> cells;      // start .. goal, each an 8-neighbour of the one before
   std::vector<Cell> waypoints;  // `cells` pulled taut
+  // One point per waypoint, in cell units: where the unit walks (crossing_points.h; LiveWorld
+  // fills them).
+  std::vector<CellPoint> points;
 };
 
 // A search the plan did not run (a deferred member's).
@@ -77,8 +80,9 @@ struct DeferredSearch {
 struct GroupPlan {
   Cell goal;  // the goal (the formation's centre): the corridor ends here
   Passability corridor_passability = Passability::kLight;
-  std::vector<Cell> corridor;       // anchor .. goal; empty when nobody shares
-  std::vector<MemberPath> members;  // in the order of the request
+  std::vector<Cell> corridor;              // anchor .. goal; empty when nobody shares
+  std::vector<CellPoint> corridor_points;  // one per corridor cell (crossing_points.h)
+  std::vector<MemberPath> members;         // in the order of the request
   std::uint32_t shared = 0;
   std::uint32_t individual = 0;
   std::uint32_t deferred = 0;

@@ -11,6 +11,7 @@
 #include "nav/live/layer_file.h"
 #include "nav/live/live_search.h"
 #include "nav/live/nearest.h"
+#include "nav/live/recovery.h"
 #include "nav/live/step_out.h"
 #include "nav/live/taut_path.h"
 
@@ -38,6 +39,7 @@ absl::Status ValidateOptions(const LiveWorldOptions& o) {
   }
   if (o.direct_line_cells < 0) return absl::InvalidArgumentError("direct_line_cells < 0");
   if (!(o.keep_goal_shift >= 0.0)) return absl::InvalidArgumentError("keep_goal_shift < 0");
+  if (o.recover_max_radius < 0) return absl::InvalidArgumentError("recover_max_radius < 0");
   return absl::OkStatus();
 }
 
@@ -121,6 +123,8 @@ const char* PathMethodName(PathMethod method) {
       return "kept";
     case PathMethod::kStepOut:
       return "step_out";
+    case PathMethod::kRecovered:
+      return "recovered";
   }
   return "unknown";
 }
@@ -148,14 +152,16 @@ LiveWorld::LiveWorld(Layers layers, const LiveWorldOptions& options)
       layers_(std::move(layers)),
       grid_(layers_),
       cache_(options.path_cache_entries),
-      unit_routes_(options.unit_routes) {
+      unit_routes_(options.unit_routes),
+      crossings_(layers_) {
   counters_.full_rebuilds = 1;
   counters_.dirty_cells_rebuilt = grid_.cell_count();
   grid_.ContinueAfter(options.revisions_after);
 }
 
 std::size_t LiveWorld::MemoryBytes() const {
-  std::size_t bytes = sizeof(LiveWorld) + cache_.MemoryBytes() + unit_routes_.MemoryBytes();
+  std::size_t bytes = sizeof(LiveWorld) + cache_.MemoryBytes() + unit_routes_.MemoryBytes() +
+                      crossings_.MemoryBytes();
   std::shared_lock<std::shared_mutex> lock(mutex_);
   return bytes + layers_.MemoryBytes() + grid_.MemoryBytes();
 }
@@ -492,10 +498,59 @@ absl::StatusOr<LivePath> LiveWorld::FindPath(const PathRequest& request) {
   }
   std::shared_lock lock(mutex_);
   counters_.paths.fetch_add(1, kRelaxed);
+  LivePath out = AnswerPath(request);
+  // A start that is open but too narrow for the body is not recovered: the unit stands on ground.
+  if (out.status == PathStatus::kStartBlocked && !out.too_narrow && request.recover_start) {
+    RecoverPath(request, &out);
+  }
+  out.points = crossings_.Points(out.waypoints);
+  return out;
+}
+
+void LiveWorld::RecoverPath(const PathRequest& request, LivePath* out) {
+  const Passability p = request.passability;
+  // The goal's side: its region, or that of the standable cell nearest it.
+  RingStats ring;
+  std::optional<Cell> goal = request.goal;
+  if (!grid_.Open(request.goal, p)) {
+    goal = NearestStandable(grid_, request.goal, p, options_.nearest_max_radius, &ring);
+  }
+  std::optional<RegionId> side;
+  if (goal) side = grid_.RegionOf(*goal, p);
+  const std::optional<Recovery> escape =
+      FindRecovery(grid_, request.start, request.goal, side, p, options_.recover_max_radius, &ring);
+  counters_.nearest_searches.fetch_add(1, kRelaxed);
+  counters_.ring_cells_scanned.fetch_add(ring.cells_scanned, kRelaxed);
+  if (!escape) return;
+  PathRequest from = request;
+  from.start = escape->cell;
+  *out = AnswerPath(from);
+  out->method = PathMethod::kRecovered;
+  if (out->status == PathStatus::kFound) {
+    // Splice: the escape leg, then the path from the recovery cell on.
+    out->cells.insert(out->cells.begin(), escape->cells.begin(), escape->cells.end() - 1);
+    out->waypoints.insert(out->waypoints.begin(), request.start);
+    out->cost += escape->cost;
+  } else {
+    // The goal is out of reach from safe ground: the escape alone, so the unit leaves the cell.
+    out->cells = escape->cells;
+    out->waypoints = {request.start, escape->cell};
+    out->cost = escape->cost;
+  }
+  counters_.recovered_starts.fetch_add(1, kRelaxed);
+}
+
+void LiveWorld::AddGroupPoints(GroupPlan* plan) const {
+  for (MemberPath& m : plan->members) m.points = crossings_.Points(m.waypoints);
+  plan->corridor_points = crossings_.Points(plan->corridor);
+}
+
+LivePath LiveWorld::AnswerPath(const PathRequest& request) {
   const Passability p = request.passability;
   const BodyClass body = BodyOf(request);
   LivePath out;
   out.revision = grid_.revision();
+  out.start = request.start;
   out.goal = request.goal;
   if (!grid_.Open(request.start, p)) {
     out.status = PathStatus::kStartBlocked;
@@ -700,6 +755,7 @@ absl::StatusOr<GroupPlan> LiveWorld::PathGroup(
   counters_.group_individual_members.fetch_add(plan.individual, kRelaxed);
   counters_.group_deferred_members.fetch_add(plan.deferred, kRelaxed);
   plan.revision = grid_.revision();
+  AddGroupPoints(&plan);
   return plan;
 }
 
@@ -748,6 +804,7 @@ LiveCounters LiveWorld::Counters() const {
   c.formations = counters_.formations.load(kRelaxed);
   c.slots_collapsed = counters_.slots_collapsed.load(kRelaxed);
   c.unit_routes = unit_routes_.size();
+  c.recovered_starts = counters_.recovered_starts.load(kRelaxed);
   return c;
 }
 
@@ -765,6 +822,42 @@ absl::StatusOr<CellValue> LiveWorld::At(Cell c) const {
   if (absl::Status s = CheckCell(c, "cell"); !s.ok()) return s;
   std::shared_lock lock(mutex_);
   return grid_.value(c);
+}
+
+absl::StatusOr<CellReport> LiveWorld::Describe(Cell c) const {
+  if (absl::Status s = CheckCell(c, "cell"); !s.ok()) return s;
+  std::shared_lock lock(mutex_);
+  return DescribeCell(grid_, layers_, c);
+}
+
+absl::StatusOr<WorkCellAnswer> LiveWorld::WorkCell(Cell target, Cell unit, Passability passability,
+                                                   const std::function<bool(Cell)>& fits,
+                                                   double radius) {
+  if (absl::Status s = CheckCell(target, "target"); !s.ok()) return s;
+  if (absl::Status s = CheckCell(unit, "unit"); !s.ok()) return s;
+  if (absl::Status s = ValidateBody(radius, 0.0); !s.ok()) return s;
+  const BodyClass body = ClassifyBody(radius);
+  std::shared_lock lock(mutex_);
+  absl::StatusOr<WorkTarget> what = WorkTargetAt(grid_, layers_, target);
+  if (!what.ok()) return what.status();
+  const std::vector<Cell> candidates = WorkCandidates(grid_, *what, passability, [&](Cell c) {
+    return grid_.Fits(c, passability, body.need) && (!fits || fits(c));
+  });
+  if (candidates.empty()) {
+    return absl::NotFoundError(absl::StrCat("target: no ", PassabilityName(passability),
+                                            "-standable work cell beside the ",
+                                            CellValueName(what->value), " at ", CellText(target)));
+  }
+  const bool unit_open = grid_.Fits(unit, passability, body.need);
+  WorkCellAnswer answer = ChooseWorkCell(
+      candidates, unit, [&](Cell c) { return unit_open && grid_.Reachable(unit, c, passability); },
+      [&](Cell c) {
+        std::shared_ptr<const CachedPath> path = CachedSearch(unit, c, passability, body, nullptr);
+        return path->found ? path->cost : kNoCost;
+      });
+  answer.target = *what;
+  answer.revision = grid_.revision();
+  return answer;
 }
 
 std::string LiveWorld::Draw() const {

@@ -3,12 +3,12 @@
 // formation and group-path questions while blocker updates arrive.
 //
 // Thread safety: every member is safe to call from any thread. Queries (FindPath, Nearest,
-// ResolveTarget, Reachable, FormationTargets, PathGroup, ServeFallback, At, Draw) read the grid
-// under a shared lock, each with the calling thread's own search buffers (thread_local, sized once
-// to the largest grid it searched); UpdateBlockers and RebuildAll write it under the exclusive
-// lock. A query therefore sees one revision from start to end, and every answer it caches is keyed
-// by that revision, so nothing computed for an older revision is served for a newer one. Counters
-// are atomics.
+// ResolveTarget, Reachable, FormationTargets, PathGroup, ServeFallback, At, Describe, WorkCell,
+// Draw) read the grid under a shared lock, each with the calling thread's own search buffers
+// (thread_local, sized once to the largest grid it searched); UpdateBlockers and RebuildAll write
+// it under the exclusive lock. A query therefore sees one revision from start to end, and every
+// answer it caches is keyed by that revision, so nothing computed for an older revision is served
+// for a newer one. Counters are atomics.
 //
 // Wide bodies (clearance.h, docs/live_grids.md "Wide bodies"): a path request may carry a body
 // radius and a formation half-width, in cells. The radius is hard and is what every yes/no test
@@ -33,6 +33,8 @@
 #include "absl/strings/string_view.h"
 #include "nav/live/cell.h"
 #include "nav/live/clearance.h"
+#include "nav/live/crossing_points.h"
+#include "nav/live/cursor.h"
 #include "nav/live/formation.h"
 #include "nav/live/group_path.h"
 #include "nav/live/layers.h"
@@ -60,6 +62,9 @@ struct LiveWorldOptions {
   std::uint64_t group_fallback_cells = 50'000;
   // The world's revisions count on from this one (a reset world continues its old numbering).
   std::uint64_t revisions_after = 0;
+  // Cells: how far a unit standing where it may not is carried to safe ground when its request
+  // asks for recovery (PathRequest::recover_start; recovery.h).
+  std::int32_t recover_max_radius = 8;
 };
 
 // One blocker change. Build them with the named constructors.
@@ -104,7 +109,7 @@ struct UpdateResult {
 enum class PathStatus : std::uint8_t {
   kFound,
   kUnreachable,   // start and goal lie in different regions (answered without a search)
-  kStartBlocked,  // the start is not standable: recover with Nearest(start) first
+  kStartBlocked,  // the start is not standable (and was not recovered: recover_start)
   kGoalBlocked,   // the goal is not standable and could not be resolved
 };
 const char* PathStatusName(PathStatus status);
@@ -117,6 +122,10 @@ struct PathRequest {
   bool resolve_blocked_goal = true;
   // The unit asking (0: anonymous). With an id its route is kept (unit_routes.h).
   std::uint64_t unit = 0;
+  // A start the unit may not stand on (other than a shut gate's cell, which it steps out of) is
+  // recovered: the path runs from the start to the nearest standable cell on the goal's side,
+  // then on to the goal (recovery.h; method kRecovered). Off: such a start is kStartBlocked.
+  bool recover_start = false;
   // The body's radius in cells, [0, kMaxBodyRadius]: every cell of the path, and both flanks of
   // each diagonal step, lies at least this far from anything closed (touching allowed: 0.5 fits a
   // one-cell corridor, 1.5 needs three cells). The direct line, the kept route and the goal's
@@ -130,23 +139,28 @@ struct PathRequest {
 
 // How a path was answered.
 enum class PathMethod : std::uint8_t {
-  kNone,     // not found: a blocked start or goal
-  kRegions,  // unreachable, from the regions without a search
-  kSearch,   // an A* search
-  kCache,    // the path cache
-  kDirect,   // a short clear straight line, no search
-  kKept,     // the unit's kept route, its end slid onto the new goal
-  kStepOut,  // out of a shut gate's cells (step_out.h), then the cache or a search
+  kNone,       // not found: a blocked start or goal
+  kRegions,    // unreachable, from the regions without a search
+  kSearch,     // an A* search
+  kCache,      // the path cache
+  kDirect,     // a short clear straight line, no search
+  kKept,       // the unit's kept route, its end slid onto the new goal
+  kStepOut,    // out of a shut gate's cells (step_out.h), then the cache or a search
+  kRecovered,  // from a start the unit may not stand on, escaped to a standable cell (recovery.h)
 };
 const char* PathMethodName(PathMethod method);
 
 struct LivePath {
   PathStatus status = PathStatus::kUnreachable;
+  Cell start;                   // the start searched from: the request's, or its recovery cell
   Cell goal;                    // the goal searched for (the resolved one)
   std::uint32_t cost = 0;       // of `cells`, in the search's units (10 per straight step)
   std::vector<Cell> cells;      // start .. goal, cell by cell
   std::vector<Cell> waypoints;  // `cells` pulled taut: what a unit follows
-  std::uint64_t revision = 0;   // the revision the answer was computed for
+  // One point per waypoint, in cell units, where the unit walks: the cell's centre, or on a
+  // bridge deck or hill entrance its centre line (crossing_points.h).
+  std::vector<CellPoint> points;
+  std::uint64_t revision = 0;  // the revision the answer was computed for
   bool from_cache = false;
   PathMethod method = PathMethod::kNone;
   // With kStartBlocked or kGoalBlocked: the cell is open, but the body's radius does not fit there.
@@ -189,6 +203,7 @@ struct LiveCounters {
   std::uint64_t formations = 0;              // FormationTargets and formation PathGroups
   std::uint64_t slots_collapsed = 0;         // formation slots collapsed to the centre
   std::uint64_t unit_routes = 0;             // units with a kept route, now
+  std::uint64_t recovered_starts = 0;        // paths from a recovered start (kRecovered)
 };
 
 class LiveWorld {
@@ -288,6 +303,21 @@ class LiveWorld {
   WorldPoint CellCenter(Cell c) const { return frame_.Centre(c); }
   // The composed value of a cell. Errors: INVALID_ARGUMENT off the map.
   absl::StatusOr<CellValue> At(Cell c) const;
+  // Everything about one cell, for a cursor (cursor.h): composed value, terrain, forest and road,
+  // crossing, resource, footprint and gate, who may stand there, the revision. Errors:
+  // INVALID_ARGUMENT off the map.
+  absl::StatusOr<CellReport> Describe(Cell c) const;
+  // Where a worker at `unit` stands to work the resource or building on `target` (cursor.h): the
+  // work cell beside it nearest the unit, by path cost when the unit can reach one, else by
+  // distance; `fits` (empty: every standable cell) is the hook for a body radius, called under
+  // the shared lock (it must not call back into this world). Errors: INVALID_ARGUMENT for a cell
+  // off the map; FAILED_PRECONDITION when `target` holds no resource or building (naming what it
+  // holds); NOT_FOUND when no standable cell that fits is beside it. With `radius` (cells, as
+  // PathRequest's) a work cell must also fit a body of that radius, and paths are searched with
+  // it; a bad radius is INVALID_ARGUMENT naming `radius`.
+  absl::StatusOr<WorkCellAnswer> WorkCell(Cell target, Cell unit, Passability passability,
+                                          const std::function<bool(Cell)>& fits = nullptr,
+                                          double radius = 0);
   // The grid drawn one character per cell (CellValueGlyph), rows ending in '\n'.
   std::string Draw() const;
   // Runs `f` with the grid and layers under the shared lock (tests, tools, benchmarks).
@@ -309,6 +339,13 @@ class LiveWorld {
   bool TryDirectLine(const PathRequest& request, LivePath* out);
   void StepOutPath(const PathRequest& request, LivePath* out);
   void RememberRoute(const PathRequest& request, const LivePath& path);
+  // FindPath under the shared lock, without recovery or points.
+  LivePath AnswerPath(const PathRequest& request);
+  // The path from a recovered start (recovery.h) into `out`; leaves `out` as it is when nothing
+  // standable is near.
+  void RecoverPath(const PathRequest& request, LivePath* out);
+  // The points of `plan`'s members' waypoints and of its corridor.
+  void AddGroupPoints(GroupPlan* plan) const;
   absl::Status CheckFormation(const GroupFormation& formation) const;
   void AddRebuild(const RebuildStats& stats);
 
@@ -321,8 +358,9 @@ class LiveWorld {
   mutable std::shared_mutex mutex_;  // guards layers_ and grid_
   Layers layers_;
   LiveGrid grid_;
-  PathCache cache_;         // internally synchronized
-  UnitRoutes unit_routes_;  // internally synchronized
+  PathCache cache_;              // internally synchronized
+  UnitRoutes unit_routes_;       // internally synchronized
+  const CrossingMap crossings_;  // from layers_' terrain, fixed at creation
 
   struct AtomicCounters {
     std::atomic<std::uint64_t> paths{0}, region_answers{0}, searches{0}, cells_expanded{0},
@@ -330,7 +368,7 @@ class LiveWorld {
         region_cells_visited{0}, nearest_searches{0}, ring_cells_scanned{0}, group_routes{0},
         group_shared_members{0}, group_individual_members{0}, group_deferred_members{0},
         fallbacks_served{0}, direct_lines{0}, kept_routes{0}, step_outs{0}, formations{0},
-        slots_collapsed{0};
+        slots_collapsed{0}, recovered_starts{0};
   };
   mutable AtomicCounters counters_;
 };

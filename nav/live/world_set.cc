@@ -85,9 +85,9 @@ LiveWorldSet::LiveWorldSet(const LiveWorldLimits& limits, const LiveWorldOptions
 absl::Status LiveWorldSet::CheckName(absl::string_view name) const {
   if (name.empty()) return absl::InvalidArgumentError("name: required");
   if (name.size() > limits_.max_name_length) {
-    return absl::InvalidArgumentError(absl::StrCat("name: ", name.size(), " characters, over ",
-                                                   limits_.max_name_length,
-                                                   " (--live-max-name-length)"));
+    return absl::ResourceExhaustedError(absl::StrCat("live-max-name-length: the name has ",
+                                                     name.size(), " characters, over the ",
+                                                     limits_.max_name_length, " allowed"));
   }
   if (name[0] == '.') return absl::InvalidArgumentError("name: must not start with '.'");
   for (char c : name) {
@@ -107,13 +107,14 @@ absl::Status LiveWorldSet::Reserve(const std::string& name, std::uint64_t cells,
   }
   if (kind == WorldKind::kCreated) {
     if (worlds_.size() + reserved_.size() >= limits_.max_worlds) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "worlds: ", limits_.max_worlds, " live worlds at once (--live-max-worlds): drop one"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("live-max-worlds: walkd holds ", limits_.max_worlds,
+                       " live worlds at most; drop one, or raise walkd's --live-max-worlds"));
     }
     if (cells_ + cells > limits_.max_cells) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("map: ", cells, " cells over the ", limits_.max_cells - cells_,
-                       " left of --live-max-cells (", limits_.max_cells, " for all worlds)"));
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "live-max-cells: the map's ", cells, " cells would pass the ", limits_.max_cells,
+          " all live worlds may hold (", cells_, " held now); drop a world"));
     }
   }
   reserved_[name] = cells;
@@ -121,19 +122,20 @@ absl::Status LiveWorldSet::Reserve(const std::string& name, std::uint64_t cells,
   return absl::OkStatus();
 }
 
-absl::StatusOr<LiveWorldEntry> LiveWorldSet::Add(const std::string& name, LiveWorldSource source,
-                                                 WorldKind kind) {
+absl::StatusOr<LiveWorldEntry> LiveWorldSet::Add(
+    const std::string& name, LiveWorldSource source, WorldKind kind,
+    const std::function<absl::Status(const LiveWorldSource&)>& keep) {
   if (absl::Status s = CheckName(name); !s.ok()) return s;
   if (kind == WorldKind::kCreated) {
     if (source.map_text.size() > limits_.max_map_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat("map: ", source.map_text.size(),
-                                                       " bytes, over --live-max-map-bytes (",
-                                                       limits_.max_map_bytes, ")"));
+      return absl::ResourceExhaustedError(absl::StrCat("live-max-map-bytes: the map is ",
+                                                       source.map_text.size(), " bytes, over the ",
+                                                       limits_.max_map_bytes, " allowed"));
     }
     if (source.layer_text.size() > limits_.max_layer_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat("layers: ", source.layer_text.size(),
-                                                       " bytes, over --live-max-layer-bytes (",
-                                                       limits_.max_layer_bytes, ")"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("live-max-layer-bytes: the layers are ", source.layer_text.size(),
+                       " bytes, over the ", limits_.max_layer_bytes, " allowed"));
     }
   }
   absl::StatusOr<MovingAiMap> map = ParseMap(source.map_text);
@@ -141,11 +143,14 @@ absl::StatusOr<LiveWorldEntry> LiveWorldSet::Add(const std::string& name, LiveWo
   const std::uint64_t cells = std::uint64_t{map->width} * map->height;
   if (kind == WorldKind::kCreated && cells > limits_.max_world_cells) {
     return absl::ResourceExhaustedError(
-        absl::StrCat("map: ", map->width, " x ", map->height, " is ", cells,
-                     " cells, over --live-max-world-cells (", limits_.max_world_cells, ")"));
+        absl::StrCat("live-max-world-cells: the map's ", map->width, " x ", map->height, " is ",
+                     cells, " cells, over the ", limits_.max_world_cells, " a world may hold"));
   }
   if (absl::Status s = Reserve(name, cells, kind); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<LiveWorld>> world = BuildFromMap(*map, source, options_);
+  if (world.ok() && keep != nullptr) {
+    if (absl::Status kept = keep(source); !kept.ok()) world = kept;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   reserved_.erase(name);
   if (!world.ok()) {

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,19 +26,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nav/live/live_world.h"
+#include "nav/live/world_limits.h"
 
 namespace walk::nav::live {
-
-// What the set accepts from a create. The flag names are walkd's (docs/operations.md); a create
-// over a limit is RESOURCE_EXHAUSTED naming the flag.
-struct LiveWorldLimits {
-  std::size_t max_worlds = 64;                // --live-max-worlds: worlds at once, all sources
-  std::uint64_t max_world_cells = 4'194'304;  // --live-max-world-cells: 2048 × 2048
-  std::uint64_t max_cells = 33'554'432;       // --live-max-cells: all worlds together
-  std::uint64_t max_map_bytes = 8u << 20;     // --live-max-map-bytes
-  std::uint64_t max_layer_bytes = 4u << 20;   // --live-max-layer-bytes
-  std::size_t max_name_length = 64;           // --live-max-name-length
-};
 
 // What a world is made from: kept, so a reset builds it again.
 struct LiveWorldSource {
@@ -76,14 +67,18 @@ class LiveWorldSet {
   LiveWorldSet(const LiveWorldSet&) = delete;
   LiveWorldSet& operator=(const LiveWorldSet&) = delete;
 
-  // INVALID_ARGUMENT naming `name` unless it is 1 to max_name_length letters, digits, '-', '_'
-  // and '.', not starting with '.' (names become folder names).
+  // INVALID_ARGUMENT naming `name` unless it is letters, digits, '-', '_' and '.', not empty and
+  // not starting with '.' (names become folder names); RESOURCE_EXHAUSTED naming
+  // live-max-name-length when it is longer than max_name_length.
   absl::Status CheckName(absl::string_view name) const;
   // Builds `source` as world `name`. kCreated worlds are held to every limit; kFolder worlds
-  // (loaded at start) only count toward them. Errors: CheckName's, ALREADY_EXISTS for a name in
-  // use or being built, RESOURCE_EXHAUSTED naming the flag, BuildLiveWorld's.
-  absl::StatusOr<LiveWorldEntry> Add(const std::string& name, LiveWorldSource source,
-                                     WorldKind kind);
+  // (loaded at start) only count toward them. `keep`, when given, runs once the world is built
+  // and before anyone can find it (writing it to disk); its error leaves nothing added. Errors:
+  // CheckName's, ALREADY_EXISTS for a name in use or being built, RESOURCE_EXHAUSTED naming the
+  // flag, BuildLiveWorld's, keep's.
+  absl::StatusOr<LiveWorldEntry> Add(
+      const std::string& name, LiveWorldSource source, WorldKind kind,
+      const std::function<absl::Status(const LiveWorldSource&)>& keep = nullptr);
   // World `name` built again from its source and swapped in. NOT_FOUND when there is none (or it
   // was dropped while it was being built again).
   absl::StatusOr<LiveWorldEntry> Reset(const std::string& name);

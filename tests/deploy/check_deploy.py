@@ -54,6 +54,8 @@ WALKD_METRICS = {
     "walk_live_path_cache_entries",
     "walk_live_unit_routes",
     "walk_live_fallbacks_waiting",
+    "walk_live_world_bytes",
+    "walk_live_worlds",
     "walk_worlds_loaded",
     "walk_worlds_failed",
     "walk_grid_mapped_resident_bytes",

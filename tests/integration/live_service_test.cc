@@ -461,7 +461,7 @@ TEST_F(LiveServiceTest, OperatorsSeeLiveWorldsInInfoHealthMetricsAndWalkctl) {
   EXPECT_TRUE(absl::StrContains(run.output, "LIVE_PATH_METHOD_STEP_OUT")) << run.output;
   run = Walkctl({"live", "formation", "--world", "field", "--center", "30,4", "--slots",
                  "0,-1;0,0;0,1", "--facing", "-90"});
-  EXPECT_TRUE(absl::StrContains(run.output, "centre 30,4: 1 slots used, 2 collapsed"))
+  EXPECT_TRUE(absl::StrContains(run.output, "centre 30,4 (30.5, 4.5): 1 slots used, 2 collapsed"))
       << run.output;
   run = Walkctl({"live", "group", "--world", "field", "--starts", "1,1;2,1", "--goal", "9,4",
                  "--slots", "0,0;0,1", "--facing", "0"});

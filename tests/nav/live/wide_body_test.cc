@@ -329,6 +329,22 @@ TEST(WideBodyTest, DeferredGroupSearchesCarryTheBody) {
   EXPECT_EQ(plan->members[1].route, GroupRoute::kDeferred);
 }
 
+TEST(WideBodyTest, AWorkCellMustFitTheBody) {
+  Rows rows = kTwoRooms;
+  rows[1][1] = 'T';  // a tree in the room's corner: every cell beside it lies near the map's edge
+  auto world = AsciiWorld(rows);
+  absl::StatusOr<WorkCellAnswer> narrow = world->WorkCell({1, 1}, {4, 4}, kLight);
+  ASSERT_TRUE(narrow.ok()) << narrow.status();
+  EXPECT_TRUE(narrow->reachable);
+  EXPECT_EQ(world->WorkCell({1, 1}, {4, 4}, kLight, nullptr, 1.5).status().code(),
+            absl::StatusCode::kNotFound);
+  absl::StatusOr<WorkCellAnswer> half = world->WorkCell({1, 1}, {4, 4}, kLight, nullptr, 0.6);
+  ASSERT_TRUE(half.ok()) << half.status();
+  EXPECT_EQ(half->cell, (Cell{2, 2}));  // the only neighbour with no closed cell beside it
+  EXPECT_EQ(world->WorkCell({1, 1}, {4, 4}, kLight, nullptr, -1).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(WideBodyTest, BadRadiiAreInvalidArguments) {
   auto world = AsciiWorld(kTwoRooms);
   for (double bad : {-1.0, 8.5, std::nan("")}) {

@@ -111,22 +111,21 @@ TEST(WorldSetTest, LimitsAreResourceExhaustedNamingTheFlag) {
   LiveWorldSet set(limits, {});
   auto expect = [&](absl::StatusOr<LiveWorldEntry> s, const char* flag) {
     ASSERT_EQ(s.status().code(), absl::StatusCode::kResourceExhausted) << s.status();
-    EXPECT_NE(s.status().message().find(flag), std::string::npos) << s.status();
+    EXPECT_EQ(s.status().message().rfind(flag, 0), 0u) << s.status();
   };
-  EXPECT_EQ(set.Add("too-long-a-name", Yard(), WorldKind::kCreated).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  expect(set.Add("too-long-a-name", Yard(), WorldKind::kCreated), "live-max-name-length");
   expect(set.Add("a", Yard("# a comment longer than ten bytes\n"), WorldKind::kCreated),
-         "--live-max-layer-bytes");
+         "live-max-layer-bytes");
   LiveWorldSource big = Yard();
   big.map_text = "type octile\nheight 5\nwidth 5\nmap\n.....\n.....\n.....\n.....\n.....\n";
-  expect(set.Add("a", big, WorldKind::kCreated), "--live-max-world-cells");
+  expect(set.Add("a", big, WorldKind::kCreated), "live-max-world-cells");
   big.map_text.append(std::string(60, '\n'));
-  expect(set.Add("a", big, WorldKind::kCreated), "--live-max-map-bytes");
+  expect(set.Add("a", big, WorldKind::kCreated), "live-max-map-bytes");
   ASSERT_TRUE(set.Add("a", Yard(), WorldKind::kCreated).ok());
-  expect(set.Add("b", Yard(), WorldKind::kCreated), "--live-max-cells");  // 18 + 18 > 30
+  expect(set.Add("b", Yard(), WorldKind::kCreated), "live-max-cells");  // 18 + 18 > 30
   // Folder worlds load whatever the limits, and count toward them.
   ASSERT_TRUE(set.Add("folder", Yard(), WorldKind::kFolder).ok());
-  expect(set.Add("c", Yard(), WorldKind::kCreated), "--live-max-worlds");
+  expect(set.Add("c", Yard(), WorldKind::kCreated), "live-max-worlds");
   ASSERT_TRUE(set.Drop("a").ok());
   EXPECT_EQ(set.cells(), 18u);
 }
@@ -205,7 +204,9 @@ TEST(WorldSetTest, WorldsComeAndGoWhileAnotherServes) {
       }
     });
   }
-  for (int round = 0; round < 50; ++round) {
+  // At least 50 rounds, and on until the readers have found paths (a busy machine may not have
+  // run them yet).
+  for (int round = 0; round < 50 || (found.load() == 0 && round < 1'000'000); ++round) {
     ASSERT_TRUE(set.Add("b", Yard(), WorldKind::kCreated).ok());
     auto b = set.Find("b");
     ASSERT_TRUE(b.ok());
