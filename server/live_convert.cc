@@ -165,6 +165,14 @@ absl::StatusOr<live::PathRequest> ToLivePathRequest(const walk::v1::LivePathRequ
   path_request.resolve_blocked_goal = !request.keep_goal();
   path_request.unit = request.unit();
   path_request.recover_start = request.recover_start();
+  absl::StatusOr<double> radius =
+      ToCellLength(request.radius(), request.units(), world.frame(), "radius");
+  if (!radius.ok()) return radius.status();
+  absl::StatusOr<double> half_width = ToCellLength(request.formation_half_width(), request.units(),
+                                                   world.frame(), "formation_half_width");
+  if (!half_width.ok()) return half_width.status();
+  path_request.radius = *radius;
+  path_request.formation_half_width = *half_width;
   return path_request;
 }
 
@@ -254,6 +262,7 @@ void ToProto(const live::LivePath& path, const live::WorldFrame& frame,
   out->set_revision(path.revision);
   out->set_from_cache(path.from_cache);
   out->set_method(LivePathMethodToProto(path.method));
+  out->set_too_narrow(path.too_narrow);
 }
 
 void ToProto(const live::UpdateResult& result, walk::v1::UpdateBlockersResponse* out) {

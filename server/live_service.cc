@@ -234,7 +234,9 @@ absl::Status LiveServiceImpl::AnswerNearest(const walk::v1::NearestRequest& requ
   auto at = Place(**world, request.has_cell(), request.cell(), request.has_point(), request.point(),
                   "cell");
   if (!at.ok()) return at.status();
-  auto cell = (*world)->Nearest(*at, *passability);
+  auto radius = ToCellLength(request.radius(), request.units(), (*world)->frame(), "radius");
+  if (!radius.ok()) return radius.status();
+  auto cell = (*world)->Nearest(*at, *passability, *radius);
   if (!cell.ok()) return cell.status();
   ToProto(*cell, response->mutable_cell());
   ToProto((*world)->frame().Centre(*cell), response->mutable_point());
@@ -253,7 +255,9 @@ absl::Status LiveServiceImpl::AnswerReachable(const walk::v1::ReachableRequest& 
   auto b =
       Place(**world, request.has_b(), request.b(), request.has_b_point(), request.b_point(), "b");
   if (!b.ok()) return b.status();
-  auto reachable = (*world)->Reachable(*a, *b, *passability);
+  auto radius = ToCellLength(request.radius(), request.units(), (*world)->frame(), "radius");
+  if (!radius.ok()) return radius.status();
+  auto reachable = (*world)->Reachable(*a, *b, *passability, *radius);
   if (reachable.ok()) {
     response->set_reachable(*reachable);
     response->set_revision((*world)->revision());
@@ -277,10 +281,15 @@ absl::Status LiveServiceImpl::PlanGroup(const walk::v1::PathGroupRequest& reques
     if (!f.ok()) return f.status();
     formation = *std::move(f);
   }
-  auto plan = where->PathGroup(*members, *goal, formation ? &*formation : nullptr,
-                               [&](const live::DeferredSearch& search) {
-                                 return fallbacks_.IsWaiting(where.get(), search);
-                               });
+  auto radius = ToCellLength(request.radius(), request.units(), where->frame(), "radius");
+  if (!radius.ok()) return radius.status();
+  auto half_width = ToCellLength(request.formation_half_width(), request.units(), where->frame(),
+                                 "formation_half_width");
+  if (!half_width.ok()) return half_width.status();
+  auto plan = where->PathGroup(
+      *members, *goal, formation ? &*formation : nullptr,
+      [&](const live::DeferredSearch& search) { return fallbacks_.IsWaiting(where.get(), search); },
+      *radius, *half_width);
   if (!plan.ok()) return plan.status();
   for (const live::DeferredSearch& search : plan->deferred_requests) fallbacks_.Push(where, search);
   ToProto(*plan, where->frame(), response);
@@ -307,7 +316,9 @@ absl::Status LiveServiceImpl::AnswerFormationTargets(
   }
   auto formation = ToFormation(request.formation(), request.units(), (*world)->frame());
   if (!formation.ok()) return formation.status();
-  auto plan = (*world)->FormationTargets(*center, *formation, *passability, from);
+  auto radius = ToCellLength(request.radius(), request.units(), (*world)->frame(), "radius");
+  if (!radius.ok()) return radius.status();
+  auto plan = (*world)->FormationTargets(*center, *formation, *passability, from, *radius);
   if (!plan.ok()) return plan.status();
   ToProto(*plan, (*world)->frame(), response);
   response->set_revision(plan->revision);
@@ -397,7 +408,9 @@ absl::Status LiveServiceImpl::AnswerWorkCell(const walk::v1::WorkCellRequest& re
   auto unit = Place(**world, request.has_unit(), request.unit(), request.has_unit_point(),
                     request.unit_point(), "unit");
   if (!unit.ok()) return unit.status();
-  auto answer = (*world)->WorkCell(*target, *unit, *passability);
+  auto radius = ToCellLength(request.radius(), request.units(), (*world)->frame(), "radius");
+  if (!radius.ok()) return radius.status();
+  auto answer = (*world)->WorkCell(*target, *unit, *passability, nullptr, *radius);
   if (answer.ok()) ToProto(*answer, (*world)->frame(), response);
   return answer.status();
 }

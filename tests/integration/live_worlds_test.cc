@@ -536,5 +536,61 @@ TEST_F(LiveWorldsTest, TheCursorAWorkCellARecoveredStartAndDeckWaypointsThroughW
   EXPECT_TRUE(absl::StrContains(run.output, "LIVE_PATH_METHOD_RECOVERED")) << run.output;
 }
 
+TEST_F(LiveWorldsTest, WideBodiesAskedInWorldUnitsKeepClearOfWalls) {
+  Start();
+  // Two rooms joined by a corridor two cells wide (rows 3 and 4), cells 2 world units wide.
+  std::string map;
+  for (int y = 0; y < 8; ++y) {
+    std::string row(16, '.');
+    if (y != 3 && y != 4) {
+      for (int x = 6; x < 10; ++x) row[x] = '@';
+    }
+    map += row + "\n";
+  }
+  walk::v1::CreateWorldResponse created;
+  ASSERT_TRUE(Create("wide", map, "", &created, 2.0).ok());
+  auto ask = [&](double radius, walk::v1::LiveUnits units) {
+    walk::v1::LivePathRequest request;
+    request.set_world("wide");
+    request.mutable_start()->set_x(2);
+    request.mutable_start()->set_y(3);
+    request.mutable_goal()->set_x(13);
+    request.mutable_goal()->set_y(4);
+    request.set_radius(radius);
+    request.set_units(units);
+    walk::v1::LivePathResponse path;
+    EXPECT_TRUE(Ask(&LiveService::Stub::LivePath, request, &path).ok());
+    return path;
+  };
+  EXPECT_EQ(ask(0.5, walk::v1::LIVE_UNITS_CELLS).status(), walk::v1::LIVE_PATH_STATUS_FOUND);
+  EXPECT_EQ(ask(1.0, walk::v1::LIVE_UNITS_WORLD).status(), walk::v1::LIVE_PATH_STATUS_FOUND);
+  EXPECT_EQ(ask(1.5, walk::v1::LIVE_UNITS_CELLS).status(), walk::v1::LIVE_PATH_STATUS_UNREACHABLE);
+  EXPECT_EQ(ask(3.0, walk::v1::LIVE_UNITS_WORLD).status(), walk::v1::LIVE_PATH_STATUS_UNREACHABLE);
+  walk::v1::LivePathRequest bad;
+  bad.set_world("wide");
+  bad.set_radius(-1);
+  walk::v1::LivePathResponse none;
+  const grpc::Status refused = Ask(&LiveService::Stub::LivePath, bad, &none);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(absl::StartsWith(refused.error_message(), "radius: ")) << refused.error_message();
+
+  walk::v1::ReachableRequest reach;
+  reach.set_world("wide");
+  reach.mutable_a()->set_x(2);
+  reach.mutable_a()->set_y(3);
+  reach.mutable_b()->set_x(13);
+  reach.mutable_b()->set_y(4);
+  reach.set_radius(1.5);
+  walk::v1::ReachableResponse reachable;
+  ASSERT_TRUE(Ask(&LiveService::Stub::Reachable, reach, &reachable).ok());
+  EXPECT_FALSE(reachable.reachable());
+  auto run = Walkctl("live path --world wide --from 2,3 --to 13,4 --radius 1.5");
+  EXPECT_TRUE(absl::StrContains(run.output, "LIVE_PATH_STATUS_UNREACHABLE")) << run.output;
+  run = Walkctl(
+      "live path --world wide --from 2,3 --to 13,4 --units world --radius 1 "
+      "--half-width 2");
+  EXPECT_TRUE(absl::StrContains(run.output, "LIVE_PATH_STATUS_FOUND")) << run.output;
+}
+
 }  // namespace
 }  // namespace walk
