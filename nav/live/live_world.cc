@@ -45,68 +45,6 @@ absl::Status ValidateOptions(const LiveWorldOptions& o) {
 
 }  // namespace
 
-BlockerChange BlockerChange::AddBuilding(EntityId id, WorldRect rect) {
-  BlockerChange c;
-  c.kind = Kind::kAddBuilding;
-  c.id = id;
-  c.rect = rect;
-  return c;
-}
-BlockerChange BlockerChange::RemoveBuilding(EntityId id) {
-  BlockerChange c;
-  c.kind = Kind::kRemoveBuilding;
-  c.id = id;
-  return c;
-}
-BlockerChange BlockerChange::MoveBuilding(EntityId id, WorldRect rect) {
-  BlockerChange c;
-  c.kind = Kind::kMoveBuilding;
-  c.id = id;
-  c.rect = rect;
-  return c;
-}
-BlockerChange BlockerChange::AddGate(EntityId id, EntityId owner, WorldRect rect, bool open) {
-  BlockerChange c;
-  c.kind = Kind::kAddGate;
-  c.id = id;
-  c.owner = owner;
-  c.rect = rect;
-  c.open = open;
-  return c;
-}
-BlockerChange BlockerChange::RemoveGate(EntityId id) {
-  BlockerChange c;
-  c.kind = Kind::kRemoveGate;
-  c.id = id;
-  return c;
-}
-BlockerChange BlockerChange::OpenGate(EntityId id) {
-  BlockerChange c;
-  c.kind = Kind::kOpenGate;
-  c.id = id;
-  c.open = true;
-  return c;
-}
-BlockerChange BlockerChange::ShutGate(EntityId id) {
-  BlockerChange c;
-  c.kind = Kind::kShutGate;
-  c.id = id;
-  return c;
-}
-BlockerChange BlockerChange::Harvest(WorldPoint point) {
-  BlockerChange c;
-  c.kind = Kind::kHarvest;
-  c.point = point;
-  return c;
-}
-BlockerChange BlockerChange::PlaceResource(WorldPoint point, CellValue resource) {
-  BlockerChange c;
-  c.kind = Kind::kPlaceResource;
-  c.point = point;
-  c.resource = resource;
-  return c;
-}
-
 const char* PathMethodName(PathMethod method) {
   switch (method) {
     case PathMethod::kNone:
@@ -208,94 +146,6 @@ absl::Status LiveWorld::CheckCell(Cell c, const char* field) const {
       absl::StrCat(field, ": ", CellText(c), " is off the ", width_, " x ", height_, " map"));
 }
 
-absl::Status LiveWorld::ValidateChanges(std::span<const BlockerChange> changes) const {
-  // What each id is after the changes so far: 0 none, 1 building, 2 gate.
-  std::unordered_map<EntityId, int> kind;
-  auto kind_of = [&](EntityId id) {
-    auto it = kind.find(id);
-    if (it != kind.end()) return it->second;
-    if (layers_.FindGate(id) != nullptr) return 2;
-    return layers_.FindFootprint(id) != nullptr ? 1 : 0;
-  };
-  std::unordered_map<CellIndex, CellValue> resources;  // after the changes so far
-  for (std::size_t k = 0; k < changes.size(); ++k) {
-    const BlockerChange& c = changes[k];
-    const std::string at = absl::StrCat("changes[", k, "]");
-    auto rect_ok = [&]() -> absl::Status {
-      if (absl::Status s = ValidateWorldRect(c.rect, "rect"); !s.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(at, ".", s.message()));
-      }
-      if (layers_.Covering(c.rect).empty()) {
-        return absl::InvalidArgumentError(absl::StrCat(at, ".rect: covers no cell of the map"));
-      }
-      return absl::OkStatus();
-    };
-    auto need = [&](int want, const char* what) -> absl::Status {
-      if (kind_of(c.id) == want) return absl::OkStatus();
-      return absl::NotFoundError(absl::StrCat(at, ": ", what, " ", c.id, " not found"));
-    };
-    switch (c.kind) {
-      case BlockerChange::Kind::kAddBuilding:
-      case BlockerChange::Kind::kAddGate:
-        if (kind_of(c.id) != 0) {
-          return absl::AlreadyExistsError(absl::StrCat(at, ": entity ", c.id, " exists"));
-        }
-        if (absl::Status s = rect_ok(); !s.ok()) return s;
-        kind[c.id] = c.kind == BlockerChange::Kind::kAddBuilding ? 1 : 2;
-        break;
-      case BlockerChange::Kind::kRemoveBuilding:
-        if (absl::Status s = need(1, "building"); !s.ok()) return s;
-        kind[c.id] = 0;
-        break;
-      case BlockerChange::Kind::kMoveBuilding:
-        if (absl::Status s = need(1, "building"); !s.ok()) return s;
-        if (absl::Status s = rect_ok(); !s.ok()) return s;
-        break;
-      case BlockerChange::Kind::kRemoveGate:
-        if (absl::Status s = need(2, "gate"); !s.ok()) return s;
-        kind[c.id] = 0;
-        break;
-      case BlockerChange::Kind::kOpenGate:
-      case BlockerChange::Kind::kShutGate:
-        if (absl::Status s = need(2, "gate"); !s.ok()) return s;
-        break;
-      case BlockerChange::Kind::kHarvest:
-      case BlockerChange::Kind::kPlaceResource: {
-        if (!std::isfinite(c.point.x) || !std::isfinite(c.point.y)) {
-          return absl::InvalidArgumentError(absl::StrCat(at, ".point: must be finite"));
-        }
-        const Cell cell = layers_.CellHolding(c.point);
-        if (!layers_.InBounds(cell)) {
-          const WorldPoint lo = frame_.ToWorld(CellPoint{0, 0});
-          const WorldPoint hi = frame_.ToWorld(CellPoint{double(width_), double(height_)});
-          return absl::InvalidArgumentError(
-              absl::StrCat(at, ".point: (", NumberText(c.point.x), ", ", NumberText(c.point.y),
-                           ") lies off the map (x ", NumberText(lo.x), " to ", NumberText(hi.x),
-                           ", y ", NumberText(lo.y), " to ", NumberText(hi.y), " world units)"));
-        }
-        const CellIndex i = layers_.Index(cell);
-        auto it = resources.find(i);
-        const CellValue now = it != resources.end() ? it->second : layers_.ResourceAt(i);
-        if (c.kind == BlockerChange::Kind::kHarvest) {
-          if (!IsResource(now)) {
-            return absl::NotFoundError(
-                absl::StrCat(at, ": no resource to harvest on cell ", CellText(cell)));
-          }
-          resources[i] = CellValue::kWalkable;
-        } else {
-          if (!IsResource(c.resource)) {
-            return absl::InvalidArgumentError(
-                absl::StrCat(at, ".resource: ", CellValueName(c.resource), " is not a resource"));
-          }
-          resources[i] = c.resource;
-        }
-        break;
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
 void LiveWorld::AddRebuild(const RebuildStats& stats) {
   counters_.updates.fetch_add(1, kRelaxed);
   if (stats.full) counters_.full_rebuilds.fetch_add(1, kRelaxed);
@@ -305,47 +155,13 @@ void LiveWorld::AddRebuild(const RebuildStats& stats) {
 
 absl::StatusOr<UpdateResult> LiveWorld::UpdateBlockers(std::span<const BlockerChange> changes) {
   std::unique_lock lock(mutex_);
-  if (absl::Status s = ValidateChanges(changes); !s.ok()) return s;
+  if (absl::Status s = ValidateBlockerChanges(layers_, changes); !s.ok()) return s;
   std::vector<CellRect> dirty;
   for (const BlockerChange& c : changes) {
-    CellRect a, b;
-    absl::Status s;
-    switch (c.kind) {
-      case BlockerChange::Kind::kAddBuilding:
-        s = layers_.AddBuilding(c.id, c.rect, &a);
-        break;
-      case BlockerChange::Kind::kRemoveBuilding:
-        s = layers_.RemoveBuilding(c.id, &a);
-        break;
-      case BlockerChange::Kind::kMoveBuilding:
-        s = layers_.MoveBuilding(c.id, c.rect, &a, &b);
-        break;
-      case BlockerChange::Kind::kAddGate:
-        s = layers_.AddGate(c.id, c.owner, c.rect, c.open, &a);
-        break;
-      case BlockerChange::Kind::kRemoveGate:
-        s = layers_.RemoveGate(c.id, &a);
-        break;
-      case BlockerChange::Kind::kOpenGate:
-        s = layers_.SetGateOpen(c.id, true, &a);
-        break;
-      case BlockerChange::Kind::kShutGate:
-        s = layers_.SetGateOpen(c.id, false, &a);
-        break;
-      case BlockerChange::Kind::kHarvest:
-      case BlockerChange::Kind::kPlaceResource: {
-        const Cell cell = layers_.CellHolding(c.point);
-        layers_.SetResource(layers_.Index(cell), c.kind == BlockerChange::Kind::kHarvest
-                                                     ? CellValue::kWalkable
-                                                     : c.resource);
-        a = CellRect{cell.x, cell.y, cell.x + 1, cell.y + 1};
-        break;
-      }
-    }
     // Validation ran against the same state: a failure here is a bug, not bad input.
-    if (!s.ok()) return absl::InternalError(absl::StrCat("validated change failed: ", s.message()));
-    dirty.push_back(a);
-    dirty.push_back(b);
+    if (absl::Status s = ApplyBlockerChange(c, &layers_, &dirty); !s.ok()) {
+      return absl::InternalError(absl::StrCat("validated change failed: ", s.message()));
+    }
   }
   const RebuildStats stats =
       grid_.RebuildDirty(layers_, std::move(dirty), options_.full_rebuild_fraction);

@@ -31,6 +31,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "nav/live/blocker_change.h"
 #include "nav/live/cell.h"
 #include "nav/live/clearance.h"
 #include "nav/live/crossing_points.h"
@@ -65,38 +66,6 @@ struct LiveWorldOptions {
   // Cells: how far a unit standing where it may not is carried to safe ground when its request
   // asks for recovery (PathRequest::recover_start; recovery.h).
   std::int32_t recover_max_radius = 8;
-};
-
-// One blocker change. Build them with the named constructors.
-struct BlockerChange {
-  enum class Kind : std::uint8_t {
-    kAddBuilding,     // id, rect: construction finished, the footprint becomes solid
-    kRemoveBuilding,  // id: destroyed or removed
-    kMoveBuilding,    // id, rect: the footprint moved or changed
-    kAddGate,         // id, owner, rect, open
-    kRemoveGate,      // id
-    kOpenGate,        // id
-    kShutGate,        // id
-    kHarvest,         // point: the resource on the cell holding it is gone
-    kPlaceResource,   // point, resource: a resource appears on the cell holding it
-  };
-  Kind kind = Kind::kAddBuilding;
-  EntityId id = 0;
-  EntityId owner = 0;
-  WorldRect rect;
-  WorldPoint point;
-  CellValue resource = CellValue::kTree;
-  bool open = false;
-
-  static BlockerChange AddBuilding(EntityId id, WorldRect rect);
-  static BlockerChange RemoveBuilding(EntityId id);
-  static BlockerChange MoveBuilding(EntityId id, WorldRect rect);
-  static BlockerChange AddGate(EntityId id, EntityId owner, WorldRect rect, bool open);
-  static BlockerChange RemoveGate(EntityId id);
-  static BlockerChange OpenGate(EntityId id);
-  static BlockerChange ShutGate(EntityId id);
-  static BlockerChange Harvest(WorldPoint point);
-  static BlockerChange PlaceResource(WorldPoint point, CellValue resource);
 };
 
 struct UpdateResult {
@@ -326,7 +295,6 @@ class LiveWorld {
  private:
   LiveWorld(Layers layers, const LiveWorldOptions& options);
   absl::Status CheckCell(Cell c, const char* field) const;
-  absl::Status ValidateChanges(std::span<const BlockerChange> changes) const;
   // The cached answer for (start, goal) at the current revision, searching on a miss. Both cells
   // standable. Call under the shared lock.
   std::shared_ptr<const CachedPath> CachedSearch(Cell start, Cell goal, Passability p,
