@@ -215,25 +215,34 @@ absl::StatusOr<std::string> ReadText(const std::string& path, const std::string&
   return text.str();
 }
 
+// Parses `text` ("X,Y") into `request`'s cell field `cell_field`, or with --units world into its
+// world-unit twin `point_field`; the other stays unset.
+absl::Status SetPlace(const LiveArgs& args, const std::string& text, const std::string& flag,
+                      google::protobuf::Message* request, const std::string& cell_field,
+                      const std::string& point_field) {
+  walk::v1::Cell cell;
+  walk::v1::LivePoint point;
+  if (absl::Status s = ParsePlace(text, flag, World(args), &cell, &point); !s.ok()) return s;
+  const google::protobuf::FieldDescriptor* field =
+      request->GetDescriptor()->FindFieldByName(World(args) ? point_field : cell_field);
+  google::protobuf::Message* out = request->GetReflection()->MutableMessage(request, field);
+  if (World(args)) {
+    out->CopyFrom(point);
+  } else {
+    out->CopyFrom(cell);
+  }
+  return absl::OkStatus();
+}
+
 int RunPath(LiveCall& call, const LiveArgs& args) {
   walk::v1::LivePathRequest request;
   request.set_world(args.world);
-  if (absl::Status s = ParsePlace(args.from, "--from", World(args), request.mutable_start(),
-                                  request.mutable_start_point());
+  if (absl::Status s = SetPlace(args, args.from, "--from", &request, "start", "start_point");
       !s.ok()) {
     return Usage(s);
   }
-  if (absl::Status s = ParsePlace(args.to, "--to", World(args), request.mutable_goal(),
-                                  request.mutable_goal_point());
-      !s.ok()) {
+  if (absl::Status s = SetPlace(args, args.to, "--to", &request, "goal", "goal_point"); !s.ok()) {
     return Usage(s);
-  }
-  if (World(args)) {
-    request.clear_start();
-    request.clear_goal();
-  } else {
-    request.clear_start_point();
-    request.clear_goal_point();
   }
   request.set_passability(Pass(args.heavy));
   request.set_keep_goal(args.keep_goal);
@@ -278,12 +287,9 @@ int RunUpdate(LiveCall& call, const LiveArgs& args) {
 int RunNearest(LiveCall& call, const LiveArgs& args) {
   walk::v1::NearestRequest request;
   request.set_world(args.world);
-  if (absl::Status s = ParsePlace(args.cell, "--cell", World(args), request.mutable_cell(),
-                                  request.mutable_point());
-      !s.ok()) {
+  if (absl::Status s = SetPlace(args, args.cell, "--cell", &request, "cell", "point"); !s.ok()) {
     return Usage(s);
   }
-  World(args) ? request.clear_cell() : request.clear_point();
   request.set_passability(Pass(args.heavy));
   request.set_units(Units(args));
   request.set_radius(args.radius);
@@ -296,22 +302,11 @@ int RunNearest(LiveCall& call, const LiveArgs& args) {
 int RunReachable(LiveCall& call, const LiveArgs& args) {
   walk::v1::ReachableRequest request;
   request.set_world(args.world);
-  if (absl::Status s =
-          ParsePlace(args.a, "--a", World(args), request.mutable_a(), request.mutable_a_point());
-      !s.ok()) {
+  if (absl::Status s = SetPlace(args, args.a, "--a", &request, "a", "a_point"); !s.ok()) {
     return Usage(s);
   }
-  if (absl::Status s =
-          ParsePlace(args.b, "--b", World(args), request.mutable_b(), request.mutable_b_point());
-      !s.ok()) {
+  if (absl::Status s = SetPlace(args, args.b, "--b", &request, "b", "b_point"); !s.ok()) {
     return Usage(s);
-  }
-  if (World(args)) {
-    request.clear_a();
-    request.clear_b();
-  } else {
-    request.clear_a_point();
-    request.clear_b_point();
   }
   request.set_passability(Pass(args.heavy));
   request.set_units(Units(args));
@@ -339,12 +334,10 @@ int RunGroup(LiveCall& call, const LiveArgs& args) {
                 : (void)(*request.add_starts() = cell);
     if (args.heavy) request.add_passabilities(walk::v1::PASSABILITY_HEAVY);
   }
-  if (absl::Status s = ParsePlace(args.goal, "--goal", World(args), request.mutable_goal(),
-                                  request.mutable_goal_point());
+  if (absl::Status s = SetPlace(args, args.goal, "--goal", &request, "goal", "goal_point");
       !s.ok()) {
     return Usage(s);
   }
-  World(args) ? request.clear_goal() : request.clear_goal_point();
   request.set_units(Units(args));
   request.set_radius(args.radius);
   request.set_formation_half_width(args.half_width);
@@ -370,19 +363,16 @@ int RunGroup(LiveCall& call, const LiveArgs& args) {
 int RunFormation(LiveCall& call, const LiveArgs& args) {
   walk::v1::FormationTargetsRequest request;
   request.set_world(args.world);
-  if (absl::Status s = ParsePlace(args.center, "--center", World(args), request.mutable_center(),
-                                  request.mutable_center_point());
+  if (absl::Status s = SetPlace(args, args.center, "--center", &request, "center", "center_point");
       !s.ok()) {
     return Usage(s);
   }
-  World(args) ? request.clear_center() : request.clear_center_point();
   if (!args.formation_from.empty()) {
-    if (absl::Status s = ParsePlace(args.formation_from, "--from", World(args),
-                                    request.mutable_from(), request.mutable_from_point());
+    if (absl::Status s =
+            SetPlace(args, args.formation_from, "--from", &request, "from", "from_point");
         !s.ok()) {
       return Usage(s);
     }
-    World(args) ? request.clear_from() : request.clear_from_point();
   }
   auto formation = ParseFormation(args.slots, args.facing_degrees);
   if (!formation.ok()) return Usage(formation.status());
@@ -405,12 +395,9 @@ int RunFormation(LiveCall& call, const LiveArgs& args) {
 int RunCellAt(LiveCall& call, const LiveArgs& args) {
   walk::v1::CellAtRequest request;
   request.set_world(args.world);
-  if (absl::Status s = ParsePlace(args.cell, "--cell", World(args), request.mutable_cell(),
-                                  request.mutable_point());
-      !s.ok()) {
+  if (absl::Status s = SetPlace(args, args.cell, "--cell", &request, "cell", "point"); !s.ok()) {
     return Usage(s);
   }
-  World(args) ? request.clear_cell() : request.clear_point();
   return call.Ask<walk::v1::CellAtRequest, walk::v1::CellAtResponse>(
       &walk::v1::LiveService::Stub::CellAt, request, args.json, [](const auto& r) {
         std::string what = absl::StrCat(r.value(), " on ", r.terrain());
@@ -432,22 +419,13 @@ int RunCellAt(LiveCall& call, const LiveArgs& args) {
 int RunWorkCell(LiveCall& call, const LiveArgs& args) {
   walk::v1::WorkCellRequest request;
   request.set_world(args.world);
-  if (absl::Status s = ParsePlace(args.target, "--target", World(args), request.mutable_target(),
-                                  request.mutable_target_point());
+  if (absl::Status s = SetPlace(args, args.target, "--target", &request, "target", "target_point");
       !s.ok()) {
     return Usage(s);
   }
-  if (absl::Status s = ParsePlace(args.from, "--from", World(args), request.mutable_unit(),
-                                  request.mutable_unit_point());
+  if (absl::Status s = SetPlace(args, args.from, "--from", &request, "unit", "unit_point");
       !s.ok()) {
     return Usage(s);
-  }
-  if (World(args)) {
-    request.clear_target();
-    request.clear_unit();
-  } else {
-    request.clear_target_point();
-    request.clear_unit_point();
   }
   request.set_passability(Pass(args.heavy));
   request.set_units(Units(args));

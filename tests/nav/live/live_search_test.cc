@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/nav/live/ascii_live.h"
+#include "tests/nav/live/live_oracle.h"
 
 namespace walk::nav::live {
 namespace {
@@ -42,39 +43,11 @@ int Turns(const std::vector<Cell>& cells) {
   return turns;
 }
 
-// The oracle: plain Dijkstra over (cell, direction of arrival) states, fresh arrays, the same
-// prices, no heuristic, no pruning.
+// The oracle (live_oracle.h) for a single body: every open cell, no extra price.
 std::uint32_t OracleCost(const LiveGrid& grid, Cell start, Cell goal, Passability p) {
-  if (!grid.Open(start, p) || !grid.Open(goal, p)) return kNoCost;
-  const std::size_t n = grid.cell_count();
-  std::vector<std::uint32_t> dist(n * 9, kNoCost);
-  using Item = std::pair<std::uint32_t, std::size_t>;  // cost, state = cell * 9 + arrival (8: none)
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
-  const std::size_t s0 = std::size_t{grid.Index(start)} * 9 + 8;
-  dist[s0] = 0;
-  queue.push({0, s0});
-  while (!queue.empty()) {
-    const auto [cost, state] = queue.top();
-    queue.pop();
-    if (cost != dist[state]) continue;
-    const Cell c = grid.CellOf(static_cast<CellIndex>(state / 9));
-    const int arrival = static_cast<int>(state % 9);
-    if (c == goal) return cost;
-    for (int d = 0; d < 8; ++d) {
-      const Cell m{c.x + kDirX[d], c.y + kDirY[d]};
-      if (!grid.Open(m, p)) continue;
-      if ((d & 1) && (!grid.Open(Cell{m.x, c.y}, p) || !grid.Open(Cell{c.x, m.y}, p))) continue;
-      std::uint32_t next = cost + ((d & 1) ? 14 : 10);
-      if (grid.flags()[grid.Index(m)] & NearBit(p)) next += 1;
-      if (arrival != 8 && arrival != d) next += 1;
-      const std::size_t to = std::size_t{grid.Index(m)} * 9 + static_cast<std::size_t>(d);
-      if (next < dist[to]) {
-        dist[to] = next;
-        queue.push({next, to});
-      }
-    }
-  }
-  return kNoCost;
+  return testing::OracleCost(
+      grid, start, goal, p, [&](Cell c) { return grid.Open(c, p); },
+      [](Cell) { return std::uint32_t{0}; });
 }
 
 TEST(LiveSearchTest, AStraightLineCostsTenAStep) {

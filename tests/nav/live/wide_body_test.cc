@@ -10,6 +10,7 @@
 #include "nav/live/live_search.h"
 #include "nav/live/live_world.h"
 #include "tests/nav/live/ascii_live.h"
+#include "tests/nav/live/live_oracle.h"
 
 namespace walk::nav::live {
 namespace {
@@ -60,9 +61,7 @@ double TrueClearance(const LiveGrid& grid, Cell c, Passability p) {
   return best;
 }
 
-// The oracle: plain Dijkstra over (cell, arrival direction) states of the inflated grid (a cell
-// is closed when its true clearance is below `radius`), with the step, turn, clearance and
-// overlap prices written out again.
+// Every cell's TrueClearance.
 std::vector<double> TrueClearances(const LiveGrid& grid, Passability p) {
   std::vector<double> clear(grid.cell_count());
   for (CellIndex i = 0; i < grid.cell_count(); ++i) {
@@ -71,45 +70,17 @@ std::vector<double> TrueClearances(const LiveGrid& grid, Passability p) {
   return clear;
 }
 
-// `clear`: TrueClearances for `p`.
+// `clear`: TrueClearances for `p`. The oracle (live_oracle.h) over the inflated grid: a cell is
+// closed when its true clearance is below `radius`; the overlap price is written out again.
 std::uint32_t OracleCost(const LiveGrid& grid, const std::vector<double>& clear, Cell start,
                          Cell goal, Passability p, double radius, double half_width) {
-  const std::size_t n = grid.cell_count();
   auto fits = [&](Cell c) { return grid.Open(c, p) && clear[grid.Index(c)] >= radius - 1e-12; };
   auto overlap = [&](Cell c) -> std::uint32_t {
     const double d = clear[grid.Index(c)];
     if (half_width <= 0.0 || d >= half_width) return 0;
     return static_cast<std::uint32_t>(std::lround(20.0 * (half_width - d) / half_width));
   };
-  if (!fits(start) || !fits(goal)) return kNoCost;
-  std::vector<std::uint32_t> dist(n * 9, kNoCost);
-  using Item = std::pair<std::uint32_t, std::size_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
-  const std::size_t s0 = std::size_t{grid.Index(start)} * 9 + 8;
-  dist[s0] = 0;
-  queue.push({0, s0});
-  while (!queue.empty()) {
-    const auto [cost, state] = queue.top();
-    queue.pop();
-    if (cost != dist[state]) continue;
-    const Cell c = grid.CellOf(static_cast<CellIndex>(state / 9));
-    const int arrival = static_cast<int>(state % 9);
-    if (c == goal) return cost;
-    for (int d = 0; d < 8; ++d) {
-      const Cell m{c.x + kDirX[d], c.y + kDirY[d]};
-      if (!fits(m)) continue;
-      if ((d & 1) && (!fits(Cell{m.x, c.y}) || !fits(Cell{c.x, m.y}))) continue;
-      std::uint32_t next = cost + ((d & 1) ? 14 : 10) + overlap(m);
-      if (grid.flags()[grid.Index(m)] & NearBit(p)) next += 1;
-      if (arrival != 8 && arrival != d) next += 1;
-      const std::size_t to = std::size_t{grid.Index(m)} * 9 + static_cast<std::size_t>(d);
-      if (next < dist[to]) {
-        dist[to] = next;
-        queue.push({next, to});
-      }
-    }
-  }
-  return kNoCost;
+  return testing::OracleCost(grid, start, goal, p, fits, overlap);
 }
 
 TEST(WideBodyTest, ACorridorTwoCellsWideRefusesABodyOfRadiusOneAndAHalf) {
