@@ -70,6 +70,13 @@ inline std::vector<std::string> DrawGrid(const LiveGrid& grid) {
   return rows;
 }
 
+// The light unit's path from a to b, expecting the call to succeed.
+inline LivePath LightPath(LiveWorld& world, Cell a, Cell b) {
+  absl::StatusOr<LivePath> path = world.FindPath({a, b, Passability::kLight});
+  EXPECT_TRUE(path.ok()) << path.status();
+  return path.ok() ? *std::move(path) : LivePath{};
+}
+
 // The drawn grid as rows (LiveWorld::Draw without the path).
 inline std::vector<std::string> DrawRows(const LiveWorld& world) { return DrawPath(world, {}); }
 

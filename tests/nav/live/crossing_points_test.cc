@@ -16,11 +16,7 @@ using testing::AsciiWorld;
 using Rows = std::vector<std::string>;
 constexpr Passability kLight = Passability::kLight;
 
-LivePath Path(LiveWorld& world, Cell a, Cell b) {
-  absl::StatusOr<LivePath> path = world.FindPath({a, b, kLight});
-  EXPECT_TRUE(path.ok()) << path.status();
-  return path.ok() ? *std::move(path) : LivePath{};
-}
+const auto Path = &testing::LightPath;
 
 bool OnCrossing(const LiveWorld& world, Cell c) {
   bool on = false;

@@ -16,11 +16,7 @@ using testing::DrawRows;
 using Rows = std::vector<std::string>;
 constexpr Passability kLight = Passability::kLight;
 
-LivePath Path(LiveWorld& world, Cell a, Cell b) {
-  absl::StatusOr<LivePath> path = world.FindPath({a, b, kLight});
-  EXPECT_TRUE(path.ok()) << path.status();
-  return path.ok() ? *std::move(path) : LivePath{};
-}
+const auto Path = &testing::LightPath;
 
 void Update(LiveWorld& world, BlockerChange change) {
   absl::StatusOr<UpdateResult> r = world.UpdateBlockers({&change, 1});
