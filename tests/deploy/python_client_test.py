@@ -7,7 +7,8 @@ Generates the stubs (client/python/generate.sh, and the module's own cache), sta
 ephemeral loopback ports, and checks through the Python client: health (walkd, walkd.store, an
 unknown service), Info, Walk (equal to walkctl's answer; off the map; an unknown world is
 NOT_FOUND), a WalkBatch stream (every pair answered once, by index; asked again, from the store;
-a bad pair refused without failing the stream), Table (equal to the walks one by one), and a
+a bad pair refused without failing the stream), Table (equal to the walks one by one), a live
+world created, asked in world units and with a body radius, listed, reset and dropped, and a
 round_robin channel through a dns:/// target. walkd is stopped with SIGTERM and must exit 0.
 """
 
@@ -134,6 +135,25 @@ def check_table(c):
     h.ok("table 2 x 3 equal to the walks one by one")
 
 
+def check_live_worlds(c, grpc):
+    made = c.create_world("py-match", ".....\n.@@@.\n.....\n", cell_size=2, origin=(100, 50))
+    h.require(made.world.cells == 15 and made.world.source == "created", f"created: {made}")
+    path = c.live_path("py-match", (101, 51), (109, 55), world_units=True)
+    h.require(path.status == c.pb.LIVE_PATH_STATUS_FOUND and path.goal.x == 4 and
+              path.goal_point.x == 109, f"path in world units: {path}")
+    narrow = c.live_path("py-match", (0, 0), (4, 2), radius=1.5)
+    h.require(narrow.status != c.pb.LIVE_PATH_STATUS_FOUND, f"radius 1.5: {narrow.status}")
+    h.require([w.name for w in c.list_worlds()] == ["py-match"], "list_worlds")
+    h.require(c.reset_world("py-match").world.resets == 1, "reset_world")
+    c.drop_world("py-match")
+    try:
+        c.live_path("py-match", (0, 0), (1, 1))
+        h.require(False, "a dropped world answered")
+    except grpc.RpcError as e:
+        h.require(e.code() == grpc.StatusCode.NOT_FOUND, f"after drop: {e.code()}")
+    h.ok("live world created, asked in world units and with a radius, listed, reset and dropped")
+
+
 def check_round_robin(walkd_client, walkd):
     with walkd_client.WalkdClient(f"dns:///{walkd.grpc}", lb_policy="round_robin") as rr:
         h.require(rr.health() == "SERVING", "round_robin channel: not SERVING")
@@ -167,6 +187,8 @@ def main():
             check_batch(c, grpc)
             h.step("Table")
             check_table(c)
+            h.step("live worlds")
+            check_live_worlds(c, grpc)
         h.step("round_robin")
         check_round_robin(walkd_client, walkd)
         h.step("stop")

@@ -46,6 +46,11 @@ def cell(c):
     return _pb()["walk_pb2"].Cell(x=int(c[0]), y=int(c[1]))
 
 
+def live_point(p):
+    """A walk.v1.LivePoint from (x, y) in a live world's world units."""
+    return _pb()["walk_pb2"].LivePoint(x=float(p[0]), y=float(p[1]))
+
+
 class BatchStream:
     """One WalkBatch call: iterate it for the answers, each a WalkBatchResponse for one pair
     (`index`, `code`, `message`, `walk`, `stored`), in the order walkd finishes them; after the
@@ -192,12 +197,49 @@ class WalkdClient:
 
     # ---- LiveService ------------------------------------------------------------------------
 
-    def live_path(self, world, start, goal, *, heavy=False, keep_goal=False, timeout_s=None):
-        """A path between two cells of a live world: a LivePathResponse."""
+    def live_path(self, world, start, goal, *, heavy=False, keep_goal=False, world_units=False,
+                  radius=0.0, formation_half_width=0.0, recover_start=False, timeout_s=None):
+        """A path between two places of a live world: a LivePathResponse (cells and, in
+        `waypoint_points`, world points). Places are cells (x, y), or with `world_units` points
+        in world units, as are `radius` and `formation_half_width`."""
         request = self.pb.LivePathRequest(
-            world=world, start=cell(start), goal=cell(goal), keep_goal=keep_goal,
+            world=world, keep_goal=keep_goal, radius=radius,
+            formation_half_width=formation_half_width, recover_start=recover_start,
+            units=self.pb.LIVE_UNITS_WORLD if world_units else self.pb.LIVE_UNITS_CELLS,
             passability=self.pb.PASSABILITY_HEAVY if heavy else self.pb.PASSABILITY_LIGHT)
+        if world_units:
+            request.start_point.CopyFrom(live_point(start))
+            request.goal_point.CopyFrom(live_point(goal))
+        else:
+            request.start.CopyFrom(cell(start))
+            request.goal.CopyFrom(cell(goal))
         return self._call(self.live_stub.LivePath, request, timeout_s)
+
+    def create_world(self, name, map_text, *, layers="", cell_size=0.0, origin=None,
+                     timeout_s=None):
+        """A new live world from a map (the documented alphabet; MovingAI header optional) and
+        layer text, `origin` (x, y) in world units: a CreateWorldResponse. Needs the token when
+        walkd has one."""
+        request = self.pb.CreateWorldRequest(name=name, map_text=map_text, layers=layers,
+                                             cell_size=cell_size)
+        if origin is not None:
+            request.origin.CopyFrom(live_point(origin))
+        return self._call(self.live_stub.CreateWorld, request, timeout_s)
+
+    def reset_world(self, world, *, timeout_s=None):
+        """A live world back to its created state: a ResetWorldResponse."""
+        return self._call(self.live_stub.ResetWorld, self.pb.ResetWorldRequest(world=world),
+                          timeout_s)
+
+    def drop_world(self, world, *, timeout_s=None):
+        """Removes a created live world: a DropWorldResponse."""
+        return self._call(self.live_stub.DropWorld, self.pb.DropWorldRequest(world=world),
+                          timeout_s)
+
+    def list_worlds(self, *, timeout_s=None):
+        """Every live world: a list of LiveWorldInfo."""
+        reply = self._call(self.live_stub.ListWorlds, self.pb.ListWorldsRequest(), timeout_s)
+        return list(reply.worlds)
 
     def update_blockers(self, world, changes, *, timeout_s=None):
         """Applies BlockerChange messages (all or nothing): an UpdateBlockersResponse."""
