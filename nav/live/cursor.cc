@@ -6,14 +6,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "nav/live/live_search.h"
+#include "nav/live/nearest.h"
 
 namespace walk::nav::live {
 namespace {
-
-std::int64_t SquaredDistance(Cell a, Cell b) {
-  const std::int64_t dx = a.x - b.x, dy = a.y - b.y;
-  return dx * dx + dy * dy;
-}
 
 // The footprint that speaks for cell `c`: a shut gate's, else the lowest-id building; null when
 // none covers it. `count` receives how many do.

@@ -11,6 +11,7 @@
 // All functions read the grid only: call them under the world's shared lock.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -46,6 +47,45 @@ struct RingStats {
   std::uint64_t rings = 0;          // rings searched (radius 0 included)
   std::uint64_t cells_scanned = 0;  // cells looked at
 };
+
+// The squared distance between two cells' centres.
+inline std::int64_t SquaredDistance(Cell a, Cell b) {
+  const std::int64_t dx = a.x - b.x, dy = a.y - b.y;
+  return dx * dx + dy * dy;
+}
+
+// The first ring around `center` (radius first_radius .. max_radius, clipped where every ring
+// lies off the map) holding a cell `score_of` scores; in it, the cell of the lowest score (ties:
+// the first in ForEachRingCell's order). `score_of(c)` returns an optional ordered score; nullopt
+// rejects the cell.
+template <typename ScoreOf>
+std::optional<Cell> BestInNearestRing(const LiveGrid& grid, Cell center, std::int32_t first_radius,
+                                      std::int32_t max_radius, RingStats* stats,
+                                      ScoreOf&& score_of) {
+  const std::int64_t reach = std::max<std::int64_t>(
+      std::max<std::int64_t>(center.x, grid.width() - 1 - std::int64_t{center.x}),
+      std::max<std::int64_t>(center.y, grid.height() - 1 - std::int64_t{center.y}));
+  const std::int32_t last = static_cast<std::int32_t>(std::min<std::int64_t>(max_radius, reach));
+  for (std::int32_t r = first_radius; r <= last; ++r) {
+    std::optional<Cell> best;
+    decltype(score_of(center)) best_score;
+    std::uint64_t scanned = 0;
+    ForEachRingCell(center, r, grid.width(), grid.height(), [&](Cell c) {
+      ++scanned;
+      auto score = score_of(c);
+      if (score && (!best_score || *score < *best_score)) {
+        best_score = score;
+        best = c;
+      }
+    });
+    if (stats != nullptr) {
+      ++stats->rings;
+      stats->cells_scanned += scanned;
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
 
 // The standable cell nearest `target` for `passability`: `target` itself when standable, else
 // the cell of the first ring (radius 1 .. max_radius) that holds any, closest to `target` by
