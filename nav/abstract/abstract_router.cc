@@ -38,26 +38,29 @@ void Append(const std::vector<PathStep>& more, std::vector<PathStep>* steps) {
 }  // namespace
 
 AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph,
-                               std::uint64_t leg_cache_bytes, Unindexed)
-    : world_(world), graph_(std::move(graph)), legs_(leg_cache_bytes) {
+                               std::uint64_t leg_cache_bytes, std::uint64_t band_metric_bytes,
+                               Unindexed)
+    : world_(world),
+      graph_(std::move(graph)),
+      legs_(leg_cache_bytes),
+      band_metrics_(band_metric_bytes) {
   for (const std::string& name : graph_.profiles) base_.emplace_back(world, *FindProfile(name), 0);
   timings_.memory_bytes = graph_.MemoryBytes();
 }
 
 AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph,
-                               std::uint64_t leg_cache_bytes)
-    : AbstractRouter(world, std::move(graph), leg_cache_bytes, Unindexed()) {
+                               std::uint64_t leg_cache_bytes, std::uint64_t band_metric_bytes)
+    : AbstractRouter(world, std::move(graph), leg_cache_bytes, band_metric_bytes, Unindexed()) {
   for (std::size_t i = 0; i < graph_.continents.size(); ++i) {
     IndexContinent(i, BuildStop()).IgnoreError();  // a default BuildStop never stops
   }
 }
 
-absl::StatusOr<std::unique_ptr<AbstractRouter>> AbstractRouter::Build(const World& world,
-                                                                      AbstractGraph graph,
-                                                                      std::uint64_t leg_cache_bytes,
-                                                                      const BuildStop& stop) {
+absl::StatusOr<std::unique_ptr<AbstractRouter>> AbstractRouter::Build(
+    const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes, const BuildStop& stop,
+    std::uint64_t band_metric_bytes) {
   std::unique_ptr<AbstractRouter> router(
-      new AbstractRouter(world, std::move(graph), leg_cache_bytes, Unindexed()));
+      new AbstractRouter(world, std::move(graph), leg_cache_bytes, band_metric_bytes, Unindexed()));
   for (std::size_t i = 0; i < router->graph_.continents.size(); ++i) {
     if (absl::Status indexed = router->IndexContinent(i, stop); !indexed.ok()) return indexed;
   }
@@ -173,6 +176,12 @@ struct AbstractRouter::RouteState {
   std::uint32_t source = kInvalidId, target = kInvalidId;
   double seconds = kInfCost;
   absl::Status stopped = absl::OkStatus();  // the search was told to stop (SearchStop)
+  // What the CCH search reads: the profile's band-0 metric and guesses, or a band's metric
+  // and guesses (then `priced` is that band, which prices the legs' entrances; else null).
+  const CchMetric* metric = nullptr;
+  CostGuess* guess = nullptr;
+  CostGuess* straight_guess = nullptr;
+  const Metric* priced = nullptr;
 };
 
 std::shared_ptr<const Leg> AbstractRouter::LegOf(const RouteState& route, bool backward,
@@ -224,9 +233,15 @@ CchEndpointArea CellArea(const Continent& c, std::uint32_t cell_columns, Surface
 
 namespace {
 
-// Appends the entrances of `leg` as CCH endpoints, its seconds their costs.
-void AddEndpoints(const Leg& leg, std::vector<CchEndpoint>* endpoints) {
-  for (const Leg::Entry& e : leg.entries) endpoints->push_back({e.node, e.seconds});
+// Appends the entrances of `leg` as CCH endpoints, its seconds their costs: band-0 seconds, or
+// priced by `band` when given (the ends' zones exempt, as the danger Dijkstra prices them).
+void AddEndpoints(const Leg& leg, std::vector<CchEndpoint>* endpoints, const Metric* band = nullptr,
+                  std::uint16_t exempt_a = 0, std::uint16_t exempt_b = 0) {
+  for (const Leg::Entry& e : leg.entries) {
+    endpoints->push_back({e.node, band == nullptr ? e.seconds
+                                                  : DangerSeconds(e.seconds, leg.MixOf(e), *band,
+                                                                  exempt_a, exempt_b)});
+  }
 }
 
 }  // namespace
@@ -267,8 +282,14 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
                    .continent_index = continent_index,
                    .exempt_a = c.zone[from],
                    .exempt_b = c.zone[to],
-                   .cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key)};
-  const bool use_cch = mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
+                   .cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key),
+                   .metric = index->metrics[p].get(),
+                   .guess = index->guesses[p].get(),
+                   .straight_guess = index->straight_guesses[p].get()};
+  // Held while the walk searches it: evicting it meanwhile frees nothing.
+  const std::shared_ptr<const BandMetric> band_metric = UseBandMetric(route);
+  const bool use_cch =
+      band_metric != nullptr || mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
   if (use_cch) {
     SearchCch(route);
   } else {
@@ -286,6 +307,28 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   TallyPieces(route);
   if (want_steps) UnpackSteps(route);
   return std::move(route.walk);
+}
+
+std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& route) const {
+  // Exempting an end's zone changes nothing where the band does not price it: then the band's
+  // metric, every zone priced, prices each arc as the danger Dijkstra would.
+  const Metric& band = route.band;
+  if (route.mode != SearchMode::kAuto || !band.prices_danger() ||
+      band.ZoneMultiplier(route.exempt_a) != 1.0 || band.ZoneMultiplier(route.exempt_b) != 1.0 ||
+      !band_metrics_.fits(route.metric->MemoryBytes())) {  // a band's metric is as large
+    return nullptr;
+  }
+  const BandMetricCache::Key key{route.continent_index, static_cast<std::uint16_t>(route.p),
+                                 band.band()};
+  std::shared_ptr<const BandMetric> metric = band_metrics_.Get(key, [&] {
+    return std::make_unique<BandMetric>(*route.index.cch,
+                                        BandWeights(route.g.prices[route.p], band));
+  });
+  route.metric = &metric->metric;
+  route.guess = &metric->guess;
+  route.straight_guess = &metric->straight_guess;
+  route.priced = &band;
+  return metric;
 }
 
 void AbstractRouter::FindLegs(RouteState& route) const {
@@ -314,15 +357,15 @@ void AbstractRouter::SearchCch(RouteState& route) const {
   LeasePool<CchQueries>::Lease lease =
       index.queries->Take([&index] { return std::make_unique<CchQueries>(*index.cch); });
   CchQueries& queries = *lease;
-  const CchMetric& metric = *index.metrics[route.p];
+  const CchMetric& metric = *route.metric;
   // The guessed bound pays on hierarchies whose queries take hundreds of µs; on small ones the
   // plain bound is as quick.
   const bool guessed = index.cch->arc_count() >= kGuessArcs;
   route.walk.method = Method::kCch;
   if (route.cold && SearchColdCch(route, bound, queries, guessed)) return;
   FindLegs(route);
-  AddEndpoints(*route.start, &route.sources);
-  AddEndpoints(*route.goal, &route.targets);
+  AddEndpoints(*route.start, &route.sources, route.priced, route.exempt_a, route.exempt_b);
+  AddEndpoints(*route.goal, &route.targets, route.priced, route.exempt_a, route.exempt_b);
   CchResult result;
   if (guessed) {
     // Its two directions side by side when the helper is idle, on hierarchies whose queries
@@ -332,7 +375,7 @@ void AbstractRouter::SearchCch(RouteState& route) const {
         RunGuessed(queries.split, queries.tree,
                    {.metric = metric,
                     .bound = bound,
-                    .guess = *index.guesses[route.p],
+                    .guess = *route.guess,
                     .lower = BoundBetween(bound, *index.cch, route.sources, route.targets),
                     .sources = route.sources,
                     .targets = route.targets,
@@ -356,11 +399,11 @@ bool AbstractRouter::SearchColdCch(RouteState& route, const CchBound& bound, Cch
   // meet once both are done. Neither waits for the other's leg: each prunes toward the other
   // end's cell (where that leg's entrances lie), against a guessed upper bound over the
   // straight line between the ends (none on small hierarchies).
-  const CchMetric& metric = *route.index.metrics[route.p];
+  const CchMetric& metric = *route.metric;
   CchSplitQuery& split = queries.split;
   const CchEndpointArea start_area = CellArea(route.c, graph_.cell_columns, route.from);
   const CchEndpointArea goal_area = CellArea(route.c, graph_.cell_columns, route.to);
-  CostGuess& guess = *route.index.straight_guesses[route.p];
+  CostGuess& guess = *route.straight_guess;
   const double straight = StraightLineFloor(route.c, route.from, route.to, bound.cost_per_unit);
   const bool guess_straight = guessed && straight > 0.0;
   const double below = guess_straight ? guess.Upper(straight) : kInfCost;
@@ -370,13 +413,13 @@ bool AbstractRouter::SearchColdCch(RouteState& route, const CchBound& bound, Cch
   // finishes last more often than not.
   const std::uint64_t ticket = helper_.TryRun([&](CellSearch& search) {
     route.start = LegOf(route, /*backward=*/false, search, &helper_stats);
-    AddEndpoints(*route.start, &route.sources);
+    AddEndpoints(*route.start, &route.sources, route.priced, route.exempt_a, route.exempt_b);
     split.Side(Cch::kForward, metric,
                {.endpoints = route.sources, .bound = &bound, .other = goal_area, .below = below});
   });
   if (ticket == 0) return false;
   route.goal = LegOf(route, /*backward=*/true, route.searcher.cell, &route.walk.stats);
-  AddEndpoints(*route.goal, &route.targets);
+  AddEndpoints(*route.goal, &route.targets, route.priced, route.exempt_a, route.exempt_b);
   split.Side(Cch::kBackward, metric,
              {.endpoints = route.targets, .bound = &bound, .other = start_area, .below = below});
   helper_.Wait(ticket);

@@ -2,8 +2,9 @@
 //
 // An AbstractRouter belongs to one world: it holds the prepared graph, each continent's CCH
 // (built once from the saved order) with one metric customized per prepared profile, the band-0
-// metrics legs are priced with, and the leg cache. Everything but the cache is immutable after
-// construction; Route may be called from any thread with that thread's AbstractSearcher.
+// metrics legs are priced with, the leg cache and the band metrics (nav/abstract/band_metrics.h).
+// Everything but the caches is immutable after construction; Route may be called from any thread
+// with that thread's AbstractSearcher.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/abstract/abstract_graph.h"
+#include "nav/abstract/band_metrics.h"
 #include "nav/abstract/cell_search.h"
 #include "nav/abstract/danger_dijkstra.h"
 #include "nav/abstract/helper_thread.h"
@@ -83,17 +85,23 @@ struct RouterTimings {
 
 class AbstractRouter {
  public:
-  AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes);
+  // `band_metric_bytes`: what the band metrics may hold (0: none; danger bands are searched by
+  // the A* alone, see Route).
+  AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes,
+                 std::uint64_t band_metric_bytes = 0);
   // The same, abandoned with CANCELLED once `stop` says stop: asked before each continent's CCH
   // and while each of its metrics is customized (walkd stopping while a world loads).
   static absl::StatusOr<std::unique_ptr<AbstractRouter>> Build(const World& world,
                                                                AbstractGraph graph,
                                                                std::uint64_t leg_cache_bytes,
-                                                               const BuildStop& stop);
+                                                               const BuildStop& stop,
+                                                               std::uint64_t band_metric_bytes = 0);
 
   const AbstractGraph& graph() const { return graph_; }
   const RouterTimings& timings() const { return timings_; }
   LegCache& leg_cache() const { return legs_; }
+  // The danger bands' CCH metrics, customized on demand (SetCapacity may turn them on or off).
+  BandMetricCache& band_metrics() const { return band_metrics_; }
   // Ends at most this many columns apart (octile) are walked on the fine grid under kAuto.
   double near_columns() const { return 2.0 * graph_.cell_columns; }
   // True when `profile` was prepared.
@@ -102,7 +110,9 @@ class AbstractRouter {
   bool HasContinent(const Continent& c) const { return IndexOf(c) != nullptr; }
 
   // The walk from `from` to `to` (same continent, same region, different surfaces) priced by
-  // `band` (built for this world). `mode` is kAuto, kDijkstra or kCch. Errors:
+  // `band` (built for this world). `mode` is kAuto, kDijkstra or kCch. Under kAuto a band with
+  // danger is a CCH query on the band's metric (customized here on first use) when neither end's
+  // zone is priced by the band and the band metrics are on and fit, else the danger A*. Errors:
   // FAILED_PRECONDITION naming `search` when the profile was not prepared or the CCH is asked
   // for a band with danger; what `searcher.stop` says when it stops the search.
   absl::StatusOr<AbstractWalk> Route(const Continent& c, const Metric& band, SurfaceId from,
@@ -112,7 +122,8 @@ class AbstractRouter {
  private:
   // The graph and the leg cache, no continent indexed yet (IndexContinent each).
   struct Unindexed {};
-  AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes, Unindexed);
+  AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes,
+                 std::uint64_t band_metric_bytes, Unindexed);
   // Builds continent i's CCH and customizes its metrics. CANCELLED once `stop` says stop.
   absl::Status IndexContinent(std::size_t i, const BuildStop& stop);
 
@@ -142,7 +153,13 @@ class AbstractRouter {
                                    SearchStats* stats) const;
   // Both legs; a cold walk's goal leg on the helper thread when it is idle.
   void FindLegs(RouteState& route) const;
-  // The search across the graph by the CCH (band 0), and by the Dijkstra pricing danger.
+  // When the walk may be a CCH query on its band's metric (kAuto, a band with danger pricing
+  // neither end's zone, band metrics on and a metric fitting them): that metric, cached or
+  // customized here, set for the CCH search to read (which the caller holds while it searches).
+  // Else null, and `route` unchanged.
+  std::shared_ptr<const BandMetric> UseBandMetric(RouteState& route) const;
+  // The search across the graph by the CCH (band 0, or a band's metric), and by the Dijkstra
+  // pricing danger.
   void SearchCch(RouteState& route) const;
   void SearchDijkstra(RouteState& route) const;
   // A cold walk's CCH search, pipelined with its legs on the helper thread; false (nothing
@@ -164,6 +181,7 @@ class AbstractRouter {
   std::vector<ContinentIndex> continents_;
   RouterTimings timings_;
   mutable LegCache legs_;
+  mutable BandMetricCache band_metrics_;
   // Takes half of a walk beside the asking thread, when idle: one leg of a cold walk, and one
   // direction of the CCH query.
   mutable HelperThread helper_;

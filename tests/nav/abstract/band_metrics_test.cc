@@ -1,0 +1,187 @@
+// Band metrics: a walk in a danger band whose ends' zones the band does not price is a CCH query
+// on the band's metric and costs what the danger Dijkstra costs; the others stay the A*; the
+// cache of band metrics keeps within its bytes, never frees a metric in use, and customizes a
+// metric once however many ask for it at once.
+#include "nav/abstract/band_metrics.h"
+
+#include <latch>
+#include <random>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "nav/abstract/abstract_router.h"
+#include "nav/cost/danger.h"
+#include "nav/demo/demo_world.h"
+
+namespace walk::nav {
+namespace {
+
+// The 2 x 2-tile demo world (zones of every danger level, towns, roads, water, floors, lifts).
+const World& DemoWorld() {
+  static const World* world = [] {
+    DemoOptions options;
+    options.tiles_x = options.tiles_y = 2;
+    auto generated = GenerateDemoWorld(options);
+    EXPECT_TRUE(generated.ok()) << generated.status();
+    return new World(generated.ok() ? *std::move(generated) : World());
+  }();
+  return *world;
+}
+
+AbstractGraph Prepare(const World& world, std::vector<std::string> profiles) {
+  AbstractGraphOptions options;
+  options.profiles = std::move(profiles);
+  auto graph = BuildAbstractGraph(world, options);
+  EXPECT_TRUE(graph.ok()) << graph.status();
+  return graph.ok() ? *std::move(graph) : AbstractGraph();
+}
+
+bool EndsUnpriced(const Continent& c, const Metric& band, SurfaceId a, SurfaceId b) {
+  return band.ZoneMultiplier(c.zone[a]) == 1.0 && band.ZoneMultiplier(c.zone[b]) == 1.0;
+}
+
+// Pairs of one band compared: by the band's metric, by the A*.
+struct Compared {
+  int by_metric = 0;
+  int by_astar = 0;
+};
+
+// Random pairs of one region, auto against the plain danger Dijkstra, up to `pairs` of each kind
+// (ends the band does not price, and the others).
+Compared CompareWithDijkstra(const AbstractRouter& router, const Metric& band, int pairs,
+                             std::uint64_t seed) {
+  const Continent& c = DemoWorld().continents.at(0);
+  AbstractSearcher searcher;
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  Compared compared;
+  for (int i = 0; i < 200 * pairs && std::min(compared.by_metric, compared.by_astar) < pairs; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a == b || c.region[a] != c.region[b]) continue;
+    const bool unpriced = EndsUnpriced(c, band, a, b);
+    if ((unpriced ? compared.by_metric : compared.by_astar) >= pairs) continue;
+    auto dijkstra = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+    auto walk = router.Route(c, band, a, b, SearchMode::kAuto, /*want_steps=*/i % 8 == 0, searcher);
+    EXPECT_TRUE(walk.ok() && dijkstra.ok());
+    if (!walk.ok() || !dijkstra.ok() || walk->method == Method::kTile) continue;
+    EXPECT_EQ(walk->found, dijkstra->found) << band.band() << " " << a << " -> " << b;
+    if (!walk->found || !dijkstra->found) continue;
+    EXPECT_EQ(walk->method, unpriced ? Method::kCch : Method::kCchAStar);
+    (unpriced ? compared.by_metric : compared.by_astar) += 1;
+    EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds))
+        << "band " << band.band() << " " << a << " -> " << b;
+    if (!walk->steps.empty()) {  // unpacked as the Dijkstra's ways are: from one end to the other
+      EXPECT_EQ(walk->steps.front().surface, a);
+      EXPECT_EQ(walk->steps.back().surface, b);
+    }
+  }
+  return compared;
+}
+
+TEST(BandMetricsTest, EveryBandCostsWhatTheDangerDijkstraCosts) {
+  const World& world = DemoWorld();
+  const std::vector<std::string> profiles = {"neutral", "faction-a-heavy"};
+  const AbstractRouter router(world, Prepare(world, profiles), 64 << 20, 1ull << 30);
+  std::uint64_t bands = 0;
+  for (const std::string& profile : profiles) {
+    for (const std::uint32_t b : kDangerBands) {
+      const Metric band(world, *FindProfile(profile), b);
+      if (!band.prices_danger()) continue;
+      ++bands;
+      const Compared compared = CompareWithDijkstra(router, band, 60, 31 + b);
+      EXPECT_GE(compared.by_metric, 50) << profile << " band " << b;
+      EXPECT_GE(compared.by_astar, 50) << profile << " band " << b;
+    }
+  }
+  EXPECT_EQ(router.band_metrics().customizations(), bands) << "one metric a (profile, band)";
+  EXPECT_GT(router.band_metrics().hits(), 0u);
+  EXPECT_EQ(router.band_metrics().evictions(), 0u);
+}
+
+TEST(BandMetricsTest, OffOrTooSmallTheAStarAnswersAsBefore) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  for (const std::uint64_t bytes : {std::uint64_t{0}, std::uint64_t{4096}}) {
+    const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, bytes);
+    const Metric band(world, *FindProfile("neutral"), 20);
+    AbstractSearcher searcher;
+    std::mt19937_64 random(5);
+    std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+    int walks = 0;
+    for (int i = 0; i < 4000 && walks < 30; ++i) {
+      const SurfaceId a = any(random), b = any(random);
+      if (a == b || c.region[a] != c.region[b] || !EndsUnpriced(c, band, a, b)) continue;
+      auto walk = router.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
+      ASSERT_TRUE(walk.ok()) << walk.status();
+      if (!walk->found || walk->method == Method::kTile) continue;
+      ++walks;
+      EXPECT_EQ(walk->method, Method::kCchAStar) << bytes << " bytes";
+    }
+    EXPECT_GE(walks, 20);
+    EXPECT_EQ(router.band_metrics().customizations(), 0u);
+  }
+}
+
+// A path 0 -> 1 -> 2 -> 3 and back, contracted in node order.
+const Cch& SmallCch() {
+  static const Cch* cch = new Cch(4, {0, 1, 2, 3}, {0, 1, 2, 1, 2, 3}, {1, 2, 3, 0, 1, 2});
+  return *cch;
+}
+
+std::unique_ptr<BandMetric> SmallMetric(double weight) {
+  return std::make_unique<BandMetric>(SmallCch(), std::vector<double>(6, weight));
+}
+
+TEST(BandMetricsTest, EvictsWithinItsBytesAndKeepsMetricsInUse) {
+  const std::uint64_t one = SmallMetric(1.0)->metric.MemoryBytes();
+  BandMetricCache cache(2 * one + one / 2);  // two metrics fit, not three
+  auto first = cache.Get({0, 0, 10}, [] { return SmallMetric(1.0); });
+  (void)cache.Get({0, 0, 20}, [] { return SmallMetric(2.0); });
+  EXPECT_EQ(cache.bytes(), 2 * one);
+  EXPECT_EQ(cache.evictions(), 0u);
+  (void)cache.Get({0, 0, 30}, [] { return SmallMetric(3.0); });  // band 10 goes: the oldest
+  EXPECT_EQ(cache.evictions(), 1u);
+  EXPECT_LE(cache.bytes(), cache.capacity());
+  // The evicted metric still serves the query holding it.
+  EXPECT_EQ(first->metric.weights(Cch::kForward)[0], 1.0);
+  // Band 20 asked again is a hit and becomes the newest, so band 30 goes next.
+  (void)cache.Get({0, 0, 20}, [] { return SmallMetric(9.0); });
+  EXPECT_EQ(cache.hits(), 1u);
+  (void)cache.Get({0, 0, 10}, [] { return SmallMetric(1.0); });
+  EXPECT_EQ(cache.customizations(), 4u);
+  EXPECT_EQ(cache.evictions(), 2u);
+  int customized = 0;
+  (void)cache.Get({0, 0, 20}, [&] { return ++customized, SmallMetric(2.0); });
+  EXPECT_EQ(customized, 0) << "band 20 stayed";
+  cache.SetCapacity(0);
+  EXPECT_EQ(cache.bytes(), 0u);
+  EXPECT_FALSE(cache.fits(1));
+}
+
+TEST(BandMetricsTest, ConcurrentFirstRequestsCustomizeOnce) {
+  BandMetricCache cache(1 << 20);
+  constexpr int kThreads = 8;
+  std::atomic<int> customized{0};
+  std::latch start(kThreads);
+  std::vector<std::shared_ptr<const BandMetric>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      got[t] = cache.Get({1, 2, 30}, [&] {
+        ++customized;
+        // Long enough that the others ask meanwhile (they wait; none customizes again).
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        return SmallMetric(4.0);
+      });
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(customized.load(), 1);
+  EXPECT_EQ(cache.customizations(), 1u);
+  EXPECT_EQ(cache.hits(), static_cast<std::uint64_t>(kThreads - 1));
+  for (const auto& metric : got) EXPECT_EQ(metric.get(), got[0].get());
+}
+
+}  // namespace
+}  // namespace walk::nav
