@@ -9,7 +9,12 @@
 //  - whole walk, cold and warm: µs per AnswerWalk (auto), first with no leg cached, then the
 //    same pairs again with their legs cached; both after 16 walks between other places (buffers
 //    sized, as in a running walkd); then cold whole walks in the danger band on other pairs
-//    of the same kind, against cold band-0 walks on a third set (the band's cost over band 0's).
+//    of the same kind, against cold band-0 walks on a third set (the band's cost over band 0's);
+//  - band metrics (nav/abstract/band_metrics.h): the band's metric customized by a first walk,
+//    then cold whole walks in the band with band metrics on, with them off (the A* alone) and
+//    in band 0, each on pairs of its own: medians, means and p99s, over all pairs and over
+//    those whose ends' zones the band does not price (the walks the band's metric answers);
+//    then those pairs' auto answers (legs cached) checked against the danger Dijkstra.
 //
 // Each CCH variant (tree, bound, walkd's bound + guessed upper bound, landmarks, perfect,
 // bidirectional Dijkstra) runs in its own pass over all pairs, after the legs of all pairs.
@@ -17,7 +22,8 @@
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
-// danger band (their lines print zeros, and the landmarks line times the bound alone);
+// danger band's searches on legs and its first cold walks (their lines print zeros, and the
+// landmarks line times the bound alone); the band metrics' walks run in every mode;
 // WALK_BENCH_LANDMARKS=N sets the landmarks (16).
 #include <algorithm>
 #include <chrono>
@@ -63,6 +69,80 @@ double Percentile(std::vector<double> v, double q) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
+double Mean(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+using Pairs = std::vector<std::pair<SurfaceId, SurfaceId>>;
+
+// Cold whole walks (auto) in one band, each pair's legs not cached before.
+struct ColdWalks {
+  std::vector<double> us;           // every walk
+  std::vector<double> unpriced_us;  // walks whose ends' zones the band does not price
+  std::array<std::uint32_t, kMethodCount> methods{};
+};
+
+ColdWalks WalkCold(const World& world, const Metric& band, const Pairs& pairs, Searchers& searchers,
+                   const WalkOptions& options) {
+  const Continent& c = world.continents.at(0);
+  ColdWalks walks;
+  for (const auto& [a, b] : pairs) {
+    const auto t = Clock::now();
+    auto answer = AnswerWalk(world, band, PlaceOf(c, world.FrameOf(c), a),
+                             PlaceOf(c, world.FrameOf(c), b), searchers, options);
+    const double us = MicrosSince(t);
+    walks.us.push_back(us);
+    if (band.ZoneMultiplier(c.zone[a]) == 1.0 && band.ZoneMultiplier(c.zone[b]) == 1.0)
+      walks.unpriced_us.push_back(us);
+    if (answer.ok()) ++walks.methods[static_cast<int>(answer->method)];
+  }
+  return walks;
+}
+
+void PrintCold(const char* what, const ColdWalks& walks) {
+  std::printf(
+      "%-34s median %8.1f us  mean %8.1f us  p99 %8.1f us; ends unpriced (%zu): median %8.1f "
+      "us  mean %8.1f us  p99 %8.1f us\n",
+      what, Percentile(walks.us, 0.5), Mean(walks.us), Percentile(walks.us, 0.99),
+      walks.unpriced_us.size(), Percentile(walks.unpriced_us, 0.5), Mean(walks.unpriced_us),
+      Percentile(walks.unpriced_us, 0.99));
+}
+
+nlohmann::ordered_json ColdJson(const ColdWalks& walks) {
+  nlohmann::ordered_json line;
+  line["median_us"] = Percentile(walks.us, 0.5);
+  line["mean_us"] = Mean(walks.us);
+  line["p99_us"] = Percentile(walks.us, 0.99);
+  line["unpriced_pairs"] = walks.unpriced_us.size();
+  line["unpriced_median_us"] = Percentile(walks.unpriced_us, 0.5);
+  line["unpriced_mean_us"] = Mean(walks.unpriced_us);
+  line["unpriced_p99_us"] = Percentile(walks.unpriced_us, 0.99);
+  for (int m = 0; m < kMethodCount; ++m) {
+    if (walks.methods[m] > 0)
+      line["methods"][MethodName(static_cast<Method>(m))] = walks.methods[m];
+  }
+  return line;
+}
+
+// Pairs of `pairs` whose auto answer in `band` (legs cached by now) costs other than the plain
+// danger Dijkstra's (1e-9 relative), or finds a walk where it finds none or the reverse.
+std::uint32_t DangerMismatches(const World& world, const AbstractRouter& router, const Metric& band,
+                               const Pairs& pairs) {
+  const Continent& c = world.continents.at(0);
+  AbstractSearcher searcher;
+  std::uint32_t mismatches = 0;
+  for (const auto& [a, b] : pairs) {
+    auto walk = router.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
+    auto dijkstra = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+    if (!walk.ok() || !dijkstra.ok() || walk->method == Method::kTile) continue;
+    if (walk->found != dijkstra->found ||
+        (walk->found &&
+         std::abs(walk->seconds - dijkstra->seconds) > 1e-9 * std::max(1.0, dijkstra->seconds)))
+      ++mismatches;
+  }
+  return mismatches;
 }
 
 int Run(int argc, char** argv) {
@@ -168,7 +248,8 @@ int Run(int argc, char** argv) {
   CchBound alt_bound = bound;
   alt_bound.landmarks = &landmarks;
 
-  const AbstractRouter router(world, *std::move(graph), 1ull << 30);
+  // Band metrics off until their own walks (at the end): the others run as without them.
+  const AbstractRouter router(world, *std::move(graph), 1ull << 30, /*band_metric_bytes=*/0);
   const ContinentGraph& rg = router.graph().continents.at(0);
   const Metric base(world, *profile, 0), danger(world, *profile, band);
 
@@ -415,6 +496,25 @@ int Run(int argc, char** argv) {
     }
   }
 
+  // Band metrics: cold walks in the band with them off (the A*), in band 0, then with them on,
+  // after one walk between ends the band does not price has customized the band's metric.
+  const ColdWalks astar_cold =
+      WalkCold(world, danger, far_pairs(seed + 4, pairs), searchers, options);
+  const ColdWalks zero_cold = WalkCold(world, base, far_pairs(seed + 5, pairs), searchers, options);
+  router.band_metrics().SetCapacity(std::uint64_t{4} << 30);
+  double band_customize_s = 0.0;
+  for (const auto& [a, b] : far_pairs(seed + 6, 1000)) {
+    if (danger.ZoneMultiplier(c.zone[a]) != 1.0 || danger.ZoneMultiplier(c.zone[b]) != 1.0)
+      continue;
+    t = Clock::now();
+    (void)AnswerWalk(world, danger, place_of(a), place_of(b), searchers, options);
+    band_customize_s = MicrosSince(t) / 1e6;
+    break;
+  }
+  const Pairs band_pairs = far_pairs(seed + 7, pairs);
+  const ColdWalks band_cold = WalkCold(world, danger, band_pairs, searchers, options);
+  const std::uint32_t band_mismatches = DangerMismatches(world, router, danger, band_pairs);
+
   const double cch_median = Percentile(cch_us, 0.5), dijkstra_median = Percentile(dijkstra_us, 0.5);
   std::printf("world %s: %u surfaces; abstract graph %u nodes, %u arcs (cell %u, spacing %u)\n",
               dir.c_str(), c.surface_count(), g.node_count(), g.arc_count(),
@@ -502,6 +602,29 @@ int Run(int argc, char** argv) {
       band, danger_cold_median, Percentile(danger_cold_us, 0.99), base_cold_median,
       Percentile(base_cold_us, 0.99), band,
       base_cold_median > 0 ? danger_cold_median / base_cold_median : 0.0);
+  std::printf(
+      "band metrics: band %u's metric customized by a first walk in %.3f s (one thread), %.0f MB; "
+      "customizations %llu, evictions %llu\n",
+      band, band_customize_s, router.band_metrics().bytes() / 1e6,
+      static_cast<unsigned long long>(router.band_metrics().customizations()),
+      static_cast<unsigned long long>(router.band_metrics().evictions()));
+  const std::string band_label = "whole walk cold, band " + std::to_string(band);
+  PrintCold((band_label + ", band metric").c_str(), band_cold);
+  PrintCold((band_label + ", A* alone").c_str(), astar_cold);
+  PrintCold("whole walk cold, band 0", zero_cold);
+  std::printf(
+      "band %u with band metric / band 0: medians %.2fx, means %.2fx, p99s %.2fx; ends unpriced: "
+      "medians %.2fx, p99s %.2fx; pairs whose ends' zones band %u prices: %zu of %zu (%.0f %%); "
+      "cost mismatches against the danger Dijkstra %u\n",
+      band, Percentile(band_cold.us, 0.5) / Percentile(zero_cold.us, 0.5),
+      Mean(band_cold.us) / Mean(zero_cold.us),
+      Percentile(band_cold.us, 0.99) / Percentile(zero_cold.us, 0.99),
+      Percentile(band_cold.unpriced_us, 0.5) / Percentile(zero_cold.us, 0.5),
+      Percentile(band_cold.unpriced_us, 0.99) / Percentile(zero_cold.us, 0.99), band,
+      band_cold.us.size() - band_cold.unpriced_us.size(), band_cold.us.size(),
+      100.0 * (band_cold.us.size() - band_cold.unpriced_us.size()) /
+          std::max<double>(1.0, band_cold.us.size()),
+      band_mismatches);
   nlohmann::ordered_json line;
   line["nodes"] = g.node_count();
   line["arcs"] = g.arc_count();
@@ -564,6 +687,12 @@ int Run(int argc, char** argv) {
   }
   line["danger_methods"] = danger_method_counts;
   line["mismatches"] = mismatches;
+  line["band_metric_customize_s"] = band_customize_s;
+  line["band_metric_bytes"] = router.band_metrics().bytes();
+  line["band_metric_cold"] = ColdJson(band_cold);
+  line["astar_cold"] = ColdJson(astar_cold);
+  line["band_zero_cold"] = ColdJson(zero_cold);
+  line["band_metric_mismatches"] = band_mismatches;
   std::printf("%s\n", line.dump().c_str());
   return 0;
 }

@@ -176,6 +176,11 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
                  "Each world's leg cache, MiB (legs of places into the abstract graph)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
+  app.add_option("--band-metrics-mb", o.band_metrics_mb,
+                 "Each world's danger-band CCH metrics, MiB, customized on first use (0: none; "
+                 "danger bands then take the A* guided by band 0)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 24));
   app.add_option("--navmesh-cache-mb", o.navmesh_cache_mb,
                  "Each world's navmesh tiles kept resident, MiB (fractions allowed); the rest are "
                  "read again from their files when a walk needs them (0: every tile stays)")

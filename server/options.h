@@ -61,6 +61,10 @@ struct WalkdOptions {
   // Each world's leg cache, MiB: legs of places into the abstract graph, so a place with many
   // walks is searched once.
   std::uint64_t leg_cache_mb = 256;
+  // Each world's band metrics, MiB: CCH metrics customized per (continent, profile, danger band)
+  // on first use, so a walk in a danger band whose ends' zones the band does not price is a CCH
+  // query (nav/abstract/band_metrics.h); 0: none (the danger A* answers every such walk).
+  std::uint64_t band_metrics_mb = 1024;
   // Each world's navmesh tiles kept resident, MiB, fractions allowed (nav/navmesh/tile_cache.h);
   // 0: every tile.
   double navmesh_cache_mb = 0.0;

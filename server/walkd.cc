@@ -163,6 +163,30 @@ void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
              });
 }
 
+// The worlds' band metrics (--band-metrics-mb), summed over every ready world.
+void AddBandMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
+  const WorldRegistry* world_registry = &worlds;
+  auto caches = [world_registry](auto read) {
+    double total = 0.0;
+    for (const WorldStatus& w : world_registry->Snapshot()) {
+      if (w.served && w.served->router) total += read(w.served->router->band_metrics());
+    }
+    return total;
+  };
+  using Cache = nav::BandMetricCache;
+  gauges.Add("walk_band_metric_bytes", "Bytes held by the worlds' danger-band CCH metrics.",
+             [caches] { return caches([](const Cache& c) { return double(c.bytes()); }); });
+  gauges.AddCounter(
+      "walk_band_metric_customizations_total",
+      "Danger-band CCH metrics customized on first use (or again after eviction).",
+      [caches] { return caches([](const Cache& c) { return double(c.customizations()); }); });
+  gauges.AddCounter(
+      "walk_band_metric_evictions_total",
+      "Danger-band CCH metrics evicted, least recently used, to stay within "
+      "--band-metrics-mb.",
+      [caches] { return caches([](const Cache& c) { return double(c.evictions()); }); });
+}
+
 // The worlds' navmesh tile caches (--navmesh-cache-mb), summed over every ready world.
 void AddNavMeshCacheMetrics(CallbackGauges& gauges, const WorldRegistry& worlds) {
   const WorldRegistry* world_registry = &worlds;
@@ -244,6 +268,7 @@ void Walkd::Parts::RegisterMetrics() {
   AddProcessGauges(*gauges);
   metrics = std::make_unique<WalkMetrics>(*registry);
   AddLegCacheGauges(*gauges, worlds);
+  AddBandMetricGauges(*gauges, worlds);
   AddNavMeshCacheMetrics(*gauges, worlds);
 }
 
@@ -262,6 +287,7 @@ absl::Status Walkd::Parts::LoadSecurity() {
 
 absl::Status Walkd::Parts::DeclareWorlds() {
   worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
+  worlds.SetBandMetricBytes(options.band_metrics_mb << 20);
   worlds.SetNavMeshCacheBytes(static_cast<std::uint64_t>(options.navmesh_cache_mb * (1 << 20)));
   worlds.SetMapGrids(options.map_grids);
   if (options.map_grids && options.grid_resident_mb > 0) {

@@ -423,7 +423,7 @@ absl::Status WorldRegistry::SetUpWorld(const std::string& dir, ServedWorld& serv
     if (!graph.ok()) return graph.status();  // stopped
     if (*graph != nullptr) {
       absl::StatusOr<std::unique_ptr<nav::AbstractRouter>> router = nav::AbstractRouter::Build(
-          served.world, std::move(**graph), leg_cache_bytes_, load_stop_);
+          served.world, std::move(**graph), leg_cache_bytes_, load_stop_, band_metric_bytes_);
       if (!router.ok()) return router.status();  // stopped
       served.router = *std::move(router);
     }

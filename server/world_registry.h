@@ -214,6 +214,9 @@ class WorldRegistry {
   // The byte budget of each world's leg cache (legs of places into its abstract graph). Call
   // before StartLoading.
   void SetLegCacheBytes(std::uint64_t bytes) { leg_cache_bytes_ = bytes; }
+  // The byte budget of each world's band metrics (nav/abstract/band_metrics.h; 0: none). Call
+  // before StartLoading.
+  void SetBandMetricBytes(std::uint64_t bytes) { band_metric_bytes_ = bytes; }
   // Serve grids from mapped images in the data folder (nav/grid/grid_image.h).
   void SetMapGrids(bool map) { map_grids_ = map; }
   // The bytes of navmesh tiles each world keeps resident (shared among its maps by their files'
@@ -267,6 +270,7 @@ class WorldRegistry {
   std::thread reloader_;  // started by the first Reload
   std::string data_dir_;
   std::uint64_t leg_cache_bytes_ = 256ull << 20;
+  std::uint64_t band_metric_bytes_ = 0;
   bool map_grids_ = false;
   std::uint64_t navmesh_cache_bytes_ = 0;
   std::atomic<bool> stop_loading_{false};
