@@ -14,7 +14,9 @@
 //    then cold whole walks in the band with band metrics on, with them off (the A* alone) and
 //    in band 0, each on pairs of its own: medians, means and p99s, over all pairs and over
 //    those whose ends' zones the band does not price (the walks the band's metric answers);
-//    then those pairs' auto answers (legs cached) checked against the danger Dijkstra.
+//    then those ends-unpriced pairs again, legs cached, in the band and in band 0 (the same
+//    pairs: the search alone compared), and the band walks' auto answers checked against the
+//    danger Dijkstra.
 //
 // Each CCH variant (tree, bound, walkd's bound + guessed upper bound, landmarks, perfect,
 // bidirectional Dijkstra) runs in its own pass over all pairs, after the legs of all pairs.
@@ -124,6 +126,26 @@ nlohmann::ordered_json ColdJson(const ColdWalks& walks) {
       line["methods"][MethodName(static_cast<Method>(m))] = walks.methods[m];
   }
   return line;
+}
+
+// The pairs of `pairs` whose ends' zones `band` does not price, walked again (auto, their legs
+// cached by now) in `band` and in band 0 (`base`), one after the other: µs of each, by band.
+std::array<std::vector<double>, 2> WalkWarmUnpriced(const World& world, const Metric& band,
+                                                    const Metric& base, const Pairs& pairs,
+                                                    Searchers& searchers,
+                                                    const WalkOptions& options) {
+  const Continent& c = world.continents.at(0);
+  std::array<std::vector<double>, 2> us;
+  for (const auto& [a, b] : pairs) {
+    if (band.ZoneMultiplier(c.zone[a]) != 1.0 || band.ZoneMultiplier(c.zone[b]) != 1.0) continue;
+    for (int i = 0; i < 2; ++i) {
+      const auto t = Clock::now();
+      (void)AnswerWalk(world, i == 0 ? band : base, PlaceOf(c, world.FrameOf(c), a),
+                       PlaceOf(c, world.FrameOf(c), b), searchers, options);
+      us[i].push_back(MicrosSince(t));
+    }
+  }
+  return us;
 }
 
 // Pairs of `pairs` whose auto answer in `band` (legs cached by now) costs other than the plain
@@ -513,6 +535,8 @@ int Run(int argc, char** argv) {
   }
   const Pairs band_pairs = far_pairs(seed + 7, pairs);
   const ColdWalks band_cold = WalkCold(world, danger, band_pairs, searchers, options);
+  const std::array<std::vector<double>, 2> warm_unpriced =
+      WalkWarmUnpriced(world, danger, base, band_pairs, searchers, options);
   const std::uint32_t band_mismatches = DangerMismatches(world, router, danger, band_pairs);
 
   const double cch_median = Percentile(cch_us, 0.5), dijkstra_median = Percentile(dijkstra_us, 0.5);
@@ -625,6 +649,12 @@ int Run(int argc, char** argv) {
       100.0 * (band_cold.us.size() - band_cold.unpriced_us.size()) /
           std::max<double>(1.0, band_cold.us.size()),
       band_mismatches);
+  std::printf(
+      "the same ends-unpriced pairs warm (legs cached), band %u with band metric median %8.1f us  "
+      "p99 %8.1f us; band 0 median %8.1f us  p99 %8.1f us; band %u / band 0 %.2fx (medians)\n",
+      band, Percentile(warm_unpriced[0], 0.5), Percentile(warm_unpriced[0], 0.99),
+      Percentile(warm_unpriced[1], 0.5), Percentile(warm_unpriced[1], 0.99), band,
+      Percentile(warm_unpriced[0], 0.5) / Percentile(warm_unpriced[1], 0.5));
   nlohmann::ordered_json line;
   line["nodes"] = g.node_count();
   line["arcs"] = g.arc_count();
@@ -693,6 +723,8 @@ int Run(int argc, char** argv) {
   line["astar_cold"] = ColdJson(astar_cold);
   line["band_zero_cold"] = ColdJson(zero_cold);
   line["band_metric_mismatches"] = band_mismatches;
+  line["unpriced_warm_band_median_us"] = Percentile(warm_unpriced[0], 0.5);
+  line["unpriced_warm_zero_median_us"] = Percentile(warm_unpriced[1], 0.5);
   std::printf("%s\n", line.dump().c_str());
   return 0;
 }
