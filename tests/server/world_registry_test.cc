@@ -70,11 +70,15 @@ TEST(WorldRegistryTest, ServesAndCachesTheDefaultWorldWhenGivenNone) {
   auto names = registry.Discover("", data);
   ASSERT_TRUE(names.ok());
   EXPECT_EQ(*names, std::vector<std::string>{"default"});
+  registry.SetBandMetricBytes(std::uint64_t{3} << 20);
   registry.StartLoading(nullptr);
   registry.JoinLoading();
   auto world = registry.Find("default");
   ASSERT_TRUE(world.ok()) << world.status();
   EXPECT_TRUE(nav::HasGrid(data + "/default-world"));
+  // Its router (the graph prepared at start) holds band metrics within the budget given.
+  ASSERT_NE((*world)->router, nullptr);
+  EXPECT_EQ((*world)->router->band_metrics().capacity(), std::uint64_t{3} << 20);
   // A second start reads the cache: the same content.
   auto again = LoadOrGenerateDefaultWorld(data);
   ASSERT_TRUE(again.ok());
