@@ -122,6 +122,59 @@ TEST(BandMetricsTest, OffOrTooSmallTheAStarAnswersAsBefore) {
   }
 }
 
+// Two threads walk two bands whose metrics do not both fit: each band's metric evicts the other's,
+// often while the other thread's query reads it, and every answer still costs what the danger
+// Dijkstra costs.
+TEST(BandMetricsTest, WalksStayExactWhileTheirMetricsAreEvicted) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  const Metric band20(world, *FindProfile("neutral"), 20),
+      band30(world, *FindProfile("neutral"), 30);
+  // Pairs whose ends neither band prices.
+  std::vector<std::pair<SurfaceId, SurfaceId>> pairs;
+  std::mt19937_64 random(17);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  for (int i = 0; i < 20000 && pairs.size() < 24; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a != b && c.region[a] == c.region[b] && EndsUnpriced(c, band20, a, b) &&
+        EndsUnpriced(c, band30, a, b))
+      pairs.push_back({a, b});
+  }
+  ASSERT_EQ(pairs.size(), 24u);
+  AbstractSearcher first;
+  ASSERT_TRUE(
+      router.Route(c, band20, pairs[0].first, pairs[0].second, SearchMode::kAuto, false, first)
+          .ok());
+  const std::uint64_t one = router.band_metrics().bytes();
+  ASSERT_GT(one, 0u);
+  router.band_metrics().SetCapacity(one + one / 2);
+  std::atomic<int> compared{0};
+  auto walk = [&](const Metric& band) {
+    AbstractSearcher searcher;
+    for (int round = 0; round < 3; ++round) {
+      for (const auto& [a, b] : pairs) {
+        auto walk = router.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
+        auto dijkstra = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+        ASSERT_TRUE(walk.ok() && dijkstra.ok());
+        ASSERT_EQ(walk->found, dijkstra->found);
+        if (!walk->found || walk->method == Method::kTile) continue;
+        EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
+        ++compared;
+      }
+    }
+  };
+  std::thread other([&] { walk(band30); });
+  walk(band20);
+  other.join();
+  EXPECT_GT(compared.load(), 100);
+  EXPECT_GT(router.band_metrics().evictions(), 0u);
+  EXPECT_LE(router.band_metrics().bytes(), router.band_metrics().capacity());
+  std::printf("customizations %llu, evictions %llu\n",
+              static_cast<unsigned long long>(router.band_metrics().customizations()),
+              static_cast<unsigned long long>(router.band_metrics().evictions()));
+}
+
 // A path 0 -> 1 -> 2 -> 3 and back, contracted in node order.
 const Cch& SmallCch() {
   static const Cch* cch = new Cch(4, {0, 1, 2, 3}, {0, 1, 2, 1, 2, 3}, {1, 2, 3, 0, 1, 2});
