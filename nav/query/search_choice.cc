@@ -86,6 +86,7 @@ absl::Status RouteOverGraph(const SearchContext& x, const AbstractRouter& router
   route->steps = std::move(walk->steps);
   route->zone_cells = std::move(walk->zone_cells);
   route->has_zone_cells = true;
+  route->zone_cells_left_out = walk->zone_cells_left_out;
   return absl::OkStatus();
 }
 
