@@ -35,6 +35,7 @@ class AbstractTable {
       const AbstractRouter& router, const Continent& c, const Metric& band,
       const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop);
 
+  const Continent& continent() const { return continent_; }
   // Whether rows know walks (the table was built over a hierarchy).
   bool active() const { return buckets_ != nullptr; }
   // Source `from`'s row on the table's continent: its start leg (cached, or searched with
