@@ -123,6 +123,7 @@ absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop
   for (std::size_t p = 0; p < g.prices.size(); ++p) {
     index.guesses.push_back(std::make_unique<CostGuess>());
     index.straight_guesses.push_back(std::make_unique<CostGuess>());
+    index.yard_sums.push_back(std::make_unique<LeasePool<CchSlotSum>>());
   }
   std::vector<float> node_x(g.node_count()), node_y(g.node_count());
   index.rank_x.resize(g.node_count());
@@ -214,7 +215,8 @@ std::optional<AbstractRouter::Hierarchy> AbstractRouter::HierarchyOf(const Conti
                    .metric = index->metrics[p].get(),
                    .graph = index->graph,
                    .profile = p,
-                   .queries = index->queries.get()};
+                   .queries = index->queries.get(),
+                   .yard_sums = index->yard_sums[p].get()};
 }
 
 namespace {

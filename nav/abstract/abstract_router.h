@@ -22,6 +22,7 @@
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
+#include "nav/cch/cch_slot_sum.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
 #include "nav/cost/zone_cells.h"
@@ -133,6 +134,9 @@ class AbstractRouter {
     const ContinentGraph* graph = nullptr;
     int profile = -1;  // its index in the graph
     LeasePool<CchQueries>* queries = nullptr;
+    // Yards summed along shortcuts, one a thread, kept from table to table: tables share the
+    // hierarchy's upper shortcuts, which are the longest to sum.
+    LeasePool<CchSlotSum>* yard_sums = nullptr;
   };
   // Continent `c`'s hierarchy for `band`'s profile, or nullopt when either is not prepared.
   std::optional<Hierarchy> HierarchyOf(const Continent& c, const Metric& band) const;
@@ -166,6 +170,8 @@ class AbstractRouter {
     std::vector<std::unique_ptr<CostGuess>> guesses, straight_guesses;
     // The queries of this hierarchy, one leased to each walk searching it.
     std::unique_ptr<LeasePool<CchQueries>> queries = std::make_unique<LeasePool<CchQueries>>();
+    // Per profile: the yards of shortcuts, for tables (Hierarchy::yard_sums).
+    std::vector<std::unique_ptr<LeasePool<CchSlotSum>>> yard_sums;
   };
   // One walk being routed: its ends, its legs, and what the search across the graph found
   // (abstract_router.cc).

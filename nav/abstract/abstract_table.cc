@@ -85,7 +85,7 @@ std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSea
   if (!active()) return nullptr;
   const CchMetric& metric = *hierarchy_.metric;
   const std::vector<float>& yards = hierarchy_.graph->prices[hierarchy_.profile].yards;
-  std::unique_ptr<Row> row(new Row(this, from, sums_.Take([&] {
+  std::unique_ptr<Row> row(new Row(this, from, hierarchy_.yard_sums->Take([&] {
     return std::make_unique<CchSlotSum>(metric, std::span<const float>(yards));
   })));
   const Cch& cch = *hierarchy_.cch;

@@ -62,8 +62,6 @@ class AbstractTable {
   std::vector<CchSide> target_sides_;
   std::unique_ptr<CchBuckets> buckets_;
   absl::flat_hash_map<SurfaceId, std::uint32_t> target_of_;  // a surface's first target
-  // Sums of yards along shortcuts, one a thread (rows lease one each).
-  mutable LeasePool<CchSlotSum> sums_;
 };
 
 // One source's cells. Used by one thread at a time.

@@ -8,7 +8,7 @@ namespace walk::nav {
 std::uint64_t CchSide::MemoryBytes() const {
   return sizeof(CchSide) + rank.capacity() * sizeof(std::uint32_t) +
          cost.capacity() * sizeof(double) + from.capacity() * sizeof(std::uint32_t) +
-         slot.capacity() * sizeof(std::uint32_t);
+         slot.capacity() * sizeof(std::uint32_t) + sums.capacity() * sizeof(std::atomic<double>);
 }
 
 std::uint32_t CchSide::EndpointNode(const Cch& cch, std::uint32_t label) const {
@@ -17,8 +17,11 @@ std::uint32_t CchSide::EndpointNode(const Cch& cch, std::uint32_t label) const {
 }
 
 double CchSide::SumTo(std::uint32_t label, CchSlotSum& sum) const {
-  double total = 0.0;
-  for (; from[label] != kInvalidId; label = from[label]) total += sum.Of(slot[label]);
+  if (from[label] == kInvalidId) return 0.0;
+  const double known = sums[label].load(std::memory_order_relaxed);
+  if (known >= 0.0) return known;
+  const double total = SumTo(from[label], sum) + sum.Of(slot[label]);
+  sums[label].store(total, std::memory_order_relaxed);
   return total;
 }
 
@@ -52,6 +55,8 @@ void SweepSide(CchSplitQuery& query, const CchMetric& metric, std::uint32_t d,
     side->from.push_back(from);
     side->slot.push_back(slot);
   }
+  side->sums = std::vector<std::atomic<double>>(side->size());
+  for (std::atomic<double>& s : side->sums) s.store(-1.0, std::memory_order_relaxed);
 }
 
 CchBuckets::CchBuckets(const Cch& cch, const std::vector<const CchSide*>& targets)

@@ -5,6 +5,7 @@
 // than N x M queries.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -32,8 +33,14 @@ struct CchSide {
   std::uint64_t MemoryBytes() const;
   // The endpoint node a label's way starts from (a source) or ends at (a target).
   std::uint32_t EndpointNode(const Cch& cch, std::uint32_t label) const;
-  // The sum of `sum`'s values along the way from label `label` down to its endpoint.
+  // The sum of `sum`'s values along the way from label `label` down to its endpoint, kept per
+  // label, since a side's ways share their lower labels (one sum a side: every call must pass
+  // sums of the same values). Safe to call from several threads at once: each label's sum is
+  // added up in one order, so racing threads write the same value.
   double SumTo(std::uint32_t label, CchSlotSum& sum) const;
+
+  // By label: its SumTo, or a negative number until it is asked. Sized by SweepSide.
+  mutable std::vector<std::atomic<double>> sums;
 };
 
 // Sweeps direction d up the ancestors of `endpoints` with `query`'s labels (unpruned: a side

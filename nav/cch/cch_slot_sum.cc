@@ -20,6 +20,7 @@ double CchSlotSum::Of(std::uint32_t slot) {
   // lower -> m -> upper forward; upper -> m -> lower backward.
   const double sum = forward ? Of(2 * to_lower + Cch::kBackward) + Of(2 * to_upper + Cch::kForward)
                              : Of(2 * to_upper + Cch::kBackward) + Of(2 * to_lower + Cch::kForward);
+  if (memo_.size() >= kMaxKept) memo_.clear();
   memo_.emplace(slot, sum);
   return sum;
 }

@@ -12,9 +12,11 @@
 namespace walk::nav {
 
 // Not thread-safe: one per thread. Keeps pointers to the metric and the values, which must
-// outlive it.
+// outlive it. Its memo is bounded: past kMaxKept sums it starts again.
 class CchSlotSum {
  public:
+  static constexpr std::size_t kMaxKept = std::size_t{1} << 20;  // about 20 MB
+
   // `input_values[a]` is input arc a's value.
   CchSlotSum(const CchMetric& metric, std::span<const float> input_values)
       : metric_(&metric), input_values_(input_values) {}
