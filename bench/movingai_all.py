@@ -2,14 +2,18 @@
 """Runs every MovingAI scenario file through `walkgrid movingai-check` and prints the tables that
 docs/benchmarks.md records: per set and per map, walkd's exact walker (jump points where the map
 allows them, else the fine-grid A*) with its median and mean microseconds, the A* and a plain
-Dijkstra timed on every Nth scenario of the same run, and, with --jps2, the GPPC 2023 entry
-Warthog-JPS2 run on the same files right after walkd on each map: both medians and their ratio.
+Dijkstra timed on every Nth scenario of the same run, and two GPPC entries run on the same files
+right after walkd on each map: with --jps2, Warthog-JPS2 (both medians and their ratio); with
+--sgch, 2019-SGCH-JPD (its map preprocessing timed apart; medians, means and total query time,
+which GPPC ranks by, beside walkd's and JPS2's).
 
 Usage: bench/movingai_all.py [--data DIR] [--jobs N] [--astar-every N] [--baseline-every N]
-                             [--jps2 PATH/TO/run] [--sets a,b] [--out results.jsonl]
-Build the baseline with bench/build_warthog_jps2.sh (a temporary folder, never committed).
-Reads $WALKD_SHARED_DATA/movingai (default ../shared/data/movingai). Exits 1 if any scenario
-does not match its optimal length or walkd's two walkers disagree.
+                             [--jps2 PATH/TO/run] [--sgch PATH/TO/run] [--sets a,b]
+                             [--maps-per-set N] [--out results.jsonl]
+Build the baselines with bench/build_warthog_jps2.sh and bench/build_sgch_jpd.sh (temporary
+folders, never committed). Reads $WALKD_SHARED_DATA/movingai (default ../shared/data/movingai).
+Exits 1 if any scenario does not match its optimal length or walkd's two walkers disagree (a
+baseline's lengths off the optimal one are counted and printed, not failed on).
 """
 import argparse
 import csv
@@ -25,19 +29,42 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def gppc_figures(rows, prefix):
+    """Figures from a GPPC harness's result.csv rows (time_cost in nanoseconds, per query with its
+    path): median, mean and total, and how many lengths are off the scenario's optimal one."""
+    times = [float(r["time_cost"]) / 1000.0 for r in rows]
+    off = sum(1 for r in rows if float(r["ref_length"]) > 0 and
+              abs(float(r["path_length"]) - float(r["ref_length"])) > 1e-3 * max(1.0, float(r["ref_length"])) + 0.006)
+    return {f"{prefix}_median_us": statistics.median(times), f"{prefix}_mean_us": statistics.mean(times),
+            f"{prefix}_total_s": sum(times) / 1e6, f"{prefix}_off_optimal": off}
+
+
 def run_jps2(binary, path):
-    """Warthog-JPS2 on one map in a scratch folder (it writes result.csv where it runs): its median
-    and mean microseconds, and how many of its lengths are off the optimal one."""
+    """Warthog-JPS2 on one map in a scratch folder (it writes result.csv where it runs)."""
     with tempfile.TemporaryDirectory(prefix="jps2-") as scratch:
         subprocess.run([binary, "-run", path, path + ".scen"], cwd=scratch, check=True,
                        capture_output=True)
         with open(os.path.join(scratch, "result.csv")) as f:
-            rows = list(csv.DictReader(f))
-    times = [float(r["time_cost"]) / 1000.0 for r in rows]  # nanoseconds
-    off = sum(1 for r in rows if float(r["ref_length"]) > 0 and
-              abs(float(r["path_length"]) - float(r["ref_length"])) > 1e-3 * max(1.0, float(r["ref_length"])) + 0.006)
-    return {"jps2_median_us": statistics.median(times), "jps2_mean_us": statistics.mean(times),
-            "jps2_off_optimal": off}
+            return gppc_figures(list(csv.DictReader(f)), "jps2")
+
+
+def run_sgch(binary, path):
+    """2019-SGCH-JPD on one map in a scratch folder: `-pre` builds its subgoal graph and hierarchy
+    into index_data/ (timed here as a whole process, map reading and saving included; the entry
+    prints no total of its own), then `-run` loads them and answers the scenarios."""
+    with tempfile.TemporaryDirectory(prefix="sgch-") as scratch:
+        index = os.path.join(scratch, "index_data")
+        os.mkdir(index)
+        started = time.perf_counter()
+        subprocess.run([binary, "-pre", path], cwd=scratch, check=True, capture_output=True)
+        prepare_s = time.perf_counter() - started
+        index_bytes = sum(os.path.getsize(os.path.join(index, n)) for n in os.listdir(index))
+        subprocess.run([binary, "-run", path, path + ".scen"], cwd=scratch, check=True,
+                       capture_output=True)
+        with open(os.path.join(scratch, "result.csv")) as f:
+            figures = gppc_figures(list(csv.DictReader(f)), "sgch")
+    figures.update({"sgch_prepare_s": prepare_s, "sgch_index_bytes": index_bytes})
+    return figures
 
 
 def run_map(args, set_name, path):
@@ -49,9 +76,15 @@ def run_map(args, set_name, path):
         raise RuntimeError(f"{path}: {proc.stderr.strip()}")
     line = json.loads(proc.stdout.strip().splitlines()[-1])
     line["set"] = set_name
+    # Query time only, as GPPC counts it: total_s above also holds the sampled A* and Dijkstra.
+    line["walkd_total_s"] = line["mean_us"] * line["scenarios"] / 1e6
     if args.jps2:
         line.update(run_jps2(args.jps2, path))
         line["ratio_vs_jps2"] = line["median_us"] / max(1e-9, line["jps2_median_us"])
+    if args.sgch:
+        line.update(run_sgch(args.sgch, path))
+        line["ratio_vs_sgch"] = line["median_us"] / max(1e-9, line["sgch_median_us"])
+        line["mean_ratio_vs_sgch"] = line["mean_us"] / max(1e-9, line["sgch_mean_us"])
     return line
 
 
@@ -98,6 +131,71 @@ def print_maps(results):
               f"{r['ratio_vs_jps2']:.2f} |")
 
 
+def fmt(value, spec):
+    return "–" if value is None else format(value, spec)
+
+
+def set_totals(rows, prefix):
+    """A set's total query seconds, median of its maps' medians and mean per query."""
+    if not all(f"{prefix}_median_us" in r for r in rows):
+        return None, None, None
+    total = sum(r[f"{prefix}_total_s"] for r in rows)
+    return (total, statistics.median(r[f"{prefix}_median_us"] for r in rows),
+            total * 1e6 / max(1, sum(r["scenarios"] for r in rows)))
+
+
+def print_sgch_sets(results):
+    print("\n| set | maps | scenarios | walkd total s | SGCH-JPD total s | JPS2 total s | "
+          "walkd / SGCH-JPD (total) | walkd / JPS2 (total) | walkd median µs | SGCH-JPD median µs | "
+          "JPS2 median µs | walkd mean µs | SGCH-JPD mean µs | JPS2 mean µs | "
+          "SGCH-JPD prepare s (median, max) | maps walkd mean > SGCH-JPD's | "
+          "maps walkd mean > 1.5 × SGCH-JPD's |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for set_name in sorted({r["set"] for r in results}):
+        rows = [r for r in results if r["set"] == set_name]
+        for r in rows:
+            r["walkd_median_us"] = r["median_us"]
+        w_total, w_median, w_mean = set_totals(rows, "walkd")
+        s_total, s_median, s_mean = set_totals(rows, "sgch")
+        j_total, j_median, j_mean = set_totals(rows, "jps2")
+        prepare = [r["sgch_prepare_s"] for r in rows]
+        over = sum(1 for r in rows if r["mean_ratio_vs_sgch"] > 1.0)
+        over_half = sum(1 for r in rows if r["mean_ratio_vs_sgch"] > 1.5)
+        print(f"| {set_name} | {len(rows)} | {sum(r['scenarios'] for r in rows)} | "
+              f"{w_total:.3f} | {s_total:.3f} | {fmt(j_total, '.3f')} | "
+              f"{w_total / s_total:.2f} | {fmt(j_total and w_total / j_total, '.2f')} | "
+              f"{w_median:.1f} | {s_median:.1f} | {fmt(j_median, '.1f')} | "
+              f"{w_mean:.1f} | {s_mean:.1f} | {fmt(j_mean, '.1f')} | "
+              f"{statistics.median(prepare):.3f}, {max(prepare):.3f} | {over} of {len(rows)} | "
+              f"{over_half} of {len(rows)} |")
+
+
+def print_sgch_maps(results):
+    """Every map, worst first by walkd's mean over SGCH-JPD's, with what walkd's jump points cost
+    there: expansions per query, table build and bytes, beside SGCH-JPD's preprocessing."""
+    print("\n| set | map | walkd median µs | SGCH-JPD median µs | walkd mean µs | SGCH-JPD mean µs | "
+          "JPS2 mean µs | walkd / SGCH-JPD (mean) | walkd / SGCH-JPD (median) | "
+          "walkd / JPS2 (mean) | walkd expansions per query | walkd prepare ms | "
+          "walkd tables KiB | SGCH-JPD prepare s | SGCH-JPD index KiB |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in sorted(results, key=lambda r: -r["mean_ratio_vs_sgch"]):
+        jps2_mean = r.get("jps2_mean_us")
+        print(f"| {r['set']} | {r['map']} | {r['median_us']:.2f} | {r['sgch_median_us']:.2f} | "
+              f"{r['mean_us']:.2f} | {r['sgch_mean_us']:.2f} | {fmt(jps2_mean, '.2f')} | "
+              f"{r['mean_ratio_vs_sgch']:.2f} | {r['ratio_vs_sgch']:.2f} | "
+              f"{fmt(jps2_mean and r['mean_us'] / jps2_mean, '.2f')} | "
+              f"{r['nodes_expanded'] / max(1, r['scenarios']):.0f} | "
+              f"{r.get('prepare_ms', 0):.1f} | {r.get('prepare_bytes', 0) / 1024:.0f} | "
+              f"{r['sgch_prepare_s']:.3f} | {r['sgch_index_bytes'] / 1024:.0f} |")
+
+
+def pick(paths, count):
+    """count maps spread evenly over a set's sorted list (all of them when count is 0)."""
+    if count <= 0 or len(paths) <= count:
+        return paths
+    return [paths[i * len(paths) // count] for i in range(count)]
+
+
 def main():
     default_data = os.environ.get("WALKD_SHARED_DATA", os.path.join(ROOT, "..", "shared", "data"))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -108,7 +206,11 @@ def main():
     parser.add_argument("--baseline-every", type=int, default=0)
     parser.add_argument("--jps2", default=os.environ.get("WARTHOG_JPS2", ""),
                         help="Warthog-JPS2's built `run` (bench/build_warthog_jps2.sh)")
+    parser.add_argument("--sgch", default=os.environ.get("SGCH_JPD", ""),
+                        help="2019-SGCH-JPD's built `run` (bench/build_sgch_jpd.sh)")
     parser.add_argument("--sets", default="", help="only these sets, comma-separated")
+    parser.add_argument("--maps-per-set", type=int, default=0,
+                        help="only this many maps of each set, spread over its sorted list")
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "movingai_all.jsonl"))
     args = parser.parse_args()
     if not os.path.isdir(args.data):
@@ -121,9 +223,9 @@ def main():
         if wanted and set_name not in wanted:
             continue
         folder = os.path.join(args.data, set_name)
-        for name in sorted(os.listdir(folder)):
-            if name.endswith(".map") and os.path.exists(os.path.join(folder, name + ".scen")):
-                maps.append((set_name, os.path.join(folder, name)))
+        paths = [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+                 if name.endswith(".map") and os.path.exists(os.path.join(folder, name + ".scen"))]
+        maps += [(set_name, path) for path in pick(paths, args.maps_per_set)]
 
     results = []
     started = time.time()
@@ -149,6 +251,14 @@ def main():
     if args.jps2:
         print(f"JPS2 lengths off the optimal one: {sum(r['jps2_off_optimal'] for r in results)}")
         print_maps(results)
+    if args.sgch:
+        print_sgch_sets(results)
+        total = {p: sum(r[f"{p}_total_s"] for r in results) for p in ("walkd", "sgch")}
+        print(f"\nSGCH-JPD lengths off the optimal one: "
+              f"{sum(r['sgch_off_optimal'] for r in results)}; query time, all sets: walkd "
+              f"{total['walkd']:.3f} s, SGCH-JPD {total['sgch']:.3f} s; SGCH-JPD preprocessing "
+              f"{sum(r['sgch_prepare_s'] for r in results):.1f} s in all")
+        print_sgch_maps(results)
     print(f"\nwall time {time.time() - started:.0f} s with {args.jobs} jobs; A* timed on every "
           f"{args.astar_every}th scenario", file=sys.stderr)
     bad = sum(r["mismatched"] + r["unreachable"] for r in results) + disagreements
