@@ -48,22 +48,56 @@ def run_jps2(binary, path):
             return gppc_figures(list(csv.DictReader(f)), "jps2")
 
 
-def run_sgch(binary, path):
+def sgch_prepare(binary, path, scratch, limit_s):
+    """Runs `-pre` on one map: its wall and CPU seconds (map reading and saving included; the entry
+    prints no total of its own), or None when it ran past limit_s (0: no limit) and was stopped."""
+    started = time.perf_counter()
+    child = subprocess.Popen([binary, "-pre", path], cwd=scratch, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if limit_s and time.perf_counter() - started > limit_s:
+            child.kill()
+            os.wait4(child.pid, 0)
+            return None
+        time.sleep(0.02)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{path}: SGCH-JPD -pre exited {os.waitstatus_to_exitcode(status)}")
+    return {"wall_s": time.perf_counter() - started, "cpu_s": usage.ru_utime + usage.ru_stime}
+
+
+def run_sgch(args, path):
     """2019-SGCH-JPD on one map in a scratch folder: `-pre` builds its subgoal graph and hierarchy
-    into index_data/ (timed here as a whole process, map reading and saving included; the entry
-    prints no total of its own), then `-run` loads them and answers the scenarios."""
+    into index_data/, then `-run` loads them and answers the scenarios. With --sgch-index, the
+    index and its preprocessing times are kept there and a map already in it is not preprocessed
+    again."""
     with tempfile.TemporaryDirectory(prefix="sgch-") as scratch:
         index = os.path.join(scratch, "index_data")
-        os.mkdir(index)
-        started = time.perf_counter()
-        subprocess.run([binary, "-pre", path], cwd=scratch, check=True, capture_output=True)
-        prepare_s = time.perf_counter() - started
-        index_bytes = sum(os.path.getsize(os.path.join(index, n)) for n in os.listdir(index))
-        subprocess.run([binary, "-run", path, path + ".scen"], cwd=scratch, check=True,
+        if args.sgch_index:
+            os.makedirs(args.sgch_index, exist_ok=True)
+            os.symlink(os.path.abspath(args.sgch_index), index)
+        else:
+            os.mkdir(index)
+        stem = os.path.join(index, "SGCH-JPD-" + os.path.splitext(os.path.basename(path))[0])
+        if os.path.exists(stem + ".prepare.json"):
+            with open(stem + ".prepare.json") as f:
+                prepare = json.load(f)
+        else:
+            prepare = sgch_prepare(args.sgch, path, scratch, args.sgch_prepare_limit)
+            if prepare is None:
+                return {"sgch_skipped": f"preprocessing ran past {args.sgch_prepare_limit} s"}
+            with open(stem + ".prepare.json", "w") as f:
+                json.dump(prepare, f)
+        index_bytes = sum(os.path.getsize(n) for n in
+                          (stem + ext for ext in (".r", ".rspc", ".sub", ".ch")) if os.path.exists(n))
+        subprocess.run([args.sgch, "-run", path, path + ".scen"], cwd=scratch, check=True,
                        capture_output=True)
         with open(os.path.join(scratch, "result.csv")) as f:
             figures = gppc_figures(list(csv.DictReader(f)), "sgch")
-    figures.update({"sgch_prepare_s": prepare_s, "sgch_index_bytes": index_bytes})
+    figures.update({"sgch_prepare_s": prepare["wall_s"], "sgch_prepare_cpu_s": prepare["cpu_s"],
+                    "sgch_index_bytes": index_bytes})
     return figures
 
 
@@ -82,7 +116,8 @@ def run_map(args, set_name, path):
         line.update(run_jps2(args.jps2, path))
         line["ratio_vs_jps2"] = line["median_us"] / max(1e-9, line["jps2_median_us"])
     if args.sgch:
-        line.update(run_sgch(args.sgch, path))
+        line.update(run_sgch(args, path))
+    if "sgch_median_us" in line:
         line["ratio_vs_sgch"] = line["median_us"] / max(1e-9, line["sgch_median_us"])
         line["mean_ratio_vs_sgch"] = line["mean_us"] / max(1e-9, line["sgch_mean_us"])
     return line
@@ -145,23 +180,29 @@ def set_totals(rows, prefix):
 
 
 def print_sgch_sets(results):
-    print("\n| set | maps | scenarios | walkd total s | SGCH-JPD total s | JPS2 total s | "
+    """Per set, over the maps SGCH-JPD prepared: total query seconds (GPPC's ranking), medians
+    of the maps' medians, means per query, and the maps where walkd's mean is above SGCH-JPD's."""
+    print("\n| set | maps compared | scenarios | walkd total s | SGCH-JPD total s | JPS2 total s | "
           "walkd / SGCH-JPD (total) | walkd / JPS2 (total) | walkd median µs | SGCH-JPD median µs | "
           "JPS2 median µs | walkd mean µs | SGCH-JPD mean µs | JPS2 mean µs | "
-          "SGCH-JPD prepare s (median, max) | maps walkd mean > SGCH-JPD's | "
+          "SGCH-JPD prepare CPU s (median, max) | maps walkd mean > SGCH-JPD's | "
           "maps walkd mean > 1.5 × SGCH-JPD's |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for set_name in sorted({r["set"] for r in results}):
-        rows = [r for r in results if r["set"] == set_name]
+        every = [r for r in results if r["set"] == set_name]
+        rows = [r for r in every if "sgch_median_us" in r]
+        if not rows:
+            print(f"| {set_name} | 0 of {len(every)} |" + " – |" * 15)
+            continue
         for r in rows:
             r["walkd_median_us"] = r["median_us"]
         w_total, w_median, w_mean = set_totals(rows, "walkd")
         s_total, s_median, s_mean = set_totals(rows, "sgch")
         j_total, j_median, j_mean = set_totals(rows, "jps2")
-        prepare = [r["sgch_prepare_s"] for r in rows]
+        prepare = [r["sgch_prepare_cpu_s"] for r in rows]
         over = sum(1 for r in rows if r["mean_ratio_vs_sgch"] > 1.0)
         over_half = sum(1 for r in rows if r["mean_ratio_vs_sgch"] > 1.5)
-        print(f"| {set_name} | {len(rows)} | {sum(r['scenarios'] for r in rows)} | "
+        print(f"| {set_name} | {len(rows)} of {len(every)} | {sum(r['scenarios'] for r in rows)} | "
               f"{w_total:.3f} | {s_total:.3f} | {fmt(j_total, '.3f')} | "
               f"{w_total / s_total:.2f} | {fmt(j_total and w_total / j_total, '.2f')} | "
               f"{w_median:.1f} | {s_median:.1f} | {fmt(j_median, '.1f')} | "
@@ -176,9 +217,10 @@ def print_sgch_maps(results):
     print("\n| set | map | walkd median µs | SGCH-JPD median µs | walkd mean µs | SGCH-JPD mean µs | "
           "JPS2 mean µs | walkd / SGCH-JPD (mean) | walkd / SGCH-JPD (median) | "
           "walkd / JPS2 (mean) | walkd expansions per query | walkd prepare ms | "
-          "walkd tables KiB | SGCH-JPD prepare s | SGCH-JPD index KiB |")
+          "walkd tables KiB | SGCH-JPD prepare CPU s | SGCH-JPD index KiB |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in sorted(results, key=lambda r: -r["mean_ratio_vs_sgch"]):
+    compared = [r for r in results if "sgch_median_us" in r]
+    for r in sorted(compared, key=lambda r: -r["mean_ratio_vs_sgch"]):
         jps2_mean = r.get("jps2_mean_us")
         print(f"| {r['set']} | {r['map']} | {r['median_us']:.2f} | {r['sgch_median_us']:.2f} | "
               f"{r['mean_us']:.2f} | {r['sgch_mean_us']:.2f} | {fmt(jps2_mean, '.2f')} | "
@@ -186,7 +228,10 @@ def print_sgch_maps(results):
               f"{fmt(jps2_mean and r['mean_us'] / jps2_mean, '.2f')} | "
               f"{r['nodes_expanded'] / max(1, r['scenarios']):.0f} | "
               f"{r.get('prepare_ms', 0):.1f} | {r.get('prepare_bytes', 0) / 1024:.0f} | "
-              f"{r['sgch_prepare_s']:.3f} | {r['sgch_index_bytes'] / 1024:.0f} |")
+              f"{r['sgch_prepare_cpu_s']:.3f} | {r['sgch_index_bytes'] / 1024:.0f} |")
+    for r in results:
+        if "sgch_skipped" in r:
+            print(f"\nSGCH-JPD left out on {r['set']}/{r['map']}: {r['sgch_skipped']}")
 
 
 def pick(paths, count):
@@ -208,6 +253,11 @@ def main():
                         help="Warthog-JPS2's built `run` (bench/build_warthog_jps2.sh)")
     parser.add_argument("--sgch", default=os.environ.get("SGCH_JPD", ""),
                         help="2019-SGCH-JPD's built `run` (bench/build_sgch_jpd.sh)")
+    parser.add_argument("--sgch-index", default="",
+                        help="keep SGCH-JPD's preprocessed maps here and reuse them")
+    parser.add_argument("--sgch-prepare-limit", type=float, default=0,
+                        help="stop SGCH-JPD's preprocessing of a map after this many seconds "
+                             "(the map is then left out of the SGCH-JPD figures); 0: no limit")
     parser.add_argument("--sets", default="", help="only these sets, comma-separated")
     parser.add_argument("--maps-per-set", type=int, default=0,
                         help="only this many maps of each set, spread over its sorted list")
@@ -229,18 +279,18 @@ def main():
 
     results = []
     started = time.time()
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+    # Each map's line is written as soon as it is done, so a long run stopped early keeps them.
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool, open(args.out, "w") as out:
         futures = [pool.submit(run_map, args, set_name, path) for set_name, path in maps]
         for done, future in enumerate(as_completed(futures), 1):
             line = future.result()
             results.append(line)
+            out.write(json.dumps(line) + "\n")
+            out.flush()
             print(f"\r[{done}/{len(maps)}] {line['set']}/{line['map']}: {line['matched']}/"
                   f"{line['scenarios']} matched, {time.time() - started:.0f} s", end="",
                   file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    with open(args.out, "w") as out:
-        for line in results:
-            out.write(json.dumps(line) + "\n")
 
     print_sets(results, bool(args.jps2))
     scenarios = sum(r["scenarios"] for r in results)
@@ -253,11 +303,13 @@ def main():
         print_maps(results)
     if args.sgch:
         print_sgch_sets(results)
-        total = {p: sum(r[f"{p}_total_s"] for r in results) for p in ("walkd", "sgch")}
+        compared = [r for r in results if "sgch_median_us" in r]
+        total = {p: sum(r[f"{p}_total_s"] for r in compared) for p in ("walkd", "sgch")}
         print(f"\nSGCH-JPD lengths off the optimal one: "
-              f"{sum(r['sgch_off_optimal'] for r in results)}; query time, all sets: walkd "
-              f"{total['walkd']:.3f} s, SGCH-JPD {total['sgch']:.3f} s; SGCH-JPD preprocessing "
-              f"{sum(r['sgch_prepare_s'] for r in results):.1f} s in all")
+              f"{sum(r['sgch_off_optimal'] for r in compared)}; query time over the "
+              f"{len(compared)} maps it prepared: walkd {total['walkd']:.3f} s, SGCH-JPD "
+              f"{total['sgch']:.3f} s; SGCH-JPD preprocessing "
+              f"{sum(r['sgch_prepare_cpu_s'] for r in compared):.1f} CPU s in all")
         print_sgch_maps(results)
     print(f"\nwall time {time.time() - started:.0f} s with {args.jobs} jobs; A* timed on every "
           f"{args.astar_every}th scenario", file=sys.stderr)
