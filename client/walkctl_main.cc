@@ -368,15 +368,17 @@ struct TableArgs {
   std::uint32_t band = 0;
   std::uint32_t continent = 0;
   std::string backend;  // "": the world's default
+  bool walks = false;   // every cell's whole walk too (TableRequest.want_walks)
 };
 
-// Sources x targets in one call: a matrix of seconds (blank where there is no walk).
+// Sources x targets in one call: a matrix of seconds ("-" where there is no walk).
 int Table(walk::client::WalkClient& client, const TableArgs& args, bool json) {
   walk::v1::TableRequest request;
   request.set_world(args.world);
   request.set_profile(args.profile);
   request.set_band(args.band);
   request.set_backend(*walk::client::ParseBackend(args.backend));  // checked by CLI11
+  request.set_want_walks(args.walks);
   const std::uint32_t continent = args.continent;
   for (const auto& [list, field, add] :
        {std::tuple{&args.sources, "--sources", &walk::v1::TableRequest::add_sources},
@@ -404,9 +406,9 @@ int Table(walk::client::WalkClient& client, const TableArgs& args, bool json) {
               response.targets(), static_cast<unsigned long long>(response.stored()));
   for (std::uint32_t s = 0; s < response.sources(); ++s) {
     for (std::uint32_t t = 0; t < response.targets(); ++t) {
-      const auto& walk = response.walks(static_cast<int>(s * response.targets() + t));
-      if (walk.status() == walk::v1::WALK_STATUS_OK) {
-        std::printf("%10.2f", walk.seconds());
+      const int cell = static_cast<int>(s * response.targets() + t);
+      if (response.status(cell) == walk::v1::WALK_STATUS_OK) {
+        std::printf("%10.2f", response.seconds(cell));
       } else {
         std::printf("%10s", "-");
       }
@@ -618,6 +620,8 @@ void AddPlaceCommands(CLI::App& app, Commands& c) {
   c.table->add_option("--continent", table.continent, "Continent id")->capture_default_str();
   c.table->add_option("--backend", table.backend, "grid, navmesh or hybrid (default: the world's)")
       ->check(CLI::IsMember({"grid", "navmesh", "hybrid", "default"}));
+  c.table->add_flag("--walks", table.walks,
+                    "Every cell's whole walk too (ends, zone cells), kept in the store");
   c.table->add_flag("--json", c.json, "Print the reply as JSON");
 
   c.trip = app.add_subcommand("trip", "The cheapest trip: walking, or walks joined with rides");

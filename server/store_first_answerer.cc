@@ -553,6 +553,8 @@ absl::Status StoreFirstAnswerer::Keep(const std::optional<store::WalkKey>& key,
       answer.status == nav::WalkStatus::kNoSurface) {
     return absl::OkStatus();
   }
+  // A table's matrix cell lacks its zone cells: a whole answer is stored, or none.
+  if (answer.zone_cells_left_out) return absl::OkStatus();
   if (store_health_ != nullptr && store_health_->degraded()) {
     metrics_.RecordUnkeptAnswer();  // the store takes no writes now: the answer is still returned
     return absl::OkStatus();

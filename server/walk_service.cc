@@ -15,6 +15,7 @@
 #include "server/proto_convert.h"
 #include "server/trip_convert.h"
 #include "server/walk_batch.h"
+#include "server/walk_table.h"
 #include "server/wire_call.h"
 
 namespace walk::server {
@@ -32,72 +33,6 @@ std::function<void(const absl::Status&)> Finisher(UnaryWireReply* call, WalkMetr
                           std::chrono::duration<double>(Clock::now() - start).count());
     call->Reply(reply);
   };
-}
-
-// A Table call in flight: one pool task per source row, and the last row to finish replies.
-// The first error wins.
-struct TableCall {
-  TableCall(grpc::CallbackServerContext* context, const walk::v1::TableRequest* request,
-            walk::v1::TableResponse* response, std::function<void(const absl::Status&)> finish,
-            nav::SearchStop stop)
-      : context(context),
-        request(request),
-        response(response),
-        finish(std::move(finish)),
-        stop(std::move(stop)),
-        targets(static_cast<std::uint64_t>(request->targets_size())),
-        rows_left(static_cast<std::uint64_t>(request->sources_size())) {}
-
-  grpc::CallbackServerContext* const context;
-  const walk::v1::TableRequest* const request;
-  walk::v1::TableResponse* const response;  // each row fills its own walks
-  const std::function<void(const absl::Status&)> finish;
-  const nav::SearchStop stop;  // its searches', shared by its rows
-  std::uint64_t max_reply_bytes = 0;
-  const std::uint64_t targets;
-  std::atomic<std::uint64_t> rows_left;
-  std::atomic<std::uint64_t> stored{0};
-  std::mutex mu;
-  absl::Status error;  // guarded by mu
-};
-
-// Answers row `s` of `call`: sources[s] to every target, until a walk fails or the call is
-// cancelled. The last row to finish finishes the call.
-void AnswerTableRow(TableCall& call, std::uint64_t s, const StoreFirstAnswerer& answerer,
-                    nav::Searchers& searchers) {
-  for (std::uint64_t t = 0; t < call.targets && !call.context->IsCancelled(); ++t) {
-    const absl::StatusOr<WalkResult> result =
-        answerer.Answer(ToTableQuery(*call.request, static_cast<int>(s), static_cast<int>(t)),
-                        {.field_prefix = "", .look_up = true, .stop = &call.stop}, searchers);
-    if (result.ok()) {
-      if (result->stored) ++call.stored;
-      ToProto(*result, call.response->mutable_walks(static_cast<int>(s * call.targets + t)));
-      continue;
-    }
-    std::lock_guard<std::mutex> lock(call.mu);
-    if (call.error.ok()) {
-      call.error = absl::Status(
-          result.status().code(),
-          absl::StrCat("sources[", s, "] to targets[", t, "]: ", result.status().message()));
-    }
-    break;
-  }
-  if (--call.rows_left != 0) return;
-  call.response->set_stored(call.stored);
-  absl::Status error;
-  {
-    std::lock_guard<std::mutex> lock(call.mu);
-    error = call.error;
-  }
-  if (error.ok() && call.response->ByteSizeLong() > call.max_reply_bytes) {
-    error = absl::ResourceExhaustedError(
-        absl::StrCat("max-reply-bytes: the table's reply would pass ", call.max_reply_bytes,
-                     " bytes (more than a client takes); ask fewer sources or targets"));
-    call.response->Clear();
-  }
-  if (error.ok() && call.context->IsCancelled())
-    error = absl::CancelledError("the call was cancelled");
-  call.finish(error);
 }
 
 // A WalkBatch stream refused before it starts: it ends with `status` at once.
@@ -245,19 +180,12 @@ void WalkServiceImpl::AnswerTable(grpc::CallbackServerContext* context,
                      " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
     return;
   }
-  response->set_sources(static_cast<std::uint32_t>(sources));
-  response->set_targets(static_cast<std::uint32_t>(targets));
-  for (std::uint64_t i = 0; i < sources * targets; ++i) response->add_walks();
-  auto call =
-      std::make_shared<TableCall>(context, &request, response, std::move(finish),
-                                  StopOf(context, stopping_, limits_.max_search_expansions));
-  call->max_reply_bytes = limits_.max_reply_bytes;
-  const StoreFirstAnswerer& answerer = answerer_;
-  for (std::uint64_t s = 0; s < sources; ++s) {
-    pool_.Submit([call, s, &answerer](nav::Searchers& searchers) {
-      AnswerTableRow(*call, s, answerer, searchers);
-    });
-  }
+  StartTable(context, request, response, std::move(finish),
+             StopOf(context, stopping_, limits_.max_search_expansions),
+             {.worlds = worlds_,
+              .answerer = answerer_,
+              .pool = pool_,
+              .max_reply_bytes = limits_.max_reply_bytes});
 }
 
 void WalkServiceImpl::AnswerFloors(grpc::CallbackServerContext* /*context*/,

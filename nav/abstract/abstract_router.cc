@@ -123,6 +123,7 @@ absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop
   for (std::size_t p = 0; p < g.prices.size(); ++p) {
     index.guesses.push_back(std::make_unique<CostGuess>());
     index.straight_guesses.push_back(std::make_unique<CostGuess>());
+    index.yard_sums.push_back(std::make_unique<LeasePool<CchSlotSum>>());
   }
   std::vector<float> node_x(g.node_count()), node_y(g.node_count());
   index.rank_x.resize(g.node_count());
@@ -177,20 +178,45 @@ struct AbstractRouter::RouteState {
 
 std::shared_ptr<const Leg> AbstractRouter::LegOf(const RouteState& route, bool backward,
                                                  CellSearch& search, SearchStats* stats) const {
-  const SurfaceId s = backward ? route.to : route.from;
-  const LegCache::Key key{route.continent_index, s, static_cast<std::uint16_t>(route.p), backward};
+  return LegAt(route.index, route.p, backward ? route.to : route.from, backward, search, stats);
+}
+
+std::shared_ptr<const Leg> AbstractRouter::LegAt(const ContinentIndex& index, int p, SurfaceId s,
+                                                 bool backward, CellSearch& search,
+                                                 SearchStats* stats) const {
+  const std::uint32_t continent_index = static_cast<std::uint32_t>(&index - continents_.data());
+  const LegCache::Key key{continent_index, s, static_cast<std::uint16_t>(p), backward};
   if (auto leg = legs_.Find(key)) return leg;
-  auto leg = std::make_shared<const Leg>(ComputeLeg({.c = route.c,
+  auto leg = std::make_shared<const Leg>(ComputeLeg({.c = *index.continent,
                                                      .column_yards = world_.column_yards,
-                                                     .graph = route.g,
+                                                     .graph = *index.graph,
                                                      .cell_columns = graph_.cell_columns,
-                                                     .base = base_[route.p],
+                                                     .base = base_[p],
                                                      .surface = s,
                                                      .backward = backward},
                                                     search));
   stats->nodes_expanded += search.settled_count();
   legs_.Insert(key, leg);
   return leg;
+}
+
+std::shared_ptr<const Leg> AbstractRouter::LegFor(const Continent& c, int profile, SurfaceId s,
+                                                  bool backward, CellSearch& search,
+                                                  SearchStats* stats) const {
+  return LegAt(*IndexOf(c), profile, s, backward, search, stats);
+}
+
+std::optional<AbstractRouter::Hierarchy> AbstractRouter::HierarchyOf(const Continent& c,
+                                                                     const Metric& band) const {
+  const ContinentIndex* index = IndexOf(c);
+  const int p = graph_.ProfileIndex(band.profile().name);
+  if (index == nullptr || p < 0) return std::nullopt;
+  return Hierarchy{.cch = index->cch.get(),
+                   .metric = index->metrics[p].get(),
+                   .graph = index->graph,
+                   .profile = p,
+                   .queries = index->queries.get(),
+                   .yard_sums = index->yard_sums[p].get()};
 }
 
 namespace {
@@ -269,7 +295,12 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
                    .exempt_b = c.zone[to],
                    .cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key)};
   const bool use_cch = mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
-  if (use_cch) {
+  double known_yards = 0.0;
+  const bool known = use_cch && !want_steps && searcher.known != nullptr &&
+                     searcher.known->Find(c, band, from, to, &route.seconds, &known_yards);
+  if (known) {
+    route.walk.method = Method::kCch;
+  } else if (use_cch) {
     SearchCch(route);
   } else {
     SearchDijkstra(route);
@@ -283,6 +314,11 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   if (!(route.seconds < kInfCost)) return std::move(route.walk);
   route.walk.found = true;
   route.walk.seconds = route.seconds;
+  if (known) {
+    route.walk.yards = known_yards;
+    route.walk.zone_cells_left_out = true;
+    return std::move(route.walk);
+  }
   TallyPieces(route);
   if (want_steps) UnpackSteps(route);
   return std::move(route.walk);

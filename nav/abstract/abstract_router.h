@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,7 @@
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
+#include "nav/cch/cch_slot_sum.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
 #include "nav/cost/zone_cells.h"
@@ -41,6 +43,17 @@ struct CchQueries {
   CchPotential potential;  // guides the danger search (an A*) on this hierarchy
 };
 
+// Walks over the graph already known (a table's rows: nav/abstract/abstract_table.h). Route asks
+// them first for a band-0 walk wanted without its steps.
+class KnownWalks {
+ public:
+  virtual ~KnownWalks() = default;
+  // True when the walk from `from` to `to` on `c` priced by `band` is known: *seconds its cost
+  // as the CCH finds it (kInfCost: the CCH finds none), *yards its searched yards.
+  virtual bool Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
+                    double* seconds, double* yards) const = 0;
+};
+
 // One thread's search buffers for abstract walks, sized by the largest graph searched and bound
 // to none (the CCH queries sized to one hierarchy are the router's, leased per walk: they go
 // with the router's world).
@@ -50,6 +63,8 @@ struct AbstractSearcher {
   // When the walk must stop (polled by the danger Dijkstra); set by the caller per walk, may be
   // null. The legs and the CCH are bounded by the graph's cells and size.
   const SearchStop* stop = nullptr;
+  // Walks known before they are asked (a table's row), set by the caller; may be null.
+  const KnownWalks* known = nullptr;
 };
 
 // The octile columns between two surfaces times `seconds_per_column`: what walkd's guessed
@@ -69,6 +84,8 @@ struct AbstractWalk {
   double yards = 0.0;                // searched yards, before smoothing
   std::vector<ZoneCell> zone_cells;  // walked yards (after smoothing), by cell and zone
   std::vector<PathStep> steps;       // when asked for: the whole way, column by column
+  // A known walk (KnownWalks): its seconds and yards alone, no zone cells.
+  bool zone_cells_left_out = false;
   SearchStats stats;
 };
 
@@ -109,6 +126,27 @@ class AbstractRouter {
                                      SurfaceId to, SearchMode mode, bool want_steps,
                                      AbstractSearcher& searcher) const;
 
+  // What a table's many-to-many reads of one continent's hierarchy for one profile
+  // (nav/abstract/abstract_table.h).
+  struct Hierarchy {
+    const Cch* cch = nullptr;
+    const CchMetric* metric = nullptr;  // band 0
+    const ContinentGraph* graph = nullptr;
+    int profile = -1;  // its index in the graph
+    LeasePool<CchQueries>* queries = nullptr;
+    // Yards summed along shortcuts, one a thread, kept from table to table: tables share the
+    // hierarchy's upper shortcuts, which are the longest to sum.
+    LeasePool<CchSlotSum>* yard_sums = nullptr;
+  };
+  // Continent `c`'s hierarchy for `band`'s profile, or nullopt when either is not prepared.
+  std::optional<Hierarchy> HierarchyOf(const Continent& c, const Metric& band) const;
+  // The start leg (`backward` false) or goal leg of surface `s` for profile index `profile`:
+  // cached, or searched with `search` (its settled surfaces added to *stats) and cached.
+  std::shared_ptr<const Leg> LegFor(const Continent& c, int profile, SurfaceId s, bool backward,
+                                    CellSearch& search, SearchStats* stats) const;
+  // The helper thread, for work split in two beside the asking thread.
+  HelperThread& helper() const { return helper_; }
+
  private:
   // The graph and the leg cache, no continent indexed yet (IndexContinent each).
   struct Unindexed {};
@@ -132,6 +170,8 @@ class AbstractRouter {
     std::vector<std::unique_ptr<CostGuess>> guesses, straight_guesses;
     // The queries of this hierarchy, one leased to each walk searching it.
     std::unique_ptr<LeasePool<CchQueries>> queries = std::make_unique<LeasePool<CchQueries>>();
+    // Per profile: the yards of shortcuts, for tables (Hierarchy::yard_sums).
+    std::vector<std::unique_ptr<LeasePool<CchSlotSum>>> yard_sums;
   };
   // One walk being routed: its ends, its legs, and what the search across the graph found
   // (abstract_router.cc).
@@ -140,6 +180,9 @@ class AbstractRouter {
   // or searched with `search`, its settled surfaces counted in *stats, and cached.
   std::shared_ptr<const Leg> LegOf(const RouteState& route, bool backward, CellSearch& search,
                                    SearchStats* stats) const;
+  // The same for surface `s` of the continent `index` indexes, profile `p`.
+  std::shared_ptr<const Leg> LegAt(const ContinentIndex& index, int p, SurfaceId s, bool backward,
+                                   CellSearch& search, SearchStats* stats) const;
   // Both legs; a cold walk's goal leg on the helper thread when it is idle.
   void FindLegs(RouteState& route) const;
   // The search across the graph by the CCH (band 0), and by the Dijkstra pricing danger.

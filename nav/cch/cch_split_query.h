@@ -58,6 +58,10 @@ class CchSplitQuery {
   void Side(std::uint32_t d, const CchMetric& metric, const SideRequest& request);
   CchResult End(const CchMetric& metric, double below, std::vector<std::uint32_t>* arc_path,
                 CchRunBoth both = CchOneAfterTheOther);
+  // After Side(d): the ranks direction d swept, ascending, and their labels (direction d's
+  // half, valid where walk().Reached(r, d)); until the next Begin.
+  const std::vector<std::uint32_t>& visited(std::uint32_t d) const { return visited_[d]; }
+  const CchAncestorWalk& walk() const { return walk_; }
 
  private:
   std::unique_ptr<CchAncestorWalk> own_walk_;  // null when the labels are borrowed

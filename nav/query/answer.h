@@ -76,6 +76,9 @@ struct WalkAnswer {
   // Walked yards per zone cell and zone; a lift ride into a zone counts there with 0 yards (it
   // is priced by the zone it lands in).
   std::vector<ZoneCell> zone_cells;  // sorted by cell, then zone
+  // A walk a table's row knew (nav/abstract/abstract_table.h): its zone cells were not counted,
+  // so it is never stored.
+  bool zone_cells_left_out = false;
   // The zones of the ends the walk joins (after settling and the second asking): the ones
   // danger exempts. Set when both ends snapped.
   std::uint16_t from_zone = 0;

@@ -43,14 +43,16 @@ double LeastSeconds(const SearchContext& x, SurfaceId a, SurfaceId b, double oct
 // The straight line from `a` to `b` as the route, when it is plain walking and costs the least
 // any walk between them could.
 bool TakeStraightLine(const SearchContext& x, const End& a, const End& b, Route* route) {
-  std::optional<std::vector<PathStep>> line =
-      PlainOctileLine(x.continent, x.metric, a.surface, b.surface);
-  if (!line) return false;
+  // The bound first: it reads two road distances, while tracing the line may read thousands of
+  // columns, and the line's cost does not depend on its columns.
   const double octile = OctileColumns(x.continent, a.surface, b.surface);
   const double line_seconds = octile * x.metric.seconds_per_column();
   if (line_seconds > kStraightLineSlack * LeastSeconds(x, a.surface, b.surface, octile)) {
     return false;
   }
+  std::optional<std::vector<PathStep>> line =
+      PlainOctileLine(x.continent, x.metric, a.surface, b.surface);
+  if (!line) return false;
   route->status = WalkStatus::kOk;
   route->method = Method::kStraightLine;
   route->seconds = line_seconds;
@@ -86,6 +88,7 @@ absl::Status RouteOverGraph(const SearchContext& x, const AbstractRouter& router
   route->steps = std::move(walk->steps);
   route->zone_cells = std::move(walk->zone_cells);
   route->has_zone_cells = true;
+  route->zone_cells_left_out = walk->zone_cells_left_out;
   return absl::OkStatus();
 }
 

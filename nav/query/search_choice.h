@@ -42,6 +42,7 @@ struct Route {
   std::vector<PathStep> steps;
   bool has_zone_cells = false;  // abstract walks tally their own
   std::vector<ZoneCell> zone_cells;
+  bool zone_cells_left_out = false;  // a known walk's (KnownWalks): none tallied
   SearchStats stats;
 };
 

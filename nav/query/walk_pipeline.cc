@@ -55,6 +55,7 @@ void Describe(const SearchContext& x, Route& route, WalkAnswer* answer) {
   const double smoothing = x.metric.profile().smoothing;
   answer->seconds = route.seconds;
   answer->yards = route.yards * smoothing;
+  answer->zone_cells_left_out = route.zone_cells_left_out;
   answer->zone_cells = route.has_zone_cells
                            ? std::move(route.zone_cells)
                            : ZoneCellsOf(x.continent, x.frame, smoothing, route.steps);

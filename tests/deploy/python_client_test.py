@@ -124,15 +124,21 @@ def check_table(c):
     sources = [(100, 100), (200, 200)]
     targets = [(300, 300), (400, 400), (600, 610)]
     table = c.table("default", sources, targets, profile="neutral")
-    h.require(table.sources == 2 and table.targets == 3 and len(table.walks) == 6,
-              f"table: {table.sources} x {table.targets}, {len(table.walks)} walks")
+    h.require(table.sources == 2 and table.targets == 3 and len(table.seconds) == 6
+              and len(table.walks) == 0,
+              f"table: {table.sources} x {table.targets}, {len(table.seconds)} cells, "
+              f"{len(table.walks)} walks")
     for s, source in enumerate(sources):
         for t, target in enumerate(targets):
             one = c.walk("default", source, target, profile="neutral")
-            cell = table.walks[s * len(targets) + t]
-            h.require(cell.status == one.status and abs(cell.seconds - one.seconds) < 1e-9,
-                      f"table[{s}][{t}] {cell.seconds} s, the walk {one.seconds} s")
-    h.ok("table 2 x 3 equal to the walks one by one")
+            cell = s * len(targets) + t
+            h.require(table.status[cell] == one.status
+                      and abs(table.seconds[cell] - one.seconds) < 1e-9 * max(1, one.seconds),
+                      f"table[{s}][{t}] {table.seconds[cell]} s, the walk {one.seconds} s")
+    walks = c.table("default", sources, targets, profile="neutral", want_walks=True)
+    h.require(len(walks.walks) == 6 and walks.walks[5].seconds == walks.seconds[5],
+              f"table with want_walks: {len(walks.walks)} walks")
+    h.ok("table 2 x 3 (a matrix; with want_walks, whole walks) equal to the walks one by one")
 
 
 def check_live_worlds(c, grpc):

@@ -403,6 +403,7 @@ TEST(WalkdNavMeshTest, TableAndBatchLinesTakeABackend) {
   table.set_world("both");
   table.set_profile("faction-a");
   table.set_backend(walk::v1::BACKEND_NAVMESH);
+  table.set_want_walks(true);
   *table.add_sources() = At(l.town_a);
   *table.add_targets() = At(l.town_b);
   *table.add_targets() = At(l.bridge_end);

@@ -534,7 +534,8 @@ TEST(WalkdStoreTest, TablesAnswerSourcesByTargetsWithinTheirLimit) {
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
     ASSERT_TRUE(stub->Table(&context, request, &table).ok());
   }
-  ASSERT_EQ(table.walks_size(), 12);
+  ASSERT_EQ(table.seconds_size(), 12);
+  EXPECT_EQ(table.walks_size(), 0);  // the matrix alone unless whole walks are asked for
   // Cell (1, 2) equals the single walk from source 1 to target 2.
   walk::v1::WalkRequest single;
   single.set_world("default");
@@ -543,7 +544,7 @@ TEST(WalkdStoreTest, TablesAnswerSourcesByTargetsWithinTheirLimit) {
   *single.mutable_to() = request.targets(2);
   walk::v1::WalkResponse walk;
   ASSERT_TRUE(client.Walk(single, &walk).ok());
-  EXPECT_DOUBLE_EQ(table.walks(1 * 4 + 2).seconds(), walk.seconds());
+  EXPECT_NEAR(table.seconds(1 * 4 + 2), walk.seconds(), 1e-9 * walk.seconds());
   // One more target: over the limit; the error names the limit, not the request's size.
   *request.add_targets() = places[0].from();
   grpc::ClientContext context;
@@ -553,6 +554,95 @@ TEST(WalkdStoreTest, TablesAnswerSourcesByTargetsWithinTheirLimit) {
   EXPECT_NE(over.error_message().find("max-table-cells"), std::string::npos);
   EXPECT_NE(over.error_message().find("12 walks"), std::string::npos);
   EXPECT_EQ(over.error_message().find("15"), std::string::npos) << over.error_message();
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+// A table's cells are the walks asked alone, in band 0 (the many-to-many) and band 20 (walk by
+// walk). Cells the many-to-many answered carry no zone cells, so they are never stored: a walk
+// asked after the table is routed again, while every other cell's walk was kept.
+TEST(WalkdStoreTest, TableCellsAreTheWalksAskedAloneAndManyToManyCellsAreNeverStored) {
+  const std::string data = MakeTempDir("matrix");
+  Walkd walkd = Start(data);
+  client::WalkClient client(walkd.address, 60.0);
+  ASSERT_TRUE(WaitServing(client));
+  const std::vector<walk::v1::WalkRequest> places = Pairs(16, 9);
+  for (const std::uint32_t band : {0u, 20u}) {
+    walk::v1::TableRequest request;
+    request.set_world("default");
+    request.set_profile("neutral");
+    request.set_band(band);
+    for (int s = 0; s < 12; ++s) *request.add_sources() = places[s].from();
+    for (int t = 0; t < 14; ++t) *request.add_targets() = places[t].to();
+    walk::v1::TableResponse table;
+    ASSERT_TRUE(client.Table(request, &table).ok());
+    ASSERT_EQ(table.status_size(), 12 * 14);
+    int graph_cells = 0, kept_cells = 0;
+    for (int s = 0; s < 12; ++s) {
+      for (int t = 0; t < 14; ++t) {
+        const int cell = s * 14 + t;
+        // First whether the table kept the cell (a one-cell table, which reads the store),
+        // then the walk alone (which keeps it).
+        walk::v1::TableRequest one = request;
+        one.clear_sources();
+        one.clear_targets();
+        *one.add_sources() = request.sources(s);
+        *one.add_targets() = request.targets(t);
+        walk::v1::TableResponse one_cell;
+        ASSERT_TRUE(client.Table(one, &one_cell).ok());
+        walk::v1::WalkRequest single;
+        single.set_world("default");
+        single.set_profile("neutral");
+        single.set_band(band);
+        *single.mutable_from() = request.sources(s);
+        *single.mutable_to() = request.targets(t);
+        walk::v1::WalkResponse walk;
+        ASSERT_TRUE(client.Walk(single, &walk).ok());
+        ASSERT_EQ(table.status(cell), walk.status()) << "band " << band << " cell " << cell;
+        EXPECT_EQ(table.method(cell), walk.method()) << "band " << band << " cell " << cell;
+        EXPECT_NEAR(table.seconds(cell), walk.seconds(), 1e-9 * std::max(1.0, walk.seconds()));
+        EXPECT_NEAR(table.yards(cell), walk.yards(), 1e-6 * std::max(1.0, walk.yards()));
+        const bool by_graph = band == 0 && walk.method() == walk::v1::METHOD_CCH;
+        const bool snapped = walk.status() != walk::v1::WALK_STATUS_OFF_MAP &&
+                             walk.status() != walk::v1::WALK_STATUS_NO_SURFACE;
+        graph_cells += by_graph;
+        kept_cells += one_cell.stored() == 1;
+        // Only the many-to-many's cells went unkept.
+        EXPECT_EQ(one_cell.stored(), !by_graph && snapped ? 1u : 0u)
+            << "band " << band << " cell " << cell << " method " << walk.method();
+      }
+    }
+    std::printf("band %u: %d cells over the CCH, %d kept by the table\n", band, graph_cells,
+                kept_cells);
+    if (band == 0) {
+      EXPECT_GT(graph_cells, 12 * 14 / 3);
+    }
+    // Asked again: every walk with both ends snapped is in the store now.
+    walk::v1::TableResponse again;
+    ASSERT_TRUE(client.Table(request, &again).ok());
+    int snapped = 0;
+    for (int cell = 0; cell < 12 * 14; ++cell) {
+      snapped += again.status(cell) != walk::v1::WALK_STATUS_OFF_MAP &&
+                 again.status(cell) != walk::v1::WALK_STATUS_NO_SURFACE;
+      EXPECT_EQ(again.seconds(cell), table.seconds(cell));
+    }
+    EXPECT_EQ(again.stored(), static_cast<std::uint64_t>(snapped));
+  }
+  // Whole walks on request: each cell's WalkResponse, equal to the matrix.
+  walk::v1::TableRequest request;
+  request.set_world("default");
+  request.set_profile("neutral");
+  request.set_want_walks(true);
+  for (int s = 0; s < 3; ++s) *request.add_sources() = places[s].from();
+  for (int t = 0; t < 4; ++t) *request.add_targets() = places[t].to();
+  walk::v1::TableResponse walks;
+  ASSERT_TRUE(client.Table(request, &walks).ok());
+  ASSERT_EQ(walks.walks_size(), 12);
+  for (int cell = 0; cell < 12; ++cell) {
+    EXPECT_EQ(walks.walks(cell).seconds(), walks.seconds(cell));
+    EXPECT_EQ(walks.walks(cell).status(), walks.status(cell));
+  }
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(data);

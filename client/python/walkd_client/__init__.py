@@ -138,11 +138,14 @@ class WalkdClient:
         return self._call(self.walk_stub.Walk,
                           self.walk_request(world, from_point, to_point, **fields), timeout_s)
 
-    def table(self, world, sources, targets, *, profile="", band=0, continent=0, timeout_s=None):
-        """Every source against every target: a TableResponse, walks row-major."""
+    def table(self, world, sources, targets, *, profile="", band=0, continent=0, want_walks=False,
+              timeout_s=None):
+        """Every source against every target: a TableResponse, a matrix row-major (status,
+        seconds, yards, method per cell); with want_walks also every cell's whole walk."""
         request = self.pb.TableRequest(world=world, profile=profile, band=band,
                                        sources=[place(s, continent) for s in sources],
-                                       targets=[place(t, continent) for t in targets])
+                                       targets=[place(t, continent) for t in targets],
+                                       want_walks=want_walks)
         return self._call(self.walk_stub.Table, request, timeout_s)
 
     def info(self, *, timeout_s=None):

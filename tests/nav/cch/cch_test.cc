@@ -16,6 +16,7 @@
 #include "nav/cch/cch_bound.h"
 #include "nav/cch/cch_dijkstra_query.h"
 #include "nav/cch/cch_landmarks.h"
+#include "nav/cch/cch_many_to_many.h"
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_order.h"
 #include "nav/cch/cch_potential.h"
@@ -765,6 +766,62 @@ TEST(CchTest, DisconnectedAndIgnoredEndpoints) {
   // An absent arc (+inf) is no arc.
   const CchMetric closed(cch, {1.0, 2.0, kInfCost, 0.5});
   EXPECT_FALSE(query.Run(closed, {.sources = {{2, 0.0}}, .targets = {{3, 0.0}}}).found);
+}
+
+// Many to many: every cell of a table of random endpoint sets costs what the reference costs,
+// and the way it names (both sides' labels, down to their endpoints) sums to that cost again
+// when the input arcs' values are their weights.
+TEST(CchManyToManyTest, EveryCellCostsTheReferenceAndItsWaySumsToIt) {
+  std::mt19937_64 rng(41);
+  for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+           {10, 15}, {100, 150}, {400, 1200}, {800, 1000}}) {
+    const Graph g = SparseGraph(nodes, arcs, rng);
+    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+    const std::vector<double> weights = RandomWeights(g, rng);
+    const CchMetric metric(cch, weights);
+    std::vector<float> values(weights.size());
+    for (std::size_t a = 0; a < weights.size(); ++a) values[a] = static_cast<float>(weights[a]);
+    CchSlotSum sum(metric, values);
+    CchSplitQuery query(cch);
+    std::vector<std::vector<CchEndpoint>> sources(6), targets(7);
+    for (auto& s : sources) s = RandomEndpoints(g.node_count, rng);
+    for (auto& t : targets) t = RandomEndpoints(g.node_count, rng);
+    std::vector<CchSide> target_sides(targets.size());
+    std::vector<const CchSide*> filed;
+    for (std::size_t j = 0; j < targets.size(); ++j) {
+      SweepSide(query, metric, Cch::kBackward, targets[j], &target_sides[j]);
+      filed.push_back(&target_sides[j]);
+    }
+    const CchBuckets buckets(cch, filed);
+    int found = 0;
+    for (const auto& source : sources) {
+      CchSide side;
+      SweepSide(query, metric, Cch::kForward, source, &side);
+      std::vector<CchMeeting> row;
+      buckets.Scan(side, &row);
+      ASSERT_EQ(row.size(), targets.size());
+      for (std::size_t j = 0; j < targets.size(); ++j) {
+        const double expected = ReferenceCost(g, weights, source, targets[j]);
+        ASSERT_EQ(row[j].found(), expected < kInfCost) << nodes << " nodes, target " << j;
+        if (!row[j].found()) continue;
+        ++found;
+        EXPECT_TRUE(SameCost(row[j].cost, expected)) << row[j].cost << " vs " << expected;
+        auto endpoint_cost = [](const std::vector<CchEndpoint>& ends, std::uint32_t node) {
+          double best = kInfCost;
+          for (const CchEndpoint& e : ends) {
+            if (e.node == node) best = std::min(best, e.cost);
+          }
+          return best;
+        };
+        const double way =
+            endpoint_cost(source, side.EndpointNode(cch, row[j].source_label)) +
+            side.SumTo(row[j].source_label, sum) + target_sides[j].SumTo(row[j].target_label, sum) +
+            endpoint_cost(targets[j], target_sides[j].EndpointNode(cch, row[j].target_label));
+        EXPECT_NEAR(way, expected, 1e-4 * std::max(1.0, expected)) << nodes << " nodes";
+      }
+    }
+    EXPECT_GT(found, 0) << nodes << " nodes: the table must have found ways";
+  }
 }
 
 }  // namespace

@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""Tables through a real walkd (docs/benchmarks.md, "Tables as many-to-many").
+
+For each band: SIZE x SIZE tables of fresh places (every table its own places, so the store and
+the leg cache hold nothing of it), timed at the Python client, as cells a second; the baseline in
+the same run is the same kind of table asked with want_walks (every cell walked alone, as Table
+answered before the many-to-many), on a BASELINE x BASELINE table. A sample of every table's cells
+is checked against Walk asked alone (status, method, seconds to 1e-9, yards to 1e-6).
+
+Usage: bench/table_bench.py WORLD_DIR [--size 100] [--tables 3] [--bands 0,10,20]
+                            [--baseline-size 30] [--profile neutral] [--check 40]
+WORLD_DIR is one world's folder (grid.walkgrid and its graph.walkgraph), e.g. a 32 x 32 demo world
+(walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral).
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from batch_bench import BUILD, ROOT, Walkd  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "client", "python"))
+from walkd_client import WalkdClient, place  # noqa: E402
+
+
+def sample_places(world_dir, count, seed):
+    out = subprocess.run([os.path.join(BUILD, "client", "walkgrid"), "sample-places", world_dir,
+                          "--count", str(count), "--seed", str(seed)],
+                         capture_output=True, text=True, check=True).stdout
+    return [(p["x"], p["y"], p["z"]) for p in map(json.loads, out.splitlines())]
+
+
+def resident_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    return 0.0
+
+
+def ask_table(client, world, sources, targets, profile, band, want_walks=False):
+    request = client.pb.TableRequest(world=world, profile=profile, band=band,
+                                     sources=[place(p) for p in sources],
+                                     targets=[place(p) for p in targets], want_walks=want_walks)
+    started = time.perf_counter()
+    reply = client.walk_stub.Table(request, timeout=3600)
+    return reply, time.perf_counter() - started
+
+
+def check_cells(client, world, sources, targets, reply, profile, band, count, rng):
+    """Cells against Walk asked alone; returns how many differ."""
+    wrong = 0
+    for _ in range(count):
+        s, t = rng.randrange(len(sources)), rng.randrange(len(targets))
+        cell = s * len(targets) + t
+        one = client.walk(world, sources[s], targets[t], profile=profile, band=band,
+                          timeout_s=600)
+        same = (reply.status[cell] == one.status and reply.method[cell] == one.method and
+                abs(reply.seconds[cell] - one.seconds) <= 1e-9 * max(1.0, one.seconds) and
+                abs(reply.yards[cell] - one.yards) <= 1e-6 * max(1.0, one.yards))
+        if not same:
+            wrong += 1
+            print(f"  cell ({s}, {t}): table {reply.status[cell]} {reply.method[cell]} "
+                  f"{reply.seconds[cell]} s {reply.yards[cell]} yd; walk {one.status} "
+                  f"{one.method} {one.seconds} s {one.yards} yd", file=sys.stderr)
+    return wrong
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("world_dir")
+    parser.add_argument("--size", type=int, default=100)
+    parser.add_argument("--tables", type=int, default=3)
+    parser.add_argument("--bands", default="0,10,20")
+    parser.add_argument("--baseline-size", type=int, default=30)
+    parser.add_argument("--profile", default="neutral")
+    parser.add_argument("--check", type=int, default=40, help="cells a table checked by Walk")
+    args = parser.parse_args()
+    bands = [int(b) for b in args.bands.split(",")]
+    world_dir = os.path.abspath(args.world_dir.rstrip("/"))
+    world = os.path.basename(world_dir)
+    per_band = args.tables * 2 * args.size + 2 * args.baseline_size
+    print(f"sampling {per_band * len(bands)} places ...", flush=True)
+    places = sample_places(world_dir, per_band * len(bands), 20261204)
+    rng = random.Random(5)
+    tmp = tempfile.mkdtemp(prefix="table-bench-")
+    walkd = Walkd(os.path.join(tmp, "data"), worlds=os.path.dirname(world_dir),
+                  extra_args=["--max-table-cells", str(max(10000, args.size * args.size))])
+    results = []
+    try:
+        client = WalkdClient(walkd.addr, timeout_s=600, max_message_bytes=64 << 20)
+        print(f"walkd ready, {resident_mb(walkd.proc.pid):.0f} MB resident", flush=True)
+        for b, band in enumerate(bands):
+            pool = places[b * per_band:(b + 1) * per_band]
+            n = args.baseline_size
+            base_src, base_dst = pool[-2 * n:-n], pool[-n:]
+            _, base_s = ask_table(client, world, base_src, base_dst, args.profile, band,
+                                  want_walks=True)
+            base_rate = n * n / base_s
+            times = []
+            wrong = 0
+            for i in range(args.tables):
+                src = pool[2 * i * args.size:(2 * i + 1) * args.size]
+                dst = pool[(2 * i + 1) * args.size:(2 * i + 2) * args.size]
+                reply, seconds = ask_table(client, world, src, dst, args.profile, band)
+                times.append(seconds)
+                wrong += check_cells(client, world, src, dst, reply, args.profile, band,
+                                     args.check, rng)
+            rates = [args.size * args.size / t for t in times]
+            line = {"band": band, "size": args.size, "tables": args.tables,
+                    "cells_per_s_median": statistics.median(rates),
+                    "cells_per_s_mean": args.size * args.size * len(times) / sum(times),
+                    "seconds": [round(t, 3) for t in times],
+                    "baseline_cells_per_s": base_rate, "baseline_size": n,
+                    "ratio": statistics.median(rates) / base_rate,
+                    "checked": args.check * args.tables, "differ": wrong,
+                    "resident_mb": resident_mb(walkd.proc.pid)}
+            results.append(line)
+            print(json.dumps(line), flush=True)
+    finally:
+        walkd.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("| band | cells/s (median) | cells/s (mean) | walk by walk (want_walks) | ratio | "
+          "cells checked, differing | walkd resident |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        print(f"| {r['band']} | {r['cells_per_s_median']:,.0f} | {r['cells_per_s_mean']:,.0f} | "
+              f"{r['baseline_cells_per_s']:,.0f} | {r['ratio']:.1f} | {r['checked']}, "
+              f"{r['differ']} | {r['resident_mb']:,.0f} MB |")
+    return 1 if any(r["differ"] for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

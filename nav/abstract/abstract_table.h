@@ -1,0 +1,86 @@
+// A table's walks over the abstract graph, many to many (nav/cch/cch_many_to_many.h): the
+// targets' goal legs and backward sides are computed once and filed in buckets; a row per source
+// (its start leg, its forward side, one scan) then knows the CCH walk of each of its cells, its
+// cost and yards, as Route's own query would find it. The walk pipeline asks the row first
+// (KnownWalks), so every other rule of a walk (the straight line, near ends, two ends in one
+// tile, settling, the fine grid's last word) still decides as it does for a single walk.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "nav/abstract/abstract_router.h"
+#include "nav/cch/cch_many_to_many.h"
+#include "nav/cch/cch_slot_sum.h"
+#include "nav/grid/lease_pool.h"
+#include "nav/search/search_stop.h"
+
+namespace walk::nav {
+
+// Immutable once built; rows may be taken on several threads at once. Borrows the router, the
+// continent and the metric, which must outlive it and its rows.
+class AbstractTable {
+ public:
+  class Row;
+
+  // The targets' sides on continent `c` for `band` (targets[j] is target j's snapped surface,
+  // kInvalidId when it did not snap), computed on this thread with `search` and on the router's
+  // helper when it is idle. Without a hierarchy for the continent and profile, or for a band
+  // that prices danger (the CCH prices none), nothing is built and rows know no walks.
+  // Errors: what `stop` (may be null) says when the table must stop.
+  static absl::StatusOr<std::unique_ptr<AbstractTable>> Build(
+      const AbstractRouter& router, const Continent& c, const Metric& band,
+      const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop);
+
+  const Continent& continent() const { return continent_; }
+  // Whether rows know walks (the table was built over a hierarchy).
+  bool active() const { return buckets_ != nullptr; }
+  // Source `from`'s row on the table's continent: its start leg (cached, or searched with
+  // `search`), its forward side, and the buckets scanned; null when inactive.
+  std::unique_ptr<Row> RowOf(SurfaceId from, CellSearch& search) const;
+  // Bytes held: the targets' sides and the buckets.
+  std::uint64_t MemoryBytes() const;
+
+ private:
+  AbstractTable(const AbstractRouter& router, const Continent& c, const Metric& band)
+      : router_(router), continent_(c), band_(band) {}
+  // The targets' legs and sides, on this thread and the helper.
+  absl::Status BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
+                          const SearchStop* stop);
+  // One target's (or source's) leg and side.
+  void SideOf(SurfaceId s, bool backward, CellSearch& search, CchSplitQuery& query,
+              std::shared_ptr<const Leg>* leg, CchSide* side) const;
+
+  const AbstractRouter& router_;
+  const Continent& continent_;
+  const Metric& band_;
+  AbstractRouter::Hierarchy hierarchy_;
+  std::vector<std::shared_ptr<const Leg>> target_legs_;  // by target
+  std::vector<CchSide> target_sides_;
+  std::unique_ptr<CchBuckets> buckets_;
+  absl::flat_hash_map<SurfaceId, std::uint32_t> target_of_;  // a surface's first target
+};
+
+// One source's cells. Used by one thread at a time.
+class AbstractTable::Row final : public KnownWalks {
+ public:
+  bool Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to, double* seconds,
+            double* yards) const override;
+
+ private:
+  friend class AbstractTable;
+  Row(const AbstractTable* table, SurfaceId from, LeasePool<CchSlotSum>::Lease sum)
+      : table_(table), from_(from), sum_(std::move(sum)) {}
+
+  const AbstractTable* table_;
+  SurfaceId from_;
+  LeasePool<CchSlotSum>::Lease sum_;
+  std::shared_ptr<const Leg> leg_;
+  CchSide side_;
+  std::vector<CchMeeting> meetings_;  // by target
+};
+
+}  // namespace walk::nav

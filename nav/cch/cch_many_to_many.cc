@@ -1,0 +1,103 @@
+#include "nav/cch/cch_many_to_many.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace walk::nav {
+
+std::uint64_t CchSide::MemoryBytes() const {
+  return sizeof(CchSide) + rank.capacity() * sizeof(std::uint32_t) +
+         cost.capacity() * sizeof(double) + from.capacity() * sizeof(std::uint32_t) +
+         slot.capacity() * sizeof(std::uint32_t) + sums.capacity() * sizeof(std::atomic<double>);
+}
+
+std::uint32_t CchSide::EndpointNode(const Cch& cch, std::uint32_t label) const {
+  while (from[label] != kInvalidId) label = from[label];
+  return cch.node_at(rank[label]);
+}
+
+double CchSide::SumTo(std::uint32_t label, CchSlotSum& sum) const {
+  if (from[label] == kInvalidId) return 0.0;
+  const double known = sums[label].load(std::memory_order_relaxed);
+  if (known >= 0.0) return known;
+  const double total = SumTo(from[label], sum) + sum.Of(slot[label]);
+  sums[label].store(total, std::memory_order_relaxed);
+  return total;
+}
+
+void SweepSide(CchSplitQuery& query, const CchMetric& metric, std::uint32_t d,
+               const std::vector<CchEndpoint>& endpoints, CchSide* side) {
+  query.Begin(metric);
+  query.Side(d, metric, {.endpoints = endpoints});
+  const Cch& cch = metric.cch();
+  const CchAncestorWalk& walk = query.walk();
+  const std::vector<std::uint32_t>& first_out = cch.first_out();
+  side->direction = d;
+  side->rank.clear();
+  side->cost.clear();
+  side->from.clear();
+  side->slot.clear();
+  for (const std::uint32_t r : query.visited(d)) {
+    const CchAncestorWalk::Label& label = walk.label(r);
+    if (!(label.cost[d] < kInfCost)) continue;
+    std::uint32_t from = kInvalidId, slot = kInvalidId;
+    if (const std::uint32_t arc = label.pred_arc[d]; arc != kInvalidId) {
+      // The arc's lower rank, reached before r (ranks ascend), so among the labels kept.
+      const std::uint32_t tail = static_cast<std::uint32_t>(
+          std::upper_bound(first_out.begin(), first_out.end(), arc) - first_out.begin() - 1);
+      from = static_cast<std::uint32_t>(
+          std::lower_bound(side->rank.begin(), side->rank.end(), tail) - side->rank.begin());
+      assert(from < side->rank.size() && side->rank[from] == tail);
+      slot = 2 * arc + d;
+    }
+    side->rank.push_back(r);
+    side->cost.push_back(label.cost[d]);
+    side->from.push_back(from);
+    side->slot.push_back(slot);
+  }
+  side->sums = std::vector<std::atomic<double>>(side->size());
+  for (std::atomic<double>& s : side->sums) s.store(-1.0, std::memory_order_relaxed);
+}
+
+CchBuckets::CchBuckets(const Cch& cch, const std::vector<const CchSide*>& targets)
+    : targets_(targets), first_(cch.node_count() + 1, 0) {
+  // Counted, then filed (a counting sort by rank).
+  for (const CchSide* side : targets_) {
+    if (side == nullptr) continue;
+    for (const std::uint32_t r : side->rank) ++first_[r + 1];
+  }
+  for (std::size_t r = 1; r < first_.size(); ++r) first_[r] += first_[r - 1];
+  entries_.resize(first_.back());
+  std::vector<std::uint32_t> next(first_.begin(), first_.end() - 1);
+  for (std::uint32_t j = 0; j < targets_.size(); ++j) {
+    const CchSide* side = targets_[j];
+    if (side == nullptr) continue;
+    for (std::uint32_t i = 0; i < side->size(); ++i) {
+      entries_[next[side->rank[i]]++] = {j, i, side->cost[i]};
+    }
+  }
+}
+
+void CchBuckets::Scan(const CchSide& source, std::vector<CchMeeting>* row) const {
+  row->assign(targets_.size(), CchMeeting());
+  CchMeeting* const meeting = row->data();
+  const Entry* const entries = entries_.data();
+  for (std::uint32_t i = 0; i < source.size(); ++i) {
+    const std::uint32_t r = source.rank[i];
+    const double cost = source.cost[i];
+    const std::uint32_t end = first_[r + 1];
+    for (std::uint32_t e = first_[r]; e < end; ++e) {
+      const Entry& entry = entries[e];
+      CchMeeting& m = meeting[entry.target];
+      const double way = cost + entry.cost;
+      if (way < m.cost) m = {way, i, entry.label};
+    }
+  }
+}
+
+std::uint64_t CchBuckets::MemoryBytes() const {
+  return sizeof(CchBuckets) + targets_.capacity() * sizeof(const CchSide*) +
+         first_.capacity() * sizeof(std::uint32_t) + entries_.capacity() * sizeof(Entry);
+}
+
+}  // namespace walk::nav

@@ -1,0 +1,36 @@
+// A value of the input arcs (yards, say) summed over the way a slot of a customized metric
+// stands for, memoized by slot: many ways of one table share their shortcuts, so each is
+// unpacked once.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "absl/container/flat_hash_map.h"
+#include "nav/cch/cch_metric.h"
+
+namespace walk::nav {
+
+// Not thread-safe: one per thread. Keeps pointers to the metric and the values, which must
+// outlive it. Its memo is bounded: past kMaxKept sums it starts again.
+class CchSlotSum {
+ public:
+  static constexpr std::size_t kMaxKept = std::size_t{1} << 20;  // about 20 MB
+
+  // `input_values[a]` is input arc a's value.
+  CchSlotSum(const CchMetric& metric, std::span<const float> input_values)
+      : metric_(&metric), input_values_(input_values) {}
+
+  const CchMetric& metric() const { return *metric_; }
+  // The sum of the input values along slot `slot`'s way (the slot must be reachable).
+  double Of(std::uint32_t slot);
+  // Slots whose sums are kept.
+  std::size_t memo_size() const { return memo_.size(); }
+
+ private:
+  const CchMetric* metric_;
+  std::span<const float> input_values_;
+  absl::flat_hash_map<std::uint32_t, double> memo_;  // shortcuts' sums, by slot
+};
+
+}  // namespace walk::nav
