@@ -82,7 +82,8 @@ std::uint32_t CchAncestorWalk::Tail(std::uint32_t arc) const {
 }
 
 CchResult CchAncestorWalk::Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
-                                    std::vector<std::uint32_t>* arc_path, CchRunBoth both) {
+                                    std::vector<std::uint32_t>* arc_path, CchRunBoth both,
+                                    const CchMetricPatch* patch) {
   auto step = [&](std::uint32_t d, std::uint32_t r) {
     const std::uint32_t arc = label_[r].pred_arc[d];
     return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
@@ -94,7 +95,7 @@ CchResult CchAncestorWalk::Conclude(const CchMetric& metric, std::uint32_t meet,
     assert(false);
     return kInvalidId;
   };
-  return unpacker_.Conclude(metric, meet, cost, step, endpoint, arc_path, both);
+  return unpacker_.Conclude(metric, meet, cost, step, endpoint, arc_path, both, patch);
 }
 
 }  // namespace walk::nav

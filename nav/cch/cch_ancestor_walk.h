@@ -57,9 +57,10 @@ class CchAncestorWalk {
 
   // A meeting at `meet` (kInvalidId: none) of cost `cost` as a result, its way followed down
   // the labels' arcs to the endpoints, the path appended to `arc_path` when non-null (its way
-  // up and way down unpacked by `both`).
+  // up and way down unpacked by `both`, through `patch` over `metric` when non-null).
   CchResult Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
-                     std::vector<std::uint32_t>* arc_path, CchRunBoth both = CchOneAfterTheOther);
+                     std::vector<std::uint32_t>* arc_path, CchRunBoth both = CchOneAfterTheOther,
+                     const CchMetricPatch* patch = nullptr);
 
  private:
   // Sets the costs of `endpoints` in direction d (their ranks started), noting which endpoint

@@ -4,7 +4,8 @@
 
 namespace walk::nav {
 
-void CchPathUnpacker::Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t direction,
+void CchPathUnpacker::Unpack(const CchMetric& metric, const CchMetricPatch* patch,
+                             std::uint32_t arc, std::uint32_t direction,
                              std::vector<Pending>* stack,
                              std::vector<std::uint32_t>* arc_path) const {
   const std::uint32_t* const head = cch_->head().data();
@@ -14,7 +15,8 @@ void CchPathUnpacker::Unpack(const CchMetric& metric, std::uint32_t arc, std::ui
   while (!pending.empty()) {
     const Pending p = pending.back();
     pending.pop_back();
-    const std::uint32_t via = metric.via(2 * p.arc + p.direction);
+    const std::uint32_t slot = 2 * p.arc + p.direction;
+    const std::uint32_t via = patch == nullptr ? metric.via(slot) : patch->via(metric, slot);
     assert(via != kInvalidId);
     if ((via & CchMetric::kViaMiddle) == 0) {
       arc_path->push_back(via);

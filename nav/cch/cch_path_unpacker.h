@@ -8,6 +8,7 @@
 #include "absl/functional/function_ref.h"
 #include "nav/cch/cch.h"
 #include "nav/cch/cch_metric.h"
+#include "nav/cch/cch_metric_patch.h"
 #include "nav/cch/cch_request.h"
 #include "nav/grid/ids.h"
 
@@ -33,19 +34,20 @@ class CchPathUnpacker {
   // direction d was reached from ({kInvalidId, _} at an endpoint); `endpoint(d, r)` the index of
   // the endpoint at such a bottom rank. The way up and the way down unpack apart, by `both` (on
   // two threads where it finds them: a path's arcs are read at random places of the metric,
-  // hundreds of misses each half).
+  // hundreds of misses each half). With `patch`, the path is the patched metric's.
   template <typename Step, typename EndpointAt>
   CchResult Conclude(const CchMetric& metric, std::uint32_t meet, double cost, Step step,
                      EndpointAt endpoint, std::vector<std::uint32_t>* arc_path,
-                     CchRunBoth both = CchOneAfterTheOther);
+                     CchRunBoth both = CchOneAfterTheOther, const CchMetricPatch* patch = nullptr);
 
  private:
   struct Pending {
     std::uint32_t arc, direction;
   };
   // Appends the input arcs of slot 2 * arc + direction, with `stack` as scratch.
-  void Unpack(const CchMetric& metric, std::uint32_t arc, std::uint32_t direction,
-              std::vector<Pending>* stack, std::vector<std::uint32_t>* arc_path) const;
+  void Unpack(const CchMetric& metric, const CchMetricPatch* patch, std::uint32_t arc,
+              std::uint32_t direction, std::vector<Pending>* stack,
+              std::vector<std::uint32_t>* arc_path) const;
 
   const Cch* cch_;
   // The arcs up to the meeting (top down), the arcs down from it, and each half's unpacking
@@ -57,7 +59,8 @@ class CchPathUnpacker {
 template <typename Step, typename EndpointAt>
 CchResult CchPathUnpacker::Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
                                     Step step, EndpointAt endpoint,
-                                    std::vector<std::uint32_t>* arc_path, CchRunBoth both) {
+                                    std::vector<std::uint32_t>* arc_path, CchRunBoth both,
+                                    const CchMetricPatch* patch) {
   CchResult result;
   if (meet == kInvalidId) return result;  // (cost may be the `below` no way beat)
   result.cost = cost;
@@ -83,12 +86,12 @@ CchResult CchPathUnpacker::Conclude(const CchMetric& metric, std::uint32_t meet,
     both(
         [&] {
           for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
-            Unpack(metric, *it, Cch::kForward, &unpack_stack_[0], arc_path);
+            Unpack(metric, patch, *it, Cch::kForward, &unpack_stack_[0], arc_path);
           }
         },
         [&] {
           for (const std::uint32_t arc : down_arcs_) {
-            Unpack(metric, arc, Cch::kBackward, &unpack_stack_[1], &down_path_);
+            Unpack(metric, patch, arc, Cch::kBackward, &unpack_stack_[1], &down_path_);
           }
         });
     arc_path->insert(arc_path->end(), down_path_.begin(), down_path_.end());

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "nav/cch/cch_landmarks.h"
+#include "nav/cch/cch_metric_patch.h"
 
 namespace walk::nav {
 
@@ -39,6 +40,9 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
   CchAncestorWalk::Label* const label = walk_.labels();
+  const CchMetricPatch* const patch = request.patch;
+  assert(patch == nullptr || !metric.perfect());
+  std::uint32_t patched_from = 0;  // where the patch's next rank is looked for
   double best = request.below;
   std::uint32_t meet = kInvalidId;
   // With a bound: the rest of the way from a rank of the forward side to the targets, and from
@@ -102,16 +106,27 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
       }
       continue;
     }
+    // The weights of r's arcs, by arc less first_out[r]: the metric's, or the patch's.
+    const std::uint32_t begin = first_out[r];
+    const double* up_weight = forward_weight + begin;
+    const double* down_weight = backward_weight + begin;
+    if (patch != nullptr) {
+      if (const std::uint32_t i = patch->Find(r, patched_from); i != kInvalidId) {
+        up_weight = patch->weights(Cch::kForward, i);
+        down_weight = patch->weights(Cch::kBackward, i);
+        patched_from = i;
+      }
+    }
     // A direction that is not carried on is left out of the loop.
     auto relax = [&](auto forward, auto backward) {
       const std::uint32_t end = first_out[r + 1];
-      for (std::uint32_t x = first_out[r]; x < end; ++x) {
+      for (std::uint32_t x = begin; x < end; ++x) {
         const std::uint32_t h = head[x];
         CchAncestorWalk::Label& to = label[h];
         assert(!forward || walk_.Reached(h, Cch::kForward));  // upward: ancestors
         assert(!backward || walk_.Reached(h, Cch::kBackward));
-        if constexpr (forward) reach(to, Cch::kForward, up + forward_weight[x], x, h);
-        if constexpr (backward) reach(to, Cch::kBackward, down + backward_weight[x], x, h);
+        if constexpr (forward) reach(to, Cch::kForward, up + up_weight[x - begin], x, h);
+        if constexpr (backward) reach(to, Cch::kBackward, down + down_weight[x - begin], x, h);
       }
     };
     if (down == kInfCost) {
@@ -122,7 +137,7 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
       relax(std::true_type{}, std::true_type{});
     }
   }
-  return walk_.Conclude(metric, meet, best, arc_path);
+  return walk_.Conclude(metric, meet, best, arc_path, CchOneAfterTheOther, patch);
 }
 
 }  // namespace walk::nav

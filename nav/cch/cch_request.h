@@ -10,6 +10,7 @@
 namespace walk::nav {
 
 struct CchBound;
+class CchMetricPatch;
 
 // A node with a cost already paid to reach it (a source) or still to pay after it (a target).
 struct CchEndpoint {
@@ -29,6 +30,9 @@ struct CchRequest {
   // Only a way cheaper than this is sought: ranks are pruned against it from the start, and
   // when no such way exists the result is not found (ask again without it).
   double below = kInfCost;
+  // Optional, not owned: lowered weights over the metric's (nav/cch/cch_metric_patch.h), made
+  // over that metric. Read by CchQuery alone.
+  const CchMetricPatch* patch = nullptr;
 };
 
 // A query's answer.

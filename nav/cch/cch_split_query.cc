@@ -17,6 +17,7 @@ CchSplitQuery::CchSplitQuery(CchAncestorWalk& walk)
 CchResult CchSplitQuery::Run(const CchMetric& metric, const CchRequest& request,
                              std::vector<std::uint32_t>* arc_path, CchRunBoth both) {
   Begin(metric);
+  assert(request.patch == nullptr);  // read by CchQuery alone
   const CchBound* const bound = request.bound;
   const Cch& cch = walk_.cch();
   const CchEndpointArea target_area =
@@ -54,6 +55,7 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
   marks_[d].Collect(&visited_[d]);
   const Cch& cch = walk_.cch();
   CchAncestorWalk::Label* const label = walk_.labels();
+  assert(request.patch == nullptr);  // read by CchQuery alone
   const CchBound* const bound = request.bound;
   const CchEndpointArea other = request.other;
   const double below = request.below;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <numeric>
 #include <queue>
@@ -18,6 +19,7 @@
 #include "nav/cch/cch_landmarks.h"
 #include "nav/cch/cch_many_to_many.h"
 #include "nav/cch/cch_metric.h"
+#include "nav/cch/cch_metric_patch.h"
 #include "nav/cch/cch_order.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
@@ -701,6 +703,56 @@ TEST(CchTest, ReusedQueryAnswersAsAFreshOne) {
     ASSERT_EQ(r.source, f.source);
     ASSERT_EQ(r.target, f.target);
     ASSERT_EQ(reused_path, fresh_path);
+  }
+}
+
+// A patch lowering the arcs inside a box of the plane (as exempting a zone does) and a few
+// arcs anywhere: every slot weighs what a full customization of the lowered weights gives, and
+// queries through the patch cost what the reference costs on them, their paths real ones.
+TEST(CchMetricPatchTest, LowersAsAFullCustomizationDoes) {
+  std::mt19937_64 rng(12);
+  const Graph g = GridGraph(9, 7, 3, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const std::vector<double> weights = RandomWeights(g, rng);
+  const CchMetric base(cch, weights);
+  Queries queries(cch);
+  std::uniform_real_distribution<float> corner(0.0f, 7.0f);
+  std::uniform_real_distribution<double> share(0.0, 1.0);
+  std::bernoulli_distribution stray(0.01);
+  for (int round = 0; round < 8; ++round) {
+    const float x0 = corner(rng), y0 = corner(rng);
+    std::vector<double> lowered_weights = weights;
+    std::vector<CchMetricPatch::Lowered> lowered;
+    for (std::uint32_t a = 0; a < g.tails.size(); ++a) {
+      const std::uint32_t t = g.tails[a];
+      const bool inside = g.x[t] >= x0 && g.x[t] < x0 + 2.0f && g.y[t] >= y0 && g.y[t] < y0 + 2.0f;
+      if (!(inside || stray(rng)) || !(weights[a] < kInfCost)) continue;
+      lowered_weights[a] = weights[a] * share(rng);
+      lowered.push_back({a, lowered_weights[a]});
+    }
+    const CchMetricPatch patch = CchMetricPatch::Lower(base, lowered);
+    const CchMetric full(cch, lowered_weights);
+    EXPECT_GT(patch.rank_count(), 0u);
+    EXPECT_LT(patch.arc_count(), cch.arc_count()) << "the patch holds the ranks it changes";
+    std::printf("%zu arcs lowered: a patch of %u ranks, %llu of %llu hierarchy arcs\n",
+                lowered.size(), patch.rank_count(),
+                static_cast<unsigned long long>(patch.arc_count()),
+                static_cast<unsigned long long>(cch.arc_count()));
+    for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+      ASSERT_EQ(patch.weight(base, slot), full.weight(slot)) << "slot " << slot;
+    }
+    for (int q = 0; q < 60; ++q) {
+      const auto sources = RandomEndpoints(g.node_count, rng);
+      const auto targets = RandomEndpoints(g.node_count, rng);
+      const double expected = ReferenceCost(g, lowered_weights, sources, targets);
+      std::vector<std::uint32_t> path;
+      const CchResult r =
+          queries.tree.Run(base, {.sources = sources, .targets = targets, .patch = &patch}, &path);
+      ASSERT_EQ(r.found, expected < kInfCost);
+      if (!r.found) continue;
+      EXPECT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected;
+      ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, lowered_weights, sources, targets, r, path));
+    }
   }
 }
 

@@ -1,0 +1,178 @@
+#include "nav/cch/cch_metric_patch.h"
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <numeric>
+#include <queue>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace walk::nav {
+namespace {
+
+template <typename Vector>
+std::uint64_t Bytes(const Vector& v) {
+  return v.capacity() * sizeof(typename Vector::value_type);
+}
+
+// The lower rank of hierarchy arc `arc`.
+std::uint32_t TailOf(const Cch& cch, std::uint32_t arc) {
+  const std::vector<std::uint32_t>& first_out = cch.first_out();
+  return static_cast<std::uint32_t>(std::upper_bound(first_out.begin(), first_out.end(), arc) -
+                                    first_out.begin()) -
+         1;
+}
+
+}  // namespace
+
+// Makes one patch: the ranks touched so far, each a copy of its arcs from the base, in the order
+// they were first touched; the ranks with lowered arcs not yet pushed up, in a min-heap.
+class CchPatchBuilder {
+ public:
+  explicit CchPatchBuilder(const CchMetric& base) : base_(base), cch_(base.cch()) {}
+
+  // Lowers slot `slot` of arc `arc` (lower rank `r`) to `weight` by `via`, where cheaper.
+  void Offer(std::uint32_t r, std::uint32_t arc, std::uint32_t d, double weight,
+             std::uint32_t via) {
+    const std::uint32_t at = At(r);
+    const std::uint32_t k = patch_.first_[at] + (arc - patch_.first_arc_[at]);
+    if (!(weight < patch_.weight_[d][k])) return;
+    patch_.weight_[d][k] = weight;
+    patch_.via_[d][k] = via;
+    lowered_[k] = 1;
+    if (!queued_[at]) {
+      queued_[at] = 1;
+      heap_.push(r);
+    }
+  }
+
+  // Pushes every lowered arc up its triangles, rank by rank, lowest first: a rank's arcs are
+  // lowered only from ranks below it, so each is final when its rank is taken.
+  void PushUp() {
+    const std::uint32_t* const head = cch_.head().data();
+    while (!heap_.empty()) {
+      const std::uint32_t v = heap_.top();
+      heap_.pop();
+      const std::uint32_t at = rank_at_.at(v);
+      const std::uint32_t begin = cch_.first_out()[v], end = cch_.first_out()[v + 1];
+      const std::uint32_t base = patch_.first_[at];
+      for (std::uint32_t x = begin; x < end; ++x) {
+        if (!lowered_[base + (x - begin)]) continue;
+        // Arc x = (v, a) in every triangle {v, a, b} it is a lower side of: with every other
+        // arc y = (v, b) of v, it bounds the arc between a and b through v.
+        for (std::uint32_t y = begin; y < end; ++y) {
+          if (y == x || (y < x && lowered_[base + (y - begin)])) continue;  // a pair once
+          const std::uint32_t lo = std::min(x, y), hi = std::max(x, y);     // heads ascending
+          const std::uint32_t z = cch_.FindArc(head[lo], head[hi]);
+          assert(z != kInvalidId);
+          const double lo_to_v = patch_.weight_[Cch::kBackward][base + (lo - begin)];
+          const double v_to_lo = patch_.weight_[Cch::kForward][base + (lo - begin)];
+          const double hi_to_v = patch_.weight_[Cch::kBackward][base + (hi - begin)];
+          const double v_to_hi = patch_.weight_[Cch::kForward][base + (hi - begin)];
+          Offer(head[lo], z, Cch::kForward, lo_to_v + v_to_hi, CchMetric::kViaMiddle | lo);
+          Offer(head[lo], z, Cch::kBackward, hi_to_v + v_to_lo, CchMetric::kViaMiddle | lo);
+        }
+      }
+    }
+  }
+
+  // The patch, its ranks sorted.
+  CchMetricPatch Finish() {
+    const std::uint32_t n = static_cast<std::uint32_t>(patch_.rank_.size());
+    std::vector<std::uint32_t> by_rank(n);
+    std::iota(by_rank.begin(), by_rank.end(), 0u);
+    std::sort(by_rank.begin(), by_rank.end(),
+              [&](std::uint32_t i, std::uint32_t j) { return patch_.rank_[i] < patch_.rank_[j]; });
+    CchMetricPatch sorted;
+    sorted.first_.push_back(0);
+    for (const std::uint32_t i : by_rank) {
+      sorted.rank_.push_back(patch_.rank_[i]);
+      sorted.first_arc_.push_back(patch_.first_arc_[i]);
+      const std::uint32_t b = patch_.first_[i], e = patch_.first_[i + 1];
+      for (std::uint32_t d = 0; d < 2; ++d) {
+        sorted.weight_[d].insert(sorted.weight_[d].end(), patch_.weight_[d].begin() + b,
+                                 patch_.weight_[d].begin() + e);
+        sorted.via_[d].insert(sorted.via_[d].end(), patch_.via_[d].begin() + b,
+                              patch_.via_[d].begin() + e);
+      }
+      sorted.first_.push_back(static_cast<std::uint32_t>(sorted.weight_[0].size()));
+    }
+    return sorted;
+  }
+
+ private:
+  // The index of rank r in the patch, its arcs copied from the base on first touch.
+  std::uint32_t At(std::uint32_t r) {
+    auto [it, added] = rank_at_.try_emplace(r, static_cast<std::uint32_t>(patch_.rank_.size()));
+    if (!added) return it->second;
+    const std::uint32_t begin = cch_.first_out()[r], end = cch_.first_out()[r + 1];
+    patch_.rank_.push_back(r);
+    patch_.first_arc_.push_back(begin);
+    if (patch_.first_.empty()) patch_.first_.push_back(0);
+    for (std::uint32_t d = 0; d < 2; ++d) {
+      const auto& weights = base_.weights(d);
+      patch_.weight_[d].insert(patch_.weight_[d].end(), weights.begin() + begin,
+                               weights.begin() + end);
+      for (std::uint32_t x = begin; x < end; ++x) patch_.via_[d].push_back(base_.via(2 * x + d));
+    }
+    patch_.first_.push_back(static_cast<std::uint32_t>(patch_.weight_[0].size()));
+    lowered_.resize(patch_.weight_[0].size(), 0);
+    queued_.push_back(0);
+    return it->second;
+  }
+
+  const CchMetric& base_;
+  const Cch& cch_;
+  CchMetricPatch patch_;                                       // ranks in the order touched
+  absl::flat_hash_map<std::uint32_t, std::uint32_t> rank_at_;  // rank -> index in patch_
+  std::vector<std::uint8_t> lowered_;                          // by arc in patch_: lowered here
+  std::vector<std::uint8_t> queued_;                           // by index: in heap_
+  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> heap_;
+};
+
+CchMetricPatch CchMetricPatch::Lower(const CchMetric& base, std::span<const Lowered> lowered) {
+  assert(!base.perfect());  // a perfect metric's kept arcs would be stale
+  const Cch& cch = base.cch();
+  CchPatchBuilder builder(base);
+  for (const Lowered& l : lowered) {
+    const std::uint32_t slot = cch.input_slot(l.arc);
+    if (slot == kInvalidId || !(l.weight < base.weight(slot))) continue;
+    const std::uint32_t arc = slot >> 1;
+    builder.Offer(TailOf(cch, arc), arc, slot & 1, l.weight, l.arc);
+  }
+  builder.PushUp();
+  return builder.Finish();
+}
+
+std::uint32_t CchMetricPatch::Find(std::uint32_t r, std::uint32_t from) const {
+  const auto it = std::lower_bound(rank_.begin() + from, rank_.end(), r);
+  return it != rank_.end() && *it == r ? static_cast<std::uint32_t>(it - rank_.begin())
+                                       : kInvalidId;
+}
+
+std::uint32_t CchMetricPatch::IndexOfArc(std::uint32_t arc) const {
+  const auto it = std::upper_bound(first_arc_.begin(), first_arc_.end(), arc);
+  if (it == first_arc_.begin()) return kInvalidId;
+  const std::uint32_t i = static_cast<std::uint32_t>(it - first_arc_.begin()) - 1;
+  return arc - first_arc_[i] < first_[i + 1] - first_[i] ? i : kInvalidId;
+}
+
+double CchMetricPatch::weight(const CchMetric& base, std::uint32_t slot) const {
+  const std::uint32_t i = IndexOfArc(slot >> 1);
+  if (i == kInvalidId) return base.weight(slot);
+  return weight_[slot & 1][first_[i] + (slot >> 1) - first_arc_[i]];
+}
+
+std::uint32_t CchMetricPatch::via(const CchMetric& base, std::uint32_t slot) const {
+  const std::uint32_t i = IndexOfArc(slot >> 1);
+  if (i == kInvalidId) return base.via(slot);
+  return via_[slot & 1][first_[i] + (slot >> 1) - first_arc_[i]];
+}
+
+std::uint64_t CchMetricPatch::MemoryBytes() const {
+  return sizeof(*this) + Bytes(rank_) + Bytes(first_arc_) + Bytes(first_) + Bytes(weight_[0]) +
+         Bytes(weight_[1]) + Bytes(via_[0]) + Bytes(via_[1]);
+}
+
+}  // namespace walk::nav
