@@ -21,7 +21,7 @@
 // Each CCH variant (tree, bound, walkd's bound + guessed upper bound, landmarks, perfect,
 // bidirectional Dijkstra) runs in its own pass over all pairs, after the legs of all pairs.
 //
-// Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
+// Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] [--only priced-ends]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
 // danger band's searches on legs and its first cold walks (their lines print zeros, and the
@@ -167,15 +167,143 @@ std::uint32_t DangerMismatches(const World& world, const AbstractRouter& router,
   return mismatches;
 }
 
+// Percentiles and mean of `us` as "median / mean / p99".
+std::string Figures(const std::vector<double>& us) {
+  char text[96];
+  std::snprintf(text, sizeof(text), "median %9.1f us  mean %9.1f us  p99 %9.1f us",
+                Percentile(us, 0.5), Mean(us), Percentile(us, 0.99));
+  return text;
+}
+
+nlohmann::ordered_json FiguresJson(const std::vector<double>& us) {
+  nlohmann::ordered_json line;
+  line["median_us"] = Percentile(us, 0.5);
+  line["mean_us"] = Mean(us);
+  line["p99_us"] = Percentile(us, 0.99);
+  return line;
+}
+
+// --only priced-ends: walks with an end in a zone `band` prices, on one router with band metrics
+// on. Each pair is walked cold (the leg cache emptied first) in band 0, then cold in the band
+// (its zone pair's patch made by the walk when new), cold again (the patch cached), then warm
+// in the band and in band 0: the same pairs throughout. Every band answer is checked against
+// the danger Dijkstra.
+int RunPricedEnds(const World& world, AbstractGraph graph, int p, const Profile& profile,
+                  std::uint32_t band_number, std::uint32_t pairs, std::uint64_t seed) {
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, std::move(graph), 1ull << 30, std::uint64_t{6} << 30);
+  const Metric base(world, profile, 0), band(world, profile, band_number);
+  const ArcPrices& prices = router.graph().continents.at(0).prices[p];
+  // The zones the band prices, and the arcs a patch exempting each lowers.
+  const ZoneArcs zone_arcs(prices);
+  std::vector<double> arcs_per_zone;
+  for (std::uint32_t z = 1; z < 65536; ++z) {
+    if (band.ZoneMultiplier(static_cast<std::uint16_t>(z)) != 1.0 &&
+        !zone_arcs.Of(static_cast<std::uint16_t>(z)).empty())
+      arcs_per_zone.push_back(
+          static_cast<double>(zone_arcs.Of(static_cast<std::uint16_t>(z)).size()));
+  }
+  auto place_of = [&](SurfaceId s) { return PlaceOf(c, world.FrameOf(c), s); };
+  auto priced = [&](SurfaceId a, SurfaceId b) {
+    return band.ZoneMultiplier(c.zone[a]) != 1.0 || band.ZoneMultiplier(c.zone[b]) != 1.0;
+  };
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  Pairs chosen, unpriced;
+  for (int tries = 0; chosen.size() < pairs + 17 && tries < 10000000; ++tries) {
+    const SurfaceId a = any(random), b = any(random);
+    if (c.region[a] != c.region[b] || c.region_size[c.region[a]] < 1000) continue;
+    const double dx = std::abs(double(c.column_x[a]) - c.column_x[b]),
+                 dy = std::abs(double(c.column_y[a]) - c.column_y[b]);
+    if (std::max(dx, dy) <= router.near_columns()) continue;
+    (priced(a, b) ? chosen : unpriced).push_back({a, b});
+  }
+  Searchers searchers;
+  WalkOptions options;
+  options.router = &router;
+  // Buffers sized by 16 band-0 walks, then the band's metric customized by a walk whose ends it
+  // does not price.
+  for (int i = 0; i < 16; ++i) {
+    (void)AnswerWalk(world, base, place_of(chosen[pairs + i].first),
+                     place_of(chosen[pairs + i].second), searchers, options);
+  }
+  auto t = Clock::now();
+  (void)AnswerWalk(world, band, place_of(unpriced.at(0).first), place_of(unpriced.at(0).second),
+                   searchers, options);
+  const double customize_s = MicrosSince(t) / 1e6;
+  chosen.resize(pairs);
+  std::vector<double> zero_cold, made_cold, cached_cold, band_warm, zero_warm, patch_mb;
+  auto walk = [&](const Metric& metric, SurfaceId a, SurfaceId b, bool cold) {
+    if (cold) router.leg_cache().Clear();
+    const auto start = Clock::now();
+    (void)AnswerWalk(world, metric, place_of(a), place_of(b), searchers, options);
+    return MicrosSince(start);
+  };
+  std::uint32_t made = 0;
+  for (const auto& [a, b] : chosen) {
+    zero_cold.push_back(walk(base, a, b, true));
+    const std::uint64_t patches = router.band_metrics().patches();
+    const std::uint64_t bytes = router.band_metrics().bytes();
+    const double us = walk(band, a, b, true);
+    if (router.band_metrics().patches() > patches) {
+      ++made;
+      made_cold.push_back(us);
+      patch_mb.push_back((static_cast<double>(router.band_metrics().bytes()) - bytes) / 1e6);
+    }
+    cached_cold.push_back(walk(band, a, b, true));
+    band_warm.push_back(walk(band, a, b, false));
+    zero_warm.push_back(walk(base, a, b, false));
+  }
+  const std::uint32_t mismatches = DangerMismatches(world, router, band, chosen);
+  std::printf("priced ends, band %u: %zu zones priced, arcs a zone lowers median %.0f max %.0f\n",
+              band_number, arcs_per_zone.size(), Percentile(arcs_per_zone, 0.5),
+              Percentile(arcs_per_zone, 1.0));
+  std::printf(
+      "band %u's metric customized by a first walk in %.3f s; %u patches made by %zu "
+      "walks, MB a patch median %.1f max %.1f; band metrics %.0f MB, evictions %llu\n",
+      band_number, customize_s, made, chosen.size(), Percentile(patch_mb, 0.5),
+      Percentile(patch_mb, 1.0), router.band_metrics().bytes() / 1e6,
+      static_cast<unsigned long long>(router.band_metrics().evictions()));
+  std::printf("cold band 0                    %s\n", Figures(zero_cold).c_str());
+  std::printf("cold band %-3u, patch made      %s (%zu walks)\n", band_number,
+              Figures(made_cold).c_str(), made_cold.size());
+  std::printf("cold band %-3u, patch cached    %s\n", band_number, Figures(cached_cold).c_str());
+  std::printf("warm band %-3u, patch cached    %s\n", band_number, Figures(band_warm).c_str());
+  std::printf("warm band 0                    %s\n", Figures(zero_warm).c_str());
+  std::printf(
+      "band %u / band 0, same pairs: cold (patch cached) medians %.2fx, p99s %.2fx; warm medians "
+      "%.2fx, p99s %.2fx; cost mismatches against the danger Dijkstra %u of %zu\n",
+      band_number, Percentile(cached_cold, 0.5) / Percentile(zero_cold, 0.5),
+      Percentile(cached_cold, 0.99) / Percentile(zero_cold, 0.99),
+      Percentile(band_warm, 0.5) / Percentile(zero_warm, 0.5),
+      Percentile(band_warm, 0.99) / Percentile(zero_warm, 0.99), mismatches, chosen.size());
+  nlohmann::ordered_json line;
+  line["band"] = band_number;
+  line["zones_priced"] = arcs_per_zone.size();
+  line["customize_s"] = customize_s;
+  line["patches_made"] = made;
+  line["patch_mb_median"] = Percentile(patch_mb, 0.5);
+  line["zero_cold"] = FiguresJson(zero_cold);
+  line["made_cold"] = FiguresJson(made_cold);
+  line["cached_cold"] = FiguresJson(cached_cold);
+  line["band_warm"] = FiguresJson(band_warm);
+  line["zero_warm"] = FiguresJson(zero_warm);
+  line["mismatches"] = mismatches;
+  std::printf("%s\n", line.dump().c_str());
+  return 0;
+}
+
 int Run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]\n");
+                 "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] "
+                 "[--only priced-ends]\n");
     return 2;
   }
   std::string dir = argv[1], profile_name = "neutral";
   std::uint32_t pairs = 1000, band = 20;
   std::uint64_t seed = 7;
+  std::string only;  // "priced-ends": RunPricedEnds alone
   for (int i = 2; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--pairs"))
       pairs = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
@@ -185,6 +313,8 @@ int Run(int argc, char** argv) {
       band = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--seed"))
       seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--only"))
+      only = argv[i + 1];
   }
   auto t = Clock::now();
   auto loaded = LoadWorld(dir);
@@ -206,6 +336,9 @@ int Run(int argc, char** argv) {
   if (p < 0 || profile == nullptr) {
     std::fprintf(stderr, "abstract_bench: profile %s was not prepared\n", profile_name.c_str());
     return 2;
+  }
+  if (only == "priced-ends") {
+    return RunPricedEnds(world, *std::move(graph), p, *profile, band, pairs, seed);
   }
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph->continents.at(0);

@@ -127,6 +127,8 @@ absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop
     index.guesses.push_back(std::make_unique<CostGuess>());
     index.straight_guesses.push_back(std::make_unique<CostGuess>());
     index.yard_sums.push_back(std::make_unique<LeasePool<CchSlotSum>>());
+    index.zone_arcs.emplace_back(g.prices[p]);
+    timings_.memory_bytes += index.zone_arcs.back().MemoryBytes();
   }
   std::vector<float> node_x(g.node_count()), node_y(g.node_count());
   index.rank_x.resize(g.node_count());
@@ -183,6 +185,9 @@ struct AbstractRouter::RouteState {
   CostGuess* guess = nullptr;
   CostGuess* straight_guess = nullptr;
   const Metric* priced = nullptr;
+  // With `priced`, when the band prices an end's zone: the patch over the band's metric that
+  // exempts the ends' zones (held here while the walk searches it).
+  std::shared_ptr<const ExemptPatch> exempt = nullptr;
 };
 
 std::shared_ptr<const Leg> AbstractRouter::LegOf(const RouteState& route, bool backward,
@@ -347,12 +352,15 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
 std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& route) const {
   // Exempting an end's zone changes nothing where the band does not price it: then the band's
   // metric, every zone priced, prices each arc as the danger Dijkstra would.
+  // Where it does price one, a patch over that metric exempts the ends' zones (UseExemptPatch).
   const Metric& band = route.band;
   if (route.mode != SearchMode::kAuto || !band.prices_danger() ||
-      band.ZoneMultiplier(route.exempt_a) != 1.0 || band.ZoneMultiplier(route.exempt_b) != 1.0 ||
       !band_metrics_.fits(route.metric->MemoryBytes())) {  // a band's metric is as large
     return nullptr;
   }
+  const BandMetricCache::Key exempt = ExemptKey(route);
+  const bool ends_priced = exempt.exempt_b != 0;
+  if (ends_priced && !WantsExemptPatch(exempt)) return nullptr;
   const BandMetricCache::Key key{route.continent_index, static_cast<std::uint16_t>(route.p),
                                  band.band()};
   std::shared_ptr<const BandMetric> metric = band_metrics_.Get(key, [&] {
@@ -363,7 +371,49 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   route.guess = &metric->guess;
   route.straight_guess = &metric->straight_guess;
   route.priced = &band;
+  if (ends_priced) UseExemptPatch(route, exempt);
   return metric;
+}
+
+BandMetricCache::Key AbstractRouter::ExemptKey(const RouteState& route) const {
+  // Zones the band does not price need no exemption: the key names only the priced ones, so
+  // walks from a priced zone to anywhere unpriced share one patch.
+  const Metric& band = route.band;
+  auto priced = [&band](std::uint16_t zone) -> std::uint16_t {
+    return band.ZoneMultiplier(zone) != 1.0 ? zone : 0;
+  };
+  const std::uint16_t a = priced(route.exempt_a), b = priced(route.exempt_b);
+  return {.continent_index = route.continent_index,
+          .profile_index = static_cast<std::uint16_t>(route.p),
+          .band = band.band(),
+          .exempt_a = std::min(a, b),
+          .exempt_b = std::max(a, b)};
+}
+
+bool AbstractRouter::WantsExemptPatch(const BandMetricCache::Key& key) const {
+  // A patch costs about a customization of the band's metric on a large world (its zones lower
+  // a large share of the hierarchy's arcs), so only keys asked often enough get one: a batch
+  // grouped by its ends' zones, say. The others stay with the A*.
+  if (band_metrics_.HasPatch(key)) return true;
+  const std::uint32_t after = exempt_patch_after_.load(std::memory_order_relaxed);
+  if (after == 0) return false;
+  constexpr std::size_t kCountedKeys = 4096;
+  std::lock_guard<std::mutex> lock(exempt_walks_mu_);
+  if (exempt_walks_.size() >= kCountedKeys) exempt_walks_.clear();
+  std::uint32_t& walks = exempt_walks_[key];
+  if (++walks < after) return false;
+  exempt_walks_.erase(key);
+  return true;
+}
+
+void AbstractRouter::UseExemptPatch(RouteState& route, const BandMetricCache::Key& key) const {
+  const Metric& band = route.band;
+  route.exempt = band_metrics_.GetPatch(key, [&] {
+    const std::vector<CchMetricPatch::Lowered> lowered = ExemptWeights(
+        route.g.prices[route.p], route.index.zone_arcs[route.p], band, key.exempt_a, key.exempt_b);
+    return std::make_unique<ExemptPatch>(
+        ExemptPatch{CchMetricPatch::Lower(*route.metric, lowered)});
+  });
 }
 
 void AbstractRouter::FindLegs(RouteState& route) const {
@@ -397,6 +447,7 @@ void AbstractRouter::SearchCch(RouteState& route) const {
   // plain bound is as quick.
   const bool guessed = index.cch->arc_count() >= kGuessArcs;
   route.walk.method = Method::kCch;
+  if (route.exempt != nullptr) return SearchPatchedCch(route, bound, queries);
   if (route.cold && SearchColdCch(route, bound, queries, guessed)) return;
   FindLegs(route);
   AddEndpoints(*route.start, &route.sources, route.priced, route.exempt_a, route.exempt_b);
@@ -478,6 +529,26 @@ bool AbstractRouter::SearchColdCch(RouteState& route, const CchBound& bound, Cch
     route.target = result.target;
   }
   return true;
+}
+
+void AbstractRouter::SearchPatchedCch(RouteState& route, const CchBound& bound,
+                                      CchQueries& queries) const {
+  // The tree query alone: the split query reads no patch. The band-0 bound still holds, as
+  // exempting zones never prices an arc below its band-0 seconds.
+  FindLegs(route);
+  AddEndpoints(*route.start, &route.sources, route.priced, route.exempt_a, route.exempt_b);
+  AddEndpoints(*route.goal, &route.targets, route.priced, route.exempt_a, route.exempt_b);
+  const CchResult result = queries.tree.Run(*route.metric,
+                                            {.sources = route.sources,
+                                             .targets = route.targets,
+                                             .bound = &bound,
+                                             .patch = &route.exempt->patch},
+                                            &route.arcs);
+  if (result.found) {
+    route.seconds = result.cost;
+    route.source = result.source;
+    route.target = result.target;
+  }
 }
 
 void AbstractRouter::SearchDijkstra(RouteState& route) const {

@@ -7,9 +7,12 @@
 // with that thread's AbstractSearcher.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -103,7 +106,7 @@ struct RouterTimings {
 class AbstractRouter {
  public:
   // `band_metric_bytes`: what the band metrics may hold (0: none; danger bands are searched by
-  // the A* alone, see Route).
+  // the A* alone, see Route). Patches exempting walks' ends' zones share these bytes.
   AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes,
                  std::uint64_t band_metric_bytes = 0);
   // The same, abandoned with CANCELLED once `stop` says stop: asked before each continent's CCH
@@ -119,6 +122,10 @@ class AbstractRouter {
   LegCache& leg_cache() const { return legs_; }
   // The danger bands' CCH metrics, customized on demand (SetCapacity may turn them on or off).
   BandMetricCache& band_metrics() const { return band_metrics_; }
+  // Walks of one (band, pair of priced zones) after which their patch is made: that walk makes
+  // it (seconds on a large world), and the later ones read it. 0: never (the A* answers them).
+  static constexpr std::uint32_t kExemptPatchAfterWalks = 64;
+  void SetExemptPatchAfter(std::uint32_t walks) const { exempt_patch_after_ = walks; }
   // Ends at most this many columns apart (octile) are walked on the fine grid under kAuto.
   double near_columns() const { return 2.0 * graph_.cell_columns; }
   // True when `profile` was prepared.
@@ -128,8 +135,9 @@ class AbstractRouter {
 
   // The walk from `from` to `to` (same continent, same region, different surfaces) priced by
   // `band` (built for this world). `mode` is kAuto, kDijkstra or kCch. Under kAuto a band with
-  // danger is a CCH query on the band's metric (customized here on first use) when neither end's
-  // zone is priced by the band and the band metrics are on and fit, else the danger A*. Errors:
+  // danger is a CCH query on the band's metric (customized here on first use) when the band
+  // metrics are on and fit, else the danger A*; where the band prices an end's zone, through a
+  // patch exempting the ends' zones (made here on first use of that pair of zones). Errors:
   // FAILED_PRECONDITION naming `search` when the profile was not prepared or the CCH is asked
   // for a band with danger; what `searcher.stop` says when it stops the search.
   absl::StatusOr<AbstractWalk> Route(const Continent& c, const Metric& band, SurfaceId from,
@@ -183,6 +191,8 @@ class AbstractRouter {
     std::unique_ptr<LeasePool<CchQueries>> queries = std::make_unique<LeasePool<CchQueries>>();
     // Per profile: the yards of shortcuts, for tables (Hierarchy::yard_sums).
     std::vector<std::unique_ptr<LeasePool<CchSlotSum>>> yard_sums;
+    // Per profile: the arcs of each zone, which a patch exempting it lowers.
+    std::vector<ZoneArcs> zone_arcs;
   };
   // One walk being routed: its ends, its legs, and what the search across the graph found
   // (abstract_router.cc).
@@ -201,6 +211,15 @@ class AbstractRouter {
   // customized here, set for the CCH search to read (which the caller holds while it searches).
   // Else null, and `route` unchanged.
   std::shared_ptr<const BandMetric> UseBandMetric(RouteState& route) const;
+  // The key of the patch exempting the ends' zones of `route` (Key::exempt_a and exempt_b 0
+  // when the band prices neither).
+  BandMetricCache::Key ExemptKey(const RouteState& route) const;
+  // Whether a walk with an end in a priced zone reads a patch: cached, or this walk of its key
+  // is the kExemptPatchAfterWalks-th (counted here).
+  bool WantsExemptPatch(const BandMetricCache::Key& key) const;
+  // When an end's zone is priced by the band whose metric `route` reads: the patch exempting the
+  // ends' zones over it, cached or made here, set for the CCH search to read (held by `route`).
+  void UseExemptPatch(RouteState& route, const BandMetricCache::Key& key) const;
   // The search across the graph by the CCH (band 0, or a band's metric), and by the Dijkstra
   // pricing danger.
   void SearchCch(RouteState& route) const;
@@ -209,6 +228,9 @@ class AbstractRouter {
   // done) when the helper is busy.
   bool SearchColdCch(RouteState& route, const CchBound& bound, CchQueries& queries,
                      bool guessed) const;
+  // The CCH search of a walk whose band's metric is read through a patch exempting its ends'
+  // zones: both legs (the helper taking one of a cold walk's), then the tree query.
+  void SearchPatchedCch(RouteState& route, const CchBound& bound, CchQueries& queries) const;
   // When both ends share a tile: its own way (an A* that stays in the tile), which becomes the
   // walk when it is cheaper than the graph's (then true).
   bool WalkInTile(RouteState& route, bool want_steps) const;
@@ -225,6 +247,11 @@ class AbstractRouter {
   RouterTimings timings_;
   mutable LegCache legs_;
   mutable BandMetricCache band_metrics_;
+  mutable std::atomic<std::uint32_t> exempt_patch_after_{kExemptPatchAfterWalks};
+  // Walks asked per patch key not yet made (cleared when it grows past a few thousand keys).
+  mutable std::mutex exempt_walks_mu_;
+  mutable std::unordered_map<BandMetricCache::Key, std::uint32_t, BandMetricCache::KeyHash>
+      exempt_walks_;  // guarded by exempt_walks_mu_
   // Takes half of a walk beside the asking thread, when idle: one leg of a cold walk, and one
   // direction of the CCH query.
   mutable HelperThread helper_;

@@ -17,10 +17,49 @@ std::vector<double> BandWeights(const ArcPrices& prices, const Metric& band) {
   return weights;
 }
 
-std::shared_ptr<const BandMetric> BandMetricCache::Get(
-    const Key& key, absl::FunctionRef<std::unique_ptr<BandMetric>()> customize) {
-  std::promise<std::shared_ptr<const BandMetric>> made;
-  std::shared_future<std::shared_ptr<const BandMetric>> waiting;
+ZoneArcs::ZoneArcs(const ArcPrices& prices) {
+  std::uint32_t zones = 0;
+  for (const ZoneShare& share : prices.mix) zones = std::max<std::uint32_t>(zones, share.zone + 1u);
+  first_.assign(zones + 1, 0);
+  const std::uint32_t arc_count = static_cast<std::uint32_t>(prices.seconds.size());
+  for (std::uint32_t a = 0; a < arc_count; ++a) {
+    for (const ZoneShare& share : prices.MixOf(a)) ++first_[share.zone + 1];
+  }
+  for (std::uint32_t z = 0; z < zones; ++z) first_[z + 1] += first_[z];
+  arcs_.resize(first_.back());
+  std::vector<std::uint32_t> fill(first_.begin(), first_.end() - 1);
+  for (std::uint32_t a = 0; a < arc_count; ++a) {
+    for (const ZoneShare& share : prices.MixOf(a)) arcs_[fill[share.zone]++] = a;
+  }
+}
+
+std::uint64_t ZoneArcs::MemoryBytes() const {
+  return (first_.capacity() + arcs_.capacity()) * sizeof(std::uint32_t);
+}
+
+std::vector<CchMetricPatch::Lowered> ExemptWeights(const ArcPrices& prices, const ZoneArcs& zones,
+                                                   const Metric& band, std::uint16_t exempt_a,
+                                                   std::uint16_t exempt_b) {
+  std::vector<CchMetricPatch::Lowered> lowered;
+  // An arc in both zones comes twice: the second lowers nothing.
+  const std::uint16_t exempt[2] = {exempt_a, exempt_b};
+  for (int i = 0; i < 2; ++i) {
+    const std::uint16_t zone = exempt[i];
+    if (zone == 0 || (i == 1 && zone == exempt_a)) continue;
+    for (const std::uint32_t a : zones.Of(zone)) {
+      const double seconds = prices.seconds[a];
+      if (!(seconds < kInfCost)) continue;
+      // As the danger Dijkstra prices the arc for a walk whose ends stand in those zones.
+      lowered.push_back({a, DangerSeconds(seconds, prices.MixOf(a), band, exempt_a, exempt_b)});
+    }
+  }
+  return lowered;
+}
+
+std::shared_ptr<const void> BandMetricCache::GetAny(const Key& key, absl::FunctionRef<Made()> make,
+                                                    std::atomic<std::uint64_t>* made_count) {
+  std::promise<std::shared_ptr<const void>> made;
+  std::shared_future<std::shared_ptr<const void>> waiting;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = entries_.find(key);
@@ -32,18 +71,45 @@ std::shared_ptr<const BandMetric> BandMetricCache::Get(
       entries_[key].metric = made.get_future().share();
     }
   }
-  if (waiting.valid()) return waiting.get();  // cached, or customized by another caller
-  std::shared_ptr<const BandMetric> metric = customize();
-  customizations_.fetch_add(1, std::memory_order_relaxed);
-  made.set_value(metric);
+  if (waiting.valid()) return waiting.get();  // cached, or made by another caller
+  const auto [value, bytes] = make();
+  made_count->fetch_add(1, std::memory_order_relaxed);
+  made.set_value(value);
   std::lock_guard<std::mutex> lock(mu_);
-  AddLocked(key, metric);
-  return metric;
+  AddLocked(key, bytes);
+  return value;
 }
 
-void BandMetricCache::AddLocked(const Key& key, const std::shared_ptr<const BandMetric>& metric) {
+std::shared_ptr<const BandMetric> BandMetricCache::Get(
+    const Key& key, absl::FunctionRef<std::unique_ptr<BandMetric>()> customize) {
+  return std::static_pointer_cast<const BandMetric>(GetAny(
+      key,
+      [&]() -> Made {
+        std::shared_ptr<const BandMetric> metric = customize();
+        return {metric, metric->metric.MemoryBytes()};
+      },
+      &customizations_));
+}
+
+std::shared_ptr<const ExemptPatch> BandMetricCache::GetPatch(
+    const Key& key, absl::FunctionRef<std::unique_ptr<ExemptPatch>()> make) {
+  return std::static_pointer_cast<const ExemptPatch>(GetAny(
+      key,
+      [&]() -> Made {
+        std::shared_ptr<const ExemptPatch> patch = make();
+        return {patch, sizeof(ExemptPatch) + patch->patch.MemoryBytes()};
+      },
+      &patches_));
+}
+
+bool BandMetricCache::HasPatch(const Key& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.count(key) != 0;
+}
+
+void BandMetricCache::AddLocked(const Key& key, std::uint64_t bytes) {
   Entry& entry = entries_.at(key);
-  entry.bytes = std::max<std::uint64_t>(1, metric->metric.MemoryBytes());
+  entry.bytes = std::max<std::uint64_t>(1, bytes);
   lru_.push_front(key);
   entry.lru = lru_.begin();
   bytes_ += entry.bytes;

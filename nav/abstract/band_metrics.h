@@ -13,13 +13,16 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "nav/abstract/abstract_graph.h"
 #include "nav/cch/cch.h"
 #include "nav/cch/cch_metric.h"
+#include "nav/cch/cch_metric_patch.h"
 #include "nav/cch/cost_guess.h"
 #include "nav/cost/metric.h"
 
@@ -40,13 +43,46 @@ struct BandMetric {
   mutable CostGuess straight_guess;  // over the straight line (a cold walk's)
 };
 
-// The LRU of band metrics of one router. Thread-safe.
+// A band's metric with the zones of a walk's ends exempt, as a patch over the band's metric
+// (the arcs whose mix has those zones lowered to their price without them): what a walk with an
+// end in a zone the band prices reads. Immutable; safe to share.
+struct ExemptPatch {
+  CchMetricPatch patch;
+};
+
+// The input arcs of a continent's graph whose zone mix (for one profile) has each zone.
+class ZoneArcs {
+ public:
+  ZoneArcs() = default;
+  explicit ZoneArcs(const ArcPrices& prices);
+  // The arcs with zone `zone` in their mix, ascending (none for zone 0).
+  std::span<const std::uint32_t> Of(std::uint16_t zone) const {
+    if (zone + 1u >= first_.size()) return {};
+    return {arcs_.data() + first_[zone], arcs_.data() + first_[zone + 1]};
+  }
+  std::uint64_t MemoryBytes() const;
+
+ private:
+  std::vector<std::uint32_t> first_;  // by zone, + 1: where its arcs start in arcs_
+  std::vector<std::uint32_t> arcs_;
+};
+
+// The input arcs' weights a band's metric with `exempt_a` and `exempt_b` exempt lowers (those
+// whose mix has either zone), at their price without those zones.
+std::vector<CchMetricPatch::Lowered> ExemptWeights(const ArcPrices& prices, const ZoneArcs& zones,
+                                                   const Metric& band, std::uint16_t exempt_a,
+                                                   std::uint16_t exempt_b);
+
+// The LRU of band metrics of one router, and of patches over them exempting the ends' zones of
+// walks (one budget for both). Thread-safe.
 class BandMetricCache {
  public:
   struct Key {
     std::uint32_t continent_index = 0;
     std::uint16_t profile_index = 0;
     std::uint32_t band = 0;
+    // A patch's zones exempt (exempt_a <= exempt_b, zone 0 for none); both 0 for a band's metric.
+    std::uint16_t exempt_a = 0, exempt_b = 0;
     bool operator==(const Key&) const = default;
   };
 
@@ -60,6 +96,11 @@ class BandMetricCache {
   // valid.
   std::shared_ptr<const BandMetric> Get(const Key& key,
                                         absl::FunctionRef<std::unique_ptr<BandMetric>()> customize);
+  // Whether the patch of `key` is cached (or being made), without counting a hit.
+  bool HasPatch(const Key& key) const;
+  // The same for the patch of `key` (its zones exempt), made by `make` on this thread.
+  std::shared_ptr<const ExemptPatch> GetPatch(
+      const Key& key, absl::FunctionRef<std::unique_ptr<ExemptPatch>()> make);
 
   // True when a metric of `bytes` fits the capacity (false when the cache is off).
   bool fits(std::uint64_t bytes) const;
@@ -68,24 +109,34 @@ class BandMetricCache {
 
   std::uint64_t capacity() const;
   std::uint64_t bytes() const;  // held by the cache's metrics (those in use too)
+  // Band metrics customized, and patches made.
   std::uint64_t customizations() const { return customizations_.load(std::memory_order_relaxed); }
+  std::uint64_t patches() const { return patches_.load(std::memory_order_relaxed); }
   std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   std::uint64_t evictions() const { return evictions_.load(std::memory_order_relaxed); }
 
- private:
   struct KeyHash {
     std::size_t operator()(const Key& k) const {
-      return std::hash<std::uint64_t>()((std::uint64_t{k.continent_index} << 40) ^
-                                        (std::uint64_t{k.profile_index} << 32) ^ k.band);
+      return std::hash<std::uint64_t>()(
+          (std::uint64_t{k.continent_index} << 40) ^ (std::uint64_t{k.profile_index} << 32) ^
+          k.band ^ (std::uint64_t{k.exempt_a} << 48) ^ (std::uint64_t{k.exempt_b} << 16));
     }
   };
+
+ private:
+  // A metric or a patch, and its bytes.
+  using Made = std::pair<std::shared_ptr<const void>, std::uint64_t>;
   struct Entry {
-    std::shared_future<std::shared_ptr<const BandMetric>> metric;
-    std::uint64_t bytes = 0;       // 0 while it is being customized
-    std::list<Key>::iterator lru;  // valid once customized
+    std::shared_future<std::shared_ptr<const void>> metric;  // a BandMetric or an ExemptPatch
+    std::uint64_t bytes = 0;                                 // 0 while it is being made
+    std::list<Key>::iterator lru;                            // valid once made
   };
-  // Caches `metric`, made for `key`, and evicts down to the capacity. Under mu_.
-  void AddLocked(const Key& key, const std::shared_ptr<const BandMetric>& metric);
+  // What Get and GetPatch share: the entry of `key`, cached or made by `make` (counted in
+  // *made) and cached.
+  std::shared_ptr<const void> GetAny(const Key& key, absl::FunctionRef<Made()> make,
+                                     std::atomic<std::uint64_t>* made);
+  // Caches `metric` of `bytes`, made for `key`, and evicts down to the capacity. Under mu_.
+  void AddLocked(const Key& key, std::uint64_t bytes);
   void EvictLocked();
 
   mutable std::mutex mu_;
@@ -94,6 +145,7 @@ class BandMetricCache {
   std::list<Key> lru_;                               // guarded by mu_: customized, newest first
   std::unordered_map<Key, Entry, KeyHash> entries_;  // guarded by mu_
   std::atomic<std::uint64_t> customizations_{0};
+  std::atomic<std::uint64_t> patches_{0};
   std::atomic<std::uint64_t> hits_{0};
   std::atomic<std::uint64_t> evictions_{0};
 };

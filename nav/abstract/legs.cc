@@ -71,6 +71,15 @@ void LegCache::Insert(const Key& key, std::shared_ptr<const Leg> leg) {
   }
 }
 
+void LegCache::Clear() {
+  for (Shard& shard : shards_) {
+    std::lock_guard<std::mutex> lock(shard.mu);
+    shard.index.clear();
+    shard.lru.clear();
+    shard.bytes = 0;
+  }
+}
+
 std::uint64_t LegCache::bytes() const {
   std::uint64_t total = 0;
   for (const Shard& shard : shards_) {

@@ -1,12 +1,17 @@
-// Band metrics: a walk in a danger band whose ends' zones the band does not price is a CCH query
-// on the band's metric and costs what the danger Dijkstra costs; the others stay the A*; the
-// cache of band metrics keeps within its bytes, never frees a metric in use, and customizes a
-// metric once however many ask for it at once.
+// Band metrics: a walk in a danger band is a CCH query on the band's metric (through a patch
+// exempting its ends' zones where the band prices one) and costs what the danger Dijkstra costs;
+// with the band metrics off or too small, the A* answers; the cache of band metrics and patches
+// keeps within its bytes, never frees a metric in use, and customizes a metric once however many
+// ask for it at once.
 #include "nav/abstract/band_metrics.h"
 
+#include <chrono>
+#include <cstdio>
 #include <latch>
 #include <random>
+#include <set>
 #include <thread>
+#include <tuple>
 
 #include "gtest/gtest.h"
 #include "nav/abstract/abstract_router.h"
@@ -36,18 +41,29 @@ AbstractGraph Prepare(const World& world, std::vector<std::string> profiles) {
   return graph.ok() ? *std::move(graph) : AbstractGraph();
 }
 
+// Both ends in one tile: the tile's own way may answer instead of the graph.
+bool SameCell(const Continent& c, SurfaceId a, SurfaceId b) {
+  return c.column_x[a] / kTileColumns == c.column_x[b] / kTileColumns &&
+         c.column_y[a] / kTileColumns == c.column_y[b] / kTileColumns;
+}
+
+// `zone` when `band` prices it, else 0 (what a patch's key names).
+std::uint16_t Priced(const Metric& band, std::uint16_t zone) {
+  return band.ZoneMultiplier(zone) != 1.0 ? zone : 0;
+}
+
 bool EndsUnpriced(const Continent& c, const Metric& band, SurfaceId a, SurfaceId b) {
   return band.ZoneMultiplier(c.zone[a]) == 1.0 && band.ZoneMultiplier(c.zone[b]) == 1.0;
 }
 
-// Pairs of one band compared: by the band's metric, by the A*.
+// Pairs of one band compared: by the band's metric alone (ends unpriced), through a patch.
 struct Compared {
   int by_metric = 0;
-  int by_astar = 0;
+  int by_patch = 0;
 };
 
 // Random pairs of one region, auto against the plain danger Dijkstra, up to `pairs` of each kind
-// (ends the band does not price, and the others).
+// (ends the band does not price, and the others). Every pair compared is printed on failure.
 Compared CompareWithDijkstra(const AbstractRouter& router, const Metric& band, int pairs,
                              std::uint64_t seed) {
   const Continent& c = DemoWorld().continents.at(0);
@@ -55,19 +71,19 @@ Compared CompareWithDijkstra(const AbstractRouter& router, const Metric& band, i
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
   Compared compared;
-  for (int i = 0; i < 200 * pairs && std::min(compared.by_metric, compared.by_astar) < pairs; ++i) {
+  for (int i = 0; i < 200 * pairs && std::min(compared.by_metric, compared.by_patch) < pairs; ++i) {
     const SurfaceId a = any(random), b = any(random);
     if (a == b || c.region[a] != c.region[b]) continue;
     const bool unpriced = EndsUnpriced(c, band, a, b);
-    if ((unpriced ? compared.by_metric : compared.by_astar) >= pairs) continue;
+    if ((unpriced ? compared.by_metric : compared.by_patch) >= pairs) continue;
     auto dijkstra = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
     auto walk = router.Route(c, band, a, b, SearchMode::kAuto, /*want_steps=*/i % 8 == 0, searcher);
     EXPECT_TRUE(walk.ok() && dijkstra.ok());
     if (!walk.ok() || !dijkstra.ok() || walk->method == Method::kTile) continue;
     EXPECT_EQ(walk->found, dijkstra->found) << band.band() << " " << a << " -> " << b;
     if (!walk->found || !dijkstra->found) continue;
-    EXPECT_EQ(walk->method, unpriced ? Method::kCch : Method::kCchAStar);
-    (unpriced ? compared.by_metric : compared.by_astar) += 1;
+    EXPECT_EQ(walk->method, Method::kCch);
+    (unpriced ? compared.by_metric : compared.by_patch) += 1;
     EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds))
         << "band " << band.band() << " " << a << " -> " << b;
     if (!walk->steps.empty()) {  // unpacked as the Dijkstra's ways are: from one end to the other
@@ -82,6 +98,7 @@ TEST(BandMetricsTest, EveryBandCostsWhatTheDangerDijkstraCosts) {
   const World& world = DemoWorld();
   const std::vector<std::string> profiles = {"neutral", "faction-a-heavy"};
   const AbstractRouter router(world, Prepare(world, profiles), 64 << 20, 1ull << 30);
+  router.SetExemptPatchAfter(1);  // every priced-end walk through its patch
   std::uint64_t bands = 0;
   for (const std::string& profile : profiles) {
     for (const std::uint32_t b : kDangerBands) {
@@ -90,10 +107,11 @@ TEST(BandMetricsTest, EveryBandCostsWhatTheDangerDijkstraCosts) {
       ++bands;
       const Compared compared = CompareWithDijkstra(router, band, 60, 31 + b);
       EXPECT_GE(compared.by_metric, 50) << profile << " band " << b;
-      EXPECT_GE(compared.by_astar, 50) << profile << " band " << b;
+      EXPECT_GE(compared.by_patch, 50) << profile << " band " << b;
     }
   }
   EXPECT_EQ(router.band_metrics().customizations(), bands) << "one metric a (profile, band)";
+  EXPECT_GT(router.band_metrics().patches(), 0u);
   EXPECT_GT(router.band_metrics().hits(), 0u);
   EXPECT_EQ(router.band_metrics().evictions(), 0u);
 }
@@ -172,6 +190,137 @@ TEST(BandMetricsTest, WalksStayExactWhileTheirMetricsAreEvicted) {
   EXPECT_LE(router.band_metrics().bytes(), router.band_metrics().capacity());
   std::printf("customizations %llu, evictions %llu\n",
               static_cast<unsigned long long>(router.band_metrics().customizations()),
+              static_cast<unsigned long long>(router.band_metrics().evictions()));
+}
+
+// Walks with an end in a zone the band prices, in every danger band of one profile: each costs
+// what the danger Dijkstra costs; one patch a (band, pair of priced zones), made once while it
+// stays cached.
+TEST(BandMetricsTest, PricedEndsCostWhatTheDangerDijkstraCostsThroughPatches) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  router.SetExemptPatchAfter(1);
+  std::mt19937_64 random(23);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  std::set<std::tuple<std::uint32_t, std::uint16_t, std::uint16_t>> keys;
+  AbstractSearcher searcher;
+  int compared = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (const std::uint32_t b : kDangerBands) {
+    const Metric band(world, *FindProfile("neutral"), b);
+    if (!band.prices_danger()) continue;
+    for (int i = 0, walks = 0; i < 20000 && walks < 20; ++i) {
+      const SurfaceId x = any(random), y = any(random);
+      if (x == y || c.region[x] != c.region[y] || EndsUnpriced(c, band, x, y)) continue;
+      auto walk = router.Route(c, band, x, y, SearchMode::kAuto, false, searcher);
+      keys.insert({b, std::min(Priced(band, c.zone[x]), Priced(band, c.zone[y])),
+                   std::max(Priced(band, c.zone[x]), Priced(band, c.zone[y]))});
+      auto dijkstra = router.Route(c, band, x, y, SearchMode::kDijkstra, false, searcher);
+      ASSERT_TRUE(walk.ok() && dijkstra.ok());
+      ASSERT_EQ(walk->found, dijkstra->found) << "band " << b << " " << x << " -> " << y;
+      if (!walk->found || walk->method == Method::kTile) continue;
+      ++walks, ++compared;
+      EXPECT_EQ(walk->method, Method::kCch);
+      EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds))
+          << "band " << b << " " << x << " -> " << y;
+    }
+  }
+  std::printf("%d priced-end walks in %.2f s, %llu patches, %.1f MB\n", compared,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+              static_cast<unsigned long long>(router.band_metrics().patches()),
+              router.band_metrics().bytes() / 1e6);
+  EXPECT_GE(compared, 60);
+  EXPECT_EQ(router.band_metrics().patches(), keys.size()) << "one patch a (band, zone pair)";
+  EXPECT_EQ(router.band_metrics().evictions(), 0u);
+}
+
+// A patch is made by the walk that asks for its key the set number of times; the walks before
+// take the A*, the walks after read the patch; 0 turns patches off.
+TEST(BandMetricsTest, PatchesAreMadeForKeysAskedOftenEnough) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  const Metric band(world, *FindProfile("neutral"), 20);
+  std::mt19937_64 random(31);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  AbstractSearcher searcher;
+  for (int i = 0; i < 20000; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a == b || c.region[a] != c.region[b] || EndsUnpriced(c, band, a, b)) continue;
+    auto probe = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+    ASSERT_TRUE(probe.ok());
+    if (!probe->found || SameCell(c, a, b)) continue;
+    router.SetExemptPatchAfter(0);
+    auto off = router.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
+    ASSERT_TRUE(off.ok());
+    EXPECT_EQ(off->method, Method::kCchAStar);
+    router.SetExemptPatchAfter(3);
+    std::vector<Method> methods;
+    for (int walk = 0; walk < 4; ++walk) {
+      auto answer = router.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
+      ASSERT_TRUE(answer.ok());
+      EXPECT_NEAR(answer->seconds, probe->seconds, 1e-9 * std::max(1.0, probe->seconds));
+      methods.push_back(answer->method);
+    }
+    EXPECT_EQ(methods, (std::vector<Method>{Method::kCchAStar, Method::kCchAStar, Method::kCch,
+                                            Method::kCch}));
+    EXPECT_EQ(router.band_metrics().patches(), 1u);
+    return;
+  }
+  FAIL() << "no pair with a priced end";
+}
+
+// With room for a band's metric and about one patch, two threads walking pairs of many zone
+// pairs evict each other's patches, often while the other reads them, and every answer stays
+// the Dijkstra's.
+TEST(BandMetricsTest, PricedEndsStayExactWhilePatchesAreEvicted) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  const Metric band20(world, *FindProfile("neutral"), 20);
+  std::vector<std::pair<SurfaceId, SurfaceId>> pairs;  // an end priced
+  std::mt19937_64 random(29);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  for (int i = 0; i < 20000 && pairs.size() < 16; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a != b && c.region[a] == c.region[b] && !EndsUnpriced(c, band20, a, b))
+      pairs.push_back({a, b});
+  }
+  ASSERT_EQ(pairs.size(), 16u);
+  router.SetExemptPatchAfter(1);
+  AbstractSearcher first;
+  ASSERT_TRUE(
+      router.Route(c, band20, pairs[0].first, pairs[0].second, SearchMode::kAuto, false, first)
+          .ok());
+  // The band's metric and about one patch: the patches evict each other (every walk reads the
+  // metric, so it stays the most recently used).
+  const std::uint64_t one = router.band_metrics().bytes();
+  router.band_metrics().SetCapacity(one + one / 8);
+  std::atomic<int> compared{0};
+  auto walk = [&](const Metric& band) {
+    AbstractSearcher searcher;
+    for (int round = 0; round < 2; ++round) {
+      for (const auto& [a, b] : pairs) {
+        auto walk = router.Route(c, band, a, b, SearchMode::kAuto, round == 1, searcher);
+        auto dijkstra = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+        ASSERT_TRUE(walk.ok() && dijkstra.ok());
+        ASSERT_EQ(walk->found, dijkstra->found);
+        if (!walk->found || walk->method == Method::kTile) continue;
+        EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
+        ++compared;
+      }
+    }
+  };
+  std::thread other([&] { walk(band20); });
+  walk(band20);
+  other.join();
+  EXPECT_GT(compared.load(), 40);
+  EXPECT_GT(router.band_metrics().evictions(), 0u);
+  EXPECT_LE(router.band_metrics().bytes(), router.band_metrics().capacity());
+  std::printf("customizations %llu, patches %llu, evictions %llu\n",
+              static_cast<unsigned long long>(router.band_metrics().customizations()),
+              static_cast<unsigned long long>(router.band_metrics().patches()),
               static_cast<unsigned long long>(router.band_metrics().evictions()));
 }
 
