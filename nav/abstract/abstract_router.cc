@@ -128,9 +128,7 @@ absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop
     index.straight_guesses.push_back(std::make_unique<CostGuess>());
     index.yard_sums.push_back(std::make_unique<LeasePool<CchSlotSum>>());
     index.zone_arcs.emplace_back(g.prices[p]);
-    index.zone_borders.emplace_back(g, g.prices[p]);
-    timings_.memory_bytes +=
-        index.zone_arcs.back().MemoryBytes() + index.zone_borders.back().MemoryBytes();
+    timings_.memory_bytes += index.zone_arcs.back().MemoryBytes();
   }
   std::vector<float> node_x(g.node_count()), node_y(g.node_count());
   index.rank_x.resize(g.node_count());
@@ -190,9 +188,6 @@ struct AbstractRouter::RouteState {
   // With `priced`, when the band prices an end's zone: the patch over the band's metric that
   // exempts the ends' zones (held here while the walk searches it).
   std::shared_ptr<const ExemptPatch> exempt = nullptr;
-  // When an end's zone is priced and no patch is read: the band's metric, which bounds the A*
-  // (ExemptPotential; held here while the walk searches).
-  std::shared_ptr<const BandMetric> guide = nullptr;
 };
 
 std::shared_ptr<const Leg> AbstractRouter::LegOf(const RouteState& route, bool backward,
@@ -365,17 +360,13 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   }
   const BandMetricCache::Key exempt = ExemptKey(route);
   const bool ends_priced = exempt.exempt_b != 0;
-  const bool patched = ends_priced && WantsExemptPatch(exempt);
+  if (ends_priced && !WantsExemptPatch(exempt)) return nullptr;
   const BandMetricCache::Key key{route.continent_index, static_cast<std::uint16_t>(route.p),
                                  band.band()};
   std::shared_ptr<const BandMetric> metric = band_metrics_.Get(key, [&] {
     return std::make_unique<BandMetric>(*route.index.cch,
                                         BandWeights(route.g.prices[route.p], band));
   });
-  if (ends_priced && !patched) {  // the A*, bounded with the band's metric
-    route.guide = metric;
-    return nullptr;
-  }
   route.metric = &metric->metric;
   route.guess = &metric->guess;
   route.straight_guess = &metric->straight_guess;
@@ -560,27 +551,6 @@ void AbstractRouter::SearchPatchedCch(RouteState& route, const CchBound& bound,
   }
 }
 
-ExemptPotential* AbstractRouter::ResetExempt(RouteState& route, ExemptPotential& exempt) const {
-  const Metric& band = route.band;
-  std::vector<CchEndpoint> targets;  // the goal leg's entrances at their exempt seconds
-  AddEndpoints(*route.goal, &targets, &band, route.exempt_a, route.exempt_b);
-  auto priced = [&band](std::uint16_t zone) -> std::uint16_t {
-    return band.ZoneMultiplier(zone) != 1.0 ? zone : 0;
-  };
-  exempt.Reset({.graph = route.g,
-                .prices = route.g.prices[route.p],
-                .borders = route.index.zone_borders[route.p],
-                .band = band,
-                .zero_metric = *route.index.metrics[route.p],
-                .band_metric = route.guide->metric,
-                .exempt_a = route.exempt_a,
-                .exempt_b = route.exempt_b,
-                .start_zone = priced(route.exempt_a),
-                .goal_zone = priced(route.exempt_b),
-                .targets = targets});
-  return &exempt;
-}
-
 void AbstractRouter::SearchDijkstra(RouteState& route) const {
   FindLegs(route);
   const bool danger = route.band.prices_danger();
@@ -597,7 +567,6 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
   // Unless the plain Dijkstra is asked for: an A* guided by band-0 distances to the goal leg's
   // entrances (their band-0 seconds), which no band's danger can undercut.
   CchPotential* potential = nullptr;
-  ExemptPotential* exempt = nullptr;
   std::optional<LeasePool<CchQueries>::Lease> lease;
   if (route.mode == SearchMode::kAuto) {
     const ContinentIndex& index = route.index;
@@ -606,7 +575,6 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
     potential = &(*lease)->potential;
     AddEndpoints(*route.goal, &route.targets);
     potential->Reset(*route.index.metrics[route.p], route.targets);
-    if (route.guide != nullptr) exempt = ResetExempt(route, (*lease)->exempt);
   }
   const DangerDijkstraResult result =
       route.searcher.dijkstra.Run({.graph = route.g,
@@ -617,8 +585,7 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
                                    .sources = sources,
                                    .targets = targets,
                                    .stop = route.searcher.stop,
-                                   .potential = potential,
-                                   .exempt = exempt},
+                                   .potential = potential},
                                   &route.arcs);
   route.walk.method = potential != nullptr ? Method::kCchAStar : Method::kDijkstra;
   route.walk.stats.nodes_expanded += result.settled;

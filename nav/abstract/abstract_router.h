@@ -20,7 +20,6 @@
 #include "nav/abstract/band_metrics.h"
 #include "nav/abstract/cell_search.h"
 #include "nav/abstract/danger_dijkstra.h"
-#include "nav/abstract/exempt_potential.h"
 #include "nav/abstract/helper_thread.h"
 #include "nav/abstract/legs.h"
 #include "nav/cch/cch.h"
@@ -42,14 +41,11 @@ namespace walk::nav {
 // walk's query starts with, on one set of labels (a split query that finds nothing is asked
 // again as a tree query, over the ranks it has just read).
 struct CchQueries {
-  explicit CchQueries(const Cch& cch)
-      : labels(cch), tree(labels), split(labels), potential(cch), exempt(cch, potential) {}
+  explicit CchQueries(const Cch& cch) : labels(cch), tree(labels), split(labels), potential(cch) {}
   CchAncestorWalk labels;
   CchQuery tree;
   CchSplitQuery split;
   CchPotential potential;  // guides the danger search (an A*) on this hierarchy
-  // Guides it instead where a band's metric is at hand and an end's zone is priced.
-  ExemptPotential exempt;
 };
 
 // Walks over the graph already known (a table's rows: nav/abstract/abstract_table.h). Route asks
@@ -195,10 +191,8 @@ class AbstractRouter {
     std::unique_ptr<LeasePool<CchQueries>> queries = std::make_unique<LeasePool<CchQueries>>();
     // Per profile: the yards of shortcuts, for tables (Hierarchy::yard_sums).
     std::vector<std::unique_ptr<LeasePool<CchSlotSum>>> yard_sums;
-    // Per profile: the arcs of each zone, which a patch exempting it lowers, and the zones'
-    // borders, which bound the A* of walks with an end in a priced zone.
+    // Per profile: the arcs of each zone, which a patch exempting it lowers.
     std::vector<ZoneArcs> zone_arcs;
-    std::vector<ZoneBorders> zone_borders;
   };
   // One walk being routed: its ends, its legs, and what the search across the graph found
   // (abstract_router.cc).
@@ -230,8 +224,6 @@ class AbstractRouter {
   // pricing danger.
   void SearchCch(RouteState& route) const;
   void SearchDijkstra(RouteState& route) const;
-  // Resets `exempt` for the A* of `route` (its goal leg found, its `guide` set) and returns it.
-  ExemptPotential* ResetExempt(RouteState& route, ExemptPotential& exempt) const;
   // A cold walk's CCH search, pipelined with its legs on the helper thread; false (nothing
   // done) when the helper is busy.
   bool SearchColdCch(RouteState& route, const CchBound& bound, CchQueries& queries,

@@ -42,7 +42,6 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     }
   }
   CchPotential* const potential = request.potential;
-  ExemptPotential* const exempt = request.exempt;
   // A node first reached is pushed keyed by seconds so far plus its potential, unless no target
   // can be reached from it. Reached again more cheaply it is lowered, or settled again when it
   // was settled (a potential consistent but for rounding).
@@ -52,9 +51,7 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       g_[v] = g;
       parent_arc_[v] = arc;
       source_of_[v] = source;
-      h_[v] = exempt != nullptr      ? exempt->ToTargets(v)
-              : potential != nullptr ? potential->ToTargets(v)
-                                     : 0.0;
+      h_[v] = potential != nullptr ? potential->ToTargets(v) : 0.0;
       settled_[v] = h_[v] < kInfCost ? 0 : 1;  // a dead end is never pushed
       if (!settled_[v]) heap_.Push(v, g + h_[v]);
     } else if (g < g_[v] && h_[v] < kInfCost) {

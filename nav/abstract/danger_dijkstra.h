@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "nav/abstract/abstract_graph.h"
-#include "nav/abstract/exempt_potential.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cost/metric.h"
 #include "nav/search/indexed_heap.h"
@@ -49,9 +48,6 @@ class DangerDijkstra {
     // Reset by the caller for these targets under the profile's band-0 CCH metric. The search
     // is then an A* settling nodes by seconds so far plus these.
     CchPotential* potential = nullptr;
-    // Optional, in place of `potential`: a bound with the ends' zones exempt, Reset by the
-    // caller for this walk (nav/abstract/exempt_potential.h).
-    ExemptPotential* exempt = nullptr;
   };
   // The cheapest source.seconds + way + target.seconds. When `arcs` is non-null and found, it
   // receives the arcs taken.

@@ -235,57 +235,6 @@ TEST(BandMetricsTest, PricedEndsCostWhatTheDangerDijkstraCostsThroughPatches) {
   EXPECT_EQ(router.band_metrics().evictions(), 0u);
 }
 
-// Walks with an end in a zone the band prices, before any patch: the A* bounded with the band's
-// metric (ExemptPotential), in every danger band of two profiles, costs what the danger
-// Dijkstra costs; with the band metrics off, the A* on band-0 seconds alone answers the same
-// pairs alike.
-TEST(BandMetricsTest, PricedEndsByTheBoundedAStarCostWhatTheDangerDijkstraCosts) {
-  const World& world = DemoWorld();
-  const Continent& c = world.continents.at(0);
-  const std::vector<std::string> profiles = {"neutral", "faction-a-heavy"};
-  const AbstractRouter router(world, Prepare(world, profiles), 64 << 20, 1ull << 30);
-  const AbstractRouter plain(world, Prepare(world, profiles), 64 << 20, 0);
-  router.SetExemptPatchAfter(0);
-  std::mt19937_64 random(37);
-  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
-  AbstractSearcher searcher;
-  int compared = 0;
-  std::uint64_t bounded_settled = 0, plain_settled = 0;
-  for (const std::string& profile : profiles) {
-    for (const std::uint32_t b : kDangerBands) {
-      const Metric band(world, *FindProfile(profile), b);
-      if (!band.prices_danger()) continue;
-      for (int i = 0, walks = 0; i < 20000 && walks < 30; ++i) {
-        const SurfaceId x = any(random), y = any(random);
-        if (x == y || c.region[x] != c.region[y] || EndsUnpriced(c, band, x, y)) continue;
-        auto dijkstra = router.Route(c, band, x, y, SearchMode::kDijkstra, false, searcher);
-        auto walk = router.Route(c, band, x, y, SearchMode::kAuto, i % 8 == 0, searcher);
-        auto before = plain.Route(c, band, x, y, SearchMode::kAuto, false, searcher);
-        ASSERT_TRUE(walk.ok() && dijkstra.ok() && before.ok());
-        ASSERT_EQ(walk->found, dijkstra->found)
-            << profile << " band " << b << " " << x << " -> " << y;
-        if (!walk->found || walk->method == Method::kTile) continue;
-        ++walks, ++compared;
-        EXPECT_EQ(walk->method, Method::kCchAStar);
-        EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds))
-            << profile << " band " << b << " " << x << " -> " << y;
-        EXPECT_NEAR(before->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
-        bounded_settled += walk->stats.nodes_expanded;
-        plain_settled += before->stats.nodes_expanded;
-        if (!walk->steps.empty()) {
-          EXPECT_EQ(walk->steps.front().surface, x);
-          EXPECT_EQ(walk->steps.back().surface, y);
-        }
-      }
-    }
-  }
-  std::printf("%d priced-end walks: nodes settled (legs too) %llu bounded, %llu on band 0 alone\n",
-              compared, static_cast<unsigned long long>(bounded_settled),
-              static_cast<unsigned long long>(plain_settled));
-  EXPECT_GE(compared, 200);
-  EXPECT_EQ(router.band_metrics().patches(), 0u);
-}
-
 // A patch is made by the walk that asks for its key the set number of times; the walks before
 // take the A*, the walks after read the patch; 0 turns patches off.
 TEST(BandMetricsTest, PatchesAreMadeForKeysAskedOftenEnough) {
