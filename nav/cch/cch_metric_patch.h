@@ -53,6 +53,17 @@ class CchMetricPatch {
   const double* weights(std::uint32_t d, std::uint32_t index) const {
     return weight_[d].data() + first_[index];
   }
+  // Where the patch holds rank r, points *up and *down at its arcs' weights of each direction
+  // and sets *from to its index (else leaves them): for ranks read in ascending order, *from
+  // starting at 0.
+  void RankWeights(std::uint32_t r, std::uint32_t* from, const double** up,
+                   const double** down) const {
+    if (const std::uint32_t i = Find(r, *from); i != kInvalidId) {
+      *up = weights(Cch::kForward, i);
+      *down = weights(Cch::kBackward, i);
+      *from = i;
+    }
+  }
   // What `base` (the metric it was made over) holds at `slot`, with the patch over it.
   double weight(const CchMetric& base, std::uint32_t slot) const;
   std::uint32_t via(const CchMetric& base, std::uint32_t slot) const;

@@ -110,13 +110,7 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
     const std::uint32_t begin = first_out[r];
     const double* up_weight = forward_weight + begin;
     const double* down_weight = backward_weight + begin;
-    if (patch != nullptr) {
-      if (const std::uint32_t i = patch->Find(r, patched_from); i != kInvalidId) {
-        up_weight = patch->weights(Cch::kForward, i);
-        down_weight = patch->weights(Cch::kBackward, i);
-        patched_from = i;
-      }
-    }
+    if (patch != nullptr) patch->RankWeights(r, &patched_from, &up_weight, &down_weight);
     // A direction that is not carried on is left out of the loop.
     auto relax = [&](auto forward, auto backward) {
       const std::uint32_t end = first_out[r + 1];
