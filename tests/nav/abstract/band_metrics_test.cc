@@ -210,7 +210,7 @@ TEST(BandMetricsTest, PricedEndsCostWhatTheDangerDijkstraCostsThroughPatches) {
   for (const std::uint32_t b : kDangerBands) {
     const Metric band(world, *FindProfile("neutral"), b);
     if (!band.prices_danger()) continue;
-    for (int i = 0, walks = 0; i < 20000 && walks < 20; ++i) {
+    for (int i = 0, walks = 0; i < 20000 && walks < 12; ++i) {
       const SurfaceId x = any(random), y = any(random);
       if (x == y || c.region[x] != c.region[y] || EndsUnpriced(c, band, x, y)) continue;
       auto walk = router.Route(c, band, x, y, SearchMode::kAuto, false, searcher);
@@ -230,7 +230,7 @@ TEST(BandMetricsTest, PricedEndsCostWhatTheDangerDijkstraCostsThroughPatches) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
               static_cast<unsigned long long>(router.band_metrics().patches()),
               router.band_metrics().bytes() / 1e6);
-  EXPECT_GE(compared, 60);
+  EXPECT_GE(compared, 40);
   EXPECT_EQ(router.band_metrics().patches(), keys.size()) << "one patch a (band, zone pair)";
   EXPECT_EQ(router.band_metrics().evictions(), 0u);
 }
@@ -282,12 +282,12 @@ TEST(BandMetricsTest, PricedEndsStayExactWhilePatchesAreEvicted) {
   std::vector<std::pair<SurfaceId, SurfaceId>> pairs;  // an end priced
   std::mt19937_64 random(29);
   std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
-  for (int i = 0; i < 20000 && pairs.size() < 16; ++i) {
+  for (int i = 0; i < 20000 && pairs.size() < 10; ++i) {
     const SurfaceId a = any(random), b = any(random);
     if (a != b && c.region[a] == c.region[b] && !EndsUnpriced(c, band20, a, b))
       pairs.push_back({a, b});
   }
-  ASSERT_EQ(pairs.size(), 16u);
+  ASSERT_EQ(pairs.size(), 10u);
   router.SetExemptPatchAfter(1);
   AbstractSearcher first;
   ASSERT_TRUE(
@@ -315,7 +315,7 @@ TEST(BandMetricsTest, PricedEndsStayExactWhilePatchesAreEvicted) {
   std::thread other([&] { walk(band20); });
   walk(band20);
   other.join();
-  EXPECT_GT(compared.load(), 40);
+  EXPECT_GT(compared.load(), 24);
   EXPECT_GT(router.band_metrics().evictions(), 0u);
   EXPECT_LE(router.band_metrics().bytes(), router.band_metrics().capacity());
   std::printf("customizations %llu, patches %llu, evictions %llu\n",
