@@ -7,8 +7,11 @@ the same run is the same kind of table asked with want_walks (every cell walked 
 answered before the many-to-many), on a BASELINE x BASELINE table. A sample of every table's cells
 is checked against Walk asked alone (status, method, seconds to 1e-9, yards to 1e-6).
 
+With --stream N, one N x N table per band is then streamed through TableRows (rows in several
+messages), timed the same way, with walkd's resident memory before and after and its peak.
+
 Usage: bench/table_bench.py WORLD_DIR [--size 100] [--tables 3] [--bands 0,10,20]
-                            [--baseline-size 30] [--profile neutral] [--check 40]
+                            [--baseline-size 30] [--profile neutral] [--check 40] [--stream N]
 WORLD_DIR is one world's folder (grid.walkgrid and its graph.walkgraph), e.g. a 32 x 32 demo world
 (walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral).
 """
@@ -37,12 +40,32 @@ def sample_places(world_dir, count, seed):
     return [(p["x"], p["y"], p["z"]) for p in map(json.loads, out.splitlines())]
 
 
-def resident_mb(pid):
+def resident_mb(pid, field="VmRSS"):
+    """walkd's resident memory now (VmRSS) or at its peak (VmHWM), MB."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024.0
     return 0.0
+
+
+def stream_table(client, world, sources, targets, profile, band, pid):
+    """One table through TableRows: its seconds, messages, cells and walkd's memory."""
+    before = resident_mb(pid)
+    started = time.perf_counter()
+    messages = cells = 0
+    next_row = 0
+    for message in client.table_rows(world, sources, targets, profile=profile, band=band):
+        if message.first_source != next_row:
+            raise RuntimeError(f"rows out of order: {message.first_source}, not {next_row}")
+        messages += 1
+        cells += len(message.seconds)
+        next_row += len(message.seconds) // len(targets)
+    seconds = time.perf_counter() - started
+    return {"band": band, "stream": f"{len(sources)} x {len(targets)}", "cells": cells,
+            "messages": messages, "seconds": round(seconds, 3), "cells_per_s": cells / seconds,
+            "resident_mb_before": round(before), "resident_mb_after": round(resident_mb(pid)),
+            "peak_mb": round(resident_mb(pid, "VmHWM"))}
 
 
 def ask_table(client, world, sources, targets, profile, band, want_walks=False):
@@ -83,18 +106,19 @@ def main():
     parser.add_argument("--baseline-size", type=int, default=30)
     parser.add_argument("--profile", default="neutral")
     parser.add_argument("--check", type=int, default=40, help="cells a table checked by Walk")
+    parser.add_argument("--stream", type=int, default=0, help="then one N x N TableRows a band")
     args = parser.parse_args()
     bands = [int(b) for b in args.bands.split(",")]
     world_dir = os.path.abspath(args.world_dir.rstrip("/"))
     world = os.path.basename(world_dir)
-    per_band = args.tables * 2 * args.size + 2 * args.baseline_size
+    per_band = args.tables * 2 * args.size + 2 * args.baseline_size + 2 * args.stream
     print(f"sampling {per_band * len(bands)} places ...", flush=True)
     places = sample_places(world_dir, per_band * len(bands), 20261204)
     rng = random.Random(5)
     tmp = tempfile.mkdtemp(prefix="table-bench-")
     walkd = Walkd(os.path.join(tmp, "data"), worlds=os.path.dirname(world_dir),
                   extra_args=["--max-table-cells", str(max(10000, args.size * args.size))])
-    results = []
+    results, streamed = [], []
     try:
         client = WalkdClient(walkd.addr, timeout_s=600, max_message_bytes=64 << 20)
         print(f"walkd ready, {resident_mb(walkd.proc.pid):.0f} MB resident", flush=True)
@@ -125,6 +149,12 @@ def main():
                     "resident_mb": resident_mb(walkd.proc.pid)}
             results.append(line)
             print(json.dumps(line), flush=True)
+            if args.stream:
+                end = per_band - 2 * n
+                streamed.append(stream_table(
+                    client, world, pool[end - 2 * args.stream:end - args.stream],
+                    pool[end - args.stream:end], args.profile, band, walkd.proc.pid))
+                print(json.dumps(streamed[-1]), flush=True)
     finally:
         walkd.stop()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -135,6 +165,14 @@ def main():
         print(f"| {r['band']} | {r['cells_per_s_median']:,.0f} | {r['cells_per_s_mean']:,.0f} | "
               f"{r['baseline_cells_per_s']:,.0f} | {r['ratio']:.1f} | {r['checked']}, "
               f"{r['differ']} | {r['resident_mb']:,.0f} MB |")
+    if streamed:
+        print("\n| band | TableRows | messages | seconds | cells/s | walkd resident before, after | "
+              "walkd peak |")
+        print("|---:|---|---:|---:|---:|---:|---:|")
+        for r in streamed:
+            print(f"| {r['band']} | {r['stream']} | {r['messages']} | {r['seconds']} | "
+                  f"{r['cells_per_s']:,.0f} | {r['resident_mb_before']:,}, "
+                  f"{r['resident_mb_after']:,} MB | {r['peak_mb']:,} MB |")
     return 1 if any(r["differ"] for r in results) else 0
 
 

@@ -148,6 +148,18 @@ class WalkdClient:
                                        want_walks=want_walks)
         return self._call(self.walk_stub.Table, request, timeout_s)
 
+    def table_rows(self, world, sources, targets, *, profile="", band=0, continent=0,
+                   want_walks=False, timeout_s=3600.0):
+        """The same matrix streamed by rows (TableRows), for tables larger than one reply:
+        yields TableResponse messages of whole rows in order, each row `len(targets)` cells,
+        the message's first row in `first_source`. timeout_s: the deadline of the whole
+        stream."""
+        request = self.pb.TableRequest(world=world, profile=profile, band=band,
+                                       sources=[place(s, continent) for s in sources],
+                                       targets=[place(t, continent) for t in targets],
+                                       want_walks=want_walks)
+        yield from self.walk_stub.TableRows(request, timeout=timeout_s, metadata=self._metadata)
+
     def info(self, *, timeout_s=None):
         """The worlds walkd holds, its profiles and bands: an InfoResponse."""
         return self._call(self.walk_stub.Info, self.pb.InfoRequest(), timeout_s)
