@@ -12,6 +12,7 @@ messages), timed the same way, with walkd's resident memory before and after and
 
 Usage: bench/table_bench.py WORLD_DIR [--size 100] [--tables 3] [--bands 0,10,20]
                             [--baseline-size 30] [--profile neutral] [--check 40] [--stream N]
+                            [--seconds-only]
 WORLD_DIR is one world's folder (grid.walkgrid and its graph.walkgraph), e.g. a 32 x 32 demo world
 (walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral).
 """
@@ -49,13 +50,14 @@ def resident_mb(pid, field="VmRSS"):
     return 0.0
 
 
-def stream_table(client, world, sources, targets, profile, band, pid):
+def stream_table(client, world, sources, targets, profile, band, pid, seconds_only):
     """One table through TableRows: its seconds, messages, cells and walkd's memory."""
     before = resident_mb(pid)
     started = time.perf_counter()
     messages = cells = 0
     next_row = 0
-    for message in client.table_rows(world, sources, targets, profile=profile, band=band):
+    for message in client.table_rows(world, sources, targets, profile=profile, band=band,
+                                     seconds_only=seconds_only):
         if message.first_source != next_row:
             raise RuntimeError(f"rows out of order: {message.first_source}, not {next_row}")
         messages += 1
@@ -68,16 +70,19 @@ def stream_table(client, world, sources, targets, profile, band, pid):
             "peak_mb": round(resident_mb(pid, "VmHWM"))}
 
 
-def ask_table(client, world, sources, targets, profile, band, want_walks=False):
+def ask_table(client, world, sources, targets, profile, band, want_walks=False,
+              seconds_only=False):
     request = client.pb.TableRequest(world=world, profile=profile, band=band,
                                      sources=[place(p) for p in sources],
-                                     targets=[place(p) for p in targets], want_walks=want_walks)
+                                     targets=[place(p) for p in targets], want_walks=want_walks,
+                                     seconds_only=seconds_only)
     started = time.perf_counter()
     reply = client.walk_stub.Table(request, timeout=3600)
     return reply, time.perf_counter() - started
 
 
-def check_cells(client, world, sources, targets, reply, profile, band, count, rng):
+def check_cells(client, world, sources, targets, reply, profile, band, count, rng,
+                seconds_only):
     """Cells against Walk asked alone; returns how many differ."""
     wrong = 0
     for _ in range(count):
@@ -87,7 +92,8 @@ def check_cells(client, world, sources, targets, reply, profile, band, count, rn
                           timeout_s=600)
         same = (reply.status[cell] == one.status and reply.method[cell] == one.method and
                 abs(reply.seconds[cell] - one.seconds) <= 1e-9 * max(1.0, one.seconds) and
-                abs(reply.yards[cell] - one.yards) <= 1e-6 * max(1.0, one.yards))
+                (reply.yards[cell] == 0.0 if seconds_only else
+                 abs(reply.yards[cell] - one.yards) <= 1e-6 * max(1.0, one.yards)))
         if not same:
             wrong += 1
             print(f"  cell ({s}, {t}): table {reply.status[cell]} {reply.method[cell]} "
@@ -106,6 +112,8 @@ def main():
     parser.add_argument("--baseline-size", type=int, default=30)
     parser.add_argument("--profile", default="neutral")
     parser.add_argument("--check", type=int, default=40, help="cells a table checked by Walk")
+    parser.add_argument("--seconds-only", action="store_true",
+                        help="tables ask seconds alone (no yards)")
     parser.add_argument("--stream", type=int, default=0, help="then one N x N TableRows a band")
     args = parser.parse_args()
     bands = [int(b) for b in args.bands.split(",")]
@@ -134,10 +142,11 @@ def main():
             for i in range(args.tables):
                 src = pool[2 * i * args.size:(2 * i + 1) * args.size]
                 dst = pool[(2 * i + 1) * args.size:(2 * i + 2) * args.size]
-                reply, seconds = ask_table(client, world, src, dst, args.profile, band)
+                reply, seconds = ask_table(client, world, src, dst, args.profile, band,
+                                           seconds_only=args.seconds_only)
                 times.append(seconds)
                 wrong += check_cells(client, world, src, dst, reply, args.profile, band,
-                                     args.check, rng)
+                                     args.check, rng, args.seconds_only)
             rates = [args.size * args.size / t for t in times]
             line = {"band": band, "size": args.size, "tables": args.tables,
                     "cells_per_s_median": statistics.median(rates),
@@ -153,7 +162,8 @@ def main():
                 end = per_band - 2 * n
                 streamed.append(stream_table(
                     client, world, pool[end - 2 * args.stream:end - args.stream],
-                    pool[end - args.stream:end], args.profile, band, walkd.proc.pid))
+                    pool[end - args.stream:end], args.profile, band, walkd.proc.pid,
+                    args.seconds_only))
                 print(json.dumps(streamed[-1]), flush=True)
     finally:
         walkd.stop()

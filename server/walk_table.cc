@@ -21,14 +21,14 @@ nav::SurfaceId SurfaceOf(const nav::World& world, const nav::Continent& c,
   return snap.status == nav::WalkStatus::kOk ? snap.end.surface : nav::kInvalidId;
 }
 
-// Cell `cell` of the matrix from its walk.
-void FillCell(const WalkResult& result, int cell, walk::v1::TableResponse* out) {
+// Cell `cell` of the matrix from its walk (its yards 0 when only seconds are asked).
+void FillCell(const WalkResult& result, bool seconds_only, int cell, walk::v1::TableResponse* out) {
   const nav::WalkAnswer& answer = result.answer;
   out->mutable_status()->Set(cell, StatusToProto(answer.status));
   out->mutable_method()->Set(cell, MethodToProto(answer.method));
   const bool ok = answer.status == nav::WalkStatus::kOk;
   out->mutable_seconds()->Set(cell, ok ? answer.seconds : 0.0);
-  out->mutable_yards()->Set(cell, ok ? answer.yards : 0.0);
+  out->mutable_yards()->Set(cell, ok && !seconds_only ? answer.yards : 0.0);
 }
 
 }  // namespace
@@ -70,7 +70,9 @@ std::unique_ptr<nav::AbstractTable::Row> TableWork::RowOf(std::uint64_t s,
   if (table_ == nullptr) return nullptr;
   const nav::SurfaceId from =
       SurfaceOf(world_->world, table_->continent(), request_.sources(static_cast<int>(s)));
-  return from != nav::kInvalidId ? table_->RowOf(from, searchers.abstract.cell) : nullptr;
+  return from != nav::kInvalidId
+             ? table_->RowOf(from, searchers.abstract.cell, !request_.seconds_only())
+             : nullptr;
 }
 
 absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
@@ -94,7 +96,7 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
     }
     const int cell = first_cell + static_cast<int>(t);
     if (result->stored) ++*stored;
-    FillCell(*result, cell, out);
+    FillCell(*result, request_.seconds_only() && !request_.want_walks(), cell, out);
     if (request_.want_walks()) ToProto(*result, out->mutable_walks(cell));
   }
   searchers.abstract.known = nullptr;  // the row goes with this task

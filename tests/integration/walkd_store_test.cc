@@ -608,6 +608,18 @@ TEST(WalkdStoreTest, TableRowsStreamsTheRowsInOrderWithinTheirLimit) {
     }
   }
   EXPECT_EQ(next_cell, kSources * kTargets);
+  // Seconds alone: the same seconds, no yards.
+  walk::v1::TableRequest seconds_request = request;
+  seconds_request.set_seconds_only(true);
+  walk::v1::TableResponse seconds_only;
+  ASSERT_TRUE(client.Table(seconds_request, &seconds_only).ok());
+  ASSERT_EQ(seconds_only.seconds_size(), kSources * kTargets);
+  for (int cell = 0; cell < kSources * kTargets; ++cell) {
+    EXPECT_EQ(seconds_only.status(cell), table.status(cell)) << "cell " << cell;
+    EXPECT_NEAR(seconds_only.seconds(cell), table.seconds(cell),
+                1e-9 * std::max(1.0, table.seconds(cell)));
+    EXPECT_EQ(seconds_only.yards(cell), 0.0) << "cell " << cell;
+  }
   // One more source: over the stream's limit, refused before any row.
   *request.add_sources() = places[0].to();
   grpc::ClientContext context;
