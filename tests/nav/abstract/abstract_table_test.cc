@@ -8,31 +8,15 @@
 
 #include "gtest/gtest.h"
 #include "nav/abstract/abstract_graph.h"
-#include "nav/demo/demo_world.h"
 #include "nav/query/snap.h"
 #include "nav/query/walk_pipeline.h"
+#include "tests/nav/abstract/demo_abstract.h"
 
 namespace walk::nav {
 namespace {
 
-const World& DemoWorld() {
-  static const World* world = [] {
-    DemoOptions options;
-    options.tiles_x = options.tiles_y = 2;
-    auto generated = GenerateDemoWorld(options);
-    EXPECT_TRUE(generated.ok()) << generated.status();
-    return new World(generated.ok() ? *std::move(generated) : World());
-  }();
-  return *world;
-}
-
-AbstractGraph Prepare(const World& world, std::vector<std::string> profiles) {
-  AbstractGraphOptions options;
-  options.profiles = std::move(profiles);
-  auto graph = BuildAbstractGraph(world, options);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return graph.ok() ? *std::move(graph) : AbstractGraph();
-}
+using testing::DemoWorld;
+using testing::Prepare;
 
 // Random places over continent 0, a few of them off the map.
 std::vector<Place> RandomPlaces(const World& world, int count, std::mt19937_64& random) {
