@@ -2,13 +2,18 @@
 """Tables through a real walkd (docs/benchmarks.md, "Tables as many-to-many").
 
 For each band: SIZE x SIZE tables of fresh places (every table its own places, so the store and
-the leg cache hold nothing of it), timed at the Python client, as cells a second; the baseline in
+the leg cache hold nothing of it), timed at the Python client, as cells a second, then each
+asked again (its places' legs cached; many-to-many cells are not stored); the baseline in
 the same run is the same kind of table asked with want_walks (every cell walked alone, as Table
 answered before the many-to-many), on a BASELINE x BASELINE table. A sample of every table's cells
 is checked against Walk asked alone (status, method, seconds to 1e-9, yards to 1e-6).
 
+With --stream N, one N x N table per band is then streamed through TableRows (rows in several
+messages), timed the same way, with walkd's resident memory before and after and its peak.
+
 Usage: bench/table_bench.py WORLD_DIR [--size 100] [--tables 3] [--bands 0,10,20]
-                            [--baseline-size 30] [--profile neutral] [--check 40]
+                            [--baseline-size 30] [--profile neutral] [--check 40] [--stream N]
+                            [--seconds-only]
 WORLD_DIR is one world's folder (grid.walkgrid and its graph.walkgraph), e.g. a 32 x 32 demo world
 (walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral).
 """
@@ -37,24 +42,51 @@ def sample_places(world_dir, count, seed):
     return [(p["x"], p["y"], p["z"]) for p in map(json.loads, out.splitlines())]
 
 
-def resident_mb(pid):
+def resident_mb(pid, field="VmRSS"):
+    """walkd's resident memory now (VmRSS) or at its peak (VmHWM), MB."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024.0
     return 0.0
 
 
-def ask_table(client, world, sources, targets, profile, band, want_walks=False):
+def stream_table(client, world, sources, targets, profile, band, pid, seconds_only):
+    """One table through TableRows: its seconds, messages, cells and walkd's memory (its peak
+    through the stream: the peak is reset first, as proc(5) clear_refs allows)."""
+    with open(f"/proc/{pid}/clear_refs", "w") as f:
+        f.write("5")
+    before = resident_mb(pid)
+    started = time.perf_counter()
+    messages = cells = 0
+    next_row = 0
+    for message in client.table_rows(world, sources, targets, profile=profile, band=band,
+                                     seconds_only=seconds_only):
+        if message.first_source != next_row:
+            raise RuntimeError(f"rows out of order: {message.first_source}, not {next_row}")
+        messages += 1
+        cells += len(message.seconds)
+        next_row += len(message.seconds) // len(targets)
+    seconds = time.perf_counter() - started
+    return {"band": band, "stream": f"{len(sources)} x {len(targets)}", "cells": cells,
+            "messages": messages, "seconds": round(seconds, 3), "cells_per_s": cells / seconds,
+            "resident_mb_before": round(before), "resident_mb_after": round(resident_mb(pid)),
+            "peak_mb": round(resident_mb(pid, "VmHWM"))}
+
+
+def ask_table(client, world, sources, targets, profile, band, want_walks=False,
+              seconds_only=False):
     request = client.pb.TableRequest(world=world, profile=profile, band=band,
                                      sources=[place(p) for p in sources],
-                                     targets=[place(p) for p in targets], want_walks=want_walks)
+                                     targets=[place(p) for p in targets], want_walks=want_walks,
+                                     seconds_only=seconds_only)
     started = time.perf_counter()
     reply = client.walk_stub.Table(request, timeout=3600)
     return reply, time.perf_counter() - started
 
 
-def check_cells(client, world, sources, targets, reply, profile, band, count, rng):
+def check_cells(client, world, sources, targets, reply, profile, band, count, rng,
+                seconds_only):
     """Cells against Walk asked alone; returns how many differ."""
     wrong = 0
     for _ in range(count):
@@ -64,7 +96,8 @@ def check_cells(client, world, sources, targets, reply, profile, band, count, rn
                           timeout_s=600)
         same = (reply.status[cell] == one.status and reply.method[cell] == one.method and
                 abs(reply.seconds[cell] - one.seconds) <= 1e-9 * max(1.0, one.seconds) and
-                abs(reply.yards[cell] - one.yards) <= 1e-6 * max(1.0, one.yards))
+                (reply.yards[cell] == 0.0 if seconds_only else
+                 abs(reply.yards[cell] - one.yards) <= 1e-6 * max(1.0, one.yards)))
         if not same:
             wrong += 1
             print(f"  cell ({s}, {t}): table {reply.status[cell]} {reply.method[cell]} "
@@ -83,18 +116,21 @@ def main():
     parser.add_argument("--baseline-size", type=int, default=30)
     parser.add_argument("--profile", default="neutral")
     parser.add_argument("--check", type=int, default=40, help="cells a table checked by Walk")
+    parser.add_argument("--seconds-only", action="store_true",
+                        help="tables ask seconds alone (no yards)")
+    parser.add_argument("--stream", type=int, default=0, help="then one N x N TableRows a band")
     args = parser.parse_args()
     bands = [int(b) for b in args.bands.split(",")]
     world_dir = os.path.abspath(args.world_dir.rstrip("/"))
     world = os.path.basename(world_dir)
-    per_band = args.tables * 2 * args.size + 2 * args.baseline_size
+    per_band = args.tables * 2 * args.size + 2 * args.baseline_size + 2 * args.stream
     print(f"sampling {per_band * len(bands)} places ...", flush=True)
     places = sample_places(world_dir, per_band * len(bands), 20261204)
     rng = random.Random(5)
     tmp = tempfile.mkdtemp(prefix="table-bench-")
     walkd = Walkd(os.path.join(tmp, "data"), worlds=os.path.dirname(world_dir),
                   extra_args=["--max-table-cells", str(max(10000, args.size * args.size))])
-    results = []
+    results, streamed = [], []
     try:
         client = WalkdClient(walkd.addr, timeout_s=600, max_message_bytes=64 << 20)
         print(f"walkd ready, {resident_mb(walkd.proc.pid):.0f} MB resident", flush=True)
@@ -105,36 +141,60 @@ def main():
             _, base_s = ask_table(client, world, base_src, base_dst, args.profile, band,
                                   want_walks=True)
             base_rate = n * n / base_s
-            times = []
+            times, again = [], []
             wrong = 0
             for i in range(args.tables):
                 src = pool[2 * i * args.size:(2 * i + 1) * args.size]
                 dst = pool[(2 * i + 1) * args.size:(2 * i + 2) * args.size]
-                reply, seconds = ask_table(client, world, src, dst, args.profile, band)
+                reply, seconds = ask_table(client, world, src, dst, args.profile, band,
+                                           seconds_only=args.seconds_only)
                 times.append(seconds)
+                # Asked again: the places' legs are cached now (their cells are not stored).
+                _, again_seconds = ask_table(client, world, src, dst, args.profile, band,
+                                             seconds_only=args.seconds_only)
+                again.append(again_seconds)
                 wrong += check_cells(client, world, src, dst, reply, args.profile, band,
-                                     args.check, rng)
+                                     args.check, rng, args.seconds_only)
             rates = [args.size * args.size / t for t in times]
             line = {"band": band, "size": args.size, "tables": args.tables,
                     "cells_per_s_median": statistics.median(rates),
                     "cells_per_s_mean": args.size * args.size * len(times) / sum(times),
                     "seconds": [round(t, 3) for t in times],
+                    "again_cells_per_s_median": statistics.median(
+                        args.size * args.size / t for t in again),
+                    "again_cells_per_s_mean": args.size * args.size * len(again) / sum(again),
                     "baseline_cells_per_s": base_rate, "baseline_size": n,
                     "ratio": statistics.median(rates) / base_rate,
                     "checked": args.check * args.tables, "differ": wrong,
                     "resident_mb": resident_mb(walkd.proc.pid)}
             results.append(line)
             print(json.dumps(line), flush=True)
+            if args.stream:
+                end = per_band - 2 * n
+                streamed.append(stream_table(
+                    client, world, pool[end - 2 * args.stream:end - args.stream],
+                    pool[end - args.stream:end], args.profile, band, walkd.proc.pid,
+                    args.seconds_only))
+                print(json.dumps(streamed[-1]), flush=True)
     finally:
         walkd.stop()
         shutil.rmtree(tmp, ignore_errors=True)
-    print("| band | cells/s (median) | cells/s (mean) | walk by walk (want_walks) | ratio | "
-          "cells checked, differing | walkd resident |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| band | cells/s (median) | cells/s (mean) | asked again (median, mean) | "
+          "walk by walk (want_walks) | ratio | cells checked, differing | walkd resident |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
         print(f"| {r['band']} | {r['cells_per_s_median']:,.0f} | {r['cells_per_s_mean']:,.0f} | "
+              f"{r['again_cells_per_s_median']:,.0f}, {r['again_cells_per_s_mean']:,.0f} | "
               f"{r['baseline_cells_per_s']:,.0f} | {r['ratio']:.1f} | {r['checked']}, "
               f"{r['differ']} | {r['resident_mb']:,.0f} MB |")
+    if streamed:
+        print("\n| band | TableRows | messages | seconds | cells/s | walkd resident before, after | "
+              "walkd peak through the stream |")
+        print("|---:|---|---:|---:|---:|---:|---:|")
+        for r in streamed:
+            print(f"| {r['band']} | {r['stream']} | {r['messages']} | {r['seconds']} | "
+                  f"{r['cells_per_s']:,.0f} | {r['resident_mb_before']:,}, "
+                  f"{r['resident_mb_after']:,} MB | {r['peak_mb']:,} MB |")
     return 1 if any(r["differ"] for r in results) else 0
 
 

@@ -197,6 +197,10 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
   app.add_option("--max-table-cells", o.max_table_cells, "Most walks one Table call may hold")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+  app.add_option("--max-table-stream-cells", o.max_table_stream_cells,
+                 "Most cells one TableRows stream may hold")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}));
   AddLimitOptions(app, o);
   AddSecurityOptions(app, o);
   app.add_flag("--strict-worlds", o.strict_worlds,

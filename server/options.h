@@ -85,6 +85,7 @@ struct WalkdOptions {
   std::uint64_t max_search_expansions = std::uint64_t{1} << 26;
   // Most walks one Table call may hold (sources x targets).
   std::uint64_t max_table_cells = 10000;
+  std::uint64_t max_table_stream_cells = 4000000;  // cells one TableRows stream may hold
   // What one request may ask, and what may be in flight (docs/operations.md, "Limits"): a
   // request over one is RESOURCE_EXHAUSTED naming it.
   std::uint64_t max_pairs_per_message = 4096;  // WalkBatch pairs in one message's walk and more

@@ -13,6 +13,7 @@
 #include "server/call_stop.h"
 #include "server/grpc_status.h"
 #include "server/proto_convert.h"
+#include "server/table_rows_stream.h"
 #include "server/trip_convert.h"
 #include "server/walk_batch.h"
 #include "server/walk_table.h"
@@ -63,11 +64,17 @@ WalkServiceImpl::WireRulesByRequest WalkServiceImpl::WireRulesFor(const Limits& 
   }
   const auto& table = *walk::v1::TableRequest::descriptor();
   rules.table.type = &table;
+  rules.table_rows.type = &table;
   for (const char* side : {"sources", "targets"}) {
     rules.table.limits.push_back(LimitOn(
         table, side, limits.max_table_cells, "max-table-cells", side,
         absl::StrCat("a table holds at most ", limits.max_table_cells,
                      " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
+    rules.table_rows.limits.push_back(
+        LimitOn(table, side, limits.max_table_stream_cells, "max-table-stream-cells", side,
+                absl::StrCat("a streamed table holds at most ", limits.max_table_stream_cells,
+                             " cells (sources x targets); split it, or raise walkd's "
+                             "--max-table-stream-cells")));
   }
   // The others have no repeated field: only their unknown fields are counted.
   rules.walk.type = walk::v1::WalkRequest::descriptor();
@@ -169,15 +176,9 @@ void WalkServiceImpl::AnswerTrip(grpc::CallbackServerContext* context,
 void WalkServiceImpl::AnswerTable(grpc::CallbackServerContext* context,
                                   const walk::v1::TableRequest& request,
                                   walk::v1::TableResponse* response, Finish finish) {
-  const std::uint64_t sources = request.sources_size(), targets = request.targets_size();
-  if (sources == 0 || targets == 0) {
-    finish(absl::InvalidArgumentError(sources == 0 ? "sources: required" : "targets: required"));
-    return;
-  }
-  if (sources * targets > limits_.max_table_cells) {
-    finish(absl::ResourceExhaustedError(
-        absl::StrCat("max-table-cells: a table holds at most ", limits_.max_table_cells,
-                     " walks (sources x targets); split it, or raise walkd's --max-table-cells")));
+  if (absl::Status size = CheckTableSize(request, limits_.max_table_cells, "max-table-cells");
+      !size.ok()) {
+    finish(size);
     return;
   }
   StartTable(context, request, response, std::move(finish),
@@ -186,6 +187,47 @@ void WalkServiceImpl::AnswerTable(grpc::CallbackServerContext* context,
               .answerer = answerer_,
               .pool = pool_,
               .max_reply_bytes = limits_.max_reply_bytes});
+}
+
+absl::Status WalkServiceImpl::CheckTableSize(const walk::v1::TableRequest& request,
+                                             std::uint64_t limit, const char* limit_name) {
+  const std::uint64_t sources = request.sources_size(), targets = request.targets_size();
+  if (sources == 0 || targets == 0) {
+    return absl::InvalidArgumentError(sources == 0 ? "sources: required" : "targets: required");
+  }
+  if (sources * targets > limit) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(limit_name, ": a table holds at most ", limit,
+                     " walks (sources x targets); split it, or raise walkd's --", limit_name));
+  }
+  return absl::OkStatus();
+}
+
+grpc::ServerWriteReactor<grpc::ByteBuffer>* WalkServiceImpl::TableRows(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request_bytes) {
+  absl::Status refused = auth_.Check(*context, Access::kRead);
+  walk::v1::TableRequest request;
+  if (refused.ok()) refused = ReadWireMessage(*request_bytes, wire_.table_rows, &request).status;
+  if (refused.ok()) {
+    refused = CheckTableSize(request, limits_.max_table_stream_cells, "max-table-stream-cells");
+  }
+  if (!refused.ok()) {
+    metrics_.RecordRequest("TableRows", GrpcCodeName(ToGrpcStatus(refused).error_code()), 0.0);
+    return new RefusedWriteStream(ToGrpcStatus(refused));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  WalkMetrics& metrics = metrics_;
+  return TableRowsStream::Start(
+      context, std::move(request), StopOf(context, stopping_, limits_.max_search_expansions),
+      {.worlds = worlds_,
+       .answerer = answerer_,
+       .pool = pool_,
+       .max_reply_bytes = limits_.max_reply_bytes},
+      [start, &metrics](const grpc::Status& status) {
+        metrics.RecordRequest(
+            "TableRows", GrpcCodeName(status.error_code()),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      });
 }
 
 void WalkServiceImpl::AnswerFloors(grpc::CallbackServerContext* /*context*/,
@@ -259,6 +301,7 @@ void WalkServiceImpl::AnswerInfo(grpc::CallbackServerContext* /*context*/,
   response->set_version(WALKD_VERSION);
   walk::v1::Limits* limits = response->mutable_limits();
   limits->set_max_table_cells(limits_.max_table_cells);
+  limits->set_max_table_stream_cells(limits_.max_table_stream_cells);
   limits->set_max_pairs_per_message(limits_.batch.max_pairs_per_message);
   limits->set_max_block_pairs(limits_.batch.max_block_pairs);
   limits->set_max_floor_columns(limits_.max_floor_columns);

@@ -28,15 +28,17 @@ using RawWalkService = walk::v1::WalkService::WithRawCallbackMethod_Walk<
         walk::v1::WalkService::WithRawCallbackMethod_Floors<
             walk::v1::WalkService::WithRawCallbackMethod_WalkBatch<
                 walk::v1::WalkService::WithRawCallbackMethod_Table<
-                    walk::v1::WalkService::WithRawCallbackMethod_Info<
-                        walk::v1::WalkService::WithRawCallbackMethod_Trip<
-                            walk::v1::WalkService::Service>>>>>>>;
+                    walk::v1::WalkService::WithRawCallbackMethod_TableRows<
+                        walk::v1::WalkService::WithRawCallbackMethod_Info<
+                            walk::v1::WalkService::WithRawCallbackMethod_Trip<
+                                walk::v1::WalkService::Service>>>>>>>>;
 
 class WalkServiceImpl final : public RawWalkService {
  public:
   // What bounds the service's calls: walkd's options, read once.
   struct Limits {
-    std::uint64_t max_table_cells = 10000;  // walks one Table call may hold
+    std::uint64_t max_table_cells = 10000;           // walks one Table call may hold
+    std::uint64_t max_table_stream_cells = 4000000;  // cells one TableRows stream may hold
     // Surfaces or nodes one search may expand (nav::SearchStop::budget).
     std::uint64_t max_search_expansions = std::uint64_t{1} << 26;
     // Columns one Floors call may ask for; bytes a reply may take (under a client's 4 MiB).
@@ -85,6 +87,8 @@ class WalkServiceImpl final : public RawWalkService {
   grpc::ServerUnaryReactor* Table(grpc::CallbackServerContext* context,
                                   const grpc::ByteBuffer* request,
                                   grpc::ByteBuffer* response) override;
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* TableRows(grpc::CallbackServerContext* context,
+                                                        const grpc::ByteBuffer* request) override;
   grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* context,
                                  const grpc::ByteBuffer* request,
                                  grpc::ByteBuffer* response) override;
@@ -105,7 +109,7 @@ class WalkServiceImpl final : public RawWalkService {
                                            Finish finish);
   // What each request may carry on the wire (server/wire_count.h).
   struct WireRulesByRequest {
-    WireRules walk, path, floors, batch, table, info, trip;
+    WireRules walk, path, floors, batch, table, table_rows, info, trip;
   };
   static WireRulesByRequest WireRulesFor(const Limits& limits);
 
@@ -123,6 +127,9 @@ class WalkServiceImpl final : public RawWalkService {
                     walk::v1::FloorsResponse* response, Finish finish);
   void AnswerTable(grpc::CallbackServerContext* context, const walk::v1::TableRequest& request,
                    walk::v1::TableResponse* response, Finish finish);
+  // What a table's size must meet: RESOURCE_EXHAUSTED naming `limit_name` past `limit` cells.
+  static absl::Status CheckTableSize(const walk::v1::TableRequest& request, std::uint64_t limit,
+                                     const char* limit_name);
   void AnswerInfo(grpc::CallbackServerContext* context, const walk::v1::InfoRequest& request,
                   walk::v1::InfoResponse* response, Finish finish);
   void AnswerTrip(grpc::CallbackServerContext* context, const walk::v1::TripRequest& request,

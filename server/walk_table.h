@@ -1,15 +1,19 @@
-// Table: sources x targets answered as a matrix on the search pool. A first task finds the world
-// and, where the CCH answers (the grid's band 0, or a band pricing no danger, on a prepared
-// profile), builds the targets' side of the many-to-many (nav/abstract/abstract_table.h); then a
-// task per source row answers its cells through the StoreFirstAnswerer, as Walk answers them:
-// the store first, then the row's known walks before any search. Whole walks (want_walks) are
-// routed and kept as Walk's are, without the many-to-many.
+// Table and TableRows: sources x targets answered as a matrix on the search pool. A first task
+// finds the world and, where the CCH answers (the grid's band 0, or a band pricing no danger, on
+// a prepared profile), builds the targets' side of the many-to-many
+// (nav/abstract/abstract_table.h); then a task per source row answers its cells through the
+// StoreFirstAnswerer, as Walk answers them: the store first, then the row's known walks before
+// any search. Whole walks (want_walks) are routed and kept as Walk's are, without the
+// many-to-many. Table replies once; TableRows streams the rows (server/table_rows_stream.h).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "absl/status/status.h"
+#include "nav/abstract/abstract_table.h"
 #include "nav/search/search_stop.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
@@ -29,6 +33,41 @@ struct TableServices {
   SearchPool& pool;
   std::uint64_t max_reply_bytes;
 };
+
+// One table's work, shared by its rows (on several pool threads at once): the request, the
+// call's stop, and the many-to-many's targets with the world they borrow.
+class TableWork {
+ public:
+  // Borrows `request` and `context`, which must outlive the work's last row.
+  TableWork(const walk::v1::TableRequest& request, grpc::CallbackServerContext* context,
+            nav::SearchStop stop, const TableServices& services)
+      : request_(request), context_(context), stop_(std::move(stop)), services_(services) {}
+
+  const walk::v1::TableRequest& request() const { return request_; }
+  std::uint64_t targets() const { return static_cast<std::uint64_t>(request_.targets_size()); }
+  const TableServices& services() const { return services_; }
+  // Builds the many-to-many's targets where the CCH answers (else rows walk cell by cell); run
+  // once, on a pool thread, before any row.
+  void BuildTargets(nav::Searchers& searchers);
+  // Answers source row `s` into cells `first_cell` .. first_cell + targets() - 1 of `out`
+  // (sized), and its whole walks when asked; counts what the store answered in *stored. The
+  // first cell's error names the cell; CANCELLED once the call is.
+  absl::Status AnswerRow(std::uint64_t s, nav::Searchers& searchers, walk::v1::TableResponse* out,
+                         int first_cell, std::uint64_t* stored) const;
+
+ private:
+  std::unique_ptr<nav::AbstractTable::Row> RowOf(std::uint64_t s, nav::Searchers& searchers) const;
+
+  const walk::v1::TableRequest& request_;
+  grpc::CallbackServerContext* const context_;
+  const nav::SearchStop stop_;
+  const TableServices services_;
+  std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table
+  std::unique_ptr<nav::AbstractTable> table_;
+};
+
+// Sizes `out`'s matrix (and its walks, when asked) for `rows` rows of `request`.
+void SizeTableCells(const walk::v1::TableRequest& request, int rows, walk::v1::TableResponse* out);
 
 // Answers `request` (its size already checked) into `response` on the pool and calls `finish`
 // exactly once, from the last row: the first cell's error (naming the cell and the field), a

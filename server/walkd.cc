@@ -383,6 +383,7 @@ void Walkd::Parts::CreateWalkService() {
   trips = std::make_unique<TripPlanner>(worlds, *answerer);
   WalkServiceImpl::Limits limits;
   limits.max_table_cells = options.max_table_cells;
+  limits.max_table_stream_cells = options.max_table_stream_cells;
   limits.max_search_expansions = options.max_search_expansions;
   limits.max_floor_columns = options.max_floor_columns;
   limits.max_reply_bytes = options.max_reply_bytes;

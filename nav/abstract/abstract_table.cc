@@ -81,13 +81,15 @@ absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, Ce
   return why;
 }
 
-std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSearch& search) const {
+std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSearch& search,
+                                                         bool want_yards) const {
   if (!active()) return nullptr;
   const CchMetric& metric = *hierarchy_.metric;
   const std::vector<float>& yards = hierarchy_.graph->prices[hierarchy_.profile].yards;
   std::unique_ptr<Row> row(new Row(this, from, hierarchy_.yard_sums->Take([&] {
     return std::make_unique<CchSlotSum>(metric, std::span<const float>(yards));
   })));
+  row->want_yards_ = want_yards;
   const Cch& cch = *hierarchy_.cch;
   LeasePool<CchQueries>::Lease queries =
       hierarchy_.queries->Take([&cch] { return std::make_unique<CchQueries>(cch); });
@@ -115,7 +117,7 @@ bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId 
   const CchMeeting& m = meetings_[target->second];
   *seconds = m.cost;
   *yards = 0.0;
-  if (!m.found()) return true;
+  if (!m.found() || !want_yards_) return true;
   const Cch& cch = *t.hierarchy_.cch;
   const CchSide& goal_side = t.target_sides_[target->second];
   CchSlotSum& sum = *sum_;

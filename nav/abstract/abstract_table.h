@@ -39,8 +39,9 @@ class AbstractTable {
   // Whether rows know walks (the table was built over a hierarchy).
   bool active() const { return buckets_ != nullptr; }
   // Source `from`'s row on the table's continent: its start leg (cached, or searched with
-  // `search`), its forward side, and the buckets scanned; null when inactive.
-  std::unique_ptr<Row> RowOf(SurfaceId from, CellSearch& search) const;
+  // `search`), its forward side, and the buckets scanned; null when inactive. Without
+  // `want_yards` its walks' yards are 0 (their paths are not unpacked).
+  std::unique_ptr<Row> RowOf(SurfaceId from, CellSearch& search, bool want_yards = true) const;
   // Bytes held: the targets' sides and the buckets.
   std::uint64_t MemoryBytes() const;
 
@@ -77,6 +78,7 @@ class AbstractTable::Row final : public KnownWalks {
 
   const AbstractTable* table_;
   SurfaceId from_;
+  bool want_yards_ = true;
   LeasePool<CchSlotSum>::Lease sum_;
   std::shared_ptr<const Leg> leg_;
   CchSide side_;

@@ -138,7 +138,12 @@ def check_table(c):
     walks = c.table("default", sources, targets, profile="neutral", want_walks=True)
     h.require(len(walks.walks) == 6 and walks.walks[5].seconds == walks.seconds[5],
               f"table with want_walks: {len(walks.walks)} walks")
-    h.ok("table 2 x 3 (a matrix; with want_walks, whole walks) equal to the walks one by one")
+    rows = list(c.table_rows("default", sources, targets, profile="neutral"))
+    streamed = [x for message in rows for x in message.seconds]
+    h.require(rows[0].first_source == 0 and streamed == list(table.seconds),
+              f"table_rows: {len(rows)} messages, {streamed} against {list(table.seconds)}")
+    h.ok("table 2 x 3 (a matrix; with want_walks, whole walks; streamed by rows) equal to the "
+         "walks one by one")
 
 
 def check_live_worlds(c, grpc):

@@ -559,6 +559,83 @@ TEST(WalkdStoreTest, TablesAnswerSourcesByTargetsWithinTheirLimit) {
   std::filesystem::remove_all(data);
 }
 
+// TableRows streams a table's rows in order, as many a message as --max-reply-bytes lets; each
+// row equals the one-row Table, and the stream's own limit is Info's and names its flag.
+TEST(WalkdStoreTest, TableRowsStreamsTheRowsInOrderWithinTheirLimit) {
+  constexpr int kSources = 50, kTargets = 60;
+  const std::string data = MakeTempDir("table-rows");
+  Walkd walkd = Start(data, {"--max-reply-bytes", "65536", "--max-table-stream-cells", "3000"});
+  client::WalkClient client(walkd.address, 60.0);
+  ASSERT_TRUE(WaitServing(client));
+  walk::v1::InfoResponse info;
+  ASSERT_TRUE(client.Info(&info).ok());
+  ASSERT_EQ(info.limits().max_table_stream_cells(), 3000u);
+  auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
+  auto stub = walk::v1::WalkService::NewStub(channel);
+  walk::v1::TableRequest request;
+  request.set_world("default");
+  request.set_profile("neutral");
+  const std::vector<walk::v1::WalkRequest> places = Pairs(kTargets, 10);
+  for (int s = 0; s < kSources; ++s) *request.add_sources() = places[s].from();
+  for (int t = 0; t < kTargets; ++t) *request.add_targets() = places[t].to();
+  std::vector<walk::v1::TableResponse> messages;
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+    auto reader = stub->TableRows(&context, request);
+    for (walk::v1::TableResponse message; reader->Read(&message);) messages.push_back(message);
+    const grpc::Status status = reader->Finish();
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  walk::v1::TableResponse table;  // the same matrix in one reply (about 54 KB)
+  ASSERT_TRUE(client.Table(request, &table).ok());
+  // Rows of 60 cells of about 18 bytes, in three quarters of 64 KiB: 40 rows a message.
+  EXPECT_EQ(messages.size(), 2u);
+  int next_cell = 0;
+  for (const walk::v1::TableResponse& message : messages) {
+    EXPECT_EQ(message.first_source() * kTargets, static_cast<std::uint32_t>(next_cell));
+    ASSERT_EQ(message.seconds_size() % kTargets, 0);
+    ASSERT_EQ(message.status_size(), message.seconds_size());
+    ASSERT_EQ(message.yards_size(), message.seconds_size());
+    EXPECT_LE(message.ByteSizeLong(), 65536u);
+    for (int i = 0; i < message.seconds_size(); ++i, ++next_cell) {
+      EXPECT_EQ(message.status(i), table.status(next_cell)) << "cell " << next_cell;
+      EXPECT_EQ(message.method(i), table.method(next_cell)) << "cell " << next_cell;
+      EXPECT_NEAR(message.seconds(i), table.seconds(next_cell),
+                  1e-9 * std::max(1.0, table.seconds(next_cell)));
+      EXPECT_NEAR(message.yards(i), table.yards(next_cell),
+                  1e-6 * std::max(1.0, table.yards(next_cell)));
+    }
+  }
+  EXPECT_EQ(next_cell, kSources * kTargets);
+  // Seconds alone: the same seconds, no yards.
+  walk::v1::TableRequest seconds_request = request;
+  seconds_request.set_seconds_only(true);
+  walk::v1::TableResponse seconds_only;
+  ASSERT_TRUE(client.Table(seconds_request, &seconds_only).ok());
+  ASSERT_EQ(seconds_only.seconds_size(), kSources * kTargets);
+  for (int cell = 0; cell < kSources * kTargets; ++cell) {
+    EXPECT_EQ(seconds_only.status(cell), table.status(cell)) << "cell " << cell;
+    EXPECT_NEAR(seconds_only.seconds(cell), table.seconds(cell),
+                1e-9 * std::max(1.0, table.seconds(cell)));
+    EXPECT_EQ(seconds_only.yards(cell), 0.0) << "cell " << cell;
+  }
+  // One more source: over the stream's limit, refused before any row.
+  *request.add_sources() = places[0].to();
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  auto reader = stub->TableRows(&context, request);
+  walk::v1::TableResponse message;
+  EXPECT_FALSE(reader->Read(&message));
+  const grpc::Status over = reader->Finish();
+  EXPECT_EQ(over.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(over.error_message().find("max-table-stream-cells"), std::string::npos)
+      << over.error_message();
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
 // A table's cells are the walks asked alone, in band 0 (the many-to-many) and band 20 (walk by
 // walk). Cells the many-to-many answered carry no zone cells, so they are never stored: a walk
 // asked after the table is routed again, while every other cell's walk was kept.

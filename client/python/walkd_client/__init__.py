@@ -139,14 +139,27 @@ class WalkdClient:
                           self.walk_request(world, from_point, to_point, **fields), timeout_s)
 
     def table(self, world, sources, targets, *, profile="", band=0, continent=0, want_walks=False,
-              timeout_s=None):
+              seconds_only=False, timeout_s=None):
         """Every source against every target: a TableResponse, a matrix row-major (status,
-        seconds, yards, method per cell); with want_walks also every cell's whole walk."""
+        seconds, yards, method per cell); with want_walks also every cell's whole walk; with
+        seconds_only no yards (0), which saves unpacking the cells' walks."""
         request = self.pb.TableRequest(world=world, profile=profile, band=band,
                                        sources=[place(s, continent) for s in sources],
                                        targets=[place(t, continent) for t in targets],
-                                       want_walks=want_walks)
+                                       want_walks=want_walks, seconds_only=seconds_only)
         return self._call(self.walk_stub.Table, request, timeout_s)
+
+    def table_rows(self, world, sources, targets, *, profile="", band=0, continent=0,
+                   want_walks=False, seconds_only=False, timeout_s=3600.0):
+        """The same matrix streamed by rows (TableRows), for tables larger than one reply:
+        yields TableResponse messages of whole rows in order, each row `len(targets)` cells,
+        the message's first row in `first_source`. timeout_s: the deadline of the whole
+        stream."""
+        request = self.pb.TableRequest(world=world, profile=profile, band=band,
+                                       sources=[place(s, continent) for s in sources],
+                                       targets=[place(t, continent) for t in targets],
+                                       want_walks=want_walks, seconds_only=seconds_only)
+        yield from self.walk_stub.TableRows(request, timeout=timeout_s, metadata=self._metadata)
 
     def info(self, *, timeout_s=None):
         """The worlds walkd holds, its profiles and bands: an InfoResponse."""

@@ -14,35 +14,18 @@
 #include "nav/abstract/cell_search.h"
 #include "nav/check/abstract_check.h"
 #include "nav/cost/danger.h"
-#include "nav/demo/demo_world.h"
 #include "nav/import/movingai.h"
 #include "nav/query/snap.h"
 #include "nav/query/walk_pipeline.h"
+#include "tests/nav/abstract/demo_abstract.h"
 #include "tests/nav/ascii_grid.h"
 #include "tests/nav/mesh_world.h"
 
 namespace walk::nav {
 namespace {
 
-// The 2 x 2-tile demo world (floors, lifts, zones, towns, roads, water, forest, steep ground).
-const World& DemoWorld() {
-  static const World* world = [] {
-    DemoOptions options;
-    options.tiles_x = options.tiles_y = 2;
-    auto generated = GenerateDemoWorld(options);
-    EXPECT_TRUE(generated.ok()) << generated.status();
-    return new World(generated.ok() ? *std::move(generated) : World());
-  }();
-  return *world;
-}
-
-AbstractGraph Prepare(const World& world, std::vector<std::string> profiles) {
-  AbstractGraphOptions options;
-  options.profiles = std::move(profiles);
-  auto graph = BuildAbstractGraph(world, options);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return graph.ok() ? *std::move(graph) : AbstractGraph();
-}
+using testing::DemoWorld;
+using testing::Prepare;
 
 // Random pairs of surfaces in one region and different cells: CCH and Dijkstra costs agree.
 void ExpectSearchesAgree(const World& world, const AbstractRouter& router,

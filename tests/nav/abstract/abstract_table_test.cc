@@ -8,31 +8,15 @@
 
 #include "gtest/gtest.h"
 #include "nav/abstract/abstract_graph.h"
-#include "nav/demo/demo_world.h"
 #include "nav/query/snap.h"
 #include "nav/query/walk_pipeline.h"
+#include "tests/nav/abstract/demo_abstract.h"
 
 namespace walk::nav {
 namespace {
 
-const World& DemoWorld() {
-  static const World* world = [] {
-    DemoOptions options;
-    options.tiles_x = options.tiles_y = 2;
-    auto generated = GenerateDemoWorld(options);
-    EXPECT_TRUE(generated.ok()) << generated.status();
-    return new World(generated.ok() ? *std::move(generated) : World());
-  }();
-  return *world;
-}
-
-AbstractGraph Prepare(const World& world, std::vector<std::string> profiles) {
-  AbstractGraphOptions options;
-  options.profiles = std::move(profiles);
-  auto graph = BuildAbstractGraph(world, options);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return graph.ok() ? *std::move(graph) : AbstractGraph();
-}
+using testing::DemoWorld;
+using testing::Prepare;
 
 // Random places over continent 0, a few of them off the map.
 std::vector<Place> RandomPlaces(const World& world, int count, std::mt19937_64& random) {
@@ -55,7 +39,7 @@ SurfaceId SnappedSurface(const World& world, const Place& place) {
   return snap.status == WalkStatus::kOk ? snap.end.surface : kInvalidId;
 }
 
-TEST(AbstractTableTest, EveryCellIsTheWalkAskedAlone) {
+TEST(AbstractTableTest, EveryCellIsTheWalkAskedAloneWithItsYardsWhenAsked) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
   const AbstractRouter router(world, Prepare(world, {"neutral", "shortest"}), 64 << 20);
@@ -78,6 +62,8 @@ TEST(AbstractTableTest, EveryCellIsTheWalkAskedAlone) {
       const SurfaceId from = SnappedSurface(world, s);
       std::unique_ptr<AbstractTable::Row> row =
           from != kInvalidId ? (*table)->RowOf(from, searchers.abstract.cell) : nullptr;
+      std::unique_ptr<AbstractTable::Row> seconds_row =
+          from != kInvalidId ? (*table)->RowOf(from, searchers.abstract.cell, false) : nullptr;
       for (const Place& t : targets) {
         ++cells;
         searchers.abstract.known = nullptr;
@@ -86,8 +72,20 @@ TEST(AbstractTableTest, EveryCellIsTheWalkAskedAlone) {
         searchers.abstract.known = row.get();
         const absl::StatusOr<WalkAnswer> tabled =
             AnswerWalk(world, metric, s, t, searchers, options);
+        searchers.abstract.known = seconds_row.get();
+        const absl::StatusOr<WalkAnswer> seconds_only =
+            AnswerWalk(world, metric, s, t, searchers, options);
         searchers.abstract.known = nullptr;
         ASSERT_TRUE(alone.ok()) << alone.status();
+        ASSERT_TRUE(seconds_only.ok()) << seconds_only.status();
+        ASSERT_EQ(alone->status, seconds_only->status);
+        EXPECT_NEAR(alone->seconds, seconds_only->seconds, 1e-9 * std::max(1.0, alone->seconds));
+        // A row without yards leaves them 0 in the walks it knows, and only there.
+        if (seconds_only->zone_cells_left_out) {
+          EXPECT_EQ(seconds_only->yards, 0.0);
+        } else {
+          EXPECT_NEAR(seconds_only->yards, alone->yards, 1e-6 * std::max(1.0, alone->yards));
+        }
         ASSERT_TRUE(tabled.ok()) << tabled.status();
         ASSERT_EQ(alone->status, tabled->status);
         EXPECT_EQ(alone->method, tabled->method);
