@@ -32,47 +32,22 @@ class CchPatchBuilder {
  public:
   explicit CchPatchBuilder(const CchMetric& base) : base_(base), cch_(base.cch()) {}
 
-  // Lowers slot `slot` of arc `arc` (lower rank `r`) to `weight` by `via`, where cheaper.
+  // Lowers slot 2 * arc + d of arc `arc` (lower rank `r`) to `weight` by `via`, where cheaper.
   void Offer(std::uint32_t r, std::uint32_t arc, std::uint32_t d, double weight,
              std::uint32_t via) {
-    const std::uint32_t at = At(r);
-    const std::uint32_t k = patch_.first_[at] + (arc - patch_.first_arc_[at]);
-    if (!(weight < patch_.weight_[d][k])) return;
-    patch_.weight_[d][k] = weight;
-    patch_.via_[d][k] = via;
-    lowered_[k] = 1;
-    if (!queued_[at]) {
-      queued_[at] = 1;
-      heap_.push(r);
-    }
+    Lower(At(r), arc, d, weight, via);
   }
 
   // Pushes every lowered arc up its triangles, rank by rank, lowest first: a rank's arcs are
   // lowered only from ranks below it, so each is final when its rank is taken.
   void PushUp() {
-    const std::uint32_t* const head = cch_.head().data();
     while (!heap_.empty()) {
       const std::uint32_t v = heap_.top();
       heap_.pop();
       const std::uint32_t at = rank_at_.at(v);
       const std::uint32_t begin = cch_.first_out()[v], end = cch_.first_out()[v + 1];
-      const std::uint32_t base = patch_.first_[at];
       for (std::uint32_t x = begin; x < end; ++x) {
-        if (!lowered_[base + (x - begin)]) continue;
-        // Arc x = (v, a) in every triangle {v, a, b} it is a lower side of: with every other
-        // arc y = (v, b) of v, it bounds the arc between a and b through v.
-        for (std::uint32_t y = begin; y < end; ++y) {
-          if (y == x || (y < x && lowered_[base + (y - begin)])) continue;  // a pair once
-          const std::uint32_t lo = std::min(x, y), hi = std::max(x, y);     // heads ascending
-          const std::uint32_t z = cch_.FindArc(head[lo], head[hi]);
-          assert(z != kInvalidId);
-          const double lo_to_v = patch_.weight_[Cch::kBackward][base + (lo - begin)];
-          const double v_to_lo = patch_.weight_[Cch::kForward][base + (lo - begin)];
-          const double hi_to_v = patch_.weight_[Cch::kBackward][base + (hi - begin)];
-          const double v_to_hi = patch_.weight_[Cch::kForward][base + (hi - begin)];
-          Offer(head[lo], z, Cch::kForward, lo_to_v + v_to_hi, CchMetric::kViaMiddle | lo);
-          Offer(head[lo], z, Cch::kBackward, hi_to_v + v_to_lo, CchMetric::kViaMiddle | lo);
-        }
+        if (lowered_[patch_.first_[at] + (x - begin)]) PushArc(at, begin, end, x);
       }
     }
   }
@@ -102,6 +77,51 @@ class CchPatchBuilder {
   }
 
  private:
+  // Arc x = (v, a) of rank v (the patch's `at`-th, arcs [begin, end)) in every triangle
+  // {v, a, b} it is a lower side of: with every other arc y = (v, b) of v, it bounds the arc
+  // between a and b through v. A pair of two lowered arcs is pushed once, by the lower.
+  void PushArc(std::uint32_t at, std::uint32_t begin, std::uint32_t end, std::uint32_t x) {
+    const std::uint32_t* const head = cch_.head().data();
+    const std::uint32_t base = patch_.first_[at] - begin;  // + arc: its place in the patch
+    auto up = [&](std::uint32_t y) { return patch_.weight_[Cch::kForward][base + y]; };
+    auto down = [&](std::uint32_t y) { return patch_.weight_[Cch::kBackward][base + y]; };
+    const std::uint32_t a = head[x];
+    if (x + 1 < end) {
+      // The arcs of v above a: arc (a, b) among a's arcs, found in one pass (heads ascending,
+      // and v's above a are a's too).
+      const std::uint32_t at_a = At(a);
+      std::uint32_t z = cch_.first_out()[a];
+      for (std::uint32_t y = x + 1; y < end; ++y) {
+        while (head[z] != head[y]) ++z;
+        Lower(at_a, z, Cch::kForward, down(x) + up(y), CchMetric::kViaMiddle | x);
+        Lower(at_a, z, Cch::kBackward, down(y) + up(x), CchMetric::kViaMiddle | x);
+      }
+    }
+    for (std::uint32_t y = begin; y < x; ++y) {  // the arcs of v below a: arc (b, a)
+      if (lowered_[base + y]) continue;
+      const std::uint32_t b = head[y];
+      const std::uint32_t z = cch_.FindArc(b, a);
+      assert(z != kInvalidId);
+      const std::uint32_t at_b = At(b);
+      Lower(at_b, z, Cch::kForward, down(y) + up(x), CchMetric::kViaMiddle | y);
+      Lower(at_b, z, Cch::kBackward, down(x) + up(y), CchMetric::kViaMiddle | y);
+    }
+  }
+
+  // Lowers slot 2 * arc + d of the patch's `at`-th rank to `weight` by `via`, where cheaper.
+  void Lower(std::uint32_t at, std::uint32_t arc, std::uint32_t d, double weight,
+             std::uint32_t via) {
+    const std::uint32_t k = patch_.first_[at] + (arc - patch_.first_arc_[at]);
+    if (!(weight < patch_.weight_[d][k])) return;
+    patch_.weight_[d][k] = weight;
+    patch_.via_[d][k] = via;
+    lowered_[k] = 1;
+    if (!queued_[at]) {
+      queued_[at] = 1;
+      heap_.push(patch_.rank_[at]);
+    }
+  }
+
   // The index of rank r in the patch, its arcs copied from the base on first touch.
   std::uint32_t At(std::uint32_t r) {
     auto [it, added] = rank_at_.try_emplace(r, static_cast<std::uint32_t>(patch_.rank_.size()));
