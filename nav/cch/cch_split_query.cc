@@ -55,7 +55,6 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
   marks_[d].Collect(&visited_[d]);
   const Cch& cch = walk_.cch();
   CchAncestorWalk::Label* const label = walk_.labels();
-  assert(request.patch == nullptr);  // read by CchQuery alone
   const CchBound* const bound = request.bound;
   const CchEndpointArea other = request.other;
   const double below = request.below;
