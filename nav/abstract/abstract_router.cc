@@ -190,6 +190,16 @@ struct AbstractRouter::RouteState {
   std::shared_ptr<const ExemptPatch> exempt = nullptr;
 };
 
+namespace {
+
+// The patch the CCH search of `route` reads over its metric, or null.
+template <typename Route>
+const CchMetricPatch* PatchOf(const Route& route) {
+  return route.exempt != nullptr ? &route.exempt->patch : nullptr;
+}
+
+}  // namespace
+
 std::shared_ptr<const Leg> AbstractRouter::LegOf(const RouteState& route, bool backward,
                                                  CellSearch& search, SearchStats* stats) const {
   return LegAt(route.index, route.p, backward ? route.to : route.from, backward, search, stats);
@@ -447,7 +457,6 @@ void AbstractRouter::SearchCch(RouteState& route) const {
   // plain bound is as quick.
   const bool guessed = index.cch->arc_count() >= kGuessArcs;
   route.walk.method = Method::kCch;
-  if (route.exempt != nullptr) return SearchPatchedCch(route, bound, queries);
   if (route.cold && SearchColdCch(route, bound, queries, guessed)) return;
   FindLegs(route);
   AddEndpoints(*route.start, &route.sources, route.priced, route.exempt_a, route.exempt_b);
@@ -465,11 +474,16 @@ void AbstractRouter::SearchCch(RouteState& route) const {
                     .lower = BoundBetween(bound, *index.cch, route.sources, route.targets),
                     .sources = route.sources,
                     .targets = route.targets,
-                    .both = two_threads ? CchRunBoth(on_helper_) : CchRunBoth(CchOneAfterTheOther)},
+                    .both = two_threads ? CchRunBoth(on_helper_) : CchRunBoth(CchOneAfterTheOther),
+                    .patch = PatchOf(route)},
                    &route.arcs);
   } else {
-    result = queries.tree.Run(
-        metric, {.sources = route.sources, .targets = route.targets, .bound = &bound}, &route.arcs);
+    result = queries.tree.Run(metric,
+                              {.sources = route.sources,
+                               .targets = route.targets,
+                               .bound = &bound,
+                               .patch = PatchOf(route)},
+                              &route.arcs);
   }
   if (result.found) {
     route.seconds = result.cost;
@@ -501,18 +515,27 @@ bool AbstractRouter::SearchColdCch(RouteState& route, const CchBound& bound, Cch
     route.start = LegOf(route, /*backward=*/false, search, &helper_stats);
     AddEndpoints(*route.start, &route.sources, route.priced, route.exempt_a, route.exempt_b);
     split.Side(Cch::kForward, metric,
-               {.endpoints = route.sources, .bound = &bound, .other = goal_area, .below = below});
+               {.endpoints = route.sources,
+                .bound = &bound,
+                .other = goal_area,
+                .below = below,
+                .patch = PatchOf(route)});
   });
   if (ticket == 0) return false;
   route.goal = LegOf(route, /*backward=*/true, route.searcher.cell, &route.walk.stats);
   AddEndpoints(*route.goal, &route.targets, route.priced, route.exempt_a, route.exempt_b);
   split.Side(Cch::kBackward, metric,
-             {.endpoints = route.targets, .bound = &bound, .other = start_area, .below = below});
+             {.endpoints = route.targets,
+              .bound = &bound,
+              .other = start_area,
+              .below = below,
+              .patch = PatchOf(route)});
   helper_.Wait(ticket);
   route.walk.stats.nodes_expanded += helper_stats.nodes_expanded;
   // The helper has just finished (and spins a while): the path's way down unpacks there.
-  CchResult result = split.End(metric, below, &route.arcs,
-                               guessed ? CchRunBoth(on_helper_) : CchRunBoth(CchOneAfterTheOther));
+  CchResult result =
+      split.End(metric, below, &route.arcs,
+                guessed ? CchRunBoth(on_helper_) : CchRunBoth(CchOneAfterTheOther), PatchOf(route));
   if (guess_straight) {
     result = RetryUnguessed(queries.tree,
                             {.metric = metric,
@@ -520,7 +543,8 @@ bool AbstractRouter::SearchColdCch(RouteState& route, const CchBound& bound, Cch
                              .guess = guess,
                              .lower = straight,
                              .sources = route.sources,
-                             .targets = route.targets},
+                             .targets = route.targets,
+                             .patch = PatchOf(route)},
                             result, &route.arcs);
   }
   if (result.found) {
@@ -529,26 +553,6 @@ bool AbstractRouter::SearchColdCch(RouteState& route, const CchBound& bound, Cch
     route.target = result.target;
   }
   return true;
-}
-
-void AbstractRouter::SearchPatchedCch(RouteState& route, const CchBound& bound,
-                                      CchQueries& queries) const {
-  // The tree query alone: the split query reads no patch. The band-0 bound still holds, as
-  // exempting zones never prices an arc below its band-0 seconds.
-  FindLegs(route);
-  AddEndpoints(*route.start, &route.sources, route.priced, route.exempt_a, route.exempt_b);
-  AddEndpoints(*route.goal, &route.targets, route.priced, route.exempt_a, route.exempt_b);
-  const CchResult result = queries.tree.Run(*route.metric,
-                                            {.sources = route.sources,
-                                             .targets = route.targets,
-                                             .bound = &bound,
-                                             .patch = &route.exempt->patch},
-                                            &route.arcs);
-  if (result.found) {
-    route.seconds = result.cost;
-    route.source = result.source;
-    route.target = result.target;
-  }
 }
 
 void AbstractRouter::SearchDijkstra(RouteState& route) const {

@@ -220,17 +220,15 @@ class AbstractRouter {
   // When an end's zone is priced by the band whose metric `route` reads: the patch exempting the
   // ends' zones over it, cached or made here, set for the CCH search to read (held by `route`).
   void UseExemptPatch(RouteState& route, const BandMetricCache::Key& key) const;
-  // The search across the graph by the CCH (band 0, or a band's metric), and by the Dijkstra
-  // pricing danger.
+  // The search across the graph by the CCH (band 0, or a band's metric, through a patch
+  // exempting the ends' zones where it has one), and by the Dijkstra pricing danger.
   void SearchCch(RouteState& route) const;
   void SearchDijkstra(RouteState& route) const;
   // A cold walk's CCH search, pipelined with its legs on the helper thread; false (nothing
   // done) when the helper is busy.
   bool SearchColdCch(RouteState& route, const CchBound& bound, CchQueries& queries,
                      bool guessed) const;
-  // The CCH search of a walk whose band's metric is read through a patch exempting its ends'
-  // zones: both legs (the helper taking one of a cold walk's), then the tree query.
-  void SearchPatchedCch(RouteState& route, const CchBound& bound, CchQueries& queries) const;
+
   // When both ends share a tile: its own way (an A* that stays in the tile), which becomes the
   // walk when it is cheaper than the graph's (then true).
   bool WalkInTile(RouteState& route, bool want_steps) const;

@@ -31,7 +31,7 @@ struct CchRequest {
   // when no such way exists the result is not found (ask again without it).
   double below = kInfCost;
   // Optional, not owned: lowered weights over the metric's (nav/cch/cch_metric_patch.h), made
-  // over that metric. Read by CchQuery alone.
+  // over that metric.
   const CchMetricPatch* patch = nullptr;
 };
 

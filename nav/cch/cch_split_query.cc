@@ -17,7 +17,6 @@ CchSplitQuery::CchSplitQuery(CchAncestorWalk& walk)
 CchResult CchSplitQuery::Run(const CchMetric& metric, const CchRequest& request,
                              std::vector<std::uint32_t>* arc_path, CchRunBoth both) {
   Begin(metric);
-  assert(request.patch == nullptr);  // read by CchQuery alone
   const CchBound* const bound = request.bound;
   const Cch& cch = walk_.cch();
   const CchEndpointArea target_area =
@@ -30,16 +29,18 @@ CchResult CchSplitQuery::Run(const CchMetric& metric, const CchRequest& request,
              {.endpoints = request.sources,
               .bound = bound,
               .other = target_area,
-              .below = request.below});
+              .below = request.below,
+              .patch = request.patch});
       },
       [&] {
         Side(Cch::kBackward, metric,
              {.endpoints = request.targets,
               .bound = bound,
               .other = source_area,
-              .below = request.below});
+              .below = request.below,
+              .patch = request.patch});
       });
-  return End(metric, request.below, arc_path, both);
+  return End(metric, request.below, arc_path, both, request.patch);
 }
 
 void CchSplitQuery::Begin(const CchMetric& metric) {
@@ -66,6 +67,7 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
   const bool pruned = bound != nullptr && bound->cost_per_unit > 0.0;
+  std::uint32_t patched_from = 0;  // where the patch's next rank is looked for
   for (const std::uint32_t r : visited_[d]) {
     const double cost = label[r].cost[d];
     if (!(cost < below)) continue;
@@ -74,11 +76,16 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
                     below)) {
       continue;
     }
-    const std::uint32_t end = first_out[r + 1];
-    for (std::uint32_t x = first_out[r]; x < end; ++x) {
+    // r's weights, by arc less first_out[r]: the metric's, or the patch's.
+    const std::uint32_t begin = first_out[r], end = first_out[r + 1];
+    const double* weight[2] = {w + begin, w + begin};
+    if (request.patch != nullptr) {
+      request.patch->RankWeights(r, &patched_from, &weight[Cch::kForward], &weight[Cch::kBackward]);
+    }
+    for (std::uint32_t x = begin; x < end; ++x) {
       CchAncestorWalk::Label& to = label[head[x]];
       assert(walk_.Reached(head[x], d));  // upward: ancestors
-      const double reached = cost + w[x];
+      const double reached = cost + weight[d][x - begin];
       if (reached < to.cost[d]) {
         to.cost[d] = reached;
         to.pred_arc[d] = x;
@@ -88,7 +95,8 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
 }
 
 CchResult CchSplitQuery::End(const CchMetric& metric, double below,
-                             std::vector<std::uint32_t>* arc_path, CchRunBoth both) {
+                             std::vector<std::uint32_t>* arc_path, CchRunBoth both,
+                             const CchMetricPatch* patch) {
   if (arc_path != nullptr) arc_path->clear();
   // The cheapest meeting, the lowest rank among equals.
   double best = below;
@@ -102,7 +110,7 @@ CchResult CchSplitQuery::End(const CchMetric& metric, double below,
       meet = r;
     }
   }
-  return walk_.Conclude(metric, meet, best, arc_path, both);
+  return walk_.Conclude(metric, meet, best, arc_path, both, patch);
 }
 
 }  // namespace walk::nav

@@ -13,6 +13,7 @@
 #include "nav/cch/cch_ancestor_walk.h"
 #include "nav/cch/cch_bound.h"
 #include "nav/cch/cch_metric.h"
+#include "nav/cch/cch_metric_patch.h"
 #include "nav/cch/cch_path_unpacker.h"
 #include "nav/cch/cch_rank_marks.h"
 #include "nav/cch/cch_request.h"
@@ -49,6 +50,8 @@ class CchSplitQuery {
     const CchBound* bound = nullptr;
     CchEndpointArea other = {};
     double below = kInfCost;
+    // Optional, not owned: lowered weights over the metric's (CchRequest::patch).
+    const CchMetricPatch* patch = nullptr;
   };
   // Run in pieces, for a caller that sweeps each side on its own thread as soon as its
   // endpoints are known: Begin, then Side for each direction d (Cch::kForward, Cch::kBackward;
@@ -57,7 +60,7 @@ class CchSplitQuery {
   void Begin(const CchMetric& metric);
   void Side(std::uint32_t d, const CchMetric& metric, const SideRequest& request);
   CchResult End(const CchMetric& metric, double below, std::vector<std::uint32_t>* arc_path,
-                CchRunBoth both = CchOneAfterTheOther);
+                CchRunBoth both = CchOneAfterTheOther, const CchMetricPatch* patch = nullptr);
   // After Side(d): the ranks direction d swept, ascending, and their labels (direction d's
   // half, valid where walk().Reached(r, d)); until the next Begin.
   const std::vector<std::uint32_t>& visited(std::uint32_t d) const { return visited_[d]; }

@@ -28,6 +28,8 @@ struct GuessedCchRequest {
   const std::vector<CchEndpoint>& targets;
   // Runs the split query's two directions, and its path's two halves, where it finds threads.
   CchRunBoth both = CchOneAfterTheOther;
+  // Optional, not owned: lowered weights over `metric`'s (CchRequest::patch).
+  const CchMetricPatch* patch = nullptr;
 };
 
 // The guessed query: `split` under the guess's upper bound over `request.lower` (each direction

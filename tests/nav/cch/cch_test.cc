@@ -708,7 +708,8 @@ TEST(CchTest, ReusedQueryAnswersAsAFreshOne) {
 
 // A patch lowering the arcs inside a box of the plane (as exempting a zone does) and a few
 // arcs anywhere: every slot weighs what a full customization of the lowered weights gives, and
-// queries through the patch cost what the reference costs on them, their paths real ones.
+// queries through the patch (the tree query and the split one) cost what the reference costs on
+// them, their paths real ones.
 TEST(CchMetricPatchTest, LowersAsAFullCustomizationDoes) {
   std::mt19937_64 rng(12);
   const Graph g = GridGraph(9, 7, 3, rng);
@@ -716,6 +717,8 @@ TEST(CchMetricPatchTest, LowersAsAFullCustomizationDoes) {
   const std::vector<double> weights = RandomWeights(g, rng);
   const CchMetric base(cch, weights);
   Queries queries(cch);
+  CchSplitQuery split(cch);
+  std::vector<std::uint32_t> split_path;
   std::uniform_real_distribution<float> corner(0.0f, 7.0f);
   std::uniform_real_distribution<double> share(0.0, 1.0);
   std::bernoulli_distribution stray(0.01);
@@ -752,6 +755,12 @@ TEST(CchMetricPatchTest, LowersAsAFullCustomizationDoes) {
       if (!r.found) continue;
       EXPECT_TRUE(SameCost(r.cost, expected)) << r.cost << " vs " << expected;
       ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, lowered_weights, sources, targets, r, path));
+      // The split query reads the patch alike, each side on its own.
+      const CchResult s =
+          split.Run(base, {.sources = sources, .targets = targets, .patch = &patch}, &split_path);
+      ASSERT_TRUE(s.found);
+      EXPECT_TRUE(SameCost(s.cost, expected)) << s.cost << " vs " << expected;
+      ASSERT_NO_FATAL_FAILURE(ExpectPathCosts(g, lowered_weights, sources, targets, s, split_path));
     }
   }
 }
