@@ -1,7 +1,9 @@
 // walkgrid movingai-check: every scenario of a MovingAI .scen file, in-process, against its
 // optimal length. The exact walker is timed as walkd runs it: jump points where the map is a
 // plain octile grid (its tables built first and timed apart), else the fine-grid A*. The A* and
-// a plain Dijkstra are timed on samples of the same run, and must agree with it.
+// a plain Dijkstra are timed on samples of the same run, and must agree with it. With
+// `--search subgoal` the walker is the subgoal graph search instead (its graph built after the
+// jump tables and timed apart), and jump point search is timed beside it on the same scenarios.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "nav/import/movingai.h"
 #include "nav/search/fine_grid_astar.h"
 #include "nav/search/jump_point_search.h"
+#include "nav/search/subgoal_search.h"
 #include "nlohmann/json.hpp"
 
 namespace walk::client {
@@ -26,7 +29,9 @@ using Clock = std::chrono::steady_clock;
 
 struct CheckOptions {
   std::string map_path, scen_path;
-  std::string method = "auto";  // auto (jump points where they apply), astar
+  std::string method = "auto";         // auto (jump points where they apply), astar
+  std::string search = "jump_points";  // on plain octile grids: jump_points, subgoal
+  int jps_every = 1;
   int astar_every = 10;
   int baseline_every = 0;
   bool verbose = false;
@@ -49,9 +54,27 @@ std::string FileName(const std::string& path) {
 // What one run tallies.
 struct Tally {
   std::uint64_t matched = 0, mismatched = 0, unreachable = 0, disagreements = 0;
-  std::uint64_t nodes = 0, astar_nodes = 0, baseline_nodes = 0;
+  std::uint64_t nodes = 0, astar_nodes = 0, baseline_nodes = 0, jps_nodes = 0;
   std::vector<double> us, astar_us, us_astar_sampled, baseline_us, us_baseline_sampled;
+  std::vector<double> jps_us, us_jps_sampled;
 };
+
+double Sum(const std::vector<double>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0);
+}
+
+// Counts a disagreement between walkd's walker and another exact search on one scenario.
+void Compare(const nav::SearchResult& mine, const nav::SearchResult& other, const char* name,
+             std::size_t i, bool verbose, Tally* t) {
+  if (other.found == mine.found &&
+      std::abs(other.seconds - mine.seconds) <= 1e-9 * std::max(1.0, other.seconds)) {
+    return;
+  }
+  ++t->disagreements;
+  if (verbose)
+    std::fprintf(stderr, "scenario %zu: %s %.9f, walkd %.9f\n", i, name, other.seconds,
+                 mine.seconds);
+}
 
 // Scores one found (or not found) walk against the scenario's optimal length.
 void Score(const nav::ScenarioFile& file, std::size_t i, bool same_cell, const nav::SearchResult& r,
@@ -102,6 +125,15 @@ void AddSampledTimings(const Tally& t, nlohmann::ordered_json* out) {
     line["speedup_vs_baseline"] = Mean(t.baseline_us) / std::max(1e-9, Mean(t.us_baseline_sampled));
     line["baseline_nodes_expanded"] = t.baseline_nodes;
   }
+  if (!t.jps_us.empty()) {
+    line["jps_scenarios"] = t.jps_us.size();
+    line["jps_total_s"] = Sum(t.jps_us) * 1e-6;
+    line["jps_median_us"] = Median(t.jps_us);
+    line["jps_mean_us"] = Mean(t.jps_us);
+    line["mean_us_jps_sampled"] = Mean(t.us_jps_sampled);
+    line["speedup_vs_jps"] = Mean(t.jps_us) / std::max(1e-9, Mean(t.us_jps_sampled));
+    line["jps_nodes_expanded"] = t.jps_nodes;
+  }
 }
 
 int Run(const CheckOptions& o) {
@@ -122,7 +154,11 @@ int Run(const CheckOptions& o) {
     why_not = "the metric prices its ground unevenly";
     grid.reset();
   }
+  std::unique_ptr<const nav::SubgoalGraph> subgoals;
+  if (grid != nullptr && o.search == "subgoal") subgoals = nav::SubgoalGraph::Build(*grid);
+  const double per_column = metric.seconds_per_column() * multiplier;
   nav::JumpPointSearch jps;
+  nav::SubgoalSearch subgoal_search;
   nav::FineGridAStar astar;
   std::vector<nav::PathStep> steps;
   auto surface_at = [&](std::uint32_t x, std::uint32_t y) {
@@ -146,9 +182,11 @@ int Run(const CheckOptions& o) {
     // The walk's steps are produced, as a query that draws or smooths its walk needs them.
     auto t0 = Clock::now();
     const nav::SearchResult r =
-        grid != nullptr ? jps.FindWalk(*grid, c, world->column_yards,
-                                       metric.seconds_per_column() * multiplier, from, to, &steps)
-                        : astar.FindWalk(c, world->column_yards, metric, from, to, &steps);
+        subgoals != nullptr ? subgoal_search.FindWalk(*subgoals, c, world->column_yards, per_column,
+                                                      from, to, &steps)
+        : grid != nullptr
+            ? jps.FindWalk(*grid, c, world->column_yards, per_column, from, to, &steps)
+            : astar.FindWalk(c, world->column_yards, metric, from, to, &steps);
     const double us = Microseconds(t0);
     t.us.push_back(us);
     t.nodes += r.stats.nodes_expanded;
@@ -159,12 +197,16 @@ int Run(const CheckOptions& o) {
       t.astar_us.push_back(Microseconds(t0));
       t.us_astar_sampled.push_back(us);
       t.astar_nodes += a.stats.nodes_expanded;
-      if (a.found != r.found || std::abs(a.seconds - r.seconds) > 1e-9 * std::max(1.0, a.seconds)) {
-        ++t.disagreements;
-        if (o.verbose)
-          std::fprintf(stderr, "scenario %zu: A* %.9f, jump points %.9f\n", i, a.seconds,
-                       r.seconds);
-      }
+      Compare(r, a, "A*", i, o.verbose, &t);
+    }
+    if (subgoals != nullptr && o.jps_every > 0 && i % static_cast<std::size_t>(o.jps_every) == 0) {
+      t0 = Clock::now();
+      const nav::SearchResult j =
+          jps.FindWalk(*grid, c, world->column_yards, per_column, from, to, &steps);
+      t.jps_us.push_back(Microseconds(t0));
+      t.us_jps_sampled.push_back(us);
+      t.jps_nodes += j.stats.nodes_expanded;
+      Compare(r, j, "jump points", i, o.verbose, &t);
     }
     if (o.baseline_every > 0 && i % static_cast<std::size_t>(o.baseline_every) == 0) {
       t0 = Clock::now();
@@ -182,7 +224,7 @@ int Run(const CheckOptions& o) {
   line["matched"] = t.matched;
   line["mismatched"] = t.mismatched;
   line["unreachable"] = t.unreachable;
-  line["method"] = grid != nullptr ? "jump_points" : "fine_grid";
+  line["method"] = subgoals != nullptr ? "subgoals" : grid != nullptr ? "jump_points" : "fine_grid";
   if (grid != nullptr) {
     line["prepare_ms"] = grid->build_seconds() * 1e3;
     line["prepare_bytes"] = grid->MemoryBytes();
@@ -198,6 +240,13 @@ int Run(const CheckOptions& o) {
     line["mean_us_after_first"] = Mean(std::vector<double>(t.us.begin() + 1, t.us.end()));
   }
   line["total_s"] = total_s;
+  line["query_total_s"] = Sum(t.us) * 1e-6;  // walkd's walker alone, samples of others left out
+  if (subgoals != nullptr) {
+    line["subgoal_prepare_ms"] = subgoals->build_seconds() * 1e3;
+    line["subgoal_bytes"] = subgoals->MemoryBytes();
+    line["subgoals"] = subgoals->node_count();
+    line["subgoal_arcs"] = subgoals->arc_count();
+  }
   line["nodes_expanded"] = t.nodes;
   AddSampledTimings(t, &line);
   std::cout << line.dump() << std::endl;
@@ -215,6 +264,13 @@ void AddMovingAiCheckCommand(CLI::App& app) {
   cmd->add_option("--method", o->method,
                   "auto: jump points where the map allows them, else the A*; astar: the A* only")
       ->check(CLI::IsMember({"auto", "astar"}));
+  cmd->add_option("--search", o->search,
+                  "on plain octile grids: jump_points (jump point search), subgoal (A* over the "
+                  "subgoal graph, jump point search timed beside it)")
+      ->check(CLI::IsMember({"jump_points", "subgoal"}));
+  cmd->add_option("--jps-every", o->jps_every,
+                  "with --search subgoal, time jump point search on every Nth scenario and "
+                  "compare (0: never)");
   cmd->add_option(
       "--astar-every", o->astar_every,
       "with jump points, also time the A* on every Nth scenario and compare (0: never)");
