@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "client/walkgrid_commands.h"
+#include "nav/cch/subgoal_hierarchy.h"
 #include "nav/check/reference_dijkstra.h"
 #include "nav/cost/metric.h"
 #include "nav/import/movingai.h"
@@ -29,8 +30,9 @@ using Clock = std::chrono::steady_clock;
 
 struct CheckOptions {
   std::string map_path, scen_path;
-  std::string method = "auto";         // auto (jump points where they apply), astar
-  std::string search = "jump_points";  // on plain octile grids: jump_points, subgoal
+  std::string method = "auto";  // auto (jump points where they apply), astar
+  // On plain octile grids: jump_points, subgoal, subgoal_cch, subgoal_cch_perfect.
+  std::string search = "jump_points";
   int jps_every = 1;
   int astar_every = 10;
   int baseline_every = 0;
@@ -155,7 +157,11 @@ int Run(const CheckOptions& o) {
     grid.reset();
   }
   std::unique_ptr<const nav::SubgoalGraph> subgoals;
-  if (grid != nullptr && o.search == "subgoal") subgoals = nav::SubgoalGraph::Build(*grid);
+  if (grid != nullptr && o.search != "jump_points") subgoals = nav::SubgoalGraph::Build(*grid);
+  std::unique_ptr<const nav::SubgoalHierarchy> hierarchy;
+  if (subgoals != nullptr && o.search != "subgoal")
+    hierarchy = nav::SubgoalHierarchy::Build(*subgoals, o.search == "subgoal_cch_perfect");
+  nav::SubgoalHierarchySearch hierarchy_search;
   const double per_column = metric.seconds_per_column() * multiplier;
   nav::JumpPointSearch jps;
   nav::SubgoalSearch subgoal_search;
@@ -182,8 +188,10 @@ int Run(const CheckOptions& o) {
     // The walk's steps are produced, as a query that draws or smooths its walk needs them.
     auto t0 = Clock::now();
     const nav::SearchResult r =
-        subgoals != nullptr ? subgoal_search.FindWalk(*subgoals, c, world->column_yards, per_column,
-                                                      from, to, &steps)
+        hierarchy != nullptr  ? hierarchy_search.FindWalk(*hierarchy, c, world->column_yards,
+                                                          per_column, from, to, &steps)
+        : subgoals != nullptr ? subgoal_search.FindWalk(*subgoals, c, world->column_yards,
+                                                        per_column, from, to, &steps)
         : grid != nullptr
             ? jps.FindWalk(*grid, c, world->column_yards, per_column, from, to, &steps)
             : astar.FindWalk(c, world->column_yards, metric, from, to, &steps);
@@ -247,6 +255,13 @@ int Run(const CheckOptions& o) {
     line["subgoals"] = subgoals->node_count();
     line["subgoal_arcs"] = subgoals->arc_count();
   }
+  if (hierarchy != nullptr) {
+    line["method"] = "subgoal_hierarchy";
+    line["hierarchy_prepare_ms"] = hierarchy->build_seconds() * 1e3;
+    line["hierarchy_bytes"] = hierarchy->MemoryBytes();
+    line["hierarchy_arcs"] = hierarchy->cch().arc_count();
+    line["elimination_tree_height"] = hierarchy->cch().elimination_tree_height();
+  }
   line["nodes_expanded"] = t.nodes;
   AddSampledTimings(t, &line);
   std::cout << line.dump() << std::endl;
@@ -264,10 +279,13 @@ void AddMovingAiCheckCommand(CLI::App& app) {
   cmd->add_option("--method", o->method,
                   "auto: jump points where the map allows them, else the A*; astar: the A* only")
       ->check(CLI::IsMember({"auto", "astar"}));
-  cmd->add_option("--search", o->search,
-                  "on plain octile grids: jump_points (jump point search), subgoal (A* over the "
-                  "subgoal graph, jump point search timed beside it)")
-      ->check(CLI::IsMember({"jump_points", "subgoal"}));
+  cmd->add_option(
+         "--search", o->search,
+         "on plain octile grids: jump_points (jump point search), subgoal (A* over the "
+         "subgoal graph), subgoal_cch (a CCH over the subgoal graph), subgoal_cch_perfect (its "
+         "metric perfectly customized); with a subgoal search, jump point search is "
+         "timed beside it")
+      ->check(CLI::IsMember({"jump_points", "subgoal", "subgoal_cch", "subgoal_cch_perfect"}));
   cmd->add_option("--jps-every", o->jps_every,
                   "with --search subgoal, time jump point search on every Nth scenario and "
                   "compare (0: never)");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "nav/cch/subgoal_hierarchy.h"
 #include "nav/check/reference_dijkstra.h"
 #include "nav/cost/metric.h"
 #include "nav/import/movingai.h"
@@ -112,13 +113,15 @@ int CheckPairs(const std::vector<std::string>& rows, std::mt19937& rng, int pair
   const auto grid = JumpGrid::Build(c);
   EXPECT_NE(grid, nullptr);
   const auto graph = SubgoalGraph::Build(*grid);
+  const auto hierarchy = SubgoalHierarchy::Build(*graph, pairs % 2 == 0);
   const Metric metric = Shortest(world);
   double multiplier = 0.0;
   EXPECT_TRUE(grid->PricesUniformly(metric, &multiplier));
   const double per_column = metric.seconds_per_column() * multiplier;
   SubgoalSearch search;
+  SubgoalHierarchySearch hierarchy_search;
   JumpPointSearch jps;
-  std::vector<PathStep> steps;
+  std::vector<PathStep> steps, hierarchy_steps;
   int found = 0;
   for (int pair = 0; pair < pairs; ++pair) {
     const SurfaceId a = rng() % c.surface_count(), b = rng() % c.surface_count();
@@ -128,7 +131,13 @@ int CheckPairs(const std::vector<std::string>& rows, std::mt19937& rng, int pair
         search.FindWalk(*graph, c, world.column_yards, per_column, a, b, &steps);
     EXPECT_EQ(got.found, want.found) << "pair " << a << " -> " << b;
     EXPECT_EQ(got.found, jumps.found);
-    if (!want.found || !got.found) continue;
+    const SearchResult fast = hierarchy_search.FindWalk(*hierarchy, c, world.column_yards,
+                                                        per_column, a, b, &hierarchy_steps);
+    EXPECT_EQ(fast.found, want.found) << "pair " << a << " -> " << b;
+    if (!want.found || !got.found || !fast.found) continue;
+    EXPECT_NEAR(fast.seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
+        << "pair " << a << " -> " << b;
+    ExpectWalk(c, hierarchy_steps, a, b, fast.yards);
     ++found;
     EXPECT_NEAR(got.seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
         << "pair " << a << " -> " << b;
@@ -218,11 +227,13 @@ TEST_P(SubgoalSearchMapTest, ScenariosMatchTheirOptimalLengthAndJumpPoints) {
   const auto grid = JumpGrid::Build(c);
   ASSERT_NE(grid, nullptr);
   const auto graph = SubgoalGraph::Build(*grid);
-  std::printf("%s: %u subgoals, %llu arcs, built in %.1f ms (jump tables %.1f ms)\n",
-              GetParam().c_str(), graph->node_count(),
-              static_cast<unsigned long long>(graph->arc_count()), graph->build_seconds() * 1e3,
-              grid->build_seconds() * 1e3);
+  const auto hierarchy = SubgoalHierarchy::Build(*graph);
+  std::printf(
+      "%s: %u subgoals, %llu arcs, built in %.1f ms (jump tables %.1f ms, hierarchy %.1f ms)\n",
+      GetParam().c_str(), graph->node_count(), static_cast<unsigned long long>(graph->arc_count()),
+      graph->build_seconds() * 1e3, grid->build_seconds() * 1e3, hierarchy->build_seconds() * 1e3);
   SubgoalSearch search;
+  SubgoalHierarchySearch hierarchy_search;
   JumpPointSearch jps;
   std::vector<PathStep> steps;
   int checked = 0;
@@ -235,6 +246,11 @@ TEST_P(SubgoalSearchMapTest, ScenariosMatchTheirOptimalLengthAndJumpPoints) {
     EXPECT_NEAR(got.yards, s.optimal_length, file->Tolerance(s.optimal_length)) << "scenario " << i;
     EXPECT_NEAR(got.yards, jumps.yards, 1e-9 * std::max(1.0, jumps.yards)) << "scenario " << i;
     ExpectWalk(c, steps, a, b, got.yards);
+    const SearchResult fast =
+        hierarchy_search.FindWalk(*hierarchy, c, world->column_yards, 1.0, a, b, &steps);
+    ASSERT_TRUE(fast.found) << "scenario " << i;
+    EXPECT_NEAR(fast.yards, jumps.yards, 1e-9 * std::max(1.0, jumps.yards)) << "scenario " << i;
+    ExpectWalk(c, steps, a, b, fast.yards);
     ++checked;
   }
   EXPECT_GT(checked, 0);

@@ -1,0 +1,83 @@
+// Exact walks at subgoal-hierarchy speed: a customizable contraction hierarchy (cch.h) over the
+// subgoal graph of a plain octile grid (nav/search/subgoal_graph.h), as 2019-SGCH-JPD contracts
+// its subgoal graph, but in a nested-dissection order and customized once with the arcs' octile
+// lengths. A walk joins the start and the goal to their direct-h-reachable subgoals by the
+// diagonal-first scan, answers the direct walk when the start sees the goal, and else asks the
+// elimination-tree query (CchQuery) for the cheapest way between the two sets of subgoals; the
+// hierarchy's arcs unpack to subgoal arcs, and those refine into cells.
+//
+// SubgoalHierarchy is built once per grid and is immutable and shared across threads; it keeps a
+// pointer to the SubgoalGraph, which must outlive it. SubgoalHierarchySearch is one per thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "nav/cch/cch.h"
+#include "nav/cch/cch_bound.h"
+#include "nav/cch/cch_metric.h"
+#include "nav/cch/cch_query.h"
+#include "nav/search/fine_grid_astar.h"
+#include "nav/search/subgoal_graph.h"
+
+namespace walk::nav {
+
+class SubgoalHierarchy {
+ public:
+  // Orders, contracts and customizes `graph` on one thread; `perfect` as CchMetric's.
+  static std::unique_ptr<const SubgoalHierarchy> Build(const SubgoalGraph& graph,
+                                                       bool perfect = false);
+
+  const SubgoalGraph& graph() const { return *graph_; }
+  const Cch& cch() const { return *cch_; }
+  const CchMetric& metric() const { return *metric_; }
+  const CchBound& bound() const { return bound_; }
+  // The subgoal an input arc (a subgoal arc) leaves from; its head is graph().head()[arc].
+  std::uint32_t tail(std::uint32_t arc) const { return tail_[arc]; }
+  // Bytes held (the graph's not counted), and the seconds Build took.
+  std::uint64_t MemoryBytes() const;
+  double build_seconds() const { return build_seconds_; }
+
+ private:
+  SubgoalHierarchy() = default;
+
+  const SubgoalGraph* graph_ = nullptr;
+  std::vector<std::uint32_t> tail_;  // per subgoal arc
+  std::vector<float> rank_x_, rank_y_;
+  std::unique_ptr<Cch> cch_;
+  std::unique_ptr<CchMetric> metric_;
+  CchBound bound_;
+  double build_seconds_ = 0.0;
+};
+
+class SubgoalHierarchySearch {
+ public:
+  SubgoalHierarchySearch() = default;
+  SubgoalHierarchySearch(const SubgoalHierarchySearch&) = delete;
+  SubgoalHierarchySearch& operator=(const SubgoalHierarchySearch&) = delete;
+
+  // The cheapest walk from surface `from` to surface `to` of `continent` (which the graph's
+  // JumpGrid was built from), as JumpPointSearch::FindWalk for the other parameters; the result's
+  // nodes_expanded counts the subgoals the two scans found. The query's buffers are sized to the
+  // first hierarchy searched and sized again when another is.
+  SearchResult FindWalk(const SubgoalHierarchy& hierarchy, const Continent& continent,
+                        double column_yards, double seconds_per_column, SurfaceId from,
+                        SurfaceId to, std::vector<PathStep>* path = nullptr);
+
+ private:
+  // The subgoals a scan from `cell` finds as endpoints (the cell itself when it is one); the
+  // columns to `extra` where the scan sees it first, else kInfCost.
+  double Endpoints(const SubgoalGraph& graph, std::uint32_t cell, std::uint32_t extra,
+                   std::vector<CchEndpoint>* endpoints);
+  void Unpack(const SubgoalHierarchy& hierarchy, std::uint32_t start_cell, std::uint32_t goal_cell,
+              const CchResult& found, std::vector<PathStep>* path);
+
+  const Cch* bound_to_ = nullptr;
+  std::unique_ptr<CchQuery> query_;
+  std::vector<SubgoalGraph::Direct> direct_;
+  std::vector<CchEndpoint> sources_, targets_;
+  std::vector<std::uint32_t> arc_path_;
+};
+
+}  // namespace walk::nav
