@@ -145,6 +145,7 @@ void AddSampledTimings(const Tally& t, nlohmann::ordered_json* out) {
     line["mean_us_jps_sampled"] = Mean(t.us_jps_sampled);
     line["speedup_vs_jps"] = Mean(t.jps_us) / std::max(1e-9, Mean(t.us_jps_sampled));
     line["jps_nodes_expanded"] = t.jps_nodes;
+    line["disagreements"] = t.disagreements;  // with the A*'s, when it ran too
   }
 }
 
