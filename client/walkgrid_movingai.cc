@@ -32,7 +32,7 @@ using Clock = std::chrono::steady_clock;
 struct CheckOptions {
   std::string map_path, scen_path;
   std::string method = "auto";  // auto (jump points where they apply), astar
-  // On plain octile grids: jump_points, subgoal, subgoal_cch, subgoal_cch_perfect.
+  // On plain octile grids: jump_points, subgoal, subgoal_cch, subgoal_cch_perfect, auto.
   std::string search = "jump_points";
   int jps_every = 1;
   int astar_every = 10;
@@ -170,8 +170,14 @@ int Run(const CheckOptions& o) {
   std::unique_ptr<const nav::SubgoalGraph> subgoals;
   if (grid != nullptr && o.search != "jump_points") subgoals = nav::SubgoalGraph::Build(*grid);
   std::unique_ptr<const nav::SubgoalHierarchy> hierarchy;
-  if (subgoals != nullptr && o.search != "subgoal")
-    hierarchy = nav::SubgoalHierarchy::Build(*subgoals, o.search == "subgoal_cch_perfect");
+  std::string hierarchy_why_not;
+  if (subgoals != nullptr && o.search != "subgoal") {
+    nav::SubgoalHierarchyOptions options;
+    options.perfect = o.search != "subgoal_cch";
+    if (o.search != "auto") options.max_arcs = UINT64_MAX;
+    hierarchy = nav::SubgoalHierarchy::Build(*subgoals, options, &hierarchy_why_not);
+    if (hierarchy == nullptr) subgoals.reset();  // auto: jump points
+  }
   nav::SubgoalHierarchySearch hierarchy_search;
   const double per_column = metric.seconds_per_column() * multiplier;
   nav::JumpPointSearch jps;
@@ -269,6 +275,7 @@ int Run(const CheckOptions& o) {
     line["subgoals"] = subgoals->node_count();
     line["subgoal_arcs"] = subgoals->arc_count();
   }
+  if (!hierarchy_why_not.empty()) line["hierarchy_not_used"] = hierarchy_why_not;
   if (hierarchy != nullptr) {
     line["method"] = "subgoal_hierarchy";
     line["hierarchy_prepare_ms"] = hierarchy->build_seconds() * 1e3;
@@ -297,9 +304,11 @@ void AddMovingAiCheckCommand(CLI::App& app) {
          "--search", o->search,
          "on plain octile grids: jump_points (jump point search), subgoal (A* over the "
          "subgoal graph), subgoal_cch (a CCH over the subgoal graph), subgoal_cch_perfect (its "
-         "metric perfectly customized); with a subgoal search, jump point search is "
-         "timed beside it")
-      ->check(CLI::IsMember({"jump_points", "subgoal", "subgoal_cch", "subgoal_cch_perfect"}));
+         "metric perfectly customized), auto (subgoal_cch_perfect where its hierarchy has at "
+         "most 2^20 arcs, else jump_points); with a subgoal search, jump point search is timed "
+         "after it")
+      ->check(
+          CLI::IsMember({"jump_points", "subgoal", "subgoal_cch", "subgoal_cch_perfect", "auto"}));
   cmd->add_option("--jps-every", o->jps_every,
                   "with a subgoal search, time jump point search on every Nth scenario, in a pass "
                   "of its own after the run, and compare (0: never)");

@@ -3,12 +3,13 @@
 #include <cassert>
 #include <chrono>
 
+#include "absl/strings/str_cat.h"
 #include "nav/cch/cch_order.h"
 
 namespace walk::nav {
 
-std::unique_ptr<const SubgoalHierarchy> SubgoalHierarchy::Build(const SubgoalGraph& graph,
-                                                                bool perfect) {
+std::unique_ptr<const SubgoalHierarchy> SubgoalHierarchy::Build(
+    const SubgoalGraph& graph, const SubgoalHierarchyOptions& options, std::string* why_not) {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<SubgoalHierarchy> h(new SubgoalHierarchy());
   h->graph_ = &graph;
@@ -24,7 +25,13 @@ std::unique_ptr<const SubgoalHierarchy> SubgoalHierarchy::Build(const SubgoalGra
   }
   const std::vector<std::uint32_t> order = NestedDissectionOrder(n, h->tail_, graph.head(), x, y);
   h->cch_ = std::make_unique<Cch>(n, order, h->tail_, graph.head());
-  h->metric_ = std::make_unique<CchMetric>(*h->cch_, graph.weight(), perfect, 1);
+  if (h->cch_->arc_count() > options.max_arcs) {
+    if (why_not != nullptr) {
+      *why_not = absl::StrCat(h->cch_->arc_count(), " hierarchy arcs, over ", options.max_arcs);
+    }
+    return nullptr;
+  }
+  h->metric_ = std::make_unique<CchMetric>(*h->cch_, graph.weight(), options.perfect, 1);
   h->rank_x_.resize(n);
   h->rank_y_.resize(n);
   for (std::uint32_t r = 0; r < n; ++r) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "nav/cch/cch.h"
@@ -23,11 +24,23 @@
 
 namespace walk::nav {
 
+struct SubgoalHierarchyOptions {
+  // CchMetric's perfect customization: queries relax only the arcs some shortest way needs.
+  bool perfect = true;
+  // The most arcs the hierarchy may have (its chordal supergraph, known before customization),
+  // beyond which Build gives up: where subgoals see many others (random maps, 10 % blocked: 3
+  // million arcs for 67,000 subgoals) a hierarchy takes seconds to customize and its queries are
+  // slower than jump points.
+  std::uint64_t max_arcs = std::uint64_t{1} << 20;
+};
+
 class SubgoalHierarchy {
  public:
-  // Orders, contracts and customizes `graph` on one thread; `perfect` as CchMetric's.
+  // Orders, contracts and customizes `graph` on one thread; null, with `why_not` (may be null)
+  // saying why, when the hierarchy would have more than options.max_arcs arcs.
   static std::unique_ptr<const SubgoalHierarchy> Build(const SubgoalGraph& graph,
-                                                       bool perfect = false);
+                                                       const SubgoalHierarchyOptions& options = {},
+                                                       std::string* why_not = nullptr);
 
   const SubgoalGraph& graph() const { return *graph_; }
   const Cch& cch() const { return *cch_; }
