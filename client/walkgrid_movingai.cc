@@ -149,40 +149,100 @@ void AddSampledTimings(const Tally& t, nlohmann::ordered_json* out) {
   }
 }
 
-int Run(const CheckOptions& o) {
-  auto map = nav::ReadMovingAiMap(o.map_path);
-  if (!map.ok()) return (std::cerr << "walkgrid: " << map.status().message() << "\n", 1);
-  auto file = nav::ReadScenarios(o.scen_path);
-  if (!file.ok()) return (std::cerr << "walkgrid: " << file.status().message() << "\n", 1);
-  auto world = nav::WorldFromMovingAi(*map);
-  if (!world.ok()) return (std::cerr << "walkgrid: " << world.status().message() << "\n", 1);
-  const nav::Continent& c = world->continents[0];
-  const nav::Metric metric(*world, *nav::FindProfile("shortest"), 0);
-
-  std::string why_not = "--method astar";
+// walkd's exact walker for one map as the options choose it, with what it was built from.
+struct Walker {
+  const nav::Continent* c = nullptr;
+  const nav::Metric* metric = nullptr;
+  double column_yards = 1.0, per_column = 1.0;
   std::unique_ptr<const nav::JumpGrid> grid;
-  double multiplier = 1.0;
-  if (o.method == "auto") grid = nav::JumpGrid::Build(c, &why_not);
-  if (grid != nullptr && !grid->PricesUniformly(metric, &multiplier)) {
-    why_not = "the metric prices its ground unevenly";
-    grid.reset();
-  }
   std::unique_ptr<const nav::SubgoalGraph> subgoals;
-  if (grid != nullptr && o.search != "jump_points") subgoals = nav::SubgoalGraph::Build(*grid);
   std::unique_ptr<const nav::SubgoalHierarchy> hierarchy;
-  std::string hierarchy_why_not;
-  if (subgoals != nullptr && o.search != "subgoal") {
-    nav::SubgoalHierarchyOptions options;
-    options.perfect = o.search != "subgoal_cch";
-    if (o.search != "auto") options.max_arcs = UINT64_MAX;
-    hierarchy = nav::SubgoalHierarchy::Build(*subgoals, options, &hierarchy_why_not);
-    if (hierarchy == nullptr) subgoals.reset();  // auto: jump points
-  }
-  nav::SubgoalHierarchySearch hierarchy_search;
-  const double per_column = metric.seconds_per_column() * multiplier;
+  std::string why_not = "--method astar", hierarchy_why_not;
   nav::JumpPointSearch jps;
   nav::SubgoalSearch subgoal_search;
+  nav::SubgoalHierarchySearch hierarchy_search;
   nav::FineGridAStar astar;
+
+  // Builds the jump tables, and the subgoal graph and its hierarchy when `o` asks for them.
+  void Prepare(const CheckOptions& o, const nav::World& world) {
+    c = &world.continents[0];
+    column_yards = world.column_yards;
+    double multiplier = 1.0;
+    if (o.method == "auto") grid = nav::JumpGrid::Build(*c, &why_not);
+    if (grid != nullptr && !grid->PricesUniformly(*metric, &multiplier)) {
+      why_not = "the metric prices its ground unevenly";
+      grid.reset();
+    }
+    per_column = metric->seconds_per_column() * multiplier;
+    if (grid != nullptr && o.search != "jump_points") subgoals = nav::SubgoalGraph::Build(*grid);
+    if (subgoals != nullptr && o.search != "subgoal") {
+      nav::SubgoalHierarchyOptions options;
+      options.perfect = o.search != "subgoal_cch";
+      if (o.search != "auto") options.max_arcs = UINT64_MAX;
+      hierarchy = nav::SubgoalHierarchy::Build(*subgoals, options, &hierarchy_why_not);
+      if (hierarchy == nullptr) subgoals.reset();  // auto: jump points
+    }
+  }
+
+  nav::SearchResult Find(nav::SurfaceId from, nav::SurfaceId to,
+                         std::vector<nav::PathStep>* steps) {
+    if (hierarchy != nullptr)
+      return hierarchy_search.FindWalk(*hierarchy, *c, column_yards, per_column, from, to, steps);
+    if (subgoals != nullptr)
+      return subgoal_search.FindWalk(*subgoals, *c, column_yards, per_column, from, to, steps);
+    if (grid != nullptr) return jps.FindWalk(*grid, *c, column_yards, per_column, from, to, steps);
+    return astar.FindWalk(*c, column_yards, *metric, from, to, steps);
+  }
+
+  // What was built, and how long it took.
+  void AddPreparation(nlohmann::ordered_json* out) const {
+    nlohmann::ordered_json& line = *out;
+    line["method"] = hierarchy != nullptr  ? "subgoal_hierarchy"
+                     : subgoals != nullptr ? "subgoals"
+                     : grid != nullptr     ? "jump_points"
+                                           : "fine_grid";
+    if (grid != nullptr) {
+      line["prepare_ms"] = grid->build_seconds() * 1e3;
+      line["prepare_bytes"] = grid->MemoryBytes();
+    } else {
+      line["jump_points_not_used"] = why_not;
+    }
+    if (subgoals != nullptr) {
+      line["subgoal_prepare_ms"] = subgoals->build_seconds() * 1e3;
+      line["subgoal_bytes"] = subgoals->MemoryBytes();
+      line["subgoals"] = subgoals->node_count();
+      line["subgoal_arcs"] = subgoals->arc_count();
+    }
+    if (!hierarchy_why_not.empty()) line["hierarchy_not_used"] = hierarchy_why_not;
+    if (hierarchy != nullptr) {
+      line["hierarchy_prepare_ms"] = hierarchy->build_seconds() * 1e3;
+      line["hierarchy_bytes"] = hierarchy->MemoryBytes();
+      line["hierarchy_arcs"] = hierarchy->cch().arc_count();
+      line["elimination_tree_height"] = hierarchy->cch().elimination_tree_height();
+    }
+  }
+};
+
+// Jump point search on the scenarios a subgoal search answered, in a pass of its own.
+void TimeJumpPointsAfter(const std::vector<Sampled>& pending, bool verbose, Walker* w, Tally* t) {
+  std::vector<nav::PathStep> steps;
+  for (const Sampled& p : pending) {
+    const auto t0 = Clock::now();
+    const nav::SearchResult j =
+        w->jps.FindWalk(*w->grid, *w->c, w->column_yards, w->per_column, p.from, p.to, &steps);
+    t->jps_us.push_back(Microseconds(t0));
+    t->us_jps_sampled.push_back(p.us);
+    t->jps_nodes += j.stats.nodes_expanded;
+    Compare(p.result, j, "jump points", p.index, verbose, t);
+  }
+}
+
+bool Every(int n, std::size_t i) { return n > 0 && i % static_cast<std::size_t>(n) == 0; }
+
+// Every scenario through the walker, with the samples of other searches the options ask for.
+void RunScenarios(const CheckOptions& o, const nav::ScenarioFile& file, Walker* w, Tally* t,
+                  std::vector<Sampled>* jps_pending) {
+  const nav::Continent& c = *w->c;
   std::vector<nav::PathStep> steps;
   auto surface_at = [&](std::uint32_t x, std::uint32_t y) {
     if (!c.OnMap(x, y)) return nav::kInvalidId;
@@ -190,61 +250,61 @@ int Run(const CheckOptions& o) {
     c.ColumnSurfaces(x, y, &first, &end);
     return first < end ? first : nav::kInvalidId;
   };
-
-  Tally t;
-  std::vector<Sampled> jps_pending;
-  const auto start_all = Clock::now();
-  for (std::size_t i = 0; i < file->scenarios.size(); ++i) {
-    const nav::Scenario& s = file->scenarios[i];
+  for (std::size_t i = 0; i < file.scenarios.size(); ++i) {
+    const nav::Scenario& s = file.scenarios[i];
     const nav::SurfaceId from = surface_at(s.start_x, s.start_y);
     const nav::SurfaceId to = surface_at(s.goal_x, s.goal_y);
     if (from == nav::kInvalidId || to == nav::kInvalidId) {
-      ++t.unreachable;
+      ++t->unreachable;
       if (o.verbose) std::cerr << "scenario " << i << ": an end has no surface\n";
       continue;
     }
     // The walk's steps are produced, as a query that draws or smooths its walk needs them.
     auto t0 = Clock::now();
-    const nav::SearchResult r =
-        hierarchy != nullptr  ? hierarchy_search.FindWalk(*hierarchy, c, world->column_yards,
-                                                          per_column, from, to, &steps)
-        : subgoals != nullptr ? subgoal_search.FindWalk(*subgoals, c, world->column_yards,
-                                                        per_column, from, to, &steps)
-        : grid != nullptr
-            ? jps.FindWalk(*grid, c, world->column_yards, per_column, from, to, &steps)
-            : astar.FindWalk(c, world->column_yards, metric, from, to, &steps);
+    const nav::SearchResult r = w->Find(from, to, &steps);
     const double us = Microseconds(t0);
-    t.us.push_back(us);
-    t.nodes += r.stats.nodes_expanded;
-    Score(*file, i, from == to, r, o.verbose, &t);
-    if (grid != nullptr && o.astar_every > 0 && i % static_cast<std::size_t>(o.astar_every) == 0) {
+    t->us.push_back(us);
+    t->nodes += r.stats.nodes_expanded;
+    Score(file, i, from == to, r, o.verbose, t);
+    if (w->grid != nullptr && Every(o.astar_every, i)) {
       t0 = Clock::now();
-      const nav::SearchResult a = astar.FindWalk(c, world->column_yards, metric, from, to, &steps);
-      t.astar_us.push_back(Microseconds(t0));
-      t.us_astar_sampled.push_back(us);
-      t.astar_nodes += a.stats.nodes_expanded;
-      Compare(r, a, "A*", i, o.verbose, &t);
+      const nav::SearchResult a =
+          w->astar.FindWalk(c, w->column_yards, *w->metric, from, to, &steps);
+      t->astar_us.push_back(Microseconds(t0));
+      t->us_astar_sampled.push_back(us);
+      t->astar_nodes += a.stats.nodes_expanded;
+      Compare(r, a, "A*", i, o.verbose, t);
     }
-    if (subgoals != nullptr && o.jps_every > 0 && i % static_cast<std::size_t>(o.jps_every) == 0)
-      jps_pending.push_back({i, from, to, us, r});
-    if (o.baseline_every > 0 && i % static_cast<std::size_t>(o.baseline_every) == 0) {
+    if (w->subgoals != nullptr && Every(o.jps_every, i))
+      jps_pending->push_back({i, from, to, us, r});
+    if (Every(o.baseline_every, i)) {
       t0 = Clock::now();
-      const nav::SearchResult b = nav::ReferenceDijkstra(c, world->column_yards, metric, from, to);
-      t.baseline_us.push_back(Microseconds(t0));
-      t.us_baseline_sampled.push_back(us);
-      t.baseline_nodes += b.stats.nodes_expanded;
+      const nav::SearchResult b = nav::ReferenceDijkstra(c, w->column_yards, *w->metric, from, to);
+      t->baseline_us.push_back(Microseconds(t0));
+      t->us_baseline_sampled.push_back(us);
+      t->baseline_nodes += b.stats.nodes_expanded;
     }
   }
+}
+
+int Run(const CheckOptions& o) {
+  auto map = nav::ReadMovingAiMap(o.map_path);
+  if (!map.ok()) return (std::cerr << "walkgrid: " << map.status().message() << "\n", 1);
+  auto file = nav::ReadScenarios(o.scen_path);
+  if (!file.ok()) return (std::cerr << "walkgrid: " << file.status().message() << "\n", 1);
+  auto world = nav::WorldFromMovingAi(*map);
+  if (!world.ok()) return (std::cerr << "walkgrid: " << world.status().message() << "\n", 1);
+  const nav::Metric metric(*world, *nav::FindProfile("shortest"), 0);
+  Walker w;
+  w.metric = &metric;
+  w.Prepare(o, *world);
+
+  Tally t;
+  std::vector<Sampled> jps_pending;
+  const auto start_all = Clock::now();
+  RunScenarios(o, *file, &w, &t, &jps_pending);
   const double total_s = std::chrono::duration<double>(Clock::now() - start_all).count();
-  for (const Sampled& p : jps_pending) {
-    auto t0 = Clock::now();
-    const nav::SearchResult j =
-        jps.FindWalk(*grid, c, world->column_yards, per_column, p.from, p.to, &steps);
-    t.jps_us.push_back(Microseconds(t0));
-    t.us_jps_sampled.push_back(p.us);
-    t.jps_nodes += j.stats.nodes_expanded;
-    Compare(p.result, j, "jump points", p.index, o.verbose, &t);
-  }
+  TimeJumpPointsAfter(jps_pending, o.verbose, &w, &t);
 
   nlohmann::ordered_json line;
   line["map"] = FileName(o.map_path);
@@ -252,13 +312,7 @@ int Run(const CheckOptions& o) {
   line["matched"] = t.matched;
   line["mismatched"] = t.mismatched;
   line["unreachable"] = t.unreachable;
-  line["method"] = subgoals != nullptr ? "subgoals" : grid != nullptr ? "jump_points" : "fine_grid";
-  if (grid != nullptr) {
-    line["prepare_ms"] = grid->build_seconds() * 1e3;
-    line["prepare_bytes"] = grid->MemoryBytes();
-  } else {
-    line["jump_points_not_used"] = why_not;
-  }
+  w.AddPreparation(&line);
   line["median_us"] = Median(t.us);
   line["mean_us"] = Mean(t.us);
   // The first search sizes the walker's buffers to the grid (in walkd once per thread and
@@ -269,20 +323,6 @@ int Run(const CheckOptions& o) {
   }
   line["total_s"] = total_s;
   line["query_total_s"] = Sum(t.us) * 1e-6;  // walkd's walker alone, samples of others left out
-  if (subgoals != nullptr) {
-    line["subgoal_prepare_ms"] = subgoals->build_seconds() * 1e3;
-    line["subgoal_bytes"] = subgoals->MemoryBytes();
-    line["subgoals"] = subgoals->node_count();
-    line["subgoal_arcs"] = subgoals->arc_count();
-  }
-  if (!hierarchy_why_not.empty()) line["hierarchy_not_used"] = hierarchy_why_not;
-  if (hierarchy != nullptr) {
-    line["method"] = "subgoal_hierarchy";
-    line["hierarchy_prepare_ms"] = hierarchy->build_seconds() * 1e3;
-    line["hierarchy_bytes"] = hierarchy->MemoryBytes();
-    line["hierarchy_arcs"] = hierarchy->cch().arc_count();
-    line["elimination_tree_height"] = hierarchy->cch().elimination_tree_height();
-  }
   line["nodes_expanded"] = t.nodes;
   AddSampledTimings(t, &line);
   std::cout << line.dump() << std::endl;
