@@ -78,8 +78,8 @@ double Sum(const std::vector<double>& values) {
 // Counts a disagreement between walkd's walker and another exact search on one scenario.
 void Compare(const nav::SearchResult& mine, const nav::SearchResult& other, const char* name,
              std::size_t i, bool verbose, Tally* t) {
-  if (other.found == mine.found &&
-      std::abs(other.seconds - mine.seconds) <= 1e-9 * std::max(1.0, other.seconds)) {
+  if (other.found == mine.found && (!mine.found || std::abs(other.seconds - mine.seconds) <=
+                                                       1e-9 * std::max(1.0, other.seconds))) {
     return;
   }
   ++t->disagreements;
