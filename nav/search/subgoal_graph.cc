@@ -25,10 +25,11 @@ int DirectionOf(int sx, int sy) {
 
 std::unique_ptr<const SubgoalGraph> SubgoalGraph::Build(const JumpGrid& grid) {
   const auto started = std::chrono::steady_clock::now();
+  if (grid.width() >= kClearSteps || grid.height() >= kClearSteps) return nullptr;
   std::unique_ptr<SubgoalGraph> graph(new SubgoalGraph());
   graph->grid_ = &grid;
   graph->FindSubgoals();
-  graph->FillClearances();
+  graph->FillScanCells();
   graph->FillArcs();
   graph->FillAreas();
   graph->build_seconds_ =
@@ -57,9 +58,15 @@ void SubgoalGraph::FindSubgoals() {
 }
 
 // Each direction in an order that reaches a cell's successor first.
-void SubgoalGraph::FillClearances() {
+void SubgoalGraph::FillScanCells() {
   const JumpGrid& g = *grid_;
-  clearance_.assign(g.cell_count(), Clearance{});
+  scan_.assign(g.cell_count(), ScanCell{});
+  for (std::uint32_t p = 0; p < g.cell_count(); ++p) {
+    scan_[p].subgoal = node_at_[p] != kInvalidId;
+    for (int d = 1; d < kDirectionCount; d += 2) {
+      if (g.Runs(p).to[d] != 0) scan_[p].diagonal |= static_cast<std::uint8_t>(1 << (d / 2));
+    }
+  }
   for (int c = 0; c < kDirectionCount; c += 2) {
     const int dx = kDirectionDx[c], dy = kDirectionDy[c];
     for (std::uint32_t row = 0; row < g.height(); ++row) {
@@ -68,9 +75,15 @@ void SubgoalGraph::FillClearances() {
         const std::uint32_t x = dx > 0 ? g.width() - 1 - col : col;
         const std::uint32_t p = g.Index(x, y);
         const std::uint32_t q = p + g.Offset(c);
-        const bool open = g.Free(q) && !IsSubgoal(q);
-        const std::uint16_t further = clearance_[q].to[c / 2];
-        clearance_[p].to[c / 2] = open ? static_cast<std::uint16_t>(further + 1) : 0;
+        // One more step than q has, ending where q's ray ends (the grid is narrower than
+        // kClearSteps, so the count never reaches the flag).
+        std::uint16_t clear = 0;
+        if (IsSubgoal(q)) {
+          clear = kEndsAtSubgoal;
+        } else if (g.Free(q)) {
+          clear = static_cast<std::uint16_t>(scan_[q].clear[c / 2] + 1);
+        }
+        scan_[p].clear[c / 2] = clear;
       }
     }
   }
@@ -133,7 +146,8 @@ void SubgoalGraph::FillAreas() {
 std::uint32_t SubgoalGraph::ScanRay(std::uint32_t from, int c, std::uint32_t extra,
                                     std::uint32_t limit, double base,
                                     std::vector<Direct>* out) const {
-  const std::uint32_t k = clearance_[from].to[c / 2];
+  const std::uint16_t clear = scan_[from].clear[c / 2];
+  const std::uint32_t k = clear & kClearSteps;
   const std::int32_t offset = grid_->Offset(c);
   if (extra != kInvalidId) {
     // Where `extra` lies on the ray, in steps (it is free and no subgoal, so within the first k).
@@ -150,7 +164,9 @@ std::uint32_t SubgoalGraph::ScanRay(std::uint32_t from, int c, std::uint32_t ext
     }
   }
   const std::uint32_t end = from + (k + 1) * offset;
-  if (k < limit && IsSubgoal(end)) out->push_back(Direct{end, base + static_cast<double>(k + 1)});
+  if (k < limit && (clear & kEndsAtSubgoal) != 0) {
+    out->push_back(Direct{end, base + static_cast<double>(k + 1)});
+  }
   return k;
 }
 
@@ -159,7 +175,8 @@ void SubgoalGraph::ScanDiagonal(std::uint32_t cell, int d, std::uint32_t extra,
                                 std::vector<Direct>* out) const {
   const int left = (d + 7) % 8, right = (d + 1) % 8;
   std::uint32_t cur = cell;
-  for (std::uint32_t steps = 1; grid_->Runs(cur).to[d] != 0; ++steps) {
+  const std::uint8_t free = static_cast<std::uint8_t>(1 << (d / 2));
+  for (std::uint32_t steps = 1; (scan_[cur].diagonal & free) != 0; ++steps) {
     cur += grid_->Offset(d);
     const double base = steps * kSqrt2;
     if (cur == extra || IsSubgoal(cur)) {
@@ -218,7 +235,7 @@ bool SubgoalGraph::AppendSegment(std::uint32_t a, std::uint32_t b,
 }
 
 std::uint64_t SubgoalGraph::MemoryBytes() const {
-  return node_at_.size() * sizeof(std::uint32_t) + clearance_.size() * sizeof(Clearance) +
+  return node_at_.size() * sizeof(std::uint32_t) + scan_.size() * sizeof(ScanCell) +
          area_.size() * sizeof(std::uint32_t) + cell_.size() * sizeof(std::uint32_t) +
          xy_.size() * sizeof(Xy) + first_out_.size() * sizeof(std::uint32_t) +
          head_.size() * sizeof(std::uint32_t) + weight_.size() * sizeof(double);
