@@ -158,6 +158,7 @@ struct Walker {
   std::unique_ptr<const nav::SubgoalGraph> subgoals;
   std::unique_ptr<const nav::SubgoalHierarchy> hierarchy;
   std::string why_not = "--method astar", hierarchy_why_not;
+  double unused_subgoal_ms = 0.0;
   nav::JumpPointSearch jps;
   nav::SubgoalSearch subgoal_search;
   nav::SubgoalHierarchySearch hierarchy_search;
@@ -180,7 +181,10 @@ struct Walker {
       options.perfect = o.search != "subgoal_cch";
       if (o.search != "auto") options.max_arcs = UINT64_MAX;
       hierarchy = nav::SubgoalHierarchy::Build(*subgoals, options, &hierarchy_why_not);
-      if (hierarchy == nullptr) subgoals.reset();  // auto: jump points
+      if (hierarchy == nullptr) {  // auto: jump points, after the subgoal graph's build
+        unused_subgoal_ms = subgoals->build_seconds() * 1e3;
+        subgoals.reset();
+      }
     }
   }
 
@@ -213,7 +217,10 @@ struct Walker {
       line["subgoals"] = subgoals->node_count();
       line["subgoal_arcs"] = subgoals->arc_count();
     }
-    if (!hierarchy_why_not.empty()) line["hierarchy_not_used"] = hierarchy_why_not;
+    if (!hierarchy_why_not.empty()) {
+      line["hierarchy_not_used"] = hierarchy_why_not;
+      if (subgoals == nullptr) line["subgoal_prepare_ms"] = unused_subgoal_ms;
+    }
     if (hierarchy != nullptr) {
       line["hierarchy_prepare_ms"] = hierarchy->build_seconds() * 1e3;
       line["hierarchy_bytes"] = hierarchy->MemoryBytes();

@@ -11,6 +11,12 @@ namespace walk::nav {
 std::unique_ptr<const SubgoalHierarchy> SubgoalHierarchy::Build(
     const SubgoalGraph& graph, const SubgoalHierarchyOptions& options, std::string* why_not) {
   const auto started = std::chrono::steady_clock::now();
+  if (graph.arc_count() > options.max_graph_arcs) {
+    if (why_not != nullptr) {
+      *why_not = absl::StrCat(graph.arc_count(), " subgoal arcs, over ", options.max_graph_arcs);
+    }
+    return nullptr;
+  }
   std::unique_ptr<SubgoalHierarchy> h(new SubgoalHierarchy());
   h->graph_ = &graph;
   const std::uint32_t n = graph.node_count();

@@ -222,8 +222,12 @@ TEST(SubgoalSearchTest, AHierarchyOverItsArcBudgetIsRefused) {
   const auto grid = JumpGrid::Build(world.continents[0]);
   const auto graph = SubgoalGraph::Build(*grid);
   SubgoalHierarchyOptions options;
-  options.max_arcs = graph->node_count();  // fewer than the graph's own edges
+  options.max_graph_arcs = graph->arc_count() - 1;
   std::string why_not;
+  EXPECT_EQ(SubgoalHierarchy::Build(*graph, options, &why_not), nullptr);
+  EXPECT_NE(why_not.find("subgoal arcs, over"), std::string::npos) << why_not;
+  options.max_graph_arcs = graph->arc_count();
+  options.max_arcs = graph->arc_count() / 2 - 1;  // fewer than the graph's own edges
   EXPECT_EQ(SubgoalHierarchy::Build(*graph, options, &why_not), nullptr);
   EXPECT_NE(why_not.find("hierarchy arcs, over"), std::string::npos) << why_not;
   options.max_arcs = graph->arc_count() * graph->arc_count();
