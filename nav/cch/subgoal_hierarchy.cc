@@ -1,5 +1,6 @@
 #include "nav/cch/subgoal_hierarchy.h"
 
+#include <atomic>
 #include <cassert>
 #include <chrono>
 
@@ -46,6 +47,8 @@ std::unique_ptr<const SubgoalHierarchy> SubgoalHierarchy::Build(
   }
   // Every arc costs exactly the octile distance between its ends.
   h->bound_ = CchBound{&h->rank_x_, &h->rank_y_, 1.0 - 1e-9};
+  static std::atomic<std::uint64_t> next_serial{1};
+  h->serial_ = next_serial.fetch_add(1);
   h->build_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return h;
@@ -85,9 +88,9 @@ SearchResult SubgoalHierarchySearch::FindWalk(const SubgoalHierarchy& hierarchy,
   const JumpGrid& grid = graph.grid();
   const std::uint32_t start = grid.IndexOf(continent, from), goal = grid.IndexOf(continent, to);
   if (graph.Area(start) != graph.Area(goal)) return result;
-  if (bound_to_ != &hierarchy.cch()) {
+  if (bound_to_ != hierarchy.serial()) {
     query_ = std::make_unique<CchQuery>(hierarchy.cch());
-    bound_to_ = &hierarchy.cch();
+    bound_to_ = hierarchy.serial();
   }
   // A goal that is no subgoal is found as one where the start sees it first: then the direct
   // walk, as long as the octile distance, is the cheapest.

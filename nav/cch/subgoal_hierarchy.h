@@ -56,6 +56,9 @@ class SubgoalHierarchy {
   // Bytes held (the graph's not counted), and the seconds Build took.
   std::uint64_t MemoryBytes() const;
   double build_seconds() const { return build_seconds_; }
+  // Distinct for every hierarchy built in this process: a query's buffers are bound to it, not
+  // to its address, which a later hierarchy may reuse.
+  std::uint64_t serial() const { return serial_; }
 
  private:
   SubgoalHierarchy() = default;
@@ -67,6 +70,7 @@ class SubgoalHierarchy {
   std::unique_ptr<CchMetric> metric_;
   CchBound bound_;
   double build_seconds_ = 0.0;
+  std::uint64_t serial_ = 0;
 };
 
 class SubgoalHierarchySearch {
@@ -91,7 +95,7 @@ class SubgoalHierarchySearch {
   void Unpack(const SubgoalHierarchy& hierarchy, std::uint32_t start_cell, std::uint32_t goal_cell,
               const CchResult& found, std::vector<PathStep>* path);
 
-  const Cch* bound_to_ = nullptr;
+  std::uint64_t bound_to_ = 0;  // the serial of the hierarchy query_ is sized to; 0: none
   std::unique_ptr<CchQuery> query_;
   std::vector<SubgoalGraph::Direct> direct_;
   std::vector<CchEndpoint> sources_, targets_;
