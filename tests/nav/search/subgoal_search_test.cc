@@ -216,6 +216,29 @@ TEST(SubgoalSearchTest, UnreachableAndSameCell) {
   ASSERT_EQ(steps.size(), 1u);
 }
 
+TEST(SubgoalSearchTest, OneQueryServesHierarchiesBuiltOneAfterAnother) {
+  // Each hierarchy is freed before the next is built, which may stand at its address.
+  std::mt19937 rng(20261208);
+  SubgoalHierarchySearch search;
+  for (int trial = 0; trial < 12; ++trial) {
+    const World world = AsciiWorld(MazeRows(rng, 4 + 3 * (trial % 4), 3 + trial % 5));
+    const Continent& c = world.continents[0];
+    const auto grid = JumpGrid::Build(c);
+    const auto graph = SubgoalGraph::Build(*grid);
+    const auto hierarchy = SubgoalHierarchy::Build(*graph);
+    ASSERT_NE(hierarchy, nullptr);
+    const Metric metric = Shortest(world);
+    for (int pair = 0; pair < 20; ++pair) {
+      const SurfaceId a = rng() % c.surface_count(), b = rng() % c.surface_count();
+      const SearchResult want = ReferenceDijkstra(c, world.column_yards, metric, a, b);
+      const SearchResult got =
+          search.FindWalk(*hierarchy, c, world.column_yards, metric.seconds_per_column(), a, b);
+      ASSERT_EQ(got.found, want.found);
+      EXPECT_NEAR(got.seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds));
+    }
+  }
+}
+
 TEST(SubgoalSearchTest, AHierarchyOverItsArcBudgetIsRefused) {
   std::mt19937 rng(20261207);
   const World world = AsciiWorld(RandomRows(rng, 30, 30, 0.2));
