@@ -42,7 +42,8 @@ struct SubgoalHierarchyOptions {
 class SubgoalHierarchy {
  public:
   // Orders, contracts and customizes `graph` on one thread; null, with `why_not` (may be null)
-  // saying why, when the hierarchy would have more than options.max_arcs arcs.
+  // saying why, when the graph has more than options.max_graph_arcs arcs or the hierarchy would
+  // have more than options.max_arcs.
   static std::unique_ptr<const SubgoalHierarchy> Build(const SubgoalGraph& graph,
                                                        const SubgoalHierarchyOptions& options = {},
                                                        std::string* why_not = nullptr);
