@@ -179,7 +179,7 @@ struct Walker {
     if (subgoals != nullptr && o.search != "subgoal") {
       nav::SubgoalHierarchyOptions options;
       options.perfect = o.search != "subgoal_cch";
-      if (o.search != "auto") options.max_arcs = UINT64_MAX;
+      if (o.search != "auto") options.max_arcs = options.max_graph_arcs = UINT64_MAX;
       hierarchy = nav::SubgoalHierarchy::Build(*subgoals, options, &hierarchy_why_not);
       if (hierarchy == nullptr) {  // auto: jump points, after the subgoal graph's build
         unused_subgoal_ms = subgoals->build_seconds() * 1e3;
