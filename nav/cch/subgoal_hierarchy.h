@@ -29,8 +29,8 @@ struct SubgoalHierarchyOptions {
   bool perfect = true;
   // The most arcs the hierarchy may have (its chordal supergraph, known before customization),
   // beyond which Build gives up: where subgoals see many others (random maps, 10 % blocked: 3
-  // million arcs for 67,000 subgoals) a hierarchy takes seconds to customize and its queries are
-  // no faster than jump points.
+  // million arcs for 67,000 subgoals) a hierarchy takes seconds to order and customize, more than
+  // a world's load should spend on it; jump points answer there instead.
   std::uint64_t max_arcs = std::uint64_t{1} << 20;
   // The most arcs the subgoal graph may have (each edge counted both ways), beyond which Build
   // gives up before ordering, a second or so sooner: on the MovingAI maps, graphs of more than
