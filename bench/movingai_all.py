@@ -245,7 +245,8 @@ def print_sgch_sets(results):
 def print_sgch_maps(results):
     """Every map, worst first by walkd's warm mean over SGCH-JPD's, with what walkd's jump points
     cost there: the first search, expansions per query, table build and bytes, beside SGCH-JPD's
-    preprocessing."""
+    preprocessing. With the subgoal hierarchy (--search), "expansions" are the subgoals the
+    start's and the goal's scans found, and the tables are the jump tables alone."""
     print("\n| set | map | walkd median µs | SGCH-JPD median µs | walkd mean µs | walkd mean µs, warm | "
           "SGCH-JPD mean µs | SGCH-JPD mean µs, warm | JPS2 mean µs | walkd / SGCH-JPD (mean) | walkd / SGCH-JPD (mean, warm) | "
           "walkd / SGCH-JPD (median) | walkd first search ms | walkd expansions per query | "
