@@ -33,7 +33,6 @@ namespace walk::nav {
 
 class SubgoalGraph {
  public:
-  // The subgoals of `grid` and the arcs between direct-h-reachable pairs.
   // The subgoals of `grid` and the arcs between direct-h-reachable pairs; null when the grid is
   // kClearSteps columns wide or high, or more.
   static std::unique_ptr<const SubgoalGraph> Build(const JumpGrid& grid);
