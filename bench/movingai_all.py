@@ -5,9 +5,12 @@ allows them, else the fine-grid A*) with its median and mean microseconds, the A
 Dijkstra timed on every Nth scenario of the same run, and two GPPC entries run on the same files
 right after walkd on each map: with --jps2, Warthog-JPS2 (both medians and their ratio); with
 --sgch, 2019-SGCH-JPD (its map preprocessing timed apart; medians, means and total query time,
-which GPPC ranks by, beside walkd's and JPS2's).
+which GPPC ranks by, beside walkd's and JPS2's). With --search subgoal_cch_perfect (or another
+subgoal search of walkgrid's) walkd answers by that search, and its own jump point search is timed
+on the same scenarios in a pass of its own after it (a table per set: totals, medians, means).
 
 Usage: bench/movingai_all.py [--data DIR] [--jobs N] [--astar-every N] [--baseline-every N]
+                             [--search NAME] [--jps-every N]
                              [--jps2 PATH/TO/run] [--sgch PATH/TO/run] [--sets a,b]
                              [--maps-per-set N] [--out results.jsonl]
 Build the baselines with bench/build_warthog_jps2.sh and bench/build_sgch_jpd.sh (temporary
@@ -107,7 +110,8 @@ def run_sgch(args, path):
 def run_map(args, set_name, path):
     proc = subprocess.run([args.walkgrid, "movingai-check", path, path + ".scen",
                            "--astar-every", str(args.astar_every),
-                           "--baseline-every", str(args.baseline_every)],
+                           "--baseline-every", str(args.baseline_every),
+                           "--search", args.search, "--jps-every", str(args.jps_every)],
                           capture_output=True, text=True)
     if not proc.stdout.strip():
         raise RuntimeError(f"{path}: {proc.stderr.strip()}")
@@ -241,7 +245,8 @@ def print_sgch_sets(results):
 def print_sgch_maps(results):
     """Every map, worst first by walkd's warm mean over SGCH-JPD's, with what walkd's jump points
     cost there: the first search, expansions per query, table build and bytes, beside SGCH-JPD's
-    preprocessing."""
+    preprocessing. With the subgoal hierarchy (--search), "expansions" are the subgoals the
+    start's and the goal's scans found, and the tables are the jump tables alone."""
     print("\n| set | map | walkd median µs | SGCH-JPD median µs | walkd mean µs | walkd mean µs, warm | "
           "SGCH-JPD mean µs | SGCH-JPD mean µs, warm | JPS2 mean µs | walkd / SGCH-JPD (mean) | walkd / SGCH-JPD (mean, warm) | "
           "walkd / SGCH-JPD (median) | walkd first search ms | walkd expansions per query | "
@@ -262,6 +267,36 @@ def print_sgch_maps(results):
     for r in results:
         if "sgch_skipped" in r:
             print(f"\nSGCH-JPD left out on {r['set']}/{r['map']}: {r['sgch_skipped']}")
+
+
+def print_jps_sets(results):
+    """Per set, walkd's subgoal search against its jump point search on the same scenarios (timed
+    in a pass of its own after it): totals, medians of the maps' medians, means per query, the
+    slowest preparation of a map (jump tables, subgoal graph and hierarchy), and the maps where
+    the subgoal search's mean is above jump point search's."""
+    print("\n| set | maps | scenarios | subgoal total s | JPS total s | subgoal / JPS (total) | "
+          "subgoal median µs | JPS median µs | subgoal mean µs | JPS mean µs | "
+          "worst map subgoal / JPS (mean) | maps subgoal mean > JPS's | prepare ms (median, max) | "
+          "disagreements |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for set_name in sorted({r["set"] for r in results}):
+        rows = [r for r in results if r["set"] == set_name and "jps_total_s" in r]
+        if not rows:
+            continue
+        scenarios = sum(r["scenarios"] for r in rows)
+        mine = sum(r["walkd_total_s"] for r in rows)
+        jps = sum(r["jps_total_s"] for r in rows)
+        ratios = [r["mean_us"] / max(1e-9, r["jps_mean_us"]) for r in rows]
+        prepare = [r.get("prepare_ms", 0) + r.get("subgoal_prepare_ms", 0) +
+                   r.get("hierarchy_prepare_ms", 0) for r in rows]
+        print(f"| {set_name} | {len(rows)} | {scenarios} | {mine:.3f} | {jps:.3f} | "
+              f"{mine / max(1e-9, jps):.3f} | "
+              f"{statistics.median(r['median_us'] for r in rows):.1f} | "
+              f"{statistics.median(r['jps_median_us'] for r in rows):.1f} | "
+              f"{mine * 1e6 / scenarios:.1f} | {jps * 1e6 / scenarios:.1f} | {max(ratios):.2f} | "
+              f"{sum(1 for x in ratios if x > 1.0)} of {len(rows)} | "
+              f"{statistics.median(prepare):.0f}, {max(prepare):.0f} | "
+              f"{sum(r.get('disagreements', 0) for r in rows)} |")
 
 
 def pick(paths, count):
@@ -288,6 +323,11 @@ def main():
     parser.add_argument("--sgch-prepare-limit", type=float, default=0,
                         help="stop SGCH-JPD's preprocessing of a map after this many seconds "
                              "(the map is then left out of the SGCH-JPD figures); 0: no limit")
+    parser.add_argument("--search", default="jump_points",
+                        help="walkgrid movingai-check's --search: jump_points, subgoal, subgoal_cch, "
+                             "subgoal_cch_perfect")
+    parser.add_argument("--jps-every", type=int, default=1,
+                        help="with a subgoal search, time jump point search on every Nth scenario")
     parser.add_argument("--sets", default="", help="only these sets, comma-separated")
     parser.add_argument("--maps-per-set", type=int, default=0,
                         help="only this many maps of each set, spread over its sorted list")
@@ -323,11 +363,14 @@ def main():
     print(file=sys.stderr)
 
     print_sets(results, bool(args.jps2))
+    if args.search != "jump_points":
+        print_jps_sets(results)
     scenarios = sum(r["scenarios"] for r in results)
     matched = sum(r["matched"] for r in results)
-    disagreements = sum(r.get("astar_disagreements", 0) for r in results)
+    # "disagreements" (a subgoal search's) holds the A*'s too when both ran.
+    disagreements = sum(r.get("disagreements", r.get("astar_disagreements", 0)) for r in results)
     print(f"\nall: {len(results)} maps, {matched} of {scenarios} scenarios matched, "
-          f"{disagreements} disagreements between jump points and the A*")
+          f"{disagreements} disagreements between walkd's walker and the A* or jump points")
     if args.jps2:
         print(f"JPS2 lengths off the optimal one: {sum(r['jps2_off_optimal'] for r in results)}")
         print_maps(results)

@@ -26,6 +26,7 @@ TableRowsStream::TableRowsStream(grpc::CallbackServerContext* context,
           1, services.max_reply_bytes * 3 / 4 /
                  (CellBytes(request_.want_walks()) * std::max(1, request_.targets_size())))),
       window_(2 * rows_per_message_ + 8),
+      max_reply_bytes_(services.max_reply_bytes),
       on_finish_(std::move(on_finish)) {}
 
 TableRowsStream* TableRowsStream::Start(grpc::CallbackServerContext* context,
@@ -58,40 +59,69 @@ void TableRowsStream::AnswerRow(std::uint64_t s, nav::Searchers& searchers) {
     std::lock_guard<std::mutex> lock(mu_);
     --in_flight_;
     if (!status.ok() && status_.ok()) status_ = status;
-    answered_[s] = std::move(row);
+    const std::uint64_t bytes = row->ByteSizeLong();
+    answered_[s] = {.cells = std::move(row), .bytes = bytes};
     next = NextLocked();
   }
   Do(next);
 }
 
+std::uint64_t TableRowsStream::RowsForMessageLocked() {
+  // A message's envelope (sources, targets, first_source, stored) is a few bytes: a quarter of
+  // the reply is left for it and for the fields' tags and lengths.
+  const std::uint64_t budget = max_reply_bytes_ * 3 / 4;
+  std::uint64_t rows = 0, bytes = 0;
+  bool full = false;
+  for (; rows < rows_per_message_; ++rows) {
+    const auto it = answered_.find(next_row_ + rows);
+    if (it == answered_.end()) break;
+    if (bytes + it->second.bytes > budget) {
+      full = true;
+      break;
+    }
+    bytes += it->second.bytes;
+  }
+  if (rows == 0 && full) {
+    status_ = absl::ResourceExhaustedError(
+        absl::StrCat("max-reply-bytes: row ", next_row_, " of the table alone would pass ", budget,
+                     " bytes; ask fewer targets",
+                     request_.want_walks() ? ", or the matrix alone (no want_walks)" : ""));
+    return 0;
+  }
+  const bool ready = full || rows == rows_per_message_ || next_row_ + rows == sources_;
+  return ready ? rows : 0;
+}
+
+void TableRowsStream::FillMessageLocked(std::uint64_t rows) {
+  message_.Clear();
+  SizeTableCells(request_, 0, &message_);
+  message_.set_first_source(static_cast<std::uint32_t>(next_row_));
+  std::uint64_t stored = 0;
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    auto it = answered_.find(next_row_ + r);
+    walk::v1::TableResponse& row = *it->second.cells;
+    stored += row.stored();
+    message_.mutable_status()->Add(row.status().begin(), row.status().end());
+    message_.mutable_method()->Add(row.method().begin(), row.method().end());
+    message_.mutable_seconds()->Add(row.seconds().begin(), row.seconds().end());
+    message_.mutable_yards()->Add(row.yards().begin(), row.yards().end());
+    for (auto& w : *row.mutable_walks()) *message_.add_walks() = std::move(w);
+    answered_.erase(it);
+  }
+  message_.set_stored(stored);
+  next_row_ += rows;
+}
+
 TableRowsStream::Next TableRowsStream::NextLocked() {
   Next next;
   if (done_ || !built_) return next;
-  const bool failed = !status_.ok();
-  if (!writing_ && !failed) {
-    // The rows that follow the last one written, up to a message's worth.
-    std::uint64_t rows = 0;
-    while (rows < rows_per_message_ && answered_.count(next_row_ + rows) != 0) ++rows;
-    if (rows == rows_per_message_ || (rows > 0 && next_row_ + rows == sources_)) {
-      message_.Clear();
-      SizeTableCells(request_, 0, &message_);
-      message_.set_first_source(static_cast<std::uint32_t>(next_row_));
-      std::uint64_t stored = 0;
-      for (std::uint64_t r = 0; r < rows; ++r) {
-        auto it = answered_.find(next_row_ + r);
-        stored += it->second->stored();
-        message_.mutable_status()->Add(it->second->status().begin(), it->second->status().end());
-        message_.mutable_method()->Add(it->second->method().begin(), it->second->method().end());
-        message_.mutable_seconds()->Add(it->second->seconds().begin(), it->second->seconds().end());
-        message_.mutable_yards()->Add(it->second->yards().begin(), it->second->yards().end());
-        for (auto& w : *it->second->mutable_walks()) *message_.add_walks() = std::move(w);
-        answered_.erase(it);
-      }
-      message_.set_stored(stored);
-      next_row_ += rows;
+  if (!writing_ && status_.ok()) {
+    if (const std::uint64_t rows = RowsForMessageLocked(); rows > 0) {
+      FillMessageLocked(rows);
       writing_ = next.write = true;
     }
   }
+  const bool failed = !status_.ok();
   if (!failed && submitted_ < sources_) {
     next.submit_from = submitted_;
     next.submit_to = std::min(sources_, next_row_ + window_);

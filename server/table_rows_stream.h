@@ -38,6 +38,12 @@ class TableRowsStream final : public WireWriteReactor<walk::v1::TableResponse> {
     std::uint64_t submit_from = 0, submit_to = 0;  // rows to answer
   };
   Next NextLocked();
+  // How many answered rows from next_row_ on the next message takes: up to rows_per_message_,
+  // within the reply's bytes; 0 while it must wait for more. Sets status_ when one row alone is
+  // too large for a reply.
+  std::uint64_t RowsForMessageLocked();
+  // Moves `rows` answered rows into message_.
+  void FillMessageLocked(std::uint64_t rows);
   void Do(const Next& next);
   // Row `s` answered on a pool thread: kept until it is its turn to be written.
   void AnswerRow(std::uint64_t s, nav::Searchers& searchers);
@@ -47,6 +53,7 @@ class TableRowsStream final : public WireWriteReactor<walk::v1::TableResponse> {
   const std::uint64_t sources_;
   const std::uint64_t rows_per_message_;
   const std::uint64_t window_;  // rows answered ahead of the last row written
+  const std::uint64_t max_reply_bytes_;
   const OnFinish on_finish_;
   std::shared_ptr<TableRowsStream> self_;  // dropped in OnDone
   std::mutex mu_;
@@ -54,7 +61,11 @@ class TableRowsStream final : public WireWriteReactor<walk::v1::TableResponse> {
   std::uint64_t submitted_ = 0;  // rows handed to the pool
   std::uint64_t in_flight_ = 0;  // handed and not answered
   std::uint64_t next_row_ = 0;   // the first row not yet written
-  std::map<std::uint64_t, std::unique_ptr<walk::v1::TableResponse>> answered_;  // rows waiting
+  struct AnsweredRow {
+    std::unique_ptr<walk::v1::TableResponse> cells;
+    std::uint64_t bytes = 0;  // its cells' encoded size
+  };
+  std::map<std::uint64_t, AnsweredRow> answered_;  // rows waiting to be written
   bool writing_ = false;
   bool done_ = false;
   absl::Status status_;              // the first error, or the stream's end

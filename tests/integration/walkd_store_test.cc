@@ -620,6 +620,26 @@ TEST(WalkdStoreTest, TableRowsStreamsTheRowsInOrderWithinTheirLimit) {
                 1e-9 * std::max(1.0, table.seconds(cell)));
     EXPECT_EQ(seconds_only.yards(cell), 0.0) << "cell " << cell;
   }
+  // Whole walks: one row of 300 of them is more than a 64 KiB reply holds; the stream ends
+  // naming the limit rather than sending a message no client takes.
+  {
+    walk::v1::TableRequest walks = request;
+    walks.set_want_walks(true);
+    walks.clear_sources();
+    walks.clear_targets();
+    *walks.add_sources() = places[0].from();
+    for (const walk::v1::WalkRequest& pair : Pairs(300, 11)) *walks.add_targets() = pair.to();
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
+    auto reader = stub->TableRows(&context, walks);
+    walk::v1::TableResponse message;
+    EXPECT_FALSE(reader->Read(&message));
+    const grpc::Status too_large = reader->Finish();
+    EXPECT_EQ(too_large.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_NE(too_large.error_message().find("max-reply-bytes: row 0 of the table alone"),
+              std::string::npos)
+        << too_large.error_message();
+  }
   // One more source: over the stream's limit, refused before any row.
   *request.add_sources() = places[0].to();
   grpc::ClientContext context;
