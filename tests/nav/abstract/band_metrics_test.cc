@@ -17,29 +17,13 @@
 #include "nav/abstract/abstract_router.h"
 #include "nav/cost/danger.h"
 #include "nav/demo/demo_world.h"
+#include "tests/nav/abstract/demo_abstract.h"
 
 namespace walk::nav {
 namespace {
 
-// The 2 x 2-tile demo world (zones of every danger level, towns, roads, water, floors, lifts).
-const World& DemoWorld() {
-  static const World* world = [] {
-    DemoOptions options;
-    options.tiles_x = options.tiles_y = 2;
-    auto generated = GenerateDemoWorld(options);
-    EXPECT_TRUE(generated.ok()) << generated.status();
-    return new World(generated.ok() ? *std::move(generated) : World());
-  }();
-  return *world;
-}
-
-AbstractGraph Prepare(const World& world, std::vector<std::string> profiles) {
-  AbstractGraphOptions options;
-  options.profiles = std::move(profiles);
-  auto graph = BuildAbstractGraph(world, options);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return graph.ok() ? *std::move(graph) : AbstractGraph();
-}
+using testing::DemoWorld;
+using testing::Prepare;
 
 // Both ends in one tile: the tile's own way may answer instead of the graph.
 bool SameCell(const Continent& c, SurfaceId a, SurfaceId b) {
