@@ -18,10 +18,13 @@ WALKD_SHARED_DATA (default ../shared/data) holds the MovingAI maps and meshes; b
 need it are skipped, saying so, where it is absent.
 """
 import argparse
+import contextlib
+import hashlib
 import json
 import os
 import re
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -107,25 +110,42 @@ def old_tree(work, commit):
     return tree, sha
 
 
+@contextlib.contextmanager
+def staged(final):
+    """A folder made under a temporary name and renamed to `final` once whole: an interrupted
+    run leaves nothing a later one would take for made."""
+    partial = final + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    os.makedirs(os.path.dirname(final), exist_ok=True)
+    yield partial
+    os.rename(partial, final)
+
+
 def prepare_inputs(side, tree, work, wanted):
-    """The side's own inputs, made by its own walkgrid (the formats may differ between commits)."""
+    """The side's own inputs, made by its own walkgrid (the formats may differ between commits),
+    kept under that walkgrid's hash: a later run reuses them only with the same walkgrid."""
     inputs = {"shared": SHARED}
     walkgrid = os.path.join(tree, "build", "client", "walkgrid")
+    with open(walkgrid, "rb") as f:
+        made_by = hashlib.sha256(f.read()).hexdigest()[:16]
+    folder = os.path.join(work, "inputs-" + made_by)
     if "world" in wanted:
-        world = os.path.join(work, side, "demo4")
-        if not os.path.exists(os.path.join(world, "graph.walkgraph")):
+        world = os.path.join(folder, "demo4")
+        if not os.path.exists(world):
             say(f"  {side}: the 4 x 4 demo world, generated and prepared (a minute)")
-            run([walkgrid, "demo", "--tiles", "4x4", "--out", world], tree,
-                stdout=subprocess.DEVNULL)
-            run([walkgrid, "prepare", world, "--profiles", "neutral"], tree,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with staged(world) as partial:
+                run([walkgrid, "demo", "--tiles", "4x4", "--out", partial], tree,
+                    stdout=subprocess.DEVNULL)
+                run([walkgrid, "prepare", partial, "--profiles", "neutral"], tree,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         inputs["world"] = world
     if "navmesh" in wanted:
-        navmesh = os.path.join(work, side, "city")
-        if not os.path.exists(os.path.join(navmesh, "mmaps")):
-            run([walkgrid, "build-navmesh", os.path.join(SHARED, "meshes", "City.obj"), "--out",
-                 navmesh, "--format", "mmaps", "--tile-cells", "32"], tree,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        navmesh = os.path.join(folder, "city")
+        if not os.path.exists(navmesh):
+            with staged(navmesh) as partial:
+                run([walkgrid, "build-navmesh", os.path.join(SHARED, "meshes", "City.obj"),
+                     "--out", partial, "--format", "mmaps", "--tile-cells", "32"], tree,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         inputs["navmesh"] = navmesh
     return inputs
 

@@ -55,6 +55,22 @@ class SideCommandTest(unittest.TestCase):
         self.assertIsNotNone(self.command({"name": "t", "run": "bench/t.py {world}"}, "new"))
 
 
+class StagedTest(unittest.TestCase):
+    def test_a_folder_is_there_only_once_whole(self):
+        with tempfile.TemporaryDirectory() as work:
+            final = os.path.join(work, "inputs", "world")
+            with self.assertRaises(RuntimeError):
+                with compare_commits.staged(final) as partial:
+                    os.makedirs(partial)
+                    raise RuntimeError("interrupted")
+            self.assertFalse(os.path.exists(final))
+            with compare_commits.staged(final) as partial:
+                os.makedirs(partial)
+                open(os.path.join(partial, "grid"), "w").close()
+            self.assertTrue(os.path.exists(os.path.join(final, "grid")))
+            self.assertFalse(os.path.exists(final + ".partial"))
+
+
 class ArgumentsTest(unittest.TestCase):
     def run_script(self, *args):
         return subprocess.run([sys.executable, os.path.join(ROOT, "bench", "compare_commits.py"),
