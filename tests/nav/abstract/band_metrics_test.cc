@@ -5,6 +5,7 @@
 // ask for it at once.
 #include "nav/abstract/band_metrics.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <latch>
@@ -124,6 +125,26 @@ TEST(BandMetricsTest, OffOrTooSmallTheAStarAnswersAsBefore) {
   }
 }
 
+// `pairs` walked `rounds` times in `band` (the last round asking for steps where `steps_last`),
+// each walk's cost equal to the danger Dijkstra's; `compared` counts the walks compared.
+void WalkAgainstDijkstra(const AbstractRouter& router, const Continent& c, const Metric& band,
+                         const std::vector<std::pair<SurfaceId, SurfaceId>>& pairs, int rounds,
+                         bool steps_last, std::atomic<int>* compared) {
+  AbstractSearcher searcher;
+  for (int round = 0; round < rounds; ++round) {
+    const bool steps = steps_last && round == rounds - 1;
+    for (const auto& [a, b] : pairs) {
+      auto walk = router.Route(c, band, a, b, SearchMode::kAuto, steps, searcher);
+      auto dijkstra = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+      ASSERT_TRUE(walk.ok() && dijkstra.ok());
+      ASSERT_EQ(walk->found, dijkstra->found);
+      if (!walk->found || walk->method == Method::kTile) continue;
+      EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
+      ++*compared;
+    }
+  }
+}
+
 // Two threads walk two bands whose metrics do not both fit: each band's metric evicts the other's,
 // often while the other thread's query reads it, and every answer still costs what the danger
 // Dijkstra costs.
@@ -153,18 +174,7 @@ TEST(BandMetricsTest, WalksStayExactWhileTheirMetricsAreEvicted) {
   router.band_metrics().SetCapacity(one + one / 2);
   std::atomic<int> compared{0};
   auto walk = [&](const Metric& band) {
-    AbstractSearcher searcher;
-    for (int round = 0; round < 3; ++round) {
-      for (const auto& [a, b] : pairs) {
-        auto walk = router.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
-        auto dijkstra = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
-        ASSERT_TRUE(walk.ok() && dijkstra.ok());
-        ASSERT_EQ(walk->found, dijkstra->found);
-        if (!walk->found || walk->method == Method::kTile) continue;
-        EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
-        ++compared;
-      }
-    }
+    WalkAgainstDijkstra(router, c, band, pairs, 3, /*steps_last=*/false, &compared);
   };
   std::thread other([&] { walk(band30); });
   walk(band20);
@@ -283,18 +293,7 @@ TEST(BandMetricsTest, PricedEndsStayExactWhilePatchesAreEvicted) {
   router.band_metrics().SetCapacity(one + one / 8);
   std::atomic<int> compared{0};
   auto walk = [&](const Metric& band) {
-    AbstractSearcher searcher;
-    for (int round = 0; round < 2; ++round) {
-      for (const auto& [a, b] : pairs) {
-        auto walk = router.Route(c, band, a, b, SearchMode::kAuto, round == 1, searcher);
-        auto dijkstra = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
-        ASSERT_TRUE(walk.ok() && dijkstra.ok());
-        ASSERT_EQ(walk->found, dijkstra->found);
-        if (!walk->found || walk->method == Method::kTile) continue;
-        EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
-        ++compared;
-      }
-    }
+    WalkAgainstDijkstra(router, c, band, pairs, 2, /*steps_last=*/true, &compared);
   };
   std::thread other([&] { walk(band20); });
   walk(band20);
