@@ -4,21 +4,12 @@
 #include <cstdlib>
 
 #include "nav/search/four_ary_heap.h"
+#include "nav/search/octile_step.h"
 
 namespace walk::nav {
 namespace {
 
 constexpr double kSqrt2 = 1.41421356237309504880;
-
-int Sign(std::int32_t v) { return (v > 0) - (v < 0); }
-
-// The direction of a unit step (sx, sy), each in -1..1, not both 0.
-int DirectionOf(int sx, int sy) {
-  for (int d = 0; d < kDirectionCount; ++d) {
-    if (kDirectionDx[d] == sx && kDirectionDy[d] == sy) return d;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -79,7 +70,7 @@ void JumpPointSearch::ScanStraight(std::uint32_t p, std::int32_t x, std::int32_t
                                    int d) {
   const int dx = kDirectionDx[d], dy = kDirectionDy[d];
   const std::int32_t rx = goal_x_ - x, ry = goal_y_ - y;
-  if (Sign(rx) == dx && Sign(ry) == dy) {
+  if (StepSign(rx) == dx && StepSign(ry) == dy) {
     const std::int32_t to_goal = std::max(std::abs(rx), std::abs(ry));
     if (to_goal <= grid_->Runs(p).to[d]) {
       Reach(goal_, goal_x_, goal_y_, g + to_goal, p, d);
@@ -98,7 +89,7 @@ void JumpPointSearch::ScanDiagonal(std::uint32_t p, std::int32_t x, std::int32_t
   const int dx = kDirectionDx[d], dy = kDirectionDy[d];
   const int left = (d + 7) % 8, right = (d + 1) % 8;
   const std::int32_t rx = goal_x_ - x, ry = goal_y_ - y;
-  if (Sign(rx) == dx && Sign(ry) == dy) {
+  if (StepSign(rx) == dx && StepSign(ry) == dy) {
     const std::int32_t ax = std::abs(rx), ay = std::abs(ry);
     const std::int32_t k = std::min(ax, ay);
     if (k <= grid_->Runs(p).to[d]) {
@@ -206,7 +197,7 @@ void JumpPointSearch::Unpack(std::uint32_t start, std::vector<PathStep>* path) c
     std::int32_t dx = b % stride - a % stride, dy = b / stride - a / stride;
     std::uint32_t cell = points[i - 1];
     while (dx != 0 || dy != 0) {
-      const int d = DirectionOf(Sign(dx), Sign(dy));
+      const int d = DirectionOfStep(StepSign(dx), StepSign(dy));
       cell += grid_->Offset(d);
       dx -= kDirectionDx[d];
       dy -= kDirectionDy[d];

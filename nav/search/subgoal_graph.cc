@@ -5,21 +5,13 @@
 #include <cstdlib>
 #include <utility>
 
+#include "nav/search/octile_step.h"
+
 namespace walk::nav {
 namespace {
 
 constexpr double kSqrt2 = 1.41421356237309504880;
 constexpr std::uint32_t kNoLimit = 0xFFFFFFFF;
-
-int Sign(std::int32_t v) { return (v > 0) - (v < 0); }
-
-// The direction of a unit step (sx, sy), each in -1..1, not both 0.
-int DirectionOf(int sx, int sy) {
-  for (int d = 0; d < kDirectionCount; ++d) {
-    if (kDirectionDx[d] == sx && kDirectionDy[d] == sy) return d;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -209,8 +201,8 @@ bool SubgoalGraph::AppendSegment(std::uint32_t a, std::uint32_t b,
       static_cast<std::int32_t>(b / stride) - static_cast<std::int32_t>(a / stride);
   const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
   const std::int32_t k = std::min(ax, ay), m = std::max(ax, ay) - k;
-  const int d = DirectionOf(Sign(dx), Sign(dy));
-  const int c = ax > ay ? DirectionOf(Sign(dx), 0) : DirectionOf(0, Sign(dy));
+  const int d = DirectionOfStep(StepSign(dx), StepSign(dy));
+  const int c = ax > ay ? DirectionOfStep(StepSign(dx), 0) : DirectionOfStep(0, StepSign(dy));
   auto fits = [&](std::uint32_t at, int dir, std::int32_t n) {
     return n == 0 || g.Runs(at).to[dir] >= n;
   };
