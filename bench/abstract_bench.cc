@@ -520,8 +520,9 @@ int Run(int argc, char** argv) {
   auto lower_of = [&](std::size_t i) {
     return BoundBetween(bound, cch, endpoints[i].cs, endpoints[i].ct);
   };
-  auto guessed = [&](std::size_t i, CchRunBoth both) -> GuessedCchRequest {
-    return {.metric = cch_metric,
+  auto guessed = [&](std::size_t i, CchRunBoth both,
+                     const CchMetric* metric = nullptr) -> GuessedCchRequest {
+    return {.metric = metric != nullptr ? *metric : cch_metric,
             .bound = bound,
             .guess = guess,
             .lower = lower_of(i),
@@ -580,6 +581,35 @@ int Run(int argc, char** argv) {
       const CchResult r = dijkstra_query.Run(cch_metric, endpoints[i].cs, endpoints[i].ct);
       cch_dijkstra_us.push_back(MicrosSince(t));
       check(i, r.found, r.cost);
+    }
+  }
+  // The metric's weights in floats against the same weights in doubles (one arc's nudged by an
+  // ulp off the tick grid keeps a metric in doubles): walkd's query with its path, alternating
+  // pair by pair so that the host's load falls on both alike.
+  std::vector<double> ticks_us, doubles_us;
+  if (cch_metric.in_ticks()) {
+    std::vector<double> nudged = weights;
+    for (double& w : nudged) {
+      if (w > 0.0 && w < kInfCost) {
+        w = std::nextafter(w, kInfCost);
+        break;
+      }
+    }
+    const CchMetric in_doubles(cch, nudged, /*perfect=*/false, customize_threads);
+    std::vector<std::uint32_t> path;
+    for (int round = 0; round < 3; ++round) {
+      for (std::size_t i = 0; i < endpoints.size(); ++i) {
+        // Which goes first alternates too: the second finds the pair's ranks in the cache.
+        const CchMetric* first = (i + round) % 2 == 0 ? &cch_metric : &in_doubles;
+        const CchMetric* second = first == &cch_metric ? &in_doubles : &cch_metric;
+        for (const CchMetric* m : {first, second}) {
+          t = Clock::now();
+          const CchResult r =
+              RunGuessed(split_query, query, guessed(i, CchOneAfterTheOther, m), &path);
+          (m == &cch_metric ? ticks_us : doubles_us).push_back(MicrosSince(t));
+          if (m == &cch_metric) check(i, r.found, r.cost);
+        }
+      }
     }
   }
   for (std::size_t i = 0; i < endpoints.size(); ++i) {
@@ -703,10 +733,24 @@ int Run(int argc, char** argv) {
       "(%.2fx)\n",
       customize_s, customize_threads, customize_again_s, customize_one_thread_s,
       customize_one_thread_s / customize_s);
+  const double metric_bytes_per_arc =
+      static_cast<double>(cch_metric.MemoryBytes()) / static_cast<double>(cch.arc_count());
+  std::printf("metric %.2f bytes per CCH arc (%s), hierarchy %.2f bytes per CCH arc\n",
+              metric_bytes_per_arc,
+              cch_metric.in_ticks() ? "weights in whole ticks, floats" : "weights in doubles",
+              static_cast<double>(cch.MemoryBytes()) / static_cast<double>(cch.arc_count()));
   std::printf(
       "perfect customization %.3f s per metric (both passes), arcs kept for queries %llu of %llu\n",
       perfect_customize_s, static_cast<unsigned long long>(perfect_metric.kept_count()),
       static_cast<unsigned long long>(2 * cch.arc_count()));
+  if (!ticks_us.empty()) {
+    std::printf(
+        "walkd's CCH query with its path, weights in floats / in doubles, pair by pair, 3 rounds: "
+        "medians %.1f / %.1f us (%.3fx), means %.1f / %.1f us (%.3fx)\n",
+        Percentile(ticks_us, 0.5), Percentile(doubles_us, 0.5),
+        Percentile(ticks_us, 0.5) / Percentile(doubles_us, 0.5), Mean(ticks_us), Mean(doubles_us),
+        Mean(ticks_us) / Mean(doubles_us));
+  }
   std::printf("pairs %zu (found %u, CCH/Dijkstra cost mismatches %u)\n", chosen.size(), found,
               mismatches);
   std::printf("leg               median %8.1f us  p99 %8.1f us\n", Percentile(leg_us, 0.5),
@@ -817,6 +861,8 @@ int Run(int argc, char** argv) {
   line["customize_again_s"] = customize_again_s;
   line["customize_threads"] = customize_threads;
   line["customize_one_thread_s"] = customize_one_thread_s;
+  line["metric_bytes_per_cch_arc"] = metric_bytes_per_arc;
+  line["metric_in_ticks"] = cch_metric.in_ticks();
   line["leg_median_us"] = Percentile(leg_us, 0.5);
   line["cch_median_us"] = cch_median;
   line["cch_bound_median_us"] = bound_median;

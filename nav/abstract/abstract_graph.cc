@@ -686,7 +686,8 @@ void LayOutArcs(const std::vector<ArcRecord>& records, const std::vector<std::st
     for (const ArcRecord& r : records) {
       const PieceCost& cost = r.costs[p];
       const bool open = cost.seconds < kInfCost;
-      prices.seconds.push_back(open ? static_cast<float>(cost.seconds)
+      // Whole ticks, rounded up, which a float holds exactly below 18 hours an arc.
+      prices.seconds.push_back(open ? static_cast<float>(OnTicks(cost.seconds))
                                     : std::numeric_limits<float>::infinity());
       prices.yards.push_back(open ? static_cast<float>(cost.yards) : 0.0f);
       if (open) prices.mix.insert(prices.mix.end(), cost.mix.begin(), cost.mix.end());

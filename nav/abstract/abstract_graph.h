@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "nav/cch/cch_weights.h"
 #include "nav/cost/zone_mix.h"
 #include "nav/grid/build_stop.h"
 #include "nav/grid/grid.h"
@@ -41,7 +42,8 @@
 namespace walk::nav {
 
 // Bump when the way entrances or edges are chosen or priced changes (it decides answers).
-inline constexpr std::uint32_t kAbstractGraphVersion = 6;
+// 7: arcs' seconds in whole ticks.
+inline constexpr std::uint32_t kAbstractGraphVersion = 7;
 
 // True when lift ride `ride` joins landings in two different cells of side `cell_columns`: the
 // graph joins them by a lift arc (a cell search does not take it).
@@ -63,7 +65,8 @@ struct AbstractGraphOptions {
   BuildStop stop;
 };
 
-// One profile's prices of every arc.
+// One profile's prices of every arc. Seconds are whole ticks (OnTicks, nav/cch/cch_weights.h),
+// band 0's and every band's alike (DangerSecondsOf), so the CCH metrics keep them in 4 bytes.
 struct ArcPrices {
   std::string profile;
   std::vector<float> seconds;  // band-0 seconds; +inf where this profile cannot take the arc
@@ -73,6 +76,15 @@ struct ArcPrices {
 
   std::span<const ZoneShare> MixOf(std::uint32_t arc) const {
     return {mix.data() + mix_first[arc], mix.data() + mix_first[arc + 1]};
+  }
+  // The seconds of arc `arc` under danger band `band`, the zones `exempt_a` and `exempt_b` (the
+  // walk's ends') not priced: the one pricing of an arc that the band metrics, their patches and
+  // the danger Dijkstra share, in whole ticks.
+  double DangerSecondsOf(std::uint32_t arc, const Metric& band, std::uint16_t exempt_a,
+                         std::uint16_t exempt_b) const {
+    const double base = seconds[arc];
+    return base < kInfCost ? OnTicks(DangerSeconds(base, MixOf(arc), band, exempt_a, exempt_b))
+                           : base;
   }
 };
 

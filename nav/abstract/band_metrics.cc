@@ -9,10 +9,9 @@ namespace walk::nav {
 std::vector<double> BandWeights(const ArcPrices& prices, const Metric& band) {
   std::vector<double> weights(prices.seconds.size());
   for (std::uint32_t a = 0; a < weights.size(); ++a) {
-    const double seconds = prices.seconds[a];
     // Zone 0 is in no mix, so exempting it exempts nothing: the danger Dijkstra's pricing with
     // the ends' zones exempt, where the band does not price them.
-    weights[a] = seconds < kInfCost ? DangerSeconds(seconds, prices.MixOf(a), band, 0, 0) : seconds;
+    weights[a] = prices.DangerSecondsOf(a, band, 0, 0);
   }
   return weights;
 }
@@ -47,10 +46,9 @@ std::vector<CchMetricPatch::Lowered> ExemptWeights(const ArcPrices& prices, cons
     const std::uint16_t zone = exempt[i];
     if (zone == 0 || (i == 1 && zone == exempt_a)) continue;
     for (const std::uint32_t a : zones.Of(zone)) {
-      const double seconds = prices.seconds[a];
-      if (!(seconds < kInfCost)) continue;
+      if (!(prices.seconds[a] < kInfCost)) continue;
       // As the danger Dijkstra prices the arc for a walk whose ends stand in those zones.
-      lowered.push_back({a, DangerSeconds(seconds, prices.MixOf(a), band, exempt_a, exempt_b)});
+      lowered.push_back({a, prices.DangerSecondsOf(a, band, exempt_a, exempt_b)});
     }
   }
   return lowered;

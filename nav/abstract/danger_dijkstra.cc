@@ -89,7 +89,7 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a) {
       double w = prices.seconds[a];
       if (!(w < kInfCost)) continue;
-      if (danger) w = DangerSeconds(w, prices.MixOf(a), band, exempt_a, exempt_b);
+      if (danger) w = prices.DangerSecondsOf(a, band, exempt_a, exempt_b);
       reach(graph.arc_head[a], g + w, a, source_of_[v]);
     }
   }

@@ -49,8 +49,7 @@ CchResult CchDijkstraQuery::Run(const CchMetric& metric, const std::vector<CchEn
   assert(&metric.cch() == cch_);
   if (arc_path != nullptr) arc_path->clear();
   NextGeneration();
-  const double* const w[2] = {metric.weights(Cch::kForward).data(),
-                              metric.weights(Cch::kBackward).data()};
+  const CchWeights w[2] = {metric.weights(Cch::kForward), metric.weights(Cch::kBackward)};
   const std::uint32_t* const first_out = cch_->first_out().data();
   const std::uint32_t* const head = cch_->head().data();
   for (std::uint32_t d = 0; d < 2; ++d) {

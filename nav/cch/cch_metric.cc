@@ -64,6 +64,7 @@ absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weight
   // equally cheap parallel arcs the first still counts), and keeps those of its range.
   const std::size_t arcs = cch.arc_count();
   for (std::uint32_t d = 0; d < 2; ++d) {
+    UninitializedVector<float>().swap(narrow_[d]);  // customized as doubles
     weight_[d].resize(arcs);
     via_[d].resize(arcs);
   }
@@ -126,8 +127,29 @@ absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weight
     });
   }
   if (stop.requested()) return BuildStop::Stopped("customizing the CCH");
-  if (perfect_) Perfect();
+  if (perfect_) {
+    Perfect();
+  } else {
+    KeepInTicks(std::all_of(weights.begin(), weights.end(),
+                            [](double w) { return !(w < kInfCost) || OnTicks(w) == w; }));
+  }
   return absl::OkStatus();
+}
+
+void CchMetric::KeepInTicks(bool inputs_on_ticks) {
+  if (!inputs_on_ticks) return;
+  // Sums of whole ticks are whole ticks (exactly, in doubles): only their size can keep a metric
+  // in doubles.
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    for (const double w : weight_[d]) {
+      if (w < kInfCost && !(w < CchWeights::kMostFloatSeconds)) return;
+    }
+  }
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    narrow_[d].resize(weight_[d].size());
+    std::copy(weight_[d].begin(), weight_[d].end(), narrow_[d].begin());  // exact, inf and all
+    UninitializedVector<double>().swap(weight_[d]);
+  }
 }
 
 void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
@@ -237,8 +259,8 @@ std::uint64_t CchMetric::MemoryBytes() const {
     kept +=
         Bytes(kept_first_[d]) + Bytes(kept_head_[d]) + Bytes(kept_weight_[d]) + Bytes(kept_arc_[d]);
   }
-  return sizeof(*this) + Bytes(weight_[0]) + Bytes(weight_[1]) + Bytes(via_[0]) + Bytes(via_[1]) +
-         kept;
+  return sizeof(*this) + Bytes(weight_[0]) + Bytes(weight_[1]) + Bytes(narrow_[0]) +
+         Bytes(narrow_[1]) + Bytes(via_[0]) + Bytes(via_[1]) + kept;
 }
 
 }  // namespace walk::nav

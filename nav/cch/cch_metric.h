@@ -2,6 +2,9 @@
 // between its ends through lower ranks, both ways, and how it was reached, so that paths unpack
 // to input arcs. The weights are stored by direction (one array per direction, by arc), because
 // most ranks a query visits are reached from one side only and read only that direction's.
+// Where every weight is a whole number of ticks (nav/cch/cch_weights.h) a float holds, they are
+// kept as 4-byte floats instead of 8-byte doubles: the same values, exactly
+// (docs/abstract_graph.md).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/cch/cch.h"
+#include "nav/cch/cch_weights.h"
 #include "nav/cch/uninitialized_vector.h"
 #include "nav/grid/build_stop.h"
 #include "nav/grid/ids.h"
@@ -62,12 +66,17 @@ class CchMetric {
   std::uint64_t kept_count() const;
 
   const Cch& cch() const { return *cch_; }
-  double weight(std::uint32_t slot) const { return weight_[slot & 1][slot >> 1]; }
+  // True when the weights are kept in floats: every input weight was a whole number of ticks
+  // and every customized one is below CchWeights::kMostFloatSeconds (never a perfect metric's).
+  bool in_ticks() const { return !narrow_[0].empty(); }
+  double weight(std::uint32_t slot) const { return weights(slot & 1)[slot >> 1]; }
   std::uint32_t via(std::uint32_t slot) const { return via_[slot & 1][slot >> 1]; }
   // Where via(slot) is kept, to prefetch it.
   const std::uint32_t* via_address(std::uint32_t slot) const { return &via_[slot & 1][slot >> 1]; }
   // The weights of direction d (Cch::kForward or kBackward), by arc.
-  const UninitializedVector<double>& weights(std::uint32_t d) const { return weight_[d]; }
+  CchWeights weights(std::uint32_t d) const {
+    return in_ticks() ? CchWeights(narrow_[d].data()) : CchWeights(weight_[d].data());
+  }
   // Bytes held by this object's arrays (not the Cch's).
   std::uint64_t MemoryBytes() const;
 
@@ -86,10 +95,14 @@ class CchMetric {
   void PullTriangles(std::uint32_t a, std::uint32_t* position);
   // Perfect customization over the basic weights; fills the kept arcs.
   void Perfect();
+  // Keeps the weights in floats when each is a whole number of ticks a float holds (in_ticks()),
+  // freeing the doubles; `inputs_on_ticks` says whether every input weight was whole ticks.
+  void KeepInTicks(bool inputs_on_ticks);
 
   const Cch* cch_;
   bool perfect_ = false;
-  UninitializedVector<double> weight_[2];  // by direction, arc -> cost
+  UninitializedVector<double> weight_[2];  // by direction, arc -> cost; empty when in_ticks()
+  UninitializedVector<float> narrow_[2];   // by direction, arc -> cost when in_ticks(), or empty
   // By direction, arc -> input arc, or kViaMiddle | lower arc.
   UninitializedVector<std::uint32_t> via_[2];
   std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];

@@ -131,9 +131,8 @@ class CchPatchBuilder {
     patch_.first_arc_.push_back(begin);
     if (patch_.first_.empty()) patch_.first_.push_back(0);
     for (std::uint32_t d = 0; d < 2; ++d) {
-      const auto& weights = base_.weights(d);
-      patch_.weight_[d].insert(patch_.weight_[d].end(), weights.begin() + begin,
-                               weights.begin() + end);
+      const CchWeights weights = base_.weights(d);
+      for (std::uint32_t x = begin; x < end; ++x) patch_.weight_[d].push_back(weights[x]);
       for (std::uint32_t x = begin; x < end; ++x) patch_.via_[d].push_back(base_.via(2 * x + d));
     }
     patch_.first_.push_back(static_cast<std::uint32_t>(patch_.weight_[0].size()));

@@ -43,7 +43,7 @@ void CchPotential::Reset(const CchMetric& metric, const std::vector<CchEndpoint>
   marks_.Collect(&ranks_);
   const std::vector<std::uint32_t>& first_out = cch_->first_out();
   const std::vector<std::uint32_t>& head = cch_->head();
-  const UninitializedVector<double>& down_weight = metric.weights(Cch::kBackward);
+  const CchWeights down_weight = metric.weights(Cch::kBackward);
   for (const std::uint32_t r : ranks_) {
     const double cost = down_[r];
     if (!(cost < kInfCost)) continue;
@@ -64,7 +64,7 @@ double CchPotential::ToTargets(std::uint32_t node) {
   for (; r != kInvalidId && up_stamp_[r] != generation_; r = cch_->parent(r)) ranks_.push_back(r);
   const std::vector<std::uint32_t>& first_out = cch_->first_out();
   const std::vector<std::uint32_t>& head = cch_->head();
-  const UninitializedVector<double>& up_weight = metric_->weights(Cch::kForward);
+  const CchWeights up_weight = metric_->weights(Cch::kForward);
   for (auto it = ranks_.rbegin(); it != ranks_.rend(); ++it) {
     const std::uint32_t rank = *it;
     double best = down_stamp_[rank] == generation_ ? down_[rank] : kInfCost;

@@ -34,8 +34,8 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
   // a rank is already no better than the best meeting found cannot lead to a better one
   // (weights are not negative), so its arcs are not relaxed; with a bound, not even when its
   // cost plus the least the rest of the way costs is no better.
-  const double* const forward_weight = metric.weights(Cch::kForward).data();
-  const double* const backward_weight = metric.weights(Cch::kBackward).data();
+  const CchWeights forward_weight = metric.weights(Cch::kForward);
+  const CchWeights backward_weight = metric.weights(Cch::kBackward);
   const Cch& cch = walk_.cch();
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
@@ -106,29 +106,33 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
       }
       continue;
     }
-    // The weights of r's arcs, by arc less first_out[r]: the metric's, or the patch's.
+    // The weights of r's arcs, by arc less first_out[r]: the patch's where it holds r, else the
+    // metric's, in doubles or in floats (each kind its own loop).
     const std::uint32_t begin = first_out[r];
-    const double* up_weight = forward_weight + begin;
-    const double* down_weight = backward_weight + begin;
-    if (patch != nullptr) patch->RankWeights(r, &patched_from, &up_weight, &down_weight);
-    // A direction that is not carried on is left out of the loop.
-    auto relax = [&](auto forward, auto backward) {
+    const double *patched_up = nullptr, *patched_down = nullptr;
+    if (patch != nullptr) patch->RankWeights(r, &patched_from, &patched_up, &patched_down);
+    auto relax = [&](auto forward, auto backward, auto upw, auto downw) {
       const std::uint32_t end = first_out[r + 1];
       for (std::uint32_t x = begin; x < end; ++x) {
         const std::uint32_t h = head[x];
         CchAncestorWalk::Label& to = label[h];
         assert(!forward || walk_.Reached(h, Cch::kForward));  // upward: ancestors
         assert(!backward || walk_.Reached(h, Cch::kBackward));
-        if constexpr (forward) reach(to, Cch::kForward, up + up_weight[x - begin], x, h);
-        if constexpr (backward) reach(to, Cch::kBackward, down + down_weight[x - begin], x, h);
+        if constexpr (forward) reach(to, Cch::kForward, up + WeightAt(upw, x - begin), x, h);
+        if constexpr (backward) reach(to, Cch::kBackward, down + WeightAt(downw, x - begin), x, h);
       }
     };
-    if (down == kInfCost) {
-      relax(std::true_type{}, std::false_type{});
-    } else if (up == kInfCost) {
-      relax(std::false_type{}, std::true_type{});
+    auto relax_rank = [&](auto upw, auto downw) {  // a direction not carried on is left out
+      if (down == kInfCost) return relax(std::true_type{}, std::false_type{}, upw, downw);
+      if (up == kInfCost) return relax(std::false_type{}, std::true_type{}, upw, downw);
+      relax(std::true_type{}, std::true_type{}, upw, downw);
+    };
+    if (patched_up != nullptr) {
+      relax_rank(patched_up, patched_down);
+    } else if (forward_weight.narrow() != nullptr) {
+      relax_rank(forward_weight.narrow() + begin, backward_weight.narrow() + begin);
     } else {
-      relax(std::true_type{}, std::true_type{});
+      relax_rank(forward_weight.wide() + begin, backward_weight.wide() + begin);
     }
   }
   return walk_.Conclude(metric, meet, best, arc_path, CchOneAfterTheOther, patch);

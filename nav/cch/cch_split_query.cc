@@ -63,7 +63,7 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
   // Up the ancestors in rank order, against `below` only (the other direction's costs are not
   // known yet): a rank whose cost, plus the least the way on to the other side's endpoints costs,
   // is not below it leads to no way below it.
-  const double* const w = metric.weights(d).data();
+  const CchWeights w = metric.weights(d);
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
   const bool pruned = bound != nullptr && bound->cost_per_unit > 0.0;
@@ -76,20 +76,31 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
                     below)) {
       continue;
     }
-    // r's weights, by arc less first_out[r]: the metric's, or the patch's.
+    // r's weights, by arc less first_out[r]: the patch's where it holds r, else the metric's,
+    // in doubles or in floats (each kind its own loop).
     const std::uint32_t begin = first_out[r], end = first_out[r + 1];
-    const double* weight[2] = {w + begin, w + begin};
+    const double* patched[2] = {nullptr, nullptr};
     if (request.patch != nullptr) {
-      request.patch->RankWeights(r, &patched_from, &weight[Cch::kForward], &weight[Cch::kBackward]);
+      request.patch->RankWeights(r, &patched_from, &patched[Cch::kForward],
+                                 &patched[Cch::kBackward]);
     }
-    for (std::uint32_t x = begin; x < end; ++x) {
-      CchAncestorWalk::Label& to = label[head[x]];
-      assert(walk_.Reached(head[x], d));  // upward: ancestors
-      const double reached = cost + weight[d][x - begin];
-      if (reached < to.cost[d]) {
-        to.cost[d] = reached;
-        to.pred_arc[d] = x;
+    auto relax = [&](auto weight) {
+      for (std::uint32_t x = begin; x < end; ++x) {
+        CchAncestorWalk::Label& to = label[head[x]];
+        assert(walk_.Reached(head[x], d));  // upward: ancestors
+        const double reached = cost + WeightAt(weight, x - begin);
+        if (reached < to.cost[d]) {
+          to.cost[d] = reached;
+          to.pred_arc[d] = x;
+        }
       }
+    };
+    if (patched[d] != nullptr) {
+      relax(patched[d]);
+    } else if (w.narrow() != nullptr) {
+      relax(w.narrow() + begin);
+    } else {
+      relax(w.wide() + begin);
     }
   }
 }

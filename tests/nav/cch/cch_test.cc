@@ -134,6 +134,13 @@ std::vector<double> RandomWeights(const Graph& g, std::mt19937_64& rng) {
   return weights;
 }
 
+// RandomWeights rounded to whole ticks, which a metric keeps in 4 bytes (CchMetric::in_ticks).
+std::vector<double> RandomTickWeights(const Graph& g, std::mt19937_64& rng) {
+  std::vector<double> weights = RandomWeights(g, rng);
+  for (double& w : weights) w = OnTicks(w);
+  return weights;
+}
+
 // The plain reference: multi-source Dijkstra, then the cheapest target.
 double ReferenceCost(const Graph& g, const std::vector<double>& weights,
                      const std::vector<CchEndpoint>& sources,
@@ -331,16 +338,42 @@ TEST(CchTest, GridGraphsMatchDijkstra) {
            {40, 30, 3}}) {  // large enough that customization splits subtrees over two threads
     const Graph g = GridGraph(columns, rows, per_side, rng);
     const Cch cch(g.node_count, Order(g), g.tails, g.heads);
-    const std::vector<double> weights = RandomWeights(g, rng);
-    const CchMetric metric(cch, weights);
-    Queries queries(cch);
-    for (int q = 0; q < 300; ++q) {
-      const auto sources = RandomEndpoints(g.node_count, rng);
-      const auto targets = RandomEndpoints(g.node_count, rng);
-      ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, queries, sources, targets))
-          << columns << "x" << rows << " cells, query " << q;
+    for (const bool ticks : {false, true}) {  // weights kept as doubles, then as ticks
+      const std::vector<double> weights = ticks ? RandomTickWeights(g, rng) : RandomWeights(g, rng);
+      const CchMetric metric(cch, weights);
+      ASSERT_EQ(metric.in_ticks(), ticks);
+      Queries queries(cch);
+      for (int q = 0; q < 300; ++q) {
+        const auto sources = RandomEndpoints(g.node_count, rng);
+        const auto targets = RandomEndpoints(g.node_count, rng);
+        ASSERT_NO_FATAL_FAILURE(
+            ExpectMatchesReference(g, weights, metric, queries, sources, targets))
+            << columns << "x" << rows << " cells, query " << q << (ticks ? ", ticks" : "");
+      }
     }
   }
+}
+
+TEST(CchTest, WeightsTooLargeForTicksStayDoubles) {
+  // Whole ticks each, but a shortcut over two arcs passes what a float holds exactly: every
+  // weight stays a double.
+  std::mt19937_64 rng(5);
+  const Graph g = GridGraph(3, 3, 2, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  const std::vector<double> weights(g.tails.size(), 0.75 * CchWeights::kMostFloatSeconds);
+  const CchMetric metric(cch, weights);
+  EXPECT_FALSE(metric.in_ticks());
+  Queries queries(cch);
+  for (int q = 0; q < 50; ++q) {
+    const auto sources = RandomEndpoints(g.node_count, rng);
+    const auto targets = RandomEndpoints(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, queries, sources, targets));
+  }
+  // Fewer ticks fit: kept in floats, 8 bytes an arc less.
+  const std::vector<double> small(g.tails.size(), 1000.0);
+  const CchMetric ticked(cch, small);
+  EXPECT_TRUE(ticked.in_ticks());
+  EXPECT_LT(ticked.MemoryBytes(), metric.MemoryBytes());
 }
 
 TEST(CchTest, SparseGraphsMatchDijkstra) {
@@ -616,6 +649,13 @@ TEST(CchTest, AnyOrderGivesTheSameCosts) {
   }
 }
 
+// Every slot of `a` and `b` (over the same Cch) weighs the same.
+void ExpectSameWeights(const CchMetric& a, const CchMetric& b) {
+  for (std::uint32_t slot = 0; slot < 2 * a.cch().arc_count(); ++slot) {
+    ASSERT_EQ(a.weight(slot), b.weight(slot)) << "slot " << slot;
+  }
+}
+
 TEST(CchTest, RecustomizesOnTheSameCch) {
   std::mt19937_64 rng(7);
   const Graph g = GridGraph(6, 5, 3, rng);
@@ -626,8 +666,7 @@ TEST(CchTest, RecustomizesOnTheSameCch) {
   const CchMetric b(cch, second);
   CchMetric reused(cch, first);
   reused.Customize(second);
-  EXPECT_EQ(reused.weights(Cch::kForward), b.weights(Cch::kForward));
-  EXPECT_EQ(reused.weights(Cch::kBackward), b.weights(Cch::kBackward));
+  ASSERT_NO_FATAL_FAILURE(ExpectSameWeights(reused, b));
   Queries queries(cch);
   for (int q = 0; q < 200; ++q) {
     const auto sources = RandomEndpoints(g.node_count, rng);
@@ -649,9 +688,7 @@ TEST(CchTest, ThreadsCustomizeAsOneThreadDoes) {
   const CchMetric one(cch, weights, /*perfect=*/false, /*threads=*/1);
   for (const unsigned threads : {2u, 3u, 8u}) {
     const CchMetric many(cch, weights, /*perfect=*/false, threads);
-    for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
-      ASSERT_EQ(many.weights(d), one.weights(d)) << threads << " threads";
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectSameWeights(many, one)) << threads << " threads";
     for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
       ASSERT_EQ(many.via(slot), one.via(slot)) << "slot " << slot << ", " << threads << " threads";
     }
@@ -676,9 +713,7 @@ TEST(CchTest, VectorTrianglesCustomizeAsOneLaneDoes) {
   UseVectorTriangles(false);
   const CchMetric one_lane(cch, weights, /*perfect=*/false, /*threads=*/1);
   UseVectorTriangles(true);
-  for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
-    ASSERT_EQ(vector.weights(d), one_lane.weights(d));
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectSameWeights(vector, one_lane));
   for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
     ASSERT_EQ(vector.via(slot), one_lane.via(slot)) << "slot " << slot;
   }
@@ -714,8 +749,12 @@ TEST(CchMetricPatchTest, LowersAsAFullCustomizationDoes) {
   std::mt19937_64 rng(12);
   const Graph g = GridGraph(9, 7, 3, rng);
   const Cch cch(g.node_count, Order(g), g.tails, g.heads);
-  const std::vector<double> weights = RandomWeights(g, rng);
-  const CchMetric base(cch, weights);
+  // Even rounds over a base in doubles, odd ones over a base in ticks (lowered to whole ticks).
+  const std::vector<double> weights_in_doubles = RandomWeights(g, rng);
+  const std::vector<double> tick_weights = RandomTickWeights(g, rng);
+  const CchMetric double_base(cch, weights_in_doubles);
+  const CchMetric tick_base(cch, tick_weights);
+  ASSERT_TRUE(tick_base.in_ticks());
   Queries queries(cch);
   CchSplitQuery split(cch);
   std::vector<std::uint32_t> split_path;
@@ -723,6 +762,9 @@ TEST(CchMetricPatchTest, LowersAsAFullCustomizationDoes) {
   std::uniform_real_distribution<double> share(0.0, 1.0);
   std::bernoulli_distribution stray(0.01);
   for (int round = 0; round < 8; ++round) {
+    const bool ticks = round % 2 == 1;
+    const CchMetric& base = ticks ? tick_base : double_base;
+    const std::vector<double>& weights = ticks ? tick_weights : weights_in_doubles;
     const float x0 = corner(rng), y0 = corner(rng);
     std::vector<double> lowered_weights = weights;
     std::vector<CchMetricPatch::Lowered> lowered;
@@ -731,6 +773,7 @@ TEST(CchMetricPatchTest, LowersAsAFullCustomizationDoes) {
       const bool inside = g.x[t] >= x0 && g.x[t] < x0 + 2.0f && g.y[t] >= y0 && g.y[t] < y0 + 2.0f;
       if (!(inside || stray(rng)) || !(weights[a] < kInfCost)) continue;
       lowered_weights[a] = weights[a] * share(rng);
+      if (ticks) lowered_weights[a] = OnTicks(lowered_weights[a]);
       lowered.push_back({a, lowered_weights[a]});
     }
     const CchMetricPatch patch = CchMetricPatch::Lower(base, lowered);

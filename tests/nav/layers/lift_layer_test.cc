@@ -237,7 +237,9 @@ TEST(LiftLayerTest, TheAbstractGraphJoinsLandingsInDifferentCellsByALiftArc) {
     if (g.arc_head[a] != head) continue;
     arc = true;
     const Metric neutral(world, *FindProfile("neutral"), 0);
-    EXPECT_NEAR(g.prices[0].seconds[a], neutral.LiftSeconds(c, *c.FindRide(near, far), 0, 0), 1e-6);
+    // Priced in whole ticks: the ride's seconds rounded up.
+    EXPECT_EQ(g.prices[0].seconds[a],
+              OnTicks(neutral.LiftSeconds(c, *c.FindRide(near, far), 0, 0)));
     EXPECT_EQ(g.prices[0].yards[a], 0.0f);  // a ride walks no yards
   }
   EXPECT_TRUE(arc);
@@ -288,7 +290,10 @@ TEST(LiftLayerTest, TheAbstractGraphJoinsLandingsInDifferentCellsByALiftArc) {
         seconds += metric.StepSeconds(c, to, LinkKindOf(c.links[from][via]),
                                       IsDiagonal(via) ? std::sqrt(2.0) : 1.0, c.zone[a], c.zone[b]);
       }
-      EXPECT_NEAR(seconds, cch->seconds, 1e-3 * cch->seconds);
+      // The graph's arcs are priced in whole ticks, rounded up (nav/cch/cch_weights.h): less
+      // than a tick each, and a walk has fewer arcs than steps.
+      EXPECT_NEAR(seconds, cch->seconds,
+                  1e-3 * cch->seconds + CchWeights::kTickSeconds * cch->steps.size());
     }
   }
   EXPECT_GT(by_lift, 10) << "walks across went by the lift";
