@@ -269,6 +269,18 @@ std::vector<std::uint32_t> Order(const Graph& g) {
   return NestedDissectionOrder(g.node_count, g.tails, g.heads, g.x, g.y);
 }
 
+// `count` queries between random endpoints of `g`, each checked against the reference.
+void ExpectRandomQueriesMatch(const Graph& g, const std::vector<double>& weights,
+                              const CchMetric& metric, std::mt19937_64& rng, int count) {
+  Queries queries(metric.cch());
+  for (int q = 0; q < count; ++q) {
+    const auto sources = RandomEndpoints(g.node_count, rng);
+    const auto targets = RandomEndpoints(g.node_count, rng);
+    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, queries, sources, targets))
+        << "query " << q;
+  }
+}
+
 TEST(CchOrderTest, IsAPermutation) {
   std::mt19937_64 rng(1);
   ExpectPermutation(NestedDissectionOrder(0, {}, {}, {}, {}), 0);
@@ -342,14 +354,8 @@ TEST(CchTest, GridGraphsMatchDijkstra) {
       const std::vector<double> weights = ticks ? RandomTickWeights(g, rng) : RandomWeights(g, rng);
       const CchMetric metric(cch, weights);
       ASSERT_EQ(metric.in_ticks(), ticks);
-      Queries queries(cch);
-      for (int q = 0; q < 300; ++q) {
-        const auto sources = RandomEndpoints(g.node_count, rng);
-        const auto targets = RandomEndpoints(g.node_count, rng);
-        ASSERT_NO_FATAL_FAILURE(
-            ExpectMatchesReference(g, weights, metric, queries, sources, targets))
-            << columns << "x" << rows << " cells, query " << q << (ticks ? ", ticks" : "");
-      }
+      ASSERT_NO_FATAL_FAILURE(ExpectRandomQueriesMatch(g, weights, metric, rng, 300))
+          << columns << "x" << rows << " cells" << (ticks ? ", ticks" : "");
     }
   }
 }
@@ -363,12 +369,7 @@ TEST(CchTest, WeightsTooLargeForTicksStayDoubles) {
   const std::vector<double> weights(g.tails.size(), 0.75 * CchWeights::kMostFloatSeconds);
   const CchMetric metric(cch, weights);
   EXPECT_FALSE(metric.in_ticks());
-  Queries queries(cch);
-  for (int q = 0; q < 50; ++q) {
-    const auto sources = RandomEndpoints(g.node_count, rng);
-    const auto targets = RandomEndpoints(g.node_count, rng);
-    ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, metric, queries, sources, targets));
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectRandomQueriesMatch(g, weights, metric, rng, 50));
   // Fewer ticks fit: kept in floats, 8 bytes an arc less.
   const std::vector<double> small(g.tails.size(), 1000.0);
   const CchMetric ticked(cch, small);
@@ -446,14 +447,8 @@ TEST(CchTest, PerfectCustomizationKeepsEveryShortestWay) {
       if (columns >= 8) {
         EXPECT_LT(metric.kept_count(), cch.arc_count()) << "most arcs are dropped";
       }
-      Queries queries(cch);
-      for (int q = 0; q < 300; ++q) {
-        const auto sources = RandomEndpoints(g.node_count, rng);
-        const auto targets = RandomEndpoints(g.node_count, rng);
-        ASSERT_NO_FATAL_FAILURE(
-            ExpectMatchesReference(g, weights, metric, queries, sources, targets))
-            << columns << "x" << rows << " cells, tied " << tied << ", query " << q;
-      }
+      ASSERT_NO_FATAL_FAILURE(ExpectRandomQueriesMatch(g, weights, metric, rng, 300))
+          << columns << "x" << rows << " cells, tied " << tied;
     }
     for (const auto& [nodes, arcs] :
          std::vector<std::pair<std::uint32_t, std::uint32_t>>{{10, 15}, {100, 150}, {400, 1200}}) {
