@@ -17,11 +17,27 @@
 namespace walk::server {
 namespace {
 
+// The folders TempDir made, removed once every test has run.
+std::vector<std::filesystem::path>& MadeDirs() {
+  static std::vector<std::filesystem::path> dirs;
+  return dirs;
+}
+
+class RemoveMadeDirs : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    for (const std::filesystem::path& dir : MadeDirs()) std::filesystem::remove_all(dir);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kRemoveMadeDirs =
+    ::testing::AddGlobalTestEnvironment(new RemoveMadeDirs);
+
 std::string TempDir(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("registry-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  MadeDirs().push_back(dir);
   return dir.string();
 }
 
