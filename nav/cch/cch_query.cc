@@ -27,13 +27,11 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
   walk_.StartShared(Cch::kForward, sources, marks_);
   walk_.StartShared(Cch::kBackward, targets, marks_);
   marks_.Collect(&visited_);
-
   // One sweep up the union of the two ancestor sets, rank by rank, both directions at once:
-  // near the top, where the separators are long and both sides share their ranks, each arc's
-  // two weights and its head's label are read once for both. Pruned: a direction whose cost at
-  // a rank is already no better than the best meeting found cannot lead to a better one
-  // (weights are not negative), so its arcs are not relaxed; with a bound, not even when its
-  // cost plus the least the rest of the way costs is no better.
+  // near the top, where both sides share their ranks, each arc's two weights and its head's
+  // label are read once for both. Pruned: a direction whose cost at a rank is no better than the
+  // best meeting found cannot lead to a better one (weights are not negative), so its arcs are
+  // not relaxed; with a bound, not even when its cost plus the least the rest costs is no better.
   const CchWeights forward_weight = metric.weights(Cch::kForward);
   const CchWeights backward_weight = metric.weights(Cch::kBackward);
   const Cch& cch = walk_.cch();
