@@ -77,6 +77,17 @@ class CchMetric {
   CchWeights weights(std::uint32_t d) const {
     return in_ticks() ? CchWeights(narrow_[d].data()) : CchWeights(weight_[d].data());
   }
+  // Calls f(up, down) with both directions' weights from arc `begin` on, as the arrays the
+  // metric keeps (const float* or const double*): for loops that read many weights, each kind
+  // compiled on its own.
+  template <typename F>
+  void WithArcWeights(std::uint32_t begin, F&& f) const {
+    if (in_ticks()) {
+      f(narrow_[Cch::kForward].data() + begin, narrow_[Cch::kBackward].data() + begin);
+    } else {
+      f(weight_[Cch::kForward].data() + begin, weight_[Cch::kBackward].data() + begin);
+    }
+  }
   // Bytes held by this object's arrays (not the Cch's).
   std::uint64_t MemoryBytes() const;
 

@@ -32,8 +32,6 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
   // label are read once for both. Pruned: a direction whose cost at a rank is no better than the
   // best meeting found cannot lead to a better one (weights are not negative), so its arcs are
   // not relaxed; with a bound, not even when its cost plus the least the rest costs is no better.
-  const CchWeights forward_weight = metric.weights(Cch::kForward);
-  const CchWeights backward_weight = metric.weights(Cch::kBackward);
   const Cch& cch = walk_.cch();
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
@@ -116,8 +114,8 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
         CchAncestorWalk::Label& to = label[h];
         assert(!forward || walk_.Reached(h, Cch::kForward));  // upward: ancestors
         assert(!backward || walk_.Reached(h, Cch::kBackward));
-        if constexpr (forward) reach(to, Cch::kForward, up + WeightAt(upw, x - begin), x, h);
-        if constexpr (backward) reach(to, Cch::kBackward, down + WeightAt(downw, x - begin), x, h);
+        if constexpr (forward) reach(to, Cch::kForward, up + upw[x - begin], x, h);
+        if constexpr (backward) reach(to, Cch::kBackward, down + downw[x - begin], x, h);
       }
     };
     auto relax_rank = [&](auto upw, auto downw) {  // a direction not carried on is left out
@@ -127,10 +125,8 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
     };
     if (patched_up != nullptr) {
       relax_rank(patched_up, patched_down);
-    } else if (forward_weight.narrow() != nullptr) {
-      relax_rank(forward_weight.narrow() + begin, backward_weight.narrow() + begin);
     } else {
-      relax_rank(forward_weight.wide() + begin, backward_weight.wide() + begin);
+      metric.WithArcWeights(begin, relax_rank);
     }
   }
   return walk_.Conclude(metric, meet, best, arc_path, CchOneAfterTheOther, patch);

@@ -63,7 +63,6 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
   // Up the ancestors in rank order, against `below` only (the other direction's costs are not
   // known yet): a rank whose cost, plus the least the way on to the other side's endpoints costs,
   // is not below it leads to no way below it.
-  const CchWeights w = metric.weights(d);
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
   const bool pruned = bound != nullptr && bound->cost_per_unit > 0.0;
@@ -88,7 +87,7 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
       for (std::uint32_t x = begin; x < end; ++x) {
         CchAncestorWalk::Label& to = label[head[x]];
         assert(walk_.Reached(head[x], d));  // upward: ancestors
-        const double reached = cost + WeightAt(weight, x - begin);
+        const double reached = cost + weight[x - begin];
         if (reached < to.cost[d]) {
           to.cost[d] = reached;
           to.pred_arc[d] = x;
@@ -97,10 +96,9 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
     };
     if (patched[d] != nullptr) {
       relax(patched[d]);
-    } else if (w.narrow() != nullptr) {
-      relax(w.narrow() + begin);
     } else {
-      relax(w.wide() + begin);
+      metric.WithArcWeights(begin,
+                            [&](auto up, auto down) { relax(d == Cch::kForward ? up : down); });
     }
   }
 }

@@ -28,23 +28,11 @@ class CchWeights {
   double operator[](std::size_t arc) const {
     return narrow_ == nullptr ? wide_[arc] : narrow_[arc];
   }
-  // The weights from arc `offset` on.
-  CchWeights operator+(std::size_t offset) const {
-    return narrow_ == nullptr ? CchWeights(wide_ + offset) : CchWeights(narrow_ + offset);
-  }
-  // The array itself, for loops that read many weights: one of the two is null.
-  const double* wide() const { return wide_; }
-  const float* narrow() const { return narrow_; }
 
  private:
   const double* wide_ = nullptr;
   const float* narrow_ = nullptr;
 };
-
-// Weight i of an array of doubles or of floats: for loops that pick the array's kind once
-// (CchWeights::wide() or narrow()) and read it many times.
-inline double WeightAt(const double* wide, std::size_t i) { return wide[i]; }
-inline double WeightAt(const float* narrow, std::size_t i) { return narrow[i]; }
 
 // `seconds` rounded up to a whole tick (CchWeights::kTickSeconds): prices in whole ticks let a
 // metric keep 4 bytes a weight, exactly, and rounded up they still never undercut the way they
