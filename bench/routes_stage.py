@@ -7,7 +7,8 @@ each hub to its nearest hubs, in each of the six danger bands, for one faction. 
 generates such places on a world, starts walkd on it with an empty store, and streams the pairs
 through `walkctl batch`, band 0 first (the danger bands take band 0's walk where it enters no zone
 they price). It prints, per band: pairs, wall seconds, pairs/s, routed, taken from band 0 and
-failed; then the whole stage's wall time and walkd's peak resident memory. Then it adds 1 % more
+failed; then the whole stage's wall time and walkd's resident memory: its peak while loading (a
+first load writes the grid's image), then its peak from ready on, through the stage. Then it adds 1 % more
 places to the clusters and asks every pair again: the routed pairs (the new ones only) and the
 wall time.
 
@@ -17,7 +18,7 @@ Usage: bench/routes_stage.py --world /tmp/demo32 [--pairs 2000000] [--cluster 20
                              [--trip-share 0.05]
 
 --compare-walkd runs the whole stage first with another walkd binary (a copy of an earlier build),
-on its own fresh store, and prints both runs' wall time and resident memory side by side.
+on its own fresh store (trips too), and prints both runs' wall time and memory side by side.
 --trip-share then asks the pairs of that share of the clusters again, every band, as trips through
 the world's travel network (`walkctl batch --trips`), and prints their time, and that time scaled
 to the whole stage's pairs against the walks' time.
@@ -112,6 +113,12 @@ def memory_mb(pid, field):
     return 0.0
 
 
+def reset_peak(pid):
+    """Starts walkd's peak resident memory (VmHWM) afresh from what it holds now."""
+    with open(f"/proc/{pid}/clear_refs", "w") as f:
+        f.write("5")
+
+
 def stage(walkd, tmp, name, pairs, profile):
     """Every band of `pairs`, band 0 first; the per-band rows and the stage's wall seconds."""
     rows, started = [], time.time()
@@ -181,10 +188,12 @@ def main():
         runs.append(("compared", run_stage(args, args.compare_walkd, extent, count, clusters, pairs)))
     runs.append(("this build", run_stage(args, None, extent, count, clusters, pairs)))
     if len(runs) > 1:
-        print("\n| walkd | stage wall s | pairs/s | resident at start MB | resident after MB | peak MB |")
-        print("|---|---:|---:|---:|---:|---:|")
+        print("\n| walkd | stage wall s | pairs/s | peak loading MB | resident at start MB | "
+              "resident after MB | peak since ready MB |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for label, r in runs:
-            print(f"| {label} | {r['wall']:.1f} | {r['pairs'] / r['wall']:,.0f} | {r['start_mb']:,.0f} | "
+            print(f"| {label} | {r['wall']:.1f} | {r['pairs'] / r['wall']:,.0f} | "
+                  f"{r['load_peak_mb']:,.0f} | {r['start_mb']:,.0f} | "
                   f"{r['after_mb']:,.0f} | {r['peak_mb']:,.0f} |")
 
 
@@ -200,18 +209,21 @@ def run_stage(args, binary, extent, count, clusters, pairs):
     load = time.time() - started
     try:
         start_mb = memory_mb(walkd.proc.pid, "VmRSS")
+        load_peak_mb = memory_mb(walkd.proc.pid, "VmHWM")  # the load (a first load writes the grid image)
+        reset_peak(walkd.proc.pid)  # from here the peak is the stage's
         print(f"routes stage on {args.world} ({extent[0]:.0f} x {extent[1]:.0f} "
               f"yd), {args.profile}, walkd {binary or 'of this build'}: {count:,} clusters of "
               f"{args.cluster} places (radius {args.radius:.0f} yd, {args.hubs} nearest hubs), "
               f"{len(pairs):,} pairs a band, {len(pairs) * len(BANDS):,} in all; walkd loaded in "
-              f"{load:.0f} s, {start_mb:,.0f} MB resident", flush=True)
+              f"{load:.0f} s, {start_mb:,.0f} MB resident (peak while loading {load_peak_mb:,.0f} MB)",
+              flush=True)
         rows, wall = stage(walkd, tmp, "first", pairs, args.profile)
         total = sum(r[1] for r in rows)
         after_mb = memory_mb(walkd.proc.pid, "VmRSS")
         print(f"first run: {total:,} pairs in {wall:.1f} s ({wall / 60:.1f} min), "
               f"{total / wall:,.0f} pairs/s; routed {sum(r[3] for r in rows):,}, from band 0 "
               f"{sum(r[5] for r in rows):,}; walkd resident {after_mb:,.0f} "
-              f"MB, peak {memory_mb(walkd.proc.pid, 'VmHWM'):,.0f} MB", flush=True)
+              f"MB, peak since ready {memory_mb(walkd.proc.pid, 'VmHWM'):,.0f} MB", flush=True)
 
         # 1 % more places, each joining a cluster: the pairs they add, then every pair again.
         grown = [list(c) for c in clusters]
@@ -226,11 +238,14 @@ def run_stage(args, binary, extent, count, clusters, pairs):
         print(f"after adding {added:,} places ({args.grow:.0%}): {len(again) - len(pairs):,} new pairs "
               f"a band, {(len(again) - len(pairs)) * len(BANDS):,} in all; routed {routed2:,} in "
               f"{wall2:.1f} s ({len(again) * len(BANDS) / wall2:,.0f} pairs/s over all "
-              f"{len(again) * len(BANDS):,}); walkd peak {peak_mb:,.0f} MB", flush=True)
-        if args.trip_share > 0 and binary is None:
+              f"{len(again) * len(BANDS):,}); walkd peak since ready {peak_mb:,.0f} MB", flush=True)
+        if args.trip_share > 0:
             trip_stage(walkd, tmp, clusters, args.hubs, args.trip_share, args.profile, total, wall)
+            peak_mb = memory_mb(walkd.proc.pid, "VmHWM")
+            print(f"after the trips: walkd resident {memory_mb(walkd.proc.pid, 'VmRSS'):,.0f} MB, "
+                  f"peak since ready {peak_mb:,.0f} MB", flush=True)
         return {"wall": wall, "pairs": total, "start_mb": start_mb, "after_mb": after_mb,
-                "peak_mb": peak_mb}
+                "peak_mb": peak_mb, "load_peak_mb": load_peak_mb}
     finally:
         walkd.stop()
 

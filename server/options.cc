@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "CLI/CLI.hpp"
+#include "nav/cost/cost_model.h"
 #include "nav/import/movingai.h"
 
 namespace walk::server {
@@ -181,6 +182,13 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
                  "danger bands then take the A* guided by band 0)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 24));
+  app.add_option("--customize-at-load", o.customize_at_load,
+                 "Profiles whose CCH metrics each world customizes at load (all: every prepared "
+                 "profile); the others on their first walk")
+      ->check([](const std::string& name) -> std::string {
+        if (name == "all" || nav::FindProfile(name) != nullptr) return "";
+        return "--customize-at-load: no profile \"" + name + "\" (all, or a profile's name)";
+      });
   app.add_option("--navmesh-cache-mb", o.navmesh_cache_mb,
                  "Each world's navmesh tiles kept resident, MiB (fractions allowed); the rest are "
                  "read again from their files when a walk needs them (0: every tile stays)")

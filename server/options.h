@@ -65,6 +65,9 @@ struct WalkdOptions {
   // on first use, so a walk in a danger band whose ends' zones the band does not price is a CCH
   // query (nav/abstract/band_metrics.h); 0: none (the danger A* answers every such walk).
   std::uint64_t band_metrics_mb = 1024;
+  // The profiles whose CCH metrics each world customizes at load ("all": every prepared one);
+  // the others are customized on their first walk, so a profile never walked holds nothing.
+  std::vector<std::string> customize_at_load;
   // Each world's navmesh tiles kept resident, MiB, fractions allowed (nav/navmesh/tile_cache.h);
   // 0: every tile.
   double navmesh_cache_mb = 0.0;

@@ -187,6 +187,24 @@ void AddBandMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
       [caches] { return caches([](const Cache& c) { return double(c.evictions()); }); });
 }
 
+// The worlds' profile metrics (--customize-at-load, else on first use), summed over every ready
+// world.
+void AddProfileMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
+  const WorldRegistry* world_registry = &worlds;
+  gauges.AddCounter("walk_profile_metric_customizations_total",
+                    "Profiles' CCH metrics customized (per continent), at load or on the "
+                    "profile's first walk.",
+                    [world_registry] {
+                      double total = 0.0;
+                      for (const WorldStatus& w : world_registry->Snapshot()) {
+                        if (w.served && w.served->router) {
+                          total += double(w.served->router->timings().profile_metrics);
+                        }
+                      }
+                      return total;
+                    });
+}
+
 // The worlds' navmesh tile caches (--navmesh-cache-mb), summed over every ready world.
 void AddNavMeshCacheMetrics(CallbackGauges& gauges, const WorldRegistry& worlds) {
   const WorldRegistry* world_registry = &worlds;
@@ -269,6 +287,7 @@ void Walkd::Parts::RegisterMetrics() {
   metrics = std::make_unique<WalkMetrics>(*registry);
   AddLegCacheGauges(*gauges, worlds);
   AddBandMetricGauges(*gauges, worlds);
+  AddProfileMetricGauges(*gauges, worlds);
   AddNavMeshCacheMetrics(*gauges, worlds);
 }
 
@@ -288,6 +307,7 @@ absl::Status Walkd::Parts::LoadSecurity() {
 absl::Status Walkd::Parts::DeclareWorlds() {
   worlds.SetLegCacheBytes(options.leg_cache_mb << 20);
   worlds.SetBandMetricBytes(options.band_metrics_mb << 20);
+  worlds.SetProfilesAtLoad(options.customize_at_load);
   worlds.SetNavMeshCacheBytes(static_cast<std::uint64_t>(options.navmesh_cache_mb * (1 << 20)));
   worlds.SetMapGrids(options.map_grids);
   if (options.map_grids && options.grid_resident_mb > 0) {

@@ -49,7 +49,8 @@ absl::StatusOr<std::unique_ptr<nav::AbstractGraph>> LoadGraph(const nav::World& 
                                                               bool prepare_if_missing,
                                                               const nav::BuildStop& stop,
                                                               std::string* note) {
-  absl::StatusOr<nav::AbstractGraph> graph = nav::LoadAbstractGraph(world, dir);
+  absl::StatusOr<nav::AbstractGraph> graph =
+      nav::LoadAbstractGraph(world, dir, {.prices_on_first_use = true});
   if (graph.ok() && (graph->unprepared.empty() || !prepare_if_missing)) {
     // A stale or unprepared continent walks the fine grid; the others keep their graphs.
     *note = "loaded from " + dir;
@@ -422,8 +423,10 @@ absl::Status WorldRegistry::SetUpWorld(const std::string& dir, ServedWorld& serv
                   &served.graph_note);
     if (!graph.ok()) return graph.status();  // stopped
     if (*graph != nullptr) {
+      const bool all = absl::c_linear_search(profiles_at_load_, "all");
       absl::StatusOr<std::unique_ptr<nav::AbstractRouter>> router = nav::AbstractRouter::Build(
-          served.world, std::move(**graph), leg_cache_bytes_, load_stop_, band_metric_bytes_);
+          served.world, std::move(**graph), leg_cache_bytes_, load_stop_, band_metric_bytes_,
+          all ? (*graph)->profiles : profiles_at_load_);
       if (!router.ok()) return router.status();  // stopped
       served.router = *std::move(router);
     }

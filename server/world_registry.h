@@ -217,6 +217,11 @@ class WorldRegistry {
   // The byte budget of each world's band metrics (nav/abstract/band_metrics.h; 0: none). Call
   // before StartLoading.
   void SetBandMetricBytes(std::uint64_t bytes) { band_metric_bytes_ = bytes; }
+  // The profiles whose metrics each world customizes at load ("all": every prepared one); the
+  // others on their first walk. Call before StartLoading.
+  void SetProfilesAtLoad(std::vector<std::string> profiles) {
+    profiles_at_load_ = std::move(profiles);
+  }
   // Serve grids from mapped images in the data folder (nav/grid/grid_image.h).
   void SetMapGrids(bool map) { map_grids_ = map; }
   // The bytes of navmesh tiles each world keeps resident (shared among its maps by their files'
@@ -271,6 +276,7 @@ class WorldRegistry {
   std::string data_dir_;
   std::uint64_t leg_cache_bytes_ = 256ull << 20;
   std::uint64_t band_metric_bytes_ = 0;
+  std::vector<std::string> profiles_at_load_;
   bool map_grids_ = false;
   std::uint64_t navmesh_cache_bytes_ = 0;
   std::atomic<bool> stop_loading_{false};

@@ -364,13 +364,21 @@ void ContinentGraph::IndexCells(const Continent& c, std::uint32_t cell_columns) 
   }
 }
 
+absl::StatusOr<std::shared_ptr<const ArcPrices>> ContinentGraph::PricesOf(std::size_t p) const {
+  if (p < prices.size())
+    return std::shared_ptr<const ArcPrices>(std::shared_ptr<void>(), &prices[p]);
+  if (price_reader == nullptr) {
+    return absl::InternalError(absl::StrCat("continent ", continent, ": no prices of profile ", p));
+  }
+  absl::StatusOr<ArcPrices> read = price_reader->Read(p);
+  if (!read.ok()) return read.status();
+  return std::make_shared<const ArcPrices>(*std::move(read));
+}
+
 std::uint64_t ContinentGraph::MemoryBytes() const {
   std::uint64_t bytes = node_surface.size() * 4 + first_arc.size() * 4 + arc_head.size() * 4 +
                         order.size() * 4 + cell_first_node.size() * 4 + cell_nodes.size() * 4;
-  for (const ArcPrices& p : prices) {
-    bytes += p.seconds.size() * 4 + p.yards.size() * 4 + p.mix_first.size() * 4 +
-             p.mix.size() * sizeof(ZoneShare);
-  }
+  for (const ArcPrices& p : prices) bytes += p.MemoryBytes();
   return bytes;
 }
 

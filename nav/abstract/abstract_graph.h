@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -74,6 +75,10 @@ struct ArcPrices {
   std::vector<std::uint32_t> mix_first;  // arc_count + 1: the arc's shares in `mix`
   std::vector<ZoneShare> mix;
 
+  std::uint64_t MemoryBytes() const {
+    return seconds.size() * 4 + yards.size() * 4 + mix_first.size() * 4 +
+           mix.size() * sizeof(ZoneShare);
+  }
   std::span<const ZoneShare> MixOf(std::uint32_t arc) const {
     return {mix.data() + mix_first[arc], mix.data() + mix_first[arc + 1]};
   }
@@ -88,6 +93,15 @@ struct ArcPrices {
   }
 };
 
+// Where a loaded graph's prices are read from when they were left in the file at load
+// (GraphLoadOptions::prices_on_first_use, nav/abstract/abstract_graph_format.h).
+class PriceReader {
+ public:
+  virtual ~PriceReader() = default;
+  // Profile `profile`'s prices (its index in the graph's profiles), read and checked now.
+  virtual absl::StatusOr<ArcPrices> Read(std::size_t profile) const = 0;
+};
+
 struct ContinentGraph {
   ContinentId continent = 0;
   // The continent's content id it was prepared for: a graph of another is stale (it is left out
@@ -99,7 +113,9 @@ struct ContinentGraph {
   std::vector<std::uint32_t> first_arc;  // node_count + 1
   std::vector<std::uint32_t> arc_head;
   std::vector<std::uint32_t> order;  // the CCH's nested-dissection order: order[rank] = node
-  std::vector<ArcPrices> prices;     // one per prepared profile, in the graph's profile order
+  // One per prepared profile, in the graph's profile order; empty when `price_reader` reads them.
+  std::vector<ArcPrices> prices;
+  std::shared_ptr<const PriceReader> price_reader;
   // Derived at build and load (IndexCells): each cell's portals, CSR by cell y * cells_x + x.
   std::vector<std::uint32_t> cell_first_node;
   std::vector<std::uint32_t> cell_nodes;
@@ -125,6 +141,8 @@ struct ContinentGraph {
   // priced). Returns how many (0 to 2).
   int SharedCells(const Continent& c, std::uint32_t cell_columns, SurfaceId a, SurfaceId b,
                   std::uint32_t cells[3]) const;
+  // Profile `p`'s prices: those held, or read now by `price_reader` (its errors).
+  absl::StatusOr<std::shared_ptr<const ArcPrices>> PricesOf(std::size_t p) const;
   // Every arc's tail (arcs are stored by tail; this expands first_arc).
   std::vector<std::uint32_t> ArcTails() const;
   void IndexCells(const Continent& c, std::uint32_t cell_columns);

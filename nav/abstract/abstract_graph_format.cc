@@ -1,11 +1,16 @@
 #include "nav/abstract/abstract_graph_format.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <memory>
 #include <sstream>
 #include <string_view>
 
@@ -104,13 +109,15 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
       w.PutVector(g.arc_head);
       w.PutVector(g.order);
       PutSection(out, topology.str());
-      for (const ArcPrices& p : g.prices) {
+      for (std::size_t profile = 0; profile < graph.profiles.size(); ++profile) {
+        absl::StatusOr<std::shared_ptr<const ArcPrices>> p = g.PricesOf(profile);
+        if (!p.ok()) return p.status();
         std::ostringstream prices;
         BinaryWriter pw(prices);
-        pw.PutArray(p.seconds);
-        pw.PutArray(p.yards);
-        pw.PutArray(p.mix_first);
-        PutMix(pw, p.mix);
+        pw.PutArray((*p)->seconds);
+        pw.PutArray((*p)->yards);
+        pw.PutArray((*p)->mix_first);
+        PutMix(pw, (*p)->mix);
         PutSection(out, prices.str());
       }
     }
@@ -133,35 +140,136 @@ absl::Status Damaged(const std::string& path, const std::string& what) {
   return absl::DataLossError(absl::StrCat(path, ": damaged abstract graph (", what, ")"));
 }
 
-// Reads the file's sections in order, each checked against its CRC-32C (unless told not to).
+// A graph file's bytes: a buffer given (ParseAbstractGraph), or an open file read as asked.
+class GraphBytes {
+ public:
+  virtual ~GraphBytes() = default;
+  virtual std::uint64_t size() const = 0;
+  // Copies `size` bytes at `offset` to `out`; false when they cannot be read.
+  virtual bool Read(std::uint64_t offset, std::size_t size, char* out) const = 0;
+};
+
+class BufferBytes final : public GraphBytes {
+ public:
+  explicit BufferBytes(std::string_view bytes) : bytes_(bytes) {}
+  std::uint64_t size() const override { return bytes_.size(); }
+  bool Read(std::uint64_t offset, std::size_t size, char* out) const override {
+    if (offset > bytes_.size() || size > bytes_.size() - offset) return false;
+    std::memcpy(out, bytes_.data() + offset, size);
+    return true;
+  }
+
+ private:
+  std::string_view bytes_;
+};
+
+class FileBytes final : public GraphBytes {
+ public:
+  // NOT_FOUND when there is no file at `path`.
+  static absl::StatusOr<std::shared_ptr<const FileBytes>> Open(const std::string& path) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      return absl::NotFoundError(absl::StrCat(path, ": no abstract graph (run walkgrid prepare)"));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+      close(fd);
+      return Damaged(path, "read failed");
+    }
+    return std::shared_ptr<const FileBytes>(
+        new FileBytes(fd, static_cast<std::uint64_t>(st.st_size)));
+  }
+  ~FileBytes() override { close(fd_); }
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+
+  std::uint64_t size() const override { return size_; }
+  bool Read(std::uint64_t offset, std::size_t size, char* out) const override {
+    while (size > 0) {
+      const ssize_t got = pread(fd_, out, size, static_cast<off_t>(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      out += got;
+      offset += static_cast<std::uint64_t>(got);
+      size -= static_cast<std::size_t>(got);
+    }
+    return true;
+  }
+
+ private:
+  FileBytes(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
+  int fd_;
+  std::uint64_t size_;
+};
+
+// Where a section's payload lies in its file, and the CRC-32C its frame gives it.
+struct SectionPlace {
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::uint32_t crc = 0;
+};
+
+// The CRC-32C of a section of `size` bytes: over the length's 8 bytes, then the payload, fed by
+// `feed` (which calls its argument on each piece in order).
+template <typename Feed>
+std::uint32_t SectionCrc(std::uint64_t size, Feed feed) {
+  std::uint32_t crc = Crc32c(&size, sizeof size);
+  feed([&crc](const char* data, std::size_t n) { crc = Crc32c(data, n, crc); });
+  return crc;
+}
+
+absl::Status BadCrc(const std::string& path, const std::string& name, std::uint64_t start,
+                    std::uint32_t crc, std::uint32_t stored) {
+  return Damaged(path, absl::StrCat("section '", name, "' at byte ", start, ": CRC-32C ",
+                                    absl::Hex(crc, absl::kZeroPad8), ", the file says ",
+                                    absl::Hex(stored, absl::kZeroPad8)));
+}
+
+// Reads a file's sections in order, each checked against its CRC-32C (unless told not to).
 class SectionReader {
  public:
-  SectionReader(std::string_view bytes, const std::string& path, bool verify)
-      : bytes_(bytes), path_(path), verify_(verify) {}
+  // The sections of `bytes` (at least the head and the end magic long), between the two.
+  SectionReader(const GraphBytes& bytes, const std::string& path, bool verify)
+      : bytes_(bytes), end_(bytes.size() - sizeof kMagic), path_(path), verify_(verify) {}
 
-  // The next section's payload; DATA_LOSS naming `name` (and where it starts) when it runs past
-  // the end or fails its checksum.
+  // The next section's payload (valid until the next call); DATA_LOSS naming `name` (and where
+  // it starts) when it runs past the end or fails its checksum.
   absl::StatusOr<std::string_view> Next(const std::string& name) {
-    const std::size_t start = kFileHeadBytes + pos_;
-    std::uint64_t size = 0;
-    std::uint32_t stored = 0;
-    if (bytes_.size() - pos_ < kSectionFrameBytes) return Bad(name, start, "cut off");
-    std::memcpy(&size, bytes_.data() + pos_, sizeof size);
-    std::memcpy(&stored, bytes_.data() + pos_ + sizeof size, sizeof stored);
-    if (size > bytes_.size() - pos_ - kSectionFrameBytes) {
-      return Bad(name, start, absl::StrCat(size, " bytes, past the end of the file"));
+    const std::uint64_t start = pos_;
+    absl::StatusOr<SectionPlace> place = Frame(name);
+    if (!place.ok()) return place.status();
+    buffer_.resize(place->size);
+    if (!bytes_.Read(place->offset, place->size, buffer_.data())) {
+      return Bad(name, start, "read failed");
     }
-    const std::string_view payload = bytes_.substr(pos_ + kSectionFrameBytes, size);
     if (verify_) {
-      const std::uint32_t crc = Crc32c(payload.data(), payload.size(), Crc32c(&size, sizeof size));
-      if (crc != stored) {
-        return Bad(name, start,
-                   absl::StrCat("CRC-32C ", absl::Hex(crc, absl::kZeroPad8), ", the file says ",
-                                absl::Hex(stored, absl::kZeroPad8)));
-      }
+      const std::uint32_t crc =
+          SectionCrc(place->size, [&](auto add) { add(buffer_.data(), buffer_.size()); });
+      if (crc != place->crc) return BadCrc(path_, name, start, crc, place->crc);
     }
-    pos_ += kSectionFrameBytes + size;
-    return payload;
+    return std::string_view(buffer_);
+  }
+
+  // The next section's place, its checksum checked a piece at a time (never held whole): what
+  // a profile's prices left in the file keep.
+  absl::StatusOr<SectionPlace> Skip(const std::string& name) {
+    const std::uint64_t start = pos_;
+    absl::StatusOr<SectionPlace> place = Frame(name);
+    if (!place.ok() || !verify_) return place;
+    constexpr std::size_t kPiece = 1 << 20;
+    buffer_.resize(std::min<std::uint64_t>(kPiece, place->size));
+    bool read = true;
+    const std::uint32_t crc = SectionCrc(place->size, [&](auto add) {
+      for (std::uint64_t at = 0; read && at < place->size; at += kPiece) {
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(kPiece, place->size - at));
+        read = bytes_.Read(place->offset + at, n, buffer_.data());
+        if (read) add(buffer_.data(), n);
+      }
+    });
+    if (!read) return Bad(name, start, "read failed");
+    if (crc != place->crc) return BadCrc(path_, name, start, crc, place->crc);
+    return place;
   }
 
   // DATA_LOSS naming section `name` and what is wrong in it (a payload that checks out but does
@@ -170,17 +278,36 @@ class SectionReader {
     return Damaged(path_, absl::StrCat("section '", name, "': ", what));
   }
 
-  bool AtEnd() const { return pos_ == bytes_.size(); }
+  bool AtEnd() const { return pos_ == end_; }
 
  private:
-  absl::Status Bad(const std::string& name, std::size_t start, const std::string& what) const {
+  // Reads the next section's frame and moves past the section.
+  absl::StatusOr<SectionPlace> Frame(const std::string& name) {
+    const std::uint64_t start = pos_;
+    char frame[kSectionFrameBytes];
+    if (end_ - pos_ < kSectionFrameBytes) return Bad(name, start, "cut off");
+    if (!bytes_.Read(pos_, sizeof frame, frame)) return Bad(name, start, "read failed");
+    SectionPlace place;
+    std::memcpy(&place.size, frame, sizeof place.size);
+    std::memcpy(&place.crc, frame + sizeof place.size, sizeof place.crc);
+    if (place.size > end_ - pos_ - kSectionFrameBytes) {
+      return Bad(name, start, absl::StrCat(place.size, " bytes, past the end of the file"));
+    }
+    place.offset = pos_ + kSectionFrameBytes;
+    pos_ = place.offset + place.size;
+    return place;
+  }
+
+  absl::Status Bad(const std::string& name, std::uint64_t start, const std::string& what) const {
     return Damaged(path_, absl::StrCat("section '", name, "' at byte ", start, ": ", what));
   }
 
-  std::string_view bytes_;  // the sections, between the file's head and its end magic
+  const GraphBytes& bytes_;
+  std::uint64_t end_;  // where the end magic starts
   const std::string& path_;
   bool verify_;
-  std::size_t pos_ = 0;
+  std::uint64_t pos_ = kFileHeadBytes;
+  std::string buffer_;
 };
 
 // The format version word of a file whose magic is right: OK for kGraphFormatVersion with its
@@ -301,14 +428,14 @@ absl::Status ReadTopology(const Continent& c, std::uint32_t cell_columns, const 
 
 // Reads one profile's prices of continent `c`'s `arc_count` arcs and checks them: offsets in
 // order, seconds >= 0 or +inf (NaN fails both), yards finite and >= 0, zone shares likewise.
-absl::Status ReadPrices(const Continent& c, std::size_t arc_count, const std::string& path,
+absl::Status ReadPrices(ContinentId continent, std::size_t arc_count, const std::string& path,
                         BinaryReader& r, ArcPrices* out) {
   ArcPrices& prices = *out;
   const std::size_t m = arc_count;
   if (!r.GetArray(m, &prices.seconds) || !r.GetArray(m, &prices.yards) ||
       !r.GetArray(m + 1, &prices.mix_first) || !GetMix(r, &prices.mix) ||
       prices.mix_first.front() != 0 || prices.mix_first.back() != prices.mix.size()) {
-    return Damaged(path, absl::StrCat("continent ", c.id, " prices"));
+    return Damaged(path, absl::StrCat("continent ", continent, " prices"));
   }
   for (std::size_t a = 0; a < m; ++a) {
     if (prices.mix_first[a] > prices.mix_first[a + 1]) return Damaged(path, "mix");
@@ -317,12 +444,12 @@ absl::Status ReadPrices(const Continent& c, std::size_t arc_count, const std::st
     for (const ZoneShare& share : prices.MixOf(static_cast<std::uint32_t>(a))) {
       if (share.zone == 0 || !(share.seconds >= 0.0f) || !std::isfinite(share.seconds) ||
           !(share.yards >= 0.0f) || !std::isfinite(share.yards)) {
-        return Damaged(path, absl::StrCat("continent ", c.id, " zone mix"));
+        return Damaged(path, absl::StrCat("continent ", continent, " zone mix"));
       }
     }
     if (!(prices.seconds[a] >= 0.0f) || !(prices.yards[a] >= 0.0f) ||
         !std::isfinite(prices.yards[a])) {
-      return Damaged(path, absl::StrCat("continent ", c.id, " arc prices"));
+      return Damaged(path, absl::StrCat("continent ", continent, " arc prices"));
     }
   }
   return absl::OkStatus();
@@ -332,10 +459,77 @@ absl::Status ReadPrices(const Continent& c, std::size_t arc_count, const std::st
 
 namespace {
 
+// The name of the section of continent `continent`'s prices of `profile`.
+std::string PricesName(ContinentId continent, const std::string& profile) {
+  return absl::StrCat("continent ", continent, " prices of ", profile);
+}
+
+// Parses the prices of profile `profile` of continent `continent`'s `arc_count` arcs from
+// section `name`'s `payload`.
+absl::StatusOr<ArcPrices> ParsePrices(ContinentId continent, std::size_t arc_count,
+                                      const std::string& profile, const std::string& name,
+                                      std::string_view payload, const std::string& path) {
+  ArcPrices prices;
+  prices.profile = profile;
+  BinaryReader r(payload);
+  if (absl::Status s = ReadPrices(continent, arc_count, path, r, &prices); !s.ok()) return s;
+  if (!r.AtEnd()) return Damaged(path, absl::StrCat("section '", name, "': trailing bytes"));
+  return prices;
+}
+
+// One continent's prices left in the graph file at load (GraphLoadOptions): each profile's
+// section read, checked against the CRC-32C it had at load, and parsed when asked.
+class FilePrices final : public PriceReader {
+ public:
+  FilePrices(std::shared_ptr<const GraphBytes> file, std::string path, ContinentId continent,
+             std::size_t arc_count, std::vector<std::string> profiles,
+             std::vector<SectionPlace> sections)
+      : file_(std::move(file)),
+        path_(std::move(path)),
+        continent_(continent),
+        arc_count_(arc_count),
+        profiles_(std::move(profiles)),
+        sections_(std::move(sections)) {}
+
+  absl::StatusOr<ArcPrices> Read(std::size_t profile) const override {
+    if (profile >= sections_.size()) {
+      return absl::InternalError(absl::StrCat("no profile ", profile, " in ", path_));
+    }
+    const SectionPlace& place = sections_[profile];
+    const std::string name = PricesName(continent_, profiles_[profile]);
+    std::string payload(place.size, '\0');
+    if (!file_->Read(place.offset, place.size, payload.data())) {
+      return Damaged(path_, absl::StrCat("section '", name, "': read failed"));
+    }
+    const std::uint32_t crc =
+        SectionCrc(place.size, [&](auto add) { add(payload.data(), payload.size()); });
+    if (crc != place.crc) {
+      return BadCrc(path_, name, place.offset - kSectionFrameBytes, crc, place.crc);
+    }
+    return ParsePrices(continent_, arc_count_, profiles_[profile], name, payload, path_);
+  }
+
+ private:
+  std::shared_ptr<const GraphBytes> file_;
+  std::string path_;
+  ContinentId continent_;
+  std::size_t arc_count_;
+  std::vector<std::string> profiles_;
+  std::vector<SectionPlace> sections_;  // by profile
+};
+
+// How a graph's bytes are read: `lazy_file` set (the file of `bytes`) leaves the prices there.
+struct ReadPlan {
+  const std::string& path;
+  bool verify_checksums = true;
+  std::shared_ptr<const GraphBytes> lazy_file;
+};
+
 // Reads the next continent's sections: its nodes and arcs, and its prices of each profile. A
 // continent the world no longer has, or has changed (another content id), is skipped: stale.
-absl::Status ReadContinent(const World& world, const std::string& path, std::uint32_t index,
+absl::Status ReadContinent(const World& world, const ReadPlan& plan, std::uint32_t index,
                            SectionReader& sections, AbstractGraph* graph) {
+  const std::string& path = plan.path;
   // Named by its place in the file until its id is read (the ids of one-continent worlds agree).
   const std::string at = absl::StrCat("continent ", index, " nodes and arcs");
   absl::StatusOr<std::string_view> topology = sections.Next(at);
@@ -348,18 +542,27 @@ absl::Status ReadContinent(const World& world, const std::string& path, std::uin
   if (current) {
     if (absl::Status s = ReadTopology(*c, graph->cell_columns, path, tr, &g); !s.ok()) return s;
     if (!tr.AtEnd()) return sections.Bad(at, "trailing bytes");
-    g.prices.resize(graph->profiles.size());
   }
-  for (std::size_t p = 0; p < graph->profiles.size(); ++p) {
-    const std::string prices_name =
-        absl::StrCat("continent ", g.continent, " prices of ", graph->profiles[p]);
-    absl::StatusOr<std::string_view> prices = sections.Next(prices_name);
+  const bool lazy = current && plan.lazy_file != nullptr;
+  std::vector<SectionPlace> left;  // the sections left in the file, by profile
+  for (const std::string& profile : graph->profiles) {
+    const std::string name = PricesName(g.continent, profile);
+    if (!current || lazy) {
+      absl::StatusOr<SectionPlace> place = sections.Skip(name);
+      if (!place.ok()) return place.status();
+      left.push_back(*place);
+      continue;
+    }
+    absl::StatusOr<std::string_view> payload = sections.Next(name);
+    if (!payload.ok()) return payload.status();
+    absl::StatusOr<ArcPrices> prices =
+        ParsePrices(g.continent, g.arc_count(), profile, name, *payload, path);
     if (!prices.ok()) return prices.status();
-    if (!current) continue;
-    g.prices[p].profile = graph->profiles[p];
-    BinaryReader pr(*prices);
-    if (absl::Status s = ReadPrices(*c, g.arc_count(), path, pr, &g.prices[p]); !s.ok()) return s;
-    if (!pr.AtEnd()) return sections.Bad(prices_name, "trailing bytes");
+    g.prices.push_back(*std::move(prices));
+  }
+  if (lazy) {
+    g.price_reader = std::make_shared<FilePrices>(plan.lazy_file, path, g.continent, g.arc_count(),
+                                                  graph->profiles, std::move(left));
   }
   if (current) {
     if (graph->Find(g.continent) != nullptr) return sections.Bad(at, "a continent twice");
@@ -389,28 +592,21 @@ void NoteUnprepared(const World& world, AbstractGraph* graph) {
       [](const ContinentGraph& a, const ContinentGraph& b) { return a.continent < b.continent; });
 }
 
-}  // namespace
-
-absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::string& dir) {
-  const std::string path = (std::filesystem::path(dir) / kGraphFileName).string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return absl::NotFoundError(absl::StrCat(path, ": no abstract graph (run walkgrid prepare)"));
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return Damaged(path, "read failed");
-  return ParseAbstractGraph(world, bytes, path);
-}
-
-absl::StatusOr<AbstractGraph> ParseAbstractGraph(const World& world, const std::string& bytes,
-                                                 const std::string& path,
-                                                 const GraphParseOptions& options) {
-  if (bytes.size() < kFileHeadBytes + sizeof kMagic || bytes.compare(0, 8, kMagic, 8) != 0)
+// Parses a graph file's `bytes` for `world` as `plan` says.
+absl::StatusOr<AbstractGraph> ParseGraphBytes(const World& world, const GraphBytes& bytes,
+                                              const ReadPlan& plan) {
+  const std::string& path = plan.path;
+  char head[kFileHeadBytes], tail[sizeof kMagic];
+  if (bytes.size() < kFileHeadBytes + sizeof kMagic || !bytes.Read(0, sizeof head, head) ||
+      std::memcmp(head, kMagic, sizeof kMagic) != 0) {
     return Damaged(path, "no header");
-  if (absl::Status s = CheckVersion(path, bytes); !s.ok()) return s;
-  if (bytes.compare(bytes.size() - 8, 8, kMagic, 8) != 0) return Damaged(path, "cut off");
-  SectionReader sections(
-      std::string_view(bytes).substr(kFileHeadBytes, bytes.size() - kFileHeadBytes - 8), path,
-      options.verify_checksums);
+  }
+  if (absl::Status s = CheckVersion(path, std::string_view(head, sizeof head)); !s.ok()) return s;
+  if (!bytes.Read(bytes.size() - sizeof tail, sizeof tail, tail) ||
+      std::memcmp(tail, kMagic, sizeof kMagic) != 0) {
+    return Damaged(path, "cut off");
+  }
+  SectionReader sections(bytes, path, plan.verify_checksums);
   AbstractGraph graph;
   absl::StatusOr<std::string_view> header = sections.Next("header");
   if (!header.ok()) return header.status();
@@ -420,12 +616,33 @@ absl::StatusOr<AbstractGraph> ParseAbstractGraph(const World& world, const std::
   if (!r.Get(&continent_count) || continent_count > kMaxContinents || !r.AtEnd())
     return sections.Bad("header", "continents");
   for (std::uint32_t i = 0; i < continent_count; ++i) {
-    absl::Status read = ReadContinent(world, path, i, sections, &graph);
+    absl::Status read = ReadContinent(world, plan, i, sections, &graph);
     if (!read.ok()) return read;
   }
   NoteUnprepared(world, &graph);
   if (!sections.AtEnd()) return Damaged(path, "trailing bytes");
   return graph;
+}
+
+}  // namespace
+
+absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::string& dir,
+                                                const GraphLoadOptions& options) {
+  const std::string path = (std::filesystem::path(dir) / kGraphFileName).string();
+  absl::StatusOr<std::shared_ptr<const FileBytes>> file = FileBytes::Open(path);
+  if (!file.ok()) return file.status();
+  return ParseGraphBytes(world, **file,
+                         {.path = path,
+                          .verify_checksums = true,
+                          .lazy_file = options.prices_on_first_use ? *file : nullptr});
+}
+
+absl::StatusOr<AbstractGraph> ParseAbstractGraph(const World& world, const std::string& bytes,
+                                                 const std::string& path,
+                                                 const GraphParseOptions& options) {
+  return ParseGraphBytes(
+      world, BufferBytes(bytes),
+      {.path = path, .verify_checksums = options.verify_checksums, .lazy_file = nullptr});
 }
 
 }  // namespace walk::nav

@@ -28,12 +28,22 @@ absl::Status SaveAbstractGraph(const AbstractGraph& graph, const std::string& di
 // continent in cells of 16 columns; the default 64 gives 1 Mi.
 inline constexpr std::uint64_t kMaxGraphCells = std::uint64_t{1} << 24;
 
-// Reads `dir`/graph.walkgraph for `world`. Errors: NOT_FOUND (no file), DATA_LOSS (a section
+struct GraphLoadOptions {
+  // Leave each profile's prices in the file, checked against their CRC-32Cs but not parsed:
+  // ContinentGraph::PricesOf reads a profile's when first asked (walkd: a profile never walked
+  // holds no memory). The file stays open for them, so replacing it (prepare writes a new file
+  // and renames it) does not change what they read.
+  bool prices_on_first_use = false;
+};
+
+// Reads `dir`/graph.walkgraph for `world`, section by section (never the whole file at once).
+// Errors: NOT_FOUND (no file), DATA_LOSS (a section
 // that fails its checksum, "PATH: damaged abstract graph (section 'continent 0 prices of neutral'
 // at byte 1234: CRC-32C ...)"; cut off; arrays that do not hold together; cells beyond
 // kMaxGraphCells), FAILED_PRECONDITION (prepared for another grid, cost model, graph or format
 // version: run `walkgrid prepare` again).
-absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::string& dir);
+absl::StatusOr<AbstractGraph> LoadAbstractGraph(const World& world, const std::string& dir,
+                                                const GraphLoadOptions& options = {});
 
 struct GraphParseOptions {
   // Check each section's CRC-32C. Only the fuzz target turns it off, to reach the checks of the

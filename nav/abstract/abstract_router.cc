@@ -16,6 +16,10 @@
 namespace walk::nav {
 namespace {
 
+// The threads a profile's metric is customized on when a walk first needs it: every core, for
+// that walk waits for it.
+const unsigned kOnFirstUseThreads = std::max(1u, std::thread::hardware_concurrency());
+
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -51,103 +55,119 @@ AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph,
 AbstractRouter::AbstractRouter(const World& world, AbstractGraph graph,
                                std::uint64_t leg_cache_bytes, std::uint64_t band_metric_bytes)
     : AbstractRouter(world, std::move(graph), leg_cache_bytes, band_metric_bytes, Unindexed()) {
+  const std::vector<bool> every(graph_.profiles.size(), true);
   for (std::size_t i = 0; i < graph_.continents.size(); ++i) {
-    IndexContinent(i, BuildStop()).IgnoreError();  // a default BuildStop never stops
+    IndexContinent(i, every, BuildStop()).IgnoreError();  // a default BuildStop never stops
   }
 }
 
 absl::StatusOr<std::unique_ptr<AbstractRouter>> AbstractRouter::Build(
     const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes, const BuildStop& stop,
-    std::uint64_t band_metric_bytes) {
+    std::uint64_t band_metric_bytes, const std::vector<std::string>& profiles_at_load) {
   std::unique_ptr<AbstractRouter> router(
       new AbstractRouter(world, std::move(graph), leg_cache_bytes, band_metric_bytes, Unindexed()));
+  std::vector<bool> at_load(router->graph_.profiles.size(), false);
+  for (const std::string& name : profiles_at_load) {
+    const int p = router->graph_.ProfileIndex(name);
+    if (p >= 0) at_load[p] = true;
+  }
   for (std::size_t i = 0; i < router->graph_.continents.size(); ++i) {
-    if (absl::Status indexed = router->IndexContinent(i, stop); !indexed.ok()) return indexed;
+    if (absl::Status indexed = router->IndexContinent(i, at_load, stop); !indexed.ok()) {
+      return indexed;
+    }
   }
   return router;
 }
 
-namespace {
-
-// Customizes one metric per profile priced in `g` onto `cch` (profiles side by side, each on the
-// cores left over: one profile on two cores customizes on two threads; they share only the
-// immutable CCH), and finds each profile's fewest seconds per octile column between the nodes at
-// (`node_x`, `node_y`). CANCELLED once `stop` says stop.
-absl::Status CustomizeProfiles(const Cch& cch, const ContinentGraph& g,
-                               const std::vector<float>& node_x, const std::vector<float>& node_y,
-                               const BuildStop& stop,
-                               std::vector<std::unique_ptr<CchMetric>>* metrics,
-                               std::vector<double>* seconds_per_column) {
-  metrics->resize(g.prices.size());
-  seconds_per_column->resize(g.prices.size());
-  const std::vector<std::uint32_t> tails = g.ArcTails();
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = std::min<std::size_t>(g.prices.size(), cores);
-  const unsigned threads_per_metric =
-      std::max<unsigned>(1, cores / std::max<std::size_t>(1, threads));
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stopped{false};
-  auto customize = [&] {
-    for (std::size_t p; (p = next.fetch_add(1)) < g.prices.size();) {
-      const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
-      absl::StatusOr<std::unique_ptr<CchMetric>> metric =
-          CchMetric::Create(cch, weights, /*perfect=*/false, threads_per_metric, stop);
-      if (!metric.ok()) {  // only a stop fails it
-        stopped = true;
-        return;
-      }
-      (*metrics)[p] = *std::move(metric);
-      (*seconds_per_column)[p] =
-          CchBound::LowestCostPerUnit(tails, g.arc_head, weights, node_x, node_y);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(customize);
-  customize();
-  for (std::thread& t : pool) t.join();
-  return stopped ? BuildStop::Stopped("customizing the CCH") : absl::OkStatus();
+RouterTimings AbstractRouter::timings() const {
+  RouterTimings now = timings_;
+  now.customize_seconds += 1e-9 * static_cast<double>(customize_nanos_.load());
+  now.memory_bytes += metric_bytes_.load();
+  now.profile_metrics = profile_metrics_.load();
+  return now;
 }
 
-}  // namespace
+absl::StatusOr<std::unique_ptr<const AbstractRouter::ProfileMetric>> AbstractRouter::MakeProfile(
+    const ContinentIndex& index, int p, unsigned threads, const BuildStop& stop) const {
+  const ContinentGraph& g = *index.graph;
+  const auto start = std::chrono::steady_clock::now();
+  auto made = std::make_unique<ProfileMetric>();
+  absl::StatusOr<std::shared_ptr<const ArcPrices>> prices = g.PricesOf(p);
+  if (!prices.ok()) return prices.status();
+  made->prices = *std::move(prices);
+  const std::vector<double> weights(made->prices->seconds.begin(), made->prices->seconds.end());
+  absl::StatusOr<std::unique_ptr<CchMetric>> metric =
+      CchMetric::Create(*index.cch, weights, /*perfect=*/false, threads, stop);
+  if (!metric.ok()) return metric.status();  // only a stop fails it
+  made->metric = *std::move(metric);
+  std::vector<float> node_x(g.node_count()), node_y(g.node_count());
+  for (std::uint32_t n = 0; n < g.node_count(); ++n) {
+    node_x[n] = index.rank_x[index.cch->rank(n)];
+    node_y[n] = index.rank_y[index.cch->rank(n)];
+  }
+  made->seconds_per_column =
+      CchBound::LowestCostPerUnit(g.ArcTails(), g.arc_head, weights, node_x, node_y);
+  made->zone_arcs = ZoneArcs(*made->prices);
+  customize_nanos_ += static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count());
+  // Prices read from the file on first use are held here; those the graph holds it counts.
+  const std::uint64_t read = g.prices.empty() ? made->prices->MemoryBytes() : 0;
+  metric_bytes_ += made->metric->MemoryBytes() + made->zone_arcs.MemoryBytes() + read;
+  ++profile_metrics_;
+  return made;
+}
 
-absl::Status AbstractRouter::IndexContinent(std::size_t i, const BuildStop& stop) {
+absl::StatusOr<const AbstractRouter::ProfileMetric*> AbstractRouter::ProfileOf(
+    const ContinentIndex& index, int p, unsigned threads, const BuildStop& stop) const {
+  LazyProfile& lazy = *index.profiles[p];
+  if (const ProfileMetric* ready = lazy.ready.load(std::memory_order_acquire)) return ready;
+  std::lock_guard<std::mutex> lock(lazy.mu);
+  if (lazy.made != nullptr) return lazy.made.get();
+  if (!lazy.failed.ok()) return lazy.failed;
+  absl::StatusOr<std::unique_ptr<const ProfileMetric>> made = MakeProfile(index, p, threads, stop);
+  if (!made.ok()) {
+    if (!absl::IsCancelled(made.status())) lazy.failed = made.status();
+    return made.status();
+  }
+  lazy.made = *std::move(made);
+  lazy.ready.store(lazy.made.get(), std::memory_order_release);
+  return lazy.made.get();
+}
+
+absl::Status AbstractRouter::IndexContinent(std::size_t i, const std::vector<bool>& at_load,
+                                            const BuildStop& stop) {
   if (absl::Status stopped = stop.Check("building the CCH"); !stopped.ok()) return stopped;
   const ContinentGraph& g = graph_.continents[i];
   const Continent& c = *world_.FindContinent(g.continent);  // the graph's loader checked it
   ContinentIndex index;
   index.continent = &c;
   index.graph = &g;
-  auto start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   index.cch = std::make_unique<Cch>(g.node_count(), g.order, g.ArcTails(), g.arc_head);
   timings_.cch_build_seconds += SecondsSince(start);
   timings_.cch_arcs += index.cch->arc_count();
   timings_.memory_bytes += index.cch->MemoryBytes();
-  start = std::chrono::steady_clock::now();
-  for (std::size_t p = 0; p < g.prices.size(); ++p) {
+  for (std::size_t p = 0; p < graph_.profiles.size(); ++p) {
+    index.profiles.push_back(std::make_unique<LazyProfile>());
     index.guesses.push_back(std::make_unique<CostGuess>());
     index.straight_guesses.push_back(std::make_unique<CostGuess>());
     index.yard_sums.push_back(std::make_unique<LeasePool<CchSlotSum>>());
-    index.zone_arcs.emplace_back(g.prices[p]);
-    timings_.memory_bytes += index.zone_arcs.back().MemoryBytes();
   }
-  std::vector<float> node_x(g.node_count()), node_y(g.node_count());
   index.rank_x.resize(g.node_count());
   index.rank_y.resize(g.node_count());
   for (std::uint32_t n = 0; n < g.node_count(); ++n) {
     const SurfaceId s = g.node_surface[n];
-    node_x[n] = static_cast<float>(c.column_x[s]);
-    node_y[n] = static_cast<float>(c.column_y[s]);
-    index.rank_x[index.cch->rank(n)] = node_x[n];
-    index.rank_y[index.cch->rank(n)] = node_y[n];
+    index.rank_x[index.cch->rank(n)] = static_cast<float>(c.column_x[s]);
+    index.rank_y[index.cch->rank(n)] = static_cast<float>(c.column_y[s]);
   }
-  if (absl::Status customized = CustomizeProfiles(*index.cch, g, node_x, node_y, stop,
-                                                  &index.metrics, &index.seconds_per_column);
-      !customized.ok()) {
-    return customized;
-  }
-  timings_.customize_seconds += SecondsSince(start);
-  for (const auto& metric : index.metrics) timings_.memory_bytes += metric->MemoryBytes();
   timings_.memory_bytes += 2 * sizeof(float) * index.rank_x.size();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  for (std::size_t p = 0; p < at_load.size(); ++p) {
+    if (!at_load[p]) continue;
+    absl::StatusOr<const ProfileMetric*> made = ProfileOf(index, static_cast<int>(p), cores, stop);
+    if (!made.ok()) return made.status();
+  }
   continents_.push_back(std::move(index));
   return absl::OkStatus();
 }
@@ -167,6 +187,7 @@ struct AbstractRouter::RouteState {
   AbstractSearcher& searcher;
   const ContinentIndex& index;
   const ContinentGraph& g;
+  const ProfileMetric& profile;
   int p;  // the profile's index in the graph
   std::uint32_t continent_index;
   std::uint16_t exempt_a, exempt_b;  // the ends' zones, free of danger
@@ -230,14 +251,17 @@ std::shared_ptr<const Leg> AbstractRouter::LegFor(const Continent& c, int profil
   return LegAt(*IndexOf(c), profile, s, backward, search, stats);
 }
 
-std::optional<AbstractRouter::Hierarchy> AbstractRouter::HierarchyOf(const Continent& c,
-                                                                     const Metric& band) const {
+absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> AbstractRouter::HierarchyOf(
+    const Continent& c, const Metric& band) const {
   const ContinentIndex* index = IndexOf(c);
   const int p = graph_.ProfileIndex(band.profile().name);
   if (index == nullptr || p < 0) return std::nullopt;
+  absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p, kOnFirstUseThreads);
+  if (!profile.ok()) return profile.status();
   return Hierarchy{.cch = index->cch.get(),
-                   .metric = index->metrics[p].get(),
+                   .metric = (*profile)->metric.get(),
                    .graph = index->graph,
+                   .prices = (*profile)->prices.get(),
                    .profile = p,
                    .queries = index->queries.get(),
                    .yard_sums = index->yard_sums[p].get()};
@@ -308,6 +332,8 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     return absl::FailedPreconditionError(
         "search: the CCH prices no danger; ask band 0, or search dijkstra or auto");
   }
+  absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p, kOnFirstUseThreads);
+  if (!profile.ok()) return profile.status();
   const std::uint32_t continent_index = static_cast<std::uint32_t>(index - continents_.data());
   const LegCache::Key start_key{continent_index, from, static_cast<std::uint16_t>(p), false};
   const LegCache::Key goal_key{continent_index, to, static_cast<std::uint16_t>(p), true};
@@ -319,12 +345,13 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
                    .searcher = searcher,
                    .index = *index,
                    .g = *index->graph,
+                   .profile = **profile,
                    .p = p,
                    .continent_index = continent_index,
                    .exempt_a = c.zone[from],
                    .exempt_b = c.zone[to],
                    .cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key),
-                   .metric = index->metrics[p].get(),
+                   .metric = (*profile)->metric.get(),
                    .guess = index->guesses[p].get(),
                    .straight_guess = index->straight_guesses[p].get()};
   const bool use_cch = mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
@@ -374,8 +401,7 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   const BandMetricCache::Key key{route.continent_index, static_cast<std::uint16_t>(route.p),
                                  band.band()};
   std::shared_ptr<const BandMetric> metric = band_metrics_.Get(key, [&] {
-    return std::make_unique<BandMetric>(*route.index.cch,
-                                        BandWeights(route.g.prices[route.p], band));
+    return std::make_unique<BandMetric>(*route.index.cch, BandWeights(*route.profile.prices, band));
   });
   route.metric = &metric->metric;
   route.guess = &metric->guess;
@@ -420,7 +446,7 @@ void AbstractRouter::UseExemptPatch(RouteState& route, const BandMetricCache::Ke
   const Metric& band = route.band;
   route.exempt = band_metrics_.GetPatch(key, [&] {
     const std::vector<CchMetricPatch::Lowered> lowered = ExemptWeights(
-        route.g.prices[route.p], route.index.zone_arcs[route.p], band, key.exempt_a, key.exempt_b);
+        *route.profile.prices, route.profile.zone_arcs, band, key.exempt_a, key.exempt_b);
     return std::make_unique<ExemptPatch>(
         ExemptPatch{CchMetricPatch::Lower(*route.metric, lowered)});
   });
@@ -448,7 +474,7 @@ void AbstractRouter::FindLegs(RouteState& route) const {
 
 void AbstractRouter::SearchCch(RouteState& route) const {
   const ContinentIndex& index = route.index;
-  const CchBound bound{&index.rank_x, &index.rank_y, index.seconds_per_column[route.p]};
+  const CchBound bound{&index.rank_x, &index.rank_y, route.profile.seconds_per_column};
   LeasePool<CchQueries>::Lease lease =
       index.queries->Take([&index] { return std::make_unique<CchQueries>(*index.cch); });
   CchQueries& queries = *lease;
@@ -578,19 +604,18 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
         index.queries->Take([&index] { return std::make_unique<CchQueries>(*index.cch); }));
     potential = &(*lease)->potential;
     AddEndpoints(*route.goal, &route.targets);
-    potential->Reset(*route.index.metrics[route.p], route.targets);
+    potential->Reset(*route.profile.metric, route.targets);
   }
-  const DangerDijkstraResult result =
-      route.searcher.dijkstra.Run({.graph = route.g,
-                                   .prices = route.g.prices[route.p],
-                                   .band = route.band,
-                                   .exempt_a = route.exempt_a,
-                                   .exempt_b = route.exempt_b,
-                                   .sources = sources,
-                                   .targets = targets,
-                                   .stop = route.searcher.stop,
-                                   .potential = potential},
-                                  &route.arcs);
+  const DangerDijkstraResult result = route.searcher.dijkstra.Run({.graph = route.g,
+                                                                   .prices = *route.profile.prices,
+                                                                   .band = route.band,
+                                                                   .exempt_a = route.exempt_a,
+                                                                   .exempt_b = route.exempt_b,
+                                                                   .sources = sources,
+                                                                   .targets = targets,
+                                                                   .stop = route.searcher.stop,
+                                                                   .potential = potential},
+                                                                  &route.arcs);
   route.walk.method = potential != nullptr ? Method::kCchAStar : Method::kDijkstra;
   route.walk.stats.nodes_expanded += result.settled;
   route.stopped = result.stopped;
@@ -629,7 +654,7 @@ void AbstractRouter::TallyPieces(RouteState& route) const {
   const ContinentGraph& g = route.g;
   const Leg::Entry& first = route.start->entries[route.source];
   const Leg::Entry& last = route.goal->entries[route.target];
-  const ArcPrices& prices = g.prices[route.p];
+  const ArcPrices& prices = *route.profile.prices;
   ZoneCellTally tally(route.c, world_.FrameOf(route.c), route.band.profile().smoothing);
   route.walk.yards = first.yards + last.yards;
   tally.Add(route.from, g.node_surface[first.node], first.yards, route.start->MixOf(first));

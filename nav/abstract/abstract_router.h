@@ -1,10 +1,11 @@
 // Walks over the abstract graph: legs into the graph, a search across it, legs out.
 //
 // An AbstractRouter belongs to one world: it holds the prepared graph, each continent's CCH
-// (built once from the saved order) with one metric customized per prepared profile, the band-0
-// metrics legs are priced with, the leg cache and the band metrics (nav/abstract/band_metrics.h).
-// Everything but the caches is immutable after construction; Route may be called from any thread
-// with that thread's AbstractSearcher.
+// (built once from the saved order) with one metric per prepared profile, customized on the
+// profile's first walk (or at load when asked), the band-0 metrics legs are priced with, the leg
+// cache and the band metrics (nav/abstract/band_metrics.h). Everything but the caches and the
+// profiles' metrics, each made once, is immutable after construction; Route may be called from
+// any thread with that thread's AbstractSearcher.
 #pragma once
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -97,28 +99,31 @@ struct AbstractWalk {
 // How long the router took to build (for Info, logs and benchmarks).
 struct RouterTimings {
   double cch_build_seconds = 0.0;
-  // Wall time: every profile's metric (side by side), every continent.
+  // Wall time customizing the profiles' metrics so far (at load and on first use), every
+  // continent.
   double customize_seconds = 0.0;
   std::uint64_t cch_arcs = 0;
-  std::uint64_t memory_bytes = 0;  // graph + CCHs + metrics
+  std::uint64_t memory_bytes = 0;     // graph + CCHs + the metrics customized so far
+  std::uint64_t profile_metrics = 0;  // (continent, profile) metrics customized so far
 };
 
 class AbstractRouter {
  public:
   // `band_metric_bytes`: what the band metrics may hold (0: none; danger bands are searched by
-  // the A* alone, see Route). Patches exempting walks' ends' zones share these bytes.
+  // the A* alone, see Route). Patches exempting walks' ends' zones share these bytes. Every
+  // profile's metric is customized here.
   AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes,
                  std::uint64_t band_metric_bytes = 0);
-  // The same, abandoned with CANCELLED once `stop` says stop: asked before each continent's CCH
-  // and while each of its metrics is customized (walkd stopping while a world loads).
-  static absl::StatusOr<std::unique_ptr<AbstractRouter>> Build(const World& world,
-                                                               AbstractGraph graph,
-                                                               std::uint64_t leg_cache_bytes,
-                                                               const BuildStop& stop,
-                                                               std::uint64_t band_metric_bytes = 0);
+  // The same, with only the metrics of `profiles_at_load` customized here (names of prepared
+  // profiles; the others on their first walk), abandoned with CANCELLED once `stop` says stop:
+  // asked before each continent's CCH and while each metric is customized (walkd stopping while
+  // a world loads).
+  static absl::StatusOr<std::unique_ptr<AbstractRouter>> Build(
+      const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes, const BuildStop& stop,
+      std::uint64_t band_metric_bytes = 0, const std::vector<std::string>& profiles_at_load = {});
 
   const AbstractGraph& graph() const { return graph_; }
-  const RouterTimings& timings() const { return timings_; }
+  RouterTimings timings() const;
   LegCache& leg_cache() const { return legs_; }
   // The danger bands' CCH metrics, customized on demand (SetCapacity may turn them on or off).
   BandMetricCache& band_metrics() const { return band_metrics_; }
@@ -150,14 +155,17 @@ class AbstractRouter {
     const Cch* cch = nullptr;
     const CchMetric* metric = nullptr;  // band 0
     const ContinentGraph* graph = nullptr;
-    int profile = -1;  // its index in the graph
+    const ArcPrices* prices = nullptr;  // the profile's
+    int profile = -1;                   // its index in the graph
     LeasePool<CchQueries>* queries = nullptr;
     // Yards summed along shortcuts, one a thread, kept from table to table: tables share the
     // hierarchy's upper shortcuts, which are the longest to sum.
     LeasePool<CchSlotSum>* yard_sums = nullptr;
   };
-  // Continent `c`'s hierarchy for `band`'s profile, or nullopt when either is not prepared.
-  std::optional<Hierarchy> HierarchyOf(const Continent& c, const Metric& band) const;
+  // Continent `c`'s hierarchy for `band`'s profile (its metric customized here on first use),
+  // or nullopt when either is not prepared. Errors: what reading the profile's prices says.
+  absl::StatusOr<std::optional<Hierarchy>> HierarchyOf(const Continent& c,
+                                                       const Metric& band) const;
   // The start leg (`backward` false) or goal leg of surface `s` for profile index `profile`:
   // cached, or searched with `search` (its settled surfaces added to *stats) and cached.
   std::shared_ptr<const Leg> LegFor(const Continent& c, int profile, SurfaceId s, bool backward,
@@ -170,18 +178,35 @@ class AbstractRouter {
   struct Unindexed {};
   AbstractRouter(const World& world, AbstractGraph graph, std::uint64_t leg_cache_bytes,
                  std::uint64_t band_metric_bytes, Unindexed);
-  // Builds continent i's CCH and customizes its metrics. CANCELLED once `stop` says stop.
-  absl::Status IndexContinent(std::size_t i, const BuildStop& stop);
+  // Builds continent i's CCH and customizes the metrics of the profiles `at_load` marks (by
+  // index). CANCELLED once `stop` says stop.
+  absl::Status IndexContinent(std::size_t i, const std::vector<bool>& at_load,
+                              const BuildStop& stop);
+
+  // One profile's part of a continent's index: its prices, its metric customized onto the
+  // continent's CCH, the fewest seconds any of its arcs spends per octile column (the geometric
+  // bound's), and its arcs by zone (which a patch exempting a zone lowers).
+  struct ProfileMetric {
+    std::shared_ptr<const ArcPrices> prices;
+    std::unique_ptr<CchMetric> metric;
+    double seconds_per_column = 0.0;
+    ZoneArcs zone_arcs;
+  };
+  // A profile's part, made once: on its first walk, or at load.
+  struct LazyProfile {
+    std::atomic<const ProfileMetric*> ready{nullptr};  // `made`, once made
+    std::mutex mu;                                     // held while it is made
+    std::unique_ptr<const ProfileMetric> made;         // guarded by mu
+    absl::Status failed;  // guarded by mu: why it cannot be made (never a stop)
+  };
 
   struct ContinentIndex {
     const Continent* continent = nullptr;
     const ContinentGraph* graph = nullptr;
     std::unique_ptr<Cch> cch;
-    std::vector<std::unique_ptr<CchMetric>> metrics;  // per profile
-    // The geometric bound that prunes CCH queries: node columns by rank, and per profile the
-    // fewest seconds any arc spends per octile column.
+    std::vector<std::unique_ptr<LazyProfile>> profiles;  // per profile
+    // Node columns by rank: the geometric bound that prunes CCH queries.
     std::vector<float> rank_x, rank_y;
-    std::vector<double> seconds_per_column;  // per profile
     // Per profile, how far above a lower bound walks cost (a likely upper bound to prune CCH
     // queries against): over the endpoints' bound (BoundBetween) for walks whose legs are known
     // first, and over the straight line between the ends (StraightLineFloor) for cold walks,
@@ -191,9 +216,16 @@ class AbstractRouter {
     std::unique_ptr<LeasePool<CchQueries>> queries = std::make_unique<LeasePool<CchQueries>>();
     // Per profile: the yards of shortcuts, for tables (Hierarchy::yard_sums).
     std::vector<std::unique_ptr<LeasePool<CchSlotSum>>> yard_sums;
-    // Per profile: the arcs of each zone, which a patch exempting it lowers.
-    std::vector<ZoneArcs> zone_arcs;
   };
+  // Profile `p`'s part of `index`: made, or made now on `threads` threads (others asking
+  // meanwhile wait for it). Errors: CANCELLED when `stop` says stop (then it is made on the next
+  // ask), what reading the prices says.
+  absl::StatusOr<const ProfileMetric*> ProfileOf(const ContinentIndex& index, int p,
+                                                 unsigned threads,
+                                                 const BuildStop& stop = BuildStop()) const;
+  absl::StatusOr<std::unique_ptr<const ProfileMetric>> MakeProfile(const ContinentIndex& index,
+                                                                   int p, unsigned threads,
+                                                                   const BuildStop& stop) const;
   // One walk being routed: its ends, its legs, and what the search across the graph found
   // (abstract_router.cc).
   struct RouteState;
@@ -242,7 +274,10 @@ class AbstractRouter {
   AbstractGraph graph_;
   std::vector<Metric> base_;  // band 0, per prepared profile
   std::vector<ContinentIndex> continents_;
-  RouterTimings timings_;
+  RouterTimings timings_;  // what the build measured; the atomics below what customizing adds
+  mutable std::atomic<std::uint64_t> customize_nanos_{0};
+  mutable std::atomic<std::uint64_t> metric_bytes_{0};
+  mutable std::atomic<std::uint64_t> profile_metrics_{0};
   mutable LegCache legs_;
   mutable BandMetricCache band_metrics_;
   mutable std::atomic<std::uint32_t> exempt_patch_after_{kExemptPatchAfterWalks};

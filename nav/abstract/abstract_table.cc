@@ -28,8 +28,11 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
     const AbstractRouter& router, const Continent& c, const Metric& band,
     const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop) {
   std::unique_ptr<AbstractTable> table(new AbstractTable(router, c, band));
-  std::optional<AbstractRouter::Hierarchy> hierarchy = router.HierarchyOf(c, band);
-  if (!hierarchy || band.prices_danger()) return table;
+  if (band.prices_danger()) return table;
+  absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> found = router.HierarchyOf(c, band);
+  if (!found.ok()) return found.status();
+  const std::optional<AbstractRouter::Hierarchy>& hierarchy = *found;
+  if (!hierarchy) return table;
   table->hierarchy_ = *hierarchy;
   if (absl::Status built = table->BuildSides(targets, search, stop); !built.ok()) return built;
   std::vector<const CchSide*> sides(targets.size(), nullptr);
@@ -85,7 +88,7 @@ std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSea
                                                          bool want_yards) const {
   if (!active()) return nullptr;
   const CchMetric& metric = *hierarchy_.metric;
-  const std::vector<float>& yards = hierarchy_.graph->prices[hierarchy_.profile].yards;
+  const std::vector<float>& yards = hierarchy_.prices->yards;
   std::unique_ptr<Row> row(new Row(this, from, hierarchy_.yard_sums->Take([&] {
     return std::make_unique<CchSlotSum>(metric, std::span<const float>(yards));
   })));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <istream>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -78,6 +79,63 @@ class BinaryReader {
  private:
   std::string_view bytes_;
   std::size_t pos_ = 0;
+};
+
+// Reads values in order from a stream of `size` bytes, as BinaryReader reads them from memory,
+// a piece at a time: a file read this way is never held whole. A read that fails (the file cut
+// short under it) is refused as one that runs past the end.
+class StreamReader {
+ public:
+  // Reads `in`, which must outlive the reader and hold `size` bytes from where it stands.
+  StreamReader(std::istream& in, std::uint64_t size) : in_(in), size_(size) {}
+  template <typename T>
+  bool Get(T* value) {
+    return Take(value, sizeof(T));
+  }
+  template <typename Values>
+  bool GetArray(std::size_t count, Values* values) {
+    using T = std::remove_reference_t<decltype((*values)[0])>;
+    if (count > (size_ - pos_) / sizeof(T)) return false;
+    values->resize(count);
+    return count == 0 || Take(values->data(), count * sizeof(T));
+  }
+  template <typename T>
+  bool GetVector(std::vector<T>* values) {
+    std::uint64_t count;
+    return Get(&count) && GetArray(count, values);
+  }
+  bool GetString(std::string* text) {
+    std::uint32_t size;
+    if (!Get(&size) || size > size_ - pos_) return false;
+    text->resize(size);
+    return Take(text->data(), size);
+  }
+  bool AtEnd() const { return pos_ == size_; }
+
+ private:
+  bool Take(void* out, std::uint64_t n) {
+    if (n > size_ - pos_) return false;
+    in_.read(static_cast<char*>(out), static_cast<std::streamsize>(n));
+    if (static_cast<std::uint64_t>(in_.gcount()) != n) {
+      pos_ = size_;  // nothing more can be read
+      return false;
+    }
+    pos_ += n;
+    return true;
+  }
+
+  std::istream& in_;
+  std::uint64_t size_;
+  std::uint64_t pos_ = 0;
+};
+
+// A stream over bytes in memory, not copied (StreamReader over a buffer).
+class MemoryStreamBuf : public std::streambuf {
+ public:
+  MemoryStreamBuf(const char* data, std::size_t size) {
+    char* begin = const_cast<char*>(data);  // only read: the get area
+    setg(begin, begin, begin + size);
+  }
 };
 
 }  // namespace walk::nav

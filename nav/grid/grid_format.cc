@@ -75,8 +75,9 @@ class GridWriter {
 // content hashes to its id. The first failure ends the read; every later field is skipped.
 class GridReader {
  public:
-  GridReader(const std::string& path, const std::string& bytes)
-      : path_(path), bytes_(bytes), r_(bytes) {}
+  // Reads the `size` bytes of `in` from where it stands.
+  GridReader(const std::string& path, std::istream& in, std::uint64_t size)
+      : path_(path), r_(in, size) {}
 
   // The world the file holds. Errors: as LoadWorld's.
   absl::StatusOr<LoadedWorld> Read();
@@ -168,8 +169,7 @@ class GridReader {
   }
 
   const std::string& path_;
-  const std::string& bytes_;
-  BinaryReader r_;
+  StreamReader r_;
   absl::Status status_;
   LoadedWorld loaded_;
   GridPart part_ = GridPart::kHeader;
@@ -194,11 +194,9 @@ absl::StatusOr<LoadedWorld> GridReader::Read() {
 
 absl::Status GridReader::ReadPreamble() {
   char magic[8];
-  if (bytes_.size() < sizeof magic || std::memcmp(bytes_.data(), kMagic, sizeof magic) != 0) {
+  if (!r_.Get(&magic) || std::memcmp(magic, kMagic, sizeof magic) != 0) {
     return Damaged(path_, "not a walkd grid: bad magic");
   }
-  std::uint64_t skipped;
-  r_.Get(&skipped);  // the magic, already checked
   std::uint32_t version;
   if (!r_.Get(&version)) return Damaged(path_, "truncated header");
   if (version != kGridFormatVersion) {
@@ -457,13 +455,16 @@ absl::StatusOr<LoadedWorld> LoadWorld(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / kGridFileName).string();
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": no grid file"));
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read failed"));
-  return ParseGrid(bytes, path);
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) return absl::DataLossError(absl::StrCat(path, ": read failed: ", ec.message()));
+  return GridReader(path, in, size).Read();
 }
 
 absl::StatusOr<LoadedWorld> ParseGrid(const std::string& bytes, const std::string& path) {
-  return GridReader(path, bytes).Read();
+  MemoryStreamBuf buffer(bytes.data(), bytes.size());
+  std::istream in(&buffer);
+  return GridReader(path, in, bytes.size()).Read();
 }
 
 }  // namespace walk::nav

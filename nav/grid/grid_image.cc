@@ -1,6 +1,7 @@
 #include "nav/grid/grid_image.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -422,10 +423,14 @@ absl::StatusOr<LoadedWorld> LoadWorldMapped(const std::string& dir, const std::s
     said = absl::StrCat("read whole (no image: ", s.message(), ")");
     return parsed;
   }
+  // The parse goes before the image is mapped: mapping checks every page of the image, and both
+  // at once would hold the world twice.
+  parsed = absl::UnknownError("dropped");
+  malloc_trim(0);  // glibc keeps what was freed otherwise
   mapped = MapGridImage(image_path, *stamp);
   if (!mapped.ok()) {
     said = absl::StrCat("read whole (", mapped.status().message(), ")");
-    return parsed;
+    return LoadWorld(dir);
   }
   said = absl::StrCat("mapped from ", image_path, ", written now (", why_written, ")");
   return mapped;

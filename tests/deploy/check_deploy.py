@@ -64,6 +64,7 @@ WALKD_METRICS = {
     "walk_band_metric_bytes",
     "walk_band_metric_customizations_total",
     "walk_band_metric_evictions_total",
+    "walk_profile_metric_customizations_total",
     "walk_navmesh_tiles_decoded_total",
     "walk_navmesh_tiles_evicted_total",
     "walk_navmesh_resident_tile_bytes",

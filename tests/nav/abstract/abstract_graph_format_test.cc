@@ -155,5 +155,76 @@ TEST_F(AbstractGraphFormatTest, AFileOfAnotherVersionIsStaleNotDamaged) {
   EXPECT_EQ(stale->unprepared.size(), 1u);
 }
 
+void ExpectSamePrices(const ArcPrices& a, const ArcPrices& b) {
+  EXPECT_EQ(a.profile, b.profile);
+  EXPECT_EQ(a.seconds, b.seconds);
+  EXPECT_EQ(a.yards, b.yards);
+  EXPECT_EQ(a.mix_first, b.mix_first);
+  ASSERT_EQ(a.mix.size(), b.mix.size());
+  for (std::size_t i = 0; i < a.mix.size(); ++i) {
+    EXPECT_EQ(a.mix[i].zone, b.mix[i].zone);
+    EXPECT_EQ(a.mix[i].seconds, b.mix[i].seconds);
+    EXPECT_EQ(a.mix[i].yards, b.mix[i].yards);
+  }
+}
+
+TEST_F(AbstractGraphFormatTest, PricesLeftInTheFileReadAsTheyWereSaved) {
+  absl::StatusOr<AbstractGraph> lazy =
+      LoadAbstractGraph(DemoWorld(), dir_, {.prices_on_first_use = true});
+  ASSERT_TRUE(lazy.ok()) << lazy.status();
+  ASSERT_EQ(lazy->continents.size(), DemoGraph().continents.size());
+  for (std::size_t i = 0; i < lazy->continents.size(); ++i) {
+    const ContinentGraph& g = lazy->continents[i];
+    EXPECT_TRUE(g.prices.empty());
+    EXPECT_EQ(g.arc_head, DemoGraph().continents[i].arc_head);
+    for (std::size_t p = 0; p < lazy->profiles.size(); ++p) {
+      absl::StatusOr<std::shared_ptr<const ArcPrices>> read = g.PricesOf(p);
+      ASSERT_TRUE(read.ok()) << read.status();
+      ExpectSamePrices(**read, DemoGraph().continents[i].prices[p]);
+    }
+  }
+  // Saved again from what it reads, the file is the same.
+  const std::string again = dir_ + "/again";
+  std::filesystem::create_directories(again);
+  ASSERT_TRUE(SaveAbstractGraph(*lazy, again).ok());
+  EXPECT_EQ(ReadAll(again + "/" + kGraphFileName), bytes_);
+}
+
+TEST_F(AbstractGraphFormatTest, PricesLeftInTheFileAreCheckedAtLoadAndWhenRead) {
+  // A flip in the last profile's prices is refused at load, though they are not parsed then.
+  std::string damaged = bytes_;
+  const std::size_t at = bytes_.size() - 64;
+  damaged[at] = static_cast<char>(damaged[at] ^ 0x20);
+  WriteAll(path_, damaged);
+  absl::Status s = LoadAbstractGraph(DemoWorld(), dir_, {.prices_on_first_use = true}).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+  EXPECT_NE(s.message().find("prices of neutral"), absl::string_view::npos) << s;
+  // Loaded whole, then the file replaced as prepare replaces it (a new file renamed over it):
+  // the prices read later are the loaded file's.
+  WriteAll(path_, bytes_);
+  absl::StatusOr<AbstractGraph> lazy =
+      LoadAbstractGraph(DemoWorld(), dir_, {.prices_on_first_use = true});
+  ASSERT_TRUE(lazy.ok()) << lazy.status();
+  WriteAll(path_ + ".new", damaged);
+  std::filesystem::rename(path_ + ".new", path_);
+  absl::StatusOr<std::shared_ptr<const ArcPrices>> read = lazy->continents.back().PricesOf(1);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ExpectSamePrices(**read, DemoGraph().continents.back().prices[1]);
+  // Written over in place after the load: the read refuses what no longer checks out.
+  WriteAll(path_, bytes_);
+  lazy = LoadAbstractGraph(DemoWorld(), dir_, {.prices_on_first_use = true});
+  ASSERT_TRUE(lazy.ok()) << lazy.status();
+  {
+    std::fstream file(path_, std::ios::binary | std::ios::in | std::ios::out);
+    file.seekp(static_cast<std::streamoff>(at));
+    file.put(damaged[at]);
+  }
+  read = lazy->continents.back().PricesOf(1);
+  EXPECT_EQ(read.status().code(), absl::StatusCode::kDataLoss) << read.status();
+  EXPECT_NE(read.status().message().find("prices of neutral"), absl::string_view::npos)
+      << read.status();
+  EXPECT_TRUE(lazy->continents.back().PricesOf(0).ok());  // the other profile's section is whole
+}
+
 }  // namespace
 }  // namespace walk::nav
