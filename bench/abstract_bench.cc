@@ -389,6 +389,24 @@ int Run(int argc, char** argv) {
   t = Clock::now();
   cch_metric.Customize(weights, customize_threads);
   const double customize_again_s = MicrosSince(t) / 1e6;
+  // Customization again, in floats (walkd's, the weights being whole ticks) and in doubles, each
+  // onto its own metric's arrays, alternating: 3 rounds each.
+  std::vector<double> again_floats_s, again_doubles_s;
+  if (cch_metric.in_ticks()) {
+    CchMetric::CustomizeTicksInFloats(false);
+    CchMetric in_doubles(cch, weights, /*perfect=*/false, customize_threads);
+    for (int round = 0; round < 3; ++round) {
+      CchMetric::CustomizeTicksInFloats(true);
+      t = Clock::now();
+      cch_metric.Customize(weights, customize_threads);
+      again_floats_s.push_back(MicrosSince(t) / 1e6);
+      CchMetric::CustomizeTicksInFloats(false);
+      t = Clock::now();
+      in_doubles.Customize(weights, customize_threads);
+      again_doubles_s.push_back(MicrosSince(t) / 1e6);
+    }
+    CchMetric::CustomizeTicksInFloats(true);
+  }
   // The same weights perfectly customized (basic pass, then the perfect pass and arc removal),
   // unless WALK_BENCH_QUICK is set (then neither it nor landmarks are measured).
   const bool quick = std::getenv("WALK_BENCH_QUICK") != nullptr;
@@ -733,6 +751,14 @@ int Run(int argc, char** argv) {
       "(%.2fx)\n",
       customize_s, customize_threads, customize_again_s, customize_one_thread_s,
       customize_one_thread_s / customize_s);
+  if (!again_floats_s.empty()) {
+    std::printf(
+        "customization again on its arrays, in floats / in doubles, alternating, 3 rounds: "
+        "medians %.3f / %.3f s (%.3fx), means %.3f / %.3f s (%.3fx)\n",
+        Percentile(again_floats_s, 0.5), Percentile(again_doubles_s, 0.5),
+        Percentile(again_floats_s, 0.5) / Percentile(again_doubles_s, 0.5), Mean(again_floats_s),
+        Mean(again_doubles_s), Mean(again_floats_s) / Mean(again_doubles_s));
+  }
   const double metric_bytes_per_arc =
       static_cast<double>(cch_metric.MemoryBytes()) / static_cast<double>(cch.arc_count());
   std::printf("metric %.2f bytes per CCH arc (%s), hierarchy %.2f bytes per CCH arc\n",

@@ -43,10 +43,45 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
   CustomizeUnlessStopped(weights, threads, BuildStop()).IgnoreError();
 }
 
+namespace {
+
+std::atomic<bool> ticks_in_floats{true};
+
+// True when every input weight is a whole number of ticks below what a float holds exactly.
+bool FloatTicks(const std::vector<double>& weights) {
+  return std::all_of(weights.begin(), weights.end(), [](double w) {
+    return !(w < kInfCost) || (OnTicks(w) == w && w < CchWeights::kMostFloatSeconds);
+  });
+}
+
+}  // namespace
+
+void CchMetric::CustomizeTicksInFloats(bool on) { ticks_in_floats = on; }
+
 absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
                                                const BuildStop& stop) {
+  assert(weights.size() == cch_->input_arc_count());
+  // In floats, every sum of whole ticks below 2^24 of them is exact, and a sum at or past it
+  // rounds to a value still at or past it (rounding is monotone and 2^24 ticks is a float): so
+  // every customized weight below kMostFloatSeconds is the one doubles give, with the same via
+  // (the first candidate reaching it). A weight at or past it means doubles.
+  if (!perfect_ && ticks_in_floats && FloatTicks(weights)) {
+    if (absl::Status done = CustomizeInto(weights, threads, stop, narrow_); !done.ok()) return done;
+    const auto small = [](float w) { return !(w < kInfCost) || w < CchWeights::kMostFloatSeconds; };
+    if (std::all_of(narrow_[0].begin(), narrow_[0].end(), small) &&
+        std::all_of(narrow_[1].begin(), narrow_[1].end(), small)) {
+      return absl::OkStatus();
+    }
+  }
+  if (absl::Status done = CustomizeInto(weights, threads, stop, weight_); !done.ok()) return done;
+  if (perfect_) Perfect();
+  return absl::OkStatus();
+}
+
+template <typename W>
+absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsigned threads,
+                                      const BuildStop& stop, UninitializedVector<W> (&w)[2]) {
   const Cch& cch = *cch_;
-  assert(weights.size() == cch.input_arc_count());
   // Threads pay off only on hierarchies with millions of triangles.
   const std::uint32_t n = cch.node_count();
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -64,34 +99,39 @@ absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weight
   // equally cheap parallel arcs the first still counts), and keeps those of its range.
   const std::size_t arcs = cch.arc_count();
   for (std::uint32_t d = 0; d < 2; ++d) {
-    UninitializedVector<float>().swap(narrow_[d]);  // customized as doubles
-    weight_[d].resize(arcs);
+    UninitializedVector<float>().swap(narrow_[d]);  // the other kind goes
+    UninitializedVector<double>().swap(weight_[d]);
+    w[d].resize(arcs);
     via_[d].resize(arcs);
   }
   on_threads([&](unsigned t) {
     const std::size_t begin = arcs * t / threads, end = arcs * (t + 1) / threads;
     for (std::uint32_t d = 0; d < 2; ++d) {
-      std::fill(weight_[d].begin() + begin, weight_[d].begin() + end, kInfCost);
+      std::fill(w[d].begin() + begin, w[d].begin() + end, static_cast<W>(kInfCost));
       std::fill(via_[d].begin() + begin, via_[d].begin() + end, kInvalidId);
     }
     for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
       const std::uint32_t slot = cch.input_slot(a);
       assert(!(weights[a] < 0.0));
       if (slot == kInvalidId || (slot >> 1) < begin || (slot >> 1) >= end) continue;
-      double& weight = weight_[slot & 1][slot >> 1];
-      if (weights[a] < weight) {  // parallel arcs: the cheapest
-        weight = weights[a];
+      W& weight = w[slot & 1][slot >> 1];
+      if (static_cast<W>(weights[a]) < weight) {  // parallel arcs: the cheapest
+        weight = static_cast<W>(weights[a]);
         via_[slot & 1][slot >> 1] = a;
       }
     }
   });
 
+  W* const forward = w[Cch::kForward].data();
+  W* const backward = w[Cch::kBackward].data();
   const auto time_to_stop = [&stop](std::uint32_t pulled) {
     return pulled % kRanksBetweenStopChecks == 0 && stop.requested();
   };
   if (threads == 1) {
     std::vector<std::uint32_t> position(n);
-    for (std::uint32_t a = 0; a < n && !time_to_stop(a); ++a) PullTriangles(a, position.data());
+    for (std::uint32_t a = 0; a < n && !time_to_stop(a); ++a) {
+      PullTriangles(a, position.data(), forward, backward);
+    }
   } else {
     // Bottom up the elimination tree: workers take leaves in rank order, and whoever settles
     // the last child of a rank goes on to settle that rank (acquire-release on the count makes
@@ -116,7 +156,7 @@ absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weight
           for (std::uint32_t r = leaves[i];;) {
             // Stopped: the ranks above are left unsettled; the metric is discarded.
             if (time_to_stop(++pulled)) return;
-            PullTriangles(r, position.data());
+            PullTriangles(r, position.data(), forward, backward);
             r = cch.parent(r);
             if (r == kInvalidId ||
                 unsettled_children[r].fetch_sub(1, std::memory_order_acq_rel) != 1)
@@ -127,35 +167,13 @@ absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weight
     });
   }
   if (stop.requested()) return BuildStop::Stopped("customizing the CCH");
-  if (perfect_) {
-    Perfect();
-  } else {
-    KeepInTicks(std::all_of(weights.begin(), weights.end(),
-                            [](double w) { return !(w < kInfCost) || OnTicks(w) == w; }));
-  }
   return absl::OkStatus();
 }
 
-void CchMetric::KeepInTicks(bool inputs_on_ticks) {
-  if (!inputs_on_ticks) return;
-  // Sums of whole ticks are whole ticks (exactly, in doubles): only their size can keep a metric
-  // in doubles.
-  for (std::uint32_t d = 0; d < 2; ++d) {
-    for (const double w : weight_[d]) {
-      if (w < kInfCost && !(w < CchWeights::kMostFloatSeconds)) return;
-    }
-  }
-  for (std::uint32_t d = 0; d < 2; ++d) {
-    narrow_[d].resize(weight_[d].size());
-    std::copy(weight_[d].begin(), weight_[d].end(), narrow_[d].begin());  // exact, inf and all
-    UninitializedVector<double>().swap(weight_[d]);
-  }
-}
-
-void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
+template <typename W>
+void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position, W* const forward,
+                              W* const backward) {
   const Cch& cch = *cch_;
-  double* const forward = weight_[Cch::kForward].data();
-  double* const backward = weight_[Cch::kBackward].data();
   std::uint32_t* const forward_via = via_[Cch::kForward].data();
   std::uint32_t* const backward_via = via_[Cch::kBackward].data();
   const std::uint32_t* const first_out = cch.first_out().data();
@@ -165,11 +183,12 @@ void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
   // Where each upward neighbour b of a sits among a's arcs. The arcs of every v below a,
   // above a, are a subset of a's (chordality), so every b is found here.
   for (std::uint32_t z = begin; z < end; ++z) position[head[z]] = z;
-  const TriangleArrays arrays{head, position, forward, backward, forward_via, backward_via};
+  const TriangleArrays<W> arrays{head, position, forward, backward, forward_via, backward_via};
   const std::uint32_t* const down_arc = cch.down_arc().data();
   const std::uint32_t* const down_tail = cch.down_tail().data();
   const std::uint32_t down_end = cch.down_first()[a + 1];
   const std::uint32_t down_total = cch.down_first()[cch.node_count()];
+  const W inf = static_cast<W>(kInfCost);
   for (std::uint32_t k = cch.down_first()[a]; k < down_end; ++k) {
     if (k + kPrefetchRows < down_total) {
       const std::uint32_t ahead = down_arc[k + kPrefetchRows];
@@ -179,9 +198,9 @@ void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position) {
       __builtin_prefetch(head + ahead);
     }
     const std::uint32_t x = down_arc[k], v = down_tail[k];  // arc x = (v, a)
-    const double v_to_a = forward[x];
-    const double a_to_v = backward[x];
-    if (v_to_a == kInfCost && a_to_v == kInfCost) continue;
+    const W v_to_a = forward[x];
+    const W a_to_v = backward[x];
+    if (v_to_a == inf && a_to_v == inf) continue;
     // Arcs x + 1 .. of v go up to the b above a; the triangle goes by its arc (v, a).
     RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a, kViaMiddle | x);
   }

@@ -53,6 +53,11 @@ class CchMetric {
   // Customizes other weights onto the same Cch, reusing this metric's arrays.
   void Customize(const std::vector<double>& weights, unsigned threads = 0);
 
+  // Whether a metric whose input weights are all whole ticks below kMostFloatSeconds is
+  // customized in floats (in_ticks(), unless a customized weight reaches kMostFloatSeconds: then
+  // again in doubles). On by default; tests turn it off to compare with doubles. Not thread-safe.
+  static void CustomizeTicksInFloats(bool on);
+
   // Perfectly customized: queries read the kept arcs (below), not all arcs.
   bool perfect() const { return perfect_; }
   // The kept arcs of direction d (Cch::kForward: lower -> upper; kBackward: upper -> lower),
@@ -100,15 +105,17 @@ class CchMetric {
   // Customize, or CANCELLED (the weights half customized) once `stop` says stop.
   absl::Status CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
                                       const BuildStop& stop);
+  // The basic customization of `weights` into `w` (weight_ or narrow_), the other kind freed.
+  template <typename W>
+  absl::Status CustomizeInto(const std::vector<double>& weights, unsigned threads,
+                             const BuildStop& stop, UninitializedVector<W> (&w)[2]);
   // Settles rank a's arcs: each lower triangle {v, a, b}, v below a with arcs up to a and b,
   // bounds arc (a, b) in both directions. The arcs of every v below a must be settled.
   // `position` is scratch of node_count() entries.
-  void PullTriangles(std::uint32_t a, std::uint32_t* position);
+  template <typename W>
+  void PullTriangles(std::uint32_t a, std::uint32_t* position, W* forward, W* backward);
   // Perfect customization over the basic weights; fills the kept arcs.
   void Perfect();
-  // Keeps the weights in floats when each is a whole number of ticks a float holds (in_ticks()),
-  // freeing the doubles; `inputs_on_ticks` says whether every input weight was whole ticks.
-  void KeepInTicks(bool inputs_on_ticks);
 
   const Cch* cch_;
   bool perfect_ = false;

@@ -10,14 +10,15 @@ namespace walk::nav {
 namespace {
 
 // The arrays in locals, so that the compiler keeps them in registers across the stores.
+template <typename W>
 struct Row {
   const std::uint32_t* __restrict head;
   const std::uint32_t* __restrict position;
-  double* __restrict forward;
-  double* __restrict backward;
+  W* __restrict forward;
+  W* __restrict backward;
   std::uint32_t* __restrict forward_via;
   std::uint32_t* __restrict backward_via;
-  double a_to_v, v_to_a;
+  W a_to_v, v_to_a;
   std::uint32_t middle;
 
   // Branches, not conditional moves: storing on every triangle costs more than the branches'
@@ -25,12 +26,12 @@ struct Row {
   [[gnu::always_inline]] inline void Relax(std::uint32_t y, std::uint32_t y_end) const {
     for (; y < y_end; ++y) {
       const std::uint32_t z = position[head[y]];
-      const double a_to_b = a_to_v + forward[y];
+      const W a_to_b = a_to_v + forward[y];
       if (a_to_b < forward[z]) {
         forward[z] = a_to_b;
         forward_via[z] = middle;
       }
-      const double b_to_a = backward[y] + v_to_a;
+      const W b_to_a = backward[y] + v_to_a;
       if (b_to_a < backward[z]) {
         backward[z] = b_to_a;
         backward_via[z] = middle;
@@ -39,9 +40,10 @@ struct Row {
   }
 };
 
-Row RowOf(const TriangleArrays& t, double a_to_v, double v_to_a, std::uint32_t middle) {
-  return Row{t.head,         t.position, t.forward, t.backward, t.forward_via,
-             t.backward_via, a_to_v,     v_to_a,    middle};
+template <typename W>
+Row<W> RowOf(const TriangleArrays<W>& t, W a_to_v, W v_to_a, std::uint32_t middle) {
+  return Row<W>{t.head,         t.position, t.forward, t.backward, t.forward_via,
+                t.backward_via, a_to_v,     v_to_a,    middle};
 }
 
 #if defined(__x86_64__)
@@ -49,7 +51,8 @@ Row RowOf(const TriangleArrays& t, double a_to_v, double v_to_a, std::uint32_t m
 // are a subset of a's, sorted alike, so a block is consecutive when its ends are seven apart):
 // plain loads, and masked stores of the lanes that improve. Elsewhere two triangles go one by
 // one before a run is looked for again (gathering and scattering cost more than one by one).
-__attribute__((target("avx512f,avx512vl"))) void RelaxRowAvx512(const Row row, std::uint32_t y,
+__attribute__((target("avx512f,avx512vl"))) void RelaxRowAvx512(const Row<double> row,
+                                                                std::uint32_t y,
                                                                 const std::uint32_t y_end) {
   const __m512d av = _mm512_set1_pd(row.a_to_v);
   const __m512d va = _mm512_set1_pd(row.v_to_a);
@@ -99,7 +102,7 @@ bool HasAvx512() {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 }
 #else
-void RelaxRowAvx512(const Row row, std::uint32_t y, const std::uint32_t y_end) {
+void RelaxRowAvx512(const Row<double> row, std::uint32_t y, const std::uint32_t y_end) {
   row.Relax(y, y_end);
 }
 bool HasAvx512() { return false; }
@@ -109,13 +112,18 @@ std::atomic<bool> vector_on{HasAvx512()};
 
 }  // namespace
 
-void RelaxTriangleRow(const TriangleArrays& arrays, std::uint32_t y_begin, std::uint32_t y_end,
-                      double a_to_v, double v_to_a, std::uint32_t middle) {
+void RelaxTriangleRow(const TriangleArrays<double>& arrays, std::uint32_t y_begin,
+                      std::uint32_t y_end, double a_to_v, double v_to_a, std::uint32_t middle) {
   if (vector_on.load(std::memory_order_relaxed)) {
     RelaxRowAvx512(RowOf(arrays, a_to_v, v_to_a, middle), y_begin, y_end);
   } else {
     RowOf(arrays, a_to_v, v_to_a, middle).Relax(y_begin, y_end);
   }
+}
+
+void RelaxTriangleRow(const TriangleArrays<float>& arrays, std::uint32_t y_begin,
+                      std::uint32_t y_end, float a_to_v, float v_to_a, std::uint32_t middle) {
+  RowOf(arrays, a_to_v, v_to_a, middle).Relax(y_begin, y_end);
 }
 
 bool UseVectorTriangles(bool on) {

@@ -6,12 +6,14 @@
 
 namespace walk::nav {
 
-// The arrays one customization reads and writes, by hierarchy arc.
+// The arrays one customization reads and writes, by hierarchy arc, its costs in doubles or (a
+// metric in whole ticks, nav/cch/cch_weights.h) in floats.
+template <typename W>
 struct TriangleArrays {
   const std::uint32_t* head;      // arc -> upper end
   const std::uint32_t* position;  // rank b -> arc (a, b), for the rank a being settled
-  double* forward;                // arc -> cost lower -> upper
-  double* backward;               // arc -> cost upper -> lower
+  W* forward;                     // arc -> cost lower -> upper
+  W* backward;                    // arc -> cost upper -> lower
   std::uint32_t* forward_via;     // arc -> how its forward cost was found
   std::uint32_t* backward_via;
 };
@@ -19,10 +21,12 @@ struct TriangleArrays {
 // The triangles {v, a, b} through one arc x = (v, a): for every arc y = (v, b) in
 // [y_begin, y_end), b above a, arc z = (a, b) = position[head[y]] is bounded by a -> v -> b
 // forward and b -> v -> a backward; where that is cheaper, its cost drops and its via becomes
-// `middle`. The z of one row are distinct, so the eight-lane version writes the same costs and
-// vias as the one-lane one.
-void RelaxTriangleRow(const TriangleArrays& arrays, std::uint32_t y_begin, std::uint32_t y_end,
-                      double a_to_v, double v_to_a, std::uint32_t middle);
+// `middle`. The z of one row are distinct, so the eight-lane version (doubles only) writes the
+// same costs and vias as the one-lane one.
+void RelaxTriangleRow(const TriangleArrays<double>& arrays, std::uint32_t y_begin,
+                      std::uint32_t y_end, double a_to_v, double v_to_a, std::uint32_t middle);
+void RelaxTriangleRow(const TriangleArrays<float>& arrays, std::uint32_t y_begin,
+                      std::uint32_t y_end, float a_to_v, float v_to_a, std::uint32_t middle);
 
 // Whether RelaxTriangleRow runs on eight lanes: where the processor has AVX-512, unless turned
 // off (tests compare both ways). Returns whether it is on after the call.

@@ -377,6 +377,34 @@ TEST(CchTest, WeightsTooLargeForTicksStayDoubles) {
   EXPECT_LT(ticked.MemoryBytes(), metric.MemoryBytes());
 }
 
+TEST(CchTest, TicksCustomizedInFloatsAsInDoubles) {
+  // Every slot's weight and via, customized in floats and in doubles, on one thread and two.
+  std::mt19937_64 rng(9);
+  const Graph g = GridGraph(40, 30, 3, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  std::vector<double> weights = RandomTickWeights(g, rng);
+  weights[3] = weights[7] = kInfCost;  // absent arcs too
+  for (const unsigned threads : {1u, 2u}) {
+    const CchMetric floats(cch, weights, /*perfect=*/false, threads);
+    CchMetric::CustomizeTicksInFloats(false);
+    const CchMetric doubles(cch, weights, /*perfect=*/false, threads);
+    CchMetric::CustomizeTicksInFloats(true);
+    ASSERT_TRUE(floats.in_ticks());
+    ASSERT_FALSE(doubles.in_ticks());
+    int differ = 0;
+    for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+      if (floats.weight(slot) != doubles.weight(slot) || floats.via(slot) != doubles.via(slot)) {
+        if (++differ <= 3) {
+          ADD_FAILURE() << "slot " << slot << ": " << floats.weight(slot) << " via "
+                        << floats.via(slot) << ", in doubles " << doubles.weight(slot) << " via "
+                        << doubles.via(slot);
+        }
+      }
+    }
+    EXPECT_EQ(differ, 0) << threads << " threads";
+  }
+}
+
 TEST(CchTest, SparseGraphsMatchDijkstra) {
   std::mt19937_64 rng(5);
   for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
