@@ -169,6 +169,10 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
                  "Serve grids from memory-mapped images in DATA/grid-images (written on first "
                  "load), so resident memory follows the tiles walks touch; false: read grids whole")
       ->capture_default_str();
+  app.add_option("--subgoal-hierarchies", o.subgoal_hierarchies,
+                 "Build each plain octile grid's subgoal hierarchy at load: its exact walks go by "
+                 "it (METHOD_SUBGOAL_HIERARCHY); false: by jump points")
+      ->capture_default_str();
   app.add_option("--grid-resident-mb", o.grid_resident_mb,
                  "A mapped grid's pages resident in walkd are handed back once past this, MiB "
                  "(checked every 5 s; 0: never)")

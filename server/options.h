@@ -74,6 +74,9 @@ struct WalkdOptions {
   // Serve grids from mapped images kept in DATA/grid-images (nav/grid/grid_image.h), so resident
   // memory follows the tiles walks touch; false: read each grid whole into memory.
   bool map_grids = true;
+  // Build each plain octile grid's subgoal hierarchy at load (nav/cch/subgoal_hierarchies.h):
+  // their exact walks then go by it; false: by jump points.
+  bool subgoal_hierarchies = true;
   // Each mapped grid's resident pages are handed back once past this, MiB (0: never).
   std::uint64_t grid_resident_mb = 512;
   // The hybrid backend takes the navmesh's walk unless it costs more than this x the grid's

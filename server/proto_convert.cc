@@ -315,6 +315,8 @@ walk::v1::Method MethodToProto(nav::Method method) {
       return walk::v1::METHOD_CCH_ASTAR;
     case nav::Method::kJumpPoints:
       return walk::v1::METHOD_JUMP_POINTS;
+    case nav::Method::kSubgoalHierarchy:
+      return walk::v1::METHOD_SUBGOAL_HIERARCHY;
   }
   return walk::v1::METHOD_UNSPECIFIED;
 }

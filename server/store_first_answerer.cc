@@ -489,6 +489,7 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query
   walk_options.want_path = query.want_path;
   walk_options.router = p.world->router.get();
   walk_options.jump_grids = &p.world->jump_grids;
+  walk_options.subgoal_hierarchies = &p.world->subgoal_hierarchies;
   walk_options.search = query.search;
   walk_options.stop = options.stop;
   absl::StatusOr<nav::WalkAnswer> answer =

@@ -163,6 +163,13 @@ void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
              });
 }
 
+// How a world's exact fine-grid walks go: its jump grids, and its subgoal hierarchies.
+std::string FineGridNote(const ServedWorld& served) {
+  const std::string& subgoals = served.subgoal_hierarchies.note();
+  return subgoals.empty() ? served.jump_grids.note()
+                          : absl::StrCat(served.jump_grids.note(), "; ", subgoals);
+}
+
 // The worlds' band metrics (--band-metrics-mb), summed over every ready world.
 void AddBandMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
   const WorldRegistry* world_registry = &worlds;
@@ -310,6 +317,7 @@ absl::Status Walkd::Parts::DeclareWorlds() {
   worlds.SetProfilesAtLoad(options.customize_at_load);
   worlds.SetNavMeshCacheBytes(static_cast<std::uint64_t>(options.navmesh_cache_mb * (1 << 20)));
   worlds.SetMapGrids(options.map_grids);
+  worlds.SetSubgoalHierarchies(options.subgoal_hierarchies);
   if (options.map_grids && options.grid_resident_mb > 0) {
     grid_trimmer = TrimMappedGrids(&worlds, options.grid_resident_mb << 20);
   }
@@ -532,7 +540,7 @@ void Walkd::Parts::StartLoadingWorlds() {
                 << nav::FormatId(loaded.served->world.content_id) << ", from "
                 << loaded.served->source << "); abstract graph: " << loaded.served->graph_note
                 << "; grid: " << loaded.served->grid_note
-                << "; fine grid: " << loaded.served->jump_grids.note()
+                << "; fine grid: " << FineGridNote(*loaded.served)
                 << "; travel: " << TravelNote(*loaded.served) << NavMeshNotes(*loaded.served)
                 << std::endl;
     }
@@ -554,11 +562,11 @@ std::string ReloadLine(const WorldReload& reload, const WorldStatus& now) {
                         reload.error, "\n");
   }
   const ServedWorld& served = *now.served;
-  return absl::StrCat(
-      "walkd: world '", reload.name, "' reloaded in ", absl::StrFormat("%.2f", reload.seconds),
-      " s (", reload.changed, " changed): content id ", nav::FormatId(served.world.content_id),
-      ", generation ", now.generation, "; abstract graph: ", served.graph_note,
-      "; grid: ", served.grid_note, "; fine grid: ", served.jump_grids.note(), "\n");
+  return absl::StrCat("walkd: world '", reload.name, "' reloaded in ",
+                      absl::StrFormat("%.2f", reload.seconds), " s (", reload.changed,
+                      " changed): content id ", nav::FormatId(served.world.content_id),
+                      ", generation ", now.generation, "; abstract graph: ", served.graph_note,
+                      "; grid: ", served.grid_note, "; fine grid: ", FineGridNote(served), "\n");
 }
 
 }  // namespace

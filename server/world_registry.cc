@@ -433,6 +433,9 @@ absl::Status WorldRegistry::SetUpWorld(const std::string& dir, ServedWorld& serv
   }
   if (absl::Status stop = load_stop_.Check(kWhat); !stop.ok()) return stop;
   served.jump_grids = nav::JumpGrids(served.world);
+  if (subgoal_hierarchies_) {
+    served.subgoal_hierarchies = nav::SubgoalHierarchies(served.world, served.jump_grids);
+  }
   LoadTravel(dir, &served);
   return SetUpModels(served);
 }

@@ -22,6 +22,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/abstract/abstract_router.h"
+#include "nav/cch/subgoal_hierarchies.h"
 #include "nav/cost/metric.h"
 #include "nav/grid/build_stop.h"
 #include "nav/grid/grid.h"
@@ -99,6 +100,9 @@ struct ServedWorld {
   // The jump tables of its continents that are plain octile grids (MovingAI maps): their exact
   // walks go by jump points. `jump_grids.note()` says which, and why not.
   nav::JumpGrids jump_grids;
+  // Their subgoal hierarchies, where within budget: exact walks there go by the hierarchy
+  // (nav/cch/subgoal_hierarchies.h). `subgoal_hierarchies.note()` says which, and why not.
+  nav::SubgoalHierarchies subgoal_hierarchies;
   // The world's navmeshes, one a continent at most, by continent: the navmesh backend is refused
   // on a continent without one (the hybrid walks the grid there), and on a world without any
   // the navmesh and hybrid backends are refused.
@@ -224,6 +228,9 @@ class WorldRegistry {
   }
   // Serve grids from mapped images in the data folder (nav/grid/grid_image.h).
   void SetMapGrids(bool map) { map_grids_ = map; }
+  // Build the subgoal hierarchies of plain octile grids (nav/cch/subgoal_hierarchies.h). Call
+  // before StartLoading.
+  void SetSubgoalHierarchies(bool build) { subgoal_hierarchies_ = build; }
   // The bytes of navmesh tiles each world keeps resident (shared among its maps by their files'
   // size; nav/navmesh/tile_cache.h); 0 keeps every tile. Call before StartLoading.
   void SetNavMeshCacheBytes(std::uint64_t bytes) { navmesh_cache_bytes_ = bytes; }
@@ -278,6 +285,7 @@ class WorldRegistry {
   std::uint64_t band_metric_bytes_ = 0;
   std::vector<std::string> profiles_at_load_;
   bool map_grids_ = false;
+  bool subgoal_hierarchies_ = true;
   std::uint64_t navmesh_cache_bytes_ = 0;
   std::atomic<bool> stop_loading_{false};
   nav::BuildStop load_stop_{&stop_loading_};  // what the loading's long steps ask

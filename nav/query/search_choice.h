@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "nav/abstract/abstract_router.h"
+#include "nav/cch/subgoal_hierarchy.h"
 #include "nav/cost/metric.h"
 #include "nav/cost/zone_cells.h"
 #include "nav/grid/grid.h"
@@ -31,6 +32,9 @@ struct SearchContext {
   // The asking thread's jump point search, or null: exact walks on plain octile grids then use
   // the A* too (options.jump_grids says where the jump tables are).
   JumpPointSearch* jump = nullptr;
+  // The asking thread's subgoal hierarchy search, or null: such walks then go by jump points
+  // (options.subgoal_hierarchies says where the hierarchies are).
+  SubgoalHierarchySearch* subgoal = nullptr;
 };
 
 // A route between two snapped ends: its status, method, cost and steps.

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "nav/abstract/abstract_router.h"
+#include "nav/cch/subgoal_hierarchies.h"
 #include "nav/query/settle.h"
 #include "nav/search/jump_grid.h"
 #include "nav/search/method.h"
@@ -22,6 +23,9 @@ struct WalkOptions {
   // The world's jump grids (nav/search/jump_grid.h), or nullptr: the fine grid's exact walks
   // then use the A* everywhere.
   const JumpGrids* jump_grids = nullptr;
+  // The world's subgoal hierarchies (nav/cch/subgoal_hierarchies.h), or nullptr: kAuto's exact
+  // walks on plain octile grids then go by jump points.
+  const SubgoalHierarchies* subgoal_hierarchies = nullptr;
   // A fine-grid walk that has settled this many surfaces without an answer looks for a trap at
   // an end (nav/search/reach_check.h) before it goes on: the check costs far less than what a
   // trap costs the fine grid on a continent (everything the start reaches).

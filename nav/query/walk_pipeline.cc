@@ -67,11 +67,11 @@ void Describe(const SearchContext& x, Route& route, WalkAnswer* answer) {
 absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, const Place& from,
                                       const Place& to, FineGridAStar& astar,
                                       AbstractSearcher* abstract, JumpPointSearch* jump,
-                                      const WalkOptions& options) {
+                                      SubgoalHierarchySearch* subgoal, const WalkOptions& options) {
   absl::StatusOr<const Continent*> continent = ValidateEnds(world, from, to);
   if (!continent.ok()) return continent.status();
-  const SearchContext x{**continent, world.FrameOf(**continent), metric, astar, abstract, options,
-                        jump};
+  const SearchContext x{
+      **continent, world.FrameOf(**continent), metric, astar, abstract, options, jump, subgoal};
 
   WalkAnswer answer;
   Ends ends = SnapEnds(x.continent, x.frame, options.settle, from, to);
@@ -106,13 +106,13 @@ absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, 
                                       const Place& to, Searchers& searchers,
                                       const WalkOptions& options) {
   return AnswerWith(world, metric, from, to, searchers.astar, &searchers.abstract, &searchers.jump,
-                    options);
+                    &searchers.subgoal, options);
 }
 
 absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
                                       const Place& to, FineGridAStar& astar,
                                       const WalkOptions& options) {
-  return AnswerWith(world, metric, from, to, astar, nullptr, nullptr, options);
+  return AnswerWith(world, metric, from, to, astar, nullptr, nullptr, nullptr, options);
 }
 
 }  // namespace walk::nav

@@ -24,6 +24,7 @@ namespace walk::nav {
 struct Searchers {
   FineGridAStar astar;
   JumpPointSearch jump;
+  SubgoalHierarchySearch subgoal;
   AbstractSearcher abstract;
   NavMeshWalkers navmesh;
 };

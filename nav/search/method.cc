@@ -40,6 +40,8 @@ const char* MethodName(Method method) {
       return "cch_astar";
     case Method::kJumpPoints:
       return "jump_points";
+    case Method::kSubgoalHierarchy:
+      return "subgoal_hierarchy";
   }
   return "unknown";
 }

@@ -20,11 +20,12 @@ enum class Method : std::uint8_t {
   kCch,
   kDijkstra,
   kReach,
-  kNavMesh,    // the navmesh backend: Detour's findPath and straight path (nav/navmesh/)
-  kCchAStar,   // the danger search as an A* guided by band-0 CCH distances (CH potentials)
-  kJumpPoints  // the fine grid's exact walk by jump points (nav/search/jump_point_search.h)
+  kNavMesh,          // the navmesh backend: Detour's findPath and straight path (nav/navmesh/)
+  kCchAStar,         // the danger search as an A* guided by band-0 CCH distances (CH potentials)
+  kJumpPoints,       // the fine grid's exact walk by jump points (nav/search/jump_point_search.h)
+  kSubgoalHierarchy  // the same over subgoals contracted (nav/cch/subgoal_hierarchies.h)
 };
-inline constexpr int kMethodCount = 11;
+inline constexpr int kMethodCount = 12;
 
 const char* MethodName(Method method);
 

@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "nav/cch/subgoal_hierarchies.h"
 #include "nav/cch/subgoal_hierarchy.h"
 #include "nav/check/reference_dijkstra.h"
 #include "nav/cost/metric.h"
 #include "nav/import/movingai.h"
+#include "nav/query/walk_pipeline.h"
 #include "nav/search/jump_point_search.h"
 #include "tests/nav/ascii_grid.h"
 
@@ -255,6 +257,44 @@ TEST(SubgoalSearchTest, AHierarchyOverItsArcBudgetIsRefused) {
   EXPECT_NE(why_not.find("hierarchy arcs, over"), std::string::npos) << why_not;
   options.max_arcs = graph->arc_count() * graph->arc_count();
   EXPECT_NE(SubgoalHierarchy::Build(*graph, options), nullptr);
+}
+
+TEST(SubgoalSearchTest, TheWalkPipelineAnswersByTheHierarchyUnderAuto) {
+  // walkd's pipeline on a maze: auto walks go by the hierarchy, forced grid walks by jump points,
+  // at the same cost and length, every cell stepped. Half the places are walls (no surface).
+  std::mt19937 rng(20261209);
+  const World world = AsciiWorld(MazeRows(rng, 20, 14));
+  const Metric metric = Shortest(world);
+  const JumpGrids grids(world);
+  const SubgoalHierarchies hierarchies(world, grids);
+  ASSERT_NE(hierarchies.For(world.continents[0].id), nullptr) << hierarchies.note();
+  EXPECT_NE(hierarchies.note().find("continent 0: subgoal hierarchy"), std::string::npos)
+      << hierarchies.note();
+  Searchers searchers;
+  WalkOptions options;
+  options.jump_grids = &grids;
+  options.subgoal_hierarchies = &hierarchies;
+  options.want_path = true;
+  WalkOptions forced = options;
+  forced.search = SearchMode::kGrid;
+  int by_hierarchy = 0;
+  for (int pair = 0; pair < 200; ++pair) {
+    const Place from = testing::At(rng() % 41, rng() % 29),
+                to = testing::At(rng() % 41, rng() % 29);
+    auto got = AnswerWalk(world, metric, from, to, searchers, options);
+    auto want = AnswerWalk(world, metric, from, to, searchers, forced);
+    ASSERT_TRUE(got.ok() && want.ok());
+    ASSERT_EQ(got->status, want->status);
+    if (got->status != WalkStatus::kOk || got->method == Method::kStraightLine) continue;
+    EXPECT_EQ(want->method, Method::kJumpPoints);
+    EXPECT_EQ(got->method, Method::kSubgoalHierarchy);
+    EXPECT_NEAR(got->seconds, want->seconds, 1e-9 * std::max(1.0, want->seconds));
+    EXPECT_NEAR(got->yards, want->yards, 1e-9 * std::max(1.0, want->yards));
+    ASSERT_TRUE(got->path.has_value() && want->path.has_value());
+    EXPECT_EQ(got->path->steps, want->path->steps) << "every cell, on a maze's one way";
+    ++by_hierarchy;
+  }
+  EXPECT_GT(by_hierarchy, 20);
 }
 
 // The MovingAI maps: every Nth scenario against its optimal length and jump point search.
