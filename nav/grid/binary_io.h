@@ -99,11 +99,6 @@ class StreamReader {
     values->resize(count);
     return count == 0 || Take(values->data(), count * sizeof(T));
   }
-  template <typename T>
-  bool GetVector(std::vector<T>* values) {
-    std::uint64_t count;
-    return Get(&count) && GetArray(count, values);
-  }
   bool GetString(std::string* text) {
     std::uint32_t size;
     if (!Get(&size) || size > size_ - pos_) return false;
