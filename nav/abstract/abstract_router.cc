@@ -16,9 +16,9 @@
 namespace walk::nav {
 namespace {
 
-// The threads a profile's metric is customized on when a walk first needs it: every core, for
-// that walk waits for it.
-const unsigned kOnFirstUseThreads = std::max(1u, std::thread::hardware_concurrency());
+// The threads a profile's metric is customized on: every core, at load (one profile after
+// another) and on first use alike (the walk that needs it waits for it).
+const unsigned kCustomizeThreads = std::max(1u, std::thread::hardware_concurrency());
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -88,7 +88,7 @@ RouterTimings AbstractRouter::timings() const {
 }
 
 absl::StatusOr<std::unique_ptr<const AbstractRouter::ProfileMetric>> AbstractRouter::MakeProfile(
-    const ContinentIndex& index, int p, unsigned threads, const BuildStop& stop) const {
+    const ContinentIndex& index, int p, const BuildStop& stop) const {
   const ContinentGraph& g = *index.graph;
   const auto start = std::chrono::steady_clock::now();
   auto made = std::make_unique<ProfileMetric>();
@@ -97,7 +97,7 @@ absl::StatusOr<std::unique_ptr<const AbstractRouter::ProfileMetric>> AbstractRou
   made->prices = *std::move(prices);
   const std::vector<double> weights(made->prices->seconds.begin(), made->prices->seconds.end());
   absl::StatusOr<std::unique_ptr<CchMetric>> metric =
-      CchMetric::Create(*index.cch, weights, /*perfect=*/false, threads, stop);
+      CchMetric::Create(*index.cch, weights, /*perfect=*/false, kCustomizeThreads, stop);
   if (!metric.ok()) return metric.status();  // only a stop fails it
   made->metric = *std::move(metric);
   std::vector<float> node_x(g.node_count()), node_y(g.node_count());
@@ -119,13 +119,13 @@ absl::StatusOr<std::unique_ptr<const AbstractRouter::ProfileMetric>> AbstractRou
 }
 
 absl::StatusOr<const AbstractRouter::ProfileMetric*> AbstractRouter::ProfileOf(
-    const ContinentIndex& index, int p, unsigned threads, const BuildStop& stop) const {
+    const ContinentIndex& index, int p, const BuildStop& stop) const {
   LazyProfile& lazy = *index.profiles[p];
   if (const ProfileMetric* ready = lazy.ready.load(std::memory_order_acquire)) return ready;
   std::lock_guard<std::mutex> lock(lazy.mu);
   if (lazy.made != nullptr) return lazy.made.get();
   if (!lazy.failed.ok()) return lazy.failed;
-  absl::StatusOr<std::unique_ptr<const ProfileMetric>> made = MakeProfile(index, p, threads, stop);
+  absl::StatusOr<std::unique_ptr<const ProfileMetric>> made = MakeProfile(index, p, stop);
   if (!made.ok()) {
     if (!absl::IsCancelled(made.status())) lazy.failed = made.status();
     return made.status();
@@ -162,10 +162,9 @@ absl::Status AbstractRouter::IndexContinent(std::size_t i, const std::vector<boo
     index.rank_y[index.cch->rank(n)] = static_cast<float>(c.column_y[s]);
   }
   timings_.memory_bytes += 2 * sizeof(float) * index.rank_x.size();
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   for (std::size_t p = 0; p < at_load.size(); ++p) {
     if (!at_load[p]) continue;
-    absl::StatusOr<const ProfileMetric*> made = ProfileOf(index, static_cast<int>(p), cores, stop);
+    absl::StatusOr<const ProfileMetric*> made = ProfileOf(index, static_cast<int>(p), stop);
     if (!made.ok()) return made.status();
   }
   continents_.push_back(std::move(index));
@@ -256,7 +255,7 @@ absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> AbstractRouter::Hierarc
   const ContinentIndex* index = IndexOf(c);
   const int p = graph_.ProfileIndex(band.profile().name);
   if (index == nullptr || p < 0) return std::nullopt;
-  absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p, kOnFirstUseThreads);
+  absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p);
   if (!profile.ok()) return profile.status();
   return Hierarchy{.cch = index->cch.get(),
                    .metric = (*profile)->metric.get(),
@@ -332,7 +331,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
     return absl::FailedPreconditionError(
         "search: the CCH prices no danger; ask band 0, or search dijkstra or auto");
   }
-  absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p, kOnFirstUseThreads);
+  absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p);
   if (!profile.ok()) return profile.status();
   const std::uint32_t continent_index = static_cast<std::uint32_t>(index - continents_.data());
   const LegCache::Key start_key{continent_index, from, static_cast<std::uint16_t>(p), false};

@@ -217,14 +217,13 @@ class AbstractRouter {
     // Per profile: the yards of shortcuts, for tables (Hierarchy::yard_sums).
     std::vector<std::unique_ptr<LeasePool<CchSlotSum>>> yard_sums;
   };
-  // Profile `p`'s part of `index`: made, or made now on `threads` threads (others asking
-  // meanwhile wait for it). Errors: CANCELLED when `stop` says stop (then it is made on the next
-  // ask), what reading the prices says.
+  // Profile `p`'s part of `index`: made, or made now on every core (others asking meanwhile
+  // wait for it). Errors: CANCELLED when `stop` says stop (then it is made on the next ask), what
+  // reading the prices says.
   absl::StatusOr<const ProfileMetric*> ProfileOf(const ContinentIndex& index, int p,
-                                                 unsigned threads,
                                                  const BuildStop& stop = BuildStop()) const;
   absl::StatusOr<std::unique_ptr<const ProfileMetric>> MakeProfile(const ContinentIndex& index,
-                                                                   int p, unsigned threads,
+                                                                   int p,
                                                                    const BuildStop& stop) const;
   // One walk being routed: its ends, its legs, and what the search across the graph found
   // (abstract_router.cc).
