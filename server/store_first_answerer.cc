@@ -479,7 +479,7 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query
       return result;
     }
   }
-  if (query.band != 0 && query.search == nav::SearchMode::kAuto &&
+  if (query.band != 0 && query.search == nav::SearchMode::kAuto && options.band_zero_first &&
       p.metric->metric->prices_danger()) {
     absl::StatusOr<bool> reused = AnswerFromBandZero(query, options, p, searchers, &result);
     if (!reused.ok()) return reused.status();

@@ -57,6 +57,9 @@ class StoreFirstAnswerer {
     bool look_up = true;
     // When the call's searches must stop (server/call_stop.h); may be null.
     const nav::SearchStop* stop = nullptr;
+    // False: a band pricing danger is walked without asking band 0's walk first (a table's row
+    // knows the cell in its own band, exactly and for less).
+    bool band_zero_first = true;
   };
 
   // Answers `query`. Errors are the RPC's: INVALID_ARGUMENT naming the field, NOT_FOUND,

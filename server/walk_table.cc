@@ -51,7 +51,7 @@ void TableWork::BuildTargets(nav::Searchers& searchers) {
   auto world = services_.worlds.Find(request_.world());
   if (!world.ok() || (*world)->router == nullptr || !(*world)->has_grid()) return;
   const ServedWorld::MetricEntry* metric = (*world)->MetricFor(request_.profile(), request_.band());
-  if (metric == nullptr || metric->metric->prices_danger()) return;
+  if (metric == nullptr) return;
   const nav::World& w = (*world)->world;
   const nav::Continent* c = w.FindContinent(ToPlace(request_.targets(0)).continent);
   if (c == nullptr) return;
@@ -63,6 +63,7 @@ void TableWork::BuildTargets(nav::Searchers& searchers) {
   if (!table.ok() || !(*table)->active()) return;  // a stop is reported by the rows' walks
   world_ = *std::move(world);
   table_ = *std::move(table);
+  target_surfaces_ = std::move(targets);
 }
 
 std::unique_ptr<nav::AbstractTable::Row> TableWork::RowOf(std::uint64_t s,
@@ -86,9 +87,12 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
       status = absl::CancelledError("the call was cancelled");
       break;
     }
-    const absl::StatusOr<WalkResult> result =
-        services_.answerer.Answer(ToTableQuery(request_, static_cast<int>(s), static_cast<int>(t)),
-                                  {.field_prefix = "", .look_up = true, .stop = &stop_}, searchers);
+    // A cell the row knows is answered by it in its own band, without band 0's walk first.
+    const bool known = row != nullptr && table_->Knows(target_surfaces_[t]);
+    const absl::StatusOr<WalkResult> result = services_.answerer.Answer(
+        ToTableQuery(request_, static_cast<int>(s), static_cast<int>(t)),
+        {.field_prefix = "", .look_up = true, .stop = &stop_, .band_zero_first = !known},
+        searchers);
     if (!result.ok()) {
       status = absl::Status(result.status().code(), absl::StrCat("sources[", s, "] to targets[", t,
                                                                  "]: ", result.status().message()));

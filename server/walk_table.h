@@ -1,6 +1,6 @@
 // Table and TableRows: sources x targets answered as a matrix on the search pool. A first task
-// finds the world and, where the CCH answers (the grid's band 0, or a band pricing no danger, on
-// a prepared profile), builds the targets' side of the many-to-many
+// finds the world and, where the CCH answers (a prepared profile's band 0, or a danger band's
+// metric when band metrics are on), builds the targets' side of the many-to-many
 // (nav/abstract/abstract_table.h); then a task per source row answers its cells through the
 // StoreFirstAnswerer, as Walk answers them: the store first, then the row's known walks before
 // any search. Whole walks (want_walks) are routed and kept as Walk's are, without the
@@ -64,6 +64,7 @@ class TableWork {
   const TableServices services_;
   std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table
   std::unique_ptr<nav::AbstractTable> table_;
+  std::vector<nav::SurfaceId> target_surfaces_;  // by target, with table_
 };
 
 // Sizes `out`'s matrix (and its walks, when asked) for `rows` rows of `request`.

@@ -257,13 +257,34 @@ absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> AbstractRouter::Hierarc
   if (index == nullptr || p < 0) return std::nullopt;
   absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p);
   if (!profile.ok()) return profile.status();
-  return Hierarchy{.cch = index->cch.get(),
-                   .metric = (*profile)->metric.get(),
-                   .graph = index->graph,
-                   .prices = (*profile)->prices.get(),
-                   .profile = p,
-                   .queries = index->queries.get(),
-                   .yard_sums = index->yard_sums[p].get()};
+  Hierarchy hierarchy{.cch = index->cch.get(),
+                      .metric = (*profile)->metric.get(),
+                      .graph = index->graph,
+                      .prices = (*profile)->prices.get(),
+                      .profile = p,
+                      .queries = index->queries.get(),
+                      .yard_sums = index->yard_sums[p].get(),
+                      .band_metric = nullptr,
+                      .priced = nullptr};
+  if (band.prices_danger()) {
+    hierarchy.band_metric = BandMetricOf(*index, p, **profile, band);
+    if (hierarchy.band_metric == nullptr) return std::nullopt;
+    hierarchy.metric = &hierarchy.band_metric->metric;
+    hierarchy.yard_sums = nullptr;
+    hierarchy.priced = &band;
+  }
+  return hierarchy;
+}
+
+std::shared_ptr<const BandMetric> AbstractRouter::BandMetricOf(const ContinentIndex& index, int p,
+                                                               const ProfileMetric& profile,
+                                                               const Metric& band) const {
+  if (!band_metrics_.fits(profile.metric->MemoryBytes())) return nullptr;  // as large as band 0's
+  const BandMetricCache::Key key{static_cast<std::uint32_t>(&index - continents_.data()),
+                                 static_cast<std::uint16_t>(p), band.band()};
+  return band_metrics_.Get(key, [&] {
+    return std::make_unique<BandMetric>(*index.cch, BandWeights(*profile.prices, band));
+  });
 }
 
 namespace {
@@ -355,7 +376,9 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
                    .straight_guess = index->straight_guesses[p].get()};
   const bool use_cch = mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
   double known_yards = 0.0;
-  const bool known = use_cch && !want_steps && searcher.known != nullptr &&
+  // A table's row knows band 0's walks, and a danger band's whose ends' zones it does not price.
+  const bool known = (use_cch || mode == SearchMode::kAuto) && !want_steps &&
+                     searcher.known != nullptr &&
                      searcher.known->Find(c, band, from, to, &route.seconds, &known_yards);
   // Held while the walk searches it: evicting it meanwhile frees nothing.
   const std::shared_ptr<const BandMetric> band_metric = known ? nullptr : UseBandMetric(route);
@@ -397,11 +420,8 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   const BandMetricCache::Key exempt = ExemptKey(route);
   const bool ends_priced = exempt.exempt_b != 0;
   if (ends_priced && !WantsExemptPatch(exempt)) return nullptr;
-  const BandMetricCache::Key key{route.continent_index, static_cast<std::uint16_t>(route.p),
-                                 band.band()};
-  std::shared_ptr<const BandMetric> metric = band_metrics_.Get(key, [&] {
-    return std::make_unique<BandMetric>(*route.index.cch, BandWeights(*route.profile.prices, band));
-  });
+  std::shared_ptr<const BandMetric> metric = BandMetricOf(route.index, route.p, route.profile, band);
+  if (metric == nullptr) return nullptr;
   route.metric = &metric->metric;
   route.guess = &metric->guess;
   route.straight_guess = &metric->straight_guess;

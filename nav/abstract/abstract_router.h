@@ -153,17 +153,25 @@ class AbstractRouter {
   // (nav/abstract/abstract_table.h).
   struct Hierarchy {
     const Cch* cch = nullptr;
-    const CchMetric* metric = nullptr;  // band 0
+    const CchMetric* metric = nullptr;  // band 0's, or the band's metric (band_metric)
     const ContinentGraph* graph = nullptr;
     const ArcPrices* prices = nullptr;  // the profile's
     int profile = -1;                   // its index in the graph
     LeasePool<CchQueries>* queries = nullptr;
-    // Yards summed along shortcuts, one a thread, kept from table to table: tables share the
-    // hierarchy's upper shortcuts, which are the longest to sum.
+    // Yards summed along band 0's shortcuts, one a thread, kept from table to table: tables
+    // share the hierarchy's upper shortcuts, which are the longest to sum. Null for a band's
+    // metric (its shortcuts are its own).
     LeasePool<CchSlotSum>* yard_sums = nullptr;
+    // A band pricing danger: its metric (held while the hierarchy is), and the band, which
+    // prices the legs' entrances. Its metric answers the walks whose ends' zones it does not
+    // price (PricesZone); the others need their zones exempt (Route).
+    std::shared_ptr<const BandMetric> band_metric;
+    const Metric* priced = nullptr;
   };
   // Continent `c`'s hierarchy for `band`'s profile (its metric customized here on first use),
-  // or nullopt when either is not prepared. Errors: what reading the profile's prices says.
+  // with the band's metric for a band pricing danger (cached, or customized here), or nullopt
+  // when the continent or profile is not prepared, or the band metrics are off or too small
+  // for it. Errors: what reading the profile's prices says.
   absl::StatusOr<std::optional<Hierarchy>> HierarchyOf(const Continent& c,
                                                        const Metric& band) const;
   // The start leg (`backward` false) or goal leg of surface `s` for profile index `profile`:
@@ -242,6 +250,11 @@ class AbstractRouter {
   // customized here, set for the CCH search to read (which the caller holds while it searches).
   // Else null, and `route` unchanged.
   std::shared_ptr<const BandMetric> UseBandMetric(RouteState& route) const;
+  // `band`'s metric on continent `index` for profile `p` (whose part is `profile`): cached, or
+  // customized here. Null when the band metrics are off or the metric would not fit them.
+  std::shared_ptr<const BandMetric> BandMetricOf(const ContinentIndex& index, int p,
+                                                 const ProfileMetric& profile,
+                                                 const Metric& band) const;
   // The key of the patch exempting the ends' zones of `route` (Key::exempt_a and exempt_b 0
   // when the band prices neither).
   BandMetricCache::Key ExemptKey(const RouteState& route) const;

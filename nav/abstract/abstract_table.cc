@@ -2,24 +2,33 @@
 
 #include <atomic>
 
+#include "nav/cost/zone_mix.h"
+
 namespace walk::nav {
 namespace {
 
-// A leg's entrances as CCH endpoints, its seconds their costs.
-std::vector<CchEndpoint> EndpointsOf(const Leg& leg) {
-  std::vector<CchEndpoint> endpoints;
-  endpoints.reserve(leg.entries.size());
-  for (const Leg::Entry& e : leg.entries) endpoints.push_back({e.node, e.seconds});
-  return endpoints;
+// A leg's entrances as CCH endpoints: their seconds, priced by `band` when it is given (no zone
+// exempt: the table knows only walks whose ends' zones the band does not price).
+void EndpointsOf(const Leg& leg, const Metric* band, std::vector<CchEndpoint>* endpoints) {
+  endpoints->clear();
+  endpoints->reserve(leg.entries.size());
+  for (const Leg::Entry& e : leg.entries) {
+    endpoints->push_back(
+        {e.node, band == nullptr ? e.seconds : DangerSeconds(e.seconds, leg.MixOf(e), *band, 0, 0)});
+  }
 }
 
-// The yards of `leg`'s cheapest entry at `node` (the one whose seconds the CCH took).
-double LegYards(const Leg& leg, std::uint32_t node) {
-  const Leg::Entry* best = nullptr;
-  for (const Leg::Entry& e : leg.entries) {
-    if (e.node == node && (best == nullptr || e.seconds < best->seconds)) best = &e;
+// The yards of `leg`'s cheapest entry at `node` by its endpoint's cost (the first of equals: the
+// one whose cost the CCH took).
+double LegYards(const Leg& leg, const std::vector<CchEndpoint>& endpoints, std::uint32_t node) {
+  std::size_t best = endpoints.size();
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
+    if (endpoints[i].node == node &&
+        (best == endpoints.size() || endpoints[i].cost < endpoints[best].cost)) {
+      best = i;
+    }
   }
-  return best != nullptr ? best->yards : 0.0;
+  return best != endpoints.size() ? leg.entries[best].yards : 0.0;
 }
 
 }  // namespace
@@ -28,16 +37,19 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
     const AbstractRouter& router, const Continent& c, const Metric& band,
     const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop) {
   std::unique_ptr<AbstractTable> table(new AbstractTable(router, c, band));
-  if (band.prices_danger()) return table;
   absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> found = router.HierarchyOf(c, band);
   if (!found.ok()) return found.status();
   const std::optional<AbstractRouter::Hierarchy>& hierarchy = *found;
   if (!hierarchy) return table;
   table->hierarchy_ = *hierarchy;
+  if (hierarchy->yard_sums == nullptr) {
+    table->band_yard_sums_ = std::make_unique<LeasePool<CchSlotSum>>();
+    table->hierarchy_.yard_sums = table->band_yard_sums_.get();
+  }
   if (absl::Status built = table->BuildSides(targets, search, stop); !built.ok()) return built;
   std::vector<const CchSide*> sides(targets.size(), nullptr);
   for (std::uint32_t j = 0; j < targets.size(); ++j) {
-    if (targets[j] == kInvalidId) continue;
+    if (targets[j] == kInvalidId || table->PricesZoneOf(targets[j])) continue;
     sides[j] = &table->target_sides_[j];
     table->target_of_.try_emplace(targets[j], j);
   }
@@ -45,17 +57,28 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
   return table;
 }
 
+bool AbstractTable::PricesZoneOf(SurfaceId s) const {
+  return hierarchy_.priced != nullptr && hierarchy_.priced->ZoneMultiplier(continent_.zone[s]) != 1.0;
+}
+
+bool AbstractTable::Knows(SurfaceId s) const {
+  return active() && s != kInvalidId && !PricesZoneOf(s);
+}
+
 void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchSplitQuery& query,
-                           std::shared_ptr<const Leg>* leg, CchSide* side) const {
+                           std::shared_ptr<const Leg>* leg, std::vector<CchEndpoint>* endpoints,
+                           CchSide* side) const {
   SearchStats stats;
   *leg = router_.LegFor(continent_, hierarchy_.profile, s, backward, search, &stats);
-  SweepSide(query, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward,
-            EndpointsOf(**leg), side);
+  EndpointsOf(**leg, hierarchy_.priced, endpoints);
+  SweepSide(query, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward, *endpoints,
+            side);
 }
 
 absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
                                        const SearchStop* stop) {
   target_legs_.resize(targets.size());
+  target_endpoints_.resize(targets.size());
   target_sides_.resize(targets.size());
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stopped{false};
@@ -72,9 +95,9 @@ absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, Ce
           break;
         }
       }
-      if (targets[j] == kInvalidId) continue;
+      if (targets[j] == kInvalidId || PricesZoneOf(targets[j])) continue;
       SideOf(targets[j], /*backward=*/true, cells, queries->split, &target_legs_[j],
-             &target_sides_[j]);
+             &target_endpoints_[j], &target_sides_[j]);
     }
   };
   const std::uint64_t ticket =
@@ -86,7 +109,7 @@ absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, Ce
 
 std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSearch& search,
                                                          bool want_yards) const {
-  if (!active()) return nullptr;
+  if (!Knows(from)) return nullptr;
   const CchMetric& metric = *hierarchy_.metric;
   const std::vector<float>& yards = hierarchy_.prices->yards;
   std::unique_ptr<Row> row(new Row(this, from, hierarchy_.yard_sums->Take([&] {
@@ -96,7 +119,8 @@ std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSea
   const Cch& cch = *hierarchy_.cch;
   LeasePool<CchQueries>::Lease queries =
       hierarchy_.queries->Take([&cch] { return std::make_unique<CchQueries>(cch); });
-  SideOf(from, /*backward=*/false, search, queries->split, &row->leg_, &row->side_);
+  SideOf(from, /*backward=*/false, search, queries->split, &row->leg_, &row->endpoints_,
+         &row->side_);
   buckets_->Scan(row->side_, &row->meetings_);
   return row;
 }
@@ -110,13 +134,17 @@ std::uint64_t AbstractTable::MemoryBytes() const {
 bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
                               double* seconds, double* yards) const {
   const AbstractTable& t = *table_;
-  // Band 0 of the table's profile (or any band pricing no danger: the CCH prices them alike).
-  if (&c != &t.continent_ || from != from_ || band.prices_danger() ||
+  // The table's profile in its band, or in any band pricing no danger when the table's prices
+  // none (the CCH prices them alike).
+  const bool same_band = t.band_.prices_danger()
+                             ? band.prices_danger() && band.band() == t.band_.band()
+                             : !band.prices_danger();
+  if (&c != &t.continent_ || from != from_ || !same_band ||
       band.profile().name != t.band_.profile().name) {
     return false;
   }
   const auto target = t.target_of_.find(to);
-  if (target == t.target_of_.end()) return false;
+  if (target == t.target_of_.end()) return false;  // a priced zone's target has none
   const CchMeeting& m = meetings_[target->second];
   *seconds = m.cost;
   *yards = 0.0;
@@ -124,9 +152,10 @@ bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId 
   const Cch& cch = *t.hierarchy_.cch;
   const CchSide& goal_side = t.target_sides_[target->second];
   CchSlotSum& sum = *sum_;
-  *yards = LegYards(*leg_, side_.EndpointNode(cch, m.source_label)) +
+  *yards = LegYards(*leg_, endpoints_, side_.EndpointNode(cch, m.source_label)) +
            side_.SumTo(m.source_label, sum) + goal_side.SumTo(m.target_label, sum) +
-           LegYards(*t.target_legs_[target->second], goal_side.EndpointNode(cch, m.target_label));
+           LegYards(*t.target_legs_[target->second], t.target_endpoints_[target->second],
+                    goal_side.EndpointNode(cch, m.target_label));
   return true;
 }
 

@@ -4,6 +4,11 @@
 // cost and yards, as Route's own query would find it. The walk pipeline asks the row first
 // (KnownWalks), so every other rule of a walk (the straight line, near ends, two ends in one
 // tile, settling, the fine grid's last word) still decides as it does for a single walk.
+//
+// A band pricing danger is swept on its band metric (nav/abstract/band_metrics.h), the legs'
+// entrances priced by the band: that answers exactly the cells whose two ends stand in zones
+// the band does not price, as Route's query on that metric does. A cell with an end in a
+// priced zone is not known (its zones must be exempt): the pipeline walks it alone.
 #pragma once
 
 #include <cstdint>
@@ -28,8 +33,9 @@ class AbstractTable {
 
   // The targets' sides on continent `c` for `band` (targets[j] is target j's snapped surface,
   // kInvalidId when it did not snap), computed on this thread with `search` and on the router's
-  // helper when it is idle. Without a hierarchy for the continent and profile, or for a band
-  // that prices danger (the CCH prices none), nothing is built and rows know no walks.
+  // helper when it is idle. Without a hierarchy for the continent and profile (or a metric for
+  // a band pricing danger: band metrics off, or too small), nothing is built and rows know no
+  // walks.
   // Errors: what `stop` (may be null) says when the table must stop.
   static absl::StatusOr<std::unique_ptr<AbstractTable>> Build(
       const AbstractRouter& router, const Continent& c, const Metric& band,
@@ -38,6 +44,9 @@ class AbstractTable {
   const Continent& continent() const { return continent_; }
   // Whether rows know walks (the table was built over a hierarchy).
   bool active() const { return buckets_ != nullptr; }
+  // Whether rows know walks from or to surface `s`: the table is active and the band does not
+  // price `s`'s zone.
+  bool Knows(SurfaceId s) const;
   // Source `from`'s row on the table's continent: its start leg (cached, or searched with
   // `search`), its forward side, and the buckets scanned; null when inactive. Without
   // `want_yards` its walks' yards are 0 (their paths are not unpacked).
@@ -51,15 +60,21 @@ class AbstractTable {
   // The targets' legs and sides, on this thread and the helper.
   absl::Status BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
                           const SearchStop* stop);
-  // One target's (or source's) leg and side.
+  // One target's (or source's) leg, its entrances as priced endpoints, and its side.
   void SideOf(SurfaceId s, bool backward, CellSearch& search, CchSplitQuery& query,
-              std::shared_ptr<const Leg>* leg, CchSide* side) const;
+              std::shared_ptr<const Leg>* leg, std::vector<CchEndpoint>* endpoints,
+              CchSide* side) const;
+  // Whether the table's band prices surface `s`'s zone.
+  bool PricesZoneOf(SurfaceId s) const;
 
   const AbstractRouter& router_;
   const Continent& continent_;
   const Metric& band_;
   AbstractRouter::Hierarchy hierarchy_;
+  // For a band's metric: the yards along its shortcuts, one a thread.
+  std::unique_ptr<LeasePool<CchSlotSum>> band_yard_sums_;
   std::vector<std::shared_ptr<const Leg>> target_legs_;  // by target
+  std::vector<std::vector<CchEndpoint>> target_endpoints_;
   std::vector<CchSide> target_sides_;
   std::unique_ptr<CchBuckets> buckets_;
   absl::flat_hash_map<SurfaceId, std::uint32_t> target_of_;  // a surface's first target
@@ -81,6 +96,7 @@ class AbstractTable::Row final : public KnownWalks {
   bool want_yards_ = true;
   LeasePool<CchSlotSum>::Lease sum_;
   std::shared_ptr<const Leg> leg_;
+  std::vector<CchEndpoint> endpoints_;
   CchSide side_;
   std::vector<CchMeeting> meetings_;  // by target
 };

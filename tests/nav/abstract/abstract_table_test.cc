@@ -3,6 +3,7 @@
 #include "nav/abstract/abstract_table.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -39,6 +40,55 @@ SurfaceId SnappedSurface(const World& world, const Place& place) {
   return snap.status == WalkStatus::kOk ? snap.end.surface : kInvalidId;
 }
 
+// Asks every cell of `sources` x `targets` in `metric`'s band through the walk pipeline alone,
+// through a row of `table` and through a row without yards: the same status, method, seconds and
+// yards (0 where a row without yards knew it); a row knows every cell whose walk alone is a CCH
+// query and whose two ends the table knows, and no other. Counts the cells the rows knew into
+// *known and every cell into *cells.
+void ExpectRowsAnswerAsWalksAlone(const World& world, const Metric& metric,
+                                  const AbstractTable& table, const std::vector<Place>& sources,
+                                  const std::vector<Place>& targets, const WalkOptions& options,
+                                  Searchers& searchers, int* known, int* cells) {
+  for (const Place& s : sources) {
+    const SurfaceId from = SnappedSurface(world, s);
+    std::unique_ptr<AbstractTable::Row> row =
+        from != kInvalidId ? table.RowOf(from, searchers.abstract.cell) : nullptr;
+    std::unique_ptr<AbstractTable::Row> seconds_row =
+        from != kInvalidId ? table.RowOf(from, searchers.abstract.cell, false) : nullptr;
+    for (const Place& t : targets) {
+      ++*cells;
+      searchers.abstract.known = nullptr;
+      const absl::StatusOr<WalkAnswer> alone = AnswerWalk(world, metric, s, t, searchers, options);
+      searchers.abstract.known = row.get();
+      const absl::StatusOr<WalkAnswer> tabled =
+          AnswerWalk(world, metric, s, t, searchers, options);
+      searchers.abstract.known = seconds_row.get();
+      const absl::StatusOr<WalkAnswer> seconds_only =
+          AnswerWalk(world, metric, s, t, searchers, options);
+      searchers.abstract.known = nullptr;
+      ASSERT_TRUE(alone.ok()) << alone.status();
+      ASSERT_TRUE(seconds_only.ok()) << seconds_only.status();
+      ASSERT_EQ(alone->status, seconds_only->status);
+      EXPECT_NEAR(alone->seconds, seconds_only->seconds, 1e-9 * std::max(1.0, alone->seconds));
+      // A row without yards leaves them 0 in the walks it knows, and only there.
+      if (seconds_only->zone_cells_left_out) {
+        EXPECT_EQ(seconds_only->yards, 0.0);
+      } else {
+        EXPECT_NEAR(seconds_only->yards, alone->yards, 1e-6 * std::max(1.0, alone->yards));
+      }
+      ASSERT_TRUE(tabled.ok()) << tabled.status();
+      ASSERT_EQ(alone->status, tabled->status);
+      EXPECT_EQ(alone->method, tabled->method);
+      if (alone->status != WalkStatus::kOk) continue;
+      const bool ends_known = table.Knows(from) && table.Knows(SnappedSurface(world, t));
+      EXPECT_EQ(tabled->zone_cells_left_out, ends_known && alone->method == Method::kCch);
+      *known += tabled->zone_cells_left_out;
+      EXPECT_NEAR(alone->seconds, tabled->seconds, 1e-9 * std::max(1.0, alone->seconds));
+      EXPECT_NEAR(alone->yards, tabled->yards, 1e-6 * std::max(1.0, alone->yards));
+    }
+  }
+}
+
 TEST(AbstractTableTest, EveryCellIsTheWalkAskedAloneWithItsYardsWhenAsked) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
@@ -58,50 +108,51 @@ TEST(AbstractTableTest, EveryCellIsTheWalkAskedAloneWithItsYardsWhenAsked) {
         AbstractTable::Build(router, c, metric, target_surfaces, searchers.abstract.cell, nullptr);
     ASSERT_TRUE(table.ok()) << table.status();
     ASSERT_TRUE((*table)->active());
-    for (const Place& s : sources) {
-      const SurfaceId from = SnappedSurface(world, s);
-      std::unique_ptr<AbstractTable::Row> row =
-          from != kInvalidId ? (*table)->RowOf(from, searchers.abstract.cell) : nullptr;
-      std::unique_ptr<AbstractTable::Row> seconds_row =
-          from != kInvalidId ? (*table)->RowOf(from, searchers.abstract.cell, false) : nullptr;
-      for (const Place& t : targets) {
-        ++cells;
-        searchers.abstract.known = nullptr;
-        const absl::StatusOr<WalkAnswer> alone =
-            AnswerWalk(world, metric, s, t, searchers, options);
-        searchers.abstract.known = row.get();
-        const absl::StatusOr<WalkAnswer> tabled =
-            AnswerWalk(world, metric, s, t, searchers, options);
-        searchers.abstract.known = seconds_row.get();
-        const absl::StatusOr<WalkAnswer> seconds_only =
-            AnswerWalk(world, metric, s, t, searchers, options);
-        searchers.abstract.known = nullptr;
-        ASSERT_TRUE(alone.ok()) << alone.status();
-        ASSERT_TRUE(seconds_only.ok()) << seconds_only.status();
-        ASSERT_EQ(alone->status, seconds_only->status);
-        EXPECT_NEAR(alone->seconds, seconds_only->seconds, 1e-9 * std::max(1.0, alone->seconds));
-        // A row without yards leaves them 0 in the walks it knows, and only there.
-        if (seconds_only->zone_cells_left_out) {
-          EXPECT_EQ(seconds_only->yards, 0.0);
-        } else {
-          EXPECT_NEAR(seconds_only->yards, alone->yards, 1e-6 * std::max(1.0, alone->yards));
-        }
-        ASSERT_TRUE(tabled.ok()) << tabled.status();
-        ASSERT_EQ(alone->status, tabled->status);
-        EXPECT_EQ(alone->method, tabled->method);
-        if (alone->status != WalkStatus::kOk) continue;
-        if (tabled->zone_cells_left_out) ++known;
-        EXPECT_NEAR(alone->seconds, tabled->seconds, 1e-9 * std::max(1.0, alone->seconds));
-        EXPECT_NEAR(alone->yards, tabled->yards, 1e-6 * std::max(1.0, alone->yards));
-      }
-    }
+    ExpectRowsAnswerAsWalksAlone(world, metric, **table, sources, targets, options, searchers,
+                                 &known, &cells);
   }
   // The rows answered most cells that went over the graph (the rest: near, straight, one tile).
   EXPECT_GT(known, cells / 4) << known << " of " << cells << " cells known";
 }
 
-// A danger band prices what the CCH cannot: its table builds nothing and knows no walk.
-TEST(AbstractTableTest, ADangerBandKnowsNothing) {
+// A danger band's table sweeps the band's metric: its rows know the cells whose ends' zones the
+// band does not price, each as the walk alone finds it on that metric (and as the danger
+// Dijkstra does, which band_metrics_test checks), and leave the others to the walk alone.
+TEST(AbstractTableTest, ADangerBandKnowsTheCellsWhoseEndsItDoesNotPrice) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1 << 30);
+  router.SetExemptPatchAfter(0);  // a priced end's walk alone takes the A*
+  std::mt19937_64 random(11);
+  const std::vector<Place> sources = RandomPlaces(world, 16, random);
+  const std::vector<Place> targets = RandomPlaces(world, 16, random);
+  std::vector<SurfaceId> target_surfaces;
+  for (const Place& t : targets) target_surfaces.push_back(SnappedSurface(world, t));
+  Searchers searchers;
+  WalkOptions options;
+  options.router = &router;
+  int known = 0, cells = 0, priced_ends = 0;
+  for (const std::uint32_t band : {10u, 20u}) {
+    const Metric metric(world, *FindProfile("neutral"), band);
+    ASSERT_TRUE(metric.prices_danger());
+    auto table =
+        AbstractTable::Build(router, c, metric, target_surfaces, searchers.abstract.cell, nullptr);
+    ASSERT_TRUE(table.ok()) << table.status();
+    ASSERT_TRUE((*table)->active());
+    for (const SurfaceId t : target_surfaces) {
+      priced_ends += t != kInvalidId && !(*table)->Knows(t);
+    }
+    ExpectRowsAnswerAsWalksAlone(world, metric, **table, sources, targets, options, searchers,
+                                 &known, &cells);
+  }
+  EXPECT_EQ(router.band_metrics().customizations(), 2u);  // one metric a band, shared
+  EXPECT_GT(known, 0);
+  EXPECT_GT(priced_ends, 0);  // the other kind of cell was asked too
+  std::printf("%d of %d cells known, %d targets in priced zones\n", known, cells, priced_ends);
+}
+
+// Without band metrics a danger band's table builds nothing and knows no walk.
+TEST(AbstractTableTest, ADangerBandWithoutBandMetricsKnowsNothing) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
   const AbstractRouter router(world, Prepare(world, {"neutral"}), 16 << 20);
