@@ -45,6 +45,7 @@
 #include "nav/cch/cch_bound.h"
 #include "nav/cch/cch_dijkstra_query.h"
 #include "nav/cch/cch_landmarks.h"
+#include "nav/cch/cch_many_to_many.h"
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_order.h"
 #include "nav/cch/cch_potential.h"
@@ -310,6 +311,45 @@ int RunPricedEnds(const World& world, AbstractGraph graph, int p, const Profile&
   line["mismatches"] = mismatches;
   std::printf("%s\n", line.dump().c_str());
   return 0;
+}
+
+// A table's sides as tables sweep them (CchSideSweep) against the split query's unpruned side
+// (how they were swept before, its labels not collected), side by side on `count` random nodes,
+// three rounds, both directions: microseconds a side.
+void PrintTableSides(const Cch& cch, const CchMetric& metric, int count) {
+  std::mt19937_64 rng(2026);
+  std::uniform_int_distribution<std::uint32_t> node(0, cch.node_count() - 1);
+  std::vector<std::vector<CchEndpoint>> ends(count);
+  for (auto& e : ends) e = {{node(rng), 0.0}};
+  CchSplitQuery query(cch);
+  CchSideSweep sweep;
+  CchSide side;
+  std::vector<double> sweep_us, side_us;
+  std::uint64_t arcs = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (const auto& e : ends) {
+      for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
+        auto t = Clock::now();
+        sweep.Run(query, metric, d, e, &side);
+        sweep_us.push_back(MicrosSince(t));
+        t = Clock::now();
+        query.Begin(metric);
+        query.Side(d, metric, {.endpoints = e});
+        side_us.push_back(MicrosSince(t));
+        if (round == 0) {
+          for (const std::uint32_t r : query.visited(d)) {
+            arcs += cch.first_out()[r + 1] - cch.first_out()[r];
+          }
+        }
+      }
+    }
+  }
+  std::printf(
+      "table sides (%.0f arcs a side): swept / the split query's side, medians %.1f / %.1f us "
+      "(%.3fx), means %.1f / %.1f us (%.3fx)\n",
+      static_cast<double>(arcs) / (2.0 * count), Percentile(sweep_us, 0.5),
+      Percentile(side_us, 0.5), Percentile(sweep_us, 0.5) / Percentile(side_us, 0.5),
+      Mean(sweep_us), Mean(side_us), Mean(sweep_us) / Mean(side_us));
 }
 
 int Run(int argc, char** argv) {
@@ -765,6 +805,7 @@ int Run(int argc, char** argv) {
               metric_bytes_per_arc,
               cch_metric.in_ticks() ? "weights in whole ticks, floats" : "weights in doubles",
               static_cast<double>(cch.MemoryBytes()) / static_cast<double>(cch.arc_count()));
+  PrintTableSides(cch, cch_metric, 300);
   std::printf(
       "perfect customization %.3f s per metric (both passes), arcs kept for queries %llu of %llu\n",
       perfect_customize_s, static_cast<unsigned long long>(perfect_metric.kept_count()),

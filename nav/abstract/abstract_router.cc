@@ -420,7 +420,8 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   const BandMetricCache::Key exempt = ExemptKey(route);
   const bool ends_priced = exempt.exempt_b != 0;
   if (ends_priced && !WantsExemptPatch(exempt)) return nullptr;
-  std::shared_ptr<const BandMetric> metric = BandMetricOf(route.index, route.p, route.profile, band);
+  std::shared_ptr<const BandMetric> metric =
+      BandMetricOf(route.index, route.p, route.profile, band);
   if (metric == nullptr) return nullptr;
   route.metric = &metric->metric;
   route.guess = &metric->guess;

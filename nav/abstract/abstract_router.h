@@ -26,6 +26,7 @@
 #include "nav/abstract/legs.h"
 #include "nav/cch/cch.h"
 #include "nav/cch/cch_bound.h"
+#include "nav/cch/cch_many_to_many.h"
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
@@ -48,6 +49,7 @@ struct CchQueries {
   CchQuery tree;
   CchSplitQuery split;
   CchPotential potential;  // guides the danger search (an A*) on this hierarchy
+  CchSideSweep sides;      // a table's sides (nav/abstract/abstract_table.h)
 };
 
 // Walks over the graph already known (a table's rows: nav/abstract/abstract_table.h). Route asks

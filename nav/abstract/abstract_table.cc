@@ -13,8 +13,9 @@ void EndpointsOf(const Leg& leg, const Metric* band, std::vector<CchEndpoint>* e
   endpoints->clear();
   endpoints->reserve(leg.entries.size());
   for (const Leg::Entry& e : leg.entries) {
-    endpoints->push_back(
-        {e.node, band == nullptr ? e.seconds : DangerSeconds(e.seconds, leg.MixOf(e), *band, 0, 0)});
+    endpoints->push_back({e.node, band == nullptr
+                                      ? e.seconds
+                                      : DangerSeconds(e.seconds, leg.MixOf(e), *band, 0, 0)});
   }
 }
 
@@ -58,21 +59,22 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
 }
 
 bool AbstractTable::PricesZoneOf(SurfaceId s) const {
-  return hierarchy_.priced != nullptr && hierarchy_.priced->ZoneMultiplier(continent_.zone[s]) != 1.0;
+  return hierarchy_.priced != nullptr &&
+         hierarchy_.priced->ZoneMultiplier(continent_.zone[s]) != 1.0;
 }
 
 bool AbstractTable::Knows(SurfaceId s) const {
   return active() && s != kInvalidId && !PricesZoneOf(s);
 }
 
-void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchSplitQuery& query,
+void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQueries& queries,
                            std::shared_ptr<const Leg>* leg, std::vector<CchEndpoint>* endpoints,
                            CchSide* side) const {
   SearchStats stats;
   *leg = router_.LegFor(continent_, hierarchy_.profile, s, backward, search, &stats);
   EndpointsOf(**leg, hierarchy_.priced, endpoints);
-  SweepSide(query, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward, *endpoints,
-            side);
+  queries.sides.Run(queries.split, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward,
+                    *endpoints, side);
 }
 
 absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
@@ -96,7 +98,7 @@ absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, Ce
         }
       }
       if (targets[j] == kInvalidId || PricesZoneOf(targets[j])) continue;
-      SideOf(targets[j], /*backward=*/true, cells, queries->split, &target_legs_[j],
+      SideOf(targets[j], /*backward=*/true, cells, *queries, &target_legs_[j],
              &target_endpoints_[j], &target_sides_[j]);
     }
   };
@@ -119,8 +121,7 @@ std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSea
   const Cch& cch = *hierarchy_.cch;
   LeasePool<CchQueries>::Lease queries =
       hierarchy_.queries->Take([&cch] { return std::make_unique<CchQueries>(cch); });
-  SideOf(from, /*backward=*/false, search, queries->split, &row->leg_, &row->endpoints_,
-         &row->side_);
+  SideOf(from, /*backward=*/false, search, *queries, &row->leg_, &row->endpoints_, &row->side_);
   buckets_->Scan(row->side_, &row->meetings_);
   return row;
 }

@@ -61,7 +61,7 @@ class AbstractTable {
   absl::Status BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
                           const SearchStop* stop);
   // One target's (or source's) leg, its entrances as priced endpoints, and its side.
-  void SideOf(SurfaceId s, bool backward, CellSearch& search, CchSplitQuery& query,
+  void SideOf(SurfaceId s, bool backward, CellSearch& search, CchQueries& queries,
               std::shared_ptr<const Leg>* leg, std::vector<CchEndpoint>* endpoints,
               CchSide* side) const;
   // Whether the table's band prices surface `s`'s zone.

@@ -48,12 +48,16 @@ void CchSplitQuery::Begin(const CchMetric& metric) {
   walk_.NextGeneration();
 }
 
+void CchSplitQuery::MarkSide(std::uint32_t d, const std::vector<CchEndpoint>& endpoints) {
+  walk_.StartAlone(d, endpoints, marks_[d]);
+  marks_[d].Collect(&visited_[d]);
+}
+
 void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideRequest& request) {
   assert(&metric.cch() == &walk_.cch());
   // This direction's ancestors of its endpoints, in its own marks and its own half of the
   // labels: nothing here touches the other direction's state, so the two sides may run at once.
-  walk_.StartAlone(d, request.endpoints, marks_[d]);
-  marks_[d].Collect(&visited_[d]);
+  MarkSide(d, request.endpoints);
   const Cch& cch = walk_.cch();
   CchAncestorWalk::Label* const label = walk_.labels();
   const CchBound* const bound = request.bound;

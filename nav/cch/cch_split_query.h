@@ -59,6 +59,10 @@ class CchSplitQuery {
   // may unpack the path's way up and way down on two threads (`both`).
   void Begin(const CchMetric& metric);
   void Side(std::uint32_t d, const CchMetric& metric, const SideRequest& request);
+  // Side's start alone, for a caller that sweeps the ancestors its own way (CchSideSweep):
+  // marks direction d's ancestors of `endpoints` (visited(d)), direction d's labels there reset
+  // and the endpoints' costs set.
+  void MarkSide(std::uint32_t d, const std::vector<CchEndpoint>& endpoints);
   CchResult End(const CchMetric& metric, double below, std::vector<std::uint32_t>* arc_path,
                 CchRunBoth both = CchOneAfterTheOther, const CchMetricPatch* patch = nullptr);
   // After Side(d): the ranks direction d swept, ascending, and their labels (direction d's

@@ -703,8 +703,8 @@ TEST(WalkdStoreTest, TableCellsAreTheWalksAskedAloneAndManyToManyCellsAreNeverSt
         EXPECT_NEAR(table.yards(cell), walk.yards(), 1e-6 * std::max(1.0, walk.yards()));
         // In band 20 whether the many-to-many knew a CCH cell depends on its ends' zones, which
         // the API does not tell: a cell the table did not keep must have been one.
-        const bool by_graph = walk.method() == walk::v1::METHOD_CCH &&
-                              (band == 0 || one_cell.stored() == 0);
+        const bool by_graph =
+            walk.method() == walk::v1::METHOD_CCH && (band == 0 || one_cell.stored() == 0);
         const bool snapped = walk.status() != walk::v1::WALK_STATUS_OFF_MAP &&
                              walk.status() != walk::v1::WALK_STATUS_NO_SURFACE;
         graph_cells += by_graph;

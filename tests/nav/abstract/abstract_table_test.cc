@@ -60,8 +60,7 @@ void ExpectRowsAnswerAsWalksAlone(const World& world, const Metric& metric,
       searchers.abstract.known = nullptr;
       const absl::StatusOr<WalkAnswer> alone = AnswerWalk(world, metric, s, t, searchers, options);
       searchers.abstract.known = row.get();
-      const absl::StatusOr<WalkAnswer> tabled =
-          AnswerWalk(world, metric, s, t, searchers, options);
+      const absl::StatusOr<WalkAnswer> tabled = AnswerWalk(world, metric, s, t, searchers, options);
       searchers.abstract.known = seconds_row.get();
       const absl::StatusOr<WalkAnswer> seconds_only =
           AnswerWalk(world, metric, s, t, searchers, options);

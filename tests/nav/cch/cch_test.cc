@@ -910,20 +910,21 @@ TEST(CchManyToManyTest, EveryCellCostsTheReferenceAndItsWaySumsToIt) {
     for (std::size_t a = 0; a < weights.size(); ++a) values[a] = static_cast<float>(weights[a]);
     CchSlotSum sum(metric, values);
     CchSplitQuery query(cch);
+    CchSideSweep sweep;
     std::vector<std::vector<CchEndpoint>> sources(6), targets(7);
     for (auto& s : sources) s = RandomEndpoints(g.node_count, rng);
     for (auto& t : targets) t = RandomEndpoints(g.node_count, rng);
     std::vector<CchSide> target_sides(targets.size());
     std::vector<const CchSide*> filed;
     for (std::size_t j = 0; j < targets.size(); ++j) {
-      SweepSide(query, metric, Cch::kBackward, targets[j], &target_sides[j]);
+      sweep.Run(query, metric, Cch::kBackward, targets[j], &target_sides[j]);
       filed.push_back(&target_sides[j]);
     }
     const CchBuckets buckets(cch, filed);
     int found = 0;
     for (const auto& source : sources) {
       CchSide side;
-      SweepSide(query, metric, Cch::kForward, source, &side);
+      sweep.Run(query, metric, Cch::kForward, source, &side);
       std::vector<CchMeeting> row;
       buckets.Scan(side, &row);
       ASSERT_EQ(row.size(), targets.size());
@@ -949,6 +950,60 @@ TEST(CchManyToManyTest, EveryCellCostsTheReferenceAndItsWaySumsToIt) {
     }
     EXPECT_GT(found, 0) << nodes << " nodes: the table must have found ways";
   }
+}
+
+// The split query's unpruned side against CchSideSweep on random hierarchies (below).
+void ExpectSidesSweepTheSplitQuerysLabels() {
+  std::mt19937_64 rng(43);
+  for (const auto& [nodes, arcs] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{10, 15}, {400, 1200}, {2000, 6000}}) {
+    const Graph g = SparseGraph(nodes, arcs, rng);
+    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+    const std::vector<double> weights = RandomWeights(g, rng);
+    const std::vector<double> ticks = RandomTickWeights(g, rng);
+    for (const std::vector<double>* w : {&weights, &ticks}) {
+      const CchMetric metric(cch, *w);
+      ASSERT_EQ(metric.in_ticks(), w == &ticks);
+      CchSplitQuery query(cch), reference(cch);
+      CchSideSweep sweep;
+      for (int k = 0; k < 20; ++k) {
+        const std::vector<CchEndpoint> ends = RandomEndpoints(g.node_count, rng);
+        for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
+          CchSide side;
+          sweep.Run(query, metric, d, ends, &side);
+          reference.Begin(metric);
+          reference.Side(d, metric, {.endpoints = ends});
+          std::size_t label = 0;
+          for (const std::uint32_t r : reference.visited(d)) {
+            const CchAncestorWalk::Label& expected = reference.walk().label(r);
+            if (!(expected.cost[d] < kInfCost)) continue;
+            ASSERT_LT(label, side.size());
+            EXPECT_EQ(side.rank[label], r);
+            EXPECT_EQ(side.cost[label], expected.cost[d]);
+            const std::uint32_t arc = expected.pred_arc[d];
+            EXPECT_EQ(side.slot[label], arc == kInvalidId ? kInvalidId : 2 * arc + d);
+            if (arc != kInvalidId) {
+              EXPECT_EQ(cch.head()[arc], r);
+            }
+            ++label;
+          }
+          EXPECT_EQ(label, side.size());
+        }
+      }
+    }
+  }
+}
+
+// A table's side holds the labels the split query's unpruned side reaches, exactly: each rank's
+// cost, and the arc and lower label it was reached by, in both directions, over weights in
+// doubles and in floats (whole ticks), on hierarchies whose tops are runs of consecutive ranks,
+// on each width of lanes the processor has.
+TEST(CchManyToManyTest, ASideSweepsTheLabelsOfTheSplitQuerysSide) {
+  for (const unsigned lanes : {8u, 4u, 1u}) {
+    if (CchSideSweep::UseLanes(lanes) != lanes) continue;  // not on this processor
+    ExpectSidesSweepTheSplitQuerysLabels();
+  }
+  CchSideSweep::UseLanes(8);
 }
 
 }  // namespace
