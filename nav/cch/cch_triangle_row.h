@@ -1,5 +1,5 @@
 // Relaxing one row of lower triangles, the inner loop of CCH customization, on one lane or on
-// eight (AVX-512, chosen at run time where the processor has it).
+// eight doubles or sixteen floats (AVX-512, chosen at run time where the processor has it).
 #pragma once
 
 #include <cstdint>
@@ -21,14 +21,14 @@ struct TriangleArrays {
 // The triangles {v, a, b} through one arc x = (v, a): for every arc y = (v, b) in
 // [y_begin, y_end), b above a, arc z = (a, b) = position[head[y]] is bounded by a -> v -> b
 // forward and b -> v -> a backward; where that is cheaper, its cost drops and its via becomes
-// `middle`. The z of one row are distinct, so the eight-lane version (doubles only) writes the
-// same costs and vias as the one-lane one.
+// `middle`. The z of one row are distinct, so the vector version writes the same costs and vias
+// as the one-lane one.
 void RelaxTriangleRow(const TriangleArrays<double>& arrays, std::uint32_t y_begin,
                       std::uint32_t y_end, double a_to_v, double v_to_a, std::uint32_t middle);
 void RelaxTriangleRow(const TriangleArrays<float>& arrays, std::uint32_t y_begin,
                       std::uint32_t y_end, float a_to_v, float v_to_a, std::uint32_t middle);
 
-// Whether RelaxTriangleRow runs on eight lanes: where the processor has AVX-512, unless turned
+// Whether RelaxTriangleRow runs on vector lanes: where the processor has AVX-512, unless turned
 // off (tests compare both ways). Returns whether it is on after the call.
 bool UseVectorTriangles(bool on);
 bool VectorTriangles();

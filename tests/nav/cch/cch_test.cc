@@ -725,20 +725,23 @@ TEST(CchTest, ThreadsCustomizeAsOneThreadDoes) {
 }
 
 TEST(CchTest, VectorTrianglesCustomizeAsOneLaneDoes) {
-  // The eight-lane rows (AVX-512) must write the same weights and unpacking steps as the
-  // one-lane loop, on a hierarchy whose upper rows are long runs of consecutive arcs.
+  // The vector rows (AVX-512) must write the same weights and unpacking steps as the one-lane
+  // loop, on a hierarchy whose upper rows are long runs of consecutive arcs.
   if (!UseVectorTriangles(true)) GTEST_SKIP() << "this processor has no AVX-512";
   std::mt19937_64 rng(12);
   const Graph g = GridGraph(40, 40, 4, rng);
   const Cch cch(g.node_count, Order(g), g.tails, g.heads);
-  const std::vector<double> weights = RandomWeights(g, rng);
-  const CchMetric vector(cch, weights, /*perfect=*/false, /*threads=*/1);
-  UseVectorTriangles(false);
-  const CchMetric one_lane(cch, weights, /*perfect=*/false, /*threads=*/1);
-  UseVectorTriangles(true);
-  ASSERT_NO_FATAL_FAILURE(ExpectSameWeights(vector, one_lane));
-  for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
-    ASSERT_EQ(vector.via(slot), one_lane.via(slot)) << "slot " << slot;
+  // Doubles, and floats (whole ticks: sixteen lanes).
+  for (const std::vector<double>& weights : {RandomWeights(g, rng), RandomTickWeights(g, rng)}) {
+    const CchMetric vector(cch, weights, /*perfect=*/false, /*threads=*/1);
+    UseVectorTriangles(false);
+    const CchMetric one_lane(cch, weights, /*perfect=*/false, /*threads=*/1);
+    UseVectorTriangles(true);
+    ASSERT_EQ(vector.in_ticks(), one_lane.in_ticks());
+    ASSERT_NO_FATAL_FAILURE(ExpectSameWeights(vector, one_lane));
+    for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+      ASSERT_EQ(vector.via(slot), one_lane.via(slot)) << "slot " << slot;
+    }
   }
 }
 
