@@ -40,8 +40,8 @@ TARGETS = ["walkd", "walkctl", "walkgrid", "abstract_bench", "store_lookup_bench
 # Each benchmark: a name, a shell command run in a side's tree ({world}: that side's prepared
 # 4 x 4 demo world; {navmesh}: that side's City.obj navmesh; {shared}: WALKD_SHARED_DATA), what
 # it needs, and where the new side asks otherwise (`run_new`: a choice the old commit does not
-# have). table_bench.py is not here: a Table before the many-to-many matrix has no matrix to
-# time, and table_bench.py times the walk-by-walk table beside it in its own run.
+# have). table_bench.py times a commit's Table (before the many-to-many matrix, walk by walk)
+# and, in its own run, the walk-by-walk table beside it.
 BENCHMARKS = [
     {"name": "store_lookups",
      "run": "build/bench/store_lookup_bench --answers 200000 --other 20000 --lookups 100000"},
@@ -66,6 +66,12 @@ BENCHMARKS = [
             "--repeat 2"},
     {"name": "live", "run": "build/bench/live_bench"},
     {"name": "batch_rerun", "run": "bench/batch_bench.py --only rerun"},
+    {"name": "table_4x4", "world": True,
+     "run": "bench/table_bench.py {world} --size 100 --tables 3 --bands 0 --baseline-size 10 "
+            "--check 10"},
+    {"name": "table_4x4_band20", "world": True,
+     "run": "bench/table_bench.py {world} --size 40 --tables 2 --bands 20 --baseline-size 10 "
+            "--check 10"},
 ]
 
 NUMBER = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\w.])-?\d+(?:\.\d+)?"
