@@ -47,103 +47,111 @@ Row<W> RowOf(const TriangleArrays<W>& t, W a_to_v, W v_to_a, std::uint32_t middl
 }
 
 #if defined(__x86_64__)
-// Eight triangles at a time where their eight z are consecutive arcs of a (v's arcs above a
-// are a subset of a's, sorted alike, so a block is consecutive when its ends are seven apart):
-// plain loads, and masked stores of the lanes that improve. Elsewhere two triangles go one by
-// one before a run is looked for again (gathering and scattering cost more than one by one).
-__attribute__((target("avx512f,avx512vl"))) void RelaxRowAvx512(const Row<double> row,
-                                                                std::uint32_t y,
-                                                                const std::uint32_t y_end) {
-  const __m512d av = _mm512_set1_pd(row.a_to_v);
-  const __m512d va = _mm512_set1_pd(row.v_to_a);
-  const __m256i via = _mm256_set1_epi32(static_cast<int>(row.middle));
-  while (y + 8 <= y_end) {
+#define WALK_AVX512 __attribute__((target("avx512f,avx512vl")))
+
+// AVX-512 registers of costs and their masks: eight doubles or four, sixteen floats or eight.
+struct EightDoubles {
+  static constexpr std::uint32_t kLanes = 8;
+  WALK_AVX512 static __m512d Set(double x) { return _mm512_set1_pd(x); }
+  WALK_AVX512 static __m512d Load(const double* p) { return _mm512_loadu_pd(p); }
+  WALK_AVX512 static __m512d Add(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
+  WALK_AVX512 static __mmask8 Less(__m512d a, __m512d b) {
+    return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ);
+  }
+  WALK_AVX512 static void Store(double* p, __mmask8 m, __m512d x) {
+    _mm512_mask_storeu_pd(p, m, x);
+  }
+  WALK_AVX512 static void StoreVia(std::uint32_t* p, __mmask8 m, std::uint32_t via) {
+    _mm256_mask_storeu_epi32(p, m, _mm256_set1_epi32(static_cast<int>(via)));
+  }
+};
+struct FourDoubles {
+  static constexpr std::uint32_t kLanes = 4;
+  WALK_AVX512 static __m256d Set(double x) { return _mm256_set1_pd(x); }
+  WALK_AVX512 static __m256d Load(const double* p) { return _mm256_loadu_pd(p); }
+  WALK_AVX512 static __m256d Add(__m256d a, __m256d b) { return _mm256_add_pd(a, b); }
+  WALK_AVX512 static __mmask8 Less(__m256d a, __m256d b) {
+    return _mm256_cmp_pd_mask(a, b, _CMP_LT_OQ);
+  }
+  WALK_AVX512 static void Store(double* p, __mmask8 m, __m256d x) {
+    _mm256_mask_storeu_pd(p, m, x);
+  }
+  WALK_AVX512 static void StoreVia(std::uint32_t* p, __mmask8 m, std::uint32_t via) {
+    _mm_mask_storeu_epi32(p, m, _mm_set1_epi32(static_cast<int>(via)));
+  }
+};
+struct SixteenFloats {
+  static constexpr std::uint32_t kLanes = 16;
+  WALK_AVX512 static __m512 Set(float x) { return _mm512_set1_ps(x); }
+  WALK_AVX512 static __m512 Load(const float* p) { return _mm512_loadu_ps(p); }
+  WALK_AVX512 static __m512 Add(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+  WALK_AVX512 static __mmask16 Less(__m512 a, __m512 b) {
+    return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ);
+  }
+  WALK_AVX512 static void Store(float* p, __mmask16 m, __m512 x) { _mm512_mask_storeu_ps(p, m, x); }
+  WALK_AVX512 static void StoreVia(std::uint32_t* p, __mmask16 m, std::uint32_t via) {
+    _mm512_mask_storeu_epi32(p, m, _mm512_set1_epi32(static_cast<int>(via)));
+  }
+};
+struct EightFloats {
+  static constexpr std::uint32_t kLanes = 8;
+  WALK_AVX512 static __m256 Set(float x) { return _mm256_set1_ps(x); }
+  WALK_AVX512 static __m256 Load(const float* p) { return _mm256_loadu_ps(p); }
+  WALK_AVX512 static __m256 Add(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
+  WALK_AVX512 static __mmask8 Less(__m256 a, __m256 b) {
+    return _mm256_cmp_ps_mask(a, b, _CMP_LT_OQ);
+  }
+  WALK_AVX512 static void Store(float* p, __mmask8 m, __m256 x) { _mm256_mask_storeu_ps(p, m, x); }
+  WALK_AVX512 static void StoreVia(std::uint32_t* p, __mmask8 m, std::uint32_t via) {
+    _mm256_mask_storeu_epi32(p, m, _mm256_set1_epi32(static_cast<int>(via)));
+  }
+};
+
+// The triangles y .. y + Lanes::kLanes - 1, whose z are z .. z + kLanes - 1: plain loads, and
+// masked stores of the lanes that improve (the same sums and comparisons as one by one).
+template <typename Lanes, typename W>
+WALK_AVX512 inline void RelaxBlock(const Row<W>& row, std::uint32_t y, std::uint32_t z) {
+  const auto a_to_b = Lanes::Add(Lanes::Set(row.a_to_v), Lanes::Load(row.forward + y));
+  const auto b_to_a = Lanes::Add(Lanes::Load(row.backward + y), Lanes::Set(row.v_to_a));
+  const auto forward_better = Lanes::Less(a_to_b, Lanes::Load(row.forward + z));
+  const auto backward_better = Lanes::Less(b_to_a, Lanes::Load(row.backward + z));
+  Lanes::Store(row.forward + z, forward_better, a_to_b);
+  Lanes::StoreVia(row.forward_via + z, forward_better, row.middle);
+  Lanes::Store(row.backward + z, backward_better, b_to_a);
+  Lanes::StoreVia(row.backward_via + z, backward_better, row.middle);
+}
+
+// A block of Wide (else Half) triangles at a time where their z are consecutive arcs of a (v's
+// arcs above a are a subset of a's, sorted alike, so a block is consecutive when its ends'
+// positions are its length less one apart). Elsewhere two triangles go one by one before a run
+// is looked for again (gathering and scattering cost more than one by one).
+template <typename Wide, typename Half, typename W>
+WALK_AVX512 void RelaxRowVector(const Row<W> row, std::uint32_t y, const std::uint32_t y_end) {
+  while (y + Half::kLanes <= y_end) {
     const std::uint32_t z = row.position[row.head[y]];
-    if (row.position[row.head[y + 7]] != z + 7) {
-      if (row.position[row.head[y + 3]] != z + 3) {
-        row.Relax(y, y + 2);
-        y += 2;
-        continue;
-      }
-      const __m256d a_to_b =
-          _mm256_add_pd(_mm256_set1_pd(row.a_to_v), _mm256_loadu_pd(row.forward + y));
-      const __m256d b_to_a =
-          _mm256_add_pd(_mm256_loadu_pd(row.backward + y), _mm256_set1_pd(row.v_to_a));
-      const __mmask8 forward_better =
-          _mm256_cmp_pd_mask(a_to_b, _mm256_loadu_pd(row.forward + z), _CMP_LT_OQ);
-      const __mmask8 backward_better =
-          _mm256_cmp_pd_mask(b_to_a, _mm256_loadu_pd(row.backward + z), _CMP_LT_OQ);
-      _mm256_mask_storeu_pd(row.forward + z, forward_better, a_to_b);
-      _mm_mask_storeu_epi32(row.forward_via + z, forward_better,
-                            _mm_set1_epi32(static_cast<int>(row.middle)));
-      _mm256_mask_storeu_pd(row.backward + z, backward_better, b_to_a);
-      _mm_mask_storeu_epi32(row.backward_via + z, backward_better,
-                            _mm_set1_epi32(static_cast<int>(row.middle)));
-      y += 4;
-      continue;
+    if (y + Wide::kLanes <= y_end &&
+        row.position[row.head[y + Wide::kLanes - 1]] == z + Wide::kLanes - 1) {
+      RelaxBlock<Wide>(row, y, z);
+      y += Wide::kLanes;
+    } else if (row.position[row.head[y + Half::kLanes - 1]] == z + Half::kLanes - 1) {
+      RelaxBlock<Half>(row, y, z);
+      y += Half::kLanes;
+    } else {
+      row.Relax(y, y + 2);
+      y += 2;
     }
-    const __m512d a_to_b = _mm512_add_pd(av, _mm512_loadu_pd(row.forward + y));
-    const __m512d b_to_a = _mm512_add_pd(_mm512_loadu_pd(row.backward + y), va);
-    const __mmask8 forward_better =
-        _mm512_cmp_pd_mask(a_to_b, _mm512_loadu_pd(row.forward + z), _CMP_LT_OQ);
-    const __mmask8 backward_better =
-        _mm512_cmp_pd_mask(b_to_a, _mm512_loadu_pd(row.backward + z), _CMP_LT_OQ);
-    _mm512_mask_storeu_pd(row.forward + z, forward_better, a_to_b);
-    _mm256_mask_storeu_epi32(row.forward_via + z, forward_better, via);
-    _mm512_mask_storeu_pd(row.backward + z, backward_better, b_to_a);
-    _mm256_mask_storeu_epi32(row.backward_via + z, backward_better, via);
-    y += 8;
   }
   row.Relax(y, y_end);
 }
 
-// The same for floats: sixteen triangles at a time where sixteen z are consecutive, else
-// eight, else two one by one.
-__attribute__((target("avx512f,avx512vl"))) void RelaxRowAvx512(const Row<float> row,
-                                                                std::uint32_t y,
-                                                                const std::uint32_t y_end) {
-  const __m512 av = _mm512_set1_ps(row.a_to_v);
-  const __m512 va = _mm512_set1_ps(row.v_to_a);
-  const __m512i via = _mm512_set1_epi32(static_cast<int>(row.middle));
-  while (y + 8 <= y_end) {
-    const std::uint32_t z = row.position[row.head[y]];
-    if (y + 16 <= y_end && row.position[row.head[y + 15]] == z + 15) {
-      const __m512 a_to_b = _mm512_add_ps(av, _mm512_loadu_ps(row.forward + y));
-      const __m512 b_to_a = _mm512_add_ps(_mm512_loadu_ps(row.backward + y), va);
-      const __mmask16 forward_better =
-          _mm512_cmp_ps_mask(a_to_b, _mm512_loadu_ps(row.forward + z), _CMP_LT_OQ);
-      const __mmask16 backward_better =
-          _mm512_cmp_ps_mask(b_to_a, _mm512_loadu_ps(row.backward + z), _CMP_LT_OQ);
-      _mm512_mask_storeu_ps(row.forward + z, forward_better, a_to_b);
-      _mm512_mask_storeu_epi32(row.forward_via + z, forward_better, via);
-      _mm512_mask_storeu_ps(row.backward + z, backward_better, b_to_a);
-      _mm512_mask_storeu_epi32(row.backward_via + z, backward_better, via);
-      y += 16;
-      continue;
-    }
-    if (row.position[row.head[y + 7]] != z + 7) {
-      row.Relax(y, y + 2);
-      y += 2;
-      continue;
-    }
-    const __m256 a_to_b =
-        _mm256_add_ps(_mm256_set1_ps(row.a_to_v), _mm256_loadu_ps(row.forward + y));
-    const __m256 b_to_a =
-        _mm256_add_ps(_mm256_loadu_ps(row.backward + y), _mm256_set1_ps(row.v_to_a));
-    const __mmask8 forward_better =
-        _mm256_cmp_ps_mask(a_to_b, _mm256_loadu_ps(row.forward + z), _CMP_LT_OQ);
-    const __mmask8 backward_better =
-        _mm256_cmp_ps_mask(b_to_a, _mm256_loadu_ps(row.backward + z), _CMP_LT_OQ);
-    _mm256_mask_storeu_ps(row.forward + z, forward_better, a_to_b);
-    _mm256_mask_storeu_epi32(row.forward_via + z, forward_better,
-                             _mm256_set1_epi32(static_cast<int>(row.middle)));
-    _mm256_mask_storeu_ps(row.backward + z, backward_better, b_to_a);
-    _mm256_mask_storeu_epi32(row.backward_via + z, backward_better,
-                             _mm256_set1_epi32(static_cast<int>(row.middle)));
-    y += 8;
-  }
-  row.Relax(y, y_end);
+void RelaxRowAvx512(const Row<double> row, std::uint32_t y, const std::uint32_t y_end) {
+  RelaxRowVector<EightDoubles, FourDoubles>(row, y, y_end);
 }
+void RelaxRowAvx512(const Row<float> row, std::uint32_t y, const std::uint32_t y_end) {
+  RelaxRowVector<SixteenFloats, EightFloats>(row, y, y_end);
+}
+
+#undef WALK_AVX512
 
 bool HasAvx512() {
   __builtin_cpu_init();
