@@ -8,6 +8,7 @@
 #include "server/grpc_status.h"
 #include "server/proto_convert.h"
 #include "server/trip_convert.h"
+#include "server/walk_table.h"
 
 namespace walk::server {
 namespace {
@@ -27,10 +28,12 @@ WalkBatchReactor::Pair PairOf(const walk::v1::WalkBatchRequest& request) {
 
 }  // namespace
 
-WalkBatchReactor::WalkBatchReactor(const StoreFirstAnswerer& answerer, const TripPlanner& trips,
-                                   SearchPool& pool, WalkMetrics& metrics, nav::SearchStop stop,
-                                   const BatchLimits& limits, const WireRules& rules)
+WalkBatchReactor::WalkBatchReactor(const WorldRegistry& worlds, const StoreFirstAnswerer& answerer,
+                                   const TripPlanner& trips, SearchPool& pool, WalkMetrics& metrics,
+                                   nav::SearchStop stop, const BatchLimits& limits,
+                                   const WireRules& rules)
     : WireBidiReactor(rules),
+      worlds_(worlds),
       answerer_(answerer),
       trips_(trips),
       pool_(pool),
@@ -144,10 +147,8 @@ bool WalkBatchReactor::Cancelled() {
   return cancelled_;
 }
 
-namespace {
-
 // A block's message and the plain view of its pairs, kept alive while its pairs are routed.
-struct SharedBlock {
+struct WalkBatchReactor::SharedBlock {
   explicit SharedBlock(walk::v1::PairBlock message)
       : proto(std::move(message)), pairs(ToWalkPairs(proto)) {}
   SharedBlock(const SharedBlock&) = delete;
@@ -157,8 +158,6 @@ struct SharedBlock {
   const WalkPairs pairs;  // borrows proto's columns
 };
 
-}  // namespace
-
 void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
   auto shared = std::make_shared<const SharedBlock>(std::move(block));
   const WalkPairs& pairs = shared->pairs;
@@ -167,6 +166,16 @@ void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
   answerer_.AnswerBlockFromStore(pairs, &answered, &to_route);  // its size was checked on read
   const std::uint32_t band = pairs.band;
   if (!answered.empty()) AnsweredRows(std::move(answered), band);
+  std::vector<std::size_t> positions;
+  for (const StoreFirstAnswerer::ToRoute& route : to_route) positions.push_back(route.position);
+  if (std::optional<PlaceGroups> groups = GroupByPlaces(pairs, positions)) {
+    std::vector<bool> looked_up(pairs.size(), false);
+    for (const StoreFirstAnswerer::ToRoute& route : to_route) {
+      looked_up[route.position] = route.looked_up;
+    }
+    RouteByRows(std::move(shared), *std::move(groups), std::move(looked_up));
+    return;
+  }
   for (const StoreFirstAnswerer::ToRoute& route : to_route) {
     const std::size_t i = route.position;
     const bool look_up = !route.looked_up;
@@ -185,6 +194,70 @@ void WalkBatchReactor::StartBlock(walk::v1::PairBlock block) {
         },
         SearchPool::Priority::kBatch);
   }
+}
+
+namespace {
+
+// A block's pairs routed as rows: the many-to-many's work and the pairs grouped by source.
+struct BlockRows {
+  BlockRows(PlaceGroups groups, std::vector<bool> looked_up, nav::SearchStop stop,
+            const TableServices& services)
+      : groups(std::move(groups)),
+        looked_up(std::move(looked_up)),
+        work(this->groups.table, nullptr, std::move(stop), services) {}
+
+  const PlaceGroups groups;
+  const std::vector<bool> looked_up;  // by position in the block: the store has no answer
+  TableWork work;                     // borrows groups.table
+};
+
+}  // namespace
+
+void WalkBatchReactor::RouteByRows(std::shared_ptr<const SharedBlock> block, PlaceGroups groups,
+                                   std::vector<bool> looked_up) {
+  const std::uint32_t band = block->pairs.band;
+  auto rows = std::make_shared<BlockRows>(
+      std::move(groups), std::move(looked_up), stop_,
+      TableServices{.worlds = worlds_, .answerer = answerer_, .pool = pool_, .max_reply_bytes = 0});
+  // One source's pairs, through its row (whole walks: each answered and kept as alone).
+  auto answer_source = [this, block, rows, band](std::size_t s, nav::Searchers& searchers) {
+    const std::unique_ptr<nav::AbstractTable::Row> row =
+        Cancelled() ? nullptr
+                    : rows->work.RowOf(s, searchers, nav::AbstractTable::RowWalks::kWhole);
+    searchers.abstract.known = row.get();
+    const std::vector<std::size_t>& positions = rows->groups.positions[s];
+    std::vector<BlockAnswer> answers;
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+      const std::size_t i = positions[k];
+      const std::uint64_t index = block->pairs.index[i];
+      if (Cancelled()) {  // a cancelled call answers at once: nobody will read it
+        answers.push_back(
+            RefusedBlockAnswer(index, absl::CancelledError("the batch was cancelled")));
+        continue;
+      }
+      const bool known = rows->work.Knows(row.get(), rows->groups.targets[s][k]);
+      const absl::StatusOr<WalkResult> result = answerer_.Answer(block->pairs.Query(i),
+                                                                 {.field_prefix = "block.",
+                                                                  .look_up = !rows->looked_up[i],
+                                                                  .stop = &stop_,
+                                                                  .band_zero_first = !known},
+                                                                 searchers);
+      answers.push_back(ToBlockAnswer(index, result));
+    }
+    searchers.abstract.known = nullptr;  // the row goes with this task
+    AnsweredRows(std::move(answers), band);
+  };
+  pool_.Submit(
+      [this, rows, answer_source](nav::Searchers& searchers) {
+        if (!Cancelled()) rows->work.BuildTargets(searchers);
+        for (std::size_t s = 1; s < rows->groups.positions.size(); ++s) {
+          pool_.Submit([answer_source,
+                        s](nav::Searchers& row_searchers) { answer_source(s, row_searchers); },
+                       SearchPool::Priority::kBatch);
+        }
+        answer_source(0, searchers);
+      },
+      SearchPool::Priority::kBatch);
 }
 
 void WalkBatchReactor::AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t band) {

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <vector>
 
+#include "server/block_rows.h"
 #include "server/search_pool.h"
 #include "server/store_first_answerer.h"
 #include "server/trip_planner.h"
@@ -25,6 +26,8 @@
 #include "walk/v1/walk.grpc.pb.h"
 
 namespace walk::server {
+
+class WorldRegistry;
 
 // What bounds every batch stream: walkd's options, and the count of streams open (shared).
 struct BatchLimits {
@@ -61,9 +64,9 @@ class WalkBatchReactor final
   // Starts reading at once. Deletes itself when the call is done. `stop` stops its searches.
   // Each message is checked on the wire by `rules` (which must outlive the reactor) before it is
   // parsed.
-  WalkBatchReactor(const StoreFirstAnswerer& answerer, const TripPlanner& trips, SearchPool& pool,
-                   WalkMetrics& metrics, nav::SearchStop stop, const BatchLimits& limits,
-                   const WireRules& rules);
+  WalkBatchReactor(const WorldRegistry& worlds, const StoreFirstAnswerer& answerer,
+                   const TripPlanner& trips, SearchPool& pool, WalkMetrics& metrics,
+                   nav::SearchStop stop, const BatchLimits& limits, const WireRules& rules);
 
   void OnRequestRead(bool ok, const WireVerdict& verdict) override;
   void OnWriteDone(bool ok) override;
@@ -85,8 +88,14 @@ class WalkBatchReactor final
   void StartTrip(Pair pair);
   void Answered(walk::v1::WalkBatchResponse response, const char* outcome, std::uint32_t band,
                 bool failed);
-  // A block's pairs: the stored ones answered at once (one MultiGet), the rest routed on the pool.
+  // A block's pairs: the stored ones answered at once (one MultiGet), the rest routed on the pool,
+  // as the rows of a many-to-many where they share places (server/block_rows.h).
   void StartBlock(walk::v1::PairBlock block);
+  // Routes the pairs `groups` holds of `block` as rows of a many-to-many: its targets first,
+  // then a task per source.
+  struct SharedBlock;
+  void RouteByRows(std::shared_ptr<const SharedBlock> block, PlaceGroups groups,
+                   std::vector<bool> looked_up);
   // Queues answers to block pairs of band `band` and counts them.
   void AnsweredRows(std::vector<BlockAnswer> rows, std::uint32_t band);
   // Moves up to kRowsPerMessage ready block answers into `out` (under mu_).
@@ -94,6 +103,7 @@ class WalkBatchReactor final
   // The pairs this stream may hold now: its share of BatchLimits::max_inflight_pairs.
   std::size_t StreamShare() const;
 
+  const WorldRegistry& worlds_;
   const StoreFirstAnswerer& answerer_;
   const TripPlanner& trips_;
   SearchPool& pool_;

@@ -151,7 +151,7 @@ grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* WalkServiceImpl::Wa
     metrics_.RecordRequest("WalkBatch", GrpcCodeName(ToGrpcStatus(allowed).error_code()), 0.0);
     return new RefusedStream(ToGrpcStatus(allowed));
   }
-  return new WalkBatchReactor(answerer_, trips_, pool_, metrics_,
+  return new WalkBatchReactor(worlds_, answerer_, trips_, pool_, metrics_,
                               StopOf(context, stopping_, limits_.max_search_expansions),
                               limits_.batch, wire_.batch);
 }

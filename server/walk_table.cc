@@ -66,20 +66,25 @@ void TableWork::BuildTargets(nav::Searchers& searchers) {
   target_surfaces_ = std::move(targets);
 }
 
-std::unique_ptr<nav::AbstractTable::Row> TableWork::RowOf(std::uint64_t s,
-                                                          nav::Searchers& searchers) const {
+std::unique_ptr<nav::AbstractTable::Row> TableWork::RowOf(
+    std::uint64_t s, nav::Searchers& searchers, nav::AbstractTable::RowWalks walks) const {
   if (table_ == nullptr) return nullptr;
   const nav::SurfaceId from =
       SurfaceOf(world_->world, table_->continent(), request_.sources(static_cast<int>(s)));
-  return from != nav::kInvalidId
-             ? table_->RowOf(from, searchers.abstract.cell, !request_.seconds_only())
-             : nullptr;
+  return from != nav::kInvalidId ? table_->RowOf(from, searchers.abstract.cell, walks) : nullptr;
 }
 
 absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
                                   walk::v1::TableResponse* out, int first_cell,
                                   std::uint64_t* stored) const {
-  const std::unique_ptr<nav::AbstractTable::Row> row = RowOf(s, searchers);
+  // A danger band's rows give whole walks, kept in the store as its cells walked alone are (a
+  // table asked again is then answered from the store); band 0's are the matrix alone.
+  using RowWalks = nav::AbstractTable::RowWalks;
+  const RowWalks walks = request_.seconds_only() ? RowWalks::kSecondsOnly
+                         : table_ != nullptr && table_->band().prices_danger()
+                             ? RowWalks::kWhole
+                             : RowWalks::kSecondsAndYards;
+  const std::unique_ptr<nav::AbstractTable::Row> row = RowOf(s, searchers, walks);
   searchers.abstract.known = row.get();
   absl::Status status;
   for (std::uint64_t t = 0; t < targets(); ++t) {
@@ -88,7 +93,7 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
       break;
     }
     // A cell the row knows is answered by it in its own band, without band 0's walk first.
-    const bool known = row != nullptr && table_->Knows(target_surfaces_[t]);
+    const bool known = Knows(row.get(), t);
     const absl::StatusOr<WalkResult> result = services_.answerer.Answer(
         ToTableQuery(request_, static_cast<int>(s), static_cast<int>(t)),
         {.field_prefix = "", .look_up = true, .stop = &stop_, .band_zero_first = !known},

@@ -54,12 +54,19 @@ class TableWork {
   // first cell's error names the cell; CANCELLED once the call is.
   absl::Status AnswerRow(std::uint64_t s, nav::Searchers& searchers, walk::v1::TableResponse* out,
                          int first_cell, std::uint64_t* stored) const;
+  // Source `s`'s row of the many-to-many, giving its walks as `walks` says; null where it knows
+  // none (no many-to-many, or the source did not snap or stands in a zone the band prices).
+  std::unique_ptr<nav::AbstractTable::Row> RowOf(std::uint64_t s, nav::Searchers& searchers,
+                                                 nav::AbstractTable::RowWalks walks) const;
+  // Whether `row` (RowOf's) knows its walk to target `t`.
+  bool Knows(const nav::AbstractTable::Row* row, std::uint64_t t) const {
+    return row != nullptr && table_->Knows(target_surfaces_[t]);
+  }
 
  private:
-  std::unique_ptr<nav::AbstractTable::Row> RowOf(std::uint64_t s, nav::Searchers& searchers) const;
 
   const walk::v1::TableRequest& request_;
-  grpc::CallbackServerContext* const context_;
+  grpc::CallbackServerContext* const context_;  // null outside a Table call (AnswerRow's)
   const nav::SearchStop stop_;
   const TableServices services_;
   std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table

@@ -376,10 +376,14 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
                    .straight_guess = index->straight_guesses[p].get()};
   const bool use_cch = mode == SearchMode::kCch || (mode == SearchMode::kAuto && !danger);
   double known_yards = 0.0;
-  // A table's row knows band 0's walks, and a danger band's whose ends' zones it does not price.
-  const bool known = (use_cch || mode == SearchMode::kAuto) && !want_steps &&
-                     searcher.known != nullptr &&
-                     searcher.known->Find(c, band, from, to, &route.seconds, &known_yards);
+  // A table's row knows band 0's walks, and a danger band's whose ends' zones it does not price:
+  // their seconds and yards, or (Whole) the walks whole, tallied below as searched ones are.
+  const bool may_know =
+      (use_cch || mode == SearchMode::kAuto) && !want_steps && searcher.known != nullptr;
+  const bool whole = may_know && searcher.known->Whole();
+  const bool known =
+      may_know && (whole ? KnownWayOf(route)
+                         : searcher.known->Find(c, band, from, to, &route.seconds, &known_yards));
   // Held while the walk searches it: evicting it meanwhile frees nothing.
   const std::shared_ptr<const BandMetric> band_metric = known ? nullptr : UseBandMetric(route);
   if (known) {
@@ -398,7 +402,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   if (!(route.seconds < kInfCost)) return std::move(route.walk);
   route.walk.found = true;
   route.walk.seconds = route.seconds;
-  if (known) {
+  if (known && !whole) {
     route.walk.yards = known_yards;
     route.walk.zone_cells_left_out = true;
     return std::move(route.walk);
@@ -406,6 +410,20 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   TallyPieces(route);
   if (want_steps) UnpackSteps(route);
   return std::move(route.walk);
+}
+
+bool AbstractRouter::KnownWayOf(RouteState& route) const {
+  KnownWay way;
+  if (!route.searcher.known->FindWay(route.c, route.band, route.from, route.to, &way)) {
+    return false;
+  }
+  route.seconds = way.seconds;
+  route.start = std::move(way.start);
+  route.goal = std::move(way.goal);
+  route.source = way.source;
+  route.target = way.target;
+  route.arcs = std::move(way.arcs);
+  return true;
 }
 
 std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& route) const {

@@ -52,8 +52,17 @@ struct CchQueries {
   CchSideSweep sides;      // a table's sides (nav/abstract/abstract_table.h)
 };
 
+// A known walk whole: what Route tallies a searched walk's yards and zone cells from.
+struct KnownWay {
+  double seconds = kInfCost;  // kInfCost: the CCH finds none (the rest unset)
+  std::shared_ptr<const Leg> start, goal;
+  // The entrances it takes, by index in the start and goal legs, and its arcs over the graph.
+  std::uint32_t source = kInvalidId, target = kInvalidId;
+  std::vector<std::uint32_t> arcs;
+};
+
 // Walks over the graph already known (a table's rows: nav/abstract/abstract_table.h). Route asks
-// them first for a band-0 walk wanted without its steps.
+// them first for a walk wanted without its steps.
 class KnownWalks {
  public:
   virtual ~KnownWalks() = default;
@@ -61,6 +70,14 @@ class KnownWalks {
   // as the CCH finds it (kInfCost: the CCH finds none), *yards its searched yards.
   virtual bool Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
                     double* seconds, double* yards) const = 0;
+  // Whether the walks come whole (FindWay, not Find): tallied then as searched walks are, with
+  // their zone cells, so that they may be stored.
+  virtual bool Whole() const { return false; }
+  // The same as Find, whole, into *way.
+  virtual bool FindWay(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
+                       KnownWay* way) const {
+    return false;
+  }
 };
 
 // One thread's search buffers for abstract walks, sized by the largest graph searched and bound
@@ -247,6 +264,8 @@ class AbstractRouter {
                                    CellSearch& search, SearchStats* stats) const;
   // Both legs; a cold walk's goal leg on the helper thread when it is idle.
   void FindLegs(RouteState& route) const;
+  // The walk `route.searcher.known` knows whole, set in `route` as a search would (then true).
+  bool KnownWayOf(RouteState& route) const;
   // When the walk may be a CCH query on its band's metric (kAuto, a band with danger pricing
   // neither end's zone, band metrics on and a metric fitting them): that metric, cached or
   // customized here, set for the CCH search to read (which the caller holds while it searches).

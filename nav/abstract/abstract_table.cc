@@ -19,17 +19,23 @@ void EndpointsOf(const Leg& leg, const Metric* band, std::vector<CchEndpoint>* e
   }
 }
 
-// The yards of `leg`'s cheapest entry at `node` by its endpoint's cost (the first of equals: the
-// one whose cost the CCH took).
-double LegYards(const Leg& leg, const std::vector<CchEndpoint>& endpoints, std::uint32_t node) {
-  std::size_t best = endpoints.size();
-  for (std::size_t i = 0; i < endpoints.size(); ++i) {
+// The index of the cheapest endpoint at `node` (the first of equals: the one whose cost the CCH
+// took), or endpoints.size().
+std::uint32_t EntryAt(const std::vector<CchEndpoint>& endpoints, std::uint32_t node) {
+  std::uint32_t best = static_cast<std::uint32_t>(endpoints.size());
+  for (std::uint32_t i = 0; i < endpoints.size(); ++i) {
     if (endpoints[i].node == node &&
         (best == endpoints.size() || endpoints[i].cost < endpoints[best].cost)) {
       best = i;
     }
   }
-  return best != endpoints.size() ? leg.entries[best].yards : 0.0;
+  return best;
+}
+
+// The yards of `leg`'s entry the CCH took at `node`.
+double LegYards(const Leg& leg, const std::vector<CchEndpoint>& endpoints, std::uint32_t node) {
+  const std::uint32_t entry = EntryAt(endpoints, node);
+  return entry != endpoints.size() ? leg.entries[entry].yards : 0.0;
 }
 
 }  // namespace
@@ -110,14 +116,14 @@ absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, Ce
 }
 
 std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSearch& search,
-                                                         bool want_yards) const {
+                                                         RowWalks walks) const {
   if (!Knows(from)) return nullptr;
   const CchMetric& metric = *hierarchy_.metric;
   const std::vector<float>& yards = hierarchy_.prices->yards;
   std::unique_ptr<Row> row(new Row(this, from, hierarchy_.yard_sums->Take([&] {
     return std::make_unique<CchSlotSum>(metric, std::span<const float>(yards));
   })));
-  row->want_yards_ = want_yards;
+  row->walks_ = walks;
   const Cch& cch = *hierarchy_.cch;
   LeasePool<CchQueries>::Lease queries =
       hierarchy_.queries->Take([&cch] { return std::make_unique<CchQueries>(cch); });
@@ -132,8 +138,9 @@ std::uint64_t AbstractTable::MemoryBytes() const {
   return bytes;
 }
 
-bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
-                              double* seconds, double* yards) const {
+const CchMeeting* AbstractTable::Row::MeetingOf(const Continent& c, const Metric& band,
+                                                SurfaceId from, SurfaceId to,
+                                                std::uint32_t* target) const {
   const AbstractTable& t = *table_;
   // The table's profile in its band, or in any band pricing no danger when the table's prices
   // none (the CCH prices them alike).
@@ -142,22 +149,87 @@ bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId 
                              : !band.prices_danger();
   if (&c != &t.continent_ || from != from_ || !same_band ||
       band.profile().name != t.band_.profile().name) {
-    return false;
+    return nullptr;
   }
-  const auto target = t.target_of_.find(to);
-  if (target == t.target_of_.end()) return false;  // a priced zone's target has none
-  const CchMeeting& m = meetings_[target->second];
-  *seconds = m.cost;
+  const auto found = t.target_of_.find(to);
+  if (found == t.target_of_.end()) return nullptr;  // a priced zone's target has none
+  *target = found->second;
+  return &meetings_[found->second];
+}
+
+bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
+                              double* seconds, double* yards) const {
+  std::uint32_t target;
+  const CchMeeting* const m = MeetingOf(c, band, from, to, &target);
+  if (m == nullptr) return false;
+  const AbstractTable& t = *table_;
+  *seconds = m->cost;
   *yards = 0.0;
-  if (!m.found() || !want_yards_) return true;
+  if (!m->found() || walks_ == RowWalks::kSecondsOnly) return true;
   const Cch& cch = *t.hierarchy_.cch;
-  const CchSide& goal_side = t.target_sides_[target->second];
+  const CchSide& goal_side = t.target_sides_[target];
   CchSlotSum& sum = *sum_;
-  *yards = LegYards(*leg_, endpoints_, side_.EndpointNode(cch, m.source_label)) +
-           side_.SumTo(m.source_label, sum) + goal_side.SumTo(m.target_label, sum) +
-           LegYards(*t.target_legs_[target->second], t.target_endpoints_[target->second],
-                    goal_side.EndpointNode(cch, m.target_label));
+  *yards = LegYards(*leg_, endpoints_, side_.EndpointNode(cch, m->source_label)) +
+           side_.SumTo(m->source_label, sum) + goal_side.SumTo(m->target_label, sum) +
+           LegYards(*t.target_legs_[target], t.target_endpoints_[target],
+                    goal_side.EndpointNode(cch, m->target_label));
   return true;
+}
+
+bool AbstractTable::Row::FindWay(const Continent& c, const Metric& band, SurfaceId from,
+                                 SurfaceId to, KnownWay* way) const {
+  std::uint32_t target;
+  const CchMeeting* const m = MeetingOf(c, band, from, to, &target);
+  if (m == nullptr) return false;
+  way->seconds = m->cost;
+  if (!m->found()) return true;
+  const AbstractTable& t = *table_;
+  const Cch& cch = *t.hierarchy_.cch;
+  const CchSide& goal_side = t.target_sides_[target];
+  way->start = leg_;
+  way->goal = t.target_legs_[target];
+  way->source = EntryAt(endpoints_, side_.EndpointNode(cch, m->source_label));
+  way->target = EntryAt(t.target_endpoints_[target], goal_side.EndpointNode(cch, m->target_label));
+  // Up the start's side from its entrance to the meeting (its labels followed down, then taken
+  // bottom up), then down the goal's side to its entrance.
+  std::vector<std::uint32_t> up;
+  for (std::uint32_t l = m->source_label; side_.from[l] != kInvalidId; l = side_.from[l]) {
+    up.push_back(side_.slot[l]);
+  }
+  way->arcs.clear();
+  for (auto slot = up.rbegin(); slot != up.rend(); ++slot) Unpack(*slot, &way->arcs);
+  for (std::uint32_t l = m->target_label; goal_side.from[l] != kInvalidId; l = goal_side.from[l]) {
+    Unpack(goal_side.slot[l], &way->arcs);
+  }
+  return true;
+}
+
+void AbstractTable::Row::Unpack(std::uint32_t slot, std::vector<std::uint32_t>* arcs) const {
+  // As CchSlotSum sums it: an input arc, or through the middle rank m, lower -> m -> upper
+  // forward and upper -> m -> lower backward; a stack of slots still to unpack, last first.
+  const CchMetric& metric = *table_->hierarchy_.metric;
+  const std::uint32_t* const head = metric.cch().head().data();
+  std::vector<std::uint32_t> stack{slot};
+  while (!stack.empty()) {
+    const std::uint32_t s = stack.back();
+    stack.pop_back();
+    const std::uint32_t via = metric.via(s);
+    if ((via & CchMetric::kViaMiddle) == 0) {
+      arcs->push_back(via);
+      continue;
+    }
+    const std::uint32_t arc = s >> 1;
+    const std::uint32_t to_lower = via & ~CchMetric::kViaMiddle;
+    std::uint32_t to_upper = to_lower + 1;
+    while (head[to_upper] != head[arc]) ++to_upper;
+    if ((s & 1) == Cch::kForward) {
+      stack.push_back(2 * to_upper + Cch::kForward);
+      stack.push_back(2 * to_lower + Cch::kBackward);
+    } else {
+      stack.push_back(2 * to_lower + Cch::kForward);
+      stack.push_back(2 * to_upper + Cch::kBackward);
+    }
+  }
 }
 
 }  // namespace walk::nav

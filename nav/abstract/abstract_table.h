@@ -42,15 +42,21 @@ class AbstractTable {
       const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop);
 
   const Continent& continent() const { return continent_; }
+  const Metric& band() const { return band_; }
   // Whether rows know walks (the table was built over a hierarchy).
   bool active() const { return buckets_ != nullptr; }
   // Whether rows know walks from or to surface `s`: the table is active and the band does not
   // price `s`'s zone.
   bool Knows(SurfaceId s) const;
+  // How a row gives its walks: their seconds and yards summed over shortcuts (a matrix's
+  // cells: zone cells left out, never stored), their seconds alone (yards 0), or whole (their
+  // paths unpacked, so that the walk pipeline tallies them as searched walks, which are stored).
+  enum class RowWalks { kSecondsAndYards, kSecondsOnly, kWhole };
   // Source `from`'s row on the table's continent: its start leg (cached, or searched with
-  // `search`), its forward side, and the buckets scanned; null when inactive. Without
-  // `want_yards` its walks' yards are 0 (their paths are not unpacked).
-  std::unique_ptr<Row> RowOf(SurfaceId from, CellSearch& search, bool want_yards = true) const;
+  // `search`), its forward side, and the buckets scanned; null when it knows no walk (the table
+  // inactive, or `from`'s zone priced by the table's band).
+  std::unique_ptr<Row> RowOf(SurfaceId from, CellSearch& search,
+                             RowWalks walks = RowWalks::kSecondsAndYards) const;
   // Bytes held: the targets' sides and the buckets.
   std::uint64_t MemoryBytes() const;
 
@@ -85,15 +91,24 @@ class AbstractTable::Row final : public KnownWalks {
  public:
   bool Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to, double* seconds,
             double* yards) const override;
+  bool Whole() const override { return walks_ == RowWalks::kWhole; }
+  bool FindWay(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
+               KnownWay* way) const override;
 
  private:
   friend class AbstractTable;
   Row(const AbstractTable* table, SurfaceId from, LeasePool<CchSlotSum>::Lease sum)
       : table_(table), from_(from), sum_(std::move(sum)) {}
+  // The meeting of the walk from `from` to `to` priced by `band` with its target's index, or
+  // null when the row does not know it.
+  const CchMeeting* MeetingOf(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
+                              std::uint32_t* target) const;
+  // Appends the input arcs of `slot`'s way, in walking order.
+  void Unpack(std::uint32_t slot, std::vector<std::uint32_t>* arcs) const;
 
   const AbstractTable* table_;
   SurfaceId from_;
-  bool want_yards_ = true;
+  RowWalks walks_ = RowWalks::kSecondsAndYards;
   LeasePool<CchSlotSum>::Lease sum_;
   std::shared_ptr<const Leg> leg_;
   std::vector<CchEndpoint> endpoints_;

@@ -40,11 +40,23 @@ SurfaceId SnappedSurface(const World& world, const Place& place) {
   return snap.status == WalkStatus::kOk ? snap.end.surface : kInvalidId;
 }
 
+// The same walk, but for the search's statistics (a known walk searched less) and which way of
+// equal seconds and yards it takes (a tie the row's sweeps may break otherwise than the query):
+// whole, with its zone cells.
+void ExpectSameWalk(const WalkAnswer& a, const WalkAnswer& b) {
+  ASSERT_EQ(a.status, b.status);
+  EXPECT_EQ(a.method, b.method);
+  EXPECT_NEAR(a.seconds, b.seconds, 1e-9 * std::max(1.0, a.seconds));
+  EXPECT_NEAR(a.yards, b.yards, 1e-6 * std::max(1.0, a.yards));
+  EXPECT_FALSE(b.zone_cells_left_out);
+  EXPECT_EQ(a.zone_cells.empty(), b.zone_cells.empty());
+}
+
 // Asks every cell of `sources` x `targets` in `metric`'s band through the walk pipeline alone,
-// through a row of `table` and through a row without yards: the same status, method, seconds and
-// yards (0 where a row without yards knew it); a row knows every cell whose walk alone is a CCH
-// query and whose two ends the table knows, and no other. Counts the cells the rows knew into
-// *known and every cell into *cells.
+// through a row of `table`, a row without yards and a whole row: the same status, method, seconds
+// and yards (0 where a row without yards knew it), the whole row's with zone cells; a row knows
+// every cell whose walk alone is a CCH query and whose two ends the table knows, and no other.
+// Counts the cells the rows knew into *known and every cell into *cells.
 void ExpectRowsAnswerAsWalksAlone(const World& world, const Metric& metric,
                                   const AbstractTable& table, const std::vector<Place>& sources,
                                   const std::vector<Place>& targets, const WalkOptions& options,
@@ -54,7 +66,13 @@ void ExpectRowsAnswerAsWalksAlone(const World& world, const Metric& metric,
     std::unique_ptr<AbstractTable::Row> row =
         from != kInvalidId ? table.RowOf(from, searchers.abstract.cell) : nullptr;
     std::unique_ptr<AbstractTable::Row> seconds_row =
-        from != kInvalidId ? table.RowOf(from, searchers.abstract.cell, false) : nullptr;
+        from != kInvalidId
+            ? table.RowOf(from, searchers.abstract.cell, AbstractTable::RowWalks::kSecondsOnly)
+            : nullptr;
+    std::unique_ptr<AbstractTable::Row> whole_row =
+        from != kInvalidId
+            ? table.RowOf(from, searchers.abstract.cell, AbstractTable::RowWalks::kWhole)
+            : nullptr;
     for (const Place& t : targets) {
       ++*cells;
       searchers.abstract.known = nullptr;
@@ -64,7 +82,12 @@ void ExpectRowsAnswerAsWalksAlone(const World& world, const Metric& metric,
       searchers.abstract.known = seconds_row.get();
       const absl::StatusOr<WalkAnswer> seconds_only =
           AnswerWalk(world, metric, s, t, searchers, options);
+      searchers.abstract.known = whole_row.get();
+      const absl::StatusOr<WalkAnswer> whole = AnswerWalk(world, metric, s, t, searchers, options);
       searchers.abstract.known = nullptr;
+      // A whole row's walk is the walk alone, with zone cells.
+      ASSERT_TRUE(whole.ok()) << whole.status();
+      ExpectSameWalk(*alone, *whole);
       ASSERT_TRUE(alone.ok()) << alone.status();
       ASSERT_TRUE(seconds_only.ok()) << seconds_only.status();
       ASSERT_EQ(alone->status, seconds_only->status);
