@@ -64,7 +64,6 @@ class TableWork {
   }
 
  private:
-
   const walk::v1::TableRequest& request_;
   grpc::CallbackServerContext* const context_;  // null outside a Table call (AnswerRow's)
   const nav::SearchStop stop_;
