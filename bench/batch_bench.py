@@ -8,9 +8,12 @@
   rerun    all pairs among N places of the demo world, then again after adding 1 % more places:
            routed pairs (must be exactly the new ones) and wall time;
   fresh    random pairs on a large world (--fresh-world DIR, e.g. a 32 x 32 demo world):
-           fresh-routing pairs/s with --search-threads 2.
+           fresh-routing pairs/s with --search-threads 2;
+  shared   every ordered pair among --shared-places random places of that world (blocks whose
+           pairs share places: walked as the rows of a many-to-many), pairs/s.
 
 Usage: bench/batch_bench.py [--pairs 1000000] [--places 100] [--fresh-world DIR] [--fresh-pairs 100]
+                            [--shared-places 40]
 """
 import argparse
 import json
@@ -150,28 +153,50 @@ def rerun_figure(tmp, places_count):
           f"(new pairs: {expected}; unsnapped ends are always routed), {second_wall:.1f} s")
 
 
-def fresh_figure(tmp, world_dir, count):
-    worlds = os.path.join(tmp, "fresh-worlds")
+def big_world(tmp, world_dir, name):
+    """A folder of worlds holding `world_dir` as "big", and that world's width in yards."""
+    worlds = os.path.join(tmp, name)
     os.makedirs(worlds, exist_ok=True)
     os.symlink(os.path.abspath(world_dir), os.path.join(worlds, "big"))
     info = json.loads(subprocess.run([os.path.join(BUILD, "client", "walkgrid"), "info", world_dir],
                                      capture_output=True, text=True, check=True).stdout)
-    size = info["continents"][0]["width_columns"] * info["column_yards"]
+    return worlds, info["continents"][0]["width_columns"] * info["column_yards"]
+
+
+def timed_batch(tmp, worlds, pairs, name):
+    """`pairs` through a walkd on `worlds` started for them: the summary, wall and load seconds."""
+    path = os.path.join(tmp, name + ".jsonl")
+    write_pairs(path, pairs, "big", "neutral")
+    started = time.time()
+    walkd = Walkd(os.path.join(tmp, "data-" + name), worlds)
+    load = time.time() - started
+    try:
+        summary, wall = batch(walkd.addr, path, os.path.join(tmp, name + "-answers.jsonl"))
+    finally:
+        walkd.stop()
+    return summary, wall, load
+
+
+def fresh_figure(tmp, world_dir, count):
+    worlds, size = big_world(tmp, world_dir, "fresh-worlds")
     rng = random.Random(3)
     pairs = [([rng.uniform(0, size), rng.uniform(0, size)], [rng.uniform(0, size), rng.uniform(0, size)])
              for _ in range(count)]
-    path = os.path.join(tmp, "fresh.jsonl")
-    write_pairs(path, pairs, "big", "neutral")
-    started = time.time()
-    walkd = Walkd(os.path.join(tmp, "data-fresh"), worlds)
-    load = time.time() - started
-    try:
-        summary, wall = batch(walkd.addr, path, os.path.join(tmp, "f1.jsonl"))
-    finally:
-        walkd.stop()
+    summary, wall, load = timed_batch(tmp, worlds, pairs, "fresh")
     print(f"fresh: {count} random pairs on {world_dir} ({size:.0f} yd across), 2 search threads; "
           f"world loaded in {load:.0f} s")
     print(f"  routed {summary['routed']} in {wall:.1f} s: {count / wall:.2f} pairs/s")
+
+
+def shared_figure(tmp, world_dir, count):
+    worlds, size = big_world(tmp, world_dir, "shared-worlds")
+    rng = random.Random(4)
+    places = [[rng.uniform(0, size), rng.uniform(0, size)] for _ in range(count)]
+    pairs = [(a, b) for a in places for b in places if a is not b]
+    summary, wall, _ = timed_batch(tmp, worlds, pairs, "shared")
+    print(f"shared: every pair among {count} random places of {world_dir}, 2 search threads")
+    print(f"  routed {summary['routed']} of {len(pairs)} in {wall:.1f} s: "
+          f"{len(pairs) / wall:.0f} pairs/s")
 
 
 def main():
@@ -180,7 +205,8 @@ def main():
     parser.add_argument("--places", type=int, default=100)
     parser.add_argument("--fresh-world")
     parser.add_argument("--fresh-pairs", type=int, default=100)
-    parser.add_argument("--only", choices=["stored", "rerun", "fresh"])
+    parser.add_argument("--shared-places", type=int, default=40)
+    parser.add_argument("--only", choices=["stored", "rerun", "fresh", "shared"])
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="walkd-batch-bench-")
     try:
@@ -190,6 +216,8 @@ def main():
             rerun_figure(tmp, args.places)
         if args.fresh_world and args.only in (None, "fresh"):
             fresh_figure(tmp, args.fresh_world, args.fresh_pairs)
+        if args.fresh_world and args.only in (None, "shared"):
+            shared_figure(tmp, args.fresh_world, args.shared_places)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
