@@ -192,12 +192,12 @@ bool AbstractTable::Row::FindWay(const Continent& c, const Metric& band, Surface
   way->target = EntryAt(t.target_endpoints_[target], goal_side.EndpointNode(cch, m->target_label));
   // Up the start's side from its entrance to the meeting (its labels followed down, then taken
   // bottom up), then down the goal's side to its entrance.
-  std::vector<std::uint32_t> up;
+  up_.clear();
   for (std::uint32_t l = m->source_label; side_.from[l] != kInvalidId; l = side_.from[l]) {
-    up.push_back(side_.slot[l]);
+    up_.push_back(side_.slot[l]);
   }
   way->arcs.clear();
-  for (auto slot = up.rbegin(); slot != up.rend(); ++slot) Unpack(*slot, &way->arcs);
+  for (auto slot = up_.rbegin(); slot != up_.rend(); ++slot) Unpack(*slot, &way->arcs);
   for (std::uint32_t l = m->target_label; goal_side.from[l] != kInvalidId; l = goal_side.from[l]) {
     Unpack(goal_side.slot[l], &way->arcs);
   }
@@ -209,7 +209,8 @@ void AbstractTable::Row::Unpack(std::uint32_t slot, std::vector<std::uint32_t>* 
   // forward and upper -> m -> lower backward; a stack of slots still to unpack, last first.
   const CchMetric& metric = *table_->hierarchy_.metric;
   const std::uint32_t* const head = metric.cch().head().data();
-  std::vector<std::uint32_t> stack{slot};
+  std::vector<std::uint32_t>& stack = stack_;
+  stack.assign(1, slot);
   while (!stack.empty()) {
     const std::uint32_t s = stack.back();
     stack.pop_back();

@@ -103,7 +103,7 @@ class AbstractTable::Row final : public KnownWalks {
   // null when the row does not know it.
   const CchMeeting* MeetingOf(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
                               std::uint32_t* target) const;
-  // Appends the input arcs of `slot`'s way, in walking order.
+  // Appends the input arcs of `slot`'s way, in walking order (stack_ its scratch).
   void Unpack(std::uint32_t slot, std::vector<std::uint32_t>* arcs) const;
 
   const AbstractTable* table_;
@@ -114,6 +114,8 @@ class AbstractTable::Row final : public KnownWalks {
   std::vector<CchEndpoint> endpoints_;
   CchSide side_;
   std::vector<CchMeeting> meetings_;  // by target
+  // FindWay's scratch, kept from walk to walk: the way up's slots, and the slots to unpack.
+  mutable std::vector<std::uint32_t> up_, stack_;
 };
 
 }  // namespace walk::nav
