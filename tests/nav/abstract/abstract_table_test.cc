@@ -111,27 +111,48 @@ void ExpectRowsAnswerAsWalksAlone(const World& world, const Metric& metric,
   }
 }
 
-TEST(AbstractTableTest, EveryCellIsTheWalkAskedAloneWithItsYardsWhenAsked) {
-  const World& world = DemoWorld();
-  const Continent& c = world.continents.at(0);
-  const AbstractRouter router(world, Prepare(world, {"neutral", "shortest"}), 64 << 20);
-  std::mt19937_64 random(7);
-  const std::vector<Place> sources = RandomPlaces(world, 14, random);
-  const std::vector<Place> targets = RandomPlaces(world, 15, random);
-  std::vector<SurfaceId> target_surfaces;
-  for (const Place& t : targets) target_surfaces.push_back(SnappedSurface(world, t));
-  Searchers searchers;
-  WalkOptions options;
-  options.router = &router;
-  int known = 0, cells = 0;
-  for (const char* profile : {"neutral", "shortest"}) {
-    const Metric metric(world, *FindProfile(profile), 0);
-    auto table =
-        AbstractTable::Build(router, c, metric, target_surfaces, searchers.abstract.cell, nullptr);
+// Random sources and targets on continent 0, and tables of them checked cell by cell.
+struct TableCase {
+  TableCase(const World& world, const AbstractRouter& router, std::uint64_t seed, int source_count,
+            int target_count)
+      : world(world) {
+    std::mt19937_64 random(seed);
+    sources = RandomPlaces(world, source_count, random);
+    targets = RandomPlaces(world, target_count, random);
+    for (const Place& t : targets) target_surfaces.push_back(SnappedSurface(world, t));
+    options.router = &router;
+  }
+
+  // The table of the targets in `metric`'s band, every cell checked against the walk alone
+  // (ExpectRowsAnswerAsWalksAlone); counts its targets in zones the band prices into
+  // *priced_ends when given.
+  void Check(const AbstractRouter& router, const Metric& metric, int* known, int* cells,
+             int* priced_ends = nullptr) {
+    auto table = AbstractTable::Build(router, world.continents.at(0), metric, target_surfaces,
+                                      searchers.abstract.cell, nullptr);
     ASSERT_TRUE(table.ok()) << table.status();
     ASSERT_TRUE((*table)->active());
+    for (const SurfaceId t : target_surfaces) {
+      if (priced_ends != nullptr) *priced_ends += t != kInvalidId && !(*table)->Knows(t);
+    }
     ExpectRowsAnswerAsWalksAlone(world, metric, **table, sources, targets, options, searchers,
-                                 &known, &cells);
+                                 known, cells);
+  }
+
+  const World& world;
+  std::vector<Place> sources, targets;
+  std::vector<SurfaceId> target_surfaces;
+  Searchers searchers;
+  WalkOptions options;
+};
+
+TEST(AbstractTableTest, EveryCellIsTheWalkAskedAloneWithItsYardsWhenAsked) {
+  const World& world = DemoWorld();
+  const AbstractRouter router(world, Prepare(world, {"neutral", "shortest"}), 64 << 20);
+  TableCase table_case(world, router, 7, 14, 15);
+  int known = 0, cells = 0;
+  for (const char* profile : {"neutral", "shortest"}) {
+    table_case.Check(router, Metric(world, *FindProfile(profile), 0), &known, &cells);
   }
   // The rows answered most cells that went over the graph (the rest: near, straight, one tile).
   EXPECT_GT(known, cells / 4) << known << " of " << cells << " cells known";
@@ -142,30 +163,14 @@ TEST(AbstractTableTest, EveryCellIsTheWalkAskedAloneWithItsYardsWhenAsked) {
 // Dijkstra does, which band_metrics_test checks), and leave the others to the walk alone.
 TEST(AbstractTableTest, ADangerBandKnowsTheCellsWhoseEndsItDoesNotPrice) {
   const World& world = DemoWorld();
-  const Continent& c = world.continents.at(0);
   const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1 << 30);
   router.SetExemptPatchAfter(0);  // a priced end's walk alone takes the A*
-  std::mt19937_64 random(11);
-  const std::vector<Place> sources = RandomPlaces(world, 16, random);
-  const std::vector<Place> targets = RandomPlaces(world, 16, random);
-  std::vector<SurfaceId> target_surfaces;
-  for (const Place& t : targets) target_surfaces.push_back(SnappedSurface(world, t));
-  Searchers searchers;
-  WalkOptions options;
-  options.router = &router;
+  TableCase table_case(world, router, 11, 16, 16);
   int known = 0, cells = 0, priced_ends = 0;
   for (const std::uint32_t band : {10u, 20u}) {
     const Metric metric(world, *FindProfile("neutral"), band);
     ASSERT_TRUE(metric.prices_danger());
-    auto table =
-        AbstractTable::Build(router, c, metric, target_surfaces, searchers.abstract.cell, nullptr);
-    ASSERT_TRUE(table.ok()) << table.status();
-    ASSERT_TRUE((*table)->active());
-    for (const SurfaceId t : target_surfaces) {
-      priced_ends += t != kInvalidId && !(*table)->Knows(t);
-    }
-    ExpectRowsAnswerAsWalksAlone(world, metric, **table, sources, targets, options, searchers,
-                                 &known, &cells);
+    table_case.Check(router, metric, &known, &cells, &priced_ends);
   }
   EXPECT_EQ(router.band_metrics().customizations(), 2u);  // one metric a band, shared
   EXPECT_GT(known, 0);
