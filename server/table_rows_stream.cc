@@ -36,7 +36,7 @@ TableRowsStream* TableRowsStream::Start(grpc::CallbackServerContext* context,
       context, std::move(request), std::move(stop), services, std::move(on_finish)));
   stream->self_ = stream;
   services.pool.Submit([stream](nav::Searchers& searchers) {
-    stream->work_.BuildTargets(searchers);
+    stream->work_.BuildTargets(searchers, TableWork::Build::kOnceTheStoreMisses);
     Next next;
     {
       std::lock_guard<std::mutex> lock(stream->mu_);

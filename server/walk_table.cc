@@ -1,6 +1,7 @@
 #include "server/walk_table.h"
 
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,12 @@ void FillCell(const WalkResult& result, bool seconds_only, int cell, walk::v1::T
   out->mutable_yards()->Set(cell, ok && !seconds_only ? answer.yards : 0.0);
 }
 
+// `status` as the error of cell (s, t), naming it.
+absl::Status CellError(std::uint64_t s, std::uint64_t t, const absl::Status& status) {
+  return absl::Status(status.code(),
+                      absl::StrCat("sources[", s, "] to targets[", t, "]: ", status.message()));
+}
+
 }  // namespace
 
 void SizeTableCells(const walk::v1::TableRequest& request, int rows, walk::v1::TableResponse* out) {
@@ -46,11 +53,28 @@ void SizeTableCells(const walk::v1::TableRequest& request, int rows, walk::v1::T
   }
 }
 
-void TableWork::BuildTargets(nav::Searchers& searchers) {
+const ServedWorld::MetricEntry* TableWork::MetricOf(const ServedWorld& world) const {
+  if (world.router == nullptr || !world.has_grid()) return nullptr;
+  return world.MetricFor(request_.profile(), request_.band());
+}
+
+void TableWork::BuildTargets(nav::Searchers& searchers, Build when) {
   if (request_.want_walks()) return;  // whole walks are tallied and kept, one by one
+  if (when == Build::kOnceTheStoreMisses) {
+    auto world = services_.worlds.Find(request_.world());
+    const ServedWorld::MetricEntry* metric = world.ok() ? MetricOf(**world) : nullptr;
+    if (metric != nullptr && metric->metric->prices_danger()) {
+      deferred_ = true;
+      return;
+    }
+  }
+  BuildTable(searchers);
+}
+
+void TableWork::BuildTable(nav::Searchers& searchers) const {
   auto world = services_.worlds.Find(request_.world());
-  if (!world.ok() || (*world)->router == nullptr || !(*world)->has_grid()) return;
-  const ServedWorld::MetricEntry* metric = (*world)->MetricFor(request_.profile(), request_.band());
+  if (!world.ok()) return;
+  const ServedWorld::MetricEntry* metric = MetricOf(**world);
   if (metric == nullptr) return;
   const nav::World& w = (*world)->world;
   const nav::Continent* c = w.FindContinent(ToPlace(request_.targets(0)).continent);
@@ -74,9 +98,38 @@ std::unique_ptr<nav::AbstractTable::Row> TableWork::RowOf(
   return from != nav::kInvalidId ? table_->RowOf(from, searchers.abstract.cell, walks) : nullptr;
 }
 
+absl::Status TableWork::AnswerFromStore(std::uint64_t s, walk::v1::TableResponse* out,
+                                        int first_cell, std::uint64_t* stored,
+                                        std::vector<std::uint64_t>* to_walk) const {
+  for (std::uint64_t t = 0; t < targets(); ++t) {
+    if (context_->IsCancelled()) return absl::CancelledError("the call was cancelled");
+    const absl::StatusOr<std::optional<WalkResult>> result = services_.answerer.AnswerFromStore(
+        ToTableQuery(request_, static_cast<int>(s), static_cast<int>(t)), "");
+    if (!result.ok()) return CellError(s, t, result.status());
+    if (!result->has_value()) {
+      to_walk->push_back(t);
+      continue;
+    }
+    ++*stored;
+    FillCell(**result, request_.seconds_only() && !request_.want_walks(),
+             first_cell + static_cast<int>(t), out);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
                                   walk::v1::TableResponse* out, int first_cell,
                                   std::uint64_t* stored) const {
+  std::vector<std::uint64_t> to_walk;
+  if (deferred_) {
+    if (absl::Status status = AnswerFromStore(s, out, first_cell, stored, &to_walk); !status.ok())
+      return status;
+    if (to_walk.empty()) return absl::OkStatus();
+    std::call_once(built_, [&] { BuildTable(searchers); });
+  } else {
+    to_walk.resize(targets());
+    for (std::uint64_t t = 0; t < targets(); ++t) to_walk[t] = t;
+  }
   // A danger band's rows give whole walks, kept in the store as its cells walked alone are (a
   // table asked again is then answered from the store); band 0's are the matrix alone.
   using RowWalks = nav::AbstractTable::RowWalks;
@@ -87,7 +140,7 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
   const std::unique_ptr<nav::AbstractTable::Row> row = RowOf(s, searchers, walks);
   searchers.abstract.known = row.get();
   absl::Status status;
-  for (std::uint64_t t = 0; t < targets(); ++t) {
+  for (const std::uint64_t t : to_walk) {
     if (context_->IsCancelled()) {
       status = absl::CancelledError("the call was cancelled");
       break;
@@ -99,8 +152,7 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
         {.field_prefix = "", .look_up = true, .stop = &stop_, .band_zero_first = !known},
         searchers);
     if (!result.ok()) {
-      status = absl::Status(result.status().code(), absl::StrCat("sources[", s, "] to targets[", t,
-                                                                 "]: ", result.status().message()));
+      status = CellError(s, t, result.status());
       break;
     }
     const int cell = first_cell + static_cast<int>(t);
@@ -182,7 +234,7 @@ void StartTable(grpc::CallbackServerContext* context, const walk::v1::TableReque
                                           std::move(stop), services);
   SearchPool& pool = services.pool;
   pool.Submit([call, sources, &pool](nav::Searchers& searchers) {
-    call->work.BuildTargets(searchers);
+    call->work.BuildTargets(searchers, TableWork::Build::kOnceTheStoreMisses);
     for (int s = 1; s < sources; ++s) {
       pool.Submit(
           [call, s](nav::Searchers& row_searchers) { AnswerTableRow(*call, s, row_searchers); });

@@ -3,7 +3,8 @@
 // metric when band metrics are on), builds the targets' side of the many-to-many
 // (nav/abstract/abstract_table.h); then a task per source row answers its cells through the
 // StoreFirstAnswerer, as Walk answers them: the store first, then the row's known walks before
-// any search. Whole walks (want_walks) are routed and kept as Walk's are, without the
+// any search. A danger band's rows give whole walks, which the store keeps: its table is built
+// by the first row whose cell the store misses, so a table asked again builds none. Whole walks (want_walks) are routed and kept as Walk's are, without the
 // many-to-many. Table replies once; TableRows streams the rows (server/table_rows_stream.h).
 #pragma once
 
@@ -11,6 +12,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "nav/abstract/abstract_table.h"
@@ -46,9 +49,13 @@ class TableWork {
   const walk::v1::TableRequest& request() const { return request_; }
   std::uint64_t targets() const { return static_cast<std::uint64_t>(request_.targets_size()); }
   const TableServices& services() const { return services_; }
-  // Builds the many-to-many's targets where the CCH answers (else rows walk cell by cell); run
-  // once, on a pool thread, before any row.
-  void BuildTargets(nav::Searchers& searchers);
+  // When BuildTargets builds: now, or, where rows give whole walks that the store keeps (a
+  // danger band's), once a row's cell misses the store: a table asked again is then answered
+  // from the store without a side built.
+  enum class Build { kNow, kOnceTheStoreMisses };
+  // Builds the many-to-many's targets where the CCH answers (else rows walk cell by cell), as
+  // `when` says; run once, on a pool thread, before any row.
+  void BuildTargets(nav::Searchers& searchers, Build when = Build::kNow);
   // Answers source row `s` into cells `first_cell` .. first_cell + targets() - 1 of `out`
   // (sized), and its whole walks when asked; counts what the store answered in *stored. The
   // first cell's error names the cell; CANCELLED once the call is.
@@ -64,13 +71,26 @@ class TableWork {
   }
 
  private:
+  // The world's metric for the request's profile and band, null where it has none.
+  const ServedWorld::MetricEntry* MetricOf(const ServedWorld& world) const;
+  // The many-to-many's targets, built where the CCH answers.
+  void BuildTable(nav::Searchers& searchers) const;
+  // Answers every cell of row `s` the store holds (as AnswerRow), appending the other targets
+  // to *to_walk; the first error, naming its cell.
+  absl::Status AnswerFromStore(std::uint64_t s, walk::v1::TableResponse* out, int first_cell,
+                               std::uint64_t* stored, std::vector<std::uint64_t>* to_walk) const;
+
   const walk::v1::TableRequest& request_;
   grpc::CallbackServerContext* const context_;  // null outside a Table call (AnswerRow's)
   const nav::SearchStop stop_;
   const TableServices services_;
-  std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table
-  std::unique_ptr<nav::AbstractTable> table_;
-  std::vector<nav::SurfaceId> target_surfaces_;  // by target, with table_
+  // Built by the first row whose cell the store misses (BuildTargets' kOnceTheStoreMisses).
+  bool deferred_ = false;
+  mutable std::once_flag built_;
+  // Set by BuildTable, before any row reads them (BuildTargets, or built_ once deferred).
+  mutable std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table
+  mutable std::unique_ptr<nav::AbstractTable> table_;
+  mutable std::vector<nav::SurfaceId> target_surfaces_;  // by target, with table_
 };
 
 // Sizes `out`'s matrix (and its walks, when asked) for `rows` rows of `request`.

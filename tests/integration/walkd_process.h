@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -178,22 +179,30 @@ inline void ShareDefaultWorld(const std::vector<std::string>& args) {
   }
 }
 
-// A walkd started with `args` after `--listen 127.0.0.1:0 --metrics-listen ""` (the shared
-// default world linked into its data folder), and the gRPC address it printed ("" when it
-// printed none).
+// A walkd started with `args` after `--listen 127.0.0.1:0` and, unless `args` name a metrics
+// port (`--metrics-listen 127.0.0.1:0`), `--metrics-listen ""` (the shared default world linked
+// into its data folder); the gRPC address it printed ("" when it printed none), and its
+// metrics port's when it has one.
 struct StartedWalkd {
   std::unique_ptr<ChildProcess> process;
   std::string address;
+  std::string metrics_address;  // "HOST:PORT"
 };
 
 inline StartedWalkd StartWalkdOnLoopback(const std::string& walkd_bin,
                                          const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {walkd_bin, "--listen", "127.0.0.1:0", "--metrics-listen", ""};
+  const bool metrics = std::find(args.begin(), args.end(), "--metrics-listen") != args.end();
+  std::vector<std::string> argv = {walkd_bin, "--listen", "127.0.0.1:0"};
+  if (!metrics) argv.insert(argv.end(), {"--metrics-listen", ""});
   argv.insert(argv.end(), args.begin(), args.end());
   ShareDefaultWorld(args);
   StartedWalkd walkd;
   walkd.process = std::make_unique<ChildProcess>(argv);
   walkd.address = walkd.process->WaitForLine("walkd: grpc listening on ").value_or("");
+  if (metrics) {
+    const std::string url = walkd.process->WaitForLine("walkd: metrics on http://").value_or("");
+    walkd.metrics_address = url.substr(0, url.find('/'));
+  }
   return walkd;
 }
 

@@ -14,6 +14,7 @@
 #include "store/staged_dir.h"
 #include "store/walk_store.h"
 #include "tests/integration/walkd_process.h"
+#include "tests/server/http_get.h"
 
 namespace walk {
 namespace {
@@ -795,6 +796,53 @@ TEST(WalkdStoreTest, TableCellsAreTheWalksAskedAloneAndManyToManyCellsAreNeverSt
   }
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+// A danger band's table keeps every cell's walk; asked again by a walkd started afresh on the
+// same store, it is answered from the store without a side built: no band metric customized
+// (the first table customized one for its sides).
+TEST(WalkdStoreTest, ADangerBandTableAskedAgainBuildsNoSides) {
+  const std::string data = MakeTempDir("danger-again");
+  const std::vector<walk::v1::WalkRequest> places = Pairs(16, 21);
+  walk::v1::TableRequest request;
+  request.set_world("default");
+  request.set_profile("neutral");
+  request.set_band(20);
+  for (int s = 0; s < 10; ++s) *request.add_sources() = places[s].from();
+  for (int t = 0; t < 12; ++t) *request.add_targets() = places[t].to();
+  walk::v1::TableResponse first;
+  for (int run = 0; run < 2; ++run) {
+    Walkd walkd = Start(data, {"--metrics-listen", "127.0.0.1:0"});
+    client::WalkClient client(walkd.address, 120.0);
+    ASSERT_TRUE(WaitServing(client));
+    walk::v1::TableResponse table;
+    ASSERT_TRUE(client.Table(request, &table).ok());
+    const auto scrape = testing::HttpGet(walkd.metrics_address, "/metrics");
+    ASSERT_TRUE(scrape.ok()) << scrape.status();
+    const double customized =
+        testing::SampleValue(scrape->body, "walk_band_metric_customizations_total");
+    int snapped = 0;
+    for (int cell = 0; cell < table.status_size(); ++cell) {
+      snapped += table.status(cell) != walk::v1::WALK_STATUS_OFF_MAP &&
+                 table.status(cell) != walk::v1::WALK_STATUS_NO_SURFACE;
+    }
+    ASSERT_GT(snapped, 0);
+    if (run == 0) {
+      first = table;
+      EXPECT_GE(customized, 1.0);  // the table's sides on the band's metric
+    } else {
+      EXPECT_EQ(table.stored(), static_cast<std::uint64_t>(snapped));
+      EXPECT_EQ(customized, 0.0);
+      for (int cell = 0; cell < table.status_size(); ++cell) {
+        EXPECT_EQ(table.status(cell), first.status(cell)) << "cell " << cell;
+        EXPECT_EQ(table.seconds(cell), first.seconds(cell)) << "cell " << cell;
+        EXPECT_EQ(table.yards(cell), first.yards(cell)) << "cell " << cell;
+      }
+    }
+    walkd.process->Signal(SIGTERM);
+    EXPECT_EQ(walkd.process->Wait(), 0);
+  }
   std::filesystem::remove_all(data);
 }
 

@@ -9,13 +9,16 @@
 
 #include <cctype>
 #include <cerrno>
+#include <limits>
 #include <map>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace walk::testing {
 
@@ -101,6 +104,18 @@ inline absl::StatusOr<HttpReply> HttpRequest(const std::string& address, const s
 
 inline absl::StatusOr<HttpReply> HttpGet(const std::string& address, const std::string& path) {
   return HttpRequest(address, "GET", path);
+}
+
+// The value of the sample line of a scrape (`text`, the text exposition format) that starts
+// with `series` followed by a space, or NaN.
+inline double SampleValue(const std::string& text, const std::string& series) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (absl::StartsWith(line, series + " ")) {
+      double value = std::numeric_limits<double>::quiet_NaN();
+      if (absl::SimpleAtod(line.substr(series.size() + 1), &value)) return value;
+    }
+  }
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace walk::testing

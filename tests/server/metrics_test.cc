@@ -43,6 +43,7 @@ namespace {
 using walk::testing::HttpGet;
 using walk::testing::HttpReply;
 using walk::testing::HttpRequest;
+using walk::testing::SampleValue;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -52,17 +53,6 @@ constexpr char kTextContentType[] = "text/plain; charset=utf-8";
 ::testing::AssertionResult Contains(absl::string_view text, absl::string_view part) {
   if (absl::StrContains(text, part)) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "\"" << part << "\" not found in:\n" << text;
-}
-
-// The value of the sample line that starts with `series` followed by a space, or NaN.
-double SampleValue(const std::string& text, const std::string& series) {
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    if (absl::StartsWith(line, series + " ")) {
-      double value = kNaN;
-      if (absl::SimpleAtod(line.substr(series.size() + 1), &value)) return value;
-    }
-  }
-  return kNaN;
 }
 
 // What a scrape of `collectable` says, in the text exposition format.
