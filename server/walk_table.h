@@ -4,8 +4,9 @@
 // (nav/abstract/abstract_table.h); then a task per source row answers its cells through the
 // StoreFirstAnswerer, as Walk answers them: the store first, then the row's known walks before
 // any search. A danger band's rows give whole walks, which the store keeps: its table is built
-// by the first row whose cell the store misses, so a table asked again builds none. Whole walks (want_walks) are routed and kept as Walk's are, without the
-// many-to-many. Table replies once; TableRows streams the rows (server/table_rows_stream.h).
+// by the first row whose cell the store misses, so a table asked again builds none. Whole walks
+// (want_walks) are routed and kept as Walk's are, without the many-to-many. Table replies once;
+// TableRows streams the rows (server/table_rows_stream.h).
 #pragma once
 
 #include <atomic>
