@@ -6,7 +6,10 @@
 namespace walk::nav {
 
 CchAncestorWalk::CchAncestorWalk(const Cch& cch) : cch_(&cch), unpacker_(cch) {
-  label_.assign(cch.node_count(), Label{{kInfCost, kInfCost}, {kInvalidId, kInvalidId}});
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    cost_[d].assign(cch.node_count(), kInfCost);
+    pred_arc_[d].assign(cch.node_count(), kInvalidId);
+  }
   stamp_.assign(cch.node_count(), {0, 0});
 }
 
@@ -26,10 +29,9 @@ void CchAncestorWalk::StartShared(std::uint32_t d, const std::vector<CchEndpoint
     // Up to the first ancestor already visited: the rest of the way is visited too.
     for (std::uint32_t r = cch_->rank(endpoint.node);
          r != kInvalidId && stamp_[r][d] != generation_; r = cch_->parent(r)) {
-      Label& label = label_[r];
       if (stamp_[r][d ^ 1] != generation_) {  // new to both directions
-        label.cost[0] = label.cost[1] = kInfCost;
-        label.pred_arc[0] = label.pred_arc[1] = kInvalidId;
+        cost_[0][r] = cost_[1][r] = kInfCost;
+        pred_arc_[0][r] = pred_arc_[1][r] = kInvalidId;
         marks.Mark(r);
       }
       stamp_[r][d] = generation_;
@@ -42,7 +44,8 @@ void CchAncestorWalk::StartAlone(std::uint32_t d, const std::vector<CchEndpoint>
                                  CchRankMarks& marks) {
   // Only d's stamps and d's half of the labels: the other direction may start at the same time.
   const std::uint32_t generation = generation_;
-  Label* const label = label_.data();
+  double* const cost = cost_[d].data();
+  std::uint32_t* const pred_arc = pred_arc_[d].data();
   endpoint_at_[d].clear();
   for (const CchEndpoint& endpoint : endpoints) {
     assert(endpoint.node < cch_->node_count());
@@ -50,8 +53,8 @@ void CchAncestorWalk::StartAlone(std::uint32_t d, const std::vector<CchEndpoint>
     for (std::uint32_t r = cch_->rank(endpoint.node); r != kInvalidId && stamp_[r][d] != generation;
          r = cch_->parent(r)) {
       stamp_[r][d] = generation;
-      label[r].cost[d] = kInfCost;
-      label[r].pred_arc[d] = kInvalidId;
+      cost[r] = kInfCost;
+      pred_arc[r] = kInvalidId;
       marks.Mark(r);
     }
   }
@@ -62,15 +65,15 @@ void CchAncestorWalk::SetEndpointCosts(std::uint32_t d, const std::vector<CchEnd
   for (std::uint32_t i = 0; i < endpoints.size(); ++i) {
     if (!(endpoints[i].cost < kInfCost)) continue;
     const std::uint32_t r = cch_->rank(endpoints[i].node);
-    if (!(endpoints[i].cost < label_[r].cost[d])) continue;  // an earlier endpoint as cheap wins
-    if (label_[r].cost[d] == kInfCost) {
+    if (!(endpoints[i].cost < cost_[d][r])) continue;  // an earlier endpoint as cheap wins
+    if (cost_[d][r] == kInfCost) {
       endpoint_at_[d].push_back({r, i});
     } else {
       for (auto& at : endpoint_at_[d]) {
         if (at.first == r) at.second = i;
       }
     }
-    label_[r].cost[d] = endpoints[i].cost;
+    cost_[d][r] = endpoints[i].cost;
   }
 }
 
@@ -85,7 +88,7 @@ CchResult CchAncestorWalk::Conclude(const CchMetric& metric, std::uint32_t meet,
                                     std::vector<std::uint32_t>* arc_path, CchRunBoth both,
                                     const CchMetricPatch* patch) {
   auto step = [&](std::uint32_t d, std::uint32_t r) {
-    const std::uint32_t arc = label_[r].pred_arc[d];
+    const std::uint32_t arc = pred_arc_[d][r];
     return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
   };
   auto endpoint = [&](std::uint32_t d, std::uint32_t r) {

@@ -1,6 +1,6 @@
 // What the elimination-tree queries (CchQuery, CchSplitQuery) share: the walk up the elimination
 // tree from each side's endpoints. It marks the ancestors each direction visits, keeps a label
-// per rank for both directions (cost and the arc it was reached by), sets the endpoints' costs,
+// per rank and direction (cost and the arc it was reached by), sets the endpoints' costs,
 // and concludes a meeting into a result with its path unpacked.
 #pragma once
 
@@ -24,15 +24,6 @@ namespace walk::nav {
 // Keeps a pointer to the Cch, which must outlive it.
 class CchAncestorWalk {
  public:
-  // A rank's state, both directions side by side (index Cch::kForward: from the sources;
-  // Cch::kBackward: from the targets), so that relaxing an arc of a rank both sides reach
-  // reads its weights and its head's label once. Valid where Reached(r, d).
-  struct Label {
-    double cost[2];
-    // The arc from the lower rank reached from, kInvalidId at an endpoint.
-    std::uint32_t pred_arc[2];
-  };
-
   explicit CchAncestorWalk(const Cch& cch);
   CchAncestorWalk(const CchAncestorWalk&) = delete;
   CchAncestorWalk& operator=(const CchAncestorWalk&) = delete;
@@ -49,9 +40,14 @@ class CchAncestorWalk {
   // sets the endpoints' costs. Touches nothing of the other direction.
   void StartAlone(std::uint32_t d, const std::vector<CchEndpoint>& endpoints, CchRankMarks& marks);
 
-  // The labels, by rank.
-  Label* labels() { return label_.data(); }
-  const Label& label(std::uint32_t r) const { return label_[r]; }
+  // Direction d's labels (Cch::kForward: from the sources; Cch::kBackward: from the targets),
+  // by rank, each direction in arrays of its own, so that a sweep loads and stores the labels of
+  // consecutive ranks as vectors (nav/cch/cch_rank_relax.h): the cost, and the arc from the
+  // lower rank reached from (kInvalidId at an endpoint). Valid where Reached(r, d).
+  double* costs(std::uint32_t d) { return cost_[d].data(); }
+  std::uint32_t* pred_arcs(std::uint32_t d) { return pred_arc_[d].data(); }
+  double cost(std::uint32_t d, std::uint32_t r) const { return cost_[d][r]; }
+  std::uint32_t pred_arc(std::uint32_t d, std::uint32_t r) const { return pred_arc_[d][r]; }
   // Whether direction d has reached rank r in this query (its half of r's label is valid).
   bool Reached(std::uint32_t r, std::uint32_t d) const { return stamp_[r][d] == generation_; }
 
@@ -71,7 +67,8 @@ class CchAncestorWalk {
 
   const Cch* cch_;
   std::uint32_t generation_ = 0;
-  std::vector<Label> label_;                         // by rank
+  std::vector<double> cost_[2];                      // by direction, then rank
+  std::vector<std::uint32_t> pred_arc_[2];           // by direction, then rank
   std::vector<std::array<std::uint32_t, 2>> stamp_;  // by rank and direction
   // {rank, index of the endpoint whose cost the rank holds}, per direction
   std::vector<std::pair<std::uint32_t, std::uint32_t>> endpoint_at_[2];

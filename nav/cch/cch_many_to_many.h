@@ -51,20 +51,12 @@ struct CchSide {
 // rank, sized on first use.
 class CchSideSweep {
  public:
-  // Every sweep's lanes from now on: at most `most` (8, 4 or 1), as many as the processor has
-  // (tests compare them); returns the lanes used.
-  static unsigned UseLanes(unsigned most);
-
   // Sweeps direction d up the ancestors of `endpoints` (marked with `query`) into `side`: the
   // same labels, costs and arcs as `query`'s unpruned Side, in the same order.
   void Run(CchSplitQuery& query, const CchMetric& metric, std::uint32_t d,
            const std::vector<CchEndpoint>& endpoints, CchSide* side);
 
  private:
-  // Relaxes rank r's arcs (its cost `cost`) with weights `w` (by arc less first_out[r]).
-  template <typename W>
-  void RelaxArcs(const Cch& cch, std::uint32_t r, double cost, const W* w);
-
   // By rank, valid at the last sweep's ancestors: the cost, the arc it was reached by, that
   // arc's lower end, and its label in the side (finite costs only).
   std::vector<double> cost_;

@@ -2,10 +2,10 @@
 
 #include <cassert>
 #include <optional>
-#include <type_traits>
 
 #include "nav/cch/cch_landmarks.h"
 #include "nav/cch/cch_metric_patch.h"
+#include "nav/cch/cch_rank_relax.h"
 
 namespace walk::nav {
 
@@ -34,8 +34,9 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
   // not relaxed; with a bound, not even when its cost plus the least the rest costs is no better.
   const Cch& cch = walk_.cch();
   const std::uint32_t* const first_out = cch.first_out().data();
-  const std::uint32_t* const head = cch.head().data();
-  CchAncestorWalk::Label* const label = walk_.labels();
+  double* const cost[2] = {walk_.costs(Cch::kForward), walk_.costs(Cch::kBackward)};
+  std::uint32_t* const pred_arc[2] = {walk_.pred_arcs(Cch::kForward),
+                                      walk_.pred_arcs(Cch::kBackward)};
   const CchMetricPatch* const patch = request.patch;
   assert(patch == nullptr || !metric.perfect());
   std::uint32_t patched_from = 0;  // where the patch's next rank is looked for
@@ -55,35 +56,34 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
   }
   // The cost direction d carries on from rank r, infinite where it cannot beat `best`.
   auto onward = [&](std::uint32_t r, std::uint32_t d) {
-    const double cost = label[r].cost[d];
-    if (!(cost < best)) return kInfCost;
-    if (best == kInfCost) return cost;
+    const double at = cost[d][r];
+    if (!(at < best)) return kInfCost;
+    if (best == kInfCost) return at;
     if (to_targets) {
       const CchEndpointDisc& rest = d == Cch::kForward ? *to_targets : *from_sources;
-      if (!(cost + rest.At((*bound->x)[r], (*bound->y)[r]) < best)) return kInfCost;
+      if (!(at + rest.At((*bound->x)[r], (*bound->y)[r]) < best)) return kInfCost;
     }
     if (alt_to_targets) {
       const CchLandmarkBound& rest = d == Cch::kForward ? *alt_to_targets : *alt_from_sources;
-      if (!(cost + rest.At(r) < best)) return kInfCost;
+      if (!(at + rest.At(r) < best)) return kInfCost;
     }
-    return cost;
+    return at;
   };
   // A rank both directions reach is a way already, before either settles it: the best of those
   // bounds the search from the start, so the pruning above bites low in the tree too.
-  auto reach = [&](CchAncestorWalk::Label& to, std::uint32_t d, double cost, std::uint32_t arc,
-                   std::uint32_t h) {
-    if (!(cost < to.cost[d])) return;
-    to.cost[d] = cost;
-    to.pred_arc[d] = arc;
-    if (cost + to.cost[d ^ 1] < best) {
-      best = cost + to.cost[d ^ 1];
+  auto reach = [&](std::uint32_t d, double reached, std::uint32_t arc, std::uint32_t h) {
+    if (!(reached < cost[d][h])) return;
+    cost[d][h] = reached;
+    pred_arc[d][h] = arc;
+    if (reached + cost[d ^ 1][h] < best) {
+      best = reached + cost[d ^ 1][h];
       meet = h;
     }
   };
 
   for (const std::uint32_t r : visited_) {
-    if (label[r].cost[0] + label[r].cost[1] < best) {
-      best = label[r].cost[0] + label[r].cost[1];
+    if (cost[0][r] + cost[1][r] < best) {
+      best = cost[0][r] + cost[1][r];
       meet = r;
     }
     const double up = onward(r, Cch::kForward);
@@ -91,42 +91,30 @@ CchResult CchQuery::Run(const CchMetric& metric, const CchRequest& request,
     if (up == kInfCost && down == kInfCost) continue;
     if (metric.perfect()) {  // only the arcs some shortest way needs, by direction
       for (std::uint32_t d = 0; d < 2; ++d) {
-        const double cost = d == Cch::kForward ? up : down;
-        if (cost == kInfCost) continue;
+        const double from = d == Cch::kForward ? up : down;
+        if (from == kInfCost) continue;
         const std::vector<std::uint32_t>& first = metric.kept_first(d);
         for (std::uint32_t k = first[r]; k < first[r + 1]; ++k) {
           const std::uint32_t h = metric.kept_head(d)[k];
           assert(walk_.Reached(h, d));
-          reach(label[h], d, cost + metric.kept_weight(d)[k], metric.kept_arc(d)[k], h);
+          reach(d, from + metric.kept_weight(d)[k], metric.kept_arc(d)[k], h);
         }
       }
       continue;
     }
     // The weights of r's arcs, by arc less first_out[r]: the patch's where it holds r, else the
-    // metric's, in doubles or in floats (each kind its own loop).
-    const std::uint32_t begin = first_out[r];
+    // metric's, in doubles or in floats, relaxed several arcs at a time where the processor can
+    // (nav/cch/cch_rank_relax.h). Every head is an ancestor both ways it is relaxed.
+    const CchRankLabels labels[2] = {{cost[Cch::kForward], pred_arc[Cch::kForward], nullptr},
+                                     {cost[Cch::kBackward], pred_arc[Cch::kBackward], nullptr}};
     const double *patched_up = nullptr, *patched_down = nullptr;
     if (patch != nullptr) patch->RankWeights(r, &patched_from, &patched_up, &patched_down);
-    auto relax = [&](auto forward, auto backward, auto upw, auto downw) {
-      const std::uint32_t end = first_out[r + 1];
-      for (std::uint32_t x = begin; x < end; ++x) {
-        const std::uint32_t h = head[x];
-        CchAncestorWalk::Label& to = label[h];
-        assert(!forward || walk_.Reached(h, Cch::kForward));  // upward: ancestors
-        assert(!backward || walk_.Reached(h, Cch::kBackward));
-        if constexpr (forward) reach(to, Cch::kForward, up + upw[x - begin], x, h);
-        if constexpr (backward) reach(to, Cch::kBackward, down + downw[x - begin], x, h);
-      }
-    };
-    auto relax_rank = [&](auto upw, auto downw) {  // a direction not carried on is left out
-      if (down == kInfCost) return relax(std::true_type{}, std::false_type{}, upw, downw);
-      if (up == kInfCost) return relax(std::false_type{}, std::true_type{}, upw, downw);
-      relax(std::true_type{}, std::true_type{}, upw, downw);
-    };
     if (patched_up != nullptr) {
-      relax_rank(patched_up, patched_down);
+      RelaxRankArcsMeeting(cch, r, up, patched_up, down, patched_down, labels, &best, &meet);
     } else {
-      metric.WithArcWeights(begin, relax_rank);
+      metric.WithArcWeights(first_out[r], [&](auto upw, auto downw) {
+        RelaxRankArcsMeeting(cch, r, up, upw, down, downw, labels, &best, &meet);
+      });
     }
   }
   return walk_.Conclude(metric, meet, best, arc_path, CchOneAfterTheOther, patch);

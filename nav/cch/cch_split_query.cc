@@ -3,6 +3,8 @@
 #include <cassert>
 #include <memory>
 
+#include "nav/cch/cch_rank_relax.h"
+
 namespace walk::nav {
 
 CchSplitQuery::CchSplitQuery(const Cch& cch)
@@ -59,7 +61,7 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
   // labels: nothing here touches the other direction's state, so the two sides may run at once.
   MarkSide(d, request.endpoints);
   const Cch& cch = walk_.cch();
-  CchAncestorWalk::Label* const label = walk_.labels();
+  const CchRankLabels labels{walk_.costs(d), walk_.pred_arcs(d), nullptr};
   const CchBound* const bound = request.bound;
   const CchEndpointArea other = request.other;
   const double below = request.below;
@@ -68,11 +70,10 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
   // known yet): a rank whose cost, plus the least the way on to the other side's endpoints costs,
   // is not below it leads to no way below it.
   const std::uint32_t* const first_out = cch.first_out().data();
-  const std::uint32_t* const head = cch.head().data();
   const bool pruned = bound != nullptr && bound->cost_per_unit > 0.0;
   std::uint32_t patched_from = 0;  // where the patch's next rank is looked for
   for (const std::uint32_t r : visited_[d]) {
-    const double cost = label[r].cost[d];
+    const double cost = labels.cost[r];
     if (!(cost < below)) continue;
     if (pruned && !(cost + bound->cost_per_unit * other.Columns((*bound->x)[r], (*bound->y)[r]) +
                         other.cheapest <
@@ -80,29 +81,19 @@ void CchSplitQuery::Side(std::uint32_t d, const CchMetric& metric, const SideReq
       continue;
     }
     // r's weights, by arc less first_out[r]: the patch's where it holds r, else the metric's,
-    // in doubles or in floats (each kind its own loop).
-    const std::uint32_t begin = first_out[r], end = first_out[r + 1];
+    // in doubles or in floats (each kind its own loop). Every head is an ancestor, so it has a
+    // label.
     const double* patched[2] = {nullptr, nullptr};
     if (request.patch != nullptr) {
       request.patch->RankWeights(r, &patched_from, &patched[Cch::kForward],
                                  &patched[Cch::kBackward]);
     }
-    auto relax = [&](auto weight) {
-      for (std::uint32_t x = begin; x < end; ++x) {
-        CchAncestorWalk::Label& to = label[head[x]];
-        assert(walk_.Reached(head[x], d));  // upward: ancestors
-        const double reached = cost + weight[x - begin];
-        if (reached < to.cost[d]) {
-          to.cost[d] = reached;
-          to.pred_arc[d] = x;
-        }
-      }
-    };
     if (patched[d] != nullptr) {
-      relax(patched[d]);
+      RelaxRankArcs(cch, r, cost, patched[d], labels);
     } else {
-      metric.WithArcWeights(begin,
-                            [&](auto up, auto down) { relax(d == Cch::kForward ? up : down); });
+      metric.WithArcWeights(first_out[r], [&](auto up, auto down) {
+        RelaxRankArcs(cch, r, cost, d == Cch::kForward ? up : down, labels);
+      });
     }
   }
 }
@@ -116,8 +107,7 @@ CchResult CchSplitQuery::End(const CchMetric& metric, double below,
   std::uint32_t meet = kInvalidId;
   for (const std::uint32_t r : visited_[Cch::kForward]) {
     if (!walk_.Reached(r, Cch::kBackward)) continue;
-    const CchAncestorWalk::Label& label = walk_.label(r);
-    const double way = label.cost[0] + label.cost[1];
+    const double way = walk_.cost(Cch::kForward, r) + walk_.cost(Cch::kBackward, r);
     if (way < best) {
       best = way;
       meet = r;

@@ -23,6 +23,7 @@
 #include "nav/cch/cch_order.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
+#include "nav/cch/cch_rank_relax.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cch_triangle_row.h"
 #include "nav/cch/cost_guess.h"
@@ -978,12 +979,12 @@ void ExpectSidesSweepTheSplitQuerysLabels() {
           reference.Side(d, metric, {.endpoints = ends});
           std::size_t label = 0;
           for (const std::uint32_t r : reference.visited(d)) {
-            const CchAncestorWalk::Label& expected = reference.walk().label(r);
-            if (!(expected.cost[d] < kInfCost)) continue;
+            const CchAncestorWalk& expected = reference.walk();
+            if (!(expected.cost(d, r) < kInfCost)) continue;
             ASSERT_LT(label, side.size());
             EXPECT_EQ(side.rank[label], r);
-            EXPECT_EQ(side.cost[label], expected.cost[d]);
-            const std::uint32_t arc = expected.pred_arc[d];
+            EXPECT_EQ(side.cost[label], expected.cost(d, r));
+            const std::uint32_t arc = expected.pred_arc(d, r);
             EXPECT_EQ(side.slot[label], arc == kInvalidId ? kInvalidId : 2 * arc + d);
             if (arc != kInvalidId) {
               EXPECT_EQ(cch.head()[arc], r);
@@ -997,16 +998,77 @@ void ExpectSidesSweepTheSplitQuerysLabels() {
   }
 }
 
+// Every query's answers, path included, on random hierarchies at the lanes in use: the tree
+// query's and the split query's, over weights in doubles, in floats, and in whole seconds (ties).
+struct LaneAnswer {
+  CchResult result;
+  std::vector<std::uint32_t> path;
+};
+std::vector<LaneAnswer> AnswersAtTheLanesInUse() {
+  std::mt19937_64 rng(47);
+  std::vector<LaneAnswer> answers;
+  for (const auto& [nodes, arcs] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{10, 15}, {400, 1200}, {2000, 6000}}) {
+    const Graph g = SparseGraph(nodes, arcs, rng);
+    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+    const std::vector<double> weights = RandomWeights(g, rng);
+    const std::vector<double> ticks = RandomTickWeights(g, rng);
+    std::vector<double> ties(g.tails.size());  // mostly one second: many ways of equal cost
+    for (double& t : ties) t = 1.0 + static_cast<double>(rng() % 8 == 0);
+    for (const std::vector<double>* w :
+         {&weights, &ticks, static_cast<const std::vector<double>*>(&ties)}) {
+      const CchMetric metric(cch, *w);
+      CchQuery tree(cch);
+      CchSplitQuery split(cch);
+      for (int k = 0; k < 30; ++k) {
+        const std::vector<CchEndpoint> sources = RandomEndpoints(g.node_count, rng);
+        const std::vector<CchEndpoint> targets = RandomEndpoints(g.node_count, rng);
+        for (const bool by_tree : {true, false}) {
+          LaneAnswer a;
+          a.result = by_tree ? tree.Run(metric, {.sources = sources, .targets = targets}, &a.path)
+                             : split.Run(metric, {.sources = sources, .targets = targets}, &a.path);
+          answers.push_back(std::move(a));
+        }
+      }
+    }
+  }
+  return answers;
+}
+
+// The tree and split queries relax several arcs at a time where their heads are consecutive
+// ranks (nav/cch/cch_rank_relax.h): every width of lanes the processor has finds the same
+// cost, endpoints, meeting and path as one arc at a time.
+TEST(CchQueryTest, QueriesMeetAsOneLaneDoes) {
+  UseRankRelaxLanes(1);
+  const std::vector<LaneAnswer> one_lane = AnswersAtTheLanesInUse();
+  std::size_t found = 0;
+  for (const LaneAnswer& a : one_lane) found += a.result.found;
+  EXPECT_GT(found, one_lane.size() / 2);
+  for (const unsigned lanes : {8u, 4u}) {
+    if (UseRankRelaxLanes(lanes) != lanes) continue;  // not on this processor
+    const std::vector<LaneAnswer> wide = AnswersAtTheLanesInUse();
+    ASSERT_EQ(wide.size(), one_lane.size());
+    for (std::size_t i = 0; i < wide.size(); ++i) {
+      EXPECT_EQ(wide[i].result.found, one_lane[i].result.found) << lanes << " lanes, query " << i;
+      EXPECT_EQ(wide[i].result.cost, one_lane[i].result.cost) << lanes << " lanes, query " << i;
+      EXPECT_EQ(wide[i].result.source, one_lane[i].result.source) << lanes << " lanes, query " << i;
+      EXPECT_EQ(wide[i].result.target, one_lane[i].result.target) << lanes << " lanes, query " << i;
+      EXPECT_EQ(wide[i].path, one_lane[i].path) << lanes << " lanes, query " << i;
+    }
+  }
+  UseRankRelaxLanes(8);
+}
+
 // A table's side holds the labels the split query's unpruned side reaches, exactly: each rank's
 // cost, and the arc and lower label it was reached by, in both directions, over weights in
 // doubles and in floats (whole ticks), on hierarchies whose tops are runs of consecutive ranks,
 // on each width of lanes the processor has.
 TEST(CchManyToManyTest, ASideSweepsTheLabelsOfTheSplitQuerysSide) {
   for (const unsigned lanes : {8u, 4u, 1u}) {
-    if (CchSideSweep::UseLanes(lanes) != lanes) continue;  // not on this processor
+    if (UseRankRelaxLanes(lanes) != lanes) continue;  // not on this processor
     ExpectSidesSweepTheSplitQuerysLabels();
   }
-  CchSideSweep::UseLanes(8);
+  UseRankRelaxLanes(8);
 }
 
 }  // namespace
