@@ -7,6 +7,12 @@
 namespace walk::nav {
 namespace {
 
+// Label l's slot (l must have come from a lower label) as a slot to unpack.
+CchPendingSlot PendingOf(const CchSide& side, std::uint32_t l) {
+  const std::uint32_t slot = side.slot[l];
+  return {slot >> 1, slot & 1, side.rank[side.from[l]]};
+}
+
 // A leg's entrances as CCH endpoints: their seconds, priced by `band` when it is given (no zone
 // exempt: the table knows only walks whose ends' zones the band does not price).
 void EndpointsOf(const Leg& leg, const Metric* band, std::vector<CchEndpoint>* endpoints) {
@@ -194,43 +200,17 @@ bool AbstractTable::Row::FindWay(const Continent& c, const Metric& band, Surface
   // bottom up), then down the goal's side to its entrance.
   up_.clear();
   for (std::uint32_t l = m->source_label; side_.from[l] != kInvalidId; l = side_.from[l]) {
-    up_.push_back(side_.slot[l]);
+    up_.push_back(PendingOf(side_, l));
   }
   way->arcs.clear();
-  for (auto slot = up_.rbegin(); slot != up_.rend(); ++slot) Unpack(*slot, &way->arcs);
+  const CchMetric& metric = *t.hierarchy_.metric;
+  for (auto slot = up_.rbegin(); slot != up_.rend(); ++slot) {
+    UnpackSlot(metric, nullptr, *slot, &stack_, &way->arcs);
+  }
   for (std::uint32_t l = m->target_label; goal_side.from[l] != kInvalidId; l = goal_side.from[l]) {
-    Unpack(goal_side.slot[l], &way->arcs);
+    UnpackSlot(metric, nullptr, PendingOf(goal_side, l), &stack_, &way->arcs);
   }
   return true;
-}
-
-void AbstractTable::Row::Unpack(std::uint32_t slot, std::vector<std::uint32_t>* arcs) const {
-  // As CchSlotSum sums it: an input arc, or through the middle rank m, lower -> m -> upper
-  // forward and upper -> m -> lower backward; a stack of slots still to unpack, last first.
-  const CchMetric& metric = *table_->hierarchy_.metric;
-  const std::uint32_t* const head = metric.cch().head().data();
-  std::vector<std::uint32_t>& stack = stack_;
-  stack.assign(1, slot);
-  while (!stack.empty()) {
-    const std::uint32_t s = stack.back();
-    stack.pop_back();
-    const std::uint32_t via = metric.via(s);
-    if ((via & CchMetric::kViaMiddle) == 0) {
-      arcs->push_back(via);
-      continue;
-    }
-    const std::uint32_t arc = s >> 1;
-    const std::uint32_t to_lower = via & ~CchMetric::kViaMiddle;
-    std::uint32_t to_upper = to_lower + 1;
-    while (head[to_upper] != head[arc]) ++to_upper;
-    if ((s & 1) == Cch::kForward) {
-      stack.push_back(2 * to_upper + Cch::kForward);
-      stack.push_back(2 * to_lower + Cch::kBackward);
-    } else {
-      stack.push_back(2 * to_lower + Cch::kForward);
-      stack.push_back(2 * to_upper + Cch::kBackward);
-    }
-  }
 }
 
 }  // namespace walk::nav

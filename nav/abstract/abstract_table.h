@@ -103,9 +103,6 @@ class AbstractTable::Row final : public KnownWalks {
   // null when the row does not know it.
   const CchMeeting* MeetingOf(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
                               std::uint32_t* target) const;
-  // Appends the input arcs of `slot`'s way, in walking order (stack_ its scratch).
-  void Unpack(std::uint32_t slot, std::vector<std::uint32_t>* arcs) const;
-
   const AbstractTable* table_;
   SurfaceId from_;
   RowWalks walks_ = RowWalks::kSecondsAndYards;
@@ -115,7 +112,7 @@ class AbstractTable::Row final : public KnownWalks {
   CchSide side_;
   std::vector<CchMeeting> meetings_;  // by target
   // FindWay's scratch, kept from walk to walk: the way up's slots, and the slots to unpack.
-  mutable std::vector<std::uint32_t> up_, stack_;
+  mutable std::vector<CchPendingSlot> up_, stack_;
 };
 
 }  // namespace walk::nav

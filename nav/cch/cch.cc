@@ -121,6 +121,26 @@ Cch::Cch(std::uint32_t node_count, const std::vector<std::uint32_t>& order,
     assert(arc != kInvalidId);
     input_slot_[a] = 2 * arc + (t < h ? kForward : kBackward);
   }
+
+  // The input arcs again by their arc's lower rank (counting sort; ids stay ascending).
+  lower_input_first_.assign(node_count + 1, 0);
+  for (const std::uint32_t slot : input_slot_) {
+    if (slot != kInvalidId) ++lower_input_first_[TailOf(slot >> 1) + 1];
+  }
+  for (std::uint32_t r = 0; r < node_count; ++r) lower_input_first_[r + 1] += lower_input_first_[r];
+  lower_input_.resize(lower_input_first_[node_count]);
+  {
+    std::vector<std::uint32_t> fill(lower_input_first_.begin(), lower_input_first_.end() - 1);
+    for (std::uint32_t a = 0; a < input_slot_.size(); ++a) {
+      if (input_slot_[a] != kInvalidId) lower_input_[fill[TailOf(input_slot_[a] >> 1)]++] = a;
+    }
+  }
+}
+
+std::uint32_t Cch::TailOf(std::uint32_t arc) const {
+  return static_cast<std::uint32_t>(std::upper_bound(first_out_.begin(), first_out_.end(), arc) -
+                                    first_out_.begin()) -
+         1;
 }
 
 std::uint32_t Cch::FindArc(std::uint32_t lower, std::uint32_t upper) const {
@@ -134,7 +154,7 @@ std::uint32_t Cch::FindArc(std::uint32_t lower, std::uint32_t upper) const {
 std::uint64_t Cch::MemoryBytes() const {
   return sizeof(*this) + Bytes(order_) + Bytes(rank_) + Bytes(parent_) + Bytes(first_out_) +
          Bytes(head_) + Bytes(input_slot_) + Bytes(down_first_) + Bytes(down_arc_) +
-         Bytes(down_tail_);
+         Bytes(down_tail_) + Bytes(lower_input_first_) + Bytes(lower_input_);
 }
 
 }  // namespace walk::nav

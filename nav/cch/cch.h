@@ -52,6 +52,13 @@ class Cch {
   const std::vector<std::uint32_t>& head() const { return head_; }
   // The slot (2 * arc + direction) input arc `a` customizes, kInvalidId for a self loop.
   std::uint32_t input_slot(std::uint32_t a) const { return input_slot_[a]; }
+  // The lower rank of arc `arc` (a binary search).
+  std::uint32_t TailOf(std::uint32_t arc) const;
+  // The input arcs by the lower rank of the arc they customize, for unpacking:
+  // lower_input_first()[r] .. lower_input_first()[r + 1] - 1 index lower_input() (input arc ids,
+  // ascending).
+  const std::vector<std::uint32_t>& lower_input_first() const { return lower_input_first_; }
+  const std::vector<std::uint32_t>& lower_input() const { return lower_input_; }
   // The arc from rank `lower` up to rank `upper`, kInvalidId if there is none.
   std::uint32_t FindArc(std::uint32_t lower, std::uint32_t upper) const;
   // The arcs up into a rank, for customization: down_first()[r] .. down_first()[r + 1] - 1
@@ -72,6 +79,8 @@ class Cch {
   std::vector<std::uint32_t> down_first_;  // rank -> first arc up into it; node_count + 1 entries
   std::vector<std::uint32_t> down_arc_;    // arcs up into each rank, by lower rank
   std::vector<std::uint32_t> down_tail_;   // their lower ranks
+  std::vector<std::uint32_t> lower_input_first_;  // rank -> first of lower_input_
+  std::vector<std::uint32_t> lower_input_;        // input arcs by their arc's lower rank
 };
 
 }  // namespace walk::nav

@@ -77,19 +77,13 @@ void CchAncestorWalk::SetEndpointCosts(std::uint32_t d, const std::vector<CchEnd
   }
 }
 
-std::uint32_t CchAncestorWalk::Tail(std::uint32_t arc) const {
-  const std::vector<std::uint32_t>& first_out = cch_->first_out();
-  return static_cast<std::uint32_t>(std::upper_bound(first_out.begin(), first_out.end(), arc) -
-                                    first_out.begin()) -
-         1;
-}
-
 CchResult CchAncestorWalk::Conclude(const CchMetric& metric, std::uint32_t meet, double cost,
                                     std::vector<std::uint32_t>* arc_path, CchRunBoth both,
                                     const CchMetricPatch* patch) {
   auto step = [&](std::uint32_t d, std::uint32_t r) {
     const std::uint32_t arc = pred_arc_[d][r];
-    return std::pair<std::uint32_t, std::uint32_t>{arc == kInvalidId ? kInvalidId : Tail(arc), arc};
+    return std::pair<std::uint32_t, std::uint32_t>{
+        arc == kInvalidId ? kInvalidId : cch_->TailOf(arc), arc};
   };
   auto endpoint = [&](std::uint32_t d, std::uint32_t r) {
     for (const auto& at : endpoint_at_[d]) {

@@ -62,8 +62,6 @@ class CchAncestorWalk {
   // Sets the costs of `endpoints` in direction d (their ranks started), noting which endpoint
   // each rank's cost comes from.
   void SetEndpointCosts(std::uint32_t d, const std::vector<CchEndpoint>& endpoints);
-  // The lower rank of arc `arc`.
-  std::uint32_t Tail(std::uint32_t arc) const;
 
   const Cch* cch_;
   std::uint32_t generation_ = 0;

@@ -23,7 +23,7 @@ double CchSide::SumTo(std::uint32_t label, CchSlotSum& sum) const {
   if (from[label] == kInvalidId) return 0.0;
   const double known = sums[label].load(std::memory_order_relaxed);
   if (known >= 0.0) return known;
-  const double total = SumTo(from[label], sum) + sum.Of(slot[label]);
+  const double total = SumTo(from[label], sum) + sum.Of(slot[label], rank[from[label]]);
   sums[label].store(total, std::memory_order_relaxed);
   return total;
 }

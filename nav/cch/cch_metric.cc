@@ -19,6 +19,25 @@ std::uint64_t Bytes(const Vector& v) {
   return v.capacity() * sizeof(typename Vector::value_type);
 }
 
+// How rank a's steps are laid out: its first named_inputs inputs have steps 254 down, and its
+// down list, counted from its end, in blocks of `block` entries, steps 1 up (a triangle's step
+// names its block; a block of one is the entry itself).
+struct RankSteps {
+  std::uint32_t named_inputs, block, down_begin, down_end;
+};
+
+RankSteps StepsOf(const Cch& cch, std::uint32_t a) {
+  RankSteps r;
+  const std::uint32_t inputs = cch.lower_input_first()[a + 1] - cch.lower_input_first()[a];
+  r.named_inputs = std::min<std::uint32_t>(inputs, 253);  // a step at least for triangles
+  const std::uint32_t triangle_steps = 254 - r.named_inputs;
+  r.down_begin = cch.down_first()[a];
+  r.down_end = cch.down_first()[a + 1];
+  r.block =
+      std::max<std::uint32_t>(1, (r.down_end - r.down_begin + triangle_steps - 1) / triangle_steps);
+  return r;
+}
+
 }  // namespace
 
 CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect,
@@ -46,6 +65,7 @@ void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) 
 namespace {
 
 std::atomic<bool> ticks_in_floats{true};
+std::atomic<bool> steps_in_bytes{true};
 
 // True when every input weight is a whole number of ticks below what a float holds exactly.
 bool FloatTicks(const std::vector<double>& weights) {
@@ -57,6 +77,8 @@ bool FloatTicks(const std::vector<double>& weights) {
 }  // namespace
 
 void CchMetric::CustomizeTicksInFloats(bool on) { ticks_in_floats = on; }
+
+void CchMetric::KeepStepsInBytes(bool on) { steps_in_bytes = on; }
 
 absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
                                                const BuildStop& stop) {
@@ -70,11 +92,13 @@ absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weight
     const auto small = [](float w) { return !(w < kInfCost) || w < CchWeights::kMostFloatSeconds; };
     if (std::all_of(narrow_[0].begin(), narrow_[0].end(), small) &&
         std::all_of(narrow_[1].begin(), narrow_[1].end(), small)) {
+      KeepSteps(threads);
       return absl::OkStatus();
     }
   }
   if (absl::Status done = CustomizeInto(weights, threads, stop, weight_); !done.ok()) return done;
   if (perfect_) Perfect();
+  KeepSteps(threads);
   return absl::OkStatus();
 }
 
@@ -202,7 +226,7 @@ void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position, W* const
     const W a_to_v = backward[x];
     if (v_to_a == inf && a_to_v == inf) continue;
     // Arcs x + 1 .. of v go up to the b above a; the triangle goes by its arc (v, a).
-    RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a, kViaMiddle | x);
+    RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a, kViaMiddle | k);
   }
 }
 
@@ -267,6 +291,158 @@ void CchMetric::Perfect() {
   }
 }
 
+void CchMetric::KeepSteps(unsigned threads) {
+  const Cch& cch = *cch_;
+  const std::size_t arcs = cch.arc_count();
+  const std::uint32_t* const down_arc = cch.down_arc().data();
+  if (perfect_ || !steps_in_bytes) {  // vias: the triangles' down-list indices become arcs
+    for (std::uint32_t d = 0; d < 2; ++d) {
+      for (std::uint32_t& via : via_[d]) {
+        if (via != kInvalidId && (via & kViaMiddle) != 0)
+          via = kViaMiddle | down_arc[via & ~kViaMiddle];
+      }
+      UninitializedVector<std::uint8_t>().swap(step_[d]);
+    }
+    far_input_.clear();
+    searched_steps_ = 0;
+    return;
+  }
+  for (std::uint32_t d = 0; d < 2; ++d) step_[d].resize(arcs);
+  // Ranks in ranges of about equal arcs, a range a thread.
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (arcs < (1u << 16)) threads = 1;
+  const std::uint32_t n = cch.node_count();
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> far(threads);
+  std::vector<std::uint64_t> searched(threads, 0);
+  auto work = [&](unsigned t) {
+    const auto first = [&](unsigned i) {
+      return static_cast<std::uint32_t>(
+          std::lower_bound(cch.first_out().begin(), cch.first_out().end() - 1, arcs * i / threads) -
+          cch.first_out().begin());
+    };
+    for (std::uint32_t a = first(t), end = t + 1 == threads ? n : first(t + 1); a < end; ++a) {
+      searched[t] += StepsOfRank(a, &far[t]);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0u);
+  for (std::thread& thread : pool) thread.join();
+  far_input_.clear();
+  for (const auto& f : far) far_input_.insert(far_input_.end(), f.begin(), f.end());
+  std::sort(far_input_.begin(), far_input_.end());
+  searched_steps_ = 0;
+  for (const std::uint64_t count : searched) searched_steps_ += count;
+  for (std::uint32_t d = 0; d < 2; ++d) UninitializedVector<std::uint32_t>().swap(via_[d]);
+}
+
+std::uint64_t CchMetric::StepsOfRank(std::uint32_t a,
+                                     std::vector<std::pair<std::uint32_t, std::uint32_t>>* far) {
+  const Cch& cch = *cch_;
+  const RankSteps r = StepsOf(cch, a);
+  std::uint64_t searched = 0;
+  for (std::uint32_t x = cch.first_out()[a]; x < cch.first_out()[a + 1]; ++x) {
+    for (std::uint32_t d = 0; d < 2; ++d) {
+      const std::uint32_t via = via_[d][x];
+      std::uint8_t step = 0;  // unreachable; an input's step is set below
+      if (via != kInvalidId && (via & kViaMiddle) != 0) {
+        const std::uint32_t from_end = r.down_end - (via & ~kViaMiddle);  // 1: the last
+        step = static_cast<std::uint8_t>((from_end + r.block - 1) / r.block);
+        searched += r.block > 1;
+      }
+      step_[d][x] = step;
+    }
+  }
+  const std::uint32_t input_begin = cch.lower_input_first()[a];
+  for (std::uint32_t j = input_begin; j < cch.lower_input_first()[a + 1]; ++j) {
+    const std::uint32_t input = cch.lower_input()[j];
+    const std::uint32_t slot = cch.input_slot(input);
+    if (via_[slot & 1][slot >> 1] != input) continue;  // another way was cheaper
+    if (j - input_begin < r.named_inputs) {
+      step_[slot & 1][slot >> 1] = static_cast<std::uint8_t>(254 - (j - input_begin));
+    } else {
+      step_[slot & 1][slot >> 1] = kStepFarInput;
+      far->push_back({slot, input});
+    }
+  }
+  return searched;
+}
+
+CchStep CchMetric::StepOf(std::uint32_t slot, std::uint32_t tail) const {
+  const Cch& cch = *cch_;
+  const std::uint32_t d = slot & 1, arc = slot >> 1;
+  CchStep step;
+  if (!via_[0].empty()) {
+    const std::uint32_t via = via_[d][arc];
+    if (via == kInvalidId) return step;
+    if ((via & kViaMiddle) == 0) {
+      step.input = via;
+    } else {
+      step.to_lower = via & ~kViaMiddle;
+      step.middle = cch.TailOf(step.to_lower);
+    }
+    return step;
+  }
+  const std::uint32_t code = step_[d][arc];
+  if (code == 0) return step;
+  if (code == kStepFarInput) {
+    step.input = std::lower_bound(far_input_.begin(), far_input_.end(),
+                                  std::pair<std::uint32_t, std::uint32_t>{slot, 0})
+                     ->second;
+    return step;
+  }
+  const RankSteps r = StepsOf(cch, tail);
+  if (code >= 255 - r.named_inputs) {
+    step.input = cch.lower_input()[cch.lower_input_first()[tail] + (254 - code)];
+    return step;
+  }
+  if (r.block == 1) {
+    const std::uint32_t k = r.down_end - code;
+    step.to_lower = cch.down_arc()[k];
+    step.middle = cch.down_tail()[k];
+    return step;
+  }
+  // The block's entries, k ascending; clamped at the list's start.
+  const std::uint32_t last = r.down_end - (code - 1) * r.block - 1;
+  const std::uint32_t first =
+      std::max(r.down_begin, r.down_end - std::min(r.down_end, code * r.block));
+  WithArcWeights(0, [&](auto up, auto down) { step = SearchStep(slot, first, last, up, down); });
+  return step;
+}
+
+template <typename W>
+CchStep CchMetric::SearchStep(std::uint32_t slot, std::uint32_t first, std::uint32_t last,
+                              const W* up, const W* down) const {
+  // Down-list entries first .. last of the slot's lower rank a, each an arc (m, a): where m also
+  // has an arc up to the upper rank b, {m, a, b} is a lower triangle. Customization took the
+  // first, in a's down list, whose sum is below what came before; it lies in this block, so the
+  // first here whose sum is the slot's weight is that one.
+  const Cch& cch = *cch_;
+  const std::uint32_t d = slot & 1, arc = slot >> 1;
+  const std::uint32_t* const head = cch.head().data();
+  const std::uint32_t b = head[arc];
+  const W weight = d == Cch::kForward ? up[arc] : down[arc];
+  for (std::uint32_t k = first; k <= last; ++k) {
+    const std::uint32_t to_lower = cch.down_arc()[k], m = cch.down_tail()[k];
+    const std::uint32_t* const end = head + cch.first_out()[m + 1];
+    const std::uint32_t* const at = std::lower_bound(head + to_lower + 1, end, b);
+    if (at == end || *at != b) continue;
+    const std::uint32_t to_upper = static_cast<std::uint32_t>(at - head);
+    // a -> m -> b forward, b -> m -> a backward, summed as customization sums them.
+    const W sum = d == Cch::kForward ? static_cast<W>(down[to_lower] + up[to_upper])
+                                     : static_cast<W>(down[to_upper] + up[to_lower]);
+    if (sum == weight) return {kInvalidId, to_lower, m};
+  }
+  assert(false);  // the weight came from one of them
+  return {};
+}
+
+std::uint32_t CchMetric::via(std::uint32_t slot) const {
+  const CchStep step = StepOf(slot, cch_->TailOf(slot >> 1));
+  if (step.input != kInvalidId) return step.input;
+  return step.to_lower != kInvalidId ? kViaMiddle | step.to_lower : kInvalidId;
+}
+
 std::uint64_t CchMetric::kept_count() const {
   if (!perfect_) return 2 * cch_->arc_count();
   return kept_head_[0].size() + kept_head_[1].size();
@@ -279,7 +455,8 @@ std::uint64_t CchMetric::MemoryBytes() const {
         Bytes(kept_first_[d]) + Bytes(kept_head_[d]) + Bytes(kept_weight_[d]) + Bytes(kept_arc_[d]);
   }
   return sizeof(*this) + Bytes(weight_[0]) + Bytes(weight_[1]) + Bytes(narrow_[0]) +
-         Bytes(narrow_[1]) + Bytes(via_[0]) + Bytes(via_[1]) + kept;
+         Bytes(narrow_[1]) + Bytes(via_[0]) + Bytes(via_[1]) + Bytes(step_[0]) + Bytes(step_[1]) +
+         Bytes(far_input_) + kept;
 }
 
 }  // namespace walk::nav

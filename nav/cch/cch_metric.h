@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -19,6 +20,16 @@
 #include "nav/grid/ids.h"
 
 namespace walk::nav {
+
+// How a slot's way was found (CchMetric::StepOf): an input arc, or a lower triangle through a
+// middle rank; neither when the slot is unreachable.
+struct CchStep {
+  std::uint32_t input = kInvalidId;  // the input arc, or kInvalidId
+  // Through a lower triangle: the middle rank's arc up to the slot's lower end (its arc up to
+  // the upper end follows it among the middle's arcs, heads being sorted), and the middle.
+  std::uint32_t to_lower = kInvalidId;
+  std::uint32_t middle = kInvalidId;
+};
 
 // One set of weights customized onto a Cch: for every arc a forward and a backward weight
 // (slots, see above), each the cost of the cheapest path between the arc's ends through lower
@@ -75,9 +86,27 @@ class CchMetric {
   // and every customized one is below CchWeights::kMostFloatSeconds (never a perfect metric's).
   bool in_ticks() const { return !narrow_[0].empty(); }
   double weight(std::uint32_t slot) const { return weights(slot & 1)[slot >> 1]; }
-  std::uint32_t via(std::uint32_t slot) const { return via_[slot & 1][slot >> 1]; }
-  // Where via(slot) is kept, to prefetch it.
-  const std::uint32_t* via_address(std::uint32_t slot) const { return &via_[slot & 1][slot >> 1]; }
+  // How slot `slot` (its arc's lower rank `tail`) was reached. A metric keeps a byte a slot
+  // (a step: which of its lower rank's input arcs, or which of the arcs up into its lower rank
+  // leads down to the triangle's middle, counted from the highest). Where a rank has more arcs
+  // up into it than a byte names, a step names a block of them, and the triangle is found again
+  // there: the first whose two sides sum to the slot's weight, as customization found it
+  // (docs/abstract_graph.md, "What a metric holds").
+  CchStep StepOf(std::uint32_t slot, std::uint32_t tail) const;
+  // The same as a via: an input arc id, kViaMiddle | to_lower, or kInvalidId (its tail found by
+  // a binary search).
+  std::uint32_t via(std::uint32_t slot) const;
+  // Where slot's step is kept, to prefetch it.
+  const void* step_address(std::uint32_t slot) const {
+    return via_[0].empty() ? static_cast<const void*>(&step_[slot & 1][slot >> 1])
+                           : static_cast<const void*>(&via_[slot & 1][slot >> 1]);
+  }
+  // Slots whose steps name a block of triangles, searched when unpacked.
+  std::uint64_t searched_steps() const { return searched_steps_; }
+  // Whether steps are kept in bytes (else as vias, 4 bytes a slot). On by default, except for
+  // perfect metrics (their weights no longer sum along the triangles); tests turn it off to
+  // compare. Not thread-safe.
+  static void KeepStepsInBytes(bool on);
   // The weights of direction d (Cch::kForward or kBackward), by arc.
   CchWeights weights(std::uint32_t d) const {
     return in_ticks() ? CchWeights(narrow_[d].data()) : CchWeights(weight_[d].data());
@@ -99,6 +128,7 @@ class CchMetric {
  private:
   // Ranks customized between two looks at a BuildStop: a few microseconds each.
   static constexpr std::uint32_t kRanksBetweenStopChecks = 64;
+  static constexpr std::uint8_t kStepFarInput = 255;
 
   struct Uncustomized {};  // a tag: calls with braced weights still find the public ones
   CchMetric(const Cch& cch, bool perfect, Uncustomized) : cch_(&cch), perfect_(perfect) {}
@@ -116,13 +146,34 @@ class CchMetric {
   void PullTriangles(std::uint32_t a, std::uint32_t* position, W* forward, W* backward);
   // Perfect customization over the basic weights; fills the kept arcs.
   void Perfect();
+  // After customization: the vias (kViaMiddle | down-list index for triangles) turned into
+  // steps in bytes, the vias freed; or, kept as vias, their triangles' down-list indices turned
+  // into arcs.
+  void KeepSteps(unsigned threads);
+  // Rank a's steps from its vias, far inputs appended to *far; returns its steps that name a
+  // block of triangles.
+  std::uint64_t StepsOfRank(std::uint32_t a,
+                            std::vector<std::pair<std::uint32_t, std::uint32_t>>* far);
+  // A triangle step naming a block of its lower rank's down list (entries first .. last): the
+  // first lower triangle there whose sides sum to the slot's weight (in the kind kept).
+  template <typename W>
+  CchStep SearchStep(std::uint32_t slot, std::uint32_t first, std::uint32_t last, const W* up,
+                     const W* down) const;
 
   const Cch* cch_;
   bool perfect_ = false;
   UninitializedVector<double> weight_[2];  // by direction, arc -> cost; empty when in_ticks()
   UninitializedVector<float> narrow_[2];   // by direction, arc -> cost when in_ticks(), or empty
-  // By direction, arc -> input arc, or kViaMiddle | lower arc.
+  // By direction, arc -> input arc, or kViaMiddle | lower arc: while customizing (then with the
+  // lower arc's down-list index), and after for a metric that keeps no steps in bytes.
   UninitializedVector<std::uint32_t> via_[2];
+  // By direction, arc -> step (StepOf), with I the inputs of the arc's lower rank (at most 253
+  // named): 0 unreachable; kStepFarInput an input past those (in far_input_); 254 - j for j < I
+  // the rank's input j; else c, the c-th block of the rank's down list from its end (RankSteps
+  // in cch_metric.cc).
+  UninitializedVector<std::uint8_t> step_[2];
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> far_input_;  // (slot, input arc), sorted
+  std::uint64_t searched_steps_ = 0;
   std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];
   std::vector<double> kept_weight_[2];
 };

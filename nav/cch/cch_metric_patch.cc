@@ -16,14 +16,6 @@ std::uint64_t Bytes(const Vector& v) {
   return v.capacity() * sizeof(typename Vector::value_type);
 }
 
-// The lower rank of hierarchy arc `arc`.
-std::uint32_t TailOf(const Cch& cch, std::uint32_t arc) {
-  const std::vector<std::uint32_t>& first_out = cch.first_out();
-  return static_cast<std::uint32_t>(std::upper_bound(first_out.begin(), first_out.end(), arc) -
-                                    first_out.begin()) -
-         1;
-}
-
 }  // namespace
 
 // Makes one patch: the ranks touched so far, each a copy of its arcs from the base, in the order
@@ -133,7 +125,13 @@ class CchPatchBuilder {
     for (std::uint32_t d = 0; d < 2; ++d) {
       const CchWeights weights = base_.weights(d);
       for (std::uint32_t x = begin; x < end; ++x) patch_.weight_[d].push_back(weights[x]);
-      for (std::uint32_t x = begin; x < end; ++x) patch_.via_[d].push_back(base_.via(2 * x + d));
+      for (std::uint32_t x = begin; x < end; ++x) {
+        const CchStep step = base_.StepOf(2 * x + d, r);
+        patch_.via_[d].push_back(step.input != kInvalidId ? step.input
+                                 : step.to_lower != kInvalidId
+                                     ? CchMetric::kViaMiddle | step.to_lower
+                                     : kInvalidId);
+      }
     }
     patch_.first_.push_back(static_cast<std::uint32_t>(patch_.weight_[0].size()));
     lowered_.resize(patch_.weight_[0].size(), 0);
@@ -158,7 +156,7 @@ CchMetricPatch CchMetricPatch::Lower(const CchMetric& base, std::span<const Lowe
     const std::uint32_t slot = cch.input_slot(l.arc);
     if (slot == kInvalidId || !(l.weight < base.weight(slot))) continue;
     const std::uint32_t arc = slot >> 1;
-    builder.Offer(TailOf(cch, arc), arc, slot & 1, l.weight, l.arc);
+    builder.Offer(cch.TailOf(arc), arc, slot & 1, l.weight, l.arc);
   }
   builder.PushUp();
   return builder.Finish();
@@ -183,10 +181,20 @@ double CchMetricPatch::weight(const CchMetric& base, std::uint32_t slot) const {
   return weight_[slot & 1][first_[i] + (slot >> 1) - first_arc_[i]];
 }
 
-std::uint32_t CchMetricPatch::via(const CchMetric& base, std::uint32_t slot) const {
+CchStep CchMetricPatch::StepOf(const CchMetric& base, std::uint32_t slot,
+                               std::uint32_t tail) const {
   const std::uint32_t i = IndexOfArc(slot >> 1);
-  if (i == kInvalidId) return base.via(slot);
-  return via_[slot & 1][first_[i] + (slot >> 1) - first_arc_[i]];
+  if (i == kInvalidId) return base.StepOf(slot, tail);
+  const std::uint32_t via = via_[slot & 1][first_[i] + (slot >> 1) - first_arc_[i]];
+  CchStep step;
+  if (via == kInvalidId) return step;
+  if ((via & CchMetric::kViaMiddle) == 0) {
+    step.input = via;
+  } else {
+    step.to_lower = via & ~CchMetric::kViaMiddle;
+    step.middle = base.cch().TailOf(step.to_lower);
+  }
+  return step;
 }
 
 std::uint64_t CchMetricPatch::MemoryBytes() const {

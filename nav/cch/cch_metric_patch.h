@@ -66,7 +66,8 @@ class CchMetricPatch {
   }
   // What `base` (the metric it was made over) holds at `slot`, with the patch over it.
   double weight(const CchMetric& base, std::uint32_t slot) const;
-  std::uint32_t via(const CchMetric& base, std::uint32_t slot) const;
+  // How `slot` (its arc's lower rank `tail`) was reached, with the patch over `base`.
+  CchStep StepOf(const CchMetric& base, std::uint32_t slot, std::uint32_t tail) const;
 
  private:
   // The index of the patched rank holding arc `arc`, kInvalidId when none does.

@@ -22,6 +22,16 @@ inline void CchOneAfterTheOther(absl::FunctionRef<void()> first, absl::FunctionR
   second();
 }
 
+// A slot still to unpack: its arc, direction and the arc's lower rank.
+struct CchPendingSlot {
+  std::uint32_t arc, direction, tail;
+};
+
+// Appends the input arcs of slot 2 * top.arc + top.direction (through `patch` over `metric` when
+// non-null) to `arc_path`, with `stack` as scratch.
+void UnpackSlot(const CchMetric& metric, const CchMetricPatch* patch, CchPendingSlot top,
+                std::vector<CchPendingSlot>* stack, std::vector<std::uint32_t>* arc_path);
+
 // Reusable: its scratch is kept from one path to the next. One per query object; not
 // thread-safe, except that Conclude's two halves may run on two threads. Keeps a pointer to the
 // Cch, which must outlive it.
@@ -41,18 +51,13 @@ class CchPathUnpacker {
                      CchRunBoth both = CchOneAfterTheOther, const CchMetricPatch* patch = nullptr);
 
  private:
-  struct Pending {
-    std::uint32_t arc, direction;
-  };
-  // Appends the input arcs of slot 2 * arc + direction, with `stack` as scratch.
-  void Unpack(const CchMetric& metric, const CchMetricPatch* patch, std::uint32_t arc,
-              std::uint32_t direction, std::vector<Pending>* stack,
-              std::vector<std::uint32_t>* arc_path) const;
+  using Pending = CchPendingSlot;
 
   const Cch* cch_;
-  // The arcs up to the meeting (top down), the arcs down from it, and each half's unpacking
-  // scratch; the way down's input arcs until they follow the way up's.
-  std::vector<std::uint32_t> chain_, down_arcs_, down_path_;
+  // The arcs up to the meeting (top down) and down from it, each with its lower rank, and each
+  // half's unpacking scratch; the way down's input arcs until they follow the way up's.
+  std::vector<Pending> chain_, down_arcs_;
+  std::vector<std::uint32_t> down_path_;
   std::vector<Pending> unpack_stack_[2];
 };
 
@@ -70,14 +75,14 @@ CchResult CchPathUnpacker::Conclude(const CchMetric& metric, std::uint32_t meet,
   chain_.clear();
   std::uint32_t r = meet;
   for (auto s = step(Cch::kForward, r); s.first != kInvalidId; s = step(Cch::kForward, r)) {
-    chain_.push_back(s.second);
+    chain_.push_back({s.second, Cch::kForward, s.first});
     r = s.first;
   }
   result.source = endpoint(Cch::kForward, r);
   down_arcs_.clear();
   r = meet;
   for (auto s = step(Cch::kBackward, r); s.first != kInvalidId; s = step(Cch::kBackward, r)) {
-    down_arcs_.push_back(s.second);
+    down_arcs_.push_back({s.second, Cch::kBackward, s.first});
     r = s.first;
   }
   result.target = endpoint(Cch::kBackward, r);
@@ -86,12 +91,12 @@ CchResult CchPathUnpacker::Conclude(const CchMetric& metric, std::uint32_t meet,
     both(
         [&] {
           for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
-            Unpack(metric, patch, *it, Cch::kForward, &unpack_stack_[0], arc_path);
+            UnpackSlot(metric, patch, *it, &unpack_stack_[0], arc_path);
           }
         },
         [&] {
-          for (const std::uint32_t arc : down_arcs_) {
-            Unpack(metric, patch, arc, Cch::kBackward, &unpack_stack_[1], &down_path_);
+          for (const Pending& arc : down_arcs_) {
+            UnpackSlot(metric, patch, arc, &unpack_stack_[1], &down_path_);
           }
         });
     arc_path->insert(arc_path->end(), down_path_.begin(), down_path_.end());

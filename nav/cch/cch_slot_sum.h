@@ -22,8 +22,9 @@ class CchSlotSum {
       : metric_(&metric), input_values_(input_values) {}
 
   const CchMetric& metric() const { return *metric_; }
-  // The sum of the input values along slot `slot`'s way (the slot must be reachable).
-  double Of(std::uint32_t slot);
+  // The sum of the input values along slot `slot`'s way (the slot must be reachable; `tail` its
+  // arc's lower rank).
+  double Of(std::uint32_t slot, std::uint32_t tail);
   // Slots whose sums are kept.
   std::size_t memo_size() const { return memo_.size(); }
 

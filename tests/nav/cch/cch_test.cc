@@ -406,6 +406,53 @@ TEST(CchTest, TicksCustomizedInFloatsAsInDoubles) {
   }
 }
 
+// Each slot's step as its metric keeps it in a byte (an input arc of its lower rank, a triangle
+// named from the end of the lower rank's down list, or, past a byte, a triangle found again by
+// its weight or a far input kept aside) against the via kept whole: on hierarchies whose top
+// ranks have hundreds of arcs up into them, with weights in doubles, in floats, and in whole
+// seconds (many triangles of equal weight: the first must be found), and with 300 parallel
+// arcs whose cheapest is the last.
+TEST(CchTest, StepsInBytesAreTheViasKeptWhole) {
+  std::mt19937_64 rng(53);
+  std::uint64_t searched = 0;
+  for (const auto& [nodes, arcs] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{300, 900}, {2500, 15000}}) {
+    Graph g = SparseGraph(nodes, arcs, rng);
+    const std::uint32_t p = g.AddNode(1.0f, 1.0f), q = g.AddNode(2.0f, 2.0f);
+    g.AddArc(0, p);
+    g.AddArc(q, 0);
+    const std::uint32_t parallel_first = static_cast<std::uint32_t>(g.tails.size());
+    for (int k = 0; k < 300; ++k) g.AddArc(p, q);
+    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+    std::vector<double> weights = RandomWeights(g, rng);
+    std::vector<double> ticks = RandomTickWeights(g, rng);
+    std::vector<double> seconds(g.tails.size());
+    for (double& w : seconds) w = 1.0 + static_cast<double>(rng() % 2);
+    for (std::vector<double>* w : {&weights, &ticks, &seconds}) {
+      for (std::uint32_t a = parallel_first; a < g.tails.size(); ++a) {
+        (*w)[a] = static_cast<double>(g.tails.size() - a) / 256;  // the last the cheapest
+      }
+      const CchMetric bytes(cch, *w);
+      CchMetric::KeepStepsInBytes(false);
+      const CchMetric whole(cch, *w);
+      CchMetric::KeepStepsInBytes(true);
+      ASSERT_LT(bytes.MemoryBytes(), whole.MemoryBytes());
+      searched += bytes.searched_steps();
+      int differ = 0;
+      for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+        if (bytes.via(slot) != whole.via(slot) && ++differ <= 3) {
+          ADD_FAILURE() << nodes << " nodes, slot " << slot << ": " << bytes.via(slot)
+                        << " in a byte, " << whole.via(slot) << " whole";
+        }
+      }
+      EXPECT_EQ(differ, 0) << nodes << " nodes";
+      const std::uint32_t slot = cch.input_slot(static_cast<std::uint32_t>(g.tails.size() - 1));
+      EXPECT_EQ(bytes.via(slot), g.tails.size() - 1);  // the cheapest parallel arc, kept aside
+    }
+  }
+  EXPECT_GT(searched, 0u) << "no step was past a byte: the search went untested";
+}
+
 TEST(CchTest, SparseGraphsMatchDijkstra) {
   std::mt19937_64 rng(5);
   for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
