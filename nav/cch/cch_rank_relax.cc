@@ -153,6 +153,23 @@ inline void MeetOne(const CchRankLabels (&to)[2], double up, W up_w, double down
 }
 
 #if defined(__x86_64__)
+// One direction of eight arcs from a label of cost `cost` (weights `w`) into the labels of eight
+// consecutive heads from `p` (their costs *costs, updated): the lanes that lower stored under a
+// mask, which is returned.
+template <typename W>
+__attribute__((target("avx512f,avx512vl"))) inline __mmask8 LowerEight(const CchRankLabels& to,
+                                                                       double cost, const W* w,
+                                                                       std::uint32_t p,
+                                                                       __m256i arcs,
+                                                                       __m512d* costs) {
+  const __m512d reached = _mm512_add_pd(_mm512_set1_pd(cost), LoadEight(w));
+  const __mmask8 lower = _mm512_cmp_pd_mask(reached, *costs, _CMP_LT_OQ);
+  *costs = _mm512_mask_blend_pd(lower, *costs, reached);
+  _mm512_mask_storeu_pd(to.cost + p, lower, reached);
+  _mm256_mask_storeu_epi32(to.arc + p, lower, arcs);
+  return lower;
+}
+
 // MeetOne eight arcs at a time where their heads are eight consecutive ranks: the lanes that
 // lower stored under masks, then the lowered heads' sums checked against *best in head order
 // (as eight MeetOne find them: a head's costs only drop, so its final sum is the one that
@@ -176,22 +193,8 @@ __attribute__((target("avx512f,avx512vl"))) void MeetArcsAvx512(
     __m512d cost_up = _mm512_loadu_pd(to[0].cost + p);
     __m512d cost_down = _mm512_loadu_pd(to[1].cost + p);
     __mmask8 lowered = 0;
-    if constexpr (kUp) {
-      const __m512d reached = _mm512_add_pd(_mm512_set1_pd(up), LoadEight(up_w + y));
-      const __mmask8 lower = _mm512_cmp_pd_mask(reached, cost_up, _CMP_LT_OQ);
-      cost_up = _mm512_mask_blend_pd(lower, cost_up, reached);
-      _mm512_mask_storeu_pd(to[0].cost + p, lower, reached);
-      _mm256_mask_storeu_epi32(to[0].arc + p, lower, arcs);
-      lowered |= lower;
-    }
-    if constexpr (kDown) {
-      const __m512d reached = _mm512_add_pd(_mm512_set1_pd(down), LoadEight(down_w + y));
-      const __mmask8 lower = _mm512_cmp_pd_mask(reached, cost_down, _CMP_LT_OQ);
-      cost_down = _mm512_mask_blend_pd(lower, cost_down, reached);
-      _mm512_mask_storeu_pd(to[1].cost + p, lower, reached);
-      _mm256_mask_storeu_epi32(to[1].arc + p, lower, arcs);
-      lowered |= lower;
-    }
+    if constexpr (kUp) lowered |= LowerEight(to[0], up, up_w + y, p, arcs, &cost_up);
+    if constexpr (kDown) lowered |= LowerEight(to[1], down, down_w + y, p, arcs, &cost_down);
     const __m512d sums = _mm512_add_pd(cost_up, cost_down);
     const __mmask8 better =
         _mm512_mask_cmp_pd_mask(lowered, sums, _mm512_set1_pd(*best), _CMP_LT_OQ);

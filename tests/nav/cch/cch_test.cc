@@ -1003,46 +1003,58 @@ TEST(CchManyToManyTest, EveryCellCostsTheReferenceAndItsWaySumsToIt) {
   }
 }
 
-// The split query's unpruned side against CchSideSweep on random hierarchies (below).
-void ExpectSidesSweepTheSplitQuerysLabels() {
-  std::mt19937_64 rng(43);
+// Calls f(cch, metric, rng) on random hierarchies of 10, 400 and 2,000 nodes, each with random
+// weights in doubles and in whole ticks (floats) and, with `ties`, mostly one second (many ways
+// of equal cost).
+template <typename F>
+void ForRandomMetrics(std::uint64_t seed, bool ties, F f) {
+  std::mt19937_64 rng(seed);
   for (const auto& [nodes, arcs] :
        std::vector<std::pair<std::uint32_t, std::uint32_t>>{{10, 15}, {400, 1200}, {2000, 6000}}) {
     const Graph g = SparseGraph(nodes, arcs, rng);
     const Cch cch(g.node_count, Order(g), g.tails, g.heads);
-    const std::vector<double> weights = RandomWeights(g, rng);
-    const std::vector<double> ticks = RandomTickWeights(g, rng);
-    for (const std::vector<double>* w : {&weights, &ticks}) {
-      const CchMetric metric(cch, *w);
-      ASSERT_EQ(metric.in_ticks(), w == &ticks);
-      CchSplitQuery query(cch), reference(cch);
-      CchSideSweep sweep;
-      for (int k = 0; k < 20; ++k) {
-        const std::vector<CchEndpoint> ends = RandomEndpoints(g.node_count, rng);
-        for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
-          CchSide side;
-          sweep.Run(query, metric, d, ends, &side);
-          reference.Begin(metric);
-          reference.Side(d, metric, {.endpoints = ends});
-          std::size_t label = 0;
-          for (const std::uint32_t r : reference.visited(d)) {
-            const CchAncestorWalk& expected = reference.walk();
-            if (!(expected.cost(d, r) < kInfCost)) continue;
-            ASSERT_LT(label, side.size());
-            EXPECT_EQ(side.rank[label], r);
-            EXPECT_EQ(side.cost[label], expected.cost(d, r));
-            const std::uint32_t arc = expected.pred_arc(d, r);
-            EXPECT_EQ(side.slot[label], arc == kInvalidId ? kInvalidId : 2 * arc + d);
-            if (arc != kInvalidId) {
-              EXPECT_EQ(cch.head()[arc], r);
-            }
-            ++label;
-          }
-          EXPECT_EQ(label, side.size());
-        }
-      }
+    std::vector<std::vector<double>> weights = {RandomWeights(g, rng), RandomTickWeights(g, rng)};
+    if (ties) {
+      std::vector<double>& seconds = weights.emplace_back(g.tails.size());
+      for (double& w : seconds) w = 1.0 + static_cast<double>(rng() % 8 == 0);
+    }
+    for (const std::vector<double>& w : weights) {
+      const CchMetric metric(cch, w);
+      f(cch, metric, rng);
     }
   }
+}
+
+// The split query's unpruned side against CchSideSweep on random hierarchies (below).
+void ExpectSidesSweepTheSplitQuerysLabels() {
+  ForRandomMetrics(43, false, [](const Cch& cch, const CchMetric& metric, std::mt19937_64& rng) {
+    CchSplitQuery query(cch), reference(cch);
+    CchSideSweep sweep;
+    for (int k = 0; k < 20; ++k) {
+      const std::vector<CchEndpoint> ends = RandomEndpoints(cch.node_count(), rng);
+      for (const std::uint32_t d : {Cch::kForward, Cch::kBackward}) {
+        CchSide side;
+        sweep.Run(query, metric, d, ends, &side);
+        reference.Begin(metric);
+        reference.Side(d, metric, {.endpoints = ends});
+        std::size_t label = 0;
+        for (const std::uint32_t r : reference.visited(d)) {
+          const CchAncestorWalk& expected = reference.walk();
+          if (!(expected.cost(d, r) < kInfCost)) continue;
+          ASSERT_LT(label, side.size());
+          EXPECT_EQ(side.rank[label], r);
+          EXPECT_EQ(side.cost[label], expected.cost(d, r));
+          const std::uint32_t arc = expected.pred_arc(d, r);
+          EXPECT_EQ(side.slot[label], arc == kInvalidId ? kInvalidId : 2 * arc + d);
+          if (arc != kInvalidId) {
+            EXPECT_EQ(cch.head()[arc], r);
+          }
+          ++label;
+        }
+        EXPECT_EQ(label, side.size());
+      }
+    }
+  });
 }
 
 // Every query's answers, path included, on random hierarchies at the lanes in use: the tree
@@ -1052,33 +1064,21 @@ struct LaneAnswer {
   std::vector<std::uint32_t> path;
 };
 std::vector<LaneAnswer> AnswersAtTheLanesInUse() {
-  std::mt19937_64 rng(47);
   std::vector<LaneAnswer> answers;
-  for (const auto& [nodes, arcs] :
-       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{10, 15}, {400, 1200}, {2000, 6000}}) {
-    const Graph g = SparseGraph(nodes, arcs, rng);
-    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
-    const std::vector<double> weights = RandomWeights(g, rng);
-    const std::vector<double> ticks = RandomTickWeights(g, rng);
-    std::vector<double> ties(g.tails.size());  // mostly one second: many ways of equal cost
-    for (double& t : ties) t = 1.0 + static_cast<double>(rng() % 8 == 0);
-    for (const std::vector<double>* w :
-         {&weights, &ticks, static_cast<const std::vector<double>*>(&ties)}) {
-      const CchMetric metric(cch, *w);
-      CchQuery tree(cch);
-      CchSplitQuery split(cch);
-      for (int k = 0; k < 30; ++k) {
-        const std::vector<CchEndpoint> sources = RandomEndpoints(g.node_count, rng);
-        const std::vector<CchEndpoint> targets = RandomEndpoints(g.node_count, rng);
-        for (const bool by_tree : {true, false}) {
-          LaneAnswer a;
-          a.result = by_tree ? tree.Run(metric, {.sources = sources, .targets = targets}, &a.path)
-                             : split.Run(metric, {.sources = sources, .targets = targets}, &a.path);
-          answers.push_back(std::move(a));
-        }
+  ForRandomMetrics(47, true, [&](const Cch& cch, const CchMetric& metric, std::mt19937_64& rng) {
+    CchQuery tree(cch);
+    CchSplitQuery split(cch);
+    for (int k = 0; k < 30; ++k) {
+      const std::vector<CchEndpoint> sources = RandomEndpoints(cch.node_count(), rng);
+      const std::vector<CchEndpoint> targets = RandomEndpoints(cch.node_count(), rng);
+      for (const bool by_tree : {true, false}) {
+        LaneAnswer a;
+        a.result = by_tree ? tree.Run(metric, {.sources = sources, .targets = targets}, &a.path)
+                           : split.Run(metric, {.sources = sources, .targets = targets}, &a.path);
+        answers.push_back(std::move(a));
       }
     }
-  }
+  });
   return answers;
 }
 
