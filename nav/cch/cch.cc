@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
 
 #include "nav/cch/cch_metric.h"
 
@@ -40,13 +41,18 @@ Cch::Cch(std::uint32_t node_count, const std::vector<std::uint32_t>& order,
     if (t != h) ++input_first[std::min(t, h) + 1];
   }
   for (std::uint32_t r = 0; r < node_count; ++r) input_first[r + 1] += input_first[r];
+  // Their ids so grouped are kept for unpacking (lower_input_).
   std::vector<std::uint32_t> input_head(input_first[node_count]);
+  lower_input_.resize(input_first[node_count]);
   {
     std::vector<std::uint32_t> fill(input_first.begin(), input_first.end() - 1);
-    for (std::size_t a = 0; a < tails.size(); ++a) {
+    for (std::uint32_t a = 0; a < tails.size(); ++a) {
       const std::uint32_t t = rank_[tails[a]];
       const std::uint32_t h = rank_[heads[a]];
-      if (t != h) input_head[fill[std::min(t, h)]++] = std::max(t, h);
+      if (t == h) continue;
+      const std::uint32_t at = fill[std::min(t, h)]++;
+      input_head[at] = std::max(t, h);
+      lower_input_[at] = a;
     }
   }
 
@@ -122,19 +128,7 @@ Cch::Cch(std::uint32_t node_count, const std::vector<std::uint32_t>& order,
     input_slot_[a] = 2 * arc + (t < h ? kForward : kBackward);
   }
 
-  // The input arcs again by their arc's lower rank (counting sort; ids stay ascending).
-  lower_input_first_.assign(node_count + 1, 0);
-  for (const std::uint32_t slot : input_slot_) {
-    if (slot != kInvalidId) ++lower_input_first_[TailOf(slot >> 1) + 1];
-  }
-  for (std::uint32_t r = 0; r < node_count; ++r) lower_input_first_[r + 1] += lower_input_first_[r];
-  lower_input_.resize(lower_input_first_[node_count]);
-  {
-    std::vector<std::uint32_t> fill(lower_input_first_.begin(), lower_input_first_.end() - 1);
-    for (std::uint32_t a = 0; a < input_slot_.size(); ++a) {
-      if (input_slot_[a] != kInvalidId) lower_input_[fill[TailOf(input_slot_[a] >> 1)]++] = a;
-    }
-  }
+  lower_input_first_ = std::move(input_first);
 }
 
 std::uint32_t Cch::TailOf(std::uint32_t arc) const {

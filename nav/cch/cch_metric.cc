@@ -83,6 +83,7 @@ void CchMetric::KeepStepsInBytes(bool on) { steps_in_bytes = on; }
 absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
                                                const BuildStop& stop) {
   assert(weights.size() == cch_->input_arc_count());
+  steps_in_bytes_ = !perfect_ && steps_in_bytes;
   // In floats, every sum of whole ticks below 2^24 of them is exact, and a sum at or past it
   // rounds to a value still at or past it (rounding is monotone and 2^24 ticks is a float): so
   // every customized weight below kMostFloatSeconds is the one doubles give, with the same via
@@ -226,7 +227,8 @@ void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position, W* const
     const W a_to_v = backward[x];
     if (v_to_a == inf && a_to_v == inf) continue;
     // Arcs x + 1 .. of v go up to the b above a; the triangle goes by its arc (v, a).
-    RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a, kViaMiddle | k);
+    RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a,
+                     kViaMiddle | (steps_in_bytes_ ? k : x));
   }
 }
 
@@ -294,15 +296,8 @@ void CchMetric::Perfect() {
 void CchMetric::KeepSteps(unsigned threads) {
   const Cch& cch = *cch_;
   const std::size_t arcs = cch.arc_count();
-  const std::uint32_t* const down_arc = cch.down_arc().data();
-  if (perfect_ || !steps_in_bytes) {  // vias: the triangles' down-list indices become arcs
-    for (std::uint32_t d = 0; d < 2; ++d) {
-      for (std::uint32_t& via : via_[d]) {
-        if (via != kInvalidId && (via & kViaMiddle) != 0)
-          via = kViaMiddle | down_arc[via & ~kViaMiddle];
-      }
-      UninitializedVector<std::uint8_t>().swap(step_[d]);
-    }
+  if (!steps_in_bytes_) {  // the vias stay, their triangles named by arc
+    for (std::uint32_t d = 0; d < 2; ++d) UninitializedVector<std::uint8_t>().swap(step_[d]);
     far_input_.clear();
     searched_steps_ = 0;
     return;

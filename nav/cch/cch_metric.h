@@ -146,9 +146,7 @@ class CchMetric {
   void PullTriangles(std::uint32_t a, std::uint32_t* position, W* forward, W* backward);
   // Perfect customization over the basic weights; fills the kept arcs.
   void Perfect();
-  // After customization: the vias (kViaMiddle | down-list index for triangles) turned into
-  // steps in bytes, the vias freed; or, kept as vias, their triangles' down-list indices turned
-  // into arcs.
+  // After customization: the vias turned into steps in bytes and freed, or kept.
   void KeepSteps(unsigned threads);
   // Rank a's steps from its vias, far inputs appended to *far; returns its steps that name a
   // block of triangles.
@@ -164,8 +162,9 @@ class CchMetric {
   bool perfect_ = false;
   UninitializedVector<double> weight_[2];  // by direction, arc -> cost; empty when in_ticks()
   UninitializedVector<float> narrow_[2];   // by direction, arc -> cost when in_ticks(), or empty
-  // By direction, arc -> input arc, or kViaMiddle | lower arc: while customizing (then with the
-  // lower arc's down-list index), and after for a metric that keeps no steps in bytes.
+  // By direction, arc -> input arc, or kViaMiddle | lower arc: while customizing (then, for
+  // steps in bytes, with the lower arc's down-list index), and after for a metric that keeps
+  // no steps in bytes.
   UninitializedVector<std::uint32_t> via_[2];
   // By direction, arc -> step (StepOf), with I the inputs of the arc's lower rank (at most 253
   // named): 0 unreachable; kStepFarInput an input past those (in far_input_); 254 - j for j < I
@@ -174,6 +173,7 @@ class CchMetric {
   UninitializedVector<std::uint8_t> step_[2];
   std::vector<std::pair<std::uint32_t, std::uint32_t>> far_input_;  // (slot, input arc), sorted
   std::uint64_t searched_steps_ = 0;
+  bool steps_in_bytes_ = true;  // this customization's: not perfect, and KeepStepsInBytes
   std::vector<std::uint32_t> kept_first_[2], kept_head_[2], kept_arc_[2];
   std::vector<double> kept_weight_[2];
 };
