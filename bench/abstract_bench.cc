@@ -805,6 +805,9 @@ int Run(int argc, char** argv) {
               metric_bytes_per_arc,
               cch_metric.in_ticks() ? "weights in whole ticks, floats" : "weights in doubles",
               static_cast<double>(cch.MemoryBytes()) / static_cast<double>(cch.arc_count()));
+  std::printf("steps naming a block of triangles (searched when unpacked): %.2f %% of slots\n",
+              100.0 * static_cast<double>(cch_metric.searched_steps()) /
+                  (2.0 * static_cast<double>(cch.arc_count())));
   PrintTableSides(cch, cch_metric, 300);
   std::printf(
       "perfect customization %.3f s per metric (both passes), arcs kept for queries %llu of %llu\n",
@@ -929,6 +932,7 @@ int Run(int argc, char** argv) {
   line["customize_threads"] = customize_threads;
   line["customize_one_thread_s"] = customize_one_thread_s;
   line["metric_bytes_per_cch_arc"] = metric_bytes_per_arc;
+  line["searched_steps"] = cch_metric.searched_steps();
   line["metric_in_ticks"] = cch_metric.in_ticks();
   line["leg_median_us"] = Percentile(leg_us, 0.5);
   line["cch_median_us"] = cch_median;
