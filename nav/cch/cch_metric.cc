@@ -26,15 +26,24 @@ struct RankSteps {
   std::uint32_t named_inputs, block, down_begin, down_end;
 };
 
+// Rank a's inputs that have steps of their own (254 down): at most 253, a step at least being
+// left for triangles.
+std::uint32_t NamedInputs(const Cch& cch, std::uint32_t a) {
+  return std::min<std::uint32_t>(cch.lower_input_first()[a + 1] - cch.lower_input_first()[a], 253);
+}
+
+// The down-list entries a triangle step names, for a list of `entries` and `named_inputs`.
+std::uint32_t BlockOf(std::uint32_t entries, std::uint32_t named_inputs) {
+  const std::uint32_t triangle_steps = 254 - named_inputs;
+  return std::max<std::uint32_t>(1, (entries + triangle_steps - 1) / triangle_steps);
+}
+
 RankSteps StepsOf(const Cch& cch, std::uint32_t a) {
   RankSteps r;
-  const std::uint32_t inputs = cch.lower_input_first()[a + 1] - cch.lower_input_first()[a];
-  r.named_inputs = std::min<std::uint32_t>(inputs, 253);  // a step at least for triangles
-  const std::uint32_t triangle_steps = 254 - r.named_inputs;
+  r.named_inputs = NamedInputs(cch, a);
   r.down_begin = cch.down_first()[a];
   r.down_end = cch.down_first()[a + 1];
-  r.block =
-      std::max<std::uint32_t>(1, (r.down_end - r.down_begin + triangle_steps - 1) / triangle_steps);
+  r.block = BlockOf(r.down_end - r.down_begin, r.named_inputs);
   return r;
 }
 
@@ -386,21 +395,24 @@ CchStep CchMetric::StepOf(std::uint32_t slot, std::uint32_t tail) const {
                      ->second;
     return step;
   }
-  const RankSteps r = StepsOf(cch, tail);
-  if (code >= 255 - r.named_inputs) {
+  // As StepsOf lays them out, its division left to the steps that name a block (the hot path
+  // reads inputs and single entries).
+  const std::uint32_t named_inputs = NamedInputs(cch, tail);
+  if (code >= 255 - named_inputs) {
     step.input = cch.lower_input()[cch.lower_input_first()[tail] + (254 - code)];
     return step;
   }
-  if (r.block == 1) {
-    const std::uint32_t k = r.down_end - code;
+  const std::uint32_t down_begin = cch.down_first()[tail], down_end = cch.down_first()[tail + 1];
+  if (down_end - down_begin <= 254 - named_inputs) {  // a block of one: the entry itself
+    const std::uint32_t k = down_end - code;
     step.to_lower = cch.down_arc()[k];
     step.middle = cch.down_tail()[k];
     return step;
   }
   // The block's entries, k ascending; clamped at the list's start.
-  const std::uint32_t last = r.down_end - (code - 1) * r.block - 1;
-  const std::uint32_t first =
-      std::max(r.down_begin, r.down_end - std::min(r.down_end, code * r.block));
+  const std::uint32_t block = BlockOf(down_end - down_begin, named_inputs);
+  const std::uint32_t last = down_end - (code - 1) * block - 1;
+  const std::uint32_t first = std::max(down_begin, down_end - std::min(down_end, code * block));
   WithArcWeights(0, [&](auto up, auto down) { step = SearchStep(slot, first, last, up, down); });
   return step;
 }
