@@ -21,7 +21,12 @@
 // Each CCH variant (tree, bound, walkd's bound + guessed upper bound, landmarks, perfect,
 // bidirectional Dijkstra) runs in its own pass over all pairs, after the legs of all pairs.
 //
-// Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] [--only priced-ends]
+// --only legs times leg searches alone (one cell each, as a table's places take them): forward
+// and backward over the same random surfaces, each searched twice in a row (the second run finds
+// the cell in cache), medians and means.
+//
+// Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
+//                       [--only priced-ends|legs]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
 // danger band's searches on legs and its first cold walks (their lines print zeros, and the
@@ -190,6 +195,56 @@ nlohmann::ordered_json FiguresJson(const std::vector<double>& us) {
 // made by the walk when its zone pair is new), cold again (the patch cached), then warm in the
 // band and in band 0: the same pairs throughout. Every band answer is checked against the
 // danger Dijkstra.
+// --only legs: `count` random surfaces of regions of 1,000 or more, each one's forward leg and
+// backward leg searched cold (other cells searched since), then again at once.
+int RunLegs(const World& world, AbstractGraph graph, const Profile& profile, std::uint32_t count,
+            std::uint64_t seed) {
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, std::move(graph), 1ull << 30, /*band_metric_bytes=*/0);
+  const Metric base(world, profile, 0);
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  std::vector<SurfaceId> surfaces;
+  for (int tries = 0; surfaces.size() < count && tries < 1000000; ++tries) {
+    const SurfaceId s = any(random);
+    if (c.region_size[c.region[s]] >= 1000) surfaces.push_back(s);
+  }
+  CellSearch search;
+  std::vector<double> us[2][2];  // [backward][again]
+  double entries = 0, settled = 0;
+  for (const SurfaceId s : surfaces) {
+    for (const bool backward : {false, true}) {
+      const LegRequest request{.c = c,
+                               .column_yards = world.column_yards,
+                               .graph = router.graph().continents.at(0),
+                               .cell_columns = router.graph().cell_columns,
+                               .base = base,
+                               .surface = s,
+                               .backward = backward};
+      for (const bool again : {false, true}) {
+        const auto t = Clock::now();
+        const Leg leg = ComputeLeg(request, search);
+        us[backward][again].push_back(MicrosSince(t));
+        if (!again) {
+          entries += static_cast<double>(leg.entries.size());
+          settled += static_cast<double>(search.settled_count());
+        }
+      }
+    }
+  }
+  const double legs = 2.0 * static_cast<double>(surfaces.size());
+  std::printf("legs: %zu surfaces, %.1f entrances and %.0f surfaces settled a leg\n",
+              surfaces.size(), entries / legs, settled / legs);
+  const char* names[2][2] = {{"forward", "forward again"}, {"backward", "backward again"}};
+  for (int b = 0; b < 2; ++b) {
+    for (int a = 0; a < 2; ++a) {
+      std::printf("leg %-15s median %8.1f us  mean %8.1f us  p99 %8.1f us\n", names[b][a],
+                  Percentile(us[b][a], 0.5), Mean(us[b][a]), Percentile(us[b][a], 0.99));
+    }
+  }
+  return 0;
+}
+
 int RunPricedEnds(const World& world, AbstractGraph graph, int p, const Profile& profile,
                   std::uint32_t band_number, std::uint32_t pairs, std::uint64_t seed) {
   const Continent& c = world.continents.at(0);
@@ -362,7 +417,7 @@ int Run(int argc, char** argv) {
   std::string dir = argv[1], profile_name = "neutral";
   std::uint32_t pairs = 1000, band = 20;
   std::uint64_t seed = 7;
-  std::string only;  // "priced-ends": RunPricedEnds alone
+  std::string only;  // "priced-ends": RunPricedEnds alone; "legs": RunLegs alone
   for (int i = 2; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--pairs"))
       pairs = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
@@ -399,6 +454,7 @@ int Run(int argc, char** argv) {
   if (only == "priced-ends") {
     return RunPricedEnds(world, *std::move(graph), p, *profile, band, pairs, seed);
   }
+  if (only == "legs") return RunLegs(world, *std::move(graph), *profile, pairs, seed);
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph->continents.at(0);
 

@@ -74,6 +74,13 @@ def stream_table(client, world, sources, targets, profile, band, pid, seconds_on
             "peak_mb": round(resident_mb(pid, "VmHWM"))}
 
 
+def cpu_seconds(pid):
+    """walkd's CPU time so far (user and system, all threads), seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def ask_table(client, world, sources, targets, profile, band, want_walks=False,
               seconds_only=False):
     request = client.pb.TableRequest(world=world, profile=profile, band=band,
@@ -141,13 +148,15 @@ def main():
             _, base_s = ask_table(client, world, base_src, base_dst, args.profile, band,
                                   want_walks=True)
             base_rate = n * n / base_s
-            times, again = [], []
+            times, again, cpu = [], [], []
             wrong = 0
             for i in range(args.tables):
                 src = pool[2 * i * args.size:(2 * i + 1) * args.size]
                 dst = pool[(2 * i + 1) * args.size:(2 * i + 2) * args.size]
+                cpu_before = cpu_seconds(walkd.proc.pid)
                 reply, seconds = ask_table(client, world, src, dst, args.profile, band,
                                            seconds_only=args.seconds_only)
+                cpu.append(cpu_seconds(walkd.proc.pid) - cpu_before)
                 times.append(seconds)
                 # Asked again: the places' legs are cached now (their cells are not stored).
                 _, again_seconds = ask_table(client, world, src, dst, args.profile, band,
@@ -160,6 +169,7 @@ def main():
                     "cells_per_s_median": statistics.median(rates),
                     "cells_per_s_mean": args.size * args.size * len(times) / sum(times),
                     "seconds": [round(t, 3) for t in times],
+                    "cpu_ms_median": 1000 * statistics.median(cpu),
                     "again_cells_per_s_median": statistics.median(
                         args.size * args.size / t for t in again),
                     "again_cells_per_s_mean": args.size * args.size * len(again) / sum(again),
@@ -180,13 +190,14 @@ def main():
         walkd.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     print("| band | cells/s (median) | cells/s (mean) | asked again (median, mean) | "
-          "walk by walk (want_walks) | ratio | cells checked, differing | walkd resident |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "walk by walk (want_walks) | ratio | cells checked, differing | walkd resident | "
+          "walkd CPU a fresh table (median) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
         print(f"| {r['band']} | {r['cells_per_s_median']:,.0f} | {r['cells_per_s_mean']:,.0f} | "
               f"{r['again_cells_per_s_median']:,.0f}, {r['again_cells_per_s_mean']:,.0f} | "
               f"{r['baseline_cells_per_s']:,.0f} | {r['ratio']:.1f} | {r['checked']}, "
-              f"{r['differ']} | {r['resident_mb']:,.0f} MB |")
+              f"{r['differ']} | {r['resident_mb']:,.0f} MB | {r['cpu_ms_median']:.0f} ms |")
     if streamed:
         print("\n| band | TableRows | messages | seconds | cells/s | walkd resident before, after | "
               "walkd peak through the stream |")

@@ -8,18 +8,31 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/server_context.h"
 #include "nav/query/snap.h"
+#include "nav/query/walk_options.h"
 #include "server/proto_convert.h"
 
 namespace walk::server {
 namespace {
 
-// The place's surface on `c` when it stands there and snaps, else kInvalidId.
-nav::SurfaceId SurfaceOf(const nav::World& world, const nav::Continent& c,
+// Where a table's place stands on `c`: the surface it snaps to (kInvalidId when it stands
+// nowhere there), and, for a place in a pocket (a small region), the surface a walk settles it
+// on when the walk's other end lies outside the pocket, as nearly every other end of a table
+// does (SnapEnds); else kInvalidId.
+struct PlaceSurfaces {
+  nav::SurfaceId snapped = nav::kInvalidId;
+  nav::SurfaceId settled = nav::kInvalidId;
+};
+PlaceSurfaces SurfacesOf(const nav::World& world, const nav::Continent& c,
                          const walk::v1::Place& proto) {
   const nav::Place place = ToPlace(proto);
-  if (place.continent != c.id) return nav::kInvalidId;
-  const nav::Snap snap = nav::SnapPlace(c, world.FrameOf(c), place);
-  return snap.status == nav::WalkStatus::kOk ? snap.end.surface : nav::kInvalidId;
+  if (place.continent != c.id) return {};
+  const nav::WorldFrame frame = world.FrameOf(c);
+  nav::Snap snap = nav::SnapPlace(c, frame, place);
+  if (snap.status != nav::WalkStatus::kOk) return {};
+  PlaceSurfaces surfaces{.snapped = snap.end.surface};
+  if (nav::SettleEnd(c, frame.column_yards, nav::WalkOptions().settle, &snap.end))
+    surfaces.settled = snap.end.surface;
+  return surfaces;
 }
 
 // Cell `cell` of the matrix from its walk (its yards 0 when only seconds are asked).
@@ -81,20 +94,31 @@ void TableWork::BuildTable(nav::Searchers& searchers) const {
   if (c == nullptr) return;
   std::vector<nav::SurfaceId> targets;
   targets.reserve(request_.targets_size());
-  for (const walk::v1::Place& t : request_.targets()) targets.push_back(SurfaceOf(w, *c, t));
+  std::vector<nav::SurfaceId> settled;  // a target in a pocket is walked to where it settles
+  for (const walk::v1::Place& t : request_.targets()) {
+    const PlaceSurfaces surfaces = SurfacesOf(w, *c, t);
+    targets.push_back(surfaces.snapped);
+    if (surfaces.settled != nav::kInvalidId) settled.push_back(surfaces.settled);
+  }
+  const std::size_t asked = targets.size();
+  targets.insert(targets.end(), settled.begin(), settled.end());
   auto table = nav::AbstractTable::Build(*(*world)->router, *c, *metric->metric, targets,
                                          searchers.abstract.cell, &stop_);
   if (!table.ok() || !(*table)->active()) return;  // a stop is reported by the rows' walks
   world_ = *std::move(world);
   table_ = *std::move(table);
+  targets.resize(asked);
   target_surfaces_ = std::move(targets);
 }
 
 std::unique_ptr<nav::AbstractTable::Row> TableWork::RowOf(
     std::uint64_t s, nav::Searchers& searchers, nav::AbstractTable::RowWalks walks) const {
   if (table_ == nullptr) return nullptr;
+  // A source in a pocket walks from where it settles (to every target outside its pocket).
+  const PlaceSurfaces surfaces =
+      SurfacesOf(world_->world, table_->continent(), request_.sources(static_cast<int>(s)));
   const nav::SurfaceId from =
-      SurfaceOf(world_->world, table_->continent(), request_.sources(static_cast<int>(s)));
+      surfaces.settled != nav::kInvalidId ? surfaces.settled : surfaces.snapped;
   return from != nav::kInvalidId ? table_->RowOf(from, searchers.abstract.cell, walks) : nullptr;
 }
 

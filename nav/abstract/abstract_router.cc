@@ -191,6 +191,9 @@ struct AbstractRouter::RouteState {
   std::uint32_t continent_index;
   std::uint16_t exempt_a, exempt_b;  // the ends' zones, free of danger
   bool cold;                         // neither leg cached
+  // Whether the walk may hand half its work to the helper thread: not a table's row's, whose
+  // rows keep every search thread busy.
+  bool helper;
   AbstractWalk walk = {};
   std::shared_ptr<const Leg> start = nullptr, goal = nullptr;
   std::vector<CchEndpoint> sources = {}, targets = {};  // the legs' entrances, for the CCH
@@ -371,6 +374,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
                    .exempt_a = c.zone[from],
                    .exempt_b = c.zone[to],
                    .cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key),
+                   .helper = searcher.known == nullptr,
                    .metric = (*profile)->metric.get(),
                    .guess = index->guesses[p].get(),
                    .straight_guess = index->straight_guesses[p].get()};
@@ -491,7 +495,7 @@ void AbstractRouter::UseExemptPatch(RouteState& route, const BandMetricCache::Ke
 }
 
 void AbstractRouter::FindLegs(RouteState& route) const {
-  if (route.cold && route.start == nullptr && route.goal == nullptr) {
+  if (route.cold && route.helper && route.start == nullptr && route.goal == nullptr) {
     SearchStats goal_stats;
     const std::uint64_t ticket = helper_.TryRun([&](CellSearch& search) {
       route.goal = LegOf(route, /*backward=*/true, search, &goal_stats);
@@ -521,7 +525,7 @@ void AbstractRouter::SearchCch(RouteState& route) const {
   // plain bound is as quick.
   const bool guessed = index.cch->arc_count() >= kGuessArcs;
   route.walk.method = Method::kCch;
-  if (route.cold && SearchColdCch(route, bound, queries, guessed)) return;
+  if (route.cold && route.helper && SearchColdCch(route, bound, queries, guessed)) return;
   FindLegs(route);
   AddEndpoints(*route.start, &route.sources, route.priced, route.exempt_a, route.exempt_b);
   AddEndpoints(*route.goal, &route.targets, route.priced, route.exempt_a, route.exempt_b);
@@ -529,7 +533,7 @@ void AbstractRouter::SearchCch(RouteState& route) const {
   if (guessed) {
     // Its two directions side by side when the helper is idle, on hierarchies whose queries
     // take long enough to pay for waking it.
-    const bool two_threads = index.cch->arc_count() >= kHelperQueryArcs;
+    const bool two_threads = route.helper && index.cch->arc_count() >= kHelperQueryArcs;
     result =
         RunGuessed(queries.split, queries.tree,
                    {.metric = metric,

@@ -15,6 +15,7 @@
 //    endpoints.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -61,6 +62,18 @@ class Cch {
   const std::vector<std::uint32_t>& lower_input() const { return lower_input_; }
   // The arc from rank `lower` up to rank `upper`, kInvalidId if there is none.
   std::uint32_t FindArc(std::uint32_t lower, std::uint32_t upper) const;
+  // Rank `middle`'s arc up to rank `upper` (which it must have), found after its arc `below`
+  // (to a lower head): a triangle's other side. The next few arcs are looked at first (the
+  // upper end is often close), then a binary search.
+  std::uint32_t ArcAfter(std::uint32_t below, std::uint32_t middle, std::uint32_t upper) const {
+    const std::uint32_t* const head = head_.data();
+    const std::uint32_t end = first_out_[middle + 1];
+    const std::uint32_t near_end = std::min(end, below + 9);
+    for (std::uint32_t a = below + 1; a < near_end; ++a) {
+      if (head[a] == upper) return a;
+    }
+    return static_cast<std::uint32_t>(std::lower_bound(head + near_end, head + end, upper) - head);
+  }
   // The arcs up into a rank, for customization: down_first()[r] .. down_first()[r + 1] - 1
   // index down_arc() (the arc) and down_tail() (its lower rank), lower ranks ascending.
   const std::vector<std::uint32_t>& down_first() const { return down_first_; }

@@ -372,41 +372,50 @@ std::uint64_t CchMetric::StepsOfRank(std::uint32_t a,
   return searched;
 }
 
+std::uint32_t CchMetric::InputOf(std::uint32_t slot, std::uint32_t tail) const {
+  const Cch& cch = *cch_;
+  const std::uint32_t d = slot & 1, arc = slot >> 1;
+  if (!via_[0].empty()) {
+    const std::uint32_t via = via_[d][arc];
+    return via == kInvalidId || (via & kViaMiddle) != 0 ? kInvalidId : via;
+  }
+  const std::uint32_t code = step_[d][arc];
+  if (code == 0) return kInvalidId;
+  if (code == kStepFarInput) {
+    return std::lower_bound(far_input_.begin(), far_input_.end(),
+                            std::pair<std::uint32_t, std::uint32_t>{slot, 0})
+        ->second;
+  }
+  const std::uint32_t named_inputs = NamedInputs(cch, tail);
+  if (code < 255 - named_inputs) return kInvalidId;
+  return cch.lower_input()[cch.lower_input_first()[tail] + (254 - code)];
+}
+
 CchStep CchMetric::StepOf(std::uint32_t slot, std::uint32_t tail) const {
   const Cch& cch = *cch_;
   const std::uint32_t d = slot & 1, arc = slot >> 1;
   CchStep step;
+  step.input = InputOf(slot, tail);
+  if (step.input != kInvalidId) return step;
   if (!via_[0].empty()) {
     const std::uint32_t via = via_[d][arc];
     if (via == kInvalidId) return step;
-    if ((via & kViaMiddle) == 0) {
-      step.input = via;
-    } else {
-      step.to_lower = via & ~kViaMiddle;
-      step.middle = cch.TailOf(step.to_lower);
-    }
+    step.to_lower = via & ~kViaMiddle;
+    step.middle = cch.TailOf(step.to_lower);
+    step.to_upper = cch.ArcAfter(step.to_lower, step.middle, cch.head()[arc]);
     return step;
   }
   const std::uint32_t code = step_[d][arc];
   if (code == 0) return step;
-  if (code == kStepFarInput) {
-    step.input = std::lower_bound(far_input_.begin(), far_input_.end(),
-                                  std::pair<std::uint32_t, std::uint32_t>{slot, 0})
-                     ->second;
-    return step;
-  }
   // As StepsOf lays them out, its division left to the steps that name a block (the hot path
   // reads inputs and single entries).
   const std::uint32_t named_inputs = NamedInputs(cch, tail);
-  if (code >= 255 - named_inputs) {
-    step.input = cch.lower_input()[cch.lower_input_first()[tail] + (254 - code)];
-    return step;
-  }
   const std::uint32_t down_begin = cch.down_first()[tail], down_end = cch.down_first()[tail + 1];
   if (down_end - down_begin <= 254 - named_inputs) {  // a block of one: the entry itself
     const std::uint32_t k = down_end - code;
     step.to_lower = cch.down_arc()[k];
     step.middle = cch.down_tail()[k];
+    step.to_upper = cch.ArcAfter(step.to_lower, step.middle, cch.head()[arc]);
     return step;
   }
   // The block's entries, k ascending; clamped at the list's start.
@@ -423,22 +432,27 @@ CchStep CchMetric::SearchStep(std::uint32_t slot, std::uint32_t first, std::uint
   // Down-list entries first .. last of the slot's lower rank a, each an arc (m, a): where m also
   // has an arc up to the upper rank b, {m, a, b} is a lower triangle. Customization took the
   // first, in a's down list, whose sum is below what came before; it lies in this block, so the
-  // first here whose sum is the slot's weight is that one.
+  // first here whose sum is the slot's weight is that one. Both down lists run by ascending m,
+  // so b's arcs from the block's middles are found by one binary search and a merge.
   const Cch& cch = *cch_;
   const std::uint32_t d = slot & 1, arc = slot >> 1;
-  const std::uint32_t* const head = cch.head().data();
-  const std::uint32_t b = head[arc];
+  const std::uint32_t b = cch.head()[arc];
+  const std::uint32_t* const down_arc = cch.down_arc().data();
+  const std::uint32_t* const down_tail = cch.down_tail().data();
+  const std::uint32_t* const b_end = down_tail + cch.down_first()[b + 1];
+  const std::uint32_t* at =
+      std::lower_bound(down_tail + cch.down_first()[b], b_end, down_tail[first]);
   const W weight = d == Cch::kForward ? up[arc] : down[arc];
-  for (std::uint32_t k = first; k <= last; ++k) {
-    const std::uint32_t to_lower = cch.down_arc()[k], m = cch.down_tail()[k];
-    const std::uint32_t* const end = head + cch.first_out()[m + 1];
-    const std::uint32_t* const at = std::lower_bound(head + to_lower + 1, end, b);
-    if (at == end || *at != b) continue;
-    const std::uint32_t to_upper = static_cast<std::uint32_t>(at - head);
+  for (std::uint32_t k = first; k <= last && at != b_end; ++k) {
+    const std::uint32_t m = down_tail[k];
+    while (at != b_end && *at < m) ++at;
+    if (at == b_end || *at != m) continue;
+    const std::uint32_t to_lower = down_arc[k];
+    const std::uint32_t to_upper = down_arc[at - down_tail];
     // a -> m -> b forward, b -> m -> a backward, summed as customization sums them.
     const W sum = d == Cch::kForward ? static_cast<W>(down[to_lower] + up[to_upper])
                                      : static_cast<W>(down[to_upper] + up[to_lower]);
-    if (sum == weight) return {kInvalidId, to_lower, m};
+    if (sum == weight) return {kInvalidId, to_lower, m, to_upper};
   }
   assert(false);  // the weight came from one of them
   return {};

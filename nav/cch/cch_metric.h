@@ -25,10 +25,11 @@ namespace walk::nav {
 // middle rank; neither when the slot is unreachable.
 struct CchStep {
   std::uint32_t input = kInvalidId;  // the input arc, or kInvalidId
-  // Through a lower triangle: the middle rank's arc up to the slot's lower end (its arc up to
-  // the upper end follows it among the middle's arcs, heads being sorted), and the middle.
+  // Through a lower triangle: the middle rank's arcs up to the slot's lower and upper ends, and
+  // the middle.
   std::uint32_t to_lower = kInvalidId;
   std::uint32_t middle = kInvalidId;
+  std::uint32_t to_upper = kInvalidId;
 };
 
 // One set of weights customized onto a Cch: for every arc a forward and a backward weight
@@ -93,6 +94,9 @@ class CchMetric {
   // there: the first whose two sides sum to the slot's weight, as customization found it
   // (docs/abstract_graph.md, "What a metric holds").
   CchStep StepOf(std::uint32_t slot, std::uint32_t tail) const;
+  // The input arc slot `slot` stands for alone, or kInvalidId for a shortcut or an unreachable
+  // slot: StepOf's input without the search a block step takes.
+  std::uint32_t InputOf(std::uint32_t slot, std::uint32_t tail) const;
   // The same as a via: an input arc id, kViaMiddle | to_lower, or kInvalidId (its tail found by
   // a binary search).
   std::uint32_t via(std::uint32_t slot) const;

@@ -191,8 +191,10 @@ CchStep CchMetricPatch::StepOf(const CchMetric& base, std::uint32_t slot,
   if ((via & CchMetric::kViaMiddle) == 0) {
     step.input = via;
   } else {
+    const Cch& cch = base.cch();
     step.to_lower = via & ~CchMetric::kViaMiddle;
-    step.middle = base.cch().TailOf(step.to_lower);
+    step.middle = cch.TailOf(step.to_lower);
+    step.to_upper = cch.ArcAfter(step.to_lower, step.middle, cch.head()[slot >> 1]);
   }
   return step;
 }

@@ -6,7 +6,6 @@ namespace walk::nav {
 
 void UnpackSlot(const CchMetric& metric, const CchMetricPatch* patch, CchPendingSlot top,
                 std::vector<CchPendingSlot>* stack, std::vector<std::uint32_t>* arc_path) {
-  const std::uint32_t* const head = metric.cch().head().data();
   std::vector<CchPendingSlot>& pending = *stack;
   pending.clear();
   pending.push_back(top);
@@ -21,11 +20,8 @@ void UnpackSlot(const CchMetric& metric, const CchMetricPatch* patch, CchPending
       continue;
     }
     assert(step.to_lower != kInvalidId);
-    // Through middle rank m below both ends: its arc up to the lower end, and after it among
-    // m's arcs (heads ascending) its arc up to the upper end. Pushed last goes first.
-    const std::uint32_t to_lower = step.to_lower, m = step.middle;
-    std::uint32_t to_upper = to_lower + 1;
-    while (head[to_upper] != head[p.arc]) ++to_upper;
+    // Through middle rank m below both ends. Pushed last goes first.
+    const std::uint32_t to_lower = step.to_lower, m = step.middle, to_upper = step.to_upper;
     if (p.direction == Cch::kForward) {  // lower -> m -> upper
       pending.push_back({to_upper, Cch::kForward, m});
       pending.push_back({to_lower, Cch::kBackward, m});

@@ -5,18 +5,19 @@
 namespace walk::nav {
 
 double CchSlotSum::Of(std::uint32_t slot, std::uint32_t tail) {
-  // The memo first: a step past a byte's triangles is a search.
+  // An input arc's value is read at once; a shortcut's from the memo before its step, as a
+  // step naming a block of triangles is a search.
+  const std::uint32_t input = metric_->InputOf(slot, tail);
+  if (input != kInvalidId) return input_values_[input];
   if (auto it = memo_.find(slot); it != memo_.end()) return it->second;
   const CchStep step = metric_->StepOf(slot, tail);
-  if (step.input != kInvalidId) return input_values_[step.input];
   assert(step.to_lower != kInvalidId);
-  // Through middle rank m, as UnpackSlot unpacks it: m's arc up to the slot's lower end, and
-  // after it among m's arcs (heads ascending) its arc up to the upper end.
-  const std::uint32_t* const head = metric_->cch().head().data();
-  const std::uint32_t arc = slot >> 1, to_lower = step.to_lower, m = step.middle;
-  std::uint32_t to_upper = to_lower + 1;
-  while (head[to_upper] != head[arc]) ++to_upper;
+  // Through middle rank m, as UnpackSlot unpacks it. The second half's step is fetched while
+  // the first is summed.
+  const std::uint32_t to_lower = step.to_lower, m = step.middle, to_upper = step.to_upper;
   const bool forward = (slot & 1) == Cch::kForward;
+  __builtin_prefetch(
+      metric_->step_address(forward ? 2 * to_upper + Cch::kForward : 2 * to_lower + Cch::kForward));
   // lower -> m -> upper forward; upper -> m -> lower backward.
   const double sum =
       forward ? Of(2 * to_lower + Cch::kBackward, m) + Of(2 * to_upper + Cch::kForward, m)

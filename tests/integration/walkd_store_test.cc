@@ -712,6 +712,56 @@ TEST(WalkdStoreTest, TableRowsStreamsTheRowsInOrderWithinTheirLimit) {
 // 0's many-to-many cells carry no zone cells, so they are never stored: a walk asked after the
 // table is routed again, while every other cell's walk was kept (band 20's rows give whole
 // walks).
+// How many cells of a table the CCH answered, and how many the table kept in the store.
+struct CellCounts {
+  int graph = 0;
+  int kept = 0;
+};
+
+// Each cell of `table` (the answer to `request`) against the walk asked alone: the same status,
+// method, seconds and yards. First whether the table kept the cell (a one-cell table, which
+// reads the store), then the walk alone (which keeps it): only band 0's many-to-many cells
+// (METHOD_CCH) go unkept, and every other cell with both ends snapped is kept.
+CellCounts ExpectCellsAreTheWalksAskedAlone(client::WalkClient& client,
+                                            const walk::v1::TableRequest& request,
+                                            const walk::v1::TableResponse& table) {
+  CellCounts counts;
+  const std::uint32_t band = request.band();
+  const int targets = request.targets_size();
+  for (int s = 0; s < request.sources_size(); ++s) {
+    for (int t = 0; t < targets; ++t) {
+      const int cell = s * targets + t;
+      walk::v1::TableRequest one = request;
+      one.clear_sources();
+      one.clear_targets();
+      *one.add_sources() = request.sources(s);
+      *one.add_targets() = request.targets(t);
+      walk::v1::TableResponse one_cell;
+      EXPECT_TRUE(client.Table(one, &one_cell).ok());
+      walk::v1::WalkRequest single;
+      single.set_world(request.world());
+      single.set_profile(request.profile());
+      single.set_band(band);
+      *single.mutable_from() = request.sources(s);
+      *single.mutable_to() = request.targets(t);
+      walk::v1::WalkResponse walk;
+      EXPECT_TRUE(client.Walk(single, &walk).ok());
+      EXPECT_EQ(table.status(cell), walk.status()) << "band " << band << " cell " << cell;
+      EXPECT_EQ(table.method(cell), walk.method()) << "band " << band << " cell " << cell;
+      EXPECT_NEAR(table.seconds(cell), walk.seconds(), 1e-9 * std::max(1.0, walk.seconds()));
+      EXPECT_NEAR(table.yards(cell), walk.yards(), 1e-6 * std::max(1.0, walk.yards()));
+      const bool by_graph = band == 0 && walk.method() == walk::v1::METHOD_CCH;
+      const bool snapped = walk.status() != walk::v1::WALK_STATUS_OFF_MAP &&
+                           walk.status() != walk::v1::WALK_STATUS_NO_SURFACE;
+      counts.graph += by_graph;
+      counts.kept += one_cell.stored() == 1;
+      EXPECT_EQ(one_cell.stored(), !by_graph && snapped ? 1u : 0u)
+          << "band " << band << " cell " << cell << " method " << walk.method();
+    }
+  }
+  return counts;
+}
+
 TEST(WalkdStoreTest, TableCellsAreTheWalksAskedAloneAndManyToManyCellsAreNeverStored) {
   const std::string data = MakeTempDir("matrix");
   Walkd walkd = Start(data);
@@ -728,46 +778,11 @@ TEST(WalkdStoreTest, TableCellsAreTheWalksAskedAloneAndManyToManyCellsAreNeverSt
     walk::v1::TableResponse table;
     ASSERT_TRUE(client.Table(request, &table).ok());
     ASSERT_EQ(table.status_size(), 12 * 14);
-    int graph_cells = 0, kept_cells = 0;
-    for (int s = 0; s < 12; ++s) {
-      for (int t = 0; t < 14; ++t) {
-        const int cell = s * 14 + t;
-        // First whether the table kept the cell (a one-cell table, which reads the store),
-        // then the walk alone (which keeps it).
-        walk::v1::TableRequest one = request;
-        one.clear_sources();
-        one.clear_targets();
-        *one.add_sources() = request.sources(s);
-        *one.add_targets() = request.targets(t);
-        walk::v1::TableResponse one_cell;
-        ASSERT_TRUE(client.Table(one, &one_cell).ok());
-        walk::v1::WalkRequest single;
-        single.set_world("default");
-        single.set_profile("neutral");
-        single.set_band(band);
-        *single.mutable_from() = request.sources(s);
-        *single.mutable_to() = request.targets(t);
-        walk::v1::WalkResponse walk;
-        ASSERT_TRUE(client.Walk(single, &walk).ok());
-        ASSERT_EQ(table.status(cell), walk.status()) << "band " << band << " cell " << cell;
-        EXPECT_EQ(table.method(cell), walk.method()) << "band " << band << " cell " << cell;
-        EXPECT_NEAR(table.seconds(cell), walk.seconds(), 1e-9 * std::max(1.0, walk.seconds()));
-        EXPECT_NEAR(table.yards(cell), walk.yards(), 1e-6 * std::max(1.0, walk.yards()));
-        // Band 20's cells come whole (walked alone, or from rows on the band's metric): kept.
-        const bool by_graph = band == 0 && walk.method() == walk::v1::METHOD_CCH;
-        const bool snapped = walk.status() != walk::v1::WALK_STATUS_OFF_MAP &&
-                             walk.status() != walk::v1::WALK_STATUS_NO_SURFACE;
-        graph_cells += by_graph;
-        kept_cells += one_cell.stored() == 1;
-        // Only the many-to-many's cells went unkept.
-        EXPECT_EQ(one_cell.stored(), !by_graph && snapped ? 1u : 0u)
-            << "band " << band << " cell " << cell << " method " << walk.method();
-      }
-    }
-    std::printf("band %u: %d cells over the CCH, %d kept by the table\n", band, graph_cells,
-                kept_cells);
+    const CellCounts counts = ExpectCellsAreTheWalksAskedAlone(client, request, table);
+    std::printf("band %u: %d cells over the CCH, %d kept by the table\n", band, counts.graph,
+                counts.kept);
     if (band == 0) {
-      EXPECT_GT(graph_cells, 12 * 14 / 3);
+      EXPECT_GT(counts.graph, 12 * 14 / 3);
     }
     // Asked again: every walk with both ends snapped is in the store now.
     walk::v1::TableResponse again;
@@ -797,6 +812,87 @@ TEST(WalkdStoreTest, TableCellsAreTheWalksAskedAloneAndManyToManyCellsAreNeverSt
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(data);
+}
+
+// A 512 x 512 MovingAI map (2 x 2 tiles, so most walks cross the abstract graph): an open field
+// cut by long walls, a lake (water prices it unlike a plain octile grid, so the CCH answers),
+// and four closed 2 x 2 rooms (pockets) a wall away from the field. Returns the world folder
+// (import-movingai, then prepare).
+std::string PocketWorld(const std::string& worlds) {
+  std::vector<std::string> rows(512, std::string(512, '.'));
+  for (int y = 200; y < 300; ++y) rows[y].replace(180, 150, 150, 'W');
+  for (int x = 0; x < 400; ++x) rows[128][x] = '@';
+  for (int x = 112; x < 512; ++x) rows[384][x] = '@';
+  for (int y = 60; y < 460; ++y) rows[y][256] = y % 97 != 0 ? '@' : '.';
+  for (const auto& [x0, y0] : {std::pair{20, 20}, {480, 40}, {40, 470}, {470, 460}}) {
+    for (int y = y0 - 1; y < y0 + 3; ++y) rows[y].replace(x0 - 1, 4, 4, '@');
+    for (int y = y0; y < y0 + 2; ++y) rows[y].replace(x0, 2, 2, '.');
+  }
+  const std::string map = worlds + "/pockets.map", dir = worlds + "/pockets";
+  std::ofstream out(map);
+  out << "type octile\nheight 512\nwidth 512\nmap\n";
+  for (const std::string& row : rows) out << row << "\n";
+  out.close();
+  const testing::CommandResult imported =
+      RunCommand({WALKGRID_BIN, "import-movingai", map, "--out", dir});
+  EXPECT_EQ(imported.exit_code, 0) << imported.output;
+  const testing::CommandResult prepared =
+      RunCommand({WALKGRID_BIN, "prepare", dir, "--profiles", "neutral"});
+  EXPECT_EQ(prepared.exit_code, 0) << prepared.output;
+  std::filesystem::remove(map);
+  return dir;
+}
+
+// A place at the middle of column (x, y) of a MovingAI world (a yard a column).
+walk::v1::Place MapPlace(double x, double y) {
+  walk::v1::Place place;
+  place.set_x_yards(x + 0.5);
+  place.set_y_yards(y + 0.5);
+  return place;
+}
+
+// A walk from or to a place in a pocket starts or ends where it settles, on the field: a table's
+// matrix knows those walks too (its rows and targets take the settled surfaces), so they are
+// matrix cells, never walked alone (which keeps them), and equal to the walks asked alone.
+TEST(WalkdStoreTest, ATablesPlacesInPocketsAreAnsweredByTheMatrix) {
+  const std::string data = MakeTempDir("pockets");
+  const std::string worlds = MakeTempDir("pocket-worlds");
+  PocketWorld(worlds);
+  Walkd walkd = Start(data, {"--worlds", worlds});
+  client::WalkClient client(walkd.address, 60.0);
+  ASSERT_TRUE(WaitServing(client));
+  walk::v1::TableRequest request;
+  request.set_world("pockets");
+  request.set_profile("neutral");
+  for (const auto& [x, y] : {std::pair{20, 20}, {300, 20}, {480, 40}, {100, 300}})
+    *request.add_sources() = MapPlace(x, y);
+  for (const auto& [x, y] : {std::pair{40, 470}, {300, 500}, {470, 460}, {400, 330}})
+    *request.add_targets() = MapPlace(x, y);
+  walk::v1::TableResponse table;
+  ASSERT_TRUE(client.Table(request, &table).ok());
+  const CellCounts counts = ExpectCellsAreTheWalksAskedAlone(client, request, table);
+  EXPECT_GE(counts.graph, 12);
+  // The pockets' places are settled: walked to and from places outside the table (a stored
+  // answer tells where the places snap, not where they settled).
+  walk::v1::WalkRequest out_of_a_pocket;
+  out_of_a_pocket.set_world("pockets");
+  out_of_a_pocket.set_profile("neutral");
+  *out_of_a_pocket.mutable_from() = request.sources(0);
+  *out_of_a_pocket.mutable_to() = MapPlace(100, 450);
+  walk::v1::WalkRequest into_a_pocket = out_of_a_pocket;
+  *into_a_pocket.mutable_from() = MapPlace(150, 60);
+  *into_a_pocket.mutable_to() = request.targets(2);
+  walk::v1::WalkResponse out, in;
+  ASSERT_TRUE(client.Walk(out_of_a_pocket, &out).ok());
+  ASSERT_TRUE(client.Walk(into_a_pocket, &in).ok());
+  EXPECT_EQ(out.method(), walk::v1::METHOD_CCH);
+  EXPECT_TRUE(out.from_end().settled());
+  EXPECT_EQ(in.method(), walk::v1::METHOD_CCH);
+  EXPECT_TRUE(in.to_end().settled());
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+  std::filesystem::remove_all(worlds);
 }
 
 // A danger band's table keeps every cell's walk; asked again by a walkd started afresh on the
