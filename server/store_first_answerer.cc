@@ -10,6 +10,7 @@
 #include "nav/query/band_zero_reuse.h"
 #include "nav/query/place_check.h"
 #include "nav/query/snap.h"
+#include "nav/query/walk_pipeline.h"
 #include "store/walk_key.h"
 #include "store/walk_value.h"
 
@@ -248,9 +249,17 @@ absl::StatusOr<bool> StoreFirstAnswerer::LookupKey(const std::optional<store::Wa
 absl::StatusOr<bool> StoreFirstAnswerer::Lookup(const Prepared& p, nav::WalkAnswer* out) const {
   absl::StatusOr<bool> hit = LookupKey(p.key, out);
   if (!hit.ok() || !*hit) return hit;
-  // Where the places snap (settling is in the stored seconds).
-  if (p.from_snap->status == nav::WalkStatus::kOk) out->from_end = p.from_snap->end;
-  if (p.to_snap->status == nav::WalkStatus::kOk) out->to_end = p.to_snap->end;
+  // Where the walk stood at its ends, as when it was walked: where the places snap, an end in a
+  // pocket settled, at the usual floors for a walk found only there (read again: not kept).
+  const bool from_ok = p.from_snap->status == nav::WalkStatus::kOk;
+  const bool to_ok = p.to_snap->status == nav::WalkStatus::kOk;
+  if (from_ok) out->from_end = p.from_snap->end;
+  if (to_ok) out->to_end = p.to_snap->end;
+  if (from_ok && to_ok && (out->retried || out->from_end->region != out->to_end->region)) {
+    const nav::World& world = p.world->world;
+    nav::WalkEnds(*world.FindContinent(p.from.continent), p.frame, nav::WalkOptions().settle,
+                  p.from, p.to, out->retried, &*out->from_end, &*out->to_end);
+  }
   return true;
 }
 

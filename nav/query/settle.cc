@@ -42,4 +42,10 @@ bool SettleEnd(const Continent& c, double column_yards, const SettleOptions& opt
   return true;
 }
 
+void SettleApart(const Continent& c, double column_yards, const SettleOptions& options, End* a,
+                 End* b) {
+  if (a->region != b->region) SettleEnd(c, column_yards, options, a);
+  if (b->region != a->region) SettleEnd(c, column_yards, options, b);
+}
+
 }  // namespace walk::nav

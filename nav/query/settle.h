@@ -24,4 +24,9 @@ struct SettleOptions {
 bool SettleEnd(const Continent& continent, double column_yards, const SettleOptions& options,
                End* end);
 
+// Settles whichever of a walk's two ends stands in a pocket apart from the other (a region of
+// its own): `a` first, then `b` if they still lie apart, as every walk settles its ends.
+void SettleApart(const Continent& continent, double column_yards, const SettleOptions& options,
+                 End* a, End* b);
+
 }  // namespace walk::nav

@@ -21,10 +21,7 @@ struct Ends {
 Ends SnapEnds(const Continent& c, const WorldFrame& frame, const SettleOptions& settle,
               const Place& from, const Place& to) {
   Ends ends{SnapPlace(c, frame, from), SnapPlace(c, frame, to)};
-  if (!ends.ok()) return ends;
-  const double column_yards = frame.column_yards;
-  if (ends.a.end.region != ends.b.end.region) SettleEnd(c, column_yards, settle, &ends.a.end);
-  if (ends.b.end.region != ends.a.end.region) SettleEnd(c, column_yards, settle, &ends.b.end);
+  if (ends.ok()) SettleApart(c, frame.column_yards, settle, &ends.a.end, &ends.b.end);
   return ends;
 }
 
@@ -101,6 +98,19 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
 }
 
 }  // namespace
+
+bool WalkEnds(const Continent& c, const WorldFrame& frame, const SettleOptions& settle, Place from,
+              Place to, bool usual_floors, End* from_end, End* to_end) {
+  if (usual_floors) {
+    from.z_yards.reset();
+    to.z_yards.reset();
+  }
+  const Ends ends = SnapEnds(c, frame, settle, from, to);
+  if (!ends.ok()) return false;
+  *from_end = ends.a.end;
+  *to_end = ends.b.end;
+  return true;
+}
 
 absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
                                       const Place& to, Searchers& searchers,

@@ -853,7 +853,8 @@ walk::v1::Place MapPlace(double x, double y) {
 
 // A walk from or to a place in a pocket starts or ends where it settles, on the field: a table's
 // matrix knows those walks too (its rows and targets take the settled surfaces), so they are
-// matrix cells, never walked alone (which keeps them), and equal to the walks asked alone.
+// matrix cells, never walked alone (which keeps them), and equal to the walks asked alone. A
+// stored walk says where it was settled, as the walk did.
 TEST(WalkdStoreTest, ATablesPlacesInPocketsAreAnsweredByTheMatrix) {
   const std::string data = MakeTempDir("pockets");
   const std::string worlds = MakeTempDir("pocket-worlds");
@@ -889,6 +890,24 @@ TEST(WalkdStoreTest, ATablesPlacesInPocketsAreAnsweredByTheMatrix) {
   EXPECT_TRUE(out.from_end().settled());
   EXPECT_EQ(in.method(), walk::v1::METHOD_CCH);
   EXPECT_TRUE(in.to_end().settled());
+  // Asked again, the store answers, and says where the walk stood at its ends as it did.
+  walk::v1::WalkResponse out_again, in_again;
+  ASSERT_TRUE(client.Walk(out_of_a_pocket, &out_again).ok());
+  ASSERT_TRUE(client.Walk(into_a_pocket, &in_again).ok());
+  EXPECT_GT(out.nodes_expanded(), 0u);
+  EXPECT_EQ(out_again.nodes_expanded(), 0u);  // the store's: it cost no search
+  EXPECT_EQ(in_again.nodes_expanded(), 0u);
+  for (const auto& [first, again] : {std::pair{&out, &out_again}, {&in, &in_again}}) {
+    for (const auto& [end, end_again] : {std::pair{&first->from_end(), &again->from_end()},
+                                         {&first->to_end(), &again->to_end()}}) {
+      EXPECT_EQ(end_again->column_x(), end->column_x());
+      EXPECT_EQ(end_again->column_y(), end->column_y());
+      EXPECT_EQ(end_again->level(), end->level());
+      EXPECT_EQ(end_again->region(), end->region());
+      EXPECT_EQ(end_again->settled(), end->settled());
+      EXPECT_EQ(end_again->settle_yards(), end->settle_yards());
+    }
+  }
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(data);
