@@ -362,12 +362,9 @@ class CellSearch::Sweep {
            OctileColumns(std::abs(c_.column_x[v] - goal_x_), std::abs(c_.column_y[v] - goal_y_));
   }
   // A heap key never goes below the last one taken: with the A*'s heuristic, rounding can make
-  // g + step + h(next) an ulp smaller than g + h, and the radix heap needs monotone keys. The
-  // key pushed is kept, so a stale entry is one whose key is not the node's latest.
+  // g + step + h(next) an ulp smaller than g + h, and the radix heap needs monotone keys.
   void Push(std::uint32_t local, double g) {
-    const double key = std::max(g + Heuristic(local), last_key_);
-    state_[local].key = key;
-    queue_.Push(local, key);
+    queue_.Push(local, std::max(g + Heuristic(local), last_key_));
   }
 
   const CellSearch& search_;
@@ -406,7 +403,10 @@ void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, con
   while (!queue.empty()) {
     double key;
     const std::uint32_t local = queue.PopMin(&key);
-    if (state_[local].settled || key != state_[local].key) continue;  // stale
+    // A surface reached again more cheaply was pushed again with a lower key; whichever of its
+    // entries comes first settles it at its latest cost (within one of Dial's buckets, entries
+    // come in any order, all as good), and the others find it settled.
+    if (state_[local].settled) continue;
     sweep.set_last_key(key);
     if (!(key < bound)) break;  // nothing left can beat the bound
     const double g = state_[local].g;

@@ -110,7 +110,6 @@ class CellSearch {
   // one entry in each of eight arrays.
   struct State {
     double g;
-    double key;                  // the heap key last pushed for the surface
     double enter;                // forward: the surface's enter multiplier
     std::uint32_t parent;        // local index: the previous (forward) or next (backward)
     std::uint32_t stamp;         // == generation_ when the fields above and below are valid
