@@ -99,12 +99,10 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
 
 }  // namespace
 
-bool WalkEnds(const Continent& c, const WorldFrame& frame, const SettleOptions& settle, Place from,
-              Place to, bool usual_floors, End* from_end, End* to_end) {
-  if (usual_floors) {
-    from.z_yards.reset();
-    to.z_yards.reset();
-  }
+bool UsualFloorEnds(const Continent& c, const WorldFrame& frame, const SettleOptions& settle,
+                    Place from, Place to, End* from_end, End* to_end) {
+  from.z_yards.reset();
+  to.z_yards.reset();
   const Ends ends = SnapEnds(c, frame, settle, from, to);
   if (!ends.ok()) return false;
   *from_end = ends.a.end;

@@ -40,12 +40,12 @@ absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, 
                                       const Place& to, Searchers& searchers,
                                       const WalkOptions& options = WalkOptions());
 
-// Where a walk between `from` and `to` on continent `c` stands at its ends, as AnswerWalk
-// answers: both places snapped, an end in a pocket apart from the other settled, at the columns'
-// usual floors when the walk was found only there (`usual_floors`: WalkAnswer::retried). For
-// an answer kept without its ends (the walk store). False when an end does not snap.
-bool WalkEnds(const Continent& c, const WorldFrame& frame, const SettleOptions& settle, Place from,
-              Place to, bool usual_floors, End* from_end, End* to_end);
+// Where a walk between `from` and `to` on continent `c` found only at the columns' usual floors
+// (WalkAnswer::retried) stands at its ends, as AnswerWalk answers: the places snapped without
+// their heights, an end in a pocket apart from the other settled. For an answer kept without its
+// ends (the walk store). False when an end does not snap.
+bool UsualFloorEnds(const Continent& c, const WorldFrame& frame, const SettleOptions& settle,
+                    Place from, Place to, End* from_end, End* to_end);
 
 // The same on the fine grid alone (options.router and options.search are not consulted).
 absl::StatusOr<WalkAnswer> AnswerWalk(const World& world, const Metric& metric, const Place& from,
