@@ -1106,6 +1106,40 @@ TEST(CchQueryTest, QueriesMeetAsOneLaneDoes) {
   UseRankRelaxLanes(8);
 }
 
+// Eight ways of equal cost through eight consecutive ranks: s (rank 0) and t (rank 1) below
+// c0 .. c7 (ranks 2 .. 9), each c joined to s and to t both ways by arcs of 1 second. Every width
+// of lanes meets at c0, the lowest rank among equals, as one arc at a time does (a block that
+// kept the last of equal sums would meet at c3 or c7), in the tree query and the split query.
+TEST(CchQueryTest, EqualWaysThroughOneBlockMeetAtItsLowestRank) {
+  Graph g;
+  for (int i = 0; i < 10; ++i) g.AddNode(static_cast<float>(i), 0.0f);
+  for (std::uint32_t c = 2; c < 10; ++c) {
+    g.AddArc(0, c);  // s -> c: arc 4 (c - 2)
+    g.AddArc(c, 0);
+    g.AddArc(c, 1);  // c -> t: arc 4 (c - 2) + 2
+    g.AddArc(1, c);
+  }
+  const std::vector<double> weights(g.tails.size(), 1.0);
+  std::vector<std::uint32_t> order(g.node_count);
+  std::iota(order.begin(), order.end(), 0u);
+  const Cch cch(g.node_count, order, g.tails, g.heads);
+  const CchMetric metric(cch, weights);
+  for (const unsigned lanes : {8u, 4u, 1u}) {
+    if (UseRankRelaxLanes(lanes) != lanes) continue;  // not on this processor
+    CchQuery tree(cch);
+    CchSplitQuery split(cch);
+    for (const bool by_tree : {true, false}) {
+      std::vector<std::uint32_t> path;
+      const CchResult r =
+          by_tree ? tree.Run(metric, {.sources = {{0, 0.0}}, .targets = {{1, 0.0}}}, &path)
+                  : split.Run(metric, {.sources = {{0, 0.0}}, .targets = {{1, 0.0}}}, &path);
+      EXPECT_EQ(r.cost, 2.0) << lanes << " lanes, tree " << by_tree;
+      EXPECT_EQ(path, (std::vector<std::uint32_t>{0, 2})) << lanes << " lanes, tree " << by_tree;
+    }
+  }
+  UseRankRelaxLanes(8);
+}
+
 // A table's side holds the labels the split query's unpruned side reaches, exactly: each rank's
 // cost, and the arc and lower label it was reached by, in both directions, over weights in
 // doubles and in floats (whole ticks), on hierarchies whose tops are runs of consecutive ranks,
