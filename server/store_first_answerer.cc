@@ -255,7 +255,7 @@ absl::StatusOr<bool> StoreFirstAnswerer::Lookup(const Prepared& p, nav::WalkAnsw
   const bool to_ok = p.to_snap->status == nav::WalkStatus::kOk;
   if (from_ok) out->from_end = p.from_snap->end;
   if (to_ok) out->to_end = p.to_snap->end;
-  if (from_ok && to_ok) {
+  if (from_ok && to_ok && (out->retried || out->from_end->region != out->to_end->region)) {
     const nav::Continent& c = *p.world->world.FindContinent(p.from.continent);
     const nav::SettleOptions settle = nav::WalkOptions().settle;
     if (out->retried) {
