@@ -226,4 +226,21 @@ inline CommandResult RunCommand(const std::vector<std::string>& argv) {
   return result;
 }
 
+// Imports MovingAI map `map` into world folder `dir` with `walkgrid` (`import_flags` after the
+// map: --continent, --replace) and prepares its abstract graph for `profile`, so long walks go
+// over its CCH. Returns the first failing command's output, or nothing when both succeed.
+inline std::optional<std::string> ImportAndPrepare(const std::string& walkgrid,
+                                                   const std::string& map, const std::string& dir,
+                                                   const std::string& profile,
+                                                   std::vector<std::string> import_flags = {}) {
+  std::vector<std::string> import = {walkgrid, "import-movingai", map, "--out", dir};
+  import.insert(import.end(), import_flags.begin(), import_flags.end());
+  for (const std::vector<std::string>& argv :
+       {import, std::vector<std::string>{walkgrid, "prepare", dir, "--profiles", profile}}) {
+    const CommandResult done = RunCommand(argv);
+    if (done.exit_code != 0) return done.output;
+  }
+  return std::nullopt;
+}
+
 }  // namespace walk::testing

@@ -45,15 +45,11 @@ void BuildWorld(const std::string& root, const std::string& dir, unsigned seed,
                 std::optional<int> continent = std::nullopt) {
   const std::string map = root + "/map-" + std::to_string(seed) + ".map";
   WriteMap(map, seed, 0.15);
-  std::vector<std::string> import = {WALKGRID_BIN, "import-movingai", map, "--out", dir};
-  if (continent) {
-    import.insert(import.end(), {"--continent", std::to_string(*continent), "--replace"});
-  }
-  const testing::CommandResult built = RunCommand(import);
-  ASSERT_EQ(built.exit_code, 0) << built.output;
-  const testing::CommandResult prepared =
-      RunCommand({WALKGRID_BIN, "prepare", dir, "--profiles", "shortest"});
-  ASSERT_EQ(prepared.exit_code, 0) << prepared.output;
+  std::vector<std::string> flags;
+  if (continent) flags = {"--continent", std::to_string(*continent), "--replace"};
+  const std::optional<std::string> failed =
+      testing::ImportAndPrepare(WALKGRID_BIN, map, dir, "shortest", flags);
+  ASSERT_FALSE(failed.has_value()) << *failed;
 }
 
 // Fixed random pairs on `continent` of `world`.

@@ -833,12 +833,9 @@ std::string PocketWorld(const std::string& worlds) {
   out << "type octile\nheight 512\nwidth 512\nmap\n";
   for (const std::string& row : rows) out << row << "\n";
   out.close();
-  const testing::CommandResult imported =
-      RunCommand({WALKGRID_BIN, "import-movingai", map, "--out", dir});
-  EXPECT_EQ(imported.exit_code, 0) << imported.output;
-  const testing::CommandResult prepared =
-      RunCommand({WALKGRID_BIN, "prepare", dir, "--profiles", "neutral"});
-  EXPECT_EQ(prepared.exit_code, 0) << prepared.output;
+  const std::optional<std::string> failed =
+      testing::ImportAndPrepare(WALKGRID_BIN, map, dir, "neutral");
+  EXPECT_FALSE(failed.has_value()) << *failed;
   std::filesystem::remove(map);
   return dir;
 }
