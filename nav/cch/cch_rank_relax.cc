@@ -130,22 +130,17 @@ template <bool kUp, bool kDown, typename W>
 inline void MeetOne(const CchRankLabels (&to)[2], double up, W up_w, double down, W down_w,
                     std::uint32_t arc, std::uint32_t head, double* best, std::uint32_t* meet) {
   bool lowered = false;
-  if constexpr (kUp) {
-    const double reached = up + up_w;
-    if (reached < to[0].cost[head]) {
-      to[0].cost[head] = reached;
-      to[0].arc[head] = arc;
+  // One direction's label of the head, lowered to `from` + `w` where that is less.
+  auto lower = [&](const CchRankLabels& labels, double from, W w) {
+    const double reached = from + w;
+    if (reached < labels.cost[head]) {
+      labels.cost[head] = reached;
+      labels.arc[head] = arc;
       lowered = true;
     }
-  }
-  if constexpr (kDown) {
-    const double reached = down + down_w;
-    if (reached < to[1].cost[head]) {
-      to[1].cost[head] = reached;
-      to[1].arc[head] = arc;
-      lowered = true;
-    }
-  }
+  };
+  if constexpr (kUp) lower(to[0], up, up_w);
+  if constexpr (kDown) lower(to[1], down, down_w);
   if (lowered && to[0].cost[head] + to[1].cost[head] < *best) {
     *best = to[0].cost[head] + to[1].cost[head];
     *meet = head;
