@@ -196,7 +196,8 @@ nlohmann::ordered_json FiguresJson(const std::vector<double>& us) {
 // band and in band 0: the same pairs throughout. Every band answer is checked against the
 // danger Dijkstra.
 // --only legs: `count` random surfaces of regions of 1,000 or more, each one's forward leg and
-// backward leg searched cold (other cells searched since), then again at once.
+// backward leg searched cold (every other surface's leg in that direction searched since), then
+// again at once.
 int RunLegs(const World& world, AbstractGraph graph, const Profile& profile, std::uint32_t count,
             std::uint64_t seed) {
   const Continent& c = world.continents.at(0);
@@ -212,8 +213,10 @@ int RunLegs(const World& world, AbstractGraph graph, const Profile& profile, std
   CellSearch search;
   std::vector<double> us[2][2];  // [backward][again]
   double entries = 0, settled = 0;
-  for (const SurfaceId s : surfaces) {
-    for (const bool backward : {false, true}) {
+  // All forward legs, then all backward ones: a surface's backward leg then finds its cell as
+  // cold as its forward leg did (thousands of cells searched since).
+  for (const bool backward : {false, true}) {
+    for (const SurfaceId s : surfaces) {
       const LegRequest request{.c = c,
                                .column_yards = world.column_yards,
                                .graph = router.graph().continents.at(0),

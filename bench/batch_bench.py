@@ -37,10 +37,10 @@ def free_port():
 
 
 class Walkd:
-    def __init__(self, data, worlds=None, binary=None, extra_args=()):
+    def __init__(self, data, worlds=None, binary=None, extra_args=(), metrics_listen=""):
         self.port = free_port()
         args = [binary or os.path.join(BUILD, "server", "walkd"), "--listen", f"127.0.0.1:{self.port}",
-                "--metrics-listen", "", "--data", data, "--search-threads", "2"]
+                "--metrics-listen", metrics_listen, "--data", data, "--search-threads", "2"]
         if worlds:
             args += ["--worlds", worlds]
         args += list(extra_args)

@@ -10,7 +10,9 @@ they price). It prints, per band: pairs, wall seconds, pairs/s, routed, taken fr
 failed; then the whole stage's wall time and walkd's resident memory: its peak while loading (a
 first load writes the grid's image), then its peak from ready on, through the stage. Then it adds 1 % more
 places to the clusters and asks every pair again: the routed pairs (the new ones only) and the
-wall time.
+wall time. Last, what walkd's own gauges say holds its memory (band metrics and patches, the leg
+cache, the answer cache, the store's memtables and block cache, the grid's mapped pages) and how
+many band metrics it customized and evicted.
 
 Usage: bench/routes_stage.py --world /tmp/demo32 [--pairs 2000000] [--cluster 20] [--radius 150]
                              [--hubs 3] [--profile faction-a] [--seed 1] [--grow 0.01]
@@ -34,9 +36,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from batch_bench import BUILD, Walkd, walkctl  # noqa: E402
+from batch_bench import BUILD, Walkd, free_port, walkctl  # noqa: E402
 
 BANDS = [0, 10, 20, 30, 40, 50]
 
@@ -117,6 +120,27 @@ def reset_peak(pid):
     """Starts walkd's peak resident memory (VmHWM) afresh from what it holds now."""
     with open(f"/proc/{pid}/clear_refs", "w") as f:
         f.write("5")
+
+
+# walkd's gauges and counters of what holds memory, summed over their labels.
+MEMORY_METRICS = ["walk_band_metric_bytes", "walk_leg_cache_bytes", "walk_answer_cache_bytes",
+                  "walk_store_memtable_bytes", "walk_store_block_cache_bytes",
+                  "walk_store_table_reader_bytes", "walk_grid_mapped_resident_bytes",
+                  "walk_band_metric_customizations_total", "walk_band_metric_evictions_total",
+                  "walk_profile_metric_customizations_total"]
+
+
+def memory_report(metrics_port):
+    """One line of MEMORY_METRICS as walkd's /metrics gives them (bytes in MB)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=30) as r:
+        text = r.read().decode()
+    sums = {name: 0.0 for name in MEMORY_METRICS}
+    for line in text.splitlines():
+        name = line.split("{")[0].split(" ")[0]
+        if name in sums:
+            sums[name] += float(line.rsplit(" ", 1)[1])
+    return ", ".join(f"{name[5:]} {value / 1e6:,.0f} MB" if name.endswith("bytes")
+                     else f"{name[5:]} {value:,.0f}" for name, value in sums.items())
 
 
 def stage(walkd, tmp, name, pairs, profile):
@@ -205,7 +229,9 @@ def run_stage(args, binary, extent, count, clusters, pairs):
     os.makedirs(worlds)
     os.symlink(os.path.abspath(args.world), os.path.join(worlds, "big"))
     started = time.time()
-    walkd = Walkd(os.path.join(tmp, "data"), worlds, binary, args.walkd_arg)
+    metrics_port = free_port()
+    walkd = Walkd(os.path.join(tmp, "data"), worlds, binary, args.walkd_arg,
+                  metrics_listen=f"127.0.0.1:{metrics_port}")
     load = time.time() - started
     try:
         start_mb = memory_mb(walkd.proc.pid, "VmRSS")
@@ -244,6 +270,7 @@ def run_stage(args, binary, extent, count, clusters, pairs):
             peak_mb = memory_mb(walkd.proc.pid, "VmHWM")
             print(f"after the trips: walkd resident {memory_mb(walkd.proc.pid, 'VmRSS'):,.0f} MB, "
                   f"peak since ready {peak_mb:,.0f} MB", flush=True)
+        print(f"walkd's own gauges at the end: {memory_report(metrics_port)}", flush=True)
         return {"wall": wall, "pairs": total, "start_mb": start_mb, "after_mb": after_mb,
                 "peak_mb": peak_mb, "load_peak_mb": load_peak_mb}
     finally:

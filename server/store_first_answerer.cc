@@ -348,9 +348,11 @@ void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
     return sort_routed();
   }
   std::uint64_t hit_count = 0;
+  KeyedPairs missed;
   for (std::size_t k = 0; k < keyed.positions.size(); ++k) {
     if (!hits[k]) {
-      to_route->push_back({keyed.positions[k], /*looked_up=*/true});
+      missed.keys.push_back(keyed.keys[k]);
+      missed.positions.push_back(keyed.positions[k]);
       continue;
     }
     ++hit_count;
@@ -358,8 +360,64 @@ void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
     if (cache_ != nullptr) cache_->Insert(keyed.keys[k], outcome);
     answered->push_back(StoredBlockAnswer(pairs.index[keyed.positions[k]], outcome, keyed.model));
   }
-  sort_routed();
   metrics_.RecordStoreLookups(hit_count + cached, keyed.keys.size() - hit_count);
+  AnswerFromStoredBandZero(pairs, served, &missed.keys, &missed.positions, answered);
+  for (const std::size_t position : missed.positions) {
+    to_route->push_back({position, /*looked_up=*/true});
+  }
+  sort_routed();
+}
+
+void StoreFirstAnswerer::AnswerFromStoredBandZero(const WalkPairs& pairs,
+                                                  const ServedWorld& served,
+                                                  std::vector<store::WalkKey>* keys,
+                                                  std::vector<std::size_t>* positions,
+                                                  std::vector<BlockAnswer>* answered) const {
+  const nav::Metric& band = *served.MetricFor(pairs.profile, pairs.band)->metric;
+  if (pairs.band == 0 || !band.prices_danger() || keys->empty()) return;
+  // Band 0's keys: the same ends under band 0's model.
+  const std::uint64_t zero_model = served.MetricFor(pairs.profile, 0)->On(pairs.from_continent).grid;
+  std::vector<store::WalkKey> zero_keys = *keys;
+  for (store::WalkKey& key : zero_keys) key.model = zero_model;
+  std::vector<std::optional<store::StoredWalk>> zero;
+  if (!store_->MultiGet(zero_keys, &zero).ok()) return;  // each pair's Answer asks again
+  std::vector<std::pair<store::WalkKey, store::StoredWalk>> keep;
+  std::vector<BlockAnswer> reused;
+  std::size_t left = 0;
+  for (std::size_t k = 0; k < keys->size(); ++k) {
+    if (zero[k].has_value()) {
+      nav::WalkAnswer answer = store::ToAnswer(*std::move(zero[k]));
+      if (nav::BandZeroAnswers(answer, band)) {
+        answer.from_band_zero = true;
+        keep.emplace_back((*keys)[k], store::FromAnswer(answer));
+        BlockAnswer row = StoredBlockAnswer(pairs.index[(*positions)[k]],
+                                            store::OutcomeOf(keep.back().second), (*keys)[k].model);
+        row.stored = false;  // answered by band 0's walk, as Answer's reuse is: routed
+        reused.push_back(row);
+        continue;
+      }
+    }
+    (*keys)[left] = (*keys)[k];
+    (*positions)[left++] = (*positions)[k];
+  }
+  if (keep.empty()) return;
+  // Kept under the band's keys as Keep keeps one answer; where the store fails without a health
+  // to tell, every such pair is routed instead, and its own Answer reports the failure.
+  if (store_health_ != nullptr && store_health_->degraded()) {
+    for (std::size_t i = 0; i < keep.size(); ++i) metrics_.RecordUnkeptAnswer();
+  } else if (absl::Status s = store_->PutBatch(keep); !s.ok()) {
+    if (store_health_ == nullptr) return;
+    store_health_->WriteFailed(s);
+    for (std::size_t i = 0; i < keep.size(); ++i) metrics_.RecordUnkeptAnswer();
+  } else if (cache_ != nullptr) {
+    for (const auto& [key, walk] : keep) cache_->Insert(key, store::OutcomeOf(walk));
+  }
+  keys->resize(left);
+  positions->resize(left);
+  for (BlockAnswer& row : reused) {
+    metrics_.RecordBandZeroWalk(pairs.band);
+    answered->push_back(std::move(row));
+  }
 }
 
 void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,

@@ -119,6 +119,16 @@ class StoreFirstAnswerer {
   void AnswerMixedBlockFromStore(const WalkPairs& pairs, const ServedWorld& served,
                                  BackendChoice backend, std::vector<BlockAnswer>* answered,
                                  std::vector<ToRoute>* to_route) const;
+  // The pairs of a danger band's block that the store misses (`keys`, under the band's model,
+  // of the pairs at `positions`): band 0's stored walk of each answers the band where it enters
+  // no zone the band prices (as Answer's reuse: nav/query/band_zero_reuse.h), into `answered`,
+  // kept under the band's key; the others stay in `keys` and `positions`. A no-op for band 0
+  // and bands that price no danger. The pairs' own rows or walks would answer the same, after
+  // the band metric's customization.
+  void AnswerFromStoredBandZero(const WalkPairs& pairs, const ServedWorld& served,
+                                std::vector<store::WalkKey>* keys,
+                                std::vector<std::size_t>* positions,
+                                std::vector<BlockAnswer>* answered) const;
   // A danger band's query answered by band 0's walk when that walk enters no zone the band
   // prices (nav/query/band_zero_reuse.h): true with `result->answer` set and kept, false when
   // the band must search.

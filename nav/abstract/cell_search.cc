@@ -9,21 +9,18 @@ namespace {
 
 constexpr double kSqrt2 = 1.41421356237309504880;
 
-// Asks for the cache lines of `count` elements from `first` on (for writing when `write`).
-// Always inlined: a call to a function of prefetches alone may be dropped, as it has no effect
-// the compiler must keep.
+// Reads one byte of every cache line of `count` elements from `first` on. Real loads, not
+// prefetch instructions: a cell's few thousand lines asked for at once outrun the prefetches the
+// core keeps in flight and most are dropped, where independent loads wait their turn in the
+// out-of-order window and are all served (abstract_bench --only legs: cold forward legs
+// 392 -> 327 us, docs/benchmarks.md).
 template <typename T>
-[[gnu::always_inline]] inline void PrefetchRange(const T* first, std::size_t count,
-                                                 bool write = false) {
+[[gnu::always_inline]] inline void TouchRange(const T* first, std::size_t count) {
   constexpr std::size_t kLine = 64;
   const char* begin = reinterpret_cast<const char*>(first);
   const char* end = begin + count * sizeof(T);
   for (const char* p = begin; p < end; p += kLine) {
-    if (write) {
-      __builtin_prefetch(p, 1);
-    } else {
-      __builtin_prefetch(p, 0);
-    }
+    (void)*reinterpret_cast<const volatile char*>(p);
   }
 }
 
@@ -117,13 +114,12 @@ std::size_t CellSearch::Begin(const Continent& c, const Cell& cell, const Reques
 
 namespace {
 
-// Asks for every cache line of `cell`'s rows that a search reads or writes, its states from
-// `states` on (the slots of the tile's surfaces): the search visits the rows in waves the
-// hardware prefetcher cannot follow, so on a cold cell (a place not walked from lately) it would
-// wait on memory most of its time. Always inlined, as PrefetchRange is.
+// Reads every cache line of `cell`'s rows that a search reads or writes, its states from
+// `states` on (the slots of the tile's surfaces) and the tile's column table: the search visits
+// the rows in waves the hardware prefetcher cannot follow, so on a cold cell (a place not walked
+// from lately, as a fresh table's) it would wait on memory one line at a time.
 template <typename State>
-[[gnu::always_inline]] inline void PrefetchCell(const Continent& c, const Cell& cell,
-                                                State* states) {
+void TouchCell(const Continent& c, const Cell& cell, const State* states) {
   // The cell lies in one tile: its rows are runs of the tile's surfaces.
   const Tile& tile = *c.TileAt(cell.x0, cell.y0);
   const SurfaceId* column_first = tile.first_surface.data();
@@ -135,14 +131,15 @@ template <typename State>
     const SurfaceId row_first = column_first[column_index(cell.x0, y)];
     const SurfaceId row_end = column_first[column_index(cell.x1 - 1, y) + 1];
     const std::size_t count = row_end - row_first;
-    PrefetchRange(c.links.data() + row_first, count);
-    PrefetchRange(c.column_x.data() + row_first, count);
-    PrefetchRange(c.column_y.data() + row_first, count);
-    PrefetchRange(c.marks.data() + row_first, count);
-    PrefetchRange(c.flags.data() + row_first, count);
-    PrefetchRange(c.zone.data() + row_first, count);
-    PrefetchRange(c.level.data() + row_first, count);
-    PrefetchRange(states + (row_first - cell.tile_first), count, /*write=*/true);
+    TouchRange(column_first + column_index(cell.x0, y), cell.x1 - cell.x0 + 1);
+    TouchRange(c.links.data() + row_first, count);
+    TouchRange(c.column_x.data() + row_first, count);
+    TouchRange(c.column_y.data() + row_first, count);
+    TouchRange(c.marks.data() + row_first, count);
+    TouchRange(c.flags.data() + row_first, count);
+    TouchRange(c.zone.data() + row_first, count);
+    TouchRange(c.level.data() + row_first, count);
+    TouchRange(states + (row_first - cell.tile_first), count);
   }
 }
 
@@ -393,7 +390,7 @@ void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, con
   std::size_t targets_left = Begin(c, cell, request);
   const bool stop_when_targets_done = !request.targets.empty();
   Sweep<Queue> sweep(*this, queue, c, cell, metric, request);
-  PrefetchCell(c, cell, state_.data());
+  TouchCell(c, cell, state_.data());
   const SurfaceId origin = request.origin, stop_at = request.stop_at;
   const bool backward = request.backward;
   const double bound = request.bound;

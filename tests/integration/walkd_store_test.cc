@@ -230,25 +230,32 @@ std::map<std::uint64_t, client::PairAnswer> StreamBlock(const std::string& addre
   return answers;
 }
 
+// Every pair among `places` (8 x 8 when there are 8) in `band`.
+std::vector<walk::v1::WalkRequest> EveryPairAmong(const std::vector<walk::v1::WalkRequest>& places,
+                                                  std::uint32_t band) {
+  std::vector<walk::v1::WalkRequest> pairs;
+  for (const walk::v1::WalkRequest& from : places) {
+    for (const walk::v1::WalkRequest& to : places) {
+      walk::v1::WalkRequest r = from;
+      r.set_band(band);
+      *r.mutable_to() = to.to();
+      pairs.push_back(r);
+    }
+  }
+  return pairs;
+}
+
 // A block's pairs that share places (8 sources x 8 targets) are walked as the rows of a
 // many-to-many, whole: each is what the walk asked alone finds (routed again with its path), in
-// band 0 and band 20, and each is kept in the store as a walk alone is.
+// band 0 and band 20 (other places, so that no band-0 walk of theirs is stored), and each is
+// kept in the store as a walk alone is.
 TEST(WalkdStoreTest, BlockPairsThatSharePlacesAreWalkedAsRowsAndKept) {
   const std::string data = MakeTempDir("block-rows");
   Walkd walkd = Start(data);
   client::WalkClient client(walkd.address, 60.0);
   ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
-  const std::vector<walk::v1::WalkRequest> places = Pairs(8, 21);
   for (const std::uint32_t band : {0u, 20u}) {
-    std::vector<walk::v1::WalkRequest> pairs;
-    for (const walk::v1::WalkRequest& from : places) {
-      for (const walk::v1::WalkRequest& to : places) {
-        walk::v1::WalkRequest r = from;
-        r.set_band(band);
-        *r.mutable_to() = to.to();
-        pairs.push_back(r);
-      }
-    }
+    const std::vector<walk::v1::WalkRequest> pairs = EveryPairAmong(Pairs(8, 21 + band), band);
     const client::StreamedWalks routed = client::StreamWalks(walkd.address, 120, pairs);
     ASSERT_TRUE(routed.status.ok()) << routed.status.message();
     ASSERT_TRUE(routed.summary.has_value());
@@ -274,6 +281,52 @@ TEST(WalkdStoreTest, BlockPairsThatSharePlacesAreWalkedAsRowsAndKept) {
     const client::StreamedWalks again = client::StreamWalks(walkd.address, 120, pairs);
     ASSERT_TRUE(again.summary.has_value());
     EXPECT_EQ(again.summary->stored(), pairs.size()) << "band " << band;
+  }
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
+  std::filesystem::remove_all(data);
+}
+
+// A danger band's block asked after band 0's walks of its pairs are stored: each pair whose
+// band-0 walk enters no zone the band prices is answered by that walk, from the store, as the
+// walk asked alone reuses it (no band metric customized for it), the others walked; every answer
+// is the walk alone's (routed again with its path), and kept.
+TEST(WalkdStoreTest, ADangerBandsBlockTakesBandZerosStoredWalks) {
+  const std::string data = MakeTempDir("block-band-zero");
+  Walkd walkd = Start(data);
+  client::WalkClient client(walkd.address, 60.0);
+  ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
+  const std::vector<walk::v1::WalkRequest> places = Pairs(8, 31);
+  const std::vector<walk::v1::WalkRequest> band_zero = EveryPairAmong(places, 0);
+  ASSERT_TRUE(client::StreamWalks(walkd.address, 120, band_zero).status.ok());
+  for (const std::uint32_t band : {20u, 50u}) {
+    const std::vector<walk::v1::WalkRequest> pairs = EveryPairAmong(places, band);
+    const client::StreamedWalks routed = client::StreamWalks(walkd.address, 120, pairs);
+    ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+    std::size_t reused = 0, kept = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      ASSERT_TRUE(routed.answers[i].has_value()) << i;
+      const client::PairAnswer& a = *routed.answers[i];
+      ASSERT_EQ(a.code, 0) << i << " " << a.message;
+      walk::v1::PathRequest path;
+      *path.mutable_walk() = pairs[i];
+      walk::v1::PathResponse alone;
+      ASSERT_TRUE(client.Path(path, &alone).ok()) << i;
+      const walk::v1::WalkResponse& w = alone.walk();
+      ASSERT_EQ(a.status, w.status()) << "band " << band << " pair " << i;
+      EXPECT_EQ(a.from_band_zero, w.from_band_zero()) << "band " << band << " pair " << i;
+      EXPECT_EQ(a.method, w.method()) << "band " << band << " pair " << i;
+      EXPECT_NEAR(a.seconds, w.seconds(), 1e-9 * std::max(1.0, w.seconds())) << i;
+      EXPECT_NEAR(a.yards, w.yards(), 1e-6 * std::max(1.0, w.yards())) << i;
+      reused += a.from_band_zero;
+      // Kept unless an end stands nowhere (the store keeps no such answer).
+      kept += a.status != walk::v1::WALK_STATUS_OFF_MAP &&
+              a.status != walk::v1::WALK_STATUS_NO_SURFACE;
+    }
+    EXPECT_GT(reused, pairs.size() / 2) << "band " << band;
+    const client::StreamedWalks again = client::StreamWalks(walkd.address, 120, pairs);
+    ASSERT_TRUE(again.summary.has_value());
+    EXPECT_EQ(again.summary->stored(), kept) << "band " << band;
   }
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
