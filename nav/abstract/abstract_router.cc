@@ -190,10 +190,12 @@ struct AbstractRouter::RouteState {
   int p;  // the profile's index in the graph
   std::uint32_t continent_index;
   std::uint16_t exempt_a, exempt_b;  // the ends' zones, free of danger
-  bool cold;                         // neither leg cached
   // Whether the walk may hand half its work to the helper thread: not a table's row's, whose
   // rows keep every search thread busy.
   bool helper;
+  // Neither leg cached, for a walk that may use the helper (the only one that asks: a table's
+  // cells would lock the leg cache's shards twice each for nothing).
+  bool cold;
   AbstractWalk walk = {};
   std::shared_ptr<const Leg> start = nullptr, goal = nullptr;
   std::vector<CchEndpoint> sources = {}, targets = {};  // the legs' entrances, for the CCH
@@ -373,8 +375,9 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
                    .continent_index = continent_index,
                    .exempt_a = c.zone[from],
                    .exempt_b = c.zone[to],
-                   .cold = from != to && !legs_.Contains(start_key) && !legs_.Contains(goal_key),
                    .helper = searcher.known == nullptr,
+                   .cold = searcher.known == nullptr && from != to && !legs_.Contains(start_key) &&
+                           !legs_.Contains(goal_key),
                    .metric = (*profile)->metric.get(),
                    .guess = index->guesses[p].get(),
                    .straight_guess = index->straight_guesses[p].get()};
