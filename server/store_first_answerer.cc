@@ -368,15 +368,15 @@ void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
   sort_routed();
 }
 
-void StoreFirstAnswerer::AnswerFromStoredBandZero(const WalkPairs& pairs,
-                                                  const ServedWorld& served,
+void StoreFirstAnswerer::AnswerFromStoredBandZero(const WalkPairs& pairs, const ServedWorld& served,
                                                   std::vector<store::WalkKey>* keys,
                                                   std::vector<std::size_t>* positions,
                                                   std::vector<BlockAnswer>* answered) const {
   const nav::Metric& band = *served.MetricFor(pairs.profile, pairs.band)->metric;
   if (pairs.band == 0 || !band.prices_danger() || keys->empty()) return;
   // Band 0's keys: the same ends under band 0's model.
-  const std::uint64_t zero_model = served.MetricFor(pairs.profile, 0)->On(pairs.from_continent).grid;
+  const std::uint64_t zero_model =
+      served.MetricFor(pairs.profile, 0)->On(pairs.from_continent).grid;
   std::vector<store::WalkKey> zero_keys = *keys;
   for (store::WalkKey& key : zero_keys) key.model = zero_model;
   std::vector<std::optional<store::StoredWalk>> zero;

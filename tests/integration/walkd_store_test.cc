@@ -320,8 +320,8 @@ TEST(WalkdStoreTest, ADangerBandsBlockTakesBandZerosStoredWalks) {
       EXPECT_NEAR(a.yards, w.yards(), 1e-6 * std::max(1.0, w.yards())) << i;
       reused += a.from_band_zero;
       // Kept unless an end stands nowhere (the store keeps no such answer).
-      kept += a.status != walk::v1::WALK_STATUS_OFF_MAP &&
-              a.status != walk::v1::WALK_STATUS_NO_SURFACE;
+      kept +=
+          a.status != walk::v1::WALK_STATUS_OFF_MAP && a.status != walk::v1::WALK_STATUS_NO_SURFACE;
     }
     EXPECT_GT(reused, pairs.size() / 2) << "band " << band;
     const client::StreamedWalks again = client::StreamWalks(walkd.address, 120, pairs);
@@ -1149,12 +1149,14 @@ TEST(WalkdStoreTest, AStorePackExportedAndIngestedAnswersAsComputedOnline) {
   for (const auto& entry : std::filesystem::directory_iterator(pack)) {
     if (entry.path().extension() == ".sst") std::filesystem::resize_file(entry.path(), 100);
   }
+  const std::string c = MakeTempDir("pack-c");
   const auto refused = RunCommand({WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
-                                   "--data", MakeTempDir("pack-c"), "--ingest", pack});
+                                   "--data", c, "--ingest", pack});
   EXPECT_EQ(refused.exit_code, 1) << refused.output;
   EXPECT_NE(refused.output.find("--ingest"), std::string::npos) << refused.output;
   std::filesystem::remove_all(a);
   std::filesystem::remove_all(b);
+  std::filesystem::remove_all(c);
 }
 
 }  // namespace

@@ -560,8 +560,8 @@ TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
   EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
 
   std::filesystem::remove_all(out);
-  RunningWalkd walkd =
-      StartWalkd({"--worlds", worlds, "--data", MakeTempDir("prepared-data"), "--no-store"});
+  const std::string data = MakeTempDir("prepared-data");
+  RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", data, "--no-store"});
   client::WalkClient client(walkd.grpc_address, 30.0);
   ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
   walk::v1::InfoResponse info;
@@ -571,6 +571,7 @@ TEST(WalkdLifecycleTest, WalkgridPreparesAndExportsTheAbstractGraph) {
   walkd.process->Signal(SIGTERM);
   EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(worlds);
+  std::filesystem::remove_all(data);
 }
 
 // A world whose graph.walkgraph has a byte flipped is served on the fine grid, as a world with a
@@ -593,8 +594,8 @@ TEST(WalkdLifecycleTest, AWorldWithADamagedGraphWalksTheFineGrid) {
   };
   auto serve = [&] {
     Served served;
-    RunningWalkd walkd =
-        StartWalkd({"--worlds", worlds, "--data", MakeTempDir("damaged-graph-data"), "--no-store"});
+    const std::string data = MakeTempDir("damaged-graph-data");
+    RunningWalkd walkd = StartWalkd({"--worlds", worlds, "--data", data, "--no-store"});
     client::WalkClient client(walkd.grpc_address, 30.0);
     EXPECT_TRUE(WaitServing(client)) << walkd.process->output();
     walk::v1::InfoResponse info;
@@ -608,6 +609,7 @@ TEST(WalkdLifecycleTest, AWorldWithADamagedGraphWalksTheFineGrid) {
     walkd.process->Signal(SIGTERM);
     EXPECT_EQ(walkd.process->Wait(), 0);
     served.log = walkd.process->FinishOutput();
+    std::filesystem::remove_all(data);
     return served;
   };
   const Served intact = serve();
