@@ -245,6 +245,34 @@ std::vector<walk::v1::WalkRequest> EveryPairAmong(const std::vector<walk::v1::Wa
   return pairs;
 }
 
+// Each answer of `pairs` streamed in `routed` is the same walk asked alone (by Path: routed
+// again) in status, method, seconds and yards, and, with `same_band_zero`, in whether band 0's
+// walk answered it. Every pair must have been answered.
+void ExpectPairsAreTheWalksAlone(client::WalkClient& client,
+                                 const std::vector<walk::v1::WalkRequest>& pairs,
+                                 const client::StreamedWalks& routed, bool same_band_zero) {
+  ASSERT_EQ(routed.answers.size(), pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const std::string what =
+        "band " + std::to_string(pairs[i].band()) + " pair " + std::to_string(i);
+    ASSERT_TRUE(routed.answers[i].has_value()) << what;
+    const client::PairAnswer& a = *routed.answers[i];
+    ASSERT_EQ(a.code, 0) << what << " " << a.message;
+    walk::v1::PathRequest path;
+    *path.mutable_walk() = pairs[i];
+    walk::v1::PathResponse alone;
+    ASSERT_TRUE(client.Path(path, &alone).ok()) << what;
+    const walk::v1::WalkResponse& w = alone.walk();
+    ASSERT_EQ(a.status, w.status()) << what;
+    if (same_band_zero) {
+      EXPECT_EQ(a.from_band_zero, w.from_band_zero()) << what;
+    }
+    EXPECT_EQ(a.method, w.method()) << what;
+    EXPECT_NEAR(a.seconds, w.seconds(), 1e-9 * std::max(1.0, w.seconds())) << what;
+    EXPECT_NEAR(a.yards, w.yards(), 1e-6 * std::max(1.0, w.yards())) << what;
+  }
+}
+
 // A block's pairs that share places (8 sources x 8 targets) are walked as the rows of a
 // many-to-many, whole: each is what the walk asked alone finds (routed again with its path), in
 // band 0 and band 20 (other places, so that no band-0 walk of theirs is stored), and each is
@@ -260,21 +288,10 @@ TEST(WalkdStoreTest, BlockPairsThatSharePlacesAreWalkedAsRowsAndKept) {
     ASSERT_TRUE(routed.status.ok()) << routed.status.message();
     ASSERT_TRUE(routed.summary.has_value());
     EXPECT_EQ(routed.summary->routed(), pairs.size()) << "band " << band;
+    ExpectPairsAreTheWalksAlone(client, pairs, routed, /*same_band_zero=*/false);
     int by_graph = 0;
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      ASSERT_TRUE(routed.answers[i].has_value()) << i;
-      const client::PairAnswer& a = *routed.answers[i];
-      ASSERT_EQ(a.code, 0) << i << " " << a.message;
-      walk::v1::PathRequest path;
-      *path.mutable_walk() = pairs[i];
-      walk::v1::PathResponse alone;
-      ASSERT_TRUE(client.Path(path, &alone).ok()) << i;
-      const walk::v1::WalkResponse& w = alone.walk();
-      ASSERT_EQ(a.status, w.status()) << "band " << band << " pair " << i;
-      EXPECT_EQ(a.method, w.method()) << "band " << band << " pair " << i;
-      EXPECT_NEAR(a.seconds, w.seconds(), 1e-9 * std::max(1.0, w.seconds())) << i;
-      EXPECT_NEAR(a.yards, w.yards(), 1e-6 * std::max(1.0, w.yards())) << i;
-      by_graph += a.method == walk::v1::METHOD_CCH;
+    for (const std::optional<client::PairAnswer>& a : routed.answers) {
+      by_graph += a->method == walk::v1::METHOD_CCH;
     }
     EXPECT_GT(by_graph, 0) << "band " << band;
     // Every pair was kept: asked again, the store answers all of them.
@@ -303,25 +320,13 @@ TEST(WalkdStoreTest, ADangerBandsBlockTakesBandZerosStoredWalks) {
     const std::vector<walk::v1::WalkRequest> pairs = EveryPairAmong(places, band);
     const client::StreamedWalks routed = client::StreamWalks(walkd.address, 120, pairs);
     ASSERT_TRUE(routed.status.ok()) << routed.status.message();
+    ExpectPairsAreTheWalksAlone(client, pairs, routed, /*same_band_zero=*/true);
     std::size_t reused = 0, kept = 0;
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      ASSERT_TRUE(routed.answers[i].has_value()) << i;
-      const client::PairAnswer& a = *routed.answers[i];
-      ASSERT_EQ(a.code, 0) << i << " " << a.message;
-      walk::v1::PathRequest path;
-      *path.mutable_walk() = pairs[i];
-      walk::v1::PathResponse alone;
-      ASSERT_TRUE(client.Path(path, &alone).ok()) << i;
-      const walk::v1::WalkResponse& w = alone.walk();
-      ASSERT_EQ(a.status, w.status()) << "band " << band << " pair " << i;
-      EXPECT_EQ(a.from_band_zero, w.from_band_zero()) << "band " << band << " pair " << i;
-      EXPECT_EQ(a.method, w.method()) << "band " << band << " pair " << i;
-      EXPECT_NEAR(a.seconds, w.seconds(), 1e-9 * std::max(1.0, w.seconds())) << i;
-      EXPECT_NEAR(a.yards, w.yards(), 1e-6 * std::max(1.0, w.yards())) << i;
-      reused += a.from_band_zero;
+    for (const std::optional<client::PairAnswer>& a : routed.answers) {
+      reused += a->from_band_zero;
       // Kept unless an end stands nowhere (the store keeps no such answer).
-      kept +=
-          a.status != walk::v1::WALK_STATUS_OFF_MAP && a.status != walk::v1::WALK_STATUS_NO_SURFACE;
+      kept += a->status != walk::v1::WALK_STATUS_OFF_MAP &&
+              a->status != walk::v1::WALK_STATUS_NO_SURFACE;
     }
     EXPECT_GT(reused, pairs.size() / 2) << "band " << band;
     const client::StreamedWalks again = client::StreamWalks(walkd.address, 120, pairs);
