@@ -381,6 +381,9 @@ void StoreFirstAnswerer::AnswerFromStoredBandZero(const WalkPairs& pairs, const 
   for (store::WalkKey& key : zero_keys) key.model = zero_model;
   std::vector<std::optional<store::StoredWalk>> zero;
   if (!store_->MultiGet(zero_keys, &zero).ok()) return;  // each pair's Answer asks again
+  const std::size_t found = static_cast<std::size_t>(
+      std::count_if(zero.begin(), zero.end(), [](const auto& walk) { return walk.has_value(); }));
+  metrics_.RecordStoreLookups(found, zero.size() - found);
   std::vector<std::pair<store::WalkKey, store::StoredWalk>> keep;
   std::vector<BlockAnswer> reused;
   std::size_t left = 0;

@@ -12,8 +12,7 @@ constexpr double kSqrt2 = 1.41421356237309504880;
 // Reads one byte of every cache line of `count` elements from `first` on. Real loads, not
 // prefetch instructions: a cell's few thousand lines asked for at once outrun the prefetches the
 // core keeps in flight and most are dropped, where independent loads wait their turn in the
-// out-of-order window and are all served (abstract_bench --only legs: cold forward legs
-// 392 -> 327 us, docs/benchmarks.md).
+// out-of-order window and are all served (docs/benchmarks.md, "cold cells read by loads").
 template <typename T>
 [[gnu::always_inline]] inline void TouchRange(const T* first, std::size_t count) {
   constexpr std::size_t kLine = 64;
