@@ -25,7 +25,6 @@
 #include "prometheus/registry.h"
 #include "server/admin_service.h"
 #include "server/call_auth.h"
-#include "server/grid_trimmer.h"
 #include "server/health_service.h"
 #include "server/live_service.h"
 #include "server/metrics_exposer.h"
@@ -239,6 +238,27 @@ void AddNavMeshCacheMetrics(CallbackGauges& gauges, const WorldRegistry& worlds)
   gauges.Add("walk_navmesh_resident_tile_bytes",
              "Bytes of navmesh tiles resident in the worlds' tile caches.",
              [caches] { return caches([](const auto& c) { return c.resident_bytes(); }); });
+}
+
+// Keeps each mapped grid's resident pages under `budget_bytes`: every 5 s, a world whose mapped
+// image holds more hands its pages back (what walks read next comes back from the page cache).
+std::jthread TrimMappedGrids(const WorldRegistry* worlds, std::uint64_t budget_bytes) {
+  return std::jthread([worlds, budget_bytes](std::stop_token stop) {
+    std::mutex mu;
+    std::condition_variable_any wake;
+    while (!stop.stop_requested()) {
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        wake.wait_for(lock, stop, std::chrono::seconds(5), [] { return false; });
+      }
+      if (stop.stop_requested()) break;
+      for (const WorldStatus& w : worlds->Snapshot()) {
+        if (w.served && nav::MappedResidence(w.served->world).resident > budget_bytes) {
+          nav::ReleaseMappedPages(w.served->world);
+        }
+      }
+    }
+  });
 }
 
 // A restarted walkd answers yesterday's batch from memory too: the stored answers, in key order,
