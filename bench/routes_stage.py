@@ -17,13 +17,17 @@ many band metrics it customized and evicted.
 Usage: bench/routes_stage.py --world /tmp/demo32 [--pairs 2000000] [--cluster 20] [--radius 150]
                              [--hubs 3] [--profile faction-a] [--seed 1] [--grow 0.01]
                              [--compare-walkd OTHER/walkd] [--walkd-arg=--flag=value ...]
-                             [--trip-share 0.05]
+                             [--trip-share 0.05] [--sample-every 2] [--keep-files]
 
 --compare-walkd runs the whole stage first with another walkd binary (a copy of an earlier build),
 on its own fresh store (trips too), and prints both runs' wall time and memory side by side.
 --trip-share then asks the pairs of that share of the clusters again, every band, as trips through
 the world's travel network (`walkctl batch --trips`), and prints their time, and that time scaled
 to the whole stage's pairs against the walks' time.
+--sample-every samples walkd's anonymous and file-backed resident memory and its gauges on a
+thread, and prints each phase's (band's) largest sample: where the peak is, and what holds it.
+The stage's folder (its pairs, each answer, walkd's data folder) is removed at the end unless
+--keep-files.
 --pairs is the stage's total over the six bands; the clusters are as many as it takes. The world
 folder is what `walkgrid demo --tiles 32x32 --out DIR` and `walkgrid prepare DIR` make.
 """
@@ -32,9 +36,11 @@ import json
 import math
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -143,10 +149,43 @@ def memory_report(metrics_port):
                      else f"{name[5:]} {value:,.0f}" for name, value in sums.items())
 
 
-def stage(walkd, tmp, name, pairs, profile):
+class MemoryTimeline:
+    """Samples walkd's anonymous and file-backed resident memory and its memory gauges every
+    `every` seconds on a thread, each sample labelled with the phase the stage is in; `report`
+    prints, per phase, the sample with the largest resident total and what the gauges said then."""
+
+    def __init__(self, pid, metrics_port, every):
+        self.pid, self.metrics_port, self.every = pid, metrics_port, every
+        self.phase, self.samples = "ready", []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.stopping.wait(self.every):
+            try:
+                anon, file = memory_mb(self.pid, "RssAnon"), memory_mb(self.pid, "RssFile")
+                gauges = memory_report(self.metrics_port)
+            except (OSError, ValueError):
+                return  # walkd has stopped
+            self.samples.append((self.phase, anon, file, gauges))
+
+    def report(self):
+        self.stopping.set()
+        self.thread.join()
+        print(f"resident memory by phase (largest of {len(self.samples):,} samples, one every "
+              f"{self.every:g} s: anonymous + file-backed, and walkd's gauges then):")
+        for phase in dict.fromkeys(s[0] for s in self.samples):
+            top = max((s for s in self.samples if s[0] == phase), key=lambda s: s[1] + s[2])
+            print(f"  {phase}: {top[1]:,.0f} + {top[2]:,.0f} MB; {top[3]}")
+
+
+def stage(walkd, tmp, name, pairs, profile, timeline=None):
     """Every band of `pairs`, band 0 first; the per-band rows and the stage's wall seconds."""
     rows, started = [], time.time()
     for band in BANDS:
+        if timeline:
+            timeline.phase = f"{name} band {band}"
         path = os.path.join(tmp, f"{name}-band{band}.jsonl")
         write_band(path, pairs, band, profile)
         summary, wall = run_batch(walkd.addr, path, os.path.join(tmp, f"{name}-band{band}.out"))
@@ -159,13 +198,16 @@ def stage(walkd, tmp, name, pairs, profile):
     return rows, time.time() - started
 
 
-def trip_stage(walkd, tmp, clusters, hubs, share, profile, stage_pairs, stage_wall):
+def trip_stage(walkd, tmp, clusters, hubs, share, profile, stage_pairs, stage_wall,
+               timeline=None):
     """The pairs of the first `share` of the clusters (and their hubs' pairs), every band, as
     trips after the walks are stored; the trips' wall time, and scaled to the whole stage."""
     sample = clusters[:max(1, round(share * len(clusters)))]
     pairs = pairs_of(sample, hubs)
     wall, rode, asked = 0.0, 0, 0
     for band in BANDS:
+        if timeline:
+            timeline.phase = f"trips band {band}"
         path = os.path.join(tmp, f"trips-band{band}.jsonl")
         write_band(path, pairs, band, profile)
         summary, seconds = run_batch(walkd.addr, path, os.path.join(tmp, f"trips-band{band}.out"),
@@ -199,6 +241,11 @@ def main():
                         help="then ask this share of the clusters' pairs again as trips (0: none)")
     parser.add_argument("--walkd-arg", action="append", default=[],
                         help="a flag for every walkd the stage starts (repeat), e.g. --walkd-arg=--grid-resident-mb=0")
+    parser.add_argument("--keep-files", action="store_true",
+                        help="keep the stage's folder (pairs, answers, walkd's data) and print it")
+    parser.add_argument("--sample-every", type=float, default=0.0,
+                        help="sample walkd's resident memory and gauges this often, seconds, and "
+                             "print each phase's largest (0: only the peaks)")
     args = parser.parse_args()
     extent = world_size(args.world)
     per_cluster = args.cluster * (args.cluster - 1) + args.hubs
@@ -237,13 +284,15 @@ def run_stage(args, binary, extent, count, clusters, pairs):
         start_mb = memory_mb(walkd.proc.pid, "VmRSS")
         load_peak_mb = memory_mb(walkd.proc.pid, "VmHWM")  # the load (a first load writes the grid image)
         reset_peak(walkd.proc.pid)  # from here the peak is the stage's
+        timeline = (MemoryTimeline(walkd.proc.pid, metrics_port, args.sample_every)
+                    if args.sample_every > 0 else None)
         print(f"routes stage on {args.world} ({extent[0]:.0f} x {extent[1]:.0f} "
               f"yd), {args.profile}, walkd {binary or 'of this build'}: {count:,} clusters of "
               f"{args.cluster} places (radius {args.radius:.0f} yd, {args.hubs} nearest hubs), "
               f"{len(pairs):,} pairs a band, {len(pairs) * len(BANDS):,} in all; walkd loaded in "
               f"{load:.0f} s, {start_mb:,.0f} MB resident (peak while loading {load_peak_mb:,.0f} MB)",
               flush=True)
-        rows, wall = stage(walkd, tmp, "first", pairs, args.profile)
+        rows, wall = stage(walkd, tmp, "first", pairs, args.profile, timeline)
         total = sum(r[1] for r in rows)
         after_mb = memory_mb(walkd.proc.pid, "VmRSS")
         print(f"first run: {total:,} pairs in {wall:.1f} s ({wall / 60:.1f} min), "
@@ -258,7 +307,7 @@ def run_stage(args, binary, extent, count, clusters, pairs):
             places = grown[rng.randrange(len(grown))]
             places.append(near(places[0], args.radius, rng, extent))
         again = pairs_of(grown, args.hubs)
-        rows2, wall2 = stage(walkd, tmp, "grown", again, args.profile)
+        rows2, wall2 = stage(walkd, tmp, "grown", again, args.profile, timeline)
         routed2 = sum(r[3] for r in rows2)
         peak_mb = memory_mb(walkd.proc.pid, "VmHWM")
         print(f"after adding {added:,} places ({args.grow:.0%}): {len(again) - len(pairs):,} new pairs "
@@ -266,15 +315,22 @@ def run_stage(args, binary, extent, count, clusters, pairs):
               f"{wall2:.1f} s ({len(again) * len(BANDS) / wall2:,.0f} pairs/s over all "
               f"{len(again) * len(BANDS):,}); walkd peak since ready {peak_mb:,.0f} MB", flush=True)
         if args.trip_share > 0:
-            trip_stage(walkd, tmp, clusters, args.hubs, args.trip_share, args.profile, total, wall)
+            trip_stage(walkd, tmp, clusters, args.hubs, args.trip_share, args.profile, total, wall,
+                       timeline)
             peak_mb = memory_mb(walkd.proc.pid, "VmHWM")
             print(f"after the trips: walkd resident {memory_mb(walkd.proc.pid, 'VmRSS'):,.0f} MB, "
                   f"peak since ready {peak_mb:,.0f} MB", flush=True)
         print(f"walkd's own gauges at the end: {memory_report(metrics_port)}", flush=True)
+        if timeline:
+            timeline.report()
         return {"wall": wall, "pairs": total, "start_mb": start_mb, "after_mb": after_mb,
                 "peak_mb": peak_mb, "load_peak_mb": load_peak_mb}
     finally:
         walkd.stop()
+        if args.keep_files:
+            print(f"the stage's pairs, answers and walkd's data are kept in {tmp}", flush=True)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)  # its data folder holds a 2 GB grid image
 
 
 if __name__ == "__main__":

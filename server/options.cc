@@ -177,6 +177,10 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
                  "A mapped grid's pages resident in walkd are handed back once past this, MiB "
                  "(checked every 5 s; 0: never)")
       ->capture_default_str();
+  app.add_option("--memory-mb", o.memory_mb,
+                 "walkd's resident memory target, MiB: past it walkd hands back mapped grid pages "
+                 "and search buffers, and band metrics get only the room left (0: none)")
+      ->capture_default_str();
   app.add_option("--leg-cache-mb", o.leg_cache_mb,
                  "Each world's leg cache, MiB (legs of places into the abstract graph)")
       ->capture_default_str()

@@ -79,6 +79,9 @@ struct WalkdOptions {
   bool subgoal_hierarchies = true;
   // Each mapped grid's resident pages are handed back once past this, MiB (0: never).
   std::uint64_t grid_resident_mb = 512;
+  // walkd's resident memory target, MiB (server/memory_governor.h): past it walkd hands back
+  // mapped grid pages and search buffers, and band metrics get only the room left; 0: none.
+  std::uint64_t memory_mb = 2048;
   // The hybrid backend takes the navmesh's walk unless it costs more than this x the grid's
   // (docs/navmesh.md). At least 1.
   double hybrid_slack = 1.2;

@@ -27,6 +27,7 @@
 #include "server/call_auth.h"
 #include "server/health_service.h"
 #include "server/live_service.h"
+#include "server/memory_governor.h"
 #include "server/metrics_exposer.h"
 #include "server/metrics_gauges.h"
 #include "server/search_pool.h"
@@ -90,6 +91,9 @@ struct Walkd::Parts {
   std::jthread cache_warmer;
   // Hands mapped grid pages back past --grid-resident-mb (declared after the worlds).
   std::jthread grid_trimmer;
+  // Holds resident memory near --memory-mb (declared after the worlds and its counts).
+  MemoryGovernorCounts governed;
+  std::jthread memory_governor;
   std::unique_ptr<StoreFirstAnswerer> answerer;
   HealthService health;
   std::unique_ptr<TripPlanner> trips;
@@ -194,6 +198,23 @@ void AddBandMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
       [caches] { return caches([](const Cache& c) { return double(c.evictions()); }); });
 }
 
+// What the memory governor aims at and did (zeros without --memory-mb).
+void AddMemoryGovernorMetrics(CallbackGauges& gauges, const MemoryGovernorCounts& counts,
+                              std::uint64_t target_bytes) {
+  const MemoryGovernorCounts* c = &counts;
+  gauges.Add("walk_memory_target_bytes", "walkd's resident memory target (--memory-mb; 0: none).",
+             [target_bytes] { return double(target_bytes); });
+  gauges.Add("walk_memory_band_metric_room_bytes",
+             "What the worlds' band metrics may hold, as the memory governor last set it.",
+             [c] { return double(c->band_metric_room.load(std::memory_order_relaxed)); });
+  gauges.AddCounter("walk_memory_grid_releases_total",
+                    "Times the memory governor handed every mapped grid page back.",
+                    [c] { return double(c->grid_releases.load(std::memory_order_relaxed)); });
+  gauges.AddCounter("walk_memory_buffer_recalls_total",
+                    "Times the memory governor asked the search threads' buffers back.",
+                    [c] { return double(c->buffer_recalls.load(std::memory_order_relaxed)); });
+}
+
 // The worlds' profile metrics (--customize-at-load, else on first use), summed over every ready
 // world.
 void AddProfileMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
@@ -294,6 +315,7 @@ void Walkd::Parts::RegisterMetrics() {
   metrics = std::make_unique<WalkMetrics>(*registry);
   AddLegCacheGauges(*gauges, worlds);
   AddBandMetricGauges(*gauges, worlds);
+  AddMemoryGovernorMetrics(*gauges, governed, options.memory_mb << 20);
   AddProfileMetricGauges(*gauges, worlds);
   AddNavMeshCacheMetrics(*gauges, worlds);
 }
@@ -320,6 +342,12 @@ absl::Status Walkd::Parts::DeclareWorlds() {
   worlds.SetSubgoalHierarchies(options.subgoal_hierarchies);
   if (options.map_grids && options.grid_resident_mb > 0) {
     grid_trimmer = TrimMappedGrids(&worlds, options.grid_resident_mb << 20);
+  }
+  if (options.memory_mb > 0) {
+    memory_governor = GovernMemory(
+        &worlds,
+        {options.memory_mb << 20, options.grid_resident_mb << 20, options.band_metrics_mb << 20},
+        &governed);
   }
   return worlds.Discover(options.worlds_dir, options.data_dir).status();
 }

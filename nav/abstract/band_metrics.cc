@@ -108,6 +108,7 @@ bool BandMetricCache::HasPatch(const Key& key) const {
 void BandMetricCache::AddLocked(const Key& key, std::uint64_t bytes) {
   Entry& entry = entries_.at(key);
   entry.bytes = std::max<std::uint64_t>(1, bytes);
+  largest_ = std::max(largest_, entry.bytes);
   lru_.push_front(key);
   entry.lru = lru_.begin();
   bytes_ += entry.bytes;
@@ -138,6 +139,11 @@ void BandMetricCache::SetCapacity(std::uint64_t capacity_bytes) {
 std::uint64_t BandMetricCache::capacity() const {
   std::lock_guard<std::mutex> lock(mu_);
   return capacity_;
+}
+
+std::uint64_t BandMetricCache::largest() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return largest_;
 }
 
 std::uint64_t BandMetricCache::bytes() const {

@@ -108,7 +108,8 @@ class BandMetricCache {
   void SetCapacity(std::uint64_t capacity_bytes);
 
   std::uint64_t capacity() const;
-  std::uint64_t bytes() const;  // held by the cache's metrics (those in use too)
+  std::uint64_t bytes() const;    // held by the cache's metrics (those in use too)
+  std::uint64_t largest() const;  // the largest metric or patch it has held (0: none yet)
   // Band metrics customized, and patches made.
   std::uint64_t customizations() const { return customizations_.load(std::memory_order_relaxed); }
   std::uint64_t patches() const { return patches_.load(std::memory_order_relaxed); }
@@ -142,6 +143,7 @@ class BandMetricCache {
   mutable std::mutex mu_;
   std::uint64_t capacity_;                           // guarded by mu_
   std::uint64_t bytes_ = 0;                          // guarded by mu_
+  std::uint64_t largest_ = 0;                        // guarded by mu_
   std::list<Key> lru_;                               // guarded by mu_: customized, newest first
   std::unordered_map<Key, Entry, KeyHash> entries_;  // guarded by mu_
   std::atomic<std::uint64_t> customizations_{0};

@@ -400,8 +400,11 @@ MappedBytes MappedResidence(const World& world) {
   return out;
 }
 
-void ReleaseMappedPages(const World& world) {
-  if (const Mapping* m = MappingOf(world)) madvise(m->address, m->bytes, MADV_DONTNEED);
+bool ReleaseMappedPages(const World& world) {
+  const Mapping* m = MappingOf(world);
+  if (m == nullptr) return false;
+  madvise(m->address, m->bytes, MADV_DONTNEED);
+  return true;
 }
 
 absl::StatusOr<LoadedWorld> LoadWorldMapped(const std::string& dir, const std::string& image_path,

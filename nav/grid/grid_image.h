@@ -49,8 +49,8 @@ struct MappedBytes {
 };
 MappedBytes MappedResidence(const World& world);
 // Hands every resident page of `world`'s mapped image back: what walks read next comes back from
-// the page cache (a minor fault), not from disk. Nothing when its grid was read whole.
-void ReleaseMappedPages(const World& world);
+// the page cache (a minor fault), not from disk. Nothing when its grid was read whole (false).
+bool ReleaseMappedPages(const World& world);
 
 // `dir`'s grid, mapped from the image at `image_path`: the image when it matches the grid file,
 // else the grid file parsed (LoadWorld), its image written and mapped. `note` (may be null) says

@@ -17,6 +17,7 @@ double StepColumns(int direction) { return IsDiagonal(direction) ? kSqrt2 : 1.0;
 }  // namespace
 
 void FineGridAStar::Prepare(std::uint32_t surface_count) {
+  const std::uint64_t recalls = SearchBufferRecalls();
   if (stamp_.size() < surface_count) {
     stamp_.Reset(surface_count);
     g_.Reset(surface_count);
@@ -26,9 +27,14 @@ void FineGridAStar::Prepare(std::uint32_t surface_count) {
     heap_.Reset(surface_count);
     generation_ = 0;
     stamped_since_release_ = 0;
+    recalls_seen_ = recalls;  // fresh buffers hold nothing to hand back
   }
-  // Past the budget, or the generation about to wrap: hand every page back (stamps read 0).
-  if (stamped_since_release_ * kBytesPerStamp > kResidentBudgetBytes || generation_ == UINT32_MAX) {
+  // Past the budget, recalled, or the generation about to wrap: hand every page back (stamps
+  // read 0).
+  if (stamped_since_release_ * kBytesPerStamp > kResidentBudgetBytes || generation_ == UINT32_MAX ||
+      recalls != recalls_seen_) {
+    recalls_seen_ = recalls;
+    ++releases_;
     stamp_.Release();
     g_.Release();
     parent_.Release();

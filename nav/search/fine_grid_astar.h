@@ -10,8 +10,8 @@
 // LazyBuffers: resident memory follows the surfaces searches touch, and once the searches since
 // the last release have stamped more than kResidentBudgetBytes' worth, the buffers are handed
 // back before the next search (a walk on a 66-million-surface continent keeps a few hundred MB,
-// not 3 GB). One FineGridAStar per thread; a FineGridAStar is not thread-safe, the Continent it
-// reads is shared.
+// not 3 GB), as they are when walkd's memory governor recalls them (buffer_recall.h). One
+// FineGridAStar per thread; a FineGridAStar is not thread-safe, the Continent it reads is shared.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,7 @@
 #include "nav/cost/metric.h"
 #include "nav/grid/grid.h"
 #include "nav/grid/path_step.h"
+#include "nav/search/buffer_recall.h"
 #include "nav/search/lazy_buffer.h"
 #include "nav/search/search_stats.h"
 #include "nav/search/search_stop.h"
@@ -56,6 +57,9 @@ class FineGridAStar {
                         SurfaceId from, SurfaceId to, std::vector<PathStep>* path = nullptr,
                         std::uint64_t max_expanded = UINT64_MAX, const SearchStop* stop = nullptr);
 
+  // Times the buffers were handed back (past the budget, or recalled) before a search.
+  std::uint64_t releases() const { return releases_; }
+
  private:
   // A heap entry carries its keys, so sifting compares without touching per-surface arrays.
   struct HeapEntry {
@@ -82,6 +86,8 @@ class FineGridAStar {
   LazyBuffer<HeapEntry> heap_;          // sized once to the surface count
   std::uint32_t heap_size_ = 0;
   std::uint64_t stamped_since_release_ = 0;  // surfaces stamped since the buffers were handed back
+  std::uint64_t recalls_seen_ = 0;           // SearchBufferRecalls() when they were handed back
+  std::uint64_t releases_ = 0;
 };
 
 }  // namespace walk::nav

@@ -151,12 +151,31 @@ inline std::uint64_t ResidentBytes(pid_t pid) {
   return kib * 1024;
 }
 
-// An empty folder under the system's temp folder, named by `prefix`, `name` and this process.
+// The folders FreshTempDir made, removed when the test program exits (a data folder holds a
+// store, and a mapped world's grid image: left behind, a few runs fill the disk).
+class TempDirsRemovedAtExit {
+ public:
+  ~TempDirsRemovedAtExit() {
+    for (const auto& dir : dirs_) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+  void Add(const std::filesystem::path& dir) { dirs_.push_back(dir); }
+
+ private:
+  std::vector<std::filesystem::path> dirs_;
+};
+
+// An empty folder under the system's temp folder, named by `prefix`, `name` and this process;
+// removed when the test program exits.
 inline std::string FreshTempDir(const std::string& prefix, const std::string& name) {
+  static TempDirsRemovedAtExit made;
   const auto dir = std::filesystem::temp_directory_path() /
                    (prefix + "-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  made.Add(dir);
   return dir.string();
 }
 

@@ -321,6 +321,7 @@ std::unique_ptr<BandMetric> SmallMetric(double weight) {
 TEST(BandMetricsTest, EvictsWithinItsBytesAndKeepsMetricsInUse) {
   const std::uint64_t one = SmallMetric(1.0)->metric.MemoryBytes();
   BandMetricCache cache(2 * one + one / 2);  // two metrics fit, not three
+  EXPECT_EQ(cache.largest(), 0u);
   auto first = cache.Get({0, 0, 10}, [] { return SmallMetric(1.0); });
   (void)cache.Get({0, 0, 20}, [] { return SmallMetric(2.0); });
   EXPECT_EQ(cache.bytes(), 2 * one);
@@ -342,6 +343,7 @@ TEST(BandMetricsTest, EvictsWithinItsBytesAndKeepsMetricsInUse) {
   cache.SetCapacity(0);
   EXPECT_EQ(cache.bytes(), 0u);
   EXPECT_FALSE(cache.fits(1));
+  EXPECT_EQ(cache.largest(), one);  // what the memory governor keeps room to customize
 }
 
 TEST(BandMetricsTest, ConcurrentFirstRequestsCustomizeOnce) {

@@ -96,6 +96,26 @@ TEST(WalkerTest, BuffersAreReusedAcrossSearchesAndContinents) {
   }
 }
 
+// walkd's memory governor recalls every searcher's buffers: each hands them back once, before
+// its next search, and answers as before.
+TEST(WalkerTest, HandsItsBuffersBackOnceWhenRecalled) {
+  const World w = AsciiWorld({"........", "........", "........"});
+  const Continent& c = w.continents[0];
+  const SurfaceId from = SurfaceAt(c, 0, 0), to = SurfaceAt(c, c.width_columns - 1, 2);
+  const double want = ReferenceDijkstra(c, 1.0, Shortest(w), from, to).seconds;
+  RecallSearchBuffers();  // before a searcher's first search: nothing of its to hand back
+  FineGridAStar a, b;
+  EXPECT_DOUBLE_EQ(a.FindWalk(c, 1.0, Shortest(w), from, to).seconds, want);
+  EXPECT_EQ(a.releases(), 0u);
+  RecallSearchBuffers();
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_DOUBLE_EQ(a.FindWalk(c, 1.0, Shortest(w), from, to).seconds, want);
+    EXPECT_DOUBLE_EQ(b.FindWalk(c, 1.0, Shortest(w), from, to).seconds, want);
+  }
+  EXPECT_EQ(a.releases(), 1u);
+  EXPECT_EQ(b.releases(), 0u);  // its buffers were made after the recall
+}
+
 // Random multi-floor worlds: columns of 0-3 surfaces at assorted heights (steps, jumps, falls),
 // some water, steep, climb, forest, road and town ground, three zones, and a few lifts.
 World RandomWorld(std::mt19937_64& random, std::uint32_t width, std::uint32_t height) {

@@ -1,0 +1,68 @@
+// Holds walkd's resident memory near --memory-mb. Four times a second it reads the process's
+// resident pages (/proc/self/statm: a few counters, not a walk of the page tables) and gives
+// back what costs least to get again:
+//
+// - Mapped grid pages, when anonymous and file-backed pages together, plus what the file-backed
+//   ones grew by since the last look, pass the target (so the next look still finds walkd
+//   under it while walks read the grid at the same pace): every world's mapped image is handed
+//   back, and walks read the pages again from the page cache (a minor fault each 64 KB).
+// - The search threads' lazily mapped buffers, when anonymous memory passes the target less the
+//   grids' room: each searcher hands its pages back before its next search; at most every 5 s.
+// - Band metrics and patches: each world's band metric cache may hold what anonymous memory has
+//   room for besides what walkd held otherwise at the least over the last 10 s (passing
+//   peaks, such as a metric being customized, leave the room alone, so a customized metric is
+//   not evicted for its own making), less what customizing one more takes besides the metric
+//   (its temporaries: 4/5 of the largest metric held yet), at most --band-metrics-mb. When
+//   that room holds no metric, danger bands are walked by the A*, as with --band-metrics-mb 0.
+//
+// The grids' room is the smaller of --grid-resident-mb and a quarter of the target. The answer
+// cache, the store's caches and the leg caches keep their own flags' bounds.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+namespace walk::server {
+
+class WorldRegistry;
+
+struct MemoryGovernorOptions {
+  std::uint64_t target_bytes = 0;       // --memory-mb; 0: no governor
+  std::uint64_t grid_room_bytes = 0;    // kept for mapped grid pages out of the target
+  std::uint64_t band_metric_bytes = 0;  // --band-metrics-mb: the most a world's cache may hold
+};
+
+// The process's resident bytes now, and of those file-backed (mapped files; shared memory too).
+struct ResidentBytes {
+  std::uint64_t total = 0;
+  std::uint64_t file = 0;
+  std::uint64_t anonymous() const { return total > file ? total - file : 0; }
+};
+// From /proc/self/statm; zeros where it cannot be read.
+ResidentBytes ReadResidentBytes();
+
+// What one look decides, from the resident bytes now, what the file-backed ones grew by since
+// the last look, the least anonymous memory held besides the band metrics over the last 10 s,
+// and what customizing a band metric takes besides the metric.
+struct GovernorStep {
+  bool release_grids = false;
+  bool recall_buffers = false;
+  std::uint64_t band_metric_room = 0;  // for all worlds' band metrics together
+};
+GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBytes now,
+                                std::uint64_t file_growth, std::uint64_t other_anonymous_least,
+                                std::uint64_t making_bytes);
+
+// What the governor did, for /metrics.
+struct MemoryGovernorCounts {
+  std::atomic<std::uint64_t> grid_releases{0};
+  std::atomic<std::uint64_t> buffer_recalls{0};
+  std::atomic<std::uint64_t> band_metric_room{0};  // bytes, all worlds together
+};
+
+// Governs `worlds` until stopped; counts into `counts` (outlives the thread).
+std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions options,
+                          MemoryGovernorCounts* counts);
+
+}  // namespace walk::server

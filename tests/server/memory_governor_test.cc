@@ -1,0 +1,116 @@
+#include "server/memory_governor.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "server/world_registry.h"
+
+namespace walk::server {
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+MemoryGovernorOptions TwoGigabytes() {
+  MemoryGovernorOptions o;
+  o.target_bytes = 2048 * kMiB;
+  o.grid_room_bytes = 512 * kMiB;  // a quarter: the ceiling for anonymous memory is 1536 MiB
+  o.band_metric_bytes = 1024 * kMiB;
+  return o;
+}
+
+ResidentBytes Resident(std::uint64_t anonymous_mib, std::uint64_t file_mib) {
+  return {(anonymous_mib + file_mib) * kMiB, file_mib * kMiB};
+}
+
+TEST(MemoryGovernorTest, WithoutATargetItDoesNothing) {
+  const GovernorStep step = DecideGovernorStep({}, Resident(9000, 9000), 0, 9000 * kMiB, 0);
+  EXPECT_FALSE(step.release_grids);
+  EXPECT_FALSE(step.recall_buffers);
+  EXPECT_EQ(step.band_metric_room, 0u);
+}
+
+TEST(MemoryGovernorTest, UnderTheTargetBandMetricsGetTheAnonymousRoomLeft) {
+  const GovernorStep step =
+      DecideGovernorStep(TwoGigabytes(), Resident(1200, 300), 10 * kMiB, 1100 * kMiB, 0);
+  EXPECT_FALSE(step.release_grids);
+  EXPECT_FALSE(step.recall_buffers);
+  EXPECT_EQ(step.band_metric_room, (1536 - 1100) * kMiB);
+}
+
+TEST(MemoryGovernorTest, GridPagesGoWhenTheNextLookWouldFindWalkdOver) {
+  // 1,900 MiB now, growing 100 MiB a look: still under, but not at the next look.
+  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 700), 100 * kMiB, 1100 * kMiB, 0)
+                   .release_grids);
+  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 700), 200 * kMiB, 1100 * kMiB, 0)
+                  .release_grids);
+  EXPECT_TRUE(
+      DecideGovernorStep(TwoGigabytes(), Resident(1200, 900), 0, 1100 * kMiB, 0).release_grids);
+  // Nothing file-backed: nothing to hand back.
+  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 0), 0, 0, 0).release_grids);
+}
+
+TEST(MemoryGovernorTest, SearchBuffersAndBandMetricsGiveWayPastTheAnonymousCeiling) {
+  const GovernorStep step =
+      DecideGovernorStep(TwoGigabytes(), Resident(1700, 100), 0, 1600 * kMiB, 0);
+  EXPECT_TRUE(step.recall_buffers);
+  EXPECT_EQ(step.band_metric_room, 0u);  // then danger bands take the A*
+}
+
+TEST(MemoryGovernorTest, BandMetricsLeaveRoomToCustomizeOneMore) {
+  // 1536 MiB for anonymous memory, 1,100 held otherwise, 144 to customize a 180 MiB metric.
+  EXPECT_EQ(DecideGovernorStep(TwoGigabytes(), Resident(1300, 0), 0, 1100 * kMiB, 144 * kMiB)
+                .band_metric_room,
+            (1536 - 1100 - 144) * kMiB);
+  EXPECT_EQ(DecideGovernorStep(TwoGigabytes(), Resident(1500, 0), 0, 1400 * kMiB, 144 * kMiB)
+                .band_metric_room,
+            0u);
+}
+
+TEST(MemoryGovernorTest, TheGridsRoomIsAtMostAQuarterOfTheTarget) {
+  MemoryGovernorOptions o = TwoGigabytes();
+  o.target_bytes = 1024 * kMiB;  // a quarter, 256 MiB, under --grid-resident-mb's 512
+  EXPECT_EQ(DecideGovernorStep(o, Resident(500, 0), 0, 500 * kMiB, 0).band_metric_room,
+            (768 - 500) * kMiB);
+  o.grid_room_bytes = 64 * kMiB;
+  EXPECT_EQ(DecideGovernorStep(o, Resident(500, 0), 0, 500 * kMiB, 0).band_metric_room,
+            (960 - 500) * kMiB);
+}
+
+TEST(MemoryGovernorTest, ReadsThisProcesssResidentBytes) {
+  const ResidentBytes before = ReadResidentBytes();
+  ASSERT_GT(before.total, 0u);
+  EXPECT_LE(before.file, before.total);  // the program's own code at least is file-backed
+  EXPECT_GT(before.file, 0u);
+  const std::size_t bytes = 64 * kMiB;
+  std::unique_ptr<char[]> touched(new char[bytes]);
+  std::memset(touched.get(), 1, bytes);
+  const ResidentBytes after = ReadResidentBytes();
+  EXPECT_GE(after.anonymous(), before.anonymous() + 60 * kMiB);
+  EXPECT_EQ(touched[bytes - 1], 1);
+}
+
+TEST(MemoryGovernorTest, StopsWhenAsked) {
+  WorldRegistry worlds;
+  MemoryGovernorCounts counts;
+  const std::size_t bytes = 32 * kMiB;  // this process's anonymous memory, at least
+  std::unique_ptr<char[]> touched(new char[bytes]);
+  std::memset(touched.get(), 1, bytes);
+  {
+    MemoryGovernorOptions o = TwoGigabytes();
+    o.target_bytes = 8 * kMiB;  // under this process: every look would hand back and recall
+    std::jthread governor = GovernMemory(&worlds, o, &counts);
+    for (int k = 0; k < 600 && counts.buffer_recalls.load() == 0; ++k) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }                                            // stopped and joined here, mid-wait
+  EXPECT_EQ(counts.grid_releases.load(), 0u);  // no world, nothing mapped to hand back
+  EXPECT_GE(counts.buffer_recalls.load(), 1u);
+  EXPECT_EQ(counts.band_metric_room.load(), 0u);
+  EXPECT_EQ(touched[bytes - 1], 1);
+}
+
+}  // namespace
+}  // namespace walk::server
