@@ -25,7 +25,8 @@ on its own fresh store (trips too), and prints both runs' wall time and memory s
 the world's travel network (`walkctl batch --trips`), and prints their time, and that time scaled
 to the whole stage's pairs against the walks' time.
 --sample-every samples walkd's anonymous and file-backed resident memory and its gauges on a
-thread, and prints each phase's (band's) largest sample: where the peak is, and what holds it.
+thread, and prints each phase's (band's) largest sample; the same thread watches walkd's peak
+every 20 ms and prints the phase and the anonymous and file-backed bytes of its last step.
 The stage's folder (its pairs, each answer, walkd's data folder) is removed at the end unless
 --keep-files.
 --pairs is the stage's total over the six bands; the clusters are as many as it takes. The world
@@ -151,28 +152,44 @@ def memory_report(metrics_port):
 
 class MemoryTimeline:
     """Samples walkd's anonymous and file-backed resident memory and its memory gauges every
-    `every` seconds on a thread, each sample labelled with the phase the stage is in; `report`
-    prints, per phase, the sample with the largest resident total and what the gauges said then."""
+    `every` seconds on a thread, each sample labelled with the phase the stage is in, and watches
+    its peak (VmHWM) every 20 ms; `report` prints, per phase, the sample with the largest resident
+    total and what the gauges said then, and what walkd held when its peak last grew."""
+
+    WATCH = 0.02  # seconds between two looks at the peak
 
     def __init__(self, pid, metrics_port, every):
         self.pid, self.metrics_port, self.every = pid, metrics_port, every
-        self.phase, self.samples = "ready", []
+        self.phase, self.samples, self.peak = "ready", [], None
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
+    def _status(self):
+        with open(f"/proc/{self.pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        return {k: int(fields[k].split()[0]) / 1024 for k in ("VmHWM", "RssAnon", "RssFile")}
+
     def _run(self):
-        while not self.stopping.wait(self.every):
+        next_sample = time.time() + self.every
+        while not self.stopping.wait(self.WATCH):
             try:
-                anon, file = memory_mb(self.pid, "RssAnon"), memory_mb(self.pid, "RssFile")
-                gauges = memory_report(self.metrics_port)
+                now = self._status()
+                if self.peak is None or now["VmHWM"] > self.peak[1]:
+                    self.peak = (self.phase, now["VmHWM"], now["RssAnon"], now["RssFile"])
+                if time.time() >= next_sample:
+                    next_sample += self.every
+                    self.samples.append((self.phase, now["RssAnon"], now["RssFile"],
+                                         memory_report(self.metrics_port)))
             except (OSError, ValueError):
                 return  # walkd has stopped
-            self.samples.append((self.phase, anon, file, gauges))
 
     def report(self):
         self.stopping.set()
         self.thread.join()
+        if self.peak:
+            print(f"walkd's peak, {self.peak[1]:,.0f} MB, last grew in {self.peak[0]}: "
+                  f"{self.peak[2]:,.0f} MB anonymous + {self.peak[3]:,.0f} MB file-backed then")
         print(f"resident memory by phase (largest of {len(self.samples):,} samples, one every "
               f"{self.every:g} s: anonymous + file-backed, and walkd's gauges then):")
         for phase in dict.fromkeys(s[0] for s in self.samples):
