@@ -12,7 +12,8 @@
 //   room for besides what walkd held otherwise at the least over the last 10 s (passing
 //   peaks, such as a metric being customized, leave the room alone, so a customized metric is
 //   not evicted for its own making), less what customizing one more takes besides the metric
-//   (its temporaries: 4/5 of the largest metric held yet), at most --band-metrics-mb. When
+//   (its temporaries: 4/5 of the largest metric held, or of a profile's metric once one is
+//   customized, as a band's is as large), at most --band-metrics-mb. When
 //   that room holds no metric, danger bands are walked by the A*, as with --band-metrics-mb 0.
 //
 // The grids' room is the smaller of --grid-resident-mb and a quarter of the target. The answer

@@ -114,6 +114,7 @@ absl::StatusOr<std::unique_ptr<const AbstractRouter::ProfileMetric>> AbstractRou
   // Prices read from the file on first use are held here; those the graph holds it counts.
   const std::uint64_t read = g.prices.empty() ? made->prices->MemoryBytes() : 0;
   metric_bytes_ += made->metric->MemoryBytes() + made->zone_arcs.MemoryBytes() + read;
+  band_metrics_.Expect(made->metric->MemoryBytes());  // for walkd's memory governor
   ++profile_metrics_;
   return made;
 }

@@ -141,6 +141,11 @@ std::uint64_t BandMetricCache::capacity() const {
   return capacity_;
 }
 
+void BandMetricCache::Expect(std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  largest_ = std::max(largest_, bytes);
+}
+
 std::uint64_t BandMetricCache::largest() const {
   std::lock_guard<std::mutex> lock(mu_);
   return largest_;

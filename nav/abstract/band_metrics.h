@@ -108,8 +108,11 @@ class BandMetricCache {
   void SetCapacity(std::uint64_t capacity_bytes);
 
   std::uint64_t capacity() const;
-  std::uint64_t bytes() const;    // held by the cache's metrics (those in use too)
-  std::uint64_t largest() const;  // the largest metric or patch it has held (0: none yet)
+  std::uint64_t bytes() const;  // held by the cache's metrics (those in use too)
+  // The largest metric or patch it has held or been told to expect (0: none yet).
+  std::uint64_t largest() const;
+  // Tells it a metric of `bytes` may be asked for: a band's is as large as its profile's.
+  void Expect(std::uint64_t bytes);
   // Band metrics customized, and patches made.
   std::uint64_t customizations() const { return customizations_.load(std::memory_order_relaxed); }
   std::uint64_t patches() const { return patches_.load(std::memory_order_relaxed); }

@@ -344,6 +344,8 @@ TEST(BandMetricsTest, EvictsWithinItsBytesAndKeepsMetricsInUse) {
   EXPECT_EQ(cache.bytes(), 0u);
   EXPECT_FALSE(cache.fits(1));
   EXPECT_EQ(cache.largest(), one);  // what the memory governor keeps room to customize
+  cache.Expect(3 * one);
+  EXPECT_EQ(cache.largest(), 3 * one);
 }
 
 TEST(BandMetricsTest, ConcurrentFirstRequestsCustomizeOnce) {
