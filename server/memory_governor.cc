@@ -1,11 +1,8 @@
 #include "server/memory_governor.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <cstdio>
 #include <deque>
 #include <mutex>
 
@@ -21,20 +18,6 @@ constexpr std::size_t kOtherLooks = 40;   // the other memory's least is over th
 constexpr int kLooksBetweenRecalls = 20;  // buffers recalled at most every 5 s
 
 }  // namespace
-
-ResidentBytes ReadResidentBytes() {
-  ResidentBytes out;
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  if (f == nullptr) return out;
-  unsigned long long size = 0, resident = 0, shared = 0;  // pages
-  if (std::fscanf(f, "%llu %llu %llu", &size, &resident, &shared) == 3) {
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    out.total = resident * page;
-    out.file = shared * page;
-  }
-  std::fclose(f);
-  return out;
-}
 
 GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBytes now,
                                 std::uint64_t file_growth, std::uint64_t other_anonymous_least,

@@ -24,6 +24,8 @@
 #include <cstdint>
 #include <thread>
 
+#include "server/process_memory.h"
+
 namespace walk::server {
 
 class WorldRegistry;
@@ -33,15 +35,6 @@ struct MemoryGovernorOptions {
   std::uint64_t grid_room_bytes = 0;    // kept for mapped grid pages out of the target
   std::uint64_t band_metric_bytes = 0;  // --band-metrics-mb: the most a world's cache may hold
 };
-
-// The process's resident bytes now, and of those file-backed (mapped files; shared memory too).
-struct ResidentBytes {
-  std::uint64_t total = 0;
-  std::uint64_t file = 0;
-  std::uint64_t anonymous() const { return total > file ? total - file : 0; }
-};
-// From /proc/self/statm; zeros where it cannot be read.
-ResidentBytes ReadResidentBytes();
 
 // What one look decides, from the resident bytes now, what the file-backed ones grew by since
 // the last look, the least anonymous memory held besides the band metrics over the last 10 s,

@@ -6,7 +6,6 @@
 #include <cassert>
 #include <chrono>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <sstream>
 #include <string_view>
@@ -16,28 +15,12 @@
 #include "prometheus/check_names.h"
 #include "prometheus/client_metric.h"
 #include "prometheus/metric_type.h"
+#include "server/process_memory.h"
 
 namespace walk::server {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// Whitespace-separated fields of the first line of `path`, or nothing if it can't be read.
-std::vector<std::string> ReadFields(const char* path) {
-  std::ifstream file(path);
-  std::string line;
-  if (!std::getline(file, line)) return {};
-  std::istringstream stream(line);
-  return {std::istream_iterator<std::string>(stream), std::istream_iterator<std::string>()};
-}
-
-// Field `index` (0-based) of /proc/self/statm, a page count, in bytes; NaN if unreadable.
-double StatmBytes(size_t index) {
-  const std::vector<std::string> fields = ReadFields("/proc/self/statm");
-  double pages = 0;
-  if (index >= fields.size() || !absl::SimpleAtod(fields[index], &pages)) return kNaN;
-  return pages * static_cast<double>(sysconf(_SC_PAGESIZE));
-}
 
 // Unix time this process started: boot time (/proc/stat "btime") plus the process start time in
 // clock ticks since boot (/proc/self/stat field 22). Falls back to the current time.
@@ -129,10 +112,14 @@ std::vector<prometheus::MetricFamily> CallbackGauges::Collect() const {
 }
 
 void AddProcessGauges(CallbackGauges& gauges) {
-  gauges.Add("process_resident_memory_bytes", "Resident memory size in bytes.",
-             [] { return StatmBytes(1); });
-  gauges.Add("process_virtual_memory_bytes", "Virtual memory size in bytes.",
-             [] { return StatmBytes(0); });
+  gauges.Add("process_resident_memory_bytes", "Resident memory size in bytes.", [] {
+    const ResidentBytes now = ReadResidentBytes();
+    return now.total > 0 ? double(now.total) : kNaN;
+  });
+  gauges.Add("process_virtual_memory_bytes", "Virtual memory size in bytes.", [] {
+    const ResidentBytes now = ReadResidentBytes();
+    return now.virtual_size > 0 ? double(now.virtual_size) : kNaN;
+  });
   const double start_time = ProcessStartTimeSeconds();
   gauges.Add("process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
              [start_time] { return start_time; });

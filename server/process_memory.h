@@ -1,0 +1,20 @@
+// The process's memory as the kernel counts it (/proc/self/statm: a few counters, not a walk
+// of the page tables), for /metrics' process gauges and walkd's memory governor.
+#pragma once
+
+#include <cstdint>
+
+namespace walk::server {
+
+// The process's resident bytes now, and of those file-backed (mapped files; shared memory too);
+// its virtual size beside them.
+struct ResidentBytes {
+  std::uint64_t total = 0;
+  std::uint64_t file = 0;
+  std::uint64_t virtual_size = 0;
+  std::uint64_t anonymous() const { return total > file ? total - file : 0; }
+};
+// From /proc/self/statm; zeros where it cannot be read.
+ResidentBytes ReadResidentBytes();
+
+}  // namespace walk::server
