@@ -134,7 +134,8 @@ MEMORY_METRICS = ["walk_band_metric_bytes", "walk_leg_cache_bytes", "walk_answer
                   "walk_store_memtable_bytes", "walk_store_block_cache_bytes",
                   "walk_store_table_reader_bytes", "walk_grid_mapped_resident_bytes",
                   "walk_band_metric_customizations_total", "walk_band_metric_evictions_total",
-                  "walk_profile_metric_customizations_total"]
+                  "walk_profile_metric_customizations_total", "walk_memory_grid_releases_total",
+                  "walk_snap_cache_hit_ratio"]
 
 
 def memory_report(metrics_port):
@@ -146,8 +147,11 @@ def memory_report(metrics_port):
         name = line.split("{")[0].split(" ")[0]
         if name in sums:
             sums[name] += float(line.rsplit(" ", 1)[1])
-    return ", ".join(f"{name[5:]} {value / 1e6:,.0f} MB" if name.endswith("bytes")
-                     else f"{name[5:]} {value:,.0f}" for name, value in sums.items())
+    def shown(name, value):
+        if name.endswith("bytes"):
+            return f"{name[5:]} {value / 1e6:,.0f} MB"
+        return f"{name[5:]} {value:.2f}" if name.endswith("ratio") else f"{name[5:]} {value:,.0f}"
+    return ", ".join(shown(name, value) for name, value in sums.items())
 
 
 class MemoryTimeline:

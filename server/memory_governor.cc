@@ -13,9 +13,36 @@
 namespace walk::server {
 namespace {
 
-constexpr auto kLookEvery = std::chrono::milliseconds(250);
-constexpr std::size_t kOtherLooks = 40;   // the other memory's least is over the last 10 s
-constexpr int kLooksBetweenRecalls = 20;  // buffers recalled at most every 5 s
+// Resident bytes are read (and the grids handed back) every look; the band metrics' room and the
+// buffers' recall are decided every kLooksPerRoom looks (about four times a second), from the
+// worlds' band metrics.
+constexpr auto kLookEvery = std::chrono::milliseconds(20);
+constexpr int kLooksPerRoom = 12;
+constexpr std::size_t kGrowthLooks = 500;  // the file-backed pages' growth over the last 10 s
+constexpr std::size_t kOtherRooms = 40;    // the other memory's least over the last 10 s
+constexpr int kRoomsBetweenRecalls = 20;   // buffers recalled at most every 5 s
+
+// Hands back every world's mapped grid pages; true when any were mapped.
+bool ReleaseGrids(const std::vector<WorldStatus>& served) {
+  bool released = false;
+  for (const WorldStatus& w : served) {
+    if (w.served) released |= nav::ReleaseMappedPages(w.served->world);
+  }
+  return released;
+}
+
+// Sets each routing world's band metric capacity to an even share of `room`, at most `most`;
+// returns the capacity given to all.
+std::uint64_t ShareBandMetricRoom(const std::vector<WorldStatus>& served, std::uint64_t room,
+                                  std::uint64_t most) {
+  std::uint64_t routers = 0;
+  for (const WorldStatus& w : served) routers += w.served && w.served->router ? 1 : 0;
+  const std::uint64_t each = routers == 0 ? 0 : std::min(most, room / routers);
+  for (const WorldStatus& w : served) {
+    if (w.served && w.served->router) w.served->router->band_metrics().SetCapacity(each);
+  }
+  return each * routers;
+}
 
 }  // namespace
 
@@ -26,7 +53,10 @@ GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBy
   if (options.target_bytes == 0) return step;
   const std::uint64_t room = std::min(options.grid_room_bytes, options.target_bytes / 4);
   const std::uint64_t ceiling = options.target_bytes - room;  // for anonymous memory
-  step.release_grids = now.total + file_growth > options.target_bytes && now.file > 0;
+  // Less than a few tens of MB mapped is not worth handing back (and refaulting) many times a
+  // second when anonymous memory alone is near the target.
+  const std::uint64_t worth = std::min<std::uint64_t>(room, std::uint64_t{32} << 20);
+  step.release_grids = now.total + file_growth > options.target_bytes && now.file > worth;
   step.recall_buffers = now.anonymous() > ceiling;
   const std::uint64_t taken = other_anonymous_least + making_bytes;
   step.band_metric_room = ceiling > taken ? ceiling - taken : 0;
@@ -38,54 +68,54 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
   return std::jthread([worlds, options, counts](std::stop_token stop) {
     std::mutex mu;
     std::condition_variable_any wake;
-    std::deque<std::uint64_t> others;  // anonymous bytes besides band metrics, newest last
-    std::uint64_t last_file = 0;
-    int since_recall = kLooksBetweenRecalls;
+    std::deque<std::uint64_t> others;   // anonymous bytes besides band metrics, newest last
+    std::deque<std::uint64_t> growths;  // what the file-backed bytes grew by at each look
+    std::uint64_t last_file = 0, largest = 0;
+    int look = 0, since_recall = kRoomsBetweenRecalls;
     while (!stop.stop_requested()) {
       {
         std::unique_lock<std::mutex> lock(mu);
         wake.wait_for(lock, stop, kLookEvery, [] { return false; });
       }
       if (stop.stop_requested()) break;
-      const std::vector<WorldStatus> served = worlds->Snapshot();
-      std::uint64_t band_bytes = 0, largest = 0, routers = 0;
-      for (const WorldStatus& w : served) {
-        if (!w.served || !w.served->router) continue;
-        band_bytes += w.served->router->band_metrics().bytes();
-        largest = std::max(largest, w.served->router->band_metrics().largest());
-        ++routers;
-      }
       const ResidentBytes now = ReadResidentBytes();
-      others.push_back(now.anonymous() > band_bytes ? now.anonymous() - band_bytes : 0);
-      if (others.size() > kOtherLooks) others.pop_front();
-      const std::uint64_t growth = now.file > last_file ? now.file - last_file : 0;
+      growths.push_back(now.file > last_file ? now.file - last_file : 0);
+      if (growths.size() > kGrowthLooks) growths.pop_front();
       last_file = now.file;
-      const GovernorStep step = DecideGovernorStep(
-          options, now, growth, *std::min_element(others.begin(), others.end()), largest / 5 * 4);
-
-      if (step.release_grids) {
-        bool released = false;
+      const bool room_look = look++ % kLooksPerRoom == 0;
+      std::vector<WorldStatus> served;
+      if (room_look) {
+        served = worlds->Snapshot();
+        std::uint64_t band_bytes = 0;
+        largest = 0;
         for (const WorldStatus& w : served) {
-          if (w.served) released |= nav::ReleaseMappedPages(w.served->world);
+          if (!w.served || !w.served->router) continue;
+          band_bytes += w.served->router->band_metrics().bytes();
+          largest = std::max(largest, w.served->router->band_metrics().largest());
         }
-        if (released) {
+        others.push_back(now.anonymous() > band_bytes ? now.anonymous() - band_bytes : 0);
+        if (others.size() > kOtherRooms) others.pop_front();
+      }
+      const GovernorStep step =
+          DecideGovernorStep(options, now, *std::max_element(growths.begin(), growths.end()),
+                             *std::min_element(others.begin(), others.end()), largest / 5 * 4);
+      if (step.release_grids) {
+        if (served.empty()) served = worlds->Snapshot();
+        if (ReleaseGrids(served)) {
           last_file = ReadResidentBytes().file;
           counts->grid_releases.fetch_add(1, std::memory_order_relaxed);
         }
       }
+      if (!room_look) continue;
       ++since_recall;
-      if (step.recall_buffers && since_recall >= kLooksBetweenRecalls) {
+      if (step.recall_buffers && since_recall >= kRoomsBetweenRecalls) {
         nav::RecallSearchBuffers();
         since_recall = 0;
         counts->buffer_recalls.fetch_add(1, std::memory_order_relaxed);
       }
-      // The room split evenly between the worlds that route, each at most its flag's budget.
-      const std::uint64_t each =
-          routers == 0 ? 0 : std::min(options.band_metric_bytes, step.band_metric_room / routers);
-      for (const WorldStatus& w : served) {
-        if (w.served && w.served->router) w.served->router->band_metrics().SetCapacity(each);
-      }
-      counts->band_metric_room.store(each * routers, std::memory_order_relaxed);
+      counts->band_metric_room.store(
+          ShareBandMetricRoom(served, step.band_metric_room, options.band_metric_bytes),
+          std::memory_order_relaxed);
     }
   });
 }

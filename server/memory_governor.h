@@ -1,20 +1,22 @@
-// Holds walkd's resident memory near --memory-mb. Four times a second it reads the process's
-// resident pages (/proc/self/statm: a few counters, not a walk of the page tables) and gives
+// Holds walkd's resident memory near --memory-mb. Every 20 ms it reads the process's resident
+// pages (/proc/self/statm: a few counters, not a walk of the page tables, about 10 us) and gives
 // back what costs least to get again:
 //
-// - Mapped grid pages, when anonymous and file-backed pages together, plus what the file-backed
-//   ones grew by since the last look, pass the target (so the next look still finds walkd
-//   under it while walks read the grid at the same pace): every world's mapped image is handed
-//   back, and walks read the pages again from the page cache (a minor fault each 64 KB).
+// - Mapped grid pages, when anonymous and file-backed pages together, plus the most the
+//   file-backed ones grew by between two looks over the last 10 s, pass the target (so the
+//   next look still finds walkd under it while walks read the grid in bursts as large): every
+//   world's mapped image is handed back, and walks read the pages again from the page cache (a
+//   minor fault each 64 KB).
 // - The search threads' lazily mapped buffers, when anonymous memory passes the target less the
 //   grids' room: each searcher hands its pages back before its next search; at most every 5 s.
-// - Band metrics and patches: each world's band metric cache may hold what anonymous memory has
-//   room for besides what walkd held otherwise at the least over the last 10 s (passing
-//   peaks, such as a metric being customized, leave the room alone, so a customized metric is
-//   not evicted for its own making), less what customizing one more takes besides the metric
-//   (its temporaries: 4/5 of the largest metric held, or of a profile's metric once one is
-//   customized, as a band's is as large), at most --band-metrics-mb. When
-//   that room holds no metric, danger bands are walked by the A*, as with --band-metrics-mb 0.
+// - Band metrics and patches (decided about four times a second, from the worlds' caches): each
+//   world's band metric cache may hold what anonymous memory has room for besides what walkd
+//   held otherwise at the least over the last 10 s (passing peaks, such as a metric being
+//   customized, leave the room alone, so a customized metric is not evicted for its own
+//   making), less what customizing one more takes besides the metric (its temporaries: 4/5 of
+//   the largest metric held, or of a profile's metric once one is customized, as a band's is
+//   as large), at most --band-metrics-mb. When that room holds no metric, danger bands are
+//   walked by the A*, as with --band-metrics-mb 0.
 //
 // The grids' room is the smaller of --grid-resident-mb and a quarter of the target. The answer
 // cache, the store's caches and the leg caches keep their own flags' bounds.
@@ -36,9 +38,9 @@ struct MemoryGovernorOptions {
   std::uint64_t band_metric_bytes = 0;  // --band-metrics-mb: the most a world's cache may hold
 };
 
-// What one look decides, from the resident bytes now, what the file-backed ones grew by since
-// the last look, the least anonymous memory held besides the band metrics over the last 10 s,
-// and what customizing a band metric takes besides the metric.
+// What one look decides, from the resident bytes now, the most the file-backed ones grew by
+// between two looks of late, the least anonymous memory held besides the band metrics over the last
+// 10 s, and what customizing a band metric takes besides the metric.
 struct GovernorStep {
   bool release_grids = false;
   bool recall_buffers = false;

@@ -19,8 +19,8 @@ namespace {
 
 // The surface an end keys with: none when it did not snap. Its answer (off the map, no surface)
 // is as much a fact of the model as a walk, so a rerun asks nothing again.
-nav::SurfaceId KeySurface(const nav::Snap& snap) {
-  return snap.status == nav::WalkStatus::kOk ? snap.end.surface : nav::kInvalidId;
+nav::SurfaceId KeySurface(const nav::SurfaceSnap& snap) {
+  return snap.status == nav::WalkStatus::kOk ? snap.surface : nav::kInvalidId;
 }
 
 // `status` (not OK) with its message after `field_prefix`.
@@ -86,9 +86,9 @@ struct KeyedPairs {
 
 // Keys every pair of `pairs` as Prepare keys a single walk, on its continent of `world` (which
 // must have it); a pair with a bad place goes to `to_route` instead (Answer names the field).
-KeyedPairs KeyPairs(const WalkPairs& pairs, const nav::World& world, std::uint64_t model,
+KeyedPairs KeyPairs(const WalkPairs& pairs, const ServedWorld& served, std::uint64_t model,
                     std::vector<StoreFirstAnswerer::ToRoute>* to_route) {
-  const nav::Continent& continent = *world.FindContinent(pairs.from_continent);
+  const nav::Continent& continent = *served.world.FindContinent(pairs.from_continent);
   const std::size_t n = pairs.size();
   KeyedPairs keyed;
   keyed.model = model;
@@ -101,8 +101,8 @@ KeyedPairs KeyPairs(const WalkPairs& pairs, const nav::World& world, std::uint64
       to_route->push_back({i, false});
       continue;
     }
-    const nav::Snap from_snap = nav::SnapPlace(continent, world.FrameOf(continent), from);
-    const nav::Snap to_snap = nav::SnapPlace(continent, world.FrameOf(continent), to);
+    const nav::SurfaceSnap from_snap = served.SurfaceOf(continent, from);
+    const nav::SurfaceSnap to_snap = served.SurfaceOf(continent, to);
     keyed.keys.push_back(store::WalkKey{model, store::MakeEndKey(from, KeySurface(from_snap)),
                                         store::MakeEndKey(to, KeySurface(to_snap))});
     keyed.positions.push_back(i);
@@ -157,8 +157,8 @@ struct StoreFirstAnswerer::Prepared {
   ServedWorld::ContinentModels models;  // the metric's on the ends' continent
   nav::WorldFrame frame;                // that continent's (the world's origin without one)
   nav::Place from, to;
-  BackendChoice backend = BackendChoice::kGrid;  // resolved: grid, navmesh or hybrid
-  std::optional<nav::Snap> from_snap, to_snap;
+  BackendChoice backend = BackendChoice::kGrid;        // resolved: grid, navmesh or hybrid
+  std::optional<nav::SurfaceSnap> from_snap, to_snap;  // the key's: ends read on a hit
   std::optional<store::WalkKey> key;          // the grid's: both ends snapped, there is a store
   std::optional<store::WalkKey> navmesh_key;  // the navmesh's: valid places, there is a store
   const ServedNavMesh* navmesh = nullptr;     // the navmesh of from's continent, or null
@@ -171,7 +171,7 @@ nav::Place OnUsualFloor(const ServedWorld& served, const nav::Place& place) {
   if (place.z_yards.has_value()) return place;
   const nav::Continent* continent = served.world.FindContinent(place.continent);
   if (continent == nullptr) return place;
-  const nav::Snap snap = nav::SnapPlace(*continent, served.world.FrameOf(*continent), place);
+  const nav::Snap snap = served.SnapOf(*continent, place);
   if (snap.status != nav::WalkStatus::kOk) return place;
   nav::Place floor = place;
   floor.z_yards = snap.end.surface_z_yards;
@@ -222,8 +222,8 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
   const nav::Continent* continent = world.FindContinent(p->from.continent);
   if (store_ != nullptr && !forced && continent != nullptr && places_ok &&
       p->backend != BackendChoice::kNavMesh) {
-    p->from_snap = nav::SnapPlace(*continent, world.FrameOf(*continent), p->from);
-    p->to_snap = nav::SnapPlace(*continent, world.FrameOf(*continent), p->to);
+    p->from_snap = p->world->SurfaceOf(*continent, p->from);
+    p->to_snap = p->world->SurfaceOf(*continent, p->to);
     p->key = store::WalkKey{p->models.grid, store::MakeEndKey(p->from, KeySurface(*p->from_snap)),
                             store::MakeEndKey(p->to, KeySurface(*p->to_snap))};
   }
@@ -251,12 +251,12 @@ absl::StatusOr<bool> StoreFirstAnswerer::Lookup(const Prepared& p, nav::WalkAnsw
   if (!hit.ok() || !*hit) return hit;
   // Where the walk stood at its ends, as when it was walked: where the places snap, an end in a
   // pocket settled, at the usual floors for a walk found only there (read again: not kept).
+  const nav::Continent& c = *p.world->world.FindContinent(p.from.continent);
   const bool from_ok = p.from_snap->status == nav::WalkStatus::kOk;
   const bool to_ok = p.to_snap->status == nav::WalkStatus::kOk;
-  if (from_ok) out->from_end = p.from_snap->end;
-  if (to_ok) out->to_end = p.to_snap->end;
+  if (from_ok) out->from_end = nav::SnapOfSurface(c, *p.from_snap).end;
+  if (to_ok) out->to_end = nav::SnapOfSurface(c, *p.to_snap).end;
   if (from_ok && to_ok && (out->retried || out->from_end->region != out->to_end->region)) {
-    const nav::Continent& c = *p.world->world.FindContinent(p.from.continent);
     const nav::SettleOptions settle = nav::WalkOptions().settle;
     if (out->retried) {
       nav::UsualFloorEnds(c, p.frame, settle, p.from, p.to, &*out->from_end, &*out->to_end);
@@ -335,8 +335,8 @@ void StoreFirstAnswerer::AnswerBlockFromStore(const WalkPairs& pairs,
     std::sort(to_route->begin() + static_cast<std::ptrdiff_t>(first_routed), to_route->end());
   };
   KeyedPairs keyed = KeyPairs(
-      pairs, served.world,
-      served.MetricFor(pairs.profile, pairs.band)->On(pairs.from_continent).grid, to_route);
+      pairs, served, served.MetricFor(pairs.profile, pairs.band)->On(pairs.from_continent).grid,
+      to_route);
   // The answer cache first: what it holds needs no RocksDB read.
   const std::uint64_t cached =
       cache_ != nullptr ? AnswerFromCache(*cache_, pairs, &keyed, answered) : 0;
@@ -451,8 +451,8 @@ void StoreFirstAnswerer::AnswerMixedBlockFromStore(const WalkPairs& pairs,
     navmesh_keys.push_back(store::WalkKey{models.navmesh, store::MakeEndKey(from, nav::kInvalidId),
                                           store::MakeEndKey(to, nav::kInvalidId)});
     if (!hybrid) continue;
-    const nav::Snap from_snap = nav::SnapPlace(*continent, served.world.FrameOf(*continent), from);
-    const nav::Snap to_snap = nav::SnapPlace(*continent, served.world.FrameOf(*continent), to);
+    const nav::SurfaceSnap from_snap = served.SurfaceOf(*continent, from);
+    const nav::SurfaceSnap to_snap = served.SurfaceOf(*continent, to);
     grid_keys.push_back(store::WalkKey{models.grid, store::MakeEndKey(from, KeySurface(from_snap)),
                                        store::MakeEndKey(to, KeySurface(to_snap))});
   }

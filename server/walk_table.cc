@@ -22,12 +22,12 @@ struct PlaceSurfaces {
   nav::SurfaceId snapped = nav::kInvalidId;
   nav::SurfaceId settled = nav::kInvalidId;
 };
-PlaceSurfaces SurfacesOf(const nav::World& world, const nav::Continent& c,
+PlaceSurfaces SurfacesOf(const ServedWorld& served, const nav::Continent& c,
                          const walk::v1::Place& proto) {
   const nav::Place place = ToPlace(proto);
   if (place.continent != c.id) return {};
-  const nav::WorldFrame frame = world.FrameOf(c);
-  nav::Snap snap = nav::SnapPlace(c, frame, place);
+  const nav::WorldFrame frame = served.world.FrameOf(c);
+  nav::Snap snap = served.SnapOf(c, place);
   if (snap.status != nav::WalkStatus::kOk) return {};
   PlaceSurfaces surfaces{.snapped = snap.end.surface};
   if (nav::SettleEnd(c, frame.column_yards, nav::WalkOptions().settle, &snap.end))
@@ -96,7 +96,7 @@ void TableWork::BuildTable(nav::Searchers& searchers) const {
   targets.reserve(request_.targets_size());
   std::vector<nav::SurfaceId> settled;  // a target in a pocket is walked to where it settles
   for (const walk::v1::Place& t : request_.targets()) {
-    const PlaceSurfaces surfaces = SurfacesOf(w, *c, t);
+    const PlaceSurfaces surfaces = SurfacesOf(**world, *c, t);
     targets.push_back(surfaces.snapped);
     if (surfaces.settled != nav::kInvalidId) settled.push_back(surfaces.settled);
   }
@@ -116,7 +116,7 @@ std::unique_ptr<nav::AbstractTable::Row> TableWork::RowOf(
   if (table_ == nullptr) return nullptr;
   // A source in a pocket walks from where it settles (to every target outside its pocket).
   const PlaceSurfaces surfaces =
-      SurfacesOf(world_->world, table_->continent(), request_.sources(static_cast<int>(s)));
+      SurfacesOf(*world_, table_->continent(), request_.sources(static_cast<int>(s)));
   const nav::SurfaceId from =
       surfaces.settled != nav::kInvalidId ? surfaces.settled : surfaces.snapped;
   return from != nav::kInvalidId ? table_->RowOf(from, searchers.abstract.cell, walks) : nullptr;

@@ -165,6 +165,18 @@ void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
                    [](const nav::LegCache& cache) { return static_cast<double>(cache.misses()); });
                return hits + misses > 0 ? hits / (hits + misses) : 0.0;
              });
+  gauges.Add("walk_snap_cache_hit_ratio",
+             "Share of places the worlds' snap caches snapped without reading the grid, since "
+             "each world's load.",
+             [world_registry] {
+               double hits = 0.0, misses = 0.0;
+               for (const WorldStatus& w : world_registry->Snapshot()) {
+                 if (!w.served) continue;
+                 hits += static_cast<double>(w.served->snaps->hits());
+                 misses += static_cast<double>(w.served->snaps->misses());
+               }
+               return hits + misses > 0 ? hits / (hits + misses) : 0.0;
+             });
 }
 
 // How a world's exact fine-grid walks go: its jump grids, and its subgoal hierarchies.

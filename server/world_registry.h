@@ -30,6 +30,7 @@
 #include "nav/navmesh/navmesh.h"
 #include "nav/navmesh/navmesh_ground.h"
 #include "nav/navmesh/navmesh_walkers.h"
+#include "nav/query/snap_cache.h"
 #include "nav/search/jump_grid.h"
 #include "nav/travel/travel_network.h"
 #include "server/folder_stamp.h"
@@ -113,6 +114,9 @@ struct ServedWorld {
   std::shared_ptr<const nav::TravelNetwork> travel;
   std::string travel_error;
   std::string travel_source;
+  // The snaps of places asked before (nav/query/snap_cache.h): every snap walkd makes before a
+  // walk (keys, table places, trips' ends) goes through it.
+  std::unique_ptr<nav::SnapCache> snaps = std::make_unique<nav::SnapCache>();
 
   // True when the world has a grid (a world folder may hold a navmesh alone).
   bool has_grid() const { return !world.continents.empty(); }
@@ -124,6 +128,13 @@ struct ServedWorld {
 
   // The metric of `profile` in `band`, or nullptr when either is unknown.
   const MetricEntry* MetricFor(const std::string& profile, std::uint32_t band) const;
+  // nav::SnapPlace(continent, its frame, place) and nav::SnapSurface, through `snaps`.
+  nav::Snap SnapOf(const nav::Continent& continent, const nav::Place& place) const {
+    return snaps->SnapOf(continent, world.FrameOf(continent), place);
+  }
+  nav::SurfaceSnap SurfaceOf(const nav::Continent& continent, const nav::Place& place) const {
+    return snaps->SurfaceOf(continent, world.FrameOf(continent), place);
+  }
 };
 
 // What a reload did to one world.

@@ -17,22 +17,17 @@ End EndAt(const Continent& c, SurfaceId s) {
   return end;
 }
 
-Snap SnapPlace(const Continent& c, const WorldFrame& frame, const Place& place) {
-  Snap snap;
+SurfaceSnap SnapSurface(const Continent& c, const WorldFrame& frame, const Place& place) {
   const std::int64_t x = frame.ColumnX(place.x_yards);
   const std::int64_t y = frame.ColumnY(place.y_yards);
   if (!c.OnMap(x, y) ||
       c.TileAt(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)) == nullptr) {
-    snap.status = WalkStatus::kOffMap;
-    return snap;
+    return {.status = WalkStatus::kOffMap};
   }
   SurfaceId first, end;
   c.ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &end);
+  if (first == end) return {.status = WalkStatus::kNoSurface};
   SurfaceId chosen = kInvalidId;
-  if (first == end) {
-    snap.status = WalkStatus::kNoSurface;
-    return snap;
-  }
   if (place.z_yards.has_value()) {
     double best = kInfCost;
     for (SurfaceId s = first; s < end; ++s) {
@@ -48,7 +43,17 @@ Snap SnapPlace(const Continent& c, const WorldFrame& frame, const Place& place) 
     }
     if (chosen == kInvalidId) chosen = end - 1;
   }
-  snap.end = EndAt(c, chosen);
+  return {.status = WalkStatus::kOk, .surface = chosen};
+}
+
+Snap SnapPlace(const Continent& c, const WorldFrame& frame, const Place& place) {
+  return SnapOfSurface(c, SnapSurface(c, frame, place));
+}
+
+Snap SnapOfSurface(const Continent& c, const SurfaceSnap& surface) {
+  Snap snap;
+  snap.status = surface.status;
+  if (surface.status == WalkStatus::kOk) snap.end = EndAt(c, surface.surface);
   return snap;
 }
 

@@ -61,6 +61,7 @@ WALKD_METRICS = {
     "walk_grid_mapped_resident_bytes",
     "walk_leg_cache_bytes",
     "walk_leg_cache_hit_ratio",
+    "walk_snap_cache_hit_ratio",
     "walk_band_metric_bytes",
     "walk_band_metric_customizations_total",
     "walk_band_metric_evictions_total",

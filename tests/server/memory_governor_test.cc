@@ -41,15 +41,18 @@ TEST(MemoryGovernorTest, UnderTheTargetBandMetricsGetTheAnonymousRoomLeft) {
 }
 
 TEST(MemoryGovernorTest, GridPagesGoWhenTheNextLookWouldFindWalkdOver) {
-  // 1,900 MiB now, growing 100 MiB a look: still under, but not at the next look.
+  // 1,900 MiB now: another burst as large as the largest of late (the file-backed pages' growth
+  // between two looks) leaves walkd under the target at 100 MiB, not at 200 MiB.
   EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 700), 100 * kMiB, 1100 * kMiB, 0)
                    .release_grids);
   EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 700), 200 * kMiB, 1100 * kMiB, 0)
                   .release_grids);
   EXPECT_TRUE(
       DecideGovernorStep(TwoGigabytes(), Resident(1200, 900), 0, 1100 * kMiB, 0).release_grids);
-  // Nothing file-backed: nothing to hand back.
+  // Nothing file-backed, or too little to be worth faulting in again: nothing to hand back.
   EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 0), 0, 0, 0).release_grids);
+  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 32), 0, 0, 0).release_grids);
+  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 33), 0, 0, 0).release_grids);
 }
 
 TEST(MemoryGovernorTest, SearchBuffersAndBandMetricsGiveWayPastTheAnonymousCeiling) {
