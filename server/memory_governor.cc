@@ -18,7 +18,8 @@ namespace {
 // worlds' band metrics.
 constexpr auto kLookEvery = std::chrono::milliseconds(20);
 constexpr int kLooksPerRoom = 12;
-constexpr std::size_t kGrowthLooks = 500;  // the file-backed pages' growth over the last 10 s
+constexpr std::size_t kGrowthLooks = 50;   // the file-backed pages' growth over the last 1 s
+constexpr int kLooksBetweenReleases = 12;  // grids handed back at most about four times a second
 constexpr std::size_t kOtherRooms = 40;    // the other memory's least over the last 10 s
 constexpr int kRoomsBetweenRecalls = 20;   // buffers recalled at most every 5 s
 
@@ -71,7 +72,7 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
     std::deque<std::uint64_t> others;   // anonymous bytes besides band metrics, newest last
     std::deque<std::uint64_t> growths;  // what the file-backed bytes grew by at each look
     std::uint64_t last_file = 0, largest = 0;
-    int look = 0, since_recall = kRoomsBetweenRecalls;
+    int look = 0, since_recall = kRoomsBetweenRecalls, since_release = kLooksBetweenReleases;
     while (!stop.stop_requested()) {
       {
         std::unique_lock<std::mutex> lock(mu);
@@ -99,7 +100,10 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
       const GovernorStep step =
           DecideGovernorStep(options, now, *std::max_element(growths.begin(), growths.end()),
                              *std::min_element(others.begin(), others.end()), largest / 5 * 4);
-      if (step.release_grids) {
+      // Each hand-back costs the walks their hot pages again: at most four a second.
+      ++since_release;
+      if (step.release_grids && since_release >= kLooksBetweenReleases) {
+        since_release = 0;
         if (served.empty()) served = worlds->Snapshot();
         if (ReleaseGrids(served)) {
           last_file = ReadResidentBytes().file;

@@ -3,10 +3,12 @@
 // back what costs least to get again:
 //
 // - Mapped grid pages, when anonymous and file-backed pages together, plus the most the
-//   file-backed ones grew by between two looks over the last 10 s, pass the target (so the
+//   file-backed ones grew by between two looks over the last second, pass the target (so the
 //   next look still finds walkd under it while walks read the grid in bursts as large): every
 //   world's mapped image is handed back, and walks read the pages again from the page cache (a
-//   minor fault each 64 KB).
+//   minor fault each 64 KB). At most four times a second: each hand-back costs the walks their
+//   hot pages again (handing back at every look cost band 0 of the routes stage a fifth of its
+//   time where anonymous memory left the grids little room).
 // - The search threads' lazily mapped buffers, when anonymous memory passes the target less the
 //   grids' room: each searcher hands its pages back before its next search; at most every 5 s.
 // - Band metrics and patches (decided about four times a second, from the worlds' caches): each
