@@ -29,21 +29,11 @@ struct BuildMeshArgs {
   ContinentTarget target;
 };
 
-[[noreturn]] void Fail(const std::string& message) {
-  std::cerr << "walkgrid build-mesh: " << message << "\n";
-  throw CLI::RuntimeError(1);
-}
-
-std::string FileName(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 void RunBuildMesh(BuildMeshArgs& args) {
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
   absl::StatusOr<nav::TriangleMesh> mesh = nav::ReadObj(args.mesh_path);
-  if (!mesh.ok()) Fail(std::string(mesh.status().message()));
+  if (!mesh.ok()) FailCommand("build-mesh", std::string(mesh.status().message()));
   const double read_seconds = std::chrono::duration<double>(Clock::now() - started).count();
 
   nav::VoxelizeOptions& options = args.options;
@@ -67,9 +57,9 @@ void RunBuildMesh(BuildMeshArgs& args) {
   absl::StatusOr<nav::Continent> continent =
       nav::VoxelizeMesh(*mesh, options, id, width, height, &stats);
   if (counted) std::cerr << "\n";
-  if (!continent.ok()) Fail(std::string(continent.status().message()));
+  if (!continent.ok()) FailCommand("build-mesh", std::string(continent.status().message()));
 
-  const std::string name = FileName(args.mesh_path);
+  const std::string name = BaseName(args.mesh_path);
   nav::World built;
   built.column_yards = options.column_yards;
   continent->origin_column_x = origin_column_x;

@@ -27,6 +27,16 @@ void AddLayersCommand(CLI::App& app);        // walkgrid_layers.cc
 void AddNavMeshCommands(CLI::App& app);      // walkgrid_navmesh.cc: build-navmesh, import-navmesh
 void AddSamplePlacesCommand(CLI::App& app);  // walkgrid_places.cc
 
+// What every subcommand's output shares (walkgrid_commands.cc).
+// Prints `walkgrid COMMAND: message` on stderr and throws CLI::RuntimeError(code).
+[[noreturn]] void FailCommand(const std::string& command, const std::string& message, int code = 1);
+// Yards rounded to the millimetre, as walkgrid prints them.
+double RoundedYards(double yards);
+// The last part of a path (after its last '/'): the name a file is reported under.
+std::string BaseName(const std::string& path);
+// This process's peak resident set (VmHWM), bytes; 0 when /proc does not say.
+std::uint64_t PeakResidentBytes();
+
 // Adds --zones, --roads, --hubs and --lifts (ground layer files) to `cmd`, filling *files.
 void AddLayerOptions(CLI::App* cmd, nav::LayerFiles* files);  // walkgrid_layers.cc
 // Lays `files` on *world (nav::ApplyLayers: content id recomputed) and returns the report as a

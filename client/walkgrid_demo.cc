@@ -38,11 +38,6 @@ struct DemoArgs {
   ContinentTarget target;
 };
 
-[[noreturn]] void Fail(const std::string& message) {
-  std::cerr << "walkgrid demo: " << message << "\n";
-  throw CLI::RuntimeError(1);
-}
-
 // "WxH" (e.g. "2x2", "32x32") into its two sides; false when it is not that.
 bool ParseTiles(const std::string& text, std::uint32_t* w, std::uint32_t* h) {
   const std::size_t x = text.find_first_of("xX");
@@ -60,22 +55,6 @@ bool ParseTiles(const std::string& text, std::uint32_t* w, std::uint32_t* h) {
   return number(text.substr(0, x), w) && number(text.substr(x + 1), h);
 }
 
-// The peak resident set of this process (VmHWM), bytes; 0 when /proc does not say.
-std::uint64_t PeakResidentBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) {
-      std::uint64_t kib = 0;
-      for (char ch : line) {
-        if (ch >= '0' && ch <= '9') kib = kib * 10 + static_cast<std::uint64_t>(ch - '0');
-      }
-      return kib * 1024;
-    }
-  }
-  return 0;
-}
-
 nlohmann::ordered_json PointJson(const nav::DemoPoint& p, double column_yards) {
   nlohmann::ordered_json j;
   j["x_yards"] = p.x_yards(column_yards);
@@ -90,15 +69,15 @@ nlohmann::ordered_json BuildDemoNavMesh(const DemoArgs& args, const nav::DemoOpt
                                         const nav::World& world) {
   const auto started = std::chrono::steady_clock::now();
   absl::StatusOr<nav::TriangleMesh> mesh = nav::DemoWorldMesh(options);
-  if (!mesh.ok()) Fail(std::string(mesh.status().message()));
+  if (!mesh.ok()) FailCommand("demo", std::string(mesh.status().message()));
   nav::NavMeshBuildOptions build;
   build.connections = nav::LiftConnections(world, 0);
   absl::StatusOr<nav::NavMesh> navmesh = nav::BuildNavMesh(*mesh, build);
-  if (!navmesh.ok()) Fail(std::string(navmesh.status().message()));
+  if (!navmesh.ok()) FailCommand("demo", std::string(navmesh.status().message()));
   const nav::NavMeshFormat format =
       args.navmesh == "mmaps" ? nav::NavMeshFormat::kMmaps : nav::NavMeshFormat::kMset;
   if (absl::Status s = nav::SaveWorldNavMesh(*navmesh, args.out, format); !s.ok()) {
-    Fail(std::string(s.message()));
+    FailCommand("demo", std::string(s.message()));
   }
   nlohmann::ordered_json j;
   j["format"] = nav::NavMeshFormatName(format);
@@ -113,16 +92,16 @@ nlohmann::ordered_json BuildDemoNavMesh(const DemoArgs& args, const nav::DemoOpt
 void RunDemo(const DemoArgs& args) {
   using Clock = std::chrono::steady_clock;
   if (!args.navmesh.empty() && args.target.id.has_value()) {
-    Fail("--navmesh builds a one-continent world's navmesh: not with --continent");
+    FailCommand("demo", "--navmesh builds a one-continent world's navmesh: not with --continent");
   }
   nav::DemoOptions options;
   options.seed = args.seed;
   if (!ParseTiles(args.tiles, &options.tiles_x, &options.tiles_y)) {
-    Fail("--tiles must be WxH, e.g. 2x2 (got \"" + args.tiles + "\")");
+    FailCommand("demo", "--tiles must be WxH, e.g. 2x2 (got \"" + args.tiles + "\")");
   }
   if (options.tiles_x < 1 || options.tiles_y < 1 || options.tiles_x > 256 ||
       options.tiles_y > 256) {
-    Fail("--tiles: each side must be 1 to 256 (got " + args.tiles + ")");
+    FailCommand("demo", "--tiles: each side must be 1 to 256 (got " + args.tiles + ")");
   }
 
   // A tile counter on stderr when someone watches.
@@ -138,7 +117,7 @@ void RunDemo(const DemoArgs& args) {
   nav::VoxelizeStats stats;
   absl::StatusOr<nav::World> world = nav::GenerateDemoWorld(options, &stats);
   if (counted) std::cerr << "\n";
-  if (!world.ok()) Fail(std::string(world.status().message()));
+  if (!world.ok()) FailCommand("demo", std::string(world.status().message()));
   const double build_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   // Layers replace what the generator laid for them, before the world is saved.
   const std::string layers = args.layers.empty() ? "" : LayWorld(args.layers, &*world, "demo");
@@ -152,7 +131,7 @@ void RunDemo(const DemoArgs& args) {
   // --continent, only into a folder without one (a network over several continents is the
   // planner's own file), its nodes on that continent.
   absl::StatusOr<nav::TravelNetwork> travel = nav::DemoTravel(options, *world);
-  if (!travel.ok()) Fail(std::string(travel.status().message()));
+  if (!travel.ok()) FailCommand("demo", std::string(travel.status().message()));
   const std::string travel_path = (std::filesystem::path(args.out) / nav::kTravelFileName).string();
   const bool write_travel = !args.target.id.has_value() || !std::filesystem::exists(travel_path);
   const std::uint32_t id = args.target.id.value_or(0);
@@ -164,7 +143,7 @@ void RunDemo(const DemoArgs& args) {
   if (write_travel) {
     std::ofstream out(travel_path, std::ios::trunc);
     out << nav::TravelText(*travel);
-    if (!out.flush()) Fail("cannot write " + travel_path);
+    if (!out.flush()) FailCommand("demo", "cannot write " + travel_path);
   }
 
   nlohmann::ordered_json navmesh_line;
@@ -201,7 +180,7 @@ void RunDemo(const DemoArgs& args) {
   line["peak_resident_bytes"] = PeakResidentBytes();
   if (args.landmarks) {
     absl::StatusOr<nav::DemoLandmarks> l = nav::FindLandmarks(options);
-    if (!l.ok()) Fail(std::string(l.status().message()));
+    if (!l.ok()) FailCommand("demo", std::string(l.status().message()));
     const double cy = world->column_yards;
     nlohmann::ordered_json marks;
     marks["town_a"] = PointJson(l->town_a, cy);

@@ -30,16 +30,6 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Peak resident memory of this process, bytes (Linux: VmHWM).
-std::uint64_t PeakResidentBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  }
-  return 0;
-}
-
 // A progress bar on a terminal, a line per tenth otherwise.
 std::function<void(std::uint64_t, std::uint64_t)> ProgressPrinter(const std::string& what) {
   const bool terminal = isatty(STDERR_FILENO) != 0;

@@ -47,11 +47,6 @@ struct GridcolQuery {
   double z_hi = std::numeric_limits<double>::infinity();
 };
 
-[[noreturn]] void Refuse(const std::string& message, int code = 2) {
-  std::cerr << "walkgrid gridcol: " << message << "\n";
-  throw CLI::RuntimeError(code);
-}
-
 // "A,B" into two finite numbers; false when it is not that.
 bool ParsePair(const std::string& text, double* a, double* b) {
   const std::size_t comma = text.find(',');
@@ -73,8 +68,6 @@ std::string Fixed(double v, int decimals = 2) {
 }
 
 // A height or distance as JSON, to the millimetre (the grid stores floats).
-double Rounded(double yards) { return std::round(yards * 1000.0) / 1000.0; }
-
 std::vector<std::string> FlagNames(std::uint8_t flags) {
   static constexpr std::pair<std::uint8_t, const char*> kNames[] = {
       {nav::kFlagTerrain, "terrain"}, {nav::kFlagBuilding, "building"},
@@ -126,9 +119,9 @@ nlohmann::ordered_json SurfaceJson(const nav::World& world, const nav::Continent
                                    nav::SurfaceId s) {
   nlohmann::ordered_json j;
   j["level"] = c.level[s];
-  j["height_yards"] = Rounded(c.height_yards[s]);
+  j["height_yards"] = RoundedYards(c.height_yards[s]);
   j["headroom_yards"] = std::isfinite(c.headroom_yards[s])
-                            ? nlohmann::ordered_json(Rounded(c.headroom_yards[s]))
+                            ? nlohmann::ordered_json(RoundedYards(c.headroom_yards[s]))
                             : nlohmann::ordered_json(nullptr);
   j["flags"] = FlagNames(c.flags[s]);
   const std::optional<double> slope = SlopeDegrees(c, world.column_yards, s);
@@ -147,8 +140,8 @@ nlohmann::ordered_json SurfaceJson(const nav::World& world, const nav::Continent
     c.LiftsFrom(s, &first, &end);
     for (const nav::LiftRide* ride = first; ride != end; ++ride) {
       j["lifts"].push_back({{"to_level", c.level[ride->to]},
-                            {"to_height_yards", Rounded(c.height_yards[ride->to])},
-                            {"shaft_yards", Rounded(ride->shaft_yards)}});
+                            {"to_height_yards", RoundedYards(c.height_yards[ride->to])},
+                            {"shaft_yards", RoundedYards(ride->shaft_yards)}});
     }
   }
   j["region"] = c.region[s];
@@ -174,7 +167,7 @@ nlohmann::ordered_json ColumnJson(const nav::World& world, const nav::Continent&
   nlohmann::ordered_json j;
   j["column"] = {frame.FrameColumnX(x), frame.FrameColumnY(y)};
   j["grid_column"] = {x, y};
-  j["centre"] = {Rounded(frame.CentreX(x)), Rounded(frame.CentreY(y))};
+  j["centre"] = {RoundedYards(frame.CentreX(x)), RoundedYards(frame.CentreY(y))};
   const nav::Snap usual = SnapColumn(world, c, x, y, std::nullopt);
   j["usual_level"] = usual.status == nav::WalkStatus::kOk ? nlohmann::ordered_json(usual.end.level)
                                                           : nlohmann::ordered_json();
@@ -242,38 +235,45 @@ GridcolQuery Validate(const GridcolArgs& args, const nav::World& world,
                       const nav::Continent** continent) {
   GridcolQuery query;
   if (!ParsePair(args.at, &query.x_yards, &query.y_yards)) {
-    Refuse("X,Y: '" + args.at + "' is not two numbers (yards in the world's frame, e.g. 12.5,-40)");
+    FailCommand(
+        "gridcol",
+        "X,Y: '" + args.at + "' is not two numbers (yards in the world's frame, e.g. 12.5,-40)", 2);
   }
   if (args.radius < 0 || args.radius > kMaxRadius) {
-    Refuse("--radius: must be 0 to " + std::to_string(kMaxRadius) + " columns (got " +
-           std::to_string(args.radius) + ")");
+    FailCommand("gridcol",
+                "--radius: must be 0 to " + std::to_string(kMaxRadius) + " columns (got " +
+                    std::to_string(args.radius) + ")",
+                2);
   }
   if (!args.z_range.empty()) {
     if (!ParsePair(args.z_range, &query.z_lo, &query.z_hi) || query.z_lo > query.z_hi) {
-      Refuse("--z: '" + args.z_range + "' is not LO,HI with LO <= HI (yards)");
+      FailCommand("gridcol", "--z: '" + args.z_range + "' is not LO,HI with LO <= HI (yards)", 2);
     }
   }
   *continent = world.FindContinent(args.continent);
   if (*continent == nullptr) {
-    Refuse("--continent: the world has no continent " + std::to_string(args.continent));
+    FailCommand("gridcol",
+                "--continent: the world has no continent " + std::to_string(args.continent), 2);
   }
   const nav::WorldFrame frame = world.FrameOf(**continent);
   const std::int64_t x = frame.ColumnX(query.x_yards), y = frame.ColumnY(query.y_yards);
   if (!(*continent)->OnMap(x, y)) {
     const nav::Continent& c = **continent;
-    Refuse("X,Y: " + args.at + " is off the map: continent " + std::to_string(c.id) + " spans x " +
-           Fixed(frame.FrameX(0.0)) + " to " +
-           Fixed(frame.FrameX(c.width_columns * world.column_yards)) + ", y " +
-           Fixed(frame.FrameY(0.0)) + " to " +
-           Fixed(frame.FrameY(c.height_columns * world.column_yards)) +
-           " yards in the world's frame");
+    FailCommand("gridcol",
+                "X,Y: " + args.at + " is off the map: continent " + std::to_string(c.id) +
+                    " spans x " + Fixed(frame.FrameX(0.0)) + " to " +
+                    Fixed(frame.FrameX(c.width_columns * world.column_yards)) + ", y " +
+                    Fixed(frame.FrameY(0.0)) + " to " +
+                    Fixed(frame.FrameY(c.height_columns * world.column_yards)) +
+                    " yards in the world's frame",
+                2);
   }
   return query;
 }
 
 void RunGridcol(const GridcolArgs& args) {
   absl::StatusOr<nav::LoadedWorld> loaded = nav::LoadWorld(args.dir);
-  if (!loaded.ok()) Refuse(std::string(loaded.status().message()), 1);
+  if (!loaded.ok()) FailCommand("gridcol", std::string(loaded.status().message()), 1);
   const nav::World& world = loaded->world;
   const nav::Continent* c = nullptr;
   const GridcolQuery query = Validate(args, world, &c);

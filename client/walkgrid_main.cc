@@ -21,11 +21,6 @@ int Fail(const std::string& message) {
   return 1;
 }
 
-std::string MapName(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 int ImportMovingAi(const std::string& map_path, const std::string& out,
                    const walk::nav::LayerFiles& layer_files,
                    const walk::client::ContinentTarget& target) {
@@ -35,7 +30,7 @@ int ImportMovingAi(const std::string& map_path, const std::string& out,
   if (!built.ok()) return Fail(std::string(built.status().message()));
   const std::uint32_t id = target.id.value_or(0);
   built->continents[0].id = id;
-  built->continents[0].source = "movingai:" + MapName(map_path);
+  built->continents[0].source = "movingai:" + walk::client::BaseName(map_path);
   walk::nav::AssignContentIds(*built);
   const std::string layers =
       layer_files.empty() ? "" : walk::client::LayWorld(layer_files, &*built, "import-movingai");

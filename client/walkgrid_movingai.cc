@@ -49,11 +49,6 @@ double Microseconds(Clock::time_point since) {
   return std::chrono::duration<double, std::micro>(Clock::now() - since).count();
 }
 
-std::string FileName(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // What one run tallies.
 struct Tally {
   std::uint64_t matched = 0, mismatched = 0, unreachable = 0, disagreements = 0;
@@ -314,7 +309,7 @@ int Run(const CheckOptions& o) {
   TimeJumpPointsAfter(jps_pending, o.verbose, &w, &t);
 
   nlohmann::ordered_json line;
-  line["map"] = FileName(o.map_path);
+  line["map"] = BaseName(o.map_path);
   line["scenarios"] = file->scenarios.size();
   line["matched"] = t.matched;
   line["mismatched"] = t.mismatched;

@@ -38,11 +38,6 @@ struct NavMeshArgs {
   nav::ContinentId Continent() const { return continent.value_or(map); }
 };
 
-[[noreturn]] void Fail(const std::string& command, const std::string& message) {
-  std::cerr << "walkgrid " << command << ": " << message << "\n";
-  throw CLI::RuntimeError(1);
-}
-
 void PrintLine(const std::string& command, const NavMeshArgs& args, nav::NavMeshFormat format,
                const nav::NavMesh& navmesh, double seconds) {
   const std::string& input = args.input;
@@ -65,21 +60,21 @@ void PrintLine(const std::string& command, const NavMeshArgs& args, nav::NavMesh
 void RunBuild(NavMeshArgs& args) {
   const auto started = Clock::now();
   absl::StatusOr<nav::TriangleMesh> mesh = nav::ReadObj(args.input);
-  if (!mesh.ok()) Fail("build-navmesh", std::string(mesh.status().message()));
+  if (!mesh.ok()) FailCommand("build-navmesh", std::string(mesh.status().message()));
   // Beside a grid, the grid's lift rides become off-mesh connections.
   if (nav::HasGrid(args.out)) {
     absl::StatusOr<nav::LoadedWorld> grid = nav::LoadWorld(args.out);
-    if (!grid.ok()) Fail("build-navmesh", std::string(grid.status().message()));
+    if (!grid.ok()) FailCommand("build-navmesh", std::string(grid.status().message()));
     args.options.connections = nav::LiftConnections(grid->world, args.Continent());
   }
   absl::StatusOr<nav::NavMesh> navmesh = nav::BuildNavMesh(*mesh, args.options);
-  if (!navmesh.ok()) Fail("build-navmesh", std::string(navmesh.status().message()));
+  if (!navmesh.ok()) FailCommand("build-navmesh", std::string(navmesh.status().message()));
   const nav::NavMeshFormat format =
       args.format == "mmaps" ? nav::NavMeshFormat::kMmaps : nav::NavMeshFormat::kMset;
   if (absl::Status s =
           nav::SaveWorldNavMesh(*navmesh, args.out, format, args.Continent(), args.map);
       !s.ok()) {
-    Fail("build-navmesh", std::string(s.message()));
+    FailCommand("build-navmesh", std::string(s.message()));
   }
   PrintLine("build-navmesh", args, format, *navmesh,
             std::chrono::duration<double>(Clock::now() - started).count());
@@ -91,18 +86,19 @@ void RunImport(NavMeshArgs& args) {
   const auto started = Clock::now();
   nav::NavMeshFormat format = nav::NavMeshFormat::kMset;
   absl::StatusOr<nav::NavMesh> navmesh = nav::ReadNavMesh(args.input, &format, args.from_map);
-  if (!navmesh.ok()) Fail("import-navmesh", std::string(navmesh.status().message()));
+  if (!navmesh.ok()) FailCommand("import-navmesh", std::string(navmesh.status().message()));
   if (absl::Status s =
           nav::SaveWorldNavMesh(*navmesh, args.out, format, args.Continent(), args.map);
       !s.ok()) {
-    Fail("import-navmesh", std::string(s.message()));
+    FailCommand("import-navmesh", std::string(s.message()));
   }
   absl::StatusOr<std::optional<nav::NavMesh>> copy = nav::LoadWorldNavMesh(
       args.out, nullptr,
       format == nav::NavMeshFormat::kMmaps ? std::optional<std::uint32_t>(args.map) : std::nullopt);
-  if (!copy.ok()) Fail("import-navmesh", std::string(copy.status().message()));
+  if (!copy.ok()) FailCommand("import-navmesh", std::string(copy.status().message()));
   if (!copy->has_value() || (*copy)->content_hash() != navmesh->content_hash()) {
-    Fail("import-navmesh", args.out + ": the copy does not read back as the navmesh imported");
+    FailCommand("import-navmesh",
+                args.out + ": the copy does not read back as the navmesh imported");
   }
   PrintLine("import-navmesh", args, format, *navmesh,
             std::chrono::duration<double>(Clock::now() - started).count());

@@ -37,19 +37,12 @@ struct SnapcheckArgs {
   std::uint32_t mismatches = 20;
 };
 
-[[noreturn]] void Refuse(const std::string& message, int code) {
-  std::cerr << "walkgrid snapcheck: " << message << "\n";
-  throw CLI::RuntimeError(code);
-}
-
-double Rounded(double yards) { return std::round(yards * 1000.0) / 1000.0; }
-
 // Reads `walkgrid trailfollow`'s lines in step with the trail: the floor each position was
 // followed at.
 class FollowFile {
  public:
   explicit FollowFile(const std::string& path) : path_(path), in_(path) {
-    if (!in_) Refuse("--follow: cannot read " + path, 1);
+    if (!in_) FailCommand("snapcheck", "--follow: cannot read " + path, 1);
   }
 
   // The surface the follow file puts `position` (at grid column x, y) on, or kInvalidId.
@@ -58,14 +51,17 @@ class FollowFile {
     nlohmann::json line = ReadLine();
     const std::string where = "--follow " + path_ + " line " + std::to_string(line_number_);
     if (!line.contains("index") || line["index"] != p.index) {
-      Refuse(where + ": index: expected position " + std::to_string(p.index) + " of the trail", 2);
+      FailCommand("snapcheck",
+                  where + ": index: expected position " + std::to_string(p.index) + " of the trail",
+                  2);
     }
     const nav::WorldFrame frame = world.FrameOf(c);
     const nlohmann::json column = {frame.FrameColumnX(x), frame.FrameColumnY(y)};
     if (line.value("column", nlohmann::json()) != column) {
-      Refuse(where + ": column: " + line.value("column", nlohmann::json()).dump() +
-                 " is not the trail's " + column.dump() + " (another trail or world?)",
-             2);
+      FailCommand("snapcheck",
+                  where + ": column: " + line.value("column", nlohmann::json()).dump() +
+                      " is not the trail's " + column.dump() + " (another trail or world?)",
+                  2);
     }
     const nlohmann::json level = line.value("level", nlohmann::json());
     if (level.is_null()) return nav::kInvalidId;
@@ -74,7 +70,8 @@ class FollowFile {
       c.ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &end);
     }
     if (!level.is_number_unsigned() || level.get<std::uint64_t>() >= end - first) {
-      Refuse(where + ": level: " + level.dump() + " is not a floor of that column", 2);
+      FailCommand("snapcheck",
+                  where + ": level: " + level.dump() + " is not a floor of that column", 2);
     }
     return first + level.get<nav::SurfaceId>();
   }
@@ -88,12 +85,14 @@ class FollowFile {
       if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
       nlohmann::json line = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
       if (!line.is_object()) {
-        Refuse("--follow " + path_ + " line " + std::to_string(line_number_) + ": not JSON", 2);
+        FailCommand("snapcheck",
+                    "--follow " + path_ + " line " + std::to_string(line_number_) + ": not JSON",
+                    2);
       }
       if (line.contains("summary")) continue;
       return line;
     }
-    Refuse("--follow " + path_ + ": ends before the trail does", 2);
+    FailCommand("snapcheck", "--follow " + path_ + ": ends before the trail does", 2);
   }
 
   std::string path_;
@@ -107,7 +106,7 @@ struct Counts {
 };
 
 nlohmann::ordered_json FloorJson(const nav::Continent& c, nav::SurfaceId s) {
-  return {{"level", c.level[s]}, {"height_yards", Rounded(c.height_yards[s])}};
+  return {{"level", c.level[s]}, {"height_yards", RoundedYards(c.height_yards[s])}};
 }
 
 nlohmann::ordered_json MismatchJson(const nav::World& world, const nav::Continent& c,
@@ -129,14 +128,15 @@ nlohmann::ordered_json MismatchJson(const nav::World& world, const nav::Continen
 
 void RunSnapcheck(const SnapcheckArgs& args) {
   absl::StatusOr<nav::LoadedWorld> loaded = nav::LoadWorld(args.dir);
-  if (!loaded.ok()) Refuse(std::string(loaded.status().message()), 1);
+  if (!loaded.ok()) FailCommand("snapcheck", std::string(loaded.status().message()), 1);
   const nav::World& world = loaded->world;
   const nav::Continent* c = world.FindContinent(args.continent);
   if (c == nullptr) {
-    Refuse("--continent: the world has no continent " + std::to_string(args.continent), 2);
+    FailCommand("snapcheck",
+                "--continent: the world has no continent " + std::to_string(args.continent), 2);
   }
   std::ifstream trail_in(args.trail);
-  if (!trail_in) Refuse("--trail: cannot read " + args.trail, 1);
+  if (!trail_in) FailCommand("snapcheck", "--trail: cannot read " + args.trail, 1);
   TrailReader reader(trail_in, "--trail " + args.trail);
   std::unique_ptr<FollowFile> follow_file;
   if (!args.follow.empty()) follow_file = std::make_unique<FollowFile>(args.follow);
@@ -146,7 +146,7 @@ void RunSnapcheck(const SnapcheckArgs& args) {
   Counts n;
   while (true) {
     absl::StatusOr<std::optional<TrailPosition>> next = reader.Next();
-    if (!next.ok()) Refuse(std::string(next.status().message()), 2);
+    if (!next.ok()) FailCommand("snapcheck", std::string(next.status().message()), 2);
     if (!next->has_value()) break;
     const TrailPosition& p = **next;
     const std::int64_t x = frame.ColumnX(p.x_yards), y = frame.ColumnY(p.y_yards);
@@ -183,7 +183,7 @@ void RunSnapcheck(const SnapcheckArgs& args) {
   summary["by_follow"] = n.by_follow;
   const std::uint64_t compared = n.same_floor + n.other_floor;
   summary["other_floor_share"] =
-      compared == 0 ? 0.0 : Rounded(static_cast<double>(n.other_floor) / compared);
+      compared == 0 ? 0.0 : RoundedYards(static_cast<double>(n.other_floor) / compared);
   std::cout << nlohmann::ordered_json{{"summary", summary}}.dump() << std::endl;
 }
 

@@ -32,13 +32,6 @@ struct TrailfollowArgs {
   std::uint32_t continent = 0;
 };
 
-[[noreturn]] void Refuse(const std::string& message, int code) {
-  std::cerr << "walkgrid trailfollow: " << message << "\n";
-  throw CLI::RuntimeError(code);
-}
-
-double Rounded(double yards) { return std::round(yards * 1000.0) / 1000.0; }
-
 // What the column a break could not enter holds: its surfaces' levels and heights.
 nlohmann::ordered_json ColumnHolds(const nav::Continent& c, std::int64_t x, std::int64_t y) {
   nlohmann::ordered_json holds = nlohmann::ordered_json::array();
@@ -46,7 +39,7 @@ nlohmann::ordered_json ColumnHolds(const nav::Continent& c, std::int64_t x, std:
   nav::SurfaceId first, end;
   c.ColumnSurfaces(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), &first, &end);
   for (nav::SurfaceId s = first; s < end; ++s) {
-    holds.push_back({{"level", c.level[s]}, {"height_yards", Rounded(c.height_yards[s])}});
+    holds.push_back({{"level", c.level[s]}, {"height_yards", RoundedYards(c.height_yards[s])}});
   }
   return holds;
 }
@@ -63,7 +56,7 @@ nlohmann::ordered_json PositionJson(const nav::World& world, const nav::Continen
   j["status"] = FollowStatusName(f.status);
   if (f.surface != nav::kInvalidId) {
     j["level"] = c.level[f.surface];
-    j["height_yards"] = Rounded(c.height_yards[f.surface]);
+    j["height_yards"] = RoundedYards(c.height_yards[f.surface]);
   } else {
     j["level"] = nullptr;
     j["height_yards"] = nullptr;
@@ -74,7 +67,7 @@ nlohmann::ordered_json PositionJson(const nav::World& world, const nav::Continen
     nlohmann::ordered_json at;
     at["from_column"] = {frame.FrameColumnX(b.from_column_x), frame.FrameColumnY(b.from_column_y)};
     at["from_level"] = c.level[b.from];
-    at["from_height_yards"] = Rounded(c.height_yards[b.from]);
+    at["from_height_yards"] = RoundedYards(c.height_yards[b.from]);
     at["to_column"] = {frame.FrameColumnX(b.to_column_x), frame.FrameColumnY(b.to_column_y)};
     at["to_off_map"] = !c.OnMap(b.to_column_x, b.to_column_y);
     at["to_holds"] = ColumnHolds(c, b.to_column_x, b.to_column_y);
@@ -85,11 +78,12 @@ nlohmann::ordered_json PositionJson(const nav::World& world, const nav::Continen
 
 void RunTrailfollow(const TrailfollowArgs& args) {
   absl::StatusOr<nav::LoadedWorld> loaded = nav::LoadWorld(args.dir);
-  if (!loaded.ok()) Refuse(std::string(loaded.status().message()), 1);
+  if (!loaded.ok()) FailCommand("trailfollow", std::string(loaded.status().message()), 1);
   const nav::World& world = loaded->world;
   const nav::Continent* c = world.FindContinent(args.continent);
   if (c == nullptr) {
-    Refuse("--continent: the world has no continent " + std::to_string(args.continent), 2);
+    FailCommand("trailfollow",
+                "--continent: the world has no continent " + std::to_string(args.continent), 2);
   }
   TrailReader reader(std::cin, "trail");
   TrailFollower follower(world, *c);
@@ -100,7 +94,7 @@ void RunTrailfollow(const TrailfollowArgs& args) {
     absl::StatusOr<std::optional<TrailPosition>> next = reader.Next();
     if (!next.ok()) {
       progress.Finish();
-      Refuse(std::string(next.status().message()), 2);
+      FailCommand("trailfollow", std::string(next.status().message()), 2);
     }
     if (!next->has_value()) break;
     const TrailPosition& p = **next;

@@ -7,8 +7,6 @@
 namespace walk::nav {
 namespace {
 
-constexpr double kSqrt2 = 1.41421356237309504880;
-
 // Reads one byte of every cache line of `count` elements from `first` on. Real loads, not
 // prefetch instructions: a cell's few thousand lines asked for at once outrun the prefetches the
 // core keeps in flight and most are dropped, where independent loads wait their turn in the

@@ -5,16 +5,9 @@
 #include <utility>
 
 #include "nav/cch/cch_metric.h"
+#include "nav/cch/uninitialized_vector.h"
 
 namespace walk::nav {
-namespace {
-
-template <typename Vector>
-std::uint64_t Bytes(const Vector& v) {
-  return v.capacity() * sizeof(typename Vector::value_type);
-}
-
-}  // namespace
 
 Cch::Cch(std::uint32_t node_count, const std::vector<std::uint32_t>& order,
          const std::vector<std::uint32_t>& tails, const std::vector<std::uint32_t>& heads)
@@ -146,9 +139,10 @@ std::uint32_t Cch::FindArc(std::uint32_t lower, std::uint32_t upper) const {
 }
 
 std::uint64_t Cch::MemoryBytes() const {
-  return sizeof(*this) + Bytes(order_) + Bytes(rank_) + Bytes(parent_) + Bytes(first_out_) +
-         Bytes(head_) + Bytes(input_slot_) + Bytes(down_first_) + Bytes(down_arc_) +
-         Bytes(down_tail_) + Bytes(lower_input_first_) + Bytes(lower_input_);
+  return sizeof(*this) + CapacityBytes(order_) + CapacityBytes(rank_) + CapacityBytes(parent_) +
+         CapacityBytes(first_out_) + CapacityBytes(head_) + CapacityBytes(input_slot_) +
+         CapacityBytes(down_first_) + CapacityBytes(down_arc_) + CapacityBytes(down_tail_) +
+         CapacityBytes(lower_input_first_) + CapacityBytes(lower_input_);
 }
 
 }  // namespace walk::nav

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "nav/cch/cch_triangle_row.h"
+#include "nav/cch/uninitialized_vector.h"
 
 namespace walk::nav {
 namespace {
@@ -13,11 +14,6 @@ namespace {
 // Customization prefetches this many rows of triangles ahead: each row starts at a lower rank
 // far away in memory, and waiting for each row's first lines would stall the work.
 constexpr std::uint32_t kPrefetchRows = 6;
-
-template <typename Vector>
-std::uint64_t Bytes(const Vector& v) {
-  return v.capacity() * sizeof(typename Vector::value_type);
-}
 
 // How rank a's steps are laid out: its first named_inputs inputs have steps 254 down, and its
 // down list, counted from its end, in blocks of `block` entries, steps 1 up (a triangle's step
@@ -472,12 +468,13 @@ std::uint64_t CchMetric::kept_count() const {
 std::uint64_t CchMetric::MemoryBytes() const {
   std::uint64_t kept = 0;
   for (std::uint32_t d = 0; d < 2; ++d) {
-    kept +=
-        Bytes(kept_first_[d]) + Bytes(kept_head_[d]) + Bytes(kept_weight_[d]) + Bytes(kept_arc_[d]);
+    kept += CapacityBytes(kept_first_[d]) + CapacityBytes(kept_head_[d]) +
+            CapacityBytes(kept_weight_[d]) + CapacityBytes(kept_arc_[d]);
   }
-  return sizeof(*this) + Bytes(weight_[0]) + Bytes(weight_[1]) + Bytes(narrow_[0]) +
-         Bytes(narrow_[1]) + Bytes(via_[0]) + Bytes(via_[1]) + Bytes(step_[0]) + Bytes(step_[1]) +
-         Bytes(far_input_) + kept;
+  return sizeof(*this) + CapacityBytes(weight_[0]) + CapacityBytes(weight_[1]) +
+         CapacityBytes(narrow_[0]) + CapacityBytes(narrow_[1]) + CapacityBytes(via_[0]) +
+         CapacityBytes(via_[1]) + CapacityBytes(step_[0]) + CapacityBytes(step_[1]) +
+         CapacityBytes(far_input_) + kept;
 }
 
 }  // namespace walk::nav

@@ -7,16 +7,9 @@
 #include <queue>
 
 #include "absl/container/flat_hash_map.h"
+#include "nav/cch/uninitialized_vector.h"
 
 namespace walk::nav {
-namespace {
-
-template <typename Vector>
-std::uint64_t Bytes(const Vector& v) {
-  return v.capacity() * sizeof(typename Vector::value_type);
-}
-
-}  // namespace
 
 // Makes one patch: the ranks touched so far, each a copy of its arcs from the base, in the order
 // they were first touched; the ranks with lowered arcs not yet pushed up, in a min-heap.
@@ -200,8 +193,9 @@ CchStep CchMetricPatch::StepOf(const CchMetric& base, std::uint32_t slot,
 }
 
 std::uint64_t CchMetricPatch::MemoryBytes() const {
-  return sizeof(*this) + Bytes(rank_) + Bytes(first_arc_) + Bytes(first_) + Bytes(weight_[0]) +
-         Bytes(weight_[1]) + Bytes(via_[0]) + Bytes(via_[1]);
+  return sizeof(*this) + CapacityBytes(rank_) + CapacityBytes(first_arc_) + CapacityBytes(first_) +
+         CapacityBytes(weight_[0]) + CapacityBytes(weight_[1]) + CapacityBytes(via_[0]) +
+         CapacityBytes(via_[1]);
 }
 
 }  // namespace walk::nav

@@ -2,6 +2,7 @@
 // to fill should touch first.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <utility>
@@ -32,5 +33,11 @@ struct UninitializedAllocator : std::allocator<T> {
 };
 template <typename T>
 using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
+
+// The bytes a vector's storage takes (its capacity), as MemoryBytes() counts them.
+template <typename Vector>
+std::uint64_t CapacityBytes(const Vector& v) {
+  return v.capacity() * sizeof(typename Vector::value_type);
+}
 
 }  // namespace walk::nav

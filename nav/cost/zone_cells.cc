@@ -7,11 +7,6 @@
 #include "nav/grid/checked_floor.h"
 
 namespace walk::nav {
-namespace {
-
-constexpr double kSqrt2 = 1.41421356237309504880;
-
-}  // namespace
 
 std::vector<ZoneCell> ZoneCellsOf(const Continent& c, const WorldFrame& frame, double smoothing,
                                   const std::vector<PathStep>& steps) {

@@ -4,11 +4,6 @@
 #include <cmath>
 
 namespace walk::nav {
-namespace {
-
-constexpr double kSqrt2 = 1.41421356237309504880;
-
-}  // namespace
 
 PieceCost PriceSteps(const Continent& c, double column_yards, const Metric& base,
                      const std::vector<PathStep>& steps) {

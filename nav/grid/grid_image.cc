@@ -271,7 +271,7 @@ const Mapping* MappingOf(const World& world) {
   return nullptr;
 }
 
-absl::Status Damaged(const std::string& path, const std::string& what) {
+absl::Status ImageDamaged(const std::string& path, const std::string& what) {
   return absl::DataLossError(absl::StrCat(path, ": damaged grid image: ", what));
 }
 
@@ -346,12 +346,12 @@ absl::StatusOr<LoadedWorld> MapGridImage(const std::string& path, const GridStam
     if (address != MAP_FAILED) mapping->address = address;
   }
   close(fd);
-  if (mapping->address == nullptr) return Damaged(path, "cannot map it");
+  if (mapping->address == nullptr) return ImageDamaged(path, "cannot map it");
   const char* base = static_cast<const char*>(mapping->address);
   ImageHeader header;
   std::memcpy(&header, base, sizeof header);
   if (std::memcmp(header.magic, kImageMagic, sizeof kImageMagic) != 0) {
-    return Damaged(path, "bad magic");
+    return ImageDamaged(path, "bad magic");
   }
   if (header.version != kGridImageVersion || !(header.stamp == stamp)) {
     return absl::FailedPreconditionError(
@@ -361,19 +361,20 @@ absl::StatusOr<LoadedWorld> MapGridImage(const std::string& path, const GridStam
       header.data_offset < sizeof header + header.skeleton_bytes ||
       header.data_offset > mapping->bytes ||
       header.data_bytes > mapping->bytes - header.data_offset) {
-    return Damaged(path, "its parts overrun the file");
+    return ImageDamaged(path, "its parts overrun the file");
   }
   LoadedWorld loaded;
   SkeletonReader reader(base + sizeof header, header.skeleton_bytes, mapping,
                         base + header.data_offset, header.data_bytes, &loaded.source);
   VisitWorldFields(loaded.world, reader);
   VisitDerived(loaded.world, reader);
-  if (!reader.ok() || !reader.at_end()) return Damaged(path, "a count or offset is out of bounds");
+  if (!reader.ok() || !reader.at_end())
+    return ImageDamaged(path, "a count or offset is out of bounds");
   AssignContentIds(loaded.world);
   if (loaded.world.content_id != stamp.content_id) {
-    return Damaged(path, "its content does not hash to its id");
+    return ImageDamaged(path, "its content does not hash to its id");
   }
-  if (!DerivedSound(loaded.world)) return Damaged(path, "a derived array is out of bounds");
+  if (!DerivedSound(loaded.world)) return ImageDamaged(path, "a derived array is out of bounds");
   // The checks touched every page: hand them back, so residency follows what walks read.
   madvise(mapping->address, mapping->bytes, MADV_DONTNEED);
   return loaded;

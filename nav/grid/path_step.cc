@@ -5,7 +5,6 @@
 namespace walk::nav {
 
 double WalkedColumns(const std::vector<PathStep>& steps) {
-  constexpr double kSqrt2 = 1.41421356237309504880;
   double columns = 0.0;  // summed from the start, the order a path-length check sums in
   for (std::size_t i = 1; i < steps.size(); ++i) {
     if (steps[i].via < kDirectionCount) columns += IsDiagonal(steps[i].via) ? kSqrt2 : 1.0;

@@ -58,11 +58,14 @@ inline constexpr std::array<int, kDirectionCount> kDirectionDx = {1, 1, 0, -1, -
 inline constexpr std::array<int, kDirectionCount> kDirectionDy = {0, 1, 1, 1, 0, -1, -1, -1};
 inline constexpr bool IsDiagonal(int direction) { return (direction & 1) != 0; }
 
+// A diagonal step's length in columns, rounded once, here: every bound and every cost that
+// needs it uses this very value.
+inline constexpr double kSqrt2 = 1.41421356237309504880;
+
 // The octile distance of a column offset (dx, dy >= 0): the fewest columns any walk needs, a
 // diagonal step costing sqrt(2). The A* heuristics and the straight line's bound.
 inline double OctileColumns(double dx, double dy) {
-  // Rounded once, here: every bound and every cost that needs it uses this very value.
-  constexpr double kSqrt2Minus1 = 1.41421356237309504880 - 1.0;
+  constexpr double kSqrt2Minus1 = kSqrt2 - 1.0;
   return dx > dy ? dx + kSqrt2Minus1 * dy : dy + kSqrt2Minus1 * dx;
 }
 

@@ -8,11 +8,6 @@
 #include "nav/grid/number_text.h"
 
 namespace walk::nav::live {
-namespace {
-
-std::string CellText(Cell c) { return absl::StrCat("(", c.x, ", ", c.y, ")"); }
-
-}  // namespace
 
 BlockerChange BlockerChange::AddBuilding(EntityId id, WorldRect rect) {
   BlockerChange c;

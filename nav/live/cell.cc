@@ -4,6 +4,10 @@
 
 namespace walk::nav::live {
 
+std::string CellText(Cell c) {
+  return "(" + std::to_string(c.x) + ", " + std::to_string(c.y) + ")";
+}
+
 const char* CellValueName(CellValue value) {
   switch (value) {
     case CellValue::kWalkable:

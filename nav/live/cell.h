@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace walk::nav::live {
 
@@ -66,6 +67,9 @@ struct Cell {
   std::int32_t y = 0;
   friend bool operator==(const Cell&, const Cell&) = default;
 };
+
+// "(x, y)", for messages.
+std::string CellText(Cell c);
 
 // A half-open block of cells: x0 <= x < x1, y0 <= y < y1. Empty when x0 >= x1 or y0 >= y1.
 struct CellRect {

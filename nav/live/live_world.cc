@@ -26,8 +26,6 @@ LiveSearch& ThreadSearch() {
   return search;
 }
 
-std::string CellText(Cell c) { return absl::StrCat("(", c.x, ", ", c.y, ")"); }
-
 BodyClass BodyOf(const PathRequest& r) { return ClassifyBody(r.radius, r.formation_half_width); }
 
 absl::Status ValidateOptions(const LiveWorldOptions& o) {

@@ -33,7 +33,7 @@ static_assert(sizeof(MmapTileHeader) == 20);
 // AzerothCore's version 18 header carries its Recast settings after the 20 bytes above.
 constexpr std::size_t kRecastConfigBytes = 36;
 
-absl::Status Bad(const std::string& path, const std::string& why) {
+absl::Status BadMmaps(const std::string& path, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrCat(path, ": ", why));
 }
 
@@ -48,11 +48,11 @@ absl::StatusOr<std::map<std::uint32_t, std::string>> FindMapFiles(const std::str
     std::uint32_t map = 0;
     if (stem.empty() || stem.size() > 4 || !absl::c_all_of(stem, absl::ascii_isdigit) ||
         !absl::SimpleAtoi(stem, &map)) {
-      return Bad(entry.path().string(),
-                 "not a map's file: its name is not a map number (MMM.mmap)");
+      return BadMmaps(entry.path().string(),
+                      "not a map's file: its name is not a map number (MMM.mmap)");
     }
     if (!found.emplace(map, entry.path().string()).second) {
-      return Bad(dir, absl::StrCat("two .mmap files of map ", map));
+      return BadMmaps(dir, absl::StrCat("two .mmap files of map ", map));
     }
   }
   if (error) return absl::NotFoundError(absl::StrCat(dir, ": ", error.message()));
@@ -84,7 +84,8 @@ absl::StatusOr<std::string> ReadAtMost(const std::string& path, std::uint64_t mo
   std::error_code error;
   const std::uintmax_t size = fs::file_size(path, error);
   if (!error && size > most) {
-    return Bad(path, absl::StrCat(size, " bytes, more than the ", most, " ", what, " may have"));
+    return BadMmaps(path,
+                    absl::StrCat(size, " bytes, more than the ", most, " ", what, " may have"));
   }
   return ReadFileBytes(path);
 }
@@ -101,22 +102,23 @@ absl::Status AddMmapTile(std::string_view bytes, const std::string& path, NavMes
   std::size_t offset = 0;
   MmapTileHeader header;
   if (!TakeBytes(bytes, &offset, &header)) {
-    return Bad(path, absl::StrCat("truncated: ", bytes.size(),
-                                  " bytes, an .mmtile header alone is ", sizeof header));
+    return BadMmaps(path, absl::StrCat("truncated: ", bytes.size(),
+                                       " bytes, an .mmtile header alone is ", sizeof header));
   }
-  if (header.magic != kMmapMagic) return Bad(path, "bad magic: not an .mmtile ('MMAP')");
+  if (header.magic != kMmapMagic) return BadMmaps(path, "bad magic: not an .mmtile ('MMAP')");
   if (header.dt_version != DT_NAVMESH_VERSION) {
-    return Bad(path,
-               absl::StrCat("Detour version mismatch: the tile was built for version ",
-                            header.dt_version, ", this walkd reads version ", DT_NAVMESH_VERSION));
+    return BadMmaps(
+        path, absl::StrCat("Detour version mismatch: the tile was built for version ",
+                           header.dt_version, ", this walkd reads version ", DT_NAVMESH_VERSION));
   }
   const std::size_t after = bytes.size() - offset;
   if (after == header.size + kRecastConfigBytes) {
     offset += kRecastConfigBytes;
   } else if (after != header.size) {
-    return Bad(path, absl::StrCat("size mismatch: the header says ", header.size,
-                                  " bytes of tile data, the file holds ", after,
-                                  " after its header (mmap version ", header.mmap_version, ")"));
+    return BadMmaps(path,
+                    absl::StrCat("size mismatch: the header says ", header.size,
+                                 " bytes of tile data, the file holds ", after,
+                                 " after its header (mmap version ", header.mmap_version, ")"));
   }
   return navmesh->AddTile(std::string(bytes.substr(offset, header.size)), path,
                           NavMeshTileOrigin{path, offset, header.size});
@@ -124,9 +126,9 @@ absl::Status AddMmapTile(std::string_view bytes, const std::string& path, NavMes
 
 absl::StatusOr<NavMesh> ParseMmapFile(std::string_view bytes, const std::string& path) {
   if (bytes.size() != sizeof(NavMeshTiling)) {
-    return Bad(path,
-               absl::StrCat(bytes.size(), " bytes: a .mmap holds the navmesh ",
-                            "parameters (dtNavMeshParams, ", sizeof(NavMeshTiling), " bytes)"));
+    return BadMmaps(
+        path, absl::StrCat(bytes.size(), " bytes: a .mmap holds the navmesh ",
+                           "parameters (dtNavMeshParams, ", sizeof(NavMeshTiling), " bytes)"));
   }
   NavMeshTiling tiling;
   std::size_t offset = 0;
@@ -147,8 +149,8 @@ absl::StatusOr<NavMesh> ReadMap(const std::string& dir, const std::string& mmap_
   const std::vector<std::string> tiles = FindTileFiles(dir, stem);
   const std::int32_t max_tiles = navmesh->tiling().max_tiles;
   if (tiles.size() > std::size_t(max_tiles)) {
-    return Bad(dir, absl::StrCat(tiles.size(), " tiles of map ", stem, ", its .mmap holds at most ",
-                                 max_tiles));
+    return BadMmaps(dir, absl::StrCat(tiles.size(), " tiles of map ", stem,
+                                      ", its .mmap holds at most ", max_tiles));
   }
   for (const std::string& tile : tiles) {
     if (absl::Status s = AddTileFile(tile, &*navmesh); !s.ok()) return s;
@@ -175,7 +177,7 @@ absl::StatusOr<NavMesh> ReadMmapsFolder(const std::string& dir, std::optional<st
   if (!maps.ok()) return maps.status();
   if (!map.has_value()) {
     if (maps->size() > 1) {
-      return Bad(dir, absl::StrCat(maps->size(), " maps (.mmap files): name the one to read"));
+      return BadMmaps(dir, absl::StrCat(maps->size(), " maps (.mmap files): name the one to read"));
     }
     return ReadMap(dir, maps->begin()->second);
   }
@@ -217,12 +219,13 @@ absl::Status RemoveMmapsMap(const std::string& dir, std::uint32_t map) {
 
 absl::Status WriteMmapsFolder(const NavMesh& navmesh, const std::string& dir,
                               std::uint32_t map_id) {
-  if (map_id > 999) return Bad(dir, absl::StrCat("map id ", map_id, " has more than 3 digits"));
+  if (map_id > 999)
+    return BadMmaps(dir, absl::StrCat("map id ", map_id, " has more than 3 digits"));
   absl::Status status;
   navmesh.ForEachTile([&](const NavMeshTileView& tile) {
     if (status.ok() && (tile.x < 0 || tile.x > 99 || tile.y < 0 || tile.y > 99 || tile.layer)) {
-      status = Bad(dir, absl::StrCat("tile ", tile.x, ",", tile.y, " layer ", tile.layer,
-                                     " has no .mmtile name (positions 0..99, layer 0)"));
+      status = BadMmaps(dir, absl::StrCat("tile ", tile.x, ",", tile.y, " layer ", tile.layer,
+                                          " has no .mmtile name (positions 0..99, layer 0)"));
     }
   });
   if (!status.ok()) return status;

@@ -24,7 +24,7 @@ struct MsetTileHeader {
 };
 static_assert(sizeof(MsetTileHeader) == 8);
 
-absl::Status Bad(const std::string& path, const std::string& why) {
+absl::Status BadMset(const std::string& path, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrCat(path, ": ", why));
 }
 
@@ -34,8 +34,8 @@ absl::StatusOr<NavMesh> ReadMsetFile(const std::string& path) {
   std::error_code error;
   const std::uintmax_t size = std::filesystem::file_size(path, error);
   if (!error && size > kMaxMsetFileBytes) {
-    return Bad(path, absl::StrCat(size, " bytes, more than the ", kMaxMsetFileBytes,
-                                  " an all-tiles file may have"));
+    return BadMset(path, absl::StrCat(size, " bytes, more than the ", kMaxMsetFileBytes,
+                                      " an all-tiles file may have"));
   }
   absl::StatusOr<std::string> bytes = ReadFileBytes(path);
   if (!bytes.ok()) return bytes.status();
@@ -46,32 +46,33 @@ absl::StatusOr<NavMesh> ParseMsetFile(std::string_view bytes, const std::string&
   std::size_t offset = 0;
   MsetHeader header;
   if (!TakeBytes(bytes, &offset, &header)) {
-    return Bad(path, absl::StrCat("truncated: ", bytes.size(),
-                                  " bytes, an all-tiles header alone is ", sizeof header));
+    return BadMset(path, absl::StrCat("truncated: ", bytes.size(),
+                                      " bytes, an all-tiles header alone is ", sizeof header));
   }
-  if (header.magic != kMsetMagic) return Bad(path, "bad magic: not an all-tiles file ('MSET')");
+  if (header.magic != kMsetMagic) return BadMset(path, "bad magic: not an all-tiles file ('MSET')");
   if (header.version != kMsetVersion) {
-    return Bad(path, absl::StrCat("all-tiles version ", header.version, ", this walkd reads ",
-                                  kMsetVersion));
+    return BadMset(path, absl::StrCat("all-tiles version ", header.version, ", this walkd reads ",
+                                      kMsetVersion));
   }
   const std::uint64_t room = (bytes.size() - offset) / sizeof(MsetTileHeader);
   if (header.tile_count < 0 || header.tile_count > header.tiling.max_tiles ||
       std::uint64_t(header.tile_count) > room) {
-    return Bad(path,
-               absl::StrCat("tile count ", header.tile_count, " for a navmesh of at most ",
-                            header.tiling.max_tiles, " tiles in a file with room for ", room));
+    return BadMset(path,
+                   absl::StrCat("tile count ", header.tile_count, " for a navmesh of at most ",
+                                header.tiling.max_tiles, " tiles in a file with room for ", room));
   }
   absl::StatusOr<NavMesh> navmesh = NavMesh::Create(header.tiling, path);
   if (!navmesh.ok()) return navmesh.status();
   for (std::int32_t i = 0; i < header.tile_count; ++i) {
     const std::string what = absl::StrCat(path, ": tile ", i);
     MsetTileHeader tile;
-    if (!TakeBytes(bytes, &offset, &tile)) return Bad(what, "truncated before the tile's header");
+    if (!TakeBytes(bytes, &offset, &tile))
+      return BadMset(what, "truncated before the tile's header");
     // RecastDemo's reader stops at an empty entry; so do we.
     if (tile.ref == 0 || tile.data_size == 0) break;
     if (tile.data_size < 0 || std::uint64_t(tile.data_size) > bytes.size() - offset) {
-      return Bad(what, absl::StrCat("truncated tile: ", tile.data_size, " bytes announced, ",
-                                    bytes.size() - offset, " left in the file"));
+      return BadMset(what, absl::StrCat("truncated tile: ", tile.data_size, " bytes announced, ",
+                                        bytes.size() - offset, " left in the file"));
     }
     absl::Status added =
         navmesh->AddTile(std::string(bytes.substr(offset, tile.data_size)), what,
@@ -80,7 +81,7 @@ absl::StatusOr<NavMesh> ParseMsetFile(std::string_view bytes, const std::string&
     offset += tile.data_size;
   }
   if (offset != bytes.size() && navmesh->tile_count() == std::uint32_t(header.tile_count)) {
-    return Bad(path, absl::StrCat(bytes.size() - offset, " bytes after the last tile"));
+    return BadMset(path, absl::StrCat(bytes.size() - offset, " bytes after the last tile"));
   }
   return navmesh;
 }

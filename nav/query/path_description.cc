@@ -10,8 +10,6 @@
 namespace walk::nav {
 namespace {
 
-constexpr double kSqrt2 = 1.41421356237309504880;
-
 PathPoint PointOf(const Continent& c, const WorldFrame& frame, SurfaceId s) {
   return {frame.CentreX(c.column_x[s]), frame.CentreY(c.column_y[s]),
           static_cast<double>(c.height_yards[s])};

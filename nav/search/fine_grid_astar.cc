@@ -10,7 +10,6 @@ namespace walk::nav {
 namespace {
 
 constexpr std::uint32_t kClosed = kInvalidId - 1;
-constexpr double kSqrt2 = 1.41421356237309504880;
 
 double StepColumns(int direction) { return IsDiagonal(direction) ? kSqrt2 : 1.0; }
 

@@ -7,11 +7,6 @@
 #include "nav/search/octile_step.h"
 
 namespace walk::nav {
-namespace {
-
-constexpr double kSqrt2 = 1.41421356237309504880;
-
-}  // namespace
 
 void JumpPointSearch::Prepare(const JumpGrid& grid, std::uint32_t goal) {
   grid_ = &grid;

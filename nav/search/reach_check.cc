@@ -7,8 +7,6 @@
 namespace walk::nav {
 namespace {
 
-constexpr double kSqrt2 = 1.41421356237309504880;
-
 // One end's set: what it has taken in and what is still to be grown from.
 struct Side {
   absl::flat_hash_set<SurfaceId> seen;

@@ -10,7 +10,6 @@
 namespace walk::nav {
 namespace {
 
-constexpr double kSqrt2 = 1.41421356237309504880;
 constexpr std::uint32_t kNoLimit = 0xFFFFFFFF;
 
 }  // namespace

@@ -9,15 +9,13 @@
 namespace walk::nav {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // The Dijkstra back from the goal. Its vertices are the trip's states, then each cell twice:
 // "walked to" (some node inside reached on foot) and "walked from" (a walk out of the cell).
 class Backward {
  public:
   Backward(const TripStates& states, const TravelIndex& index, const SearchStop* stop)
       : states_(states), index_(index), stop_(stop), cells_(index.cells.size()) {
-    seconds_.assign(states.Count() + 2 * cells_, kInf);
+    seconds_.assign(states.Count() + 2 * cells_, kNoWaySeconds);
     done_.assign(seconds_.size(), false);
   }
 
@@ -114,7 +112,7 @@ class Backward {
   // By box: the least potential of a usable node inside reached on foot (children come after
   // their parent in the index, so one pass from the end fills every box).
   std::vector<double> BoxLeast(const std::vector<double>& potential) const {
-    std::vector<double> least(index_.boxes.size(), kInf);
+    std::vector<double> least(index_.boxes.size(), kNoWaySeconds);
     for (std::size_t b = index_.boxes.size(); b-- > 0;) {
       const TravelBox& box = index_.boxes[b];
       if (box.left != TravelIndex::kNoBox) {

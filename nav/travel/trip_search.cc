@@ -11,7 +11,6 @@
 namespace walk::nav {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::uint32_t kNoBox = TravelIndex::kNoBox;
 
 // How a state was reached.
@@ -52,7 +51,7 @@ class Search {
         walks_(walks),
         states_(network, ask, walks.Bound()) {
     const std::size_t count = states_.Count();
-    dist_.assign(count, kInf);
+    dist_.assign(count, kNoWaySeconds);
     legs_.assign(count, 0);
     reached_.assign(count, {});
     settled_.assign(count, false);
@@ -97,7 +96,7 @@ class Search {
   // Reaches `state` at `seconds` by `how` when that is cheaper, or as cheap in fewer legs (so a
   // tie between walking straight there and riding on walks straight).
   void Relax(std::uint32_t state, double seconds, const Reached& how) {
-    if (settled_[state] || Potential(state) == kInf) return;  // done, or leads nowhere
+    if (settled_[state] || Potential(state) == kNoWaySeconds) return;  // done, or leads nowhere
     const std::uint32_t legs = how.by == Reached::By::kNothing ? 0 : legs_[how.from] + 1;
     if (seconds > dist_[state] || (seconds == dist_[state] && legs >= legs_[state])) return;
     const bool queued = seconds == dist_[state];
@@ -114,7 +113,7 @@ class Search {
       absl::StatusOr<std::optional<double>> refined = walks_.RefinedBound(from, to);
       if (!refined.ok()) return refined.status();
       if (refined->has_value()) {
-        if (**refined == kInf) return absl::OkStatus();  // no walk
+        if (**refined == kNoWaySeconds) return absl::OkStatus();  // no walk
         const double key = dist_[entry.from] + std::max(**refined, states_.WalkSeconds(from, to)) +
                            Potential(entry.to);
         if (key <= dist_[entry.to] + Potential(entry.to)) {
@@ -144,7 +143,7 @@ class Search {
 
   // Queues the walk from state `from` to state `to` (a node on foot, or the goal) at its bound.
   void QueueWalk(std::uint32_t from, std::uint32_t to) {
-    if (settled_[to] || Potential(to) == kInf) return;
+    if (settled_[to] || Potential(to) == kNoWaySeconds) return;
     const std::uint32_t a = states_.PointOf(from), b = states_.PointOf(to);
     if (a == b || !states_.MayWalk(a, b)) return;
     const double key = dist_[from] + states_.WalkSeconds(a, b) + Potential(to);
@@ -156,7 +155,7 @@ class Search {
   // of any of them.
   void QueueBox(std::uint32_t from, std::uint32_t b) {
     const double least = potential_.box_least[b];
-    if (least == kInf) return;
+    if (least == kNoWaySeconds) return;
     const TravelBox& box = index_.boxes[b];
     const std::uint32_t point = states_.PointOf(from);
     const Place& at = states_.PlaceOf(point);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -23,6 +24,9 @@
 #include "nav/travel/travel_network.h"
 
 namespace walk::nav {
+
+// The seconds of a way that is not there.
+inline constexpr double kNoWaySeconds = std::numeric_limits<double>::infinity();
 
 // The points of a trip: the start, the goal, then node i as point kFirstNodePoint + i.
 inline constexpr std::uint32_t kTripStart = 0;
