@@ -17,9 +17,9 @@ function(walk_warnings target)
 endfunction()
 
 # walk_precompile_headers(target HEADER...): the heavy third-party headers most of a target's
-# files include (gRPC and the API, CLI11, JSON), parsed once a target instead of once a file: a
-# server file spends over half its compile parsing gRPC's headers. Only for targets of several
-# files; a test of one file gains nothing.
+# files include (gRPC and the API), parsed once a target instead of once a batch of the unity
+# build (WALKD_UNITY_BUILD): only for targets of several batches (walk_server). A target of one
+# batch parses them once anyway, and building the header costs about as much as parsing it.
 function(walk_precompile_headers target)
   target_precompile_headers(${target} PRIVATE ${ARGN})
 endfunction()

@@ -18,13 +18,16 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "grpc/grpc.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
+#include "grpcpp/support/server_interceptor.h"
 #include "nav/grid/grid_image.h"
 #include "nav/navmesh/tile_cache.h"
 #include "prometheus/registry.h"
 #include "server/admin_service.h"
 #include "server/call_auth.h"
+#include "server/calls_in_flight.h"
 #include "server/health_service.h"
 #include "server/live_service.h"
 #include "server/memory_governor.h"
@@ -100,6 +103,7 @@ struct Walkd::Parts {
   std::unique_ptr<WalkServiceImpl> service;
   std::unique_ptr<LiveServiceImpl> live;
   std::unique_ptr<AdminServiceImpl> admin;
+  CallsInFlight calls;  // counted by the server (declared before it: outlives its calls)
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<MetricsExposer> metrics_exposer;
   std::string grpc_address;
@@ -108,6 +112,9 @@ struct Walkd::Parts {
 };
 
 namespace {
+
+// How often a stop looks for calls still in flight.
+constexpr auto kShutdownLookEvery = std::chrono::milliseconds(10);
 
 // What the world's travel network holds, for the log.
 std::string TravelNote(const ServedWorld& served) {
@@ -523,6 +530,9 @@ absl::Status Walkd::Parts::StartGrpc() {
       },
       *metrics, auth);
   builder.RegisterService(admin.get());
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> counters;
+  counters.push_back(calls.CounterFactory());
+  builder.experimental().SetInterceptorCreators(std::move(counters));
   server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat("--listen: cannot listen on ", options.listen));
@@ -678,8 +688,9 @@ void Walkd::WaitForWorlds() { parts_->worlds.JoinLoading(); }
 void Walkd::Reload(const std::string& world) { parts_->ReloadWorlds(world, "SIGHUP", nullptr); }
 bool Walkd::serving() const { return parts_->health.serving(); }
 
-void Walkd::Shutdown(double grace_s) {
-  std::call_once(parts_->shutdown_once, [this, grace_s] {
+bool Walkd::Shutdown(double grace_s) {
+  bool calls_done = false;
+  std::call_once(parts_->shutdown_once, [this, grace_s, &calls_done] {
     Parts& p = *parts_;
     p.health.Shutdown();  // NOT_SERVING first, so balancers stop sending
     // A reload is optional work: the worlds serving stay. Stopping it at once also answers the
@@ -687,13 +698,27 @@ void Walkd::Shutdown(double grace_s) {
     p.worlds.StopReloading();
     const auto deadline = std::chrono::system_clock::now() +
                           std::chrono::milliseconds(static_cast<long long>(grace_s * 1000));
-    // At the deadline every search stops, so the calls it cancels end at once.
+    // At the deadline every search stops, so the calls it cancels end at once. Before it, once
+    // no call is left on two looks in a row, the connections are closed as the deadline would
+    // close them: a client's idle channel would otherwise hold the stop for the whole grace.
     std::mutex alarm_mu;
     std::condition_variable alarm_wake;
     bool done = false;
+    bool closed_idle = false;
     std::thread alarm([&] {
       std::unique_lock<std::mutex> lock(alarm_mu);
-      alarm_wake.wait_until(lock, deadline, [&] { return done; });
+      int idle_looks = 0;
+      while (!done && std::chrono::system_clock::now() < deadline) {
+        alarm_wake.wait_until(
+            lock, std::min(deadline, std::chrono::system_clock::now() + kShutdownLookEvery),
+            [&] { return done; });
+        idle_looks = p.calls.Count() == 0 ? idle_looks + 1 : 0;
+        if (!done && !closed_idle && idle_looks >= 2) {
+          closed_idle = true;
+          grpc_server_cancel_all_calls(p.server->c_server());
+        }
+      }
+      calls_done = closed_idle || done;
       p.stopping = true;
     });
     p.server->Shutdown(deadline);  // waits for calls in flight, cancels them at the deadline
@@ -718,6 +743,7 @@ void Walkd::Shutdown(double grace_s) {
     p.worlds.JoinReloading();  // its last answer is logged before the parts it uses go
     if (p.metrics_exposer) p.metrics_exposer->Stop();
   });
+  return calls_done;
 }
 
 }  // namespace walk::server

@@ -32,8 +32,10 @@ class Walkd {
   void Reload(const std::string& world);
   bool serving() const;
 
-  // Idempotent. Returns once the server has stopped.
-  void Shutdown(double grace_s);
+  // Stops taking calls, lets those in flight finish within `grace_s`, cancels the rest, stops.
+  // Idempotent. Returns once the server has stopped: true when every call had ended by itself
+  // (false when the grace ended first, or when the stop was already done).
+  bool Shutdown(double grace_s);
 
  private:
   struct Parts;

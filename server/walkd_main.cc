@@ -63,7 +63,10 @@ int main(int argc, char** argv) {
   }
   std::cout << "walkd: " << (signal_number == SIGTERM ? "SIGTERM" : "SIGINT")
             << ": stopping (grace " << parsed.options.shutdown_grace_s << " s)" << std::endl;
-  (*walkd)->Shutdown(parsed.options.shutdown_grace_s);
-  std::cout << "walkd: stopped" << std::endl;
+  const bool calls_done = (*walkd)->Shutdown(parsed.options.shutdown_grace_s);
+  std::cout << "walkd: stopped ("
+            << (calls_done ? "every call ended within the grace"
+                           : "the grace ended: the calls still in flight were cancelled")
+            << ")" << std::endl;
   return 0;
 }

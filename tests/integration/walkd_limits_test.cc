@@ -195,6 +195,10 @@ TEST(WalkdLimitsTest, SigtermWithSearchesAndFloodsInFlightExitsAfterItsGrace) {
   std::printf("exited %.2f s after SIGTERM (grace 1 s)\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count());
   EXPECT_EQ(walkd.process->Wait(), 0) << walkd.process->output();
+  EXPECT_NE(walkd.process->output().find(
+                "walkd: stopped (the grace ended: the calls still in flight were cancelled)"),
+            std::string::npos)
+      << walkd.process->output();
   for (std::thread& t : unary) t.join();
   batches.clear();
 }
