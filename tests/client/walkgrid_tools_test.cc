@@ -83,7 +83,7 @@ class WalkgridToolsTest : public ::testing::Test {
   std::string world_ = dir_.Sub("bridge");
 };
 
-std::string At(std::int64_t gx, std::int64_t gy) {
+std::string GridAt(std::int64_t gx, std::int64_t gy) {
   std::ostringstream text;
   text << CentreX(gx) << "," << CentreY(gy);
   return text.str();
@@ -91,7 +91,7 @@ std::string At(std::int64_t gx, std::int64_t gy) {
 
 // The bridge column lists the ground and the deck, each with its own links.
 TEST_F(WalkgridToolsTest, GridcolListsBothFloorsOfABridgeColumnWithTheirLinks) {
-  const ToolRun run = Walkgrid({"gridcol", world_, At(3, 2)});
+  const ToolRun run = Walkgrid({"gridcol", world_, GridAt(3, 2)});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_EQ(run.lines.size(), 1u) << run.out;
   const json& column = run.lines[0];
@@ -124,7 +124,7 @@ TEST_F(WalkgridToolsTest, GridcolListsBothFloorsOfABridgeColumnWithTheirLinks) {
   EXPECT_EQ(deck["region_surfaces"], 53);
 
   // The lift's column: both landings marked, a ride each way; --z keeps the deck only.
-  const ToolRun lift = Walkgrid({"gridcol", world_, At(4, 2), "--z", "2,4"});
+  const ToolRun lift = Walkgrid({"gridcol", world_, GridAt(4, 2), "--z", "2,4"});
   ASSERT_EQ(lift.exit_code, 0) << lift.err;
   ASSERT_EQ(lift.lines.size(), 1u);
   ASSERT_EQ(lift.lines[0]["surfaces"].size(), 1u);
@@ -137,7 +137,7 @@ TEST_F(WalkgridToolsTest, GridcolListsBothFloorsOfABridgeColumnWithTheirLinks) {
 // No walk climbs the wall, a fall leaves its top, and a walk along it is level; a radius lists
 // every column around, clipped to the map.
 TEST_F(WalkgridToolsTest, GridcolRadiusAndTheWall) {
-  const ToolRun run = Walkgrid({"gridcol", world_, At(6, 0), "--radius", "1"});
+  const ToolRun run = Walkgrid({"gridcol", world_, GridAt(6, 0), "--radius", "1"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_EQ(run.lines.size(), 6u);  // row 0 is the map's first
   EXPECT_EQ(run.lines[0]["column"], json({-5, -3}));
@@ -148,7 +148,7 @@ TEST_F(WalkgridToolsTest, GridcolRadiusAndTheWall) {
   EXPECT_EQ(top["links"]["W"], json({{"kind", "fall"}, {"level", 0}}));
   EXPECT_TRUE(run.lines[0]["surfaces"][0]["links"]["E"].is_null());
 
-  const ToolRun text = Walkgrid({"gridcol", world_, At(3, 2), "--text"});
+  const ToolRun text = Walkgrid({"gridcol", world_, GridAt(3, 2), "--text"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("column -7,-1  centre -13.0,-1.0 yd  grid 3,2  usual level 1"),
             std::string::npos)
@@ -159,7 +159,7 @@ TEST_F(WalkgridToolsTest, GridcolRadiusAndTheWall) {
 
 // The step in the corner rises half a yard over a 2-yard column: atan(0.25) is 14.0 degrees.
 TEST_F(WalkgridToolsTest, GridcolSlopeIsTheSteepestLinkWalked) {
-  const ToolRun run = Walkgrid({"gridcol", world_, At(9, 4)});
+  const ToolRun run = Walkgrid({"gridcol", world_, GridAt(9, 4)});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_EQ(run.lines.size(), 1u);
   EXPECT_EQ(run.lines[0]["surfaces"][0]["height_yards"], 0.5);
@@ -168,7 +168,7 @@ TEST_F(WalkgridToolsTest, GridcolSlopeIsTheSteepestLinkWalked) {
 
 // floors, gridcol's elder, reads --at in the frame too.
 TEST_F(WalkgridToolsTest, FloorsReadsThePlaceInTheWorldsFrame) {
-  const ToolRun run = Walkgrid({"floors", world_, "--at", At(3, 2)});
+  const ToolRun run = Walkgrid({"floors", world_, "--at", GridAt(3, 2)});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json floors = json::parse(run.out);
   EXPECT_EQ(floors["column"], json({-7, -1}));
@@ -185,13 +185,13 @@ TEST_F(WalkgridToolsTest, GridcolRefusesBadInputNamingTheOption) {
                          "yards in the world's frame"),
             std::string::npos)
       << off.err;
-  const ToolRun radius = Walkgrid({"gridcol", world_, At(3, 2), "--radius", "65"});
+  const ToolRun radius = Walkgrid({"gridcol", world_, GridAt(3, 2), "--radius", "65"});
   EXPECT_EQ(radius.exit_code, 2);
   EXPECT_NE(radius.err.find("--radius: must be 0 to 64"), std::string::npos) << radius.err;
-  const ToolRun z = Walkgrid({"gridcol", world_, At(3, 2), "--z", "4,1"});
+  const ToolRun z = Walkgrid({"gridcol", world_, GridAt(3, 2), "--z", "4,1"});
   EXPECT_EQ(z.exit_code, 2);
   EXPECT_NE(z.err.find("--z: '4,1'"), std::string::npos) << z.err;
-  const ToolRun continent = Walkgrid({"gridcol", world_, At(3, 2), "--continent", "7"});
+  const ToolRun continent = Walkgrid({"gridcol", world_, GridAt(3, 2), "--continent", "7"});
   EXPECT_EQ(continent.exit_code, 2);
   EXPECT_NE(continent.err.find("--continent"), std::string::npos) << continent.err;
 }

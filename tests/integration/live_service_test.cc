@@ -16,7 +16,7 @@
 namespace walk {
 namespace {
 
-walk::v1::Cell At(int x, int y) {
+walk::v1::Cell CellAt(int x, int y) {
   walk::v1::Cell c;
   c.set_x(x);
   c.set_y(y);
@@ -91,8 +91,8 @@ class LiveServiceTest : public ::testing::Test {
     walk::v1::LivePathRequest request;
     request.set_world("yard");
     request.set_unit(unit);
-    *request.mutable_start() = At(x0, y0);
-    *request.mutable_goal() = At(x1, y1);
+    *request.mutable_start() = CellAt(x0, y0);
+    *request.mutable_goal() = CellAt(x1, y1);
     walk::v1::LivePathResponse response;
     EXPECT_TRUE(Ask(&walk::v1::LiveService::Stub::LivePath, request, &response).ok());
     return response;
@@ -121,7 +121,7 @@ class LiveServiceTest : public ::testing::Test {
   walk::v1::Cell Nearest(int x, int y) {
     walk::v1::NearestRequest request;
     request.set_world("yard");
-    *request.mutable_cell() = At(x, y);
+    *request.mutable_cell() = CellAt(x, y);
     walk::v1::NearestResponse response;
     EXPECT_TRUE(Ask(&walk::v1::LiveService::Stub::Nearest, request, &response).ok());
     return response.cell();
@@ -130,8 +130,8 @@ class LiveServiceTest : public ::testing::Test {
   bool Reachable(int x0, int y0, int x1, int y1) {
     walk::v1::ReachableRequest request;
     request.set_world("yard");
-    *request.mutable_a() = At(x0, y0);
-    *request.mutable_b() = At(x1, y1);
+    *request.mutable_a() = CellAt(x0, y0);
+    *request.mutable_b() = CellAt(x1, y1);
     walk::v1::ReachableResponse response;
     EXPECT_TRUE(Ask(&walk::v1::LiveService::Stub::Reachable, request, &response).ok());
     return response.reachable();
@@ -186,8 +186,8 @@ TEST_F(LiveServiceTest, AGateShutThenOpenedWithTheCacheFollowingTheRevision) {
   EXPECT_EQ(sealed.revision(), shut.revision());
   walk::v1::ReachableRequest reach;
   reach.set_world("yard");
-  *reach.mutable_a() = At(0, 0);
-  *reach.mutable_b() = At(6, 4);
+  *reach.mutable_a() = CellAt(0, 0);
+  *reach.mutable_b() = CellAt(6, 4);
   walk::v1::ReachableResponse reachable;
   ASSERT_TRUE(Ask(&walk::v1::LiveService::Stub::Reachable, reach, &reachable).ok());
   EXPECT_FALSE(reachable.reachable());
@@ -202,7 +202,7 @@ TEST_F(LiveServiceTest, AGateShutThenOpenedWithTheCacheFollowingTheRevision) {
 TEST_F(LiveServiceTest, NearestAndGroupPaths) {
   walk::v1::NearestRequest nearest;
   nearest.set_world("yard");
-  *nearest.mutable_cell() = At(0, 2);  // inside the wall
+  *nearest.mutable_cell() = CellAt(0, 2);  // inside the wall
   walk::v1::NearestResponse cell;
   ASSERT_TRUE(Ask(&walk::v1::LiveService::Stub::Nearest, nearest, &cell).ok());
   EXPECT_EQ(cell.cell().x(), 0);
@@ -210,8 +210,8 @@ TEST_F(LiveServiceTest, NearestAndGroupPaths) {
 
   walk::v1::PathGroupRequest group;
   group.set_world("yard");
-  for (int x : {1, 2, 3}) *group.add_starts() = At(x, 0);
-  *group.mutable_goal() = At(3, 4);
+  for (int x : {1, 2, 3}) *group.add_starts() = CellAt(x, 0);
+  *group.mutable_goal() = CellAt(3, 4);
   walk::v1::PathGroupResponse plan;
   ASSERT_TRUE(Ask(&walk::v1::LiveService::Stub::PathGroup, group, &plan).ok());
   ASSERT_EQ(plan.members_size(), 3);
@@ -229,7 +229,7 @@ TEST_F(LiveServiceTest, BadRequestsNameTheField) {
   EXPECT_EQ(Ask(&walk::v1::LiveService::Stub::LivePath, request, &response).error_code(),
             grpc::StatusCode::NOT_FOUND);
   request.set_world("yard");
-  *request.mutable_goal() = At(99, 0);
+  *request.mutable_goal() = CellAt(99, 0);
   const grpc::Status off = Ask(&walk::v1::LiveService::Stub::LivePath, request, &response);
   EXPECT_EQ(off.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << off.error_message();
 
@@ -249,7 +249,7 @@ TEST_F(LiveServiceTest, BadRequestsNameTheField) {
 TEST_F(LiveServiceTest, FormationsAndGroupsMovingToSlots) {
   walk::v1::FormationTargetsRequest request;
   request.set_world("field");
-  *request.mutable_center() = At(10, 4);
+  *request.mutable_center() = CellAt(10, 4);
   *request.mutable_formation() = TwoRanks(-90);  // facing north
   walk::v1::FormationTargetsResponse open;
   ASSERT_TRUE(Ask(&walk::v1::LiveService::Stub::FormationTargets, request, &open).ok());
@@ -258,13 +258,13 @@ TEST_F(LiveServiceTest, FormationsAndGroupsMovingToSlots) {
   EXPECT_EQ(open.slots(0).cell().x(), 9);
   EXPECT_EQ(open.slots(3).cell().y(), 5);  // the rear rank, south of the centre
 
-  *request.mutable_center() = At(30, 4);  // on the one-cell bridge
+  *request.mutable_center() = CellAt(30, 4);  // on the one-cell bridge
   walk::v1::FormationTargetsResponse bridge;
   ASSERT_TRUE(Ask(&walk::v1::LiveService::Stub::FormationTargets, request, &bridge).ok());
   EXPECT_EQ(bridge.collapsed(), 5u);
   for (const auto& slot : bridge.slots()) EXPECT_EQ(slot.cell().x(), 30);
 
-  *request.mutable_center() = At(21, 2);  // the front rank's left slot is the tree at (20, 2)
+  *request.mutable_center() = CellAt(21, 2);  // the front rank's left slot is the tree at (20, 2)
   walk::v1::FormationTargetsResponse tree;
   ASSERT_TRUE(Ask(&walk::v1::LiveService::Stub::FormationTargets, request, &tree).ok());
   EXPECT_EQ(tree.slots(0).outcome(), "closed");
@@ -274,9 +274,9 @@ TEST_F(LiveServiceTest, FormationsAndGroupsMovingToSlots) {
   walk::v1::PathGroupRequest group;
   group.set_world("field");
   for (int x : {1, 2, 3}) {
-    for (int y : {3, 4}) *group.add_starts() = At(x, y);
+    for (int y : {3, 4}) *group.add_starts() = CellAt(x, y);
   }
-  *group.mutable_goal() = At(12, 4);
+  *group.mutable_goal() = CellAt(12, 4);
   *group.mutable_formation() = TwoRanks(0);  // facing east
   walk::v1::PathGroupResponse plan;
   ASSERT_TRUE(Ask(&walk::v1::LiveService::Stub::PathGroup, group, &plan).ok());
@@ -299,8 +299,8 @@ TEST_F(LiveServiceTest, DeferredFallbacksAreServedForTheNextAsk) {
   // this walkd runs one a request (--live-group-fallbacks 1).
   walk::v1::PathGroupRequest group;
   group.set_world("field");
-  for (int x : {0, 10, 20, 25}) *group.add_starts() = At(x, x == 20 ? 6 : 0);
-  *group.mutable_goal() = At(12, 8);
+  for (int x : {0, 10, 20, 25}) *group.add_starts() = CellAt(x, x == 20 ? 6 : 0);
+  *group.mutable_goal() = CellAt(12, 8);
   walk::v1::PathGroupResponse plan;
   ASSERT_TRUE(Ask(&walk::v1::LiveService::Stub::PathGroup, group, &plan).ok());
   EXPECT_GT(plan.deferred(), 0u);
@@ -399,7 +399,7 @@ TEST_F(LiveServiceTest, UnknownEnumValuesAreInvalidArguments) {
 
   walk::v1::PathGroupRequest group;
   group.set_world("yard");
-  *group.add_starts() = At(0, 0);
+  *group.add_starts() = CellAt(0, 0);
   group.add_passabilities(static_cast<walk::v1::Passability>(3));
   walk::v1::PathGroupResponse plan;
   const grpc::Status member = Ask(&walk::v1::LiveService::Stub::PathGroup, group, &plan);

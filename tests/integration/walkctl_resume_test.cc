@@ -20,13 +20,10 @@
 namespace walk {
 namespace {
 
+using testing::MakeTempDir;
 using testing::RunCommand;
 using Walkd = testing::StartedWalkd;
 using Json = nlohmann::json;
-
-std::string MakeTempDir(const std::string& name) {
-  return testing::FreshTempDir("walkctl-resume-it", name);
-}
 
 // Waits until every world walkd declared is ready (bounded: about a minute).
 bool WaitReady(const std::string& address) {

@@ -41,7 +41,7 @@ const std::string& Worlds() {
   return *dir;
 }
 
-testing::StartedWalkd Serve(const std::string& name, const std::vector<std::string>& more) {
+testing::StartedWalkd ServeLimited(const std::string& name, const std::vector<std::string>& more) {
   std::vector<std::string> args = {"--worlds", Worlds(), "--data",
                                    testing::FreshTempDir("walkd-limits-it", name)};
   args.insert(args.end(), more.begin(), more.end());
@@ -75,7 +75,7 @@ walk::v1::WalkRequest LongWalk(double offset = 0.0) {
 }
 
 TEST(WalkdLimitsTest, AWorkBudgetStopsASearchNamingTheFlag) {
-  testing::StartedWalkd walkd = Serve("budget", {"--max-search-expansions", "20000"});
+  testing::StartedWalkd walkd = ServeLimited("budget", {"--max-search-expansions", "20000"});
   client::WalkClient client(walkd.address, 30.0);
   walk::v1::WalkResponse response;
   const grpc::Status status = client.Walk(LongWalk(), &response);
@@ -143,7 +143,7 @@ bool WaitForExit(testing::StartedWalkd& walkd) {
 
 TEST(WalkdLimitsTest, UnaryWalksAnswerUnderBatchLoadAndCancelledWorkEndsAtOnce) {
   testing::StartedWalkd walkd =
-      Serve("fairness", {"--search-threads", "2", "--shutdown-grace-s", "1"});
+      ServeLimited("fairness", {"--search-threads", "2", "--shutdown-grace-s", "1"});
   auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
   auto stub = walk::v1::WalkService::NewStub(channel);
   {
@@ -175,7 +175,7 @@ TEST(WalkdLimitsTest, UnaryWalksAnswerUnderBatchLoadAndCancelledWorkEndsAtOnce) 
 // before the work it held (the loop below gives up after a minute).
 TEST(WalkdLimitsTest, SigtermWithSearchesAndFloodsInFlightExitsAfterItsGrace) {
   testing::StartedWalkd walkd =
-      Serve("sigterm", {"--search-threads", "2", "--shutdown-grace-s", "1"});
+      ServeLimited("sigterm", {"--search-threads", "2", "--shutdown-grace-s", "1"});
   auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
   auto stub = walk::v1::WalkService::NewStub(channel);
   std::vector<std::unique_ptr<LongBatch>> batches;
@@ -235,7 +235,8 @@ TEST(WalkdLimitsTest, AmplifyingRequestsAreRefusedAndMemoryStaysBounded) {
     map << "type octile\nheight 32\nwidth 32\nmap\n";
     for (int y = 0; y < 32; ++y) map << std::string(32, '.') << "\n";
   }
-  testing::StartedWalkd walkd = Serve("amplify", {"--live-worlds", live, "--search-threads", "2"});
+  testing::StartedWalkd walkd =
+      ServeLimited("amplify", {"--live-worlds", live, "--search-threads", "2"});
   auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
   auto stub = walk::v1::WalkService::NewStub(channel);
   auto live_stub = walk::v1::LiveService::NewStub(channel);
@@ -434,8 +435,8 @@ bool StartsWith(const std::string& text, const std::string& prefix) {
 // within --grpc-memory-mb.
 TEST(WalkdLimitsTest, EntriesAreCountedOnTheWireBeforeAMessageIsParsed) {
   const std::uint64_t grpc_memory_mb = 256;
-  testing::StartedWalkd walkd =
-      Serve("wire", {"--search-threads", "2", "--grpc-memory-mb", std::to_string(grpc_memory_mb)});
+  testing::StartedWalkd walkd = ServeLimited(
+      "wire", {"--search-threads", "2", "--grpc-memory-mb", std::to_string(grpc_memory_mb)});
   auto channel = grpc::CreateChannel(walkd.address, grpc::InsecureChannelCredentials());
   client::WalkClient client(walkd.address, 30.0);
   walk::v1::WalkResponse walked;

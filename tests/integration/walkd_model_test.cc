@@ -14,12 +14,9 @@
 namespace walk {
 namespace {
 
+using testing::MakeTempDir;
 using testing::RunCommand;
 using Walkd = testing::StartedWalkd;
-
-std::string MakeTempDir(const std::string& name) {
-  return testing::FreshTempDir("walkd-model-it", name);
-}
 
 Walkd Start(const std::string& data, const std::string& worlds) {
   return testing::StartWalkdOnLoopback(

@@ -59,14 +59,14 @@ std::string MakeWorlds() {
   return worlds;
 }
 
-struct Served {
+struct ServedMaps {
   testing::StartedWalkd walkd;
   std::string metrics;  // HOST:PORT of its metrics endpoint
   std::unique_ptr<client::WalkClient> client;
 };
-Served Serve(const std::string& worlds, const std::string& name,
-             const std::vector<std::string>& more) {
-  Served s;
+ServedMaps ServeMaps(const std::string& worlds, const std::string& name,
+                     const std::vector<std::string>& more) {
+  ServedMaps s;
   std::vector<std::string> args = {WALKD_BIN,
                                    "--listen",
                                    "127.0.0.1:0",
@@ -140,8 +140,8 @@ TEST(WalkdNavMeshMapsTest, EachContinentWalksItsMapAndAFewTilesAnswerAsAll) {
     GTEST_SKIP() << Meshes() << " lacks City.obj or Zelda4x4.obj (set WALKD_SHARED_DATA)";
   }
   const std::string worlds = MakeWorlds();
-  Served all = Serve(worlds, "all", {});
-  Served few = Serve(worlds, "few", {"--navmesh-cache-mb", "0.05"});
+  ServedMaps all = ServeMaps(worlds, "all", {});
+  ServedMaps few = ServeMaps(worlds, "few", {"--navmesh-cache-mb", "0.05"});
 
   walk::v1::InfoResponse info;
   ASSERT_TRUE(few.client->Info(&info).ok());

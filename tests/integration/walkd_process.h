@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "gtest/gtest.h"
+
 namespace walk::testing {
 
 // How many times longer than usual the tests' bounded waits may last: WALK_TEST_PATIENCE, which
@@ -177,6 +179,12 @@ inline std::string FreshTempDir(const std::string& prefix, const std::string& na
   std::filesystem::create_directories(dir);
   made.Add(dir);
   return dir.string();
+}
+
+// An empty folder for the running test, named after its suite and `name` (FreshTempDir).
+inline std::string MakeTempDir(const std::string& name) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return FreshTempDir(test ? test->test_suite_name() : "walkd-it", name);
 }
 
 // Links the default world the tests share into the data folder `args` name (`--data DIR`),

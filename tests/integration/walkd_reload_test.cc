@@ -24,7 +24,7 @@ namespace {
 using testing::ChildProcess;
 using testing::RunCommand;
 
-constexpr char kToken[] = "reload-token-of-walkd-0123456789";
+constexpr char kReloadToken[] = "reload-token-of-walkd-0123456789";
 constexpr int kSide = 192;
 
 // A random MovingAI map of kSide x kSide cells, `blocked` of them walls, seeded by `seed`.
@@ -109,7 +109,7 @@ class WalkdReloadTest : public ::testing::Test {
     BuildWorld(root_, worlds_ + "/gamma", 5);  // two continents
     BuildWorld(root_, worlds_ + "/gamma", 6, 1);
     token_file_ = root_ + "/token";
-    std::ofstream(token_file_) << kToken << "\n";
+    std::ofstream(token_file_) << kReloadToken << "\n";
     chmod(token_file_.c_str(), 0600);
     walkd_ = std::make_unique<ChildProcess>(std::vector<std::string>{
         WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--search-threads",

@@ -105,7 +105,7 @@ double PairsAnswered(const Replica& r) {
 }
 
 // The answers of a batch output without the summary line.
-std::vector<std::string> Answers(const std::string& path) {
+std::vector<std::string> AnswerLines(const std::string& path) {
   std::vector<std::string> lines;
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
@@ -145,8 +145,8 @@ TEST(ReplicasTest, OneBatchOverThreeReplicasAnswersAsOneWalkdDoes) {
   auto one = testing::RunCommand({WALKCTL_BIN, "--addr", alone.walkd.address, "batch",
                                   dir + "/pairs.jsonl", "--out", dir + "/one.jsonl"});
   ASSERT_EQ(one.exit_code, 0) << one.output;
-  const std::vector<std::string> a = Answers(dir + "/spread.jsonl");
-  const std::vector<std::string> b = Answers(dir + "/one.jsonl");
+  const std::vector<std::string> a = AnswerLines(dir + "/spread.jsonl");
+  const std::vector<std::string> b = AnswerLines(dir + "/one.jsonl");
   ASSERT_EQ(a.size(), 2400u);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t k = 0; k < a.size(); ++k) EXPECT_EQ(a[k], b[k]) << k;

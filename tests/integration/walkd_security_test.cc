@@ -114,13 +114,13 @@ int OpenIdleConnection(const std::string& address) {
   return fd;
 }
 
-struct Served {
+struct ServedSecurely {
   std::unique_ptr<testing::ChildProcess> process;
   std::string address;  // gRPC, HOST:PORT
   std::string metrics;  // HOST:PORT
 };
 
-Served Serve(const std::string& name, const std::vector<std::string>& more) {
+ServedSecurely ServeSecurely(const std::string& name, const std::vector<std::string>& more) {
   std::vector<std::string> argv = {
       WALKD_BIN,       "--listen",
       "127.0.0.1:0",   "--metrics-listen",
@@ -128,7 +128,7 @@ Served Serve(const std::string& name, const std::vector<std::string>& more) {
       "--data",        testing::FreshTempDir("walkd-security-it", name),
       "--live-worlds", LiveWorlds()};
   argv.insert(argv.end(), more.begin(), more.end());
-  Served s;
+  ServedSecurely s;
   s.process = std::make_unique<testing::ChildProcess>(argv);
   s.address = s.process->WaitForLine("walkd: grpc listening on ").value_or("");
   const std::string metrics = s.process->WaitForLine("walkd: metrics on ").value_or("");
@@ -196,7 +196,7 @@ absl::Status Batch(const client::Connection& connection) {
 }
 
 TEST(WalkdSecurityTest, WritesNeedTheTokenAndReadsStayOpen) {
-  Served s = Serve("token", {"--auth-token-file", Certs().Path("token")});
+  ServedSecurely s = ServeSecurely("token", {"--auth-token-file", Certs().Path("token")});
   const std::string& address = s.address;
   EXPECT_EQ(UpdateGate(client::Connection(address)).error_code(),
             grpc::StatusCode::UNAUTHENTICATED);
@@ -210,7 +210,8 @@ TEST(WalkdSecurityTest, WritesNeedTheTokenAndReadsStayOpen) {
 }
 
 TEST(WalkdSecurityTest, WithAuthReadsEveryCallButHealthNeedsIt) {
-  Served s = Serve("reads", {"--auth-token-file", Certs().Path("token"), "--auth-reads"});
+  ServedSecurely s =
+      ServeSecurely("reads", {"--auth-token-file", Certs().Path("token"), "--auth-reads"});
   const client::Connection bare(s.address);
   const client::Connection with_token = Connect(s.address, WithToken(Certs().Path("token")));
   EXPECT_EQ(Info(bare).error_code(), grpc::StatusCode::UNAUTHENTICATED);
@@ -229,7 +230,7 @@ TEST(WalkdSecurityTest, WithAuthReadsEveryCallButHealthNeedsIt) {
 }
 
 TEST(WalkdSecurityTest, TlsOnBothPorts) {
-  Served s = Serve(
+  ServedSecurely s = ServeSecurely(
       "tls", {"--tls-cert", Certs().Path("server.pem"), "--tls-key", Certs().Path("server.key")});
   EXPECT_NE(s.process->output().find("metrics on https://"), std::string::npos)
       << s.process->output();
@@ -261,8 +262,9 @@ TEST(WalkdSecurityTest, TlsOnBothPorts) {
 }
 
 TEST(WalkdSecurityTest, MutualTlsRefusesClientsWithoutACertificateItsCaSigned) {
-  Served s = Serve("mtls", {"--tls-cert", Certs().Path("server.pem"), "--tls-key",
-                            Certs().Path("server.key"), "--tls-client-ca", Certs().Path("ca.pem")});
+  ServedSecurely s = ServeSecurely(
+      "mtls", {"--tls-cert", Certs().Path("server.pem"), "--tls-key", Certs().Path("server.key"),
+               "--tls-client-ca", Certs().Path("ca.pem")});
   const std::string ca = Certs().Path("ca.pem");
   EXPECT_FALSE(Info(Connect(s.address, WithTls(ca))).ok());
   EXPECT_FALSE(
@@ -383,7 +385,7 @@ TEST(WalkdSecurityTest, ATokenFileOthersMayReadIsRefusedByWalkdAndWalkctl) {
   // Its owner's alone, both take it.
   chmod(open_token.c_str(), 0600);
   EXPECT_TRUE(client::Connect(WithToken(open_token)).ok());
-  Served s = Serve("token-mode-600", {"--auth-token-file", open_token});
+  ServedSecurely s = ServeSecurely("token-mode-600", {"--auth-token-file", open_token});
   EXPECT_TRUE(UpdateGate(Connect(s.address, WithToken(open_token))).ok());
 }
 

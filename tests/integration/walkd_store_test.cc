@@ -13,17 +13,16 @@
 #include "gtest/gtest.h"
 #include "store/staged_dir.h"
 #include "store/walk_store.h"
+#include "tests/integration/walkd_client.h"
 #include "tests/integration/walkd_process.h"
 #include "tests/server/http_get.h"
 
 namespace walk {
 namespace {
 
+using testing::MakeTempDir;
 using testing::RunCommand;
-
-std::string MakeTempDir(const std::string& name) {
-  return testing::FreshTempDir("walkd-store-it", name);
-}
+using testing::WaitServing;
 
 using Walkd = testing::StartedWalkd;
 
@@ -31,16 +30,6 @@ Walkd Start(const std::string& data, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"--data", data, "--search-threads", "2"};
   args.insert(args.end(), extra.begin(), extra.end());
   return testing::StartWalkdOnLoopback(WALKD_BIN, args);
-}
-
-bool WaitServing(client::WalkClient& client) {
-  for (int attempt = 0; attempt < 1200 * testing::Patience(); ++attempt) {
-    grpc::health::v1::HealthCheckResponse::ServingStatus status;
-    if (client.Health("", &status).ok() && status == grpc::health::v1::HealthCheckResponse::SERVING)
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
 }
 
 // Random pairs on the default (demo 2 x 2) world, fixed seed.

@@ -11,6 +11,7 @@
 #include "nav/grid/grid_format.h"
 #include "nav/import/movingai.h"
 #include "tests/integration/two_rooms_world.h"
+#include "tests/integration/walkd_client.h"
 #include "tests/integration/walkd_process.h"
 #include "tests/server/http_get.h"
 
@@ -18,16 +19,11 @@ namespace walk {
 namespace {
 
 using grpc::health::v1::HealthCheckResponse;
+using testing::At;
 using testing::ChildProcess;
+using testing::MakeTempDir;
 using testing::RunCommand;
-
-std::string MakeTempDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("walkd-it-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
+using testing::WaitServing;
 
 // A world drawn in ASCII: two rooms a wall apart (two_rooms_world.h).
 void WriteAsciiWorld(const std::string& dir) { testing::WriteTwoRoomsWorld(dir); }
@@ -57,22 +53,6 @@ RunningWalkd StartWalkd(const std::vector<std::string>& extra_args) {
 }
 
 // Asks health until it says SERVING (or gives up after a bounded number of tries).
-bool WaitServing(client::WalkClient& client) {
-  for (int attempt = 0; attempt < 600 * testing::Patience(); ++attempt) {
-    HealthCheckResponse::ServingStatus status;
-    if (client.Health("", &status).ok() && status == HealthCheckResponse::SERVING) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
-
-walk::v1::Place At(double x, double y) {
-  walk::v1::Place p;
-  p.set_x_yards(x);
-  p.set_y_yards(y);
-  return p;
-}
-
 walk::v1::WalkRequest Request(const std::string& world, walk::v1::Place from, walk::v1::Place to) {
   walk::v1::WalkRequest request;
   request.set_world(world);

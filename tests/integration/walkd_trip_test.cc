@@ -14,20 +14,14 @@
 #include "client/walk_client.h"
 #include "gtest/gtest.h"
 #include "tests/integration/two_rooms_world.h"
+#include "tests/integration/walkd_client.h"
 #include "tests/integration/walkd_process.h"
 
 namespace walk {
 namespace {
 
+using testing::At;
 using testing::RunCommand;
-
-walk::v1::Place At(double x, double y, std::uint32_t continent = 0) {
-  walk::v1::Place p;
-  p.set_continent(continent);
-  p.set_x_yards(x);
-  p.set_y_yards(y);
-  return p;
-}
 
 walk::v1::TripRequest TripOf(const std::string& world, const std::string& profile,
                              walk::v1::Place from, walk::v1::Place to, std::uint32_t band = 0) {

@@ -7,7 +7,7 @@
 namespace walk::store {
 namespace {
 
-PackManifest Sample() {
+PackManifest SampleManifest() {
   PackManifest manifest;
   manifest.model = 0x3f2a9c0d11e4b7a8;
   manifest.files = {{"walks-000001.sst", 1094731, 28723, 0x4a12d563},
@@ -18,7 +18,7 @@ PackManifest Sample() {
 
 // The manifest's text with `from` replaced by `to` (which must be there).
 std::string Edited(const std::string& from, const std::string& to) {
-  std::string text = ManifestText(Sample());
+  std::string text = ManifestText(SampleManifest());
   const std::size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   return text.replace(at, from.size(), to);
@@ -33,7 +33,7 @@ void ExpectRefused(const std::string& text, const std::string& what) {
 }
 
 TEST(PackManifestTest, WritesTheDocumentedLayout) {
-  EXPECT_EQ(ManifestText(Sample()), R"({
+  EXPECT_EQ(ManifestText(SampleManifest()), R"({
   "answers": 50000,
   "files": [
     {
@@ -59,16 +59,16 @@ TEST(PackManifestTest, WritesTheDocumentedLayout) {
 }
 
 TEST(PackManifestTest, ReadsBackWhatItWrites) {
-  const absl::StatusOr<PackManifest> parsed = ParseManifest(ManifestText(Sample()), "m");
+  const absl::StatusOr<PackManifest> parsed = ParseManifest(ManifestText(SampleManifest()), "m");
   ASSERT_TRUE(parsed.ok()) << parsed.status();
-  EXPECT_EQ(parsed->model, Sample().model);
-  EXPECT_EQ(parsed->answers, Sample().answers);
+  EXPECT_EQ(parsed->model, SampleManifest().model);
+  EXPECT_EQ(parsed->answers, SampleManifest().answers);
   ASSERT_EQ(parsed->files.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(parsed->files[i].name, Sample().files[i].name);
-    EXPECT_EQ(parsed->files[i].bytes, Sample().files[i].bytes);
-    EXPECT_EQ(parsed->files[i].answers, Sample().files[i].answers);
-    EXPECT_EQ(parsed->files[i].crc32, Sample().files[i].crc32);
+    EXPECT_EQ(parsed->files[i].name, SampleManifest().files[i].name);
+    EXPECT_EQ(parsed->files[i].bytes, SampleManifest().files[i].bytes);
+    EXPECT_EQ(parsed->files[i].answers, SampleManifest().files[i].answers);
+    EXPECT_EQ(parsed->files[i].crc32, SampleManifest().files[i].crc32);
   }
 }
 
@@ -93,7 +93,7 @@ TEST(PackManifestTest, RefusesHexWithASignPrefixOrSpaceAndATooLargeText) {
   ExpectRefused(Edited("3f2a9c0d11e4b7a8", " 3f2a9c0d11e4b7a"), "\"model\" is not 16 hex digits");
   ExpectRefused(Edited("4a12d563", "-a12d563"), "files[0].crc32 is not 8 hex digits");
   ExpectRefused(Edited("4a12d563", "0x12d563"), "files[0].crc32 is not 8 hex digits");
-  std::string padded = ManifestText(Sample());
+  std::string padded = ManifestText(SampleManifest());
   padded.resize(kMaxManifestBytes + 1, ' ');
   ExpectRefused(padded, "16777217 bytes, more than the 16777216");
 }

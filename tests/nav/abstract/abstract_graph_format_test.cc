@@ -19,7 +19,7 @@ namespace walk::nav {
 namespace {
 
 // The 1 x 1-tile demo world (floors, lifts, zones), prepared for two profiles.
-const World& DemoWorld() {
+const World& OneTileWorld() {
   static const World* world = [] {
     DemoOptions options;
     options.tiles_x = options.tiles_y = 1;
@@ -34,7 +34,7 @@ const AbstractGraph& DemoGraph() {
   static const AbstractGraph* graph = [] {
     AbstractGraphOptions options;
     options.profiles = {"shortest", "neutral"};
-    auto built = BuildAbstractGraph(DemoWorld(), options);
+    auto built = BuildAbstractGraph(OneTileWorld(), options);
     EXPECT_TRUE(built.ok()) << built.status();
     return new AbstractGraph(built.ok() ? *std::move(built) : AbstractGraph());
   }();
@@ -68,7 +68,7 @@ class AbstractGraphFormatTest : public ::testing::Test {
 };
 
 TEST_F(AbstractGraphFormatTest, EveryFlippedByteIsRefusedNamingTheFileAndTheSection) {
-  ASSERT_TRUE(LoadAbstractGraph(DemoWorld(), dir_).ok());
+  ASSERT_TRUE(LoadAbstractGraph(OneTileWorld(), dir_).ok());
   // Every byte of the file's head and tail, and about 400 spread over the rest.
   std::set<std::size_t> offsets;
   for (std::size_t i = 0; i < 64; ++i) offsets.insert(i);
@@ -82,7 +82,7 @@ TEST_F(AbstractGraphFormatTest, EveryFlippedByteIsRefusedNamingTheFileAndTheSect
     damaged[at] = static_cast<char>(damaged[at] ^ (flips % 2 == 0 ? 0xff : 1 << (at % 8)));
     // Parsed as LoadAbstractGraph parses the file it reads (one flip is read from the file,
     // below): writing each flip out would only time the disk.
-    const absl::StatusOr<AbstractGraph> loaded = ParseAbstractGraph(DemoWorld(), damaged, path_);
+    const absl::StatusOr<AbstractGraph> loaded = ParseAbstractGraph(OneTileWorld(), damaged, path_);
     ++flips;
     if (loaded.ok()) {
       if (++served <= 3) ADD_FAILURE() << "byte " << at << " flipped was served";
@@ -102,14 +102,14 @@ TEST_F(AbstractGraphFormatTest, EveryFlippedByteIsRefusedNamingTheFileAndTheSect
   std::string damaged = bytes_;
   damaged[bytes_.size() / 2] = static_cast<char>(damaged[bytes_.size() / 2] ^ 0x10);
   WriteAll(path_, damaged);
-  const absl::Status from_file = LoadAbstractGraph(DemoWorld(), dir_).status();
+  const absl::Status from_file = LoadAbstractGraph(OneTileWorld(), dir_).status();
   EXPECT_EQ(from_file.code(), absl::StatusCode::kDataLoss) << from_file;
   EXPECT_EQ(from_file.message().rfind(path_ + ": damaged abstract graph (section '", 0), 0u)
       << from_file;
   EXPECT_EQ(served, 0) << "of " << flips << " flips";
   EXPECT_EQ(not_data_loss, 0) << "of " << flips << " flips";
   // The header, and each continent's nodes and arcs and its prices of each profile.
-  const std::size_t expected = 1 + DemoWorld().continents.size() * (1 + 2);
+  const std::size_t expected = 1 + OneTileWorld().continents.size() * (1 + 2);
   EXPECT_EQ(sections.size(), expected);
   for (const auto& [section, count] : sections) {
     std::printf("%d flips refused in section '%s'\n", count, section.c_str());
@@ -124,14 +124,14 @@ TEST_F(AbstractGraphFormatTest, AFileOfAnotherVersionIsStaleNotDamaged) {
   std::memcpy(old.data() + 8, &one, 4);
   std::memcpy(old.data() + 12, &kAbstractGraphVersion, 4);  // what followed the version then
   WriteAll(path_, old);
-  absl::Status s = LoadAbstractGraph(DemoWorld(), dir_).status();
+  absl::Status s = LoadAbstractGraph(OneTileWorld(), dir_).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
   EXPECT_NE(s.message().find("format version 1"), absl::string_view::npos) << s;
   EXPECT_NE(s.message().find("walkgrid prepare"), absl::string_view::npos) << s;
   // A version word damaged into 1, its check still that of this version: damaged, not stale.
   std::memcpy(old.data() + 12, bytes_.data() + 12, 4);
   WriteAll(path_, old);
-  s = LoadAbstractGraph(DemoWorld(), dir_).status();
+  s = LoadAbstractGraph(OneTileWorld(), dir_).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
   EXPECT_NE(s.message().find("format version word"), absl::string_view::npos) << s;
   // A later version, whole (its check holds): stale, not damaged.
@@ -143,10 +143,10 @@ TEST_F(AbstractGraphFormatTest, AFileOfAnotherVersionIsStaleNotDamaged) {
   const std::uint32_t check = Crc32c(head, sizeof head);
   std::memcpy(later.data() + 12, &check, 4);
   WriteAll(path_, later);
-  s = LoadAbstractGraph(DemoWorld(), dir_).status();
+  s = LoadAbstractGraph(OneTileWorld(), dir_).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
   // Another continent: its graph is stale, left out (that continent walks the fine grid).
-  World other = DemoWorld();
+  World other = OneTileWorld();
   other.continents[0].content_id ^= 1;
   WriteAll(path_, bytes_);
   absl::StatusOr<AbstractGraph> stale = LoadAbstractGraph(other, dir_);
@@ -170,7 +170,7 @@ void ExpectSamePrices(const ArcPrices& a, const ArcPrices& b) {
 
 TEST_F(AbstractGraphFormatTest, PricesLeftInTheFileReadAsTheyWereSaved) {
   absl::StatusOr<AbstractGraph> lazy =
-      LoadAbstractGraph(DemoWorld(), dir_, {.prices_on_first_use = true});
+      LoadAbstractGraph(OneTileWorld(), dir_, {.prices_on_first_use = true});
   ASSERT_TRUE(lazy.ok()) << lazy.status();
   ASSERT_EQ(lazy->continents.size(), DemoGraph().continents.size());
   for (std::size_t i = 0; i < lazy->continents.size(); ++i) {
@@ -196,14 +196,14 @@ TEST_F(AbstractGraphFormatTest, PricesLeftInTheFileAreCheckedAtLoadAndWhenRead) 
   const std::size_t at = bytes_.size() - 64;
   damaged[at] = static_cast<char>(damaged[at] ^ 0x20);
   WriteAll(path_, damaged);
-  absl::Status s = LoadAbstractGraph(DemoWorld(), dir_, {.prices_on_first_use = true}).status();
+  absl::Status s = LoadAbstractGraph(OneTileWorld(), dir_, {.prices_on_first_use = true}).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
   EXPECT_NE(s.message().find("prices of neutral"), absl::string_view::npos) << s;
   // Loaded whole, then the file replaced as prepare replaces it (a new file renamed over it):
   // the prices read later are the loaded file's.
   WriteAll(path_, bytes_);
   absl::StatusOr<AbstractGraph> lazy =
-      LoadAbstractGraph(DemoWorld(), dir_, {.prices_on_first_use = true});
+      LoadAbstractGraph(OneTileWorld(), dir_, {.prices_on_first_use = true});
   ASSERT_TRUE(lazy.ok()) << lazy.status();
   WriteAll(path_ + ".new", damaged);
   std::filesystem::rename(path_ + ".new", path_);
@@ -212,7 +212,7 @@ TEST_F(AbstractGraphFormatTest, PricesLeftInTheFileAreCheckedAtLoadAndWhenRead) 
   ExpectSamePrices(**read, DemoGraph().continents.back().prices[1]);
   // Written over in place after the load: the read refuses what no longer checks out.
   WriteAll(path_, bytes_);
-  lazy = LoadAbstractGraph(DemoWorld(), dir_, {.prices_on_first_use = true});
+  lazy = LoadAbstractGraph(OneTileWorld(), dir_, {.prices_on_first_use = true});
   ASSERT_TRUE(lazy.ok()) << lazy.status();
   {
     std::fstream file(path_, std::ios::binary | std::ios::in | std::ios::out);

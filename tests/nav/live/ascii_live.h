@@ -15,6 +15,8 @@
 
 namespace walk::nav::live::testing {
 
+inline constexpr Passability kLight = Passability::kLight;
+
 inline std::string MapText(const std::vector<std::string>& rows) {
   std::string text = "type octile\nheight " + std::to_string(rows.size()) + "\nwidth " +
                      std::to_string(rows[0].size()) + "\nmap\n";

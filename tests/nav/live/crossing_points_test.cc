@@ -14,9 +14,9 @@ namespace {
 using testing::AsciiLayers;
 using testing::AsciiWorld;
 using Rows = std::vector<std::string>;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 
-const auto Path = &testing::LightPath;
+using testing::LightPath;
 
 bool OnCrossing(const LiveWorld& world, Cell c) {
   bool on = false;
@@ -55,18 +55,18 @@ const Rows kRiver = {
 TEST(CrossingPointsTest, AThreeWideDeckIsWalkedOnItsMiddleCellsCentres) {
   // The deck from the layer file: x 3..5 over rows 2-3. Its centre line is x = 4.5.
   auto world = AsciiWorld(kRiver, "bridge 3 2 6 4\n");
-  const LivePath path = Path(*world, {0, 0}, {8, 5});
+  const LivePath path = LightPath(*world, {0, 0}, {8, 5});
   ASSERT_EQ(path.status, PathStatus::kFound);
   EXPECT_EQ(ExpectPoints(*world, path, /*along_y=*/true, 4.5), 2);
   // From the far edge of the deck too: the unit is drawn back to the middle.
-  const LivePath edge = Path(*world, {3, 1}, {3, 4});
+  const LivePath edge = LightPath(*world, {3, 1}, {3, 4});
   EXPECT_EQ(ExpectPoints(*world, edge, true, 4.5), 2);
 }
 
 TEST(CrossingPointsTest, ATwoWideDecksCentreLineLiesBetweenItsCells) {
   // The example of docs/live_grids.md.
   auto world = AsciiWorld({"........", "........", "RRR++RRR", "RRR++RRR", "........", "........"});
-  const LivePath path = Path(*world, {0, 0}, {7, 5});
+  const LivePath path = LightPath(*world, {0, 0}, {7, 5});
   ASSERT_EQ(path.status, PathStatus::kFound);
   EXPECT_EQ(path.waypoints, (std::vector<Cell>{{0, 0}, {2, 0}, {4, 2}, {4, 3}, {5, 5}, {7, 5}}));
   EXPECT_EQ(ExpectPoints(*world, path, true, 4.0), 2);
@@ -76,7 +76,7 @@ TEST(CrossingPointsTest, ARiverRunningNorthSouthIsCrossedEastWest) {
   // The deck is taller (3) than long (2): its direction comes from the water on its sides.
   auto world = AsciiWorld(
       {"...RR...", "...RR...", "...++...", "...++...", "...++...", "...RR...", "...RR..."});
-  const LivePath path = Path(*world, {0, 0}, {7, 6});
+  const LivePath path = LightPath(*world, {0, 0}, {7, 6});
   ASSERT_EQ(path.status, PathStatus::kFound);
   EXPECT_EQ(ExpectPoints(*world, path, /*along_y=*/false, 3.5), 2);
 }
@@ -95,7 +95,7 @@ TEST(CrossingPointsTest, AHillEntranceIsWalkedThroughItsMiddle) {
   };
   auto world = AsciiWorld(hill, "entrance 7 3 8 6\n");
   for (const Cell start : {Cell{3, 2}, Cell{3, 6}, Cell{5, 4}}) {
-    const LivePath path = Path(*world, start, {10, 2});
+    const LivePath path = LightPath(*world, start, {10, 2});
     ASSERT_EQ(path.status, PathStatus::kFound);
     EXPECT_EQ(ExpectPoints(*world, path, /*along_y=*/false, 4.5), 1);
   }

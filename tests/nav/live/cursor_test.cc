@@ -13,7 +13,7 @@ namespace {
 
 using testing::AsciiWorld;
 using Rows = std::vector<std::string>;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 constexpr Passability kHeavy = Passability::kHeavy;
 
 CellReport Report(const LiveWorld& world, Cell c) {

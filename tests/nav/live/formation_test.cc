@@ -19,7 +19,7 @@ namespace walk::nav::live {
 namespace {
 
 using testing::AsciiWorld;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 
 // Two ranks of three, the centre in the middle of the front rank: a b c / d e f.
 GroupFormation TwoRanks(double facing) {

@@ -14,9 +14,9 @@ namespace {
 using testing::AsciiWorld;
 using testing::DrawRows;
 using Rows = std::vector<std::string>;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 
-const auto Path = &testing::LightPath;
+using testing::LightPath;
 
 void Update(LiveWorld& world, BlockerChange change) {
   absl::StatusOr<UpdateResult> r = world.UpdateBlockers({&change, 1});
@@ -31,12 +31,12 @@ TEST(ShutGateTest, ADeepGateBlocksOnlyTheWallsThickness) {
   EXPECT_EQ(DrawRows(*world),
             (Rows{".........", ".........", "BBBBGBBBB", ".........", "........."}));
   // The ground in front of and behind the gate stays open: units wait there.
-  EXPECT_EQ(Path(*world, {4, 1}, {0, 0}).status, PathStatus::kFound);
-  EXPECT_EQ(Path(*world, {4, 3}, {8, 4}).status, PathStatus::kFound);
-  EXPECT_EQ(Path(*world, {4, 1}, {4, 3}).status, PathStatus::kUnreachable);
+  EXPECT_EQ(LightPath(*world, {4, 1}, {0, 0}).status, PathStatus::kFound);
+  EXPECT_EQ(LightPath(*world, {4, 3}, {8, 4}).status, PathStatus::kFound);
+  EXPECT_EQ(LightPath(*world, {4, 1}, {4, 3}).status, PathStatus::kUnreachable);
   Update(*world, BlockerChange::OpenGate(2));
   EXPECT_EQ(DrawRows(*world)[2], "BBBB.BBBB");
-  EXPECT_EQ(Path(*world, {4, 1}, {4, 3}).cost, 2u * 10 + 2);
+  EXPECT_EQ(LightPath(*world, {4, 1}, {4, 3}).cost, 2u * 10 + 2);
 }
 
 TEST(ShutGateTest, AThinGateSealsAThickWall) {
@@ -45,11 +45,11 @@ TEST(ShutGateTest, AThinGateSealsAThickWall) {
   auto world = AsciiWorld(kOpen, "building 1 0 1 9 3\ngate 2 1 4 2.2 5 2.8 shut\n");
   EXPECT_EQ(DrawRows(*world),
             (Rows{".........", "BBBBGBBBB", "BBBBGBBBB", ".........", "........."}));
-  EXPECT_EQ(Path(*world, {4, 0}, {4, 4}).status, PathStatus::kUnreachable);
+  EXPECT_EQ(LightPath(*world, {4, 0}, {4, 4}).status, PathStatus::kUnreachable);
   Update(*world, BlockerChange::OpenGate(2));
   EXPECT_EQ(DrawRows(*world)[1], "BBBB.BBBB");
   EXPECT_EQ(DrawRows(*world)[2], "BBBB.BBBB");
-  EXPECT_EQ(Path(*world, {4, 0}, {4, 4}).status, PathStatus::kFound);
+  EXPECT_EQ(LightPath(*world, {4, 0}, {4, 4}).status, PathStatus::kFound);
 }
 
 TEST(ShutGateTest, AlongTheWallItCoversWholeCells) {
@@ -59,7 +59,7 @@ TEST(ShutGateTest, AlongTheWallItCoversWholeCells) {
   auto world = AsciiWorld(kOpen, "building 1 4 0 5 5\ngate 2 1 3.6 1.5 5.2 2.5 shut\n");
   EXPECT_EQ(DrawRows(*world),
             (Rows{"....B....", "....G....", "....G....", "....B....", "....B...."}));
-  EXPECT_EQ(Path(*world, {0, 2}, {8, 2}).status, PathStatus::kUnreachable);
+  EXPECT_EQ(LightPath(*world, {0, 2}, {8, 2}).status, PathStatus::kUnreachable);
   Update(*world, BlockerChange::OpenGate(2));
   EXPECT_EQ(DrawRows(*world)[1], ".........");
   EXPECT_EQ(DrawRows(*world)[2], ".........");
@@ -69,7 +69,7 @@ TEST(ShutGateTest, AUnitInsideTheDoorwayStepsOutEitherWay) {
   auto world = AsciiWorld(kOpen, "building 1 0 2 9 3\ngate 2 1 4 2 5 3 open\n");
   Update(*world, BlockerChange::ShutGate(2));  // with a unit standing in the doorway at (4, 2)
   for (const Cell goal : {Cell{4, 0}, Cell{6, 4}}) {
-    const LivePath out = Path(*world, {4, 2}, goal);
+    const LivePath out = LightPath(*world, {4, 2}, goal);
     ASSERT_EQ(out.status, PathStatus::kFound) << goal.x << "," << goal.y;
     EXPECT_EQ(out.method, PathMethod::kStepOut);
     EXPECT_EQ(out.cells.front(), (Cell{4, 2}));
@@ -83,16 +83,17 @@ TEST(ShutGateTest, AUnitInsideTheDoorwayStepsOutEitherWay) {
   }
   EXPECT_EQ(world->Counters().step_outs, 2u);
   // Nobody outside steps in or through; a unit inside the wall itself is not freed.
-  EXPECT_EQ(Path(*world, {4, 0}, {4, 4}).status, PathStatus::kUnreachable);
-  EXPECT_EQ(Path(*world, {4, 0}, {4, 2}).goal, (Cell{4, 1}));  // the goal resolves out of the gate
-  EXPECT_EQ(Path(*world, {3, 2}, {4, 0}).status, PathStatus::kStartBlocked);
+  EXPECT_EQ(LightPath(*world, {4, 0}, {4, 4}).status, PathStatus::kUnreachable);
+  EXPECT_EQ(LightPath(*world, {4, 0}, {4, 2}).goal,
+            (Cell{4, 1}));  // the goal resolves out of the gate
+  EXPECT_EQ(LightPath(*world, {3, 2}, {4, 0}).status, PathStatus::kStartBlocked);
 }
 
 TEST(ShutGateTest, AUnitDeepInsideAThickGateWalksOut) {
   // A three-row wall and gate: from the middle row the unit crosses a gate cell to get out.
   auto world = AsciiWorld({".....", ".....", ".....", ".....", ".....", "....."},
                           "building 1 0 1 5 4\ngate 2 1 2 1 3 4 shut\n");
-  const LivePath out = Path(*world, {2, 2}, {2, 5});
+  const LivePath out = LightPath(*world, {2, 2}, {2, 5});
   ASSERT_EQ(out.status, PathStatus::kFound);
   EXPECT_EQ(out.method, PathMethod::kStepOut);
   EXPECT_EQ(out.cells[1], (Cell{2, 3}));  // through the gate's last row

@@ -14,7 +14,7 @@ namespace walk::nav::live {
 namespace {
 
 using testing::AsciiWorld;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 
 LivePath Ask(LiveWorld& world, Cell a, Cell b, std::uint64_t unit = 0) {
   PathRequest request{a, b, kLight};

@@ -22,7 +22,7 @@ using testing::AsciiWorld;
 using testing::DrawPath;
 using testing::DrawRows;
 using Rows = std::vector<std::string>;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 constexpr Passability kHeavy = Passability::kHeavy;
 
 LivePath Path(LiveWorld& world, Cell a, Cell b, Passability p = kLight) {

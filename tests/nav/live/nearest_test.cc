@@ -9,7 +9,7 @@ namespace walk::nav::live {
 namespace {
 
 using testing::AsciiWorld;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 
 TEST(RingTest, PerimeterOrderIsTheDiscardingScansOrder) {
   constexpr std::int32_t kW = 9, kH = 7;

@@ -15,9 +15,9 @@ namespace {
 
 using testing::AsciiWorld;
 using Rows = std::vector<std::string>;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 
-LivePath Ask(LiveWorld& world, Cell a, Cell b, bool recover = true) {
+LivePath AskRecovering(LiveWorld& world, Cell a, Cell b, bool recover = true) {
   PathRequest request{a, b, kLight};
   request.recover_start = recover;
   absl::StatusOr<LivePath> path = world.FindPath(request);
@@ -43,7 +43,7 @@ void ExpectSpliced(LiveWorld& world, const LivePath& path, Cell start, Cell goal
   EXPECT_EQ(path.waypoints.front(), start);
   EXPECT_EQ(path.waypoints[1], path.start);
   EXPECT_EQ(path.points.size(), path.waypoints.size());
-  const LivePath rest = Ask(world, path.start, goal, false);
+  const LivePath rest = AskRecovering(world, path.start, goal, false);
   ASSERT_EQ(rest.status, PathStatus::kFound);
   EXPECT_EQ(path.cost, OctileCost(start, path.start) + rest.cost);
   EXPECT_EQ(std::vector<Cell>(path.waypoints.begin() + 1, path.waypoints.end()), rest.waypoints);
@@ -65,18 +65,18 @@ TEST(RecoveryTest, AUnitUnderANewBuildingEscapesTowardItsGoal) {
   const BlockerChange built = BlockerChange::AddBuilding(7, {3, 1, 6, 4});  // x 3..5, y 1..3
   ASSERT_TRUE(world->UpdateBlockers({&built, 1}).ok());
   // Without recover_start: blocked, as ever.
-  const LivePath blocked = Ask(*world, {4, 2}, {9, 2}, false);
+  const LivePath blocked = AskRecovering(*world, {4, 2}, {9, 2}, false);
   EXPECT_EQ(blocked.status, PathStatus::kStartBlocked);
   EXPECT_EQ(blocked.method, PathMethod::kNone);
   // Ring 2 is the first with open ground; its nearest cells are (2, 2), (6, 2), (4, 0), (4, 4),
   // and the goal decides between them.
-  const LivePath east = Ask(*world, {4, 2}, {9, 2});
+  const LivePath east = AskRecovering(*world, {4, 2}, {9, 2});
   EXPECT_EQ(east.start, (Cell{6, 2}));
   ExpectSpliced(*world, east, {4, 2}, {9, 2});
-  const LivePath west = Ask(*world, {4, 2}, {0, 3});
+  const LivePath west = AskRecovering(*world, {4, 2}, {0, 3});
   EXPECT_EQ(west.start, (Cell{2, 2}));
   ExpectSpliced(*world, west, {4, 2}, {0, 3});
-  const LivePath south = Ask(*world, {4, 2}, {4, 5});
+  const LivePath south = AskRecovering(*world, {4, 2}, {4, 5});
   EXPECT_EQ(south.start, (Cell{4, 4}));
   ExpectSpliced(*world, south, {4, 2}, {4, 5});
   EXPECT_EQ(world->Counters().recovered_starts, 3u);
@@ -87,7 +87,7 @@ TEST(RecoveryTest, ACornerCellIsNearerThanNothing) {
   const BlockerChange built = BlockerChange::AddBuilding(7, {3, 1, 6, 4});
   ASSERT_TRUE(world->UpdateBlockers({&built, 1}).ok());
   // From the building's edge cell (5, 1) ring 1 already holds open ground: (6, 1) is nearest.
-  const LivePath out = Ask(*world, {5, 1}, {9, 5});
+  const LivePath out = AskRecovering(*world, {5, 1}, {9, 5});
   EXPECT_EQ(out.start, (Cell{6, 1}));
   ExpectSpliced(*world, out, {5, 1}, {9, 5});
 }
@@ -96,10 +96,10 @@ TEST(RecoveryTest, AUnitInsideAWallEscapesToTheGoalsSide) {
   // A wall three cells thick splits the field; a unit caught in its middle leaves by the side
   // facing its goal, both sides being as near.
   auto world = AsciiWorld(kField, "building 1 4 0 7 6\n");
-  const LivePath east = Ask(*world, {5, 2}, {9, 2});
+  const LivePath east = AskRecovering(*world, {5, 2}, {9, 2});
   EXPECT_EQ(east.start, (Cell{7, 2}));
   ExpectSpliced(*world, east, {5, 2}, {9, 2});
-  const LivePath west = Ask(*world, {5, 2}, {0, 2});
+  const LivePath west = AskRecovering(*world, {5, 2}, {0, 2});
   EXPECT_EQ(west.start, (Cell{3, 2}));
   ExpectSpliced(*world, west, {5, 2}, {0, 2});
 }
@@ -108,7 +108,7 @@ TEST(RecoveryTest, RecoveryIsNarrowAndMayLeaveOnlyTheEscape) {
   // In the wall's west cell the only ring-1 ground is west; the goal lies east, beyond the wall.
   // The unit still leaves the wall (the escape alone), and the goal is unreachable from there.
   auto world = AsciiWorld(kField, "building 1 4 0 7 6\n");
-  const LivePath out = Ask(*world, {4, 2}, {9, 2});
+  const LivePath out = AskRecovering(*world, {4, 2}, {9, 2});
   EXPECT_EQ(out.status, PathStatus::kUnreachable);
   EXPECT_EQ(out.method, PathMethod::kRecovered);
   EXPECT_EQ(out.start, (Cell{3, 2}));
@@ -123,13 +123,13 @@ TEST(RecoveryTest, NothingStandableNearStaysBlocked) {
   auto world = AsciiWorld(
       {"MMMMMMM.", "MMMMMMM.", "MMMMMMM.", "MMMMMMM.", "MMMMMMM.", "MMMMMMM.", "MMMMMMM."}, "",
       options);
-  const LivePath out = Ask(*world, {3, 3}, {7, 0});
+  const LivePath out = AskRecovering(*world, {3, 3}, {7, 0});
   EXPECT_EQ(out.status, PathStatus::kStartBlocked);
   EXPECT_EQ(out.method, PathMethod::kNone);
   EXPECT_EQ(out.start, (Cell{3, 3}));
   EXPECT_TRUE(out.cells.empty());
   // Within reach it escapes: straight east to (7, 3), the open cell nearest it.
-  const LivePath near = Ask(*world, {5, 3}, {7, 0});
+  const LivePath near = AskRecovering(*world, {5, 3}, {7, 0});
   EXPECT_EQ(near.start, (Cell{7, 3}));
   ExpectSpliced(*world, near, {5, 3}, {7, 0});
 }
@@ -146,7 +146,7 @@ TEST(RecoveryTest, AShutGateStillStepsOut) {
   auto world = AsciiWorld(kField, "building 1 0 2 10 3\ngate 2 1 4 2 5 3 open\n");
   const BlockerChange shut = BlockerChange::ShutGate(2);
   ASSERT_TRUE(world->UpdateBlockers({&shut, 1}).ok());
-  const LivePath out = Ask(*world, {4, 2}, {4, 5});
+  const LivePath out = AskRecovering(*world, {4, 2}, {4, 5});
   EXPECT_EQ(out.status, PathStatus::kFound);
   EXPECT_EQ(out.method, PathMethod::kStepOut);
   EXPECT_EQ(out.start, (Cell{4, 2}));

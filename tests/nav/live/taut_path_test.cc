@@ -13,7 +13,7 @@ namespace walk::nav::live {
 namespace {
 
 using testing::AsciiWorld;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 
 bool Clear(const LiveWorld& world, Cell a, Cell b, std::vector<Cell>* cells = nullptr) {
   bool clear = false;

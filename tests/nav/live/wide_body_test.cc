@@ -17,7 +17,7 @@ namespace {
 
 using testing::AsciiWorld;
 using Rows = std::vector<std::string>;
-constexpr Passability kLight = Passability::kLight;
+using testing::kLight;
 
 // Two rooms joined by a corridor two cells wide (rows 3 and 4).
 const Rows kTwoRooms = {

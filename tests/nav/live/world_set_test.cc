@@ -25,7 +25,7 @@ LiveWorldSource Yard(std::string layers = "") {
   return source;
 }
 
-TEST(WorldFrameTest, CellsAndWorldUnitsMeetAtTheOrigin) {
+TEST(LiveWorldFrameTest, CellsAndWorldUnitsMeetAtTheOrigin) {
   const WorldFrame frame{2.0, WorldPoint{100.0, -50.0}};
   EXPECT_EQ(frame.CellHolding(WorldPoint{100.0, -50.0}), (Cell{0, 0}));
   EXPECT_EQ(frame.CellHolding(WorldPoint{103.9, -46.1}), (Cell{1, 1}));

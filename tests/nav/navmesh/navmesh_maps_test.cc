@@ -96,16 +96,16 @@ TEST(NavMeshMapsTest, TwoMapsOfOneFolderAreReadWhole) {
 }
 
 // The 1 x 1 demo world and its navmesh built without lift rides, written as an mmaps folder.
-struct Demo {
+struct DemoMaps {
   DemoOptions options;
   World world;
   DemoLandmarks landmarks;
   std::string mmaps;
 };
 
-const Demo& TheDemo() {
-  static const Demo* demo = [] {
-    auto* d = new Demo;
+const DemoMaps& TheDemo() {
+  static const DemoMaps* demo = [] {
+    auto* d = new DemoMaps;
     d->options.tiles_x = d->options.tiles_y = 1;
     absl::StatusOr<World> world = GenerateDemoWorld(d->options);
     EXPECT_TRUE(world.ok()) << world.status();
@@ -129,7 +129,7 @@ struct Served {
   std::optional<NavMeshGround> ground;
   LiftConnectionCounts lifts;
 };
-std::unique_ptr<Served> Serve(const Demo& d, std::uint64_t budget_bytes) {
+std::unique_ptr<Served> Serve(const DemoMaps& d, std::uint64_t budget_bytes) {
   auto s = std::make_unique<Served>();
   absl::StatusOr<NavMesh> read = ReadMmapsFolder(d.mmaps);
   EXPECT_TRUE(read.ok()) << read.status();
@@ -150,7 +150,7 @@ std::unique_ptr<Served> Serve(const Demo& d, std::uint64_t budget_bytes) {
 }
 
 TEST(NavMeshMapsTest, ImportedNavMeshGetsTheGridsLiftRidesAtLoad) {
-  const Demo& d = TheDemo();
+  const DemoMaps& d = TheDemo();
   std::unique_ptr<Served> s = Serve(d, 0);
   const std::uint32_t rides = static_cast<std::uint32_t>(d.world.continents[0].lifts.size());
   ASSERT_GT(rides, 0u);
@@ -177,7 +177,7 @@ TEST(NavMeshMapsTest, ImportedNavMeshGetsTheGridsLiftRidesAtLoad) {
 }
 
 // Random places on the navmesh (Detour's own picks, every tile resident), and the lift's ends.
-std::vector<std::pair<Place, Place>> RandomPairs(const NavMesh& navmesh, const Demo& d, int n) {
+std::vector<std::pair<Place, Place>> RandomPairs(const NavMesh& navmesh, const DemoMaps& d, int n) {
   dtNavMeshQuery query;
   EXPECT_TRUE(dtStatusSucceed(query.init(navmesh.detour(), 2048)));
   std::mt19937 random(33);
@@ -229,7 +229,7 @@ void ExpectSame(const std::vector<NavMeshWalk>& a, const std::vector<NavMeshWalk
 }
 
 TEST(NavMeshMapsTest, AFewTilesResidentAnswerAsEveryTileResident) {
-  const Demo& d = TheDemo();
+  const DemoMaps& d = TheDemo();
   std::unique_ptr<Served> all = Serve(d, 0);
   std::uint64_t largest = 0;
   for (const NavMesh::TileRecord& r : all->navmesh->tile_records()) {

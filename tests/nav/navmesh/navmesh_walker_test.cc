@@ -26,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char kMesh[] = "meshes/dungeon.obj";
+const char kDungeonMesh[] = "meshes/dungeon.obj";
 
 std::mt19937* g_random = nullptr;
 float Frand() { return std::uniform_real_distribution<float>(0.0f, 1.0f)(*g_random); }
@@ -74,7 +74,7 @@ struct Pricer {
 };
 
 TEST(NavMeshWalkerTest, SharedMeshYardsMatchDetourAndGroundCostsRunSpeed) {
-  const std::string path = testing::SharedDataDir() + "/" + kMesh;
+  const std::string path = testing::SharedDataDir() + "/" + kDungeonMesh;
   if (!fs::exists(path)) GTEST_SKIP() << path << " is absent (set WALKD_SHARED_DATA)";
   absl::StatusOr<TriangleMesh> mesh = ReadObj(path);
   ASSERT_TRUE(mesh.ok()) << mesh.status();

@@ -8,14 +8,14 @@
 #include "nav/cost/metric.h"
 #include "nav/grid/grid_builder.h"
 #include "tests/nav/ascii_grid.h"
+#include "tests/nav/search/search_checks.h"
 
 namespace walk::nav {
 namespace {
 
 using testing::AsciiWorld;
+using testing::Shortest;
 using testing::SurfaceAt;
-
-Metric Shortest(const World& world) { return Metric(world, *FindProfile("shortest"), 0); }
 
 SearchResult Walk(const World& world, std::uint32_t x0, std::uint32_t y0, std::uint32_t x1,
                   std::uint32_t y1) {

@@ -11,14 +11,15 @@
 #include "nav/cost/metric.h"
 #include "nav/query/walk_pipeline.h"
 #include "tests/nav/ascii_grid.h"
+#include "tests/nav/search/search_checks.h"
 
 namespace walk::nav {
 namespace {
 
 using testing::AsciiWorld;
+using testing::ExpectWalk;
+using testing::Shortest;
 using testing::SurfaceAt;
-
-Metric Shortest(const World& world) { return Metric(world, *FindProfile("shortest"), 0); }
 
 // A w x h map with each cell a wall with probability `density`, and some straight walls with
 // gaps (rooms), so jump points meet corridors, doorways and open ground.
@@ -33,27 +34,6 @@ std::vector<std::string> RandomRows(std::mt19937& rng, int w, int h, double dens
     for (int y = 0; y < h; ++y) rows[y][x] = (rng() % 5 == 0) ? '.' : '@';
   }
   return rows;
-}
-
-// Checks that `steps` is a walk from `from` to `to` over links of `c`, with no corner cut, and
-// that it is `yards` long.
-void ExpectWalk(const Continent& c, const std::vector<PathStep>& steps, SurfaceId from,
-                SurfaceId to, double yards) {
-  ASSERT_FALSE(steps.empty());
-  EXPECT_EQ(steps.front().surface, from);
-  EXPECT_EQ(steps.back().surface, to);
-  for (std::size_t i = 1; i < steps.size(); ++i) {
-    const SurfaceId prev = steps[i - 1].surface;
-    const int d = steps[i].via;
-    ASSERT_LT(d, kDirectionCount);
-    ASSERT_TRUE(HasLink(c.links[prev][d])) << "step " << i;
-    EXPECT_EQ(c.LinkTarget(prev, d), steps[i].surface) << "step " << i;
-    if (IsDiagonal(d)) {
-      EXPECT_TRUE(HasLink(c.links[prev][(d + 7) % 8]) && HasLink(c.links[prev][(d + 1) % 8]))
-          << "step " << i << " cuts a corner";
-    }
-  }
-  EXPECT_NEAR(WalkedColumns(steps), yards, 1e-9 * std::max(1.0, yards));
 }
 
 TEST(JumpPointSearchTest, RandomGridsCostWhatTheReferenceDijkstraCosts) {

@@ -16,15 +16,16 @@
 #include "nav/query/walk_pipeline.h"
 #include "nav/search/jump_point_search.h"
 #include "tests/nav/ascii_grid.h"
+#include "tests/nav/search/search_checks.h"
 
 namespace walk::nav {
 namespace {
 
 using testing::AsciiWorld;
+using testing::ExpectWalk;
 using testing::SharedDataDir;
+using testing::Shortest;
 using testing::SurfaceAt;
-
-Metric Shortest(const World& world) { return Metric(world, *FindProfile("shortest"), 0); }
 
 // A maze of one-cell corridors and one-cell walls (a randomized depth-first carving), as the
 // MovingAI maze512-1 maps: every bend and junction is a subgoal.
@@ -76,34 +77,14 @@ std::vector<std::string> RoomRows(std::mt19937& rng, int rooms_w, int rooms_h, i
   return rows;
 }
 
-std::vector<std::string> RandomRows(std::mt19937& rng, int w, int h, double density) {
+// A w x h map with each cell a wall with probability `density`.
+std::vector<std::string> SpeckledRows(std::mt19937& rng, int w, int h, double density) {
   std::vector<std::string> rows(h, std::string(w, '.'));
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (auto& row : rows) {
     for (char& cell : row) cell = unit(rng) < density ? '@' : '.';
   }
   return rows;
-}
-
-// Checks that `steps` walks from `from` to `to` over links of `c` without cutting a corner,
-// `yards` long.
-void ExpectWalk(const Continent& c, const std::vector<PathStep>& steps, SurfaceId from,
-                SurfaceId to, double yards) {
-  ASSERT_FALSE(steps.empty());
-  EXPECT_EQ(steps.front().surface, from);
-  EXPECT_EQ(steps.back().surface, to);
-  for (std::size_t i = 1; i < steps.size(); ++i) {
-    const SurfaceId prev = steps[i - 1].surface;
-    const int d = steps[i].via;
-    ASSERT_LT(d, kDirectionCount);
-    ASSERT_TRUE(HasLink(c.links[prev][d])) << "step " << i;
-    EXPECT_EQ(c.LinkTarget(prev, d), steps[i].surface) << "step " << i;
-    if (IsDiagonal(d)) {
-      EXPECT_TRUE(HasLink(c.links[prev][(d + 7) % 8]) && HasLink(c.links[prev][(d + 1) % 8]))
-          << "step " << i << " cuts a corner";
-    }
-  }
-  EXPECT_NEAR(WalkedColumns(steps), yards, 1e-9 * std::max(1.0, yards));
 }
 
 // Random pairs of `rows` against the reference Dijkstra and jump point search; returns how many
@@ -194,7 +175,7 @@ TEST(SubgoalSearchTest, RandomGridsCostWhatTheReferenceDijkstraCosts) {
   for (int trial = 0; trial < 300; ++trial) {
     const int w = 2 + static_cast<int>(rng() % 40), h = 2 + static_cast<int>(rng() % 40);
     const double density = std::vector<double>{0.0, 0.1, 0.2, 0.3, 0.45}[trial % 5];
-    found += CheckPairs(RandomRows(rng, w, h, density), rng, 40, trial % 2 == 0);
+    found += CheckPairs(SpeckledRows(rng, w, h, density), rng, 40, trial % 2 == 0);
   }
   EXPECT_GT(found, 5000);
 }
@@ -243,7 +224,7 @@ TEST(SubgoalSearchTest, OneQueryServesHierarchiesBuiltOneAfterAnother) {
 
 TEST(SubgoalSearchTest, AHierarchyOverItsArcBudgetIsRefused) {
   std::mt19937 rng(20261207);
-  const World world = AsciiWorld(RandomRows(rng, 30, 30, 0.2));
+  const World world = AsciiWorld(SpeckledRows(rng, 30, 30, 0.2));
   const auto grid = JumpGrid::Build(world.continents[0]);
   const auto graph = SubgoalGraph::Build(*grid);
   SubgoalHierarchyOptions options;
