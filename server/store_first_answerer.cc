@@ -566,9 +566,14 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query
   walk_options.subgoal_hierarchies = &p.world->subgoal_hierarchies;
   walk_options.search = query.search;
   walk_options.stop = options.stop;
+  walk_options.max_seconds = options.max_seconds;
   absl::StatusOr<nav::WalkAnswer> answer =
       nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, walk_options);
   if (!answer.ok()) return Prefixed(answer.status(), options.field_prefix);
+  if (answer->dearer) {
+    result.answer = *std::move(answer);
+    return result;
+  }
   metrics_.RecordWalk(*answer, query.band);
   if (absl::Status s = Keep(p.key, *answer); !s.ok()) return s;
   result.answer = *std::move(answer);

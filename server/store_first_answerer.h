@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -60,6 +61,9 @@ class StoreFirstAnswerer {
     // False: a band pricing danger is walked without asking band 0's walk first (a table's row
     // knows the cell in its own band, exactly and for less).
     bool band_zero_first = true;
+    // A grid walk dearer than this is not wanted (nav::WalkOptions::max_seconds): the answer
+    // may then say only that (WalkAnswer::dearer), and is neither kept nor counted.
+    double max_seconds = std::numeric_limits<double>::infinity();
   };
 
   // Answers `query`. Errors are the RPC's: INVALID_ARGUMENT naming the field, NOT_FOUND,

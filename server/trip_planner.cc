@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/base/casts.h"
 #include "absl/strings/str_cat.h"
 #include "nav/grid/number_text.h"
 #include "nav/query/place_check.h"
@@ -46,7 +47,14 @@ class TripPlanner::Walks final : public nav::TripWalks {
         band_zero_(served.MetricFor(query.profile, 0)) {}
 
   absl::StatusOr<nav::LegWalk> Walk(std::uint32_t from, std::uint32_t to) override {
-    absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, query_.band, metric_);
+    return WalkAtMost(from, to, std::numeric_limits<double>::infinity());
+  }
+
+  // A danger band's search stops once it has shown the walk costs more: most walks a trip prices
+  // cannot improve it, and their detours round danger are what a cold danger walk spends.
+  absl::StatusOr<nav::LegWalk> WalkAtMost(std::uint32_t from, std::uint32_t to,
+                                          double max_seconds) override {
+    absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, query_.band, metric_, max_seconds);
     if (walk.ok() && walk->stored) ++stored_;
     return walk;
   }
@@ -61,7 +69,8 @@ class TripPlanner::Walks final : public nav::TripWalks {
     absl::StatusOr<nav::LegWalk> walk = WalkIn(from, to, 0, *band_zero_);
     if (!walk.ok()) return walk.status();
     if (!walk->found) return std::numeric_limits<double>::infinity();
-    return kBandZeroShare * walk->seconds;
+    const std::optional<double> dearer = planner_.DearerBound(DearerKeyOf(from, to));
+    return std::max(kBandZeroShare * walk->seconds, dearer.value_or(0.0));
   }
 
   // Any walk costs at least its columns' straight line at the metric's cheapest pace (the A*'s
@@ -78,10 +87,18 @@ class TripPlanner::Walks final : public nav::TripWalks {
  private:
   static constexpr double kBandZeroShare = 0.98;
 
+  DearerKey DearerKeyOf(std::uint32_t from, std::uint32_t to) const {
+    return TripPlanner::DearerKeyOf(metric_.On(places_[from].continent).grid, places_[from],
+                                    places_[to]);
+  }
+
   // The walk between two points (of one continent) in `band` (whose metric is `metric`): from
-  // the node-walk cache between nodes, else through the store.
-  absl::StatusOr<nav::LegWalk> WalkIn(std::uint32_t from, std::uint32_t to, std::uint32_t band,
-                                      const ServedWorld::MetricEntry& metric) {
+  // the node-walk cache between nodes, else through the store; its search may stop once it has
+  // shown the walk costs more than `max_seconds` (LegWalk::dearer, kept nowhere).
+  absl::StatusOr<nav::LegWalk> WalkIn(
+      std::uint32_t from, std::uint32_t to, std::uint32_t band,
+      const ServedWorld::MetricEntry& metric,
+      double max_seconds = std::numeric_limits<double>::infinity()) {
     const std::uint64_t model = metric.On(places_[from].continent).grid;
     const bool between_nodes = from >= nav::kFirstNodePoint && to >= nav::kFirstNodePoint;
     const NodeWalkKey key{model, from - nav::kFirstNodePoint, to - nav::kFirstNodePoint};
@@ -91,6 +108,11 @@ class TripPlanner::Walks final : public nav::TripWalks {
         return *cached;
       }
     }
+    const bool may_cut = max_seconds < std::numeric_limits<double>::infinity();
+    if (may_cut) {
+      const std::optional<double> dearer = planner_.DearerBound(DearerKeyOf(from, to));
+      if (dearer && max_seconds <= *dearer) return nav::LegWalk{.dearer = true};
+    }
     WalkQuery walk;
     walk.world = query_.world;
     walk.from = places_[from];
@@ -99,9 +121,15 @@ class TripPlanner::Walks final : public nav::TripWalks {
     walk.band = band;
     walk.backend = BackendChoice::kGrid;
     absl::StatusOr<WalkResult> result = planner_.answerer_.Answer(
-        walk, {.field_prefix = "", .look_up = true, .stop = stop_}, searchers_);
+        walk, {.field_prefix = "", .look_up = true, .stop = stop_, .max_seconds = max_seconds},
+        searchers_);
     if (!result.ok()) return result.status();
     nav::LegWalk leg;
+    leg.dearer = result->answer.dearer;
+    if (leg.dearer) {
+      planner_.KeepDearerBound(DearerKeyOf(from, to), max_seconds);
+      return leg;
+    }
     leg.found = result->answer.status == nav::WalkStatus::kOk;
     leg.seconds = result->answer.seconds;
     leg.yards = result->answer.yards;
@@ -147,6 +175,40 @@ void TripPlanner::KeepNodeWalk(const NodeWalkKey& key, const nav::LegWalk& walk)
   std::lock_guard<std::mutex> lock(mu_);
   if (node_walks_.size() >= node_walk_entries_) node_walks_.clear();  // bounded: start again
   node_walks_[key] = walk;
+}
+
+TripPlanner::DearerKey TripPlanner::DearerKeyOf(std::uint64_t model, const nav::Place& from,
+                                                const nav::Place& to) {
+  DearerKey key{.model = model};
+  std::size_t k = 0;
+  for (const nav::Place* place : {&from, &to}) {
+    const double z = place->z_yards.value_or(std::numeric_limits<double>::quiet_NaN());
+    key.ends[k++] = place->continent;
+    key.ends[k++] = absl::bit_cast<std::uint64_t>(place->x_yards);
+    key.ends[k++] = absl::bit_cast<std::uint64_t>(place->y_yards);
+    key.ends[k++] = absl::bit_cast<std::uint64_t>(z);
+  }
+  return key;
+}
+
+std::size_t TripPlanner::DearerHash::operator()(const DearerKey& k) const {
+  std::uint64_t h = k.model;
+  for (const std::uint64_t word : k.ends) h = (h ^ word) * 0x9e3779b97f4a7c15ull;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+std::optional<double> TripPlanner::DearerBound(const DearerKey& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto found = dearer_bounds_.find(key);
+  if (found == dearer_bounds_.end()) return std::nullopt;
+  return found->second;
+}
+
+void TripPlanner::KeepDearerBound(const DearerKey& key, double seconds) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (dearer_bounds_.size() >= node_walk_entries_) dearer_bounds_.clear();  // bounded: start again
+  double& bound = dearer_bounds_[key];
+  bound = std::max(bound, seconds);
 }
 
 absl::StatusOr<TripResult> TripPlanner::Plan(const TripQuery& query, absl::string_view field_prefix,

@@ -6,6 +6,7 @@
 // thread's Searchers.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -89,11 +90,28 @@ class TripPlanner {
   std::optional<nav::LegWalk> CachedNodeWalk(const NodeWalkKey& key) const;
   void KeepNodeWalk(const NodeWalkKey& key, const nav::LegWalk& walk) const;
 
+  // A walk by its model and its two places (as asked), for what a search cut short showed of it.
+  struct DearerKey {
+    std::uint64_t model = 0;
+    std::array<std::uint64_t, 8> ends{};  // each place's continent and coordinates' bits
+    bool operator==(const DearerKey& o) const { return model == o.model && ends == o.ends; }
+  };
+  struct DearerHash {
+    std::size_t operator()(const DearerKey& k) const;
+  };
+  static DearerKey DearerKeyOf(std::uint64_t model, const nav::Place& from, const nav::Place& to);
+  // The most seconds the walk is known to cost more than (a trip's walk cut short,
+  // nav::LegWalk::dearer), kept so that the same trip asked again neither searches it nor asks
+  // it at all where that bound already rules it out (TripWalks::RefinedBound).
+  std::optional<double> DearerBound(const DearerKey& key) const;
+  void KeepDearerBound(const DearerKey& key, double seconds) const;
+
   const WorldRegistry& worlds_;
   const StoreFirstAnswerer& answerer_;
   const std::size_t node_walk_entries_;
   mutable std::mutex mu_;
   mutable std::unordered_map<NodeWalkKey, nav::LegWalk, NodeWalkHash> node_walks_;  // guarded
+  mutable std::unordered_map<DearerKey, double, DearerHash> dearer_bounds_;         // guarded
 };
 
 }  // namespace walk::server

@@ -401,6 +401,7 @@ absl::StatusOr<AbstractWalk> AbstractRouter::Route(const Continent& c, const Met
   } else {
     SearchDijkstra(route);
     if (!route.stopped.ok()) return route.stopped;
+    if (route.walk.dearer) return std::move(route.walk);
   }
   // Two ends in one tile: the tile's own way when it is cheaper.
   if (mode == SearchMode::kAuto && SameCell(c, kTileColumns, from, to) &&
@@ -644,6 +645,9 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
   // entrances (their band-0 seconds), which no band's danger can undercut.
   CchPotential* potential = nullptr;
   std::optional<LeasePool<CchQueries>::Lease> lease;
+  // Ends in one tile may walk cheaper inside it (WalkInTile): their search is never cut short.
+  const double max_seconds =
+      SameCell(route.c, kTileColumns, route.from, route.to) ? kInfCost : route.searcher.max_seconds;
   if (route.mode == SearchMode::kAuto) {
     const ContinentIndex& index = route.index;
     lease.emplace(
@@ -660,11 +664,13 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
                                                                    .sources = sources,
                                                                    .targets = targets,
                                                                    .stop = route.searcher.stop,
+                                                                   .max_seconds = max_seconds,
                                                                    .potential = potential},
                                                                   &route.arcs);
   route.walk.method = potential != nullptr ? Method::kCchAStar : Method::kDijkstra;
   route.walk.stats.nodes_expanded += result.settled;
   route.stopped = result.stopped;
+  route.walk.dearer = result.dearer;
   if (result.found) {
     route.seconds = result.seconds;
     route.source = result.source;

@@ -91,6 +91,10 @@ struct AbstractSearcher {
   const SearchStop* stop = nullptr;
   // Walks known before they are asked (a table's row), set by the caller; may be null.
   const KnownWalks* known = nullptr;
+  // A walk dearer than this is not wanted (WalkOptions::max_seconds), set by the caller per
+  // walk: the danger search of ends in two tiles stops once it has shown that
+  // (AbstractWalk::dearer).
+  double max_seconds = kInfCost;
 };
 
 // The octile columns between two surfaces times `seconds_per_column`: what walkd's guessed
@@ -112,6 +116,9 @@ struct AbstractWalk {
   std::vector<PathStep> steps;       // when asked for: the whole way, column by column
   // A known walk (KnownWalks): its seconds and yards alone, no zone cells.
   bool zone_cells_left_out = false;
+  // The danger search showed every walk costs more than AbstractSearcher::max_seconds and
+  // stopped there: not found, and no answer.
+  bool dearer = false;
   SearchStats stats;
 };
 

@@ -75,6 +75,11 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     double key;
     const std::uint32_t v = heap_.PopMin(&key);
     if (key >= result.seconds) break;
+    if (key > request.max_seconds) {  // whatever was met costs more too
+      result.dearer = true;
+      result.seconds = kInfCost;
+      return result;
+    }
     const double g = g_[v];
     settled_[v] = 1;
     ++result.settled;

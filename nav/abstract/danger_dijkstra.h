@@ -29,6 +29,7 @@ struct DangerDijkstraResult {
   std::uint32_t target = kInvalidId;  // index into the targets
   std::uint64_t settled = 0;          // nodes settled (and settled again, in an A*)
   absl::Status stopped;               // not OK: the request's `stop` stopped it, nothing found
+  bool dearer = false;                // every way costs more than the request's max_seconds
 };
 
 class DangerDijkstra {
@@ -44,6 +45,9 @@ class DangerDijkstra {
     const std::vector<PricedNode>& sources;
     const std::vector<PricedNode>& targets;
     const SearchStop* stop = nullptr;  // polled as it settles nodes; may be null
+    // A way dearer than this is not wanted: the search stops, found nothing and `dearer`, once
+    // its queue's least key is above it (keys never overestimate what a way through them costs).
+    double max_seconds = kInfCost;
     // Optional: each node's band-0 seconds to the targets (their band-0 seconds included),
     // Reset by the caller for these targets under the profile's band-0 CCH metric. The search
     // is then an A* settling nodes by seconds so far plus these.

@@ -85,6 +85,9 @@ struct WalkAnswer {
   std::uint16_t to_zone = 0;
   std::optional<PathDetail> path;  // when asked for
   SearchStats stats;
+  // Every walk costs more than WalkOptions::max_seconds, and the search stopped there: no
+  // answer (status kNoWalk), never kept, counted or asked again at the usual floors.
+  bool dearer = false;
 };
 
 }  // namespace walk::nav

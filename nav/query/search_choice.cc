@@ -81,6 +81,7 @@ absl::Status RouteOverGraph(const SearchContext& x, const AbstractRouter& router
   if (!walk.ok()) return walk.status();
   route->method = walk->method;
   route->stats = walk->stats;
+  route->dearer = walk->dearer;
   if (!walk->found) return absl::OkStatus();
   route->status = WalkStatus::kOk;
   route->seconds = walk->seconds;
@@ -191,12 +192,15 @@ absl::StatusOr<Route> SearchBetween(const SearchContext& x, const End& a, const 
                      " needs the world's abstract graph, and it has none (walkgrid prepare)"));
   }
   bool graph_found_nothing = false;
-  if (x.abstract != nullptr) x.abstract->stop = x.options.stop;
+  if (x.abstract != nullptr) {
+    x.abstract->stop = x.options.stop;
+    x.abstract->max_seconds = x.options.max_seconds;
+  }
   if (GraphAnswers(x, router, mode, a, b)) {
     if (absl::Status s = RouteOverGraph(x, *router, mode, a, b, &route); !s.ok()) return s;
     // The ends share a region, yet no way through the entrances: one-way links along a border
     // can hide an entrance from a leg. Under auto the fine grid has the last word.
-    if (route.status == WalkStatus::kOk || mode != SearchMode::kAuto) return route;
+    if (route.status == WalkStatus::kOk || route.dearer || mode != SearchMode::kAuto) return route;
     graph_found_nothing = true;
   }
   if (absl::Status s = RouteOnFineGrid(x, mode, a, b, graph_found_nothing, &route); !s.ok()) {

@@ -47,6 +47,7 @@ struct Route {
   bool has_zone_cells = false;  // abstract walks tally their own
   std::vector<ZoneCell> zone_cells;
   bool zone_cells_left_out = false;  // a known walk's (KnownWalks): none tallied
+  bool dearer = false;  // dearer than WalkOptions::max_seconds: not found, nothing else searched
   SearchStats stats;
 };
 

@@ -33,6 +33,10 @@ struct WalkOptions {
   // When the walk's searches must stop (a cancelled call, a deadline, a work budget); may be
   // null. AnswerWalk then answers with the reason (SearchStop::Check).
   const SearchStop* stop = nullptr;
+  // A walk dearer than this is not wanted (a trip's walk that could not improve the trip): a
+  // danger band's search over the abstract graph stops once it has shown every walk costs more,
+  // and the answer says only that (WalkAnswer::dearer). Other searches find the walk as usual.
+  double max_seconds = kInfCost;
 };
 
 }  // namespace walk::nav

@@ -82,6 +82,12 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
   if (!found.ok()) return found.status();
   Route route = *std::move(found);
   SearchStats stats = route.stats;
+  if (route.dearer) {
+    answer.dearer = true;
+    answer.method = route.method;
+    answer.stats = stats;
+    return answer;
+  }
   if (route.status != WalkStatus::kOk && (from.z_yards || to.z_yards)) {
     absl::Status s = RetryAtUsualFloors(x, from, to, &ends, &route, &stats, &answer.retried);
     if (!s.ok()) return s;

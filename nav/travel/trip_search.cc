@@ -122,7 +122,7 @@ class Search {
         return absl::OkStatus();
       }
     }
-    absl::StatusOr<LegWalk> walk = PriceWalk(from, to);
+    absl::StatusOr<LegWalk> walk = PriceWalk(from, to, MostUseful(entry.from, entry.to));
     if (!walk.ok()) return walk.status();
     expansions_ += walk->expansions;
     if (ask_.stop != nullptr && walk->expansions > 0) {
@@ -134,10 +134,23 @@ class Search {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<LegWalk> PriceWalk(std::uint32_t from, std::uint32_t to) {
+  // The most seconds the walk from settled state `from` to state `to` may cost and still change
+  // the trip: reach `to` as cheaply as it is reached now (a tie may take fewer legs), or lead to
+  // the goal no dearer than the way to it found so far (`to`'s potential never overestimates).
+  double MostUseful(std::uint32_t from, std::uint32_t to) const {
+    return std::min(dist_[to], dist_[kTripGoal] - Potential(to)) - dist_[from];
+  }
+
+  // Prices the walk between points `from` and `to`, wanted at most `max_seconds` but walking all
+  // the way, which the trip reports whole.
+  absl::StatusOr<LegWalk> PriceWalk(std::uint32_t from, std::uint32_t to,
+                                    double max_seconds = kNoWaySeconds) {
     ++walks_priced_;
-    absl::StatusOr<LegWalk> walk = walks_.Walk(from, to);
-    if (walk.ok() && from == kTripStart && to == kTripGoal) walk_all_the_way_ = *walk;
+    const bool all_the_way = from == kTripStart && to == kTripGoal;
+    absl::StatusOr<LegWalk> walk = all_the_way || !(max_seconds < kNoWaySeconds)
+                                       ? walks_.Walk(from, to)
+                                       : walks_.WalkAtMost(from, to, max_seconds);
+    if (walk.ok() && all_the_way) walk_all_the_way_ = *walk;
     return walk;
   }
 

@@ -38,7 +38,10 @@ struct LegWalk {
   bool found = false;
   double seconds = 0.0;
   double yards = 0.0;
-  bool stored = false;           // the walk store (or a cache) answered: no search ran
+  bool stored = false;  // the walk store (or a cache) answered: no search ran
+  // Asked at most some seconds (TripWalks::WalkAtMost), the walk was shown to cost more: not
+  // found, and not an answer to keep.
+  bool dearer = false;
   std::uint64_t expansions = 0;  // surfaces or nodes its search expanded (the trip's budget)
 };
 
@@ -68,6 +71,13 @@ class TripWalks {
   // The walk from point `from` to point `to`. An error (a passed deadline, a cancelled call)
   // stops the trip's search with it.
   virtual absl::StatusOr<LegWalk> Walk(std::uint32_t from, std::uint32_t to) = 0;
+  // The same walk, wanted only when it costs at most `max_seconds`: it may stop as soon as it
+  // has shown the walk costs more (LegWalk::dearer); any walk it finds is Walk's. The trip asks
+  // this of every walk but walking all the way, with what could still improve the trip.
+  virtual absl::StatusOr<LegWalk> WalkAtMost(std::uint32_t from, std::uint32_t to,
+                                             double max_seconds) {
+    return Walk(from, to);
+  }
   // A bound that no walk found by Walk costs less than.
   virtual WalkBound Bound() const = 0;
   // A tighter lower bound of Walk(from, to).seconds than Bound's, dearer to find but much

@@ -40,7 +40,7 @@ bool WaitReady(const std::string& address) {
   return false;
 }
 
-Walkd Start(const std::string& data, const std::string& worlds = "") {
+Walkd StartForResume(const std::string& data, const std::string& worlds = "") {
   std::vector<std::string> args = {"--data", data, "--search-threads", "2"};
   if (!worlds.empty()) args.insert(args.end(), {"--worlds", worlds});
   Walkd walkd = testing::StartWalkdOnLoopback(WALKD_BIN, args);
@@ -119,7 +119,7 @@ std::string Pair(const std::string& id, double fx, double fy, double tx, double 
 
 TEST(WalkctlResumeTest, APairInsertedAtTheTopOrLinesSwappedGetTheirOwnAnswers) {
   const std::string dir = MakeTempDir("order");
-  Walkd walkd = Start(dir + "/data");
+  Walkd walkd = StartForResume(dir + "/data");
   const std::string pairs = dir + "/pairs.jsonl", out = dir + "/answers.jsonl";
   const std::string p1 = Pair("a", 771.9, 246.9, 119.8, 861.5, 0, "faction-a");
   const std::string p2 = Pair("b", 100, 100, 300, 320);
@@ -226,7 +226,7 @@ TEST(WalkctlResumeTest, AChangedModelAsksAgainOnlyWhatItChanged) {
   auto before =
       std::map<std::pair<std::string, std::uint32_t>, std::pair<std::string, std::string>>();
   {
-    Walkd walkd = Start(data, worlds);
+    Walkd walkd = StartForResume(data, worlds);
     before = Models(walkd, "demo");
     EXPECT_EQ(Batch(walkd, pairs, out).summary["asked"], lines.size());
     EXPECT_EQ(Batch(walkd, pairs, trips_out, true).summary["asked"], lines.size());
@@ -250,7 +250,7 @@ TEST(WalkctlResumeTest, AChangedModelAsksAgainOnlyWhatItChanged) {
   ASSERT_NE(zone.min_level, old_level);
   ASSERT_TRUE(nav::SaveWorld(relevelled, loaded->source, world).ok());
   {
-    Walkd walkd = Start(data, worlds);
+    Walkd walkd = StartForResume(data, worlds);
     const auto after = Models(walkd, "demo");
     std::uint64_t same = 0;
     std::set<std::uint32_t> repriced;
@@ -290,7 +290,7 @@ TEST(WalkctlResumeTest, AChangedModelAsksAgainOnlyWhatItChanged) {
       edge[field] = edge[field].get<double>() + 1.0;
     }
     std::ofstream(travel_path, std::ios::trunc) << travel.dump(1);
-    Walkd walkd = Start(data, worlds);
+    Walkd walkd = StartForResume(data, worlds);
     EXPECT_EQ(Batch(walkd, pairs, out).summary["kept"], lines.size());
     const Answers trips = Batch(walkd, pairs, trips_out, true);
     EXPECT_EQ(trips.summary["kept"], 0) << trips.summary;
@@ -304,7 +304,7 @@ TEST(WalkctlResumeTest, AChangedModelAsksAgainOnlyWhatItChanged) {
       RunCommand({WALKGRID_BIN, "demo", "--tiles", "2x2", "--seed", "7", "--out", world});
   ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.output;
   {
-    Walkd walkd = Start(data, worlds);
+    Walkd walkd = StartForResume(data, worlds);
     const Answers resumed = Batch(walkd, pairs, out);
     EXPECT_EQ(resumed.summary["kept"], 0) << resumed.summary;
     EXPECT_EQ(resumed.summary["stale"]["model"], lines.size()) << resumed.summary;
@@ -335,7 +335,7 @@ void WriteField(const std::string& dir) {
 TEST(WalkctlResumeTest, TheStatsLineCountsEveryBandsOutcomes) {
   const std::string dir = MakeTempDir("stats");
   ASSERT_NO_FATAL_FAILURE(WriteField(dir + "/worlds/field"));
-  Walkd walkd = Start(dir + "/data", dir + "/worlds");
+  Walkd walkd = StartForResume(dir + "/data", dir + "/worlds");
   auto field = [](const char* id, double fx, double fy, double tx, double ty, std::uint32_t band) {
     return Json({{"id", id},
                  {"world", "field"},

@@ -30,7 +30,7 @@ namespace {
 using testing::RunCommand;
 
 // The 4 x 4 demo world, made once.
-const std::string& Worlds() {
+const std::string& LimitWorlds() {
   static const std::string* dir = [] {
     auto* d = new std::string(testing::FreshTempDir("walkd-limits-it", "worlds"));
     const testing::CommandResult made =
@@ -42,7 +42,7 @@ const std::string& Worlds() {
 }
 
 testing::StartedWalkd ServeLimited(const std::string& name, const std::vector<std::string>& more) {
-  std::vector<std::string> args = {"--worlds", Worlds(), "--data",
+  std::vector<std::string> args = {"--worlds", LimitWorlds(), "--data",
                                    testing::FreshTempDir("walkd-limits-it", name)};
   args.insert(args.end(), more.begin(), more.end());
   testing::StartedWalkd walkd = testing::StartWalkdOnLoopback(WALKD_BIN, args);

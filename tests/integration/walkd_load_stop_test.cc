@@ -28,8 +28,8 @@ double SecondsBetween(Clock::time_point from, Clock::time_point to) {
 }
 
 // walkd on loopback with the default world cached (or not yet) in `data`, no store.
-std::unique_ptr<testing::ChildProcess> StartWalkd(const std::string& data,
-                                                  const std::string& grace_seconds) {
+std::unique_ptr<testing::ChildProcess> StartLoading(const std::string& data,
+                                                    const std::string& grace_seconds) {
   return std::make_unique<testing::ChildProcess>(
       std::vector<std::string>{WALKD_BIN, "--listen", "127.0.0.1:0", "--metrics-listen", "",
                                "--data", data, "--no-store", "--shutdown-grace-s", grace_seconds});
@@ -66,7 +66,7 @@ TEST(WalkdLoadStopTest, SigtermDuringAColdLoadStopsTheLoadAtTheGraceAndLeavesNoH
   const std::string world_dir = data + "/default-world";
 
   // 1. A cold start, SIGTERM 0.5 s after it listens, a grace of 1 s.
-  std::unique_ptr<testing::ChildProcess> cold = StartWalkd(data, "1");
+  std::unique_ptr<testing::ChildProcess> cold = StartLoading(data, "1");
   ASSERT_TRUE(cold->WaitForLine("walkd: grpc listening on ").has_value()) << cold->output();
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const Clock::time_point signalled = Clock::now();
@@ -94,7 +94,7 @@ TEST(WalkdLoadStopTest, SigtermDuringAColdLoadStopsTheLoadAtTheGraceAndLeavesNoH
   // 2. The next start prepares what the stopped one did not save, whole: the time it takes is
   // about what the stopped load had left, and walkd exited long before that.
   const Clock::time_point restarted = Clock::now();
-  std::unique_ptr<testing::ChildProcess> again = StartWalkd(data, "1");
+  std::unique_ptr<testing::ChildProcess> again = StartLoading(data, "1");
   const std::optional<std::string> ready = again->WaitForLine(kReady, std::chrono::seconds(600));
   const double load_seconds = SecondsBetween(restarted, Clock::now());
   ASSERT_TRUE(ready.has_value()) << again->output();
@@ -107,7 +107,7 @@ TEST(WalkdLoadStopTest, SigtermDuringAColdLoadStopsTheLoadAtTheGraceAndLeavesNoH
   EXPECT_LT(exit_seconds, load_seconds);
 
   // 3. And the one after reads what it cached.
-  std::unique_ptr<testing::ChildProcess> warm = StartWalkd(data, "1");
+  std::unique_ptr<testing::ChildProcess> warm = StartLoading(data, "1");
   const std::optional<std::string> warm_ready = warm->WaitForLine(kReady);
   ASSERT_TRUE(warm_ready.has_value()) << warm->output();
   EXPECT_TRUE(Contains(*warm_ready, "abstract graph: loaded from")) << *warm_ready;

@@ -18,7 +18,7 @@ using testing::MakeTempDir;
 using testing::RunCommand;
 using Walkd = testing::StartedWalkd;
 
-Walkd Start(const std::string& data, const std::string& worlds) {
+Walkd StartOnWorlds(const std::string& data, const std::string& worlds) {
   return testing::StartWalkdOnLoopback(
       WALKD_BIN, {"--data", data, "--worlds", worlds, "--search-threads", "2"});
 }
@@ -86,7 +86,7 @@ TEST(WalkdModelTest, ANewZoneLevelReasksOnlyTheBandsItReprices) {
   const std::vector<std::uint32_t> bands = {0, 10, 20, 30, 40};
   std::map<std::uint32_t, Asked> before;
   {
-    Walkd walkd = Start(data, worlds);
+    Walkd walkd = StartOnWorlds(data, worlds);
     client::WalkClient client(walkd.address, 60.0);
     ASSERT_TRUE(WaitReady(client, "demo")) << walkd.process->output();
     for (std::uint32_t band : bands) before[band] = AskBand(client, band, kPairs);
@@ -125,7 +125,7 @@ TEST(WalkdModelTest, ANewZoneLevelReasksOnlyTheBandsItReprices) {
   ASSERT_TRUE(nav::SaveWorld(world, loaded->source, dir).ok());
 
   {
-    Walkd walkd = Start(data, worlds);
+    Walkd walkd = StartOnWorlds(data, worlds);
     client::WalkClient client(walkd.address, 60.0);
     ASSERT_TRUE(WaitReady(client, "demo")) << walkd.process->output();
     int any_repriced = 0;
@@ -151,7 +151,7 @@ TEST(WalkdModelTest, ANewZoneLevelReasksOnlyTheBandsItReprices) {
   EXPECT_NE(world.content_id, content_id);
   ASSERT_TRUE(nav::SaveWorld(world, loaded->source, dir).ok());
   {
-    Walkd walkd = Start(data, worlds);
+    Walkd walkd = StartOnWorlds(data, worlds);
     client::WalkClient client(walkd.address, 60.0);
     ASSERT_TRUE(WaitReady(client, "demo")) << walkd.process->output();
     EXPECT_EQ(SameModel(before[0], AskBand(client, 0, kPairs)), 0);

@@ -23,6 +23,11 @@ inline World AsciiWorld(const std::vector<std::string>& rows) {
   return *std::move(world);
 }
 
+// An open world: `width` x `height` columns of ground.
+inline World OpenWorld(int width, int height) {
+  return AsciiWorld(std::vector<std::string>(height, std::string(width, '.')));
+}
+
 // A place at the middle of column (x, y), in yards (one yard per column in these worlds).
 inline Place At(double x, double y) {
   Place p;

@@ -1,6 +1,6 @@
 // The danger search over random graphs: as an A* guided by band-0 CCH distances it finds what the
 // plain Dijkstra finds, for every band, with zones of every level on the arcs and the ends'
-// zones exempt.
+// zones exempt; wanted at most some seconds, it stops short exactly when the way costs more.
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -104,7 +104,7 @@ TEST(DangerSearchTest, TheGuidedSearchCostsWhatTheDijkstraCostsOnRandomGraphs) {
     DangerDijkstra plain, guided;
     CchPotential potential(cch);
     std::uint64_t plain_settled = 0, guided_settled = 0;
-    int found = 0;
+    int found = 0, dearer = 0;
     for (const std::uint32_t band : kDangerBands) {
       const Metric metric_band(world, *FindProfile("neutral"), band);
       for (int q = 0; q < 60; ++q) {
@@ -131,9 +131,27 @@ TEST(DangerSearchTest, TheGuidedSearchCostsWhatTheDijkstraCostsOnRandomGraphs) {
             << nodes << " nodes, band " << band << ", query " << q;
         plain_settled += want.settled;
         guided_settled += got.settled;
+        // Wanted at most a little less than it costs, the search says only "dearer" (or, having
+        // met the way before any key above that, finds it); at most a little more, it finds it.
+        request.max_seconds = want.seconds * (1.0 - 1e-6) - 1e-9;
+        const DangerDijkstraResult short_of = guided.Run(request);
+        if (short_of.dearer) {
+          ++dearer;
+          EXPECT_FALSE(short_of.found) << nodes << " nodes, query " << q;
+        } else {
+          ASSERT_TRUE(short_of.found) << nodes << " nodes, query " << q;
+          EXPECT_EQ(short_of.seconds, got.seconds) << nodes << " nodes, query " << q;
+        }
+        request.max_seconds = want.seconds * (1.0 + 1e-6) + 1e-9;
+        const DangerDijkstraResult enough = guided.Run(request);
+        ASSERT_TRUE(enough.found && !enough.dearer) << nodes << " nodes, query " << q;
+        EXPECT_EQ(enough.seconds, got.seconds);
       }
     }
     EXPECT_GT(found, 0) << nodes << " nodes";
+    if (nodes >= 200) {
+      EXPECT_GT(dearer, found / 2) << nodes << " nodes";
+    }
     if (nodes >= 200) {
       EXPECT_LT(guided_settled, plain_settled) << nodes << " nodes";
     }

@@ -46,13 +46,13 @@ std::string Rect(const Box& b, double fx0, double fy0, double fx1, double fy1) {
   return text;
 }
 
-std::string Feature(const std::string& type, const std::string& coordinates,
-                    const std::string& properties) {
+std::string GeoFeature(const std::string& type, const std::string& coordinates,
+                       const std::string& properties) {
   return R"({"type":"Feature","geometry":{"type":")" + type + R"(","coordinates":)" + coordinates +
          R"(},"properties":)" + properties + "}";
 }
 
-std::string Collection(const std::vector<std::string>& features) {
+std::string FeatureCollection(const std::vector<std::string>& features) {
   std::string text = R"({"type":"FeatureCollection","features":[)";
   for (std::size_t i = 0; i < features.size(); ++i) text += (i ? "," : "") + features[i];
   return text + "]}";
@@ -92,20 +92,22 @@ void LayTestLayers(World* world) {
   const Box b = ExtentOf(*world);
   const double width = 3.0 * world->column_yards;
   LayerSources sources;
-  sources.zones = LayerSource{
-      "zones.geojson",
-      Collection({Feature("Polygon", Rect(b, 0, 0, 1, 1.0 / 3),
-                          R"({"zone":1,"name":"South","min_level":1,"max_level":5})"),
-                  Feature("Polygon", Rect(b, 0, 1.0 / 3, 1, 2.0 / 3),
-                          R"({"zone":2,"name":"Deadwood","min_level":40,"max_level":45})"),
-                  Feature("Polygon", Rect(b, 0, 2.0 / 3, 1, 1),
-                          R"({"zone":3,"name":"North","min_level":2,"max_level":8})")})};
+  sources.zones =
+      LayerSource{"zones.geojson",
+                  FeatureCollection(
+                      {GeoFeature("Polygon", Rect(b, 0, 0, 1, 1.0 / 3),
+                                  R"({"zone":1,"name":"South","min_level":1,"max_level":5})"),
+                       GeoFeature("Polygon", Rect(b, 0, 1.0 / 3, 1, 2.0 / 3),
+                                  R"({"zone":2,"name":"Deadwood","min_level":40,"max_level":45})"),
+                       GeoFeature("Polygon", Rect(b, 0, 2.0 / 3, 1, 1),
+                                  R"({"zone":3,"name":"North","min_level":2,"max_level":8})")})};
   char road[256];
   std::snprintf(road, sizeof road, "[[%.3f,%.3f],[%.3f,%.3f]]", b.X(0.02), b.Y(0.02), b.X(0.98),
                 b.Y(0.98));
   sources.roads = LayerSource{
       "roads.geojson",
-      Collection({Feature("LineString", road, "{\"width_yards\":" + std::to_string(width) + "}")})};
+      FeatureCollection(
+          {GeoFeature("LineString", road, "{\"width_yards\":" + std::to_string(width) + "}")})};
   const Continent& c = world->continents[0];
   // The hub: 16 columns square around the surface nearest the south-east corner's middle (a
   // mesh's corner may hold no floor at all: dungeon.obj's does not).
@@ -115,9 +117,9 @@ void LayTestLayers(World* world) {
   const double half = 8.0 * world->column_yards;
   const Box around{frame.CentreX(c.column_x[fort]) - half, frame.CentreY(c.column_y[fort]) - half,
                    frame.CentreX(c.column_x[fort]) + half, frame.CentreY(c.column_y[fort]) + half};
-  sources.hubs =
-      LayerSource{"hubs.geojson", Collection({Feature("Polygon", Rect(around, 0, 0, 1, 1),
-                                                      R"({"faction":"B","name":"Southfort"})")})};
+  sources.hubs = LayerSource{
+      "hubs.geojson", FeatureCollection({GeoFeature("Polygon", Rect(around, 0, 0, 1, 1),
+                                                    R"({"faction":"B","name":"Southfort"})")})};
   const SurfaceId west = SurfaceNear(*world, b, 0.15, 0.5);
   const SurfaceId east = SurfaceNear(*world, b, 0.85, 0.5);
   ASSERT_NE(west, kInvalidId);

@@ -26,7 +26,7 @@ namespace {
 
 using testing::SharedDataDir;
 
-constexpr TriangleTag kGround{};
+constexpr TriangleTag kGroundTag{};
 constexpr TriangleTag kBuilding{kFlagBuilding, 0, 0};
 constexpr TriangleTag kWater{kFlagTerrain | kFlagWater, 0, 0};
 
@@ -46,13 +46,13 @@ void AddQuad(TriangleMesh& mesh, const float (&p)[4][3], TriangleTag tag, bool f
 
 // A level rectangle [x0, x1] x [z0, z1] at height y.
 void AddFloor(TriangleMesh& mesh, float x0, float z0, float x1, float z1, float y,
-              TriangleTag tag = kGround, bool facing_up = true) {
+              TriangleTag tag = kGroundTag, bool facing_up = true) {
   AddQuad(mesh, {{x0, y, z0}, {x0, y, z1}, {x1, y, z1}, {x1, y, z0}}, tag, facing_up);
 }
 
 // A slope along x: from height y0 at x0 to y1 at x1, over [z0, z1].
 void AddSlopeX(TriangleMesh& mesh, float x0, float y0, float x1, float y1, float z0, float z1,
-               TriangleTag tag = kGround) {
+               TriangleTag tag = kGroundTag) {
   AddQuad(mesh, {{x0, y0, z0}, {x0, y0, z1}, {x1, y1, z1}, {x1, y1, z0}}, tag);
 }
 
@@ -388,7 +388,8 @@ TriangleMesh TwoTileMesh() {
   for (int j = 0; j < n / 2; ++j) {
     for (int i = 0; i < n; ++i) {
       const std::uint32_t a = grid[j * (n + 1) + i];
-      mesh.AddQuad(a, grid[(j + 1) * (n + 1) + i], grid[(j + 1) * (n + 1) + i + 1], a + 1, kGround);
+      mesh.AddQuad(a, grid[(j + 1) * (n + 1) + i], grid[(j + 1) * (n + 1) + i + 1], a + 1,
+                   kGroundTag);
     }
   }
   AddBox(mesh, 124.3f, 40.3f, 131.7f, 50.7f, -1.0f, 3.1f);
@@ -617,7 +618,7 @@ TEST(VoxelizerTest, RefusesExtentsBeyondAContinentNamingThem) {
     TriangleMesh mesh;
     const std::uint32_t a = mesh.AddVertex(0, 0, 0), b = mesh.AddVertex(far, 0, 0),
                         c = mesh.AddVertex(0, 0, 1);
-    mesh.AddTriangle(a, c, b, kGround);
+    mesh.AddTriangle(a, c, b, kGroundTag);
     VoxelizeOptions options;
     std::int64_t origin_x = 0, origin_y = 0;
     PlaceOriginAtMeshCorner(mesh, &options, &origin_x, &origin_y);
@@ -667,7 +668,7 @@ TEST(VoxelizerTest, RefusesTrianglesOverTooManyTiles) {
   TriangleMesh mesh;
   const std::uint32_t a = mesh.AddVertex(0, 0, 0), b = mesh.AddVertex(32767.5f, 0, 0),
                       c = mesh.AddVertex(0, 0, 32767.5f), d = mesh.AddVertex(32767.5f, 0, 32767.5f);
-  for (int i = 0; i < 4097; ++i) mesh.AddTriangle(i % 2 ? a : d, c, b, kGround);
+  for (int i = 0; i < 4097; ++i) mesh.AddTriangle(i % 2 ? a : d, c, b, kGroundTag);
   absl::StatusOr<Continent> refused = VoxelizeMesh(mesh, {}, 0, 65535, 65535);
   ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << refused.status();
   EXPECT_NE(refused.status().message().find("tiles in all"), std::string::npos) << refused.status();

@@ -19,11 +19,8 @@ namespace walk::nav {
 namespace {
 
 using testing::AsciiWorld;
+using testing::OpenWorld;
 using Columns = std::set<std::pair<std::uint32_t, std::uint32_t>>;
-
-World OpenWorld(int width, int height) {
-  return AsciiWorld(std::vector<std::string>(height, std::string(width, '.')));
-}
 
 Columns InPolygon(const World& world, const GeoPolygon& polygon) {
   Columns columns;

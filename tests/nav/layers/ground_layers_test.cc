@@ -19,11 +19,8 @@ namespace walk::nav {
 namespace {
 
 using testing::AsciiWorld;
+using testing::OpenWorld;
 using testing::SurfaceAt;
-
-World OpenWorld(int width, int height) {
-  return AsciiWorld(std::vector<std::string>(height, std::string(width, '.')));
-}
 
 // A FeatureCollection of the features given as JSON text.
 std::string Collection(const std::vector<std::string>& features) {
@@ -37,7 +34,7 @@ std::string Feature(const std::string& properties, const std::string& geometry) 
          "}";
 }
 
-std::string Box(double x0, double y0, double x1, double y1) {
+std::string BoxPolygon(double x0, double y0, double x1, double y1) {
   auto p = [](double x, double y) {
     return "[" + std::to_string(x) + ", " + std::to_string(y) + "]";
   };
@@ -46,7 +43,7 @@ std::string Box(double x0, double y0, double x1, double y1) {
 }
 
 std::string Polygon(double x0, double y0, double x1, double y1) {
-  return R"({"type": "Polygon", "coordinates": [)" + Box(x0, y0, x1, y1) + "]}";
+  return R"({"type": "Polygon", "coordinates": [)" + BoxPolygon(x0, y0, x1, y1) + "]}";
 }
 
 absl::StatusOr<LayersReport> Lay(World* world, const std::string& zones, const std::string& roads,
@@ -66,12 +63,12 @@ TEST(GroundLayersTest, ZonesWithAHoleAndInPiecesReplaceEveryZoneTheWorldHad) {
   const std::string zones = Collection({
       // Zone 4: x 0..10 with a hole x 2..4, y 2..4.
       Feature(R"({"zone": 4, "name": "Amber Vale", "min_level": 1, "max_level": 6})",
-              R"({"type": "Polygon", "coordinates": [)" + Box(0, 0, 10, 10) + ", " +
-                  Box(2, 2, 4, 4) + "]}"),
+              R"({"type": "Polygon", "coordinates": [)" + BoxPolygon(0, 0, 10, 10) + ", " +
+                  BoxPolygon(2, 2, 4, 4) + "]}"),
       // Zone 2 in two pieces, one MultiPolygon and one more feature.
       Feature(R"({"zone": 2, "name": "Deadwood", "min_level": 30, "max_level": 35})",
-              R"({"type": "MultiPolygon", "coordinates": [[)" + Box(10, 0, 12, 10) + "], [" +
-                  Box(14, 0, 16, 10) + "]]}"),
+              R"({"type": "MultiPolygon", "coordinates": [[)" + BoxPolygon(10, 0, 12, 10) + "], [" +
+                  BoxPolygon(14, 0, 16, 10) + "]]}"),
       Feature(R"({"zone": 2, "name": "Deadwood", "min_level": 30, "max_level": 35})",
               Polygon(18, 0, 20, 5)),
   });
@@ -353,8 +350,8 @@ TEST(GroundLayersTest, ABadFileLeavesTheWorldAsItWas) {
 TEST(GroundLayersTest, MangledFilesAreRefusedNeverCrash) {
   const std::string good = Collection({
       Feature(R"({"zone": 4, "name": "Amber Vale", "min_level": 1, "max_level": 6})",
-              R"({"type": "MultiPolygon", "coordinates": [[)" + Box(0, 0, 3, 3) + ", " +
-                  Box(1, 1, 2, 2) + "]]}"),
+              R"({"type": "MultiPolygon", "coordinates": [[)" + BoxPolygon(0, 0, 3, 3) + ", " +
+                  BoxPolygon(1, 1, 2, 2) + "]]}"),
       Feature(R"({"width_yards": 2, "faction": "a", "zone": 2, "min_level": 1, "max_level": 1})",
               R"({"type": "LineString", "coordinates": [[0, 0], [3, 3]]})"),
   });

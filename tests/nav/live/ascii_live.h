@@ -16,6 +16,7 @@
 namespace walk::nav::live::testing {
 
 inline constexpr Passability kLight = Passability::kLight;
+inline constexpr Passability kHeavy = Passability::kHeavy;
 
 inline std::string MapText(const std::vector<std::string>& rows) {
   std::string text = "type octile\nheight " + std::to_string(rows.size()) + "\nwidth " +

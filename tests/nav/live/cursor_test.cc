@@ -13,8 +13,8 @@ namespace {
 
 using testing::AsciiWorld;
 using Rows = std::vector<std::string>;
+using testing::kHeavy;
 using testing::kLight;
-constexpr Passability kHeavy = Passability::kHeavy;
 
 CellReport Report(const LiveWorld& world, Cell c) {
   absl::StatusOr<CellReport> r = world.Describe(c);

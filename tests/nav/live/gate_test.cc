@@ -18,7 +18,7 @@ using testing::kLight;
 
 using testing::LightPath;
 
-void Update(LiveWorld& world, BlockerChange change) {
+void ApplyChange(LiveWorld& world, BlockerChange change) {
   absl::StatusOr<UpdateResult> r = world.UpdateBlockers({&change, 1});
   EXPECT_TRUE(r.ok()) << r.status();
 }
@@ -34,7 +34,7 @@ TEST(ShutGateTest, ADeepGateBlocksOnlyTheWallsThickness) {
   EXPECT_EQ(LightPath(*world, {4, 1}, {0, 0}).status, PathStatus::kFound);
   EXPECT_EQ(LightPath(*world, {4, 3}, {8, 4}).status, PathStatus::kFound);
   EXPECT_EQ(LightPath(*world, {4, 1}, {4, 3}).status, PathStatus::kUnreachable);
-  Update(*world, BlockerChange::OpenGate(2));
+  ApplyChange(*world, BlockerChange::OpenGate(2));
   EXPECT_EQ(DrawRows(*world)[2], "BBBB.BBBB");
   EXPECT_EQ(LightPath(*world, {4, 1}, {4, 3}).cost, 2u * 10 + 2);
 }
@@ -46,7 +46,7 @@ TEST(ShutGateTest, AThinGateSealsAThickWall) {
   EXPECT_EQ(DrawRows(*world),
             (Rows{".........", "BBBBGBBBB", "BBBBGBBBB", ".........", "........."}));
   EXPECT_EQ(LightPath(*world, {4, 0}, {4, 4}).status, PathStatus::kUnreachable);
-  Update(*world, BlockerChange::OpenGate(2));
+  ApplyChange(*world, BlockerChange::OpenGate(2));
   EXPECT_EQ(DrawRows(*world)[1], "BBBB.BBBB");
   EXPECT_EQ(DrawRows(*world)[2], "BBBB.BBBB");
   EXPECT_EQ(LightPath(*world, {4, 0}, {4, 4}).status, PathStatus::kFound);
@@ -60,14 +60,14 @@ TEST(ShutGateTest, AlongTheWallItCoversWholeCells) {
   EXPECT_EQ(DrawRows(*world),
             (Rows{"....B....", "....G....", "....G....", "....B....", "....B...."}));
   EXPECT_EQ(LightPath(*world, {0, 2}, {8, 2}).status, PathStatus::kUnreachable);
-  Update(*world, BlockerChange::OpenGate(2));
+  ApplyChange(*world, BlockerChange::OpenGate(2));
   EXPECT_EQ(DrawRows(*world)[1], ".........");
   EXPECT_EQ(DrawRows(*world)[2], ".........");
 }
 
 TEST(ShutGateTest, AUnitInsideTheDoorwayStepsOutEitherWay) {
   auto world = AsciiWorld(kOpen, "building 1 0 2 9 3\ngate 2 1 4 2 5 3 open\n");
-  Update(*world, BlockerChange::ShutGate(2));  // with a unit standing in the doorway at (4, 2)
+  ApplyChange(*world, BlockerChange::ShutGate(2));  // with a unit standing in the doorway at (4, 2)
   for (const Cell goal : {Cell{4, 0}, Cell{6, 4}}) {
     const LivePath out = LightPath(*world, {4, 2}, goal);
     ASSERT_EQ(out.status, PathStatus::kFound) << goal.x << "," << goal.y;

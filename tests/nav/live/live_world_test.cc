@@ -22,8 +22,8 @@ using testing::AsciiWorld;
 using testing::DrawPath;
 using testing::DrawRows;
 using Rows = std::vector<std::string>;
+using testing::kHeavy;
 using testing::kLight;
-constexpr Passability kHeavy = Passability::kHeavy;
 
 LivePath Path(LiveWorld& world, Cell a, Cell b, Passability p = kLight) {
   absl::StatusOr<LivePath> path = world.FindPath({a, b, p});

@@ -12,7 +12,7 @@ namespace walk::nav::live {
 namespace {
 
 // A 6 x 3 yard with a wall down column 3, open at the bottom row.
-constexpr char kYard[] =
+constexpr char kYardMap[] =
     "type octile\nheight 3\nwidth 6\nmap\n"
     "...@..\n"
     "...@..\n"
@@ -20,7 +20,7 @@ constexpr char kYard[] =
 
 LiveWorldSource Yard(std::string layers = "") {
   LiveWorldSource source;
-  source.map_text = kYard;
+  source.map_text = kYardMap;
   source.layer_text = std::move(layers);
   return source;
 }

@@ -32,12 +32,12 @@ TriangleMesh Floor() {
   return mesh;
 }
 
-std::string ReadAll(const fs::path& path) {
+std::string ReadBytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-void WriteAll(const fs::path& path, const std::string& bytes) {
+void WriteBytes(const fs::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
@@ -64,10 +64,10 @@ class NavMeshFormatTest : public ::testing::Test {
 
   // Refusal of the all-tiles file after `damage`: INVALID_ARGUMENT naming the file and `why`.
   void ExpectMsetRefused(const std::function<void(std::string*)>& damage, const std::string& why) {
-    std::string bytes = ReadAll(dir_ / "all.bin");
+    std::string bytes = ReadBytes(dir_ / "all.bin");
     damage(&bytes);
     const fs::path bad = dir_ / "bad.bin";
-    WriteAll(bad, bytes);
+    WriteBytes(bad, bytes);
     absl::StatusOr<NavMesh> read = ReadMsetFile(bad.string());
     ASSERT_FALSE(read.ok());
     EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
@@ -77,10 +77,10 @@ class NavMeshFormatTest : public ::testing::Test {
   // The same for the first .mmtile of the mmaps folder.
   void ExpectTileRefused(const std::function<void(std::string*)>& damage, const std::string& why) {
     const fs::path tile = dir_ / "mmaps" / "0000000.mmtile";
-    std::string bytes = ReadAll(tile);
+    std::string bytes = ReadBytes(tile);
     ASSERT_FALSE(bytes.empty());
     damage(&bytes);
-    WriteAll(tile, bytes);
+    WriteBytes(tile, bytes);
     absl::StatusOr<NavMesh> read = ReadMmapsFolder((dir_ / "mmaps").string());
     ASSERT_FALSE(read.ok());
     EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
@@ -288,7 +288,7 @@ TEST_F(NavMeshFormatTest, MmtileRefusesTruncatedHeader) {
 
 TEST_F(NavMeshFormatTest, MmapRefusesWrongSize) {
   const fs::path mmap = dir_ / "mmaps" / "000.mmap";
-  WriteAll(mmap, ReadAll(mmap) + "xx");
+  WriteBytes(mmap, ReadBytes(mmap) + "xx");
   absl::StatusOr<NavMesh> read = ReadMmapsFolder((dir_ / "mmaps").string());
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
@@ -306,7 +306,7 @@ TEST_F(NavMeshFormatTest, MissingFilesAreNotFound) {
 TEST_F(NavMeshFormatTest, FilesLargerThanTheLimitsAreRefusedUnread) {
   // Sparse files: their size is refused before a byte is read (and no disk is used).
   const fs::path all = dir_ / "huge.bin";
-  WriteAll(all, ReadAll(dir_ / "all.bin"));
+  WriteBytes(all, ReadBytes(dir_ / "all.bin"));
   fs::resize_file(all, kMaxMsetFileBytes + 1);
   absl::StatusOr<NavMesh> read = ReadMsetFile(all.string());
   EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);

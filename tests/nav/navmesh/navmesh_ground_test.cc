@@ -28,7 +28,7 @@ struct DemoNavMesh {
   DemoLandmarks landmarks;
 };
 
-const DemoNavMesh& Demo() {
+const DemoNavMesh& DemoMesh() {
   static const DemoNavMesh* demo = [] {
     auto* d = new DemoNavMesh;
     d->options.tiles_x = d->options.tiles_y = 1;
@@ -58,7 +58,7 @@ Place At(const DemoPoint& p, double column_yards) {
 // The navmesh's walk between two landmarks for a profile and band.
 NavMeshWalk NavMeshWalkOf(const DemoPoint& a, const DemoPoint& b, const char* profile,
                           std::uint32_t band) {
-  const DemoNavMesh& d = Demo();
+  const DemoNavMesh& d = DemoMesh();
   const Metric metric(d.world, *FindProfile(profile), band);
   absl::StatusOr<NavMeshWalker> walker = NavMeshWalker::Create(*d.navmesh);
   EXPECT_TRUE(walker.ok()) << walker.status();
@@ -72,7 +72,7 @@ NavMeshWalk NavMeshWalkOf(const DemoPoint& a, const DemoPoint& b, const char* pr
 // The grid's exact walk between the same landmarks.
 WalkAnswer GridWalkOf(const DemoPoint& a, const DemoPoint& b, const char* profile,
                       std::uint32_t band) {
-  const DemoNavMesh& d = Demo();
+  const DemoNavMesh& d = DemoMesh();
   const Metric metric(d.world, *FindProfile(profile), band);
   FineGridAStar astar;
   const double cy = d.world.column_yards;
@@ -82,7 +82,7 @@ WalkAnswer GridWalkOf(const DemoPoint& a, const DemoPoint& b, const char* profil
 }
 
 TEST(NavMeshGroundTest, ClassifiesByTheGridAndMatchesEveryLiftRide) {
-  const DemoNavMesh& d = Demo();
+  const DemoNavMesh& d = DemoMesh();
   ASSERT_TRUE(d.navmesh.has_value());
   const NavMeshGroundStats& stats = d.ground.stats();
   EXPECT_TRUE(d.ground.exact());
@@ -103,7 +103,7 @@ TEST(NavMeshGroundTest, ClassifiesByTheGridAndMatchesEveryLiftRide) {
 }
 
 TEST(NavMeshGroundTest, ALiftRideCostsWhatTheGridsRideCosts) {
-  const DemoNavMesh& d = Demo();
+  const DemoNavMesh& d = DemoMesh();
   const NavMeshWalk up = NavMeshWalkOf(d.landmarks.lift_bottom, d.landmarks.lift_top, "neutral", 0);
   ASSERT_EQ(up.status, WalkStatus::kOk);
   const WalkAnswer grid = GridWalkOf(d.landmarks.lift_bottom, d.landmarks.lift_top, "neutral", 0);
@@ -115,7 +115,7 @@ TEST(NavMeshGroundTest, ALiftRideCostsWhatTheGridsRideCosts) {
 }
 
 TEST(NavMeshGroundTest, HostileTownsAndDangerArePricedWithTheEndsZonesExempt) {
-  const DemoNavMesh& d = Demo();
+  const DemoNavMesh& d = DemoMesh();
   const DemoLandmarks& l = d.landmarks;
   // Faction A pays x20 inside faction B's town; neutral does not.
   const NavMeshWalk neutral = NavMeshWalkOf(l.town_a, l.town_b, "neutral", 0);
@@ -163,7 +163,7 @@ TEST(NavMeshGroundTest, HostileTownsAndDangerArePricedWithTheEndsZonesExempt) {
 }
 
 TEST(NavMeshGroundTest, OutdoorWalksStayCloseToTheGridsExactWalks) {
-  const DemoNavMesh& d = Demo();
+  const DemoNavMesh& d = DemoMesh();
   const DemoLandmarks& l = d.landmarks;
   // Across open ground, roads, a bridge and zones the two backends walk the same ground: the
   // navmesh's any-angle line is a little shorter than the grid's octile steps, or a little
@@ -182,7 +182,7 @@ TEST(NavMeshGroundTest, OutdoorWalksStayCloseToTheGridsExactWalks) {
 }
 
 TEST(NavMeshGroundTest, ANavMeshWithoutDropsGoesRoundWhereTheGridFalls) {
-  const DemoNavMesh& d = Demo();
+  const DemoNavMesh& d = DemoMesh();
   const DemoLandmarks& l = d.landmarks;
   // Off the mesa: the grid drops down the cliff; a Recast navmesh has no drops, so it rides the
   // lift down: a walk the hybrid's slack sends to the grid.

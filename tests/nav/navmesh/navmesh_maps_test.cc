@@ -103,7 +103,7 @@ struct DemoMaps {
   std::string mmaps;
 };
 
-const DemoMaps& TheDemo() {
+const DemoMaps& TheMaps() {
   static const DemoMaps* demo = [] {
     auto* d = new DemoMaps;
     d->options.tiles_x = d->options.tiles_y = 1;
@@ -150,7 +150,7 @@ std::unique_ptr<Served> Serve(const DemoMaps& d, std::uint64_t budget_bytes) {
 }
 
 TEST(NavMeshMapsTest, ImportedNavMeshGetsTheGridsLiftRidesAtLoad) {
-  const DemoMaps& d = TheDemo();
+  const DemoMaps& d = TheMaps();
   std::unique_ptr<Served> s = Serve(d, 0);
   const std::uint32_t rides = static_cast<std::uint32_t>(d.world.continents[0].lifts.size());
   ASSERT_GT(rides, 0u);
@@ -229,7 +229,7 @@ void ExpectSame(const std::vector<NavMeshWalk>& a, const std::vector<NavMeshWalk
 }
 
 TEST(NavMeshMapsTest, AFewTilesResidentAnswerAsEveryTileResident) {
-  const DemoMaps& d = TheDemo();
+  const DemoMaps& d = TheMaps();
   std::unique_ptr<Served> all = Serve(d, 0);
   std::uint64_t largest = 0;
   for (const NavMesh::TileRecord& r : all->navmesh->tile_records()) {
