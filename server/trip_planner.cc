@@ -126,6 +126,7 @@ class TripPlanner::Walks final : public nav::TripWalks {
     if (!result.ok()) return result.status();
     nav::LegWalk leg;
     leg.dearer = result->answer.dearer;
+    leg.expansions = result->answer.stats.nodes_expanded;  // the trip's budget counts them
     if (leg.dearer) {
       planner_.KeepDearerBound(DearerKeyOf(from, to), max_seconds);
       return leg;
@@ -134,7 +135,6 @@ class TripPlanner::Walks final : public nav::TripWalks {
     leg.seconds = result->answer.seconds;
     leg.yards = result->answer.yards;
     leg.stored = result->stored;
-    leg.expansions = result->answer.stats.nodes_expanded;
     if (between_nodes) planner_.KeepNodeWalk(key, leg);
     return leg;
   }
