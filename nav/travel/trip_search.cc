@@ -64,6 +64,7 @@ class Search {
     potential_ = *std::move(potential);
     expansions_ = potential_.expansions;
     Relax(kTripStart, 0.0, {});
+    if (absl::Status walked = WalkAllTheWayFirst(); !walked.ok()) return walked;
     while (!queue_.empty()) {
       const Entry entry = queue_.top();
       queue_.pop();
@@ -106,6 +107,21 @@ class Search {
     if (!queued) queue_.push({seconds + Potential(state), state, state, Entry::Kind::kSettle});
   }
 
+  // Walking all the way, when the trip must price it anyway (TripAsk::price_walk): priced first,
+  // it bounds every walk priced after it (MostUseful), which a danger band's search then cuts
+  // short; and it may be the trip.
+  absl::Status WalkAllTheWayFirst() {
+    if (!ask_.price_walk || ask_.from.continent != ask_.to.continent) return absl::OkStatus();
+    absl::StatusOr<LegWalk> walk = PriceWalk(kTripStart, kTripGoal);
+    if (!walk.ok()) return walk.status();
+    expansions_ += walk->expansions;
+    if (ask_.stop != nullptr && walk->expansions > 0) {
+      if (absl::Status go_on = ask_.stop->Check(expansions_); !go_on.ok()) return go_on;
+    }
+    if (walk->found) Relax(kTripGoal, walk->seconds, Reached::Walked(kTripStart, *walk));
+    return absl::OkStatus();
+  }
+
   // A walk entry at the queue's front: refine its bound and queue it again, or price it.
   absl::Status ReachWalk(const Entry& entry) {
     const std::uint32_t from = states_.PointOf(entry.from), to = states_.PointOf(entry.to);
@@ -145,8 +161,13 @@ class Search {
   // the way, which the trip reports whole.
   absl::StatusOr<LegWalk> PriceWalk(std::uint32_t from, std::uint32_t to,
                                     double max_seconds = kNoWaySeconds) {
-    ++walks_priced_;
     const bool all_the_way = from == kTripStart && to == kTripGoal;
+    if (all_the_way && walk_all_the_way_) {  // priced first: its search is counted already
+      LegWalk walk = *walk_all_the_way_;
+      walk.expansions = 0;
+      return walk;
+    }
+    ++walks_priced_;
     absl::StatusOr<LegWalk> walk = all_the_way || !(max_seconds < kNoWaySeconds)
                                        ? walks_.Walk(from, to)
                                        : walks_.WalkAtMost(from, to, max_seconds);
@@ -157,6 +178,7 @@ class Search {
   // Queues the walk from state `from` to state `to` (a node on foot, or the goal) at its bound.
   void QueueWalk(std::uint32_t from, std::uint32_t to) {
     if (settled_[to] || Potential(to) == kNoWaySeconds) return;
+    if (from == kTripStart && to == kTripGoal && walk_all_the_way_) return;  // priced first
     const std::uint32_t a = states_.PointOf(from), b = states_.PointOf(to);
     if (a == b || !states_.MayWalk(a, b)) return;
     const double key = dist_[from] + states_.WalkSeconds(a, b) + Potential(to);
