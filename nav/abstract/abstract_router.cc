@@ -646,6 +646,9 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
   CchPotential* potential = nullptr;
   std::optional<LeasePool<CchQueries>::Lease> lease;
   // Ends in one tile may walk cheaper inside it (WalkInTile): their search is never cut short.
+  // Under auto, a node is queued only when a goal entrance is reachable from it (its band-0
+  // potential is finite, and danger never cuts an arc), so a search cut short had a way to find:
+  // the walk is dearer, and the fine grid, which answers when the graph has no way, would not.
   const double max_seconds =
       SameCell(route.c, kTileColumns, route.from, route.to) ? kInfCost : route.searcher.max_seconds;
   if (route.mode == SearchMode::kAuto) {
