@@ -191,12 +191,6 @@ TripPlanner::DearerKey TripPlanner::DearerKeyOf(std::uint64_t model, const nav::
   return key;
 }
 
-std::size_t TripPlanner::DearerHash::operator()(const DearerKey& k) const {
-  std::uint64_t h = k.model;
-  for (const std::uint64_t word : k.ends) h = (h ^ word) * 0x9e3779b97f4a7c15ull;
-  return static_cast<std::size_t>(h ^ (h >> 29));
-}
-
 std::optional<double> TripPlanner::DearerBound(const DearerKey& key) const {
   std::lock_guard<std::mutex> lock(mu_);
   const auto found = dearer_bounds_.find(key);

@@ -12,8 +12,10 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "absl/hash/hash.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nav/query/walk_pipeline.h"
@@ -95,9 +97,10 @@ class TripPlanner {
     std::uint64_t model = 0;
     std::array<std::uint64_t, 8> ends{};  // each place's continent and coordinates' bits
     bool operator==(const DearerKey& o) const { return model == o.model && ends == o.ends; }
-  };
-  struct DearerHash {
-    std::size_t operator()(const DearerKey& k) const;
+    template <typename H>
+    friend H AbslHashValue(H h, const DearerKey& k) {
+      return H::combine(std::move(h), k.model, k.ends);
+    }
   };
   static DearerKey DearerKeyOf(std::uint64_t model, const nav::Place& from, const nav::Place& to);
   // The most seconds the walk is known to cost more than (a trip's walk cut short,
@@ -110,8 +113,8 @@ class TripPlanner {
   const StoreFirstAnswerer& answerer_;
   const std::size_t node_walk_entries_;
   mutable std::mutex mu_;
-  mutable std::unordered_map<NodeWalkKey, nav::LegWalk, NodeWalkHash> node_walks_;  // guarded
-  mutable std::unordered_map<DearerKey, double, DearerHash> dearer_bounds_;         // guarded
+  mutable std::unordered_map<NodeWalkKey, nav::LegWalk, NodeWalkHash> node_walks_;      // guarded
+  mutable std::unordered_map<DearerKey, double, absl::Hash<DearerKey>> dearer_bounds_;  // guarded
 };
 
 }  // namespace walk::server
