@@ -133,8 +133,10 @@ def reset_peak(pid):
 MEMORY_METRICS = ["walk_band_metric_bytes", "walk_leg_cache_bytes", "walk_answer_cache_bytes",
                   "walk_store_memtable_bytes", "walk_store_block_cache_bytes",
                   "walk_store_table_reader_bytes", "walk_grid_mapped_resident_bytes",
+                  "walk_search_buffer_resident_bytes",
                   "walk_band_metric_customizations_total", "walk_band_metric_evictions_total",
                   "walk_profile_metric_customizations_total", "walk_memory_grid_releases_total",
+                  "walk_memory_heap_trims_total", "walk_memory_heap_trimmed_bytes_total",
                   "walk_snap_cache_hit_ratio"]
 
 
@@ -148,7 +150,7 @@ def memory_report(metrics_port):
         if name in sums:
             sums[name] += float(line.rsplit(" ", 1)[1])
     def shown(name, value):
-        if name.endswith("bytes"):
+        if name.endswith("bytes") or name.endswith("bytes_total"):
             return f"{name[5:]} {value / 1e6:,.0f} MB"
         return f"{name[5:]} {value:.2f}" if name.endswith("ratio") else f"{name[5:]} {value:,.0f}"
     return ", ".join(shown(name, value) for name, value in sums.items())

@@ -11,9 +11,14 @@ is checked against Walk asked alone (status, method, seconds to 1e-9, yards to 1
 With --stream N, one N x N table per band is then streamed through TableRows (rows in several
 messages), timed the same way, with walkd's resident memory before and after and its peak.
 
+With --compare-walkd PATH, that walkd (an older build) answers every table first, on its own
+store, then this build's walkd the same tables; each fresh table's cells are compared between
+the two (status, seconds to 1e-9, yards to 1e-6): in a danger band the cells walked alone are
+stored, so Walk asked afterwards reads the table's own answer, and the older walkd is the oracle.
+
 Usage: bench/table_bench.py WORLD_DIR [--size 100] [--tables 3] [--bands 0,10,20]
                             [--baseline-size 30] [--profile neutral] [--check 40] [--stream N]
-                            [--seconds-only]
+                            [--seconds-only] [--compare-walkd PATH]
 WORLD_DIR is one world's folder (grid.walkgrid and its graph.walkgraph), e.g. a 32 x 32 demo world
 (walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral).
 """
@@ -126,18 +131,57 @@ def main():
     parser.add_argument("--seconds-only", action="store_true",
                         help="tables ask seconds alone (no yards)")
     parser.add_argument("--stream", type=int, default=0, help="then one N x N TableRows a band")
+    parser.add_argument("--compare-walkd", help="another walkd binary, run first as the baseline")
     args = parser.parse_args()
     bands = [int(b) for b in args.bands.split(",")]
     world_dir = os.path.abspath(args.world_dir.rstrip("/"))
-    world = os.path.basename(world_dir)
     per_band = args.tables * 2 * args.size + 2 * args.baseline_size + 2 * args.stream
     print(f"sampling {per_band * len(bands)} places ...", flush=True)
     places = sample_places(world_dir, per_band * len(bands), 20261204)
+    binaries = [("this build", None)]
+    if args.compare_walkd:
+        binaries.insert(0, (args.compare_walkd, os.path.abspath(args.compare_walkd)))
+    replies = None
+    status = 0
+    for name, binary in binaries:
+        print(f"== walkd: {name}", flush=True)
+        results, streamed, got = run_walkd(args, binary, bands, world_dir, places, per_band)
+        if replies is not None:
+            differ = compare_replies(replies, got, args.seconds_only)
+            print(f"cells differing from {binaries[0][0]}: {differ} of "
+                  f"{sum(len(r.seconds) for r in got)}", flush=True)
+            status |= 1 if differ else 0
+        replies = got
+        status |= print_tables(results, streamed)
+    return status
+
+
+def compare_replies(old, new, seconds_only):
+    """Cells of the same tables from two walkds that differ (status, seconds, yards)."""
+    differ = 0
+    for a, b in zip(old, new):
+        for cell in range(len(a.seconds)):
+            same = (a.status[cell] == b.status[cell] and
+                    abs(a.seconds[cell] - b.seconds[cell]) <= 1e-9 * max(1.0, a.seconds[cell]) and
+                    (seconds_only or
+                     abs(a.yards[cell] - b.yards[cell]) <= 1e-6 * max(1.0, a.yards[cell])))
+            if not same:
+                differ += 1
+                if differ <= 10:
+                    print(f"  cell {cell}: {a.status[cell]} {a.seconds[cell]} s {a.yards[cell]} yd "
+                          f"against {b.status[cell]} {b.seconds[cell]} s {b.yards[cell]} yd",
+                          file=sys.stderr)
+    return differ
+
+
+def run_walkd(args, binary, bands, world_dir, places, per_band):
+    """Every band's tables on one walkd; its result lines, streams and fresh tables' replies."""
+    world = os.path.basename(world_dir)
     rng = random.Random(5)
     tmp = tempfile.mkdtemp(prefix="table-bench-")
-    walkd = Walkd(os.path.join(tmp, "data"), worlds=os.path.dirname(world_dir),
+    walkd = Walkd(os.path.join(tmp, "data"), worlds=os.path.dirname(world_dir), binary=binary,
                   extra_args=["--max-table-cells", str(max(10000, args.size * args.size))])
-    results, streamed = [], []
+    results, streamed, replies = [], [], []
     try:
         client = WalkdClient(walkd.addr, timeout_s=600, max_message_bytes=64 << 20)
         print(f"walkd ready, {resident_mb(walkd.proc.pid):.0f} MB resident", flush=True)
@@ -158,6 +202,7 @@ def main():
                                            seconds_only=args.seconds_only)
                 cpu.append(cpu_seconds(walkd.proc.pid) - cpu_before)
                 times.append(seconds)
+                replies.append(reply)
                 # Asked again: the places' legs are cached now (their cells are not stored).
                 _, again_seconds = ask_table(client, world, src, dst, args.profile, band,
                                              seconds_only=args.seconds_only)
@@ -189,6 +234,11 @@ def main():
     finally:
         walkd.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+    return results, streamed, replies
+
+
+def print_tables(results, streamed):
+    """The results as Markdown tables; 1 when a checked cell differed."""
     print("| band | cells/s (median) | cells/s (mean) | asked again (median, mean) | "
           "walk by walk (want_walks) | ratio | cells checked, differing | walkd resident | "
           "walkd CPU a fresh table (median) |")

@@ -22,6 +22,11 @@ constexpr std::size_t kGrowthLooks = 50;   // the file-backed pages' growth over
 constexpr int kLooksBetweenReleases = 12;  // grids handed back at most about four times a second
 constexpr std::size_t kOtherRooms = 40;    // the other memory's least over the last 10 s
 constexpr int kRoomsBetweenRecalls = 20;   // buffers recalled at most every 5 s
+constexpr int kLooksBetweenTrims = 12;     // the heap trimmed at most about four times a second
+// And every 5 s, under the target too, once anonymous memory grew by kTrimGrowth since the last
+// trim: a metric's customization frees more than that.
+constexpr int kLooksBetweenGrowthTrims = 250;
+constexpr std::uint64_t kTrimGrowth = std::uint64_t{64} << 20;
 
 // Hands back every world's mapped grid pages; true when any were mapped.
 bool ReleaseGrids(const std::vector<WorldStatus>& served) {
@@ -59,6 +64,7 @@ GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBy
   const std::uint64_t worth = std::min<std::uint64_t>(room, std::uint64_t{32} << 20);
   step.release_grids = now.total + file_growth > options.target_bytes && now.file > worth;
   step.recall_buffers = now.anonymous() > ceiling;
+  step.trim_heap = step.release_grids || step.recall_buffers;
   const std::uint64_t taken = other_anonymous_least + making_bytes;
   step.band_metric_room = ceiling > taken ? ceiling - taken : 0;
   return step;
@@ -73,13 +79,15 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
     std::deque<std::uint64_t> growths;  // what the file-backed bytes grew by at each look
     std::uint64_t last_file = 0, largest = 0;
     int look = 0, since_recall = kRoomsBetweenRecalls, since_release = kLooksBetweenReleases;
+    int since_trim = kLooksBetweenGrowthTrims;
+    std::uint64_t trimmed_to = ReadResidentBytes().anonymous();  // anonymous after the last trim
     while (!stop.stop_requested()) {
       {
         std::unique_lock<std::mutex> lock(mu);
         wake.wait_for(lock, stop, kLookEvery, [] { return false; });
       }
       if (stop.stop_requested()) break;
-      const ResidentBytes now = ReadResidentBytes();
+      ResidentBytes now = ReadResidentBytes();
       growths.push_back(now.file > last_file ? now.file - last_file : 0);
       if (growths.size() > kGrowthLooks) growths.pop_front();
       last_file = now.file;
@@ -97,9 +105,23 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
         others.push_back(now.anonymous() > band_bytes ? now.anonymous() - band_bytes : 0);
         if (others.size() > kOtherRooms) others.pop_front();
       }
-      const GovernorStep step =
-          DecideGovernorStep(options, now, *std::max_element(growths.begin(), growths.end()),
-                             *std::min_element(others.begin(), others.end()), largest / 5 * 4);
+      auto decide = [&] {
+        return DecideGovernorStep(options, now, *std::max_element(growths.begin(), growths.end()),
+                                  *std::min_element(others.begin(), others.end()), largest / 5 * 4);
+      };
+      GovernorStep step = decide();
+      // The allocator's free pages first: they cost nothing to give back.
+      ++since_trim;
+      const bool grown = now.anonymous() > trimmed_to + kTrimGrowth;
+      if ((step.trim_heap && since_trim >= kLooksBetweenTrims) ||
+          (grown && since_trim >= kLooksBetweenGrowthTrims)) {
+        since_trim = 0;
+        counts->heap_trimmed_bytes.fetch_add(TrimHeap(), std::memory_order_relaxed);
+        counts->heap_trims.fetch_add(1, std::memory_order_relaxed);
+        now = ReadResidentBytes();
+        trimmed_to = now.anonymous();
+        step = decide();
+      }
       // Each hand-back costs the walks their hot pages again: at most four a second.
       ++since_release;
       if (step.release_grids && since_release >= kLooksBetweenReleases) {

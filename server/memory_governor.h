@@ -2,6 +2,11 @@
 // pages (/proc/self/statm: a few counters, not a walk of the page tables, about 10 us) and gives
 // back what costs least to get again:
 //
+// - The allocator's free pages, first, whenever walkd is over (either rule below would act): what
+//   walkd freed (a band metric's customization, a profile's first parse) stays resident in the
+//   arenas of the threads that freed it until trimmed (TrimHeap), and costs nothing to give
+//   back. At most four times a second; the rules below then read memory afresh. Under the target
+//   too, every 5 s once anonymous memory grew by 64 MB since the last trim.
 // - Mapped grid pages, when anonymous and file-backed pages together, plus the most the
 //   file-backed ones grew by between two looks over the last second, pass the target (so the
 //   next look still finds walkd under it while walks read the grid in bursts as large): every
@@ -44,6 +49,7 @@ struct MemoryGovernorOptions {
 // between two looks of late, the least anonymous memory held besides the band metrics over the last
 // 10 s, and what customizing a band metric takes besides the metric.
 struct GovernorStep {
+  bool trim_heap = false;
   bool release_grids = false;
   bool recall_buffers = false;
   std::uint64_t band_metric_room = 0;  // for all worlds' band metrics together
@@ -56,6 +62,8 @@ GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBy
 struct MemoryGovernorCounts {
   std::atomic<std::uint64_t> grid_releases{0};
   std::atomic<std::uint64_t> buffer_recalls{0};
+  std::atomic<std::uint64_t> heap_trims{0};
+  std::atomic<std::uint64_t> heap_trimmed_bytes{0};
   std::atomic<std::uint64_t> band_metric_room{0};  // bytes, all worlds together
 };
 

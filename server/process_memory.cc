@@ -1,5 +1,6 @@
 #include "server/process_memory.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -19,6 +20,13 @@ ResidentBytes ReadResidentBytes() {
   }
   std::fclose(f);
   return out;
+}
+
+std::uint64_t TrimHeap() {
+  const std::uint64_t before = ReadResidentBytes().anonymous();
+  malloc_trim(0);
+  const std::uint64_t after = ReadResidentBytes().anonymous();
+  return before > after ? before - after : 0;
 }
 
 }  // namespace walk::server

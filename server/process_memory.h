@@ -17,4 +17,10 @@ struct ResidentBytes {
 // From /proc/self/statm; zeros where it cannot be read.
 ResidentBytes ReadResidentBytes();
 
+// Hands the allocator's free pages back to the kernel (malloc_trim: the free chunks inside
+// every arena, not only at their tops), and returns the anonymous bytes that gave back. Memory
+// freed by walkd (a metric's customization, a parse) otherwise stays resident in the arenas of
+// the threads that used it.
+std::uint64_t TrimHeap();
+
 }  // namespace walk::server

@@ -24,6 +24,7 @@
 #include "grpcpp/support/server_interceptor.h"
 #include "nav/grid/grid_image.h"
 #include "nav/navmesh/tile_cache.h"
+#include "nav/search/lazy_buffer.h"
 #include "prometheus/registry.h"
 #include "server/admin_service.h"
 #include "server/call_auth.h"
@@ -160,6 +161,10 @@ void AddLegCacheGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
                }
                return total;
              });
+  gauges.Add("walk_search_buffer_resident_bytes",
+             "Bytes the search threads' fine-grid search buffers hold resident (about 256 MB "
+             "each at most).",
+             [] { return static_cast<double>(nav::LazyBuffersResidentBytes()); });
   gauges.Add("walk_leg_cache_bytes", "Bytes held by the worlds' leg caches.", [leg_caches] {
     return leg_caches(
         [](const nav::LegCache& cache) { return static_cast<double>(cache.bytes()); });
@@ -232,6 +237,12 @@ void AddMemoryGovernorMetrics(CallbackGauges& gauges, const MemoryGovernorCounts
   gauges.AddCounter("walk_memory_buffer_recalls_total",
                     "Times the memory governor asked the search threads' buffers back.",
                     [c] { return double(c->buffer_recalls.load(std::memory_order_relaxed)); });
+  gauges.AddCounter("walk_memory_heap_trims_total",
+                    "Times the memory governor handed the allocator's free pages back.",
+                    [c] { return double(c->heap_trims.load(std::memory_order_relaxed)); });
+  gauges.AddCounter("walk_memory_heap_trimmed_bytes_total",
+                    "Anonymous bytes the memory governor's heap trims gave back to the kernel.",
+                    [c] { return double(c->heap_trimmed_bytes.load(std::memory_order_relaxed)); });
 }
 
 // The worlds' profile metrics (--customize-at-load, else on first use), summed over every ready

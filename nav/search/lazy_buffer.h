@@ -5,16 +5,25 @@
 //
 // For generation-stamped searches: a zero stamp never equals a live generation (they start at 1),
 // so pages handed back need no clearing. T must be trivially copyable; a zero T is its "unset".
-// Not thread-safe; one per searcher.
+// Not thread-safe; one per searcher. Every buffer's mapping is known process-wide, so that what
+// they hold resident can be read (LazyBuffersResidentBytes).
 #pragma once
 
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <type_traits>
 
 namespace walk::nav {
+
+// Files and forgets a buffer's mapping (lazy_buffer.cc); thread-safe.
+void AddLazyMapping(const void* address, std::size_t bytes);
+void DropLazyMapping(const void* address);
+// The bytes every live LazyBuffer holds resident (mincore over their mappings: about a
+// millisecond for a few GB of them); thread-safe.
+std::uint64_t LazyBuffersResidentBytes();
 
 template <typename T>
 class LazyBuffer {
@@ -36,6 +45,7 @@ class LazyBuffer {
     if (p == MAP_FAILED) throw std::bad_alloc();
     data_ = static_cast<T*>(p);
     size_ = count;
+    AddLazyMapping(p, count * sizeof(T));
   }
   // Hands every touched page back to the kernel: the buffer reads as zeros again.
   void Release() {
@@ -48,7 +58,10 @@ class LazyBuffer {
 
  private:
   void Unmap() {
-    if (data_ != nullptr) munmap(data_, size_ * sizeof(T));
+    if (data_ != nullptr) {
+      DropLazyMapping(data_);
+      munmap(data_, size_ * sizeof(T));
+    }
     data_ = nullptr;
     size_ = 0;
   }

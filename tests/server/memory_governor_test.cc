@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "server/world_registry.h"
@@ -38,6 +39,30 @@ TEST(MemoryGovernorTest, UnderTheTargetBandMetricsGetTheAnonymousRoomLeft) {
   EXPECT_FALSE(step.release_grids);
   EXPECT_FALSE(step.recall_buffers);
   EXPECT_EQ(step.band_metric_room, (1536 - 1100) * kMiB);
+}
+
+TEST(MemoryGovernorTest, TheHeapIsTrimmedWheneverWalkdIsOver) {
+  // Under the target and the anonymous ceiling: nothing to give back.
+  EXPECT_FALSE(
+      DecideGovernorStep(TwoGigabytes(), Resident(1200, 300), 10 * kMiB, 1100 * kMiB, 0).trim_heap);
+  // Over the target with grid pages to hand back, or over the anonymous ceiling.
+  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 900), 0, 1100 * kMiB, 0).trim_heap);
+  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1700, 100), 0, 1600 * kMiB, 0).trim_heap);
+  EXPECT_FALSE(DecideGovernorStep({}, Resident(9000, 9000), 0, 9000 * kMiB, 0).trim_heap);
+}
+
+// What walkd frees in small pieces stays resident in the allocator's arenas until trimmed.
+TEST(MemoryGovernorTest, TrimmingTheHeapGivesFreedPiecesBack) {
+  std::vector<std::unique_ptr<char[]>> pieces;
+  for (int i = 0; i < 100'000; ++i) {  // 100 MB in pieces under the allocator's mmap threshold
+    pieces.emplace_back(new char[1000]);
+    std::memset(pieces.back().get(), 1, 1000);
+  }
+  auto last = std::make_unique<char[]>(1000);  // above the others: the arena's top stays in use
+  std::memset(last.get(), 1, 1000);
+  pieces.clear();
+  EXPECT_GT(TrimHeap(), std::uint64_t{50} << 20);
+  EXPECT_LT(TrimHeap(), std::uint64_t{8} << 20);  // nothing much left to give back
 }
 
 TEST(MemoryGovernorTest, GridPagesGoWhenTheNextLookWouldFindWalkdOver) {

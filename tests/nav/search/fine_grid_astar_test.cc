@@ -7,6 +7,7 @@
 #include "nav/check/reference_dijkstra.h"
 #include "nav/cost/metric.h"
 #include "nav/grid/grid_builder.h"
+#include "nav/search/lazy_buffer.h"
 #include "tests/nav/ascii_grid.h"
 #include "tests/nav/search/search_checks.h"
 
@@ -114,6 +115,24 @@ TEST(WalkerTest, HandsItsBuffersBackOnceWhenRecalled) {
   }
   EXPECT_EQ(a.releases(), 1u);
   EXPECT_EQ(b.releases(), 0u);  // its buffers were made after the recall
+}
+
+// LazyBuffersResidentBytes counts the pages a buffer's writes mapped, and none once handed back.
+TEST(LazyBufferTest, ResidentBytesFollowTouchedPages) {
+  const std::uint64_t before = LazyBuffersResidentBytes();
+  {
+    LazyBuffer<std::uint64_t> buffer;
+    buffer.Reset(std::size_t{64} << 20);  // 512 MB of address space, none of it resident
+    EXPECT_LT(LazyBuffersResidentBytes(), before + (std::uint64_t{1} << 20));
+    for (std::size_t i = 0; i < 100; ++i) buffer[i * 4096] = 1;  // 100 pages, 32 KB apart
+    const std::uint64_t touched = LazyBuffersResidentBytes() - before;
+    EXPECT_GE(touched, 100u * 4096);
+    EXPECT_LE(touched, 100u * 4096 * 16);  // a page each, or a little more around them
+    buffer.Release();
+    EXPECT_LT(LazyBuffersResidentBytes(), before + 4096);
+    EXPECT_EQ(buffer[4096], 0u);
+  }
+  EXPECT_LE(LazyBuffersResidentBytes(), before);  // unmapped: no longer counted
 }
 
 // Random multi-floor worlds: columns of 0-3 surfaces at assorted heights (steps, jumps, falls),
