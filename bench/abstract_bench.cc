@@ -252,6 +252,7 @@ int RunPricedEnds(const World& world, AbstractGraph graph, int p, const Profile&
                   std::uint32_t band_number, std::uint32_t pairs, std::uint64_t seed) {
   const Continent& c = world.continents.at(0);
   const AbstractRouter router(world, std::move(graph), 1ull << 30, std::uint64_t{6} << 30);
+  router.SetBandMetricAfter(1);  // the band's metric customized by its first walk
   const Metric base(world, profile, 0), band(world, profile, band_number);
   const ArcPrices& prices = router.graph().continents.at(0).prices[p];
   // The zones the band prices, and the arcs a patch exempting each lowers.
@@ -823,6 +824,7 @@ int Run(int argc, char** argv) {
       WalkCold(world, danger, far_pairs(seed + 4, pairs), searchers, options);
   const ColdWalks zero_cold = WalkCold(world, base, far_pairs(seed + 5, pairs), searchers, options);
   router.band_metrics().SetCapacity(std::uint64_t{4} << 30);
+  router.SetBandMetricAfter(1);  // the band's metric customized by its first walk
   double band_customize_s = 0.0;
   for (const auto& [a, b] : far_pairs(seed + 6, 1000)) {
     if (danger.ZoneMultiplier(c.zone[a]) != 1.0 || danger.ZoneMultiplier(c.zone[b]) != 1.0)

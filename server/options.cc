@@ -186,8 +186,8 @@ ParsedOptions ParseWalkdOptions(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
   app.add_option("--band-metrics-mb", o.band_metrics_mb,
-                 "Each world's danger-band CCH metrics, MiB, customized on first use (0: none; "
-                 "danger bands then take the A* guided by band 0)")
+                 "Each world's danger-band CCH metrics, MiB, customized once a band is walked "
+                 "often enough (0: none; danger bands then take the A* guided by band 0)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 24));
   app.add_option("--customize-at-load", o.customize_at_load,

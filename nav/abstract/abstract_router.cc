@@ -446,7 +446,14 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   }
   const BandMetricCache::Key exempt = ExemptKey(route);
   const bool ends_priced = exempt.exempt_b != 0;
-  if (ends_priced && !WantsExemptPatch(exempt)) return nullptr;
+  if (ends_priced && !WantsMade(exempt, exempt_patch_after_.load(std::memory_order_relaxed))) {
+    return nullptr;
+  }
+  if (!ends_priced &&
+      !WantsMade(exempt,
+                 std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed)))) {
+    return nullptr;
+  }
   std::shared_ptr<const BandMetric> metric =
       BandMetricOf(route.index, route.p, route.profile, band);
   if (metric == nullptr) return nullptr;
@@ -473,19 +480,18 @@ BandMetricCache::Key AbstractRouter::ExemptKey(const RouteState& route) const {
           .exempt_b = std::max(a, b)};
 }
 
-bool AbstractRouter::WantsExemptPatch(const BandMetricCache::Key& key) const {
-  // A patch costs about a customization of the band's metric on a large world (its zones lower
-  // a large share of the hierarchy's arcs), so only keys asked often enough get one: a batch
-  // grouped by its ends' zones, say. The others stay with the A*.
-  if (band_metrics_.HasPatch(key)) return true;
-  const std::uint32_t after = exempt_patch_after_.load(std::memory_order_relaxed);
+bool AbstractRouter::WantsMade(const BandMetricCache::Key& key, std::uint32_t after) const {
+  // A metric, or a patch (about a customization of the band's metric on a large world: its
+  // zones lower a large share of the hierarchy's arcs), is made only for keys asked often
+  // enough that the A* has spent about what making it costs; the others stay with the A*.
+  if (band_metrics_.Has(key)) return true;
   if (after == 0) return false;
   constexpr std::size_t kCountedKeys = 4096;
-  std::lock_guard<std::mutex> lock(exempt_walks_mu_);
-  if (exempt_walks_.size() >= kCountedKeys) exempt_walks_.clear();
-  std::uint32_t& walks = exempt_walks_[key];
+  std::lock_guard<std::mutex> lock(wanted_walks_mu_);
+  if (wanted_walks_.size() >= kCountedKeys) wanted_walks_.clear();
+  std::uint32_t& walks = wanted_walks_[key];
   if (++walks < after) return false;
-  exempt_walks_.erase(key);
+  wanted_walks_.erase(key);
   return true;
 }
 

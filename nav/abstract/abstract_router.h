@@ -157,6 +157,12 @@ class AbstractRouter {
   // it (seconds on a large world), and the later ones read it. 0: never (the A* answers them).
   static constexpr std::uint32_t kExemptPatchAfterWalks = 64;
   void SetExemptPatchAfter(std::uint32_t walks) const { exempt_patch_after_ = walks; }
+  // Walks of one (continent, profile, band) its metric would answer after which the metric is
+  // customized: that walk customizes it (about a second on a large world), the later ones read
+  // it, and the ones before take the A* (a few ms each). 0 or 1: the first walk. A table's
+  // many-to-many customizes it at once.
+  static constexpr std::uint32_t kBandMetricAfterWalks = 256;
+  void SetBandMetricAfter(std::uint32_t walks) const { band_metric_after_ = walks; }
   // Ends at most this many columns apart (octile) are walked on the fine grid under kAuto.
   double near_columns() const { return 2.0 * graph_.cell_columns; }
   // True when `profile` was prepared.
@@ -286,9 +292,9 @@ class AbstractRouter {
   // The key of the patch exempting the ends' zones of `route` (Key::exempt_a and exempt_b 0
   // when the band prices neither).
   BandMetricCache::Key ExemptKey(const RouteState& route) const;
-  // Whether a walk with an end in a priced zone reads a patch: cached, or this walk of its key
-  // is the kExemptPatchAfterWalks-th (counted here).
-  bool WantsExemptPatch(const BandMetricCache::Key& key) const;
+  // Whether a walk reads the metric or patch of `key`: cached, or this walk of its key is the
+  // `after`-th (counted here; 0: never).
+  bool WantsMade(const BandMetricCache::Key& key, std::uint32_t after) const;
   // When an end's zone is priced by the band whose metric `route` reads: the patch exempting the
   // ends' zones over it, cached or made here, set for the CCH search to read (held by `route`).
   void UseExemptPatch(RouteState& route, const BandMetricCache::Key& key) const;
@@ -321,10 +327,12 @@ class AbstractRouter {
   mutable LegCache legs_;
   mutable BandMetricCache band_metrics_;
   mutable std::atomic<std::uint32_t> exempt_patch_after_{kExemptPatchAfterWalks};
-  // Walks asked per patch key not yet made (cleared when it grows past a few thousand keys).
-  mutable std::mutex exempt_walks_mu_;
+  mutable std::atomic<std::uint32_t> band_metric_after_{kBandMetricAfterWalks};
+  // Walks asked per metric or patch key not yet made (cleared when it grows past a few thousand
+  // keys).
+  mutable std::mutex wanted_walks_mu_;
   mutable std::unordered_map<BandMetricCache::Key, std::uint32_t, BandMetricCache::KeyHash>
-      exempt_walks_;  // guarded by exempt_walks_mu_
+      wanted_walks_;  // guarded by wanted_walks_mu_
   // Takes half of a walk beside the asking thread, when idle: one leg of a cold walk, and one
   // direction of the CCH query.
   mutable HelperThread helper_;

@@ -100,7 +100,7 @@ std::shared_ptr<const ExemptPatch> BandMetricCache::GetPatch(
       &patches_));
 }
 
-bool BandMetricCache::HasPatch(const Key& key) const {
+bool BandMetricCache::Has(const Key& key) const {
   std::lock_guard<std::mutex> lock(mu_);
   return entries_.count(key) != 0;
 }

@@ -96,8 +96,8 @@ class BandMetricCache {
   // valid.
   std::shared_ptr<const BandMetric> Get(const Key& key,
                                         absl::FunctionRef<std::unique_ptr<BandMetric>()> customize);
-  // Whether the patch of `key` is cached (or being made), without counting a hit.
-  bool HasPatch(const Key& key) const;
+  // Whether the metric or patch of `key` is cached (or being made), without counting a hit.
+  bool Has(const Key& key) const;
   // The same for the patch of `key` (its zones exempt), made by `make` on this thread.
   std::shared_ptr<const ExemptPatch> GetPatch(
       const Key& key, absl::FunctionRef<std::unique_ptr<ExemptPatch>()> make);

@@ -83,6 +83,7 @@ TEST(BandMetricsTest, EveryBandCostsWhatTheDangerDijkstraCosts) {
   const World& world = DemoWorld();
   const std::vector<std::string> profiles = {"neutral", "faction-a-heavy"};
   const AbstractRouter router(world, Prepare(world, profiles), 64 << 20, 1ull << 30);
+  router.SetBandMetricAfter(1);   // each band's metric customized by its first walk
   router.SetExemptPatchAfter(1);  // every priced-end walk through its patch
   std::uint64_t bands = 0;
   for (const std::string& profile : profiles) {
@@ -152,6 +153,7 @@ TEST(BandMetricsTest, WalksStayExactWhileTheirMetricsAreEvicted) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
   const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  router.SetBandMetricAfter(1);  // each band's metric customized by its first walk
   const Metric band20(world, *FindProfile("neutral"), 20),
       band30(world, *FindProfile("neutral"), 30);
   // Pairs whose ends neither band prices.
@@ -195,6 +197,7 @@ TEST(BandMetricsTest, PricedEndsCostWhatTheDangerDijkstraCostsThroughPatches) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
   const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  router.SetBandMetricAfter(1);  // each band's metric customized by its first walk
   router.SetExemptPatchAfter(1);
   std::mt19937_64 random(23);
   std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
@@ -236,6 +239,7 @@ TEST(BandMetricsTest, PatchesAreMadeForKeysAskedOftenEnough) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
   const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  router.SetBandMetricAfter(1);  // each band's metric customized by its first walk
   const Metric band(world, *FindProfile("neutral"), 20);
   std::mt19937_64 random(31);
   std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
@@ -266,6 +270,36 @@ TEST(BandMetricsTest, PatchesAreMadeForKeysAskedOftenEnough) {
   FAIL() << "no pair with a priced end";
 }
 
+// A band's metric is customized by the walk that needs it the kBandMetricAfterWalks-th time (here
+// the third): the walks before take the A*, the later ones read the metric; each costs what the
+// danger Dijkstra finds.
+TEST(BandMetricsTest, MetricsAreCustomizedForBandsWalkedOftenEnough) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  EXPECT_EQ(AbstractRouter::kBandMetricAfterWalks, 256u);
+  router.SetBandMetricAfter(3);
+  const Metric band(world, *FindProfile("neutral"), 20);
+  std::mt19937_64 random(37);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  AbstractSearcher searcher;
+  std::vector<Method> methods;
+  for (int i = 0; i < 20000 && methods.size() < 4; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a == b || c.region[a] != c.region[b] || !EndsUnpriced(c, band, a, b)) continue;
+    auto probe = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+    ASSERT_TRUE(probe.ok());
+    if (!probe->found || SameCell(c, a, b)) continue;
+    auto answer = router.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
+    ASSERT_TRUE(answer.ok());
+    EXPECT_NEAR(answer->seconds, probe->seconds, 1e-9 * std::max(1.0, probe->seconds));
+    methods.push_back(answer->method);
+  }
+  EXPECT_EQ(methods, (std::vector<Method>{Method::kCchAStar, Method::kCchAStar, Method::kCch,
+                                          Method::kCch}));
+  EXPECT_EQ(router.band_metrics().customizations(), 1u);
+}
+
 // With room for a band's metric and about one patch, two threads walking pairs of many zone
 // pairs evict each other's patches, often while the other reads them, and every answer stays
 // the Dijkstra's.
@@ -273,6 +307,7 @@ TEST(BandMetricsTest, PricedEndsStayExactWhilePatchesAreEvicted) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
   const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  router.SetBandMetricAfter(1);  // each band's metric customized by its first walk
   const Metric band20(world, *FindProfile("neutral"), 20);
   std::vector<std::pair<SurfaceId, SurfaceId>> pairs;  // an end priced
   std::mt19937_64 random(29);
