@@ -249,7 +249,14 @@ void WalkBatchReactor::RouteByRows(std::shared_ptr<const SharedBlock> block, Pla
   };
   pool_.Submit(
       [this, rows, answer_source](nav::Searchers& searchers) {
-        if (!Cancelled()) rows->work.BuildTargets(searchers);
+        std::uint64_t pairs = 0;
+        for (const std::vector<std::size_t>& positions : rows->groups.positions)
+          pairs += positions.size();
+        if (!Cancelled()) {
+          rows->work.BuildTargets(
+              searchers, TableWork::Build::kNow,
+              static_cast<std::uint32_t>(std::min<std::uint64_t>(pairs, UINT32_MAX)));
+        }
         for (std::size_t s = 1; s < rows->groups.positions.size(); ++s) {
           pool_.Submit([answer_source,
                         s](nav::Searchers& row_searchers) { answer_source(s, row_searchers); },

@@ -71,8 +71,9 @@ const ServedWorld::MetricEntry* TableWork::MetricOf(const ServedWorld& world) co
   return world.MetricFor(request_.profile(), request_.band());
 }
 
-void TableWork::BuildTargets(nav::Searchers& searchers, Build when) {
+void TableWork::BuildTargets(nav::Searchers& searchers, Build when, std::uint32_t walks) {
   if (request_.want_walks()) return;  // whole walks are tallied and kept, one by one
+  walks_ = walks;
   if (when == Build::kOnceTheStoreMisses) {
     auto world = services_.worlds.Find(request_.world());
     const ServedWorld::MetricEntry* metric = world.ok() ? MetricOf(**world) : nullptr;
@@ -103,7 +104,7 @@ void TableWork::BuildTable(nav::Searchers& searchers) const {
   const std::size_t asked = targets.size();
   targets.insert(targets.end(), settled.begin(), settled.end());
   auto table = nav::AbstractTable::Build(*(*world)->router, *c, *metric->metric, targets,
-                                         searchers.abstract.cell, &stop_);
+                                         searchers.abstract.cell, &stop_, walks_);
   if (!table.ok() || !(*table)->active()) return;  // a stop is reported by the rows' walks
   world_ = *std::move(world);
   table_ = *std::move(table);

@@ -55,8 +55,11 @@ class TableWork {
   // from the store without a side built.
   enum class Build { kNow, kOnceTheStoreMisses };
   // Builds the many-to-many's targets where the CCH answers (else rows walk cell by cell), as
-  // `when` says; run once, on a pool thread, before any row.
-  void BuildTargets(nav::Searchers& searchers, Build when = Build::kNow);
+  // `when` says; run once, on a pool thread, before any row. `walks`, the walks its rows would
+  // answer, count toward a danger band's metric (nav::AbstractRouter::HierarchyOf): a block of
+  // a few pairs leaves them to the A* until the band is walked often enough.
+  void BuildTargets(nav::Searchers& searchers, Build when = Build::kNow,
+                    std::uint32_t walks = nav::AbstractRouter::kAtOnce);
   // Answers source row `s` into cells `first_cell` .. first_cell + targets() - 1 of `out`
   // (sized), and its whole walks when asked; counts what the store answered in *stored. The
   // first cell's error names the cell; CANCELLED once the call is.
@@ -87,6 +90,7 @@ class TableWork {
   const TableServices services_;
   // Built by the first row whose cell the store misses (BuildTargets' kOnceTheStoreMisses).
   bool deferred_ = false;
+  std::uint32_t walks_ = nav::AbstractRouter::kAtOnce;  // BuildTargets's
   mutable std::once_flag built_;
   // Set by BuildTable, before any row reads them (BuildTargets, or built_ once deferred).
   mutable std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table

@@ -257,7 +257,7 @@ std::shared_ptr<const Leg> AbstractRouter::LegFor(const Continent& c, int profil
 }
 
 absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> AbstractRouter::HierarchyOf(
-    const Continent& c, const Metric& band) const {
+    const Continent& c, const Metric& band, std::uint32_t walks) const {
   const ContinentIndex* index = IndexOf(c);
   const int p = graph_.ProfileIndex(band.profile().name);
   if (index == nullptr || p < 0) return std::nullopt;
@@ -273,6 +273,11 @@ absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> AbstractRouter::Hierarc
                       .band_metric = nullptr,
                       .priced = nullptr};
   if (band.prices_danger()) {
+    const BandMetricCache::Key key{static_cast<std::uint32_t>(index - continents_.data()),
+                                   static_cast<std::uint16_t>(p), band.band()};
+    const std::uint32_t after =
+        std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
+    if (!WantsMade(key, after, walks)) return std::nullopt;
     hierarchy.band_metric = BandMetricOf(*index, p, **profile, band);
     if (hierarchy.band_metric == nullptr) return std::nullopt;
     hierarchy.metric = &hierarchy.band_metric->metric;
@@ -480,7 +485,8 @@ BandMetricCache::Key AbstractRouter::ExemptKey(const RouteState& route) const {
           .exempt_b = std::max(a, b)};
 }
 
-bool AbstractRouter::WantsMade(const BandMetricCache::Key& key, std::uint32_t after) const {
+bool AbstractRouter::WantsMade(const BandMetricCache::Key& key, std::uint32_t after,
+                               std::uint32_t walks) const {
   // A metric, or a patch (about a customization of the band's metric on a large world: its
   // zones lower a large share of the hierarchy's arcs), is made only for keys asked often
   // enough that the A* has spent about what making it costs; the others stay with the A*.
@@ -489,8 +495,9 @@ bool AbstractRouter::WantsMade(const BandMetricCache::Key& key, std::uint32_t af
   constexpr std::size_t kCountedKeys = 4096;
   std::lock_guard<std::mutex> lock(wanted_walks_mu_);
   if (wanted_walks_.size() >= kCountedKeys) wanted_walks_.clear();
-  std::uint32_t& walks = wanted_walks_[key];
-  if (++walks < after) return false;
+  std::uint32_t& asked = wanted_walks_[key];
+  asked = walks >= after - asked ? after : asked + walks;
+  if (asked < after) return false;
   wanted_walks_.erase(key);
   return true;
 }

@@ -201,11 +201,14 @@ class AbstractRouter {
     const Metric* priced = nullptr;
   };
   // Continent `c`'s hierarchy for `band`'s profile (its metric customized here on first use),
-  // with the band's metric for a band pricing danger (cached, or customized here), or nullopt
-  // when the continent or profile is not prepared, or the band metrics are off or too small
-  // for it. Errors: what reading the profile's prices says.
-  absl::StatusOr<std::optional<Hierarchy>> HierarchyOf(const Continent& c,
-                                                       const Metric& band) const;
+  // with the band's metric for a band pricing danger (cached, or customized here once `walks`,
+  // the walks the caller would answer by it, bring its band's count to kBandMetricAfterWalks;
+  // kAtOnce: now), or nullopt when the continent or profile is not prepared, the band metrics
+  // are off or too small for it, or its band is not yet walked often enough. Errors: what
+  // reading the profile's prices says.
+  static constexpr std::uint32_t kAtOnce = UINT32_MAX;
+  absl::StatusOr<std::optional<Hierarchy>> HierarchyOf(const Continent& c, const Metric& band,
+                                                       std::uint32_t walks = kAtOnce) const;
   // The start leg (`backward` false) or goal leg of surface `s` for profile index `profile`:
   // cached, or searched with `search` (its settled surfaces added to *stats) and cached.
   std::shared_ptr<const Leg> LegFor(const Continent& c, int profile, SurfaceId s, bool backward,
@@ -292,9 +295,10 @@ class AbstractRouter {
   // The key of the patch exempting the ends' zones of `route` (Key::exempt_a and exempt_b 0
   // when the band prices neither).
   BandMetricCache::Key ExemptKey(const RouteState& route) const;
-  // Whether a walk reads the metric or patch of `key`: cached, or this walk of its key is the
-  // `after`-th (counted here; 0: never).
-  bool WantsMade(const BandMetricCache::Key& key, std::uint32_t after) const;
+  // Whether a walk reads the metric or patch of `key`: cached, or its key has now been asked
+  // for `after` walks or more, these `walks` counted here (0: never).
+  bool WantsMade(const BandMetricCache::Key& key, std::uint32_t after,
+                 std::uint32_t walks = 1) const;
   // When an end's zone is priced by the band whose metric `route` reads: the patch exempting the
   // ends' zones over it, cached or made here, set for the CCH search to read (held by `route`).
   void UseExemptPatch(RouteState& route, const BandMetricCache::Key& key) const;

@@ -48,9 +48,11 @@ double LegYards(const Leg& leg, const std::vector<CchEndpoint>& endpoints, std::
 
 absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
     const AbstractRouter& router, const Continent& c, const Metric& band,
-    const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop) {
+    const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop,
+    std::uint32_t walks) {
   std::unique_ptr<AbstractTable> table(new AbstractTable(router, c, band));
-  absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> found = router.HierarchyOf(c, band);
+  absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> found =
+      router.HierarchyOf(c, band, walks);
   if (!found.ok()) return found.status();
   const std::optional<AbstractRouter::Hierarchy>& hierarchy = *found;
   if (!hierarchy) return table;

@@ -36,10 +36,13 @@ class AbstractTable {
   // helper when it is idle. Without a hierarchy for the continent and profile (or a metric for
   // a band pricing danger: band metrics off, or too small), nothing is built and rows know no
   // walks.
+  // `walks`, the walks its rows would answer, count toward a danger band's metric
+  // (AbstractRouter::HierarchyOf: kAtOnce customizes it now).
   // Errors: what `stop` (may be null) says when the table must stop.
   static absl::StatusOr<std::unique_ptr<AbstractTable>> Build(
       const AbstractRouter& router, const Continent& c, const Metric& band,
-      const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop);
+      const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop,
+      std::uint32_t walks = AbstractRouter::kAtOnce);
 
   const Continent& continent() const { return continent_; }
   const Metric& band() const { return band_; }

@@ -300,6 +300,33 @@ TEST(BandMetricsTest, MetricsAreCustomizedForBandsWalkedOftenEnough) {
   EXPECT_EQ(router.band_metrics().customizations(), 1u);
 }
 
+// A table (or a batch's block taken as rows) counts the walks its rows would answer toward its
+// band's metric: a small one leaves them to the A*, until the band's count is reached.
+TEST(BandMetricsTest, TablesCountTheirWalksTowardTheBandsMetric) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  router.SetBandMetricAfter(300);
+  const Metric band(world, *FindProfile("neutral"), 20);
+  for (int table = 0; table < 2; ++table) {
+    auto hierarchy = router.HierarchyOf(c, band, 100);
+    ASSERT_TRUE(hierarchy.ok());
+    EXPECT_FALSE(hierarchy->has_value()) << "table " << table;
+  }
+  EXPECT_EQ(router.band_metrics().customizations(), 0u);
+  auto third = router.HierarchyOf(c, band, 100);  // 300 walks asked
+  ASSERT_TRUE(third.ok());
+  ASSERT_TRUE(third->has_value());
+  EXPECT_NE((*third)->band_metric, nullptr);
+  EXPECT_EQ(router.band_metrics().customizations(), 1u);
+  auto again = router.HierarchyOf(c, band, 1);  // cached
+  ASSERT_TRUE(again.ok() && again->has_value());
+  const Metric band30(world, *FindProfile("neutral"), 30);
+  auto at_once = router.HierarchyOf(c, band30);  // a Table: at once
+  ASSERT_TRUE(at_once.ok() && at_once->has_value());
+  EXPECT_EQ(router.band_metrics().customizations(), 2u);
+}
+
 // With room for a band's metric and about one patch, two threads walking pairs of many zone
 // pairs evict each other's patches, often while the other reads them, and every answer stays
 // the Dijkstra's.
