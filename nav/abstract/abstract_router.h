@@ -159,8 +159,8 @@ class AbstractRouter {
   void SetExemptPatchAfter(std::uint32_t walks) const { exempt_patch_after_ = walks; }
   // Walks of one (continent, profile, band) its metric would answer after which the metric is
   // customized: that walk customizes it (about a second on a large world), the later ones read
-  // it, and the ones before take the A* (a few ms each). 0 or 1: the first walk. A table's
-  // many-to-many customizes it at once.
+  // it, and the ones before take the A* (a few ms each). 0 or 1: the first walk. A Table's
+  // many-to-many customizes it at once; a batch block's rows count their pairs (HierarchyOf).
   static constexpr std::uint32_t kBandMetricAfterWalks = 256;
   void SetBandMetricAfter(std::uint32_t walks) const { band_metric_after_ = walks; }
   // Ends at most this many columns apart (octile) are walked on the fine grid under kAuto.
