@@ -108,9 +108,11 @@ class TripPlanner::Walks final : public nav::TripWalks {
         return *cached;
       }
     }
-    const bool may_cut = max_seconds < std::numeric_limits<double>::infinity();
-    if (may_cut) {
-      const std::optional<double> dearer = planner_.DearerBound(DearerKeyOf(from, to));
+    // Only a walk wanted at most some seconds may be cut short: its bound is kept by this key.
+    std::optional<DearerKey> dearer_key;
+    if (max_seconds < std::numeric_limits<double>::infinity()) {
+      dearer_key = DearerKeyOf(from, to);
+      const std::optional<double> dearer = planner_.DearerBound(*dearer_key);
       if (dearer && max_seconds <= *dearer) return nav::LegWalk{.dearer = true};
     }
     WalkQuery walk;
@@ -128,7 +130,7 @@ class TripPlanner::Walks final : public nav::TripWalks {
     leg.dearer = result->answer.dearer;
     leg.expansions = result->answer.stats.nodes_expanded;  // the trip's budget counts them
     if (leg.dearer) {
-      planner_.KeepDearerBound(DearerKeyOf(from, to), max_seconds);
+      if (dearer_key) planner_.KeepDearerBound(*dearer_key, max_seconds);
       return leg;
     }
     leg.found = result->answer.status == nav::WalkStatus::kOk;
