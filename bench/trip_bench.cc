@@ -5,7 +5,9 @@
 //
 // Usage: trip_bench --addr HOST:PORT --world NAME [--profile faction-a] [--band 0] [--trips 200]
 //                   [--seed 1] [--min-yards 300] [--max-yards 5000] [--cold-only 1]
-// (--cold-only 1: the baseline walks and the cold trips only).
+//                   [--slowest N]
+// (--cold-only 1: the baseline walks and the cold trips only; --slowest N: the N slowest cold
+// trips' ends and times, to ask again with `walkctl trip`).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,6 +30,7 @@ struct Args {
   unsigned seed = 1;
   double min_yards = 300, max_yards = 5000;
   bool cold_only = false;
+  int slowest = 0;
 };
 
 Args Parse(int argc, char** argv) {
@@ -52,6 +55,8 @@ Args Parse(int argc, char** argv) {
       args.max_yards = std::stod(value);
     else if (flag == "--cold-only")
       args.cold_only = value == "1";
+    else if (flag == "--slowest")
+      args.slowest = std::stoi(value);
     else {
       std::fprintf(stderr, "trip_bench: unknown flag %s\n", flag.c_str());
       std::exit(2);
@@ -170,6 +175,20 @@ Pass Walks(walk::client::WalkClient& client, const Args& args, const std::vector
   return pass;
 }
 
+// The `count` slowest of `pass`'s trips, asked between `pairs`, as walkctl's --from and --to.
+void PrintSlowest(const Pass& pass, const std::vector<Pair>& pairs, int count) {
+  std::vector<std::size_t> order(pass.ms.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return pass.ms[a] > pass.ms[b]; });
+  order.resize(std::min(order.size(), static_cast<std::size_t>(std::max(count, 0))));
+  for (std::size_t i : order) {
+    std::printf("  slow trip %.2f ms: --from %.1f,%.1f --to %.1f,%.1f\n", pass.ms[i],
+                pairs[i].from.x_yards(), pairs[i].from.y_yards(), pairs[i].to.x_yards(),
+                pairs[i].to.y_yards());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,6 +226,7 @@ int main(int argc, char** argv) {
     std::printf("%d cold trips spent walkd's --max-search-expansions (RESOURCE_EXHAUSTED)\n",
                 first.exhausted);
   }
+  PrintSlowest(first, cold, args.slowest);
   if (args.cold_only) {
     std::printf("trip / walk, median: cold %.2f\n",
                 Quantile(first.ms, 0.5) / Quantile(walks.ms, 0.5));

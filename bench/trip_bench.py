@@ -9,7 +9,9 @@ rode. With --compare-walkd PATH, that walkd (an older build) runs every pass fir
 empty store, then this build's: old beside new in one run.
 
 Usage: bench/trip_bench.py --world /tmp/demo32 [--trips 200] [--bands 0,20] [--profile faction-a]
-                           [--compare-walkd PATH]
+                           [--compare-walkd PATH] [--slowest N]
+--slowest N names each band's N slowest cold trips (their ends and milliseconds), to ask again
+with `walkctl trip`.
 The world folder is what `walkgrid demo --tiles 32x32 --out DIR` and `walkgrid prepare DIR` make
 (with its travel.json).
 """
@@ -31,6 +33,8 @@ def main():
     parser.add_argument("--profile", default="faction-a")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--compare-walkd", help="another walkd binary, run first as the baseline")
+    parser.add_argument("--slowest", type=int, default=0,
+                        help="name each band's N slowest cold trips")
     args = parser.parse_args()
     world = os.path.abspath(args.world.rstrip("/"))
     name = os.path.basename(world)
@@ -50,7 +54,7 @@ def main():
                     subprocess.run([os.path.join(BUILD, "bench", "trip_bench"), "--addr",
                                     walkd.addr, "--world", name, "--profile", args.profile,
                                     "--band", band, "--trips", str(args.trips), "--seed",
-                                    str(args.seed)], check=True)
+                                    str(args.seed), "--slowest", str(args.slowest)], check=True)
                     print(flush=True)
             finally:
                 walkd.stop()

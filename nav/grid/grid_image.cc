@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -275,6 +276,48 @@ absl::Status ImageDamaged(const std::string& path, const std::string& what) {
   return absl::DataLossError(absl::StrCat(path, ": damaged grid image: ", what));
 }
 
+// Bytes of the mapping at `address` this process has resident (its pages mapped), from
+// /proc/self/smaps (mincore would tell the page cache's share instead).
+std::uint64_t ResidentBytesAt(const void* address) {
+  std::ifstream smaps("/proc/self/smaps");
+  const std::string start = absl::StrCat(absl::Hex(reinterpret_cast<std::uintptr_t>(address)), "-");
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    if (!inside) {
+      inside = line.rfind(start, 0) == 0;
+    } else if (line.rfind("Rss:", 0) == 0) {
+      return std::strtoull(line.c_str() + 4, nullptr, 10) << 10;  // kB
+    }
+  }
+  return 0;
+}
+
+// True when reading a byte of `m` maps more than a fault's neighbourhood (64 KB): the page cache
+// holds the file in large folios, which a fault maps whole. Read at a few places, handed back.
+bool MapsLargeFolios(const Mapping& m) {
+  constexpr int kProbes = 8;
+  constexpr std::uint64_t kFaultAround = 64 << 10;
+  const auto* bytes = static_cast<const volatile char*>(m.address);
+  for (int i = 1; i <= kProbes; ++i) (void)bytes[m.bytes / (kProbes + 1) * i];
+  const bool large = ResidentBytesAt(m.address) > kProbes * kFaultAround;
+  madvise(m.address, m.bytes, MADV_DONTNEED);
+  return large;
+}
+
+// Walks read a few surfaces of each array at a time, but this kernel's page cache may hold a
+// file in large folios (2 MB on ext4 after a sequential read or write), and a fault maps a folio
+// whole: a walk mapped megabytes of each array it read (about 35 MB a cold leg). So the image is
+// kept in the page cache in single pages: faults read only the page asked (MADV_RANDOM: no
+// readahead, which makes large folios); large folios already cached (the image read by an
+// older walkd, or copied) are dropped, those written back already (dirty ones stay until
+// then); and the whole file is read ahead in single pages (POSIX_FADV_WILLNEED), for the checks
+// that read every page next. A fault then maps the 64 KB around it.
+void KeepPagesSmall(int fd, const Mapping& m) {
+  madvise(m.address, m.bytes, MADV_RANDOM);
+  if (MapsLargeFolios(m)) posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+}
+
 }  // namespace
 
 absl::StatusOr<GridStamp> StampGrid(const std::string& dir) {
@@ -311,21 +354,31 @@ absl::Status SaveGridImage(const World& world, const std::string& source, const 
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   const std::string temp = path + ".tmp";
   {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    // Written a page a write: the page cache then holds the image in single pages, as walks
+    // want it (KeepPagesSmall), where larger writes would leave it in large folios.
+    std::ofstream out;
+    out.rdbuf()->pubsetbuf(nullptr, 0);
+    out.open(temp, std::ios::binary | std::ios::trunc);
     if (!out) return absl::InternalError(absl::StrCat("cannot write ", temp));
-    out.write(reinterpret_cast<const char*>(&header), sizeof header);
-    out.write(writer.skeleton().data(), static_cast<std::streamsize>(writer.skeleton().size()));
-    std::uint64_t at = sizeof header + writer.skeleton().size();
+    std::uint64_t at = 0;
+    auto put = [&](const char* bytes, std::uint64_t size) {
+      for (std::uint64_t done = 0; done < size;) {
+        const std::uint64_t slice = std::min<std::uint64_t>(size - done, kPage - (at % kPage));
+        out.write(bytes + done, static_cast<std::streamsize>(slice));
+        done += slice;
+        at += slice;
+      }
+    };
     const std::string zeros(kPage, '\0');
     auto pad_to = [&](std::uint64_t offset) {
-      out.write(zeros.data(), static_cast<std::streamsize>(offset - at));
-      at = offset;
+      while (at < offset) put(zeros.data(), std::min<std::uint64_t>(offset - at, kPage));
     };
+    put(reinterpret_cast<const char*>(&header), sizeof header);
+    put(writer.skeleton().data(), writer.skeleton().size());
     pad_to(header.data_offset);
     for (const SkeletonWriter::Piece& piece : writer.chunks()) {
       pad_to(header.data_offset + piece.offset);
-      out.write(static_cast<const char*>(piece.bytes), static_cast<std::streamsize>(piece.size));
-      at += piece.size;
+      put(static_cast<const char*>(piece.bytes), piece.size);
     }
     out.flush();
     if (!out) return absl::InternalError(absl::StrCat("write failed: ", temp));
@@ -345,6 +398,7 @@ absl::StatusOr<LoadedWorld> MapGridImage(const std::string& path, const GridStam
     void* address = mmap(nullptr, mapping->bytes, PROT_READ, MAP_PRIVATE, fd, 0);
     if (address != MAP_FAILED) mapping->address = address;
   }
+  if (mapping->address != nullptr) KeepPagesSmall(fd, *mapping);
   close(fd);
   if (mapping->address == nullptr) return ImageDamaged(path, "cannot map it");
   const char* base = static_cast<const char*>(mapping->address);
@@ -385,19 +439,7 @@ MappedBytes MappedResidence(const World& world) {
   if (m == nullptr) return {};
   MappedBytes out;
   out.mapped = m->bytes;
-  // What this process has mapped of it (mincore would tell the page cache's share instead).
-  std::ifstream smaps("/proc/self/smaps");
-  const std::string start =
-      absl::StrCat(absl::Hex(reinterpret_cast<std::uintptr_t>(m->address)), "-");
-  bool inside = false;
-  for (std::string line; std::getline(smaps, line);) {
-    if (!inside) {
-      inside = line.rfind(start, 0) == 0;
-    } else if (line.rfind("Rss:", 0) == 0) {
-      out.resident = std::strtoull(line.c_str() + 4, nullptr, 10) << 10;  // kB
-      break;
-    }
-  }
+  out.resident = ResidentBytesAt(m->address);
   return out;
 }
 

@@ -7,7 +7,9 @@
 // An image is a cache of a grid file: it records the grid file's size, modification time and
 // content id, and is used only while they match. Mapping it recomputes the content id over the
 // mapped arrays (a damaged image is refused, never served), then hands the pages that check
-// touched back.
+// touched back. The page cache holds an image in single pages (written a page a write, read
+// ahead a page at a time when mapped), so a fault maps the 64 KB around it, not a large folio
+// of megabytes.
 #pragma once
 
 #include <cstdint>

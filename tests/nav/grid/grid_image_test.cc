@@ -92,6 +92,27 @@ TEST(GridImageTest, AMappedWorldIsTheWorldItWasWrittenFrom) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(GridImageTest, ReadingASurfaceMapsLittleOfTheImage) {
+  // Large enough that each per-surface array spans many huge pages' worth of the page cache.
+  const std::string dir = TempDir("little");
+  const World world = AsciiWorld(std::vector<std::string>(1500, std::string(1500, '.')));
+  ASSERT_TRUE(SaveWorld(world, "test:plain", dir).ok());
+  const GridStamp stamp = *StampGrid(dir);
+  const std::string image = dir + "/plain.walkimage";
+  ASSERT_TRUE(SaveGridImage(world, "test:plain", stamp, image).ok());
+  auto mapped = MapGridImage(image, stamp);
+  ASSERT_TRUE(mapped.ok()) << mapped.status();
+  const Continent& m = mapped->world.continents[0];
+  ASSERT_GT(MappedResidence(mapped->world).mapped, std::uint64_t{40} << 20);
+  // One surface's fields, each array read once, in the middle of the image: a fault maps the
+  // pages around it (64 KB), never a whole large folio of the page cache (2 MB each, six arrays).
+  const SurfaceId s = m.surface_count() / 2;
+  volatile float sink = m.height_yards[s] + m.headroom_yards[s];
+  sink = sink + static_cast<float>(m.flags[s] + m.zone[s] + m.marks[s] + m.links[s][0]);
+  EXPECT_LE(MappedResidence(mapped->world).resident, std::uint64_t{1} << 20);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(GridImageTest, StaleOrDamagedImagesAreRefused) {
   const std::string dir = TempDir("refused");
   const World world = SomeWorld();
