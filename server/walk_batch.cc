@@ -249,14 +249,10 @@ void WalkBatchReactor::RouteByRows(std::shared_ptr<const SharedBlock> block, Pla
   };
   pool_.Submit(
       [this, rows, answer_source](nav::Searchers& searchers) {
-        std::uint64_t pairs = 0;
-        for (const std::vector<std::size_t>& positions : rows->groups.positions)
-          pairs += positions.size();
-        if (!Cancelled()) {
-          rows->work.BuildTargets(
-              searchers, TableWork::Build::kNow,
-              static_cast<std::uint32_t>(std::min<std::uint64_t>(pairs, UINT32_MAX)));
-        }
+        // A danger band's block counts none of its pairs toward the band's metric: most are
+        // answered by band 0's walk, and those that take the A* count one each, as any walk's
+        // does. Its rows read the metric once one of those has made it.
+        if (!Cancelled()) rows->work.BuildTargets(searchers, TableWork::Build::kNow, 0);
         for (std::size_t s = 1; s < rows->groups.positions.size(); ++s) {
           pool_.Submit([answer_source,
                         s](nav::Searchers& row_searchers) { answer_source(s, row_searchers); },

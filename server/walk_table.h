@@ -56,8 +56,9 @@ class TableWork {
   enum class Build { kNow, kOnceTheStoreMisses };
   // Builds the many-to-many's targets where the CCH answers (else rows walk cell by cell), as
   // `when` says; run once, on a pool thread, before any row. `walks`, the walks its rows would
-  // answer, count toward a danger band's metric (nav::AbstractRouter::HierarchyOf): a block of
-  // a few pairs leaves them to the A* until the band is walked often enough.
+  // answer, count toward a danger band's metric (nav::AbstractRouter::HierarchyOf): a batch's
+  // block counts none (0: the metric only once made), leaving its pairs to band 0's walks and
+  // the A* until the band is walked often enough.
   void BuildTargets(nav::Searchers& searchers, Build when = Build::kNow,
                     std::uint32_t walks = nav::AbstractRouter::kAtOnce);
   // Answers source row `s` into cells `first_cell` .. first_cell + targets() - 1 of `out`

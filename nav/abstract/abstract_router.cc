@@ -495,7 +495,13 @@ bool AbstractRouter::WantsMade(const BandMetricCache::Key& key, std::uint32_t af
   constexpr std::size_t kCountedKeys = 4096;
   std::lock_guard<std::mutex> lock(wanted_walks_mu_);
   if (wanted_walks_.size() >= kCountedKeys) wanted_walks_.clear();
-  std::uint32_t& asked = wanted_walks_[key];
+  WantedWalks& wanted = wanted_walks_[key];
+  const auto now = std::chrono::steady_clock::now();
+  if (wanted.asked == 0 ||
+      now - wanted.since > std::chrono::nanoseconds(wanted_within_nanos_.load())) {
+    wanted = {.asked = 0, .since = now};
+  }
+  std::uint32_t& asked = wanted.asked;
   asked = walks >= after - asked ? after : asked + walks;
   if (asked < after) return false;
   wanted_walks_.erase(key);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -163,6 +164,13 @@ class AbstractRouter {
   // many-to-many customizes it at once; a batch block's rows count their pairs (HierarchyOf).
   static constexpr std::uint32_t kBandMetricAfterWalks = 256;
   void SetBandMetricAfter(std::uint32_t walks) const { band_metric_after_ = walks; }
+  // Both counts are of walks within this long of a key's first counted walk: older ones are
+  // forgotten (a band walked a few times an hour never pays for its metric, which the room
+  // evicts long before its next walks). A walk after the window starts the count again.
+  static constexpr std::chrono::seconds kWantedWithin{60};
+  void SetWantedWithin(std::chrono::steady_clock::duration window) const {
+    wanted_within_nanos_ = std::chrono::nanoseconds(window).count();
+  }
   // Ends at most this many columns apart (octile) are walked on the fine grid under kAuto.
   double near_columns() const { return 2.0 * graph_.cell_columns; }
   // True when `profile` was prepared.
@@ -203,9 +211,9 @@ class AbstractRouter {
   // Continent `c`'s hierarchy for `band`'s profile (its metric customized here on first use),
   // with the band's metric for a band pricing danger (cached, or customized here once `walks`,
   // the walks the caller would answer by it, bring its band's count to kBandMetricAfterWalks;
-  // kAtOnce: now), or nullopt when the continent or profile is not prepared, the band metrics
-  // are off or too small for it, or its band is not yet walked often enough. Errors: what
-  // reading the profile's prices says.
+  // kAtOnce: now; 0: only once made), or nullopt when the continent or profile is not prepared, the
+  // band metrics are off or too small for it, or its band is not yet walked often enough. Errors:
+  // what reading the profile's prices says.
   static constexpr std::uint32_t kAtOnce = UINT32_MAX;
   absl::StatusOr<std::optional<Hierarchy>> HierarchyOf(const Continent& c, const Metric& band,
                                                        std::uint32_t walks = kAtOnce) const;
@@ -296,7 +304,8 @@ class AbstractRouter {
   // when the band prices neither).
   BandMetricCache::Key ExemptKey(const RouteState& route) const;
   // Whether a walk reads the metric or patch of `key`: cached, or its key has now been asked
-  // for `after` walks or more, these `walks` counted here (0: never).
+  // for `after` walks or more within the window (SetWantedWithin), these `walks` counted here
+  // (0: never).
   bool WantsMade(const BandMetricCache::Key& key, std::uint32_t after,
                  std::uint32_t walks = 1) const;
   // When an end's zone is priced by the band whose metric `route` reads: the patch exempting the
@@ -332,10 +341,16 @@ class AbstractRouter {
   mutable BandMetricCache band_metrics_;
   mutable std::atomic<std::uint32_t> exempt_patch_after_{kExemptPatchAfterWalks};
   mutable std::atomic<std::uint32_t> band_metric_after_{kBandMetricAfterWalks};
-  // Walks asked per metric or patch key not yet made (cleared when it grows past a few thousand
-  // keys).
+  mutable std::atomic<std::int64_t> wanted_within_nanos_{
+      std::chrono::nanoseconds(kWantedWithin).count()};
+  // Walks asked per metric or patch key not yet made, since the count's start (cleared when it
+  // grows past a few thousand keys).
+  struct WantedWalks {
+    std::uint32_t asked = 0;
+    std::chrono::steady_clock::time_point since;
+  };
   mutable std::mutex wanted_walks_mu_;
-  mutable std::unordered_map<BandMetricCache::Key, std::uint32_t, BandMetricCache::KeyHash>
+  mutable std::unordered_map<BandMetricCache::Key, WantedWalks, BandMetricCache::KeyHash>
       wanted_walks_;  // guarded by wanted_walks_mu_
   // Takes half of a walk beside the asking thread, when idle: one leg of a cold walk, and one
   // direction of the CCH query.

@@ -305,6 +305,32 @@ TEST(BandMetricsTest, MetricsAreCustomizedForBandsWalkedOftenEnough) {
   EXPECT_EQ(router.band_metrics().customizations(), 1u);
 }
 
+// Walks counted toward a metric are forgotten once older than the window: with a window shorter
+// than the time between two walks, no count reaches three and every walk takes the A*.
+TEST(BandMetricsTest, WalksOlderThanTheWindowAreForgotten) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  EXPECT_EQ(AbstractRouter::kWantedWithin, std::chrono::seconds(60));
+  router.SetBandMetricAfter(3);
+  router.SetWantedWithin(std::chrono::nanoseconds(1));
+  const Metric band(world, *FindProfile("neutral"), 20);
+  std::mt19937_64 random(37);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  AbstractSearcher searcher;
+  std::vector<Method> methods;
+  for (int i = 0; i < 20000 && methods.size() < 5; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a == b || c.region[a] != c.region[b] || !EndsUnpriced(c, band, a, b)) continue;
+    auto probe = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+    ASSERT_TRUE(probe.ok());
+    if (!probe->found || SameCell(c, a, b)) continue;
+    methods.push_back(AutoMethod(router, c, band, a, b, probe->seconds, searcher));
+  }
+  EXPECT_EQ(methods, std::vector<Method>(5, Method::kCchAStar));
+  EXPECT_EQ(router.band_metrics().customizations(), 0u);
+}
+
 // A table (or a batch's block taken as rows) counts the walks its rows would answer toward its
 // band's metric: a small one leaves them to the A*, until the band's count is reached.
 TEST(BandMetricsTest, TablesCountTheirWalksTowardTheBandsMetric) {
