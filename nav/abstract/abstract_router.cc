@@ -491,7 +491,7 @@ bool AbstractRouter::WantsMade(const BandMetricCache::Key& key, std::uint32_t af
   // zones lower a large share of the hierarchy's arcs), is made only for keys asked often
   // enough that the A* has spent about what making it costs; the others stay with the A*.
   if (band_metrics_.Has(key)) return true;
-  if (after == 0) return false;
+  if (after == 0 || walks == 0) return false;
   constexpr std::size_t kCountedKeys = 4096;
   std::lock_guard<std::mutex> lock(wanted_walks_mu_);
   if (wanted_walks_.size() >= kCountedKeys) wanted_walks_.clear();

@@ -161,7 +161,7 @@ class AbstractRouter {
   // Walks of one (continent, profile, band) its metric would answer after which the metric is
   // customized: that walk customizes it (about a second on a large world), the later ones read
   // it, and the ones before take the A* (a few ms each). 0 or 1: the first walk. A Table's
-  // many-to-many customizes it at once; a batch block's rows count their pairs (HierarchyOf).
+  // many-to-many customizes it at once; a batch block's rows count none (HierarchyOf).
   static constexpr std::uint32_t kBandMetricAfterWalks = 256;
   void SetBandMetricAfter(std::uint32_t walks) const { band_metric_after_ = walks; }
   // Both counts are of walks within this long of a key's first counted walk: older ones are

@@ -278,6 +278,25 @@ TEST(BandMetricsTest, PatchesAreMadeForKeysAskedOftenEnough) {
   FAIL() << "no pair with a priced end";
 }
 
+// The methods `router` answers `count` walks with under auto, between random ends in two cells
+// whose zones `band` does not price (the same ends for the same arguments).
+std::vector<Method> UnpricedWalkMethods(const AbstractRouter& router, const Continent& c,
+                                        const Metric& band, std::size_t count) {
+  std::mt19937_64 random(37);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  AbstractSearcher searcher;
+  std::vector<Method> methods;
+  for (int i = 0; i < 20000 && methods.size() < count; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a == b || c.region[a] != c.region[b] || !EndsUnpriced(c, band, a, b)) continue;
+    auto probe = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
+    EXPECT_TRUE(probe.ok());
+    if (!probe.ok() || !probe->found || SameCell(c, a, b)) continue;
+    methods.push_back(AutoMethod(router, c, band, a, b, probe->seconds, searcher));
+  }
+  return methods;
+}
+
 // A band's metric is customized by the walk that needs it the kBandMetricAfterWalks-th time (here
 // the third): the walks before take the A*, the later ones read the metric; each costs what the
 // danger Dijkstra finds.
@@ -288,20 +307,9 @@ TEST(BandMetricsTest, MetricsAreCustomizedForBandsWalkedOftenEnough) {
   EXPECT_EQ(AbstractRouter::kBandMetricAfterWalks, 256u);
   router.SetBandMetricAfter(3);
   const Metric band(world, *FindProfile("neutral"), 20);
-  std::mt19937_64 random(37);
-  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
-  AbstractSearcher searcher;
-  std::vector<Method> methods;
-  for (int i = 0; i < 20000 && methods.size() < 4; ++i) {
-    const SurfaceId a = any(random), b = any(random);
-    if (a == b || c.region[a] != c.region[b] || !EndsUnpriced(c, band, a, b)) continue;
-    auto probe = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
-    ASSERT_TRUE(probe.ok());
-    if (!probe->found || SameCell(c, a, b)) continue;
-    methods.push_back(AutoMethod(router, c, band, a, b, probe->seconds, searcher));
-  }
-  EXPECT_EQ(methods, (std::vector<Method>{Method::kCchAStar, Method::kCchAStar, Method::kCch,
-                                          Method::kCch}));
+  EXPECT_EQ(
+      UnpricedWalkMethods(router, c, band, 4),
+      (std::vector<Method>{Method::kCchAStar, Method::kCchAStar, Method::kCch, Method::kCch}));
   EXPECT_EQ(router.band_metrics().customizations(), 1u);
 }
 
@@ -315,19 +323,7 @@ TEST(BandMetricsTest, WalksOlderThanTheWindowAreForgotten) {
   router.SetBandMetricAfter(3);
   router.SetWantedWithin(std::chrono::nanoseconds(1));
   const Metric band(world, *FindProfile("neutral"), 20);
-  std::mt19937_64 random(37);
-  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
-  AbstractSearcher searcher;
-  std::vector<Method> methods;
-  for (int i = 0; i < 20000 && methods.size() < 5; ++i) {
-    const SurfaceId a = any(random), b = any(random);
-    if (a == b || c.region[a] != c.region[b] || !EndsUnpriced(c, band, a, b)) continue;
-    auto probe = router.Route(c, band, a, b, SearchMode::kDijkstra, false, searcher);
-    ASSERT_TRUE(probe.ok());
-    if (!probe->found || SameCell(c, a, b)) continue;
-    methods.push_back(AutoMethod(router, c, band, a, b, probe->seconds, searcher));
-  }
-  EXPECT_EQ(methods, std::vector<Method>(5, Method::kCchAStar));
+  EXPECT_EQ(UnpricedWalkMethods(router, c, band, 5), std::vector<Method>(5, Method::kCchAStar));
   EXPECT_EQ(router.band_metrics().customizations(), 0u);
 }
 
