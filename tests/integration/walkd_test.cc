@@ -385,8 +385,11 @@ TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
     client::WalkClient client(walkd.grpc_address, 30.0);
     ASSERT_TRUE(WaitServing(client)) << walkd.process->output();
     EXPECT_TRUE(std::filesystem::exists(data + "/default-world/graph.walkgraph"));
-    EXPECT_NE(walkd.process->output().find("abstract graph: prepared at start"), std::string::npos)
-        << walkd.process->output();
+    // Printed before health says SERVING, but read from walkd's output on another thread.
+    const std::optional<std::string> ready =
+        walkd.process->WaitForLine("walkd: world 'default' ready");
+    ASSERT_TRUE(ready.has_value()) << walkd.process->output();
+    EXPECT_NE(ready->find("abstract graph: prepared at start"), std::string::npos) << *ready;
 
     walk::v1::InfoResponse info;
     ASSERT_TRUE(client.Info(&info).ok());
@@ -441,8 +444,10 @@ TEST(WalkdLifecycleTest, LongWalksGoOverTheAbstractGraph) {
   RunningWalkd again = StartWalkd({"--data", data, "--no-store"});
   client::WalkClient client(again.grpc_address, 30.0);
   ASSERT_TRUE(WaitServing(client)) << again.process->output();
-  EXPECT_NE(again.process->output().find("abstract graph: loaded from"), std::string::npos)
-      << again.process->output();
+  const std::optional<std::string> ready =
+      again.process->WaitForLine("walkd: world 'default' ready");
+  ASSERT_TRUE(ready.has_value()) << again.process->output();
+  EXPECT_NE(ready->find("abstract graph: loaded from"), std::string::npos) << *ready;
   again.process->Signal(SIGTERM);
   EXPECT_EQ(again.process->Wait(), 0);
   std::filesystem::remove_all(data);
