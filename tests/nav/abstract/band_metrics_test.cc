@@ -233,8 +233,6 @@ TEST(BandMetricsTest, PricedEndsCostWhatTheDangerDijkstraCostsThroughPatches) {
   EXPECT_EQ(router.band_metrics().evictions(), 0u);
 }
 
-// A patch is made by the walk that asks for its key the set number of times; the walks before
-// take the A*, the walks after read the patch; 0 turns patches off.
 // The method of the walk from `a` to `b` in `band` under auto, which must cost `want` (the
 // danger Dijkstra's); kTrivial when it fails.
 Method AutoMethod(const AbstractRouter& router, const Continent& c, const Metric& band, SurfaceId a,
@@ -246,6 +244,8 @@ Method AutoMethod(const AbstractRouter& router, const Continent& c, const Metric
   return answer->method;
 }
 
+// A patch is made by the walk that asks for its key the set number of times; the walks before
+// take the A*, the walks after read the patch; 0 turns patches off.
 TEST(BandMetricsTest, PatchesAreMadeForKeysAskedOftenEnough) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
