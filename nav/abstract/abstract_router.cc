@@ -663,6 +663,8 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
   // Unless the plain Dijkstra is asked for: an A* guided by band-0 distances to the goal leg's
   // entrances (their band-0 seconds), which no band's danger can undercut.
   CchPotential* potential = nullptr;
+  ZoneBound* zone_bound = nullptr;
+  std::shared_ptr<const BandMetric> band_metric;  // held while the zone bound reads it
   std::optional<LeasePool<CchQueries>::Lease> lease;
   // Ends in one tile may walk cheaper inside it (WalkInTile): their search is never cut short.
   // Under auto, a node is queued only when a goal entrance is reachable from it (its band-0
@@ -677,6 +679,7 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
     potential = &(*lease)->potential;
     AddEndpoints(*route.goal, &route.targets);
     potential->Reset(*route.profile.metric, route.targets);
+    zone_bound = ZoneBoundFor(route, **lease, &band_metric);
   }
   const DangerDijkstraResult result = route.searcher.dijkstra.Run({.graph = route.g,
                                                                    .prices = *route.profile.prices,
@@ -687,7 +690,8 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
                                                                    .targets = targets,
                                                                    .stop = route.searcher.stop,
                                                                    .max_seconds = max_seconds,
-                                                                   .potential = potential},
+                                                                   .potential = potential,
+                                                                   .zone_bound = zone_bound},
                                                                   &route.arcs);
   route.walk.method = potential != nullptr ? Method::kCchAStar : Method::kDijkstra;
   route.walk.stats.nodes_expanded += result.settled;
@@ -698,6 +702,52 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
     route.source = result.source;
     route.target = result.target;
   }
+}
+
+ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& queries,
+                                        std::shared_ptr<const BandMetric>* held) const {
+  const Metric& band = route.band;
+  const bool start_priced = band.ZoneMultiplier(route.exempt_a) != 1.0;
+  const bool goal_priced = band.ZoneMultiplier(route.exempt_b) != 1.0;
+  if (!band.prices_danger() || (!start_priced && !goal_priced) ||
+      !band_metrics_.fits(route.profile.metric->MemoryBytes())) {
+    return nullptr;
+  }
+  // The band's metric, made once the band is walked often enough: this walk counts for
+  // several, its A* being far dearer without the metric than with it.
+  const BandMetricCache::Key key{route.continent_index, static_cast<std::uint16_t>(route.p),
+                                 band.band()};
+  const std::uint32_t after =
+      std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
+  if (!WantsMade(key, after, kPricedEndWalkCounts)) return nullptr;
+  *held = BandMetricOf(route.index, route.p, route.profile, band);
+  if (*held == nullptr) return nullptr;
+  const std::shared_ptr<const ZoneBorder> start =
+      start_priced ? ZoneBorderFor(route, route.exempt_a) : nullptr;
+  const std::shared_ptr<const ZoneBorder> goal =
+      goal_priced ? ZoneBorderFor(route, route.exempt_b) : nullptr;
+  queries.zone_bound.Reset({.band_zero = *route.profile.metric,
+                            .band = (*held)->metric,
+                            .start = start.get(),
+                            .goal = goal.get(),
+                            .targets = route.targets,
+                            .goal_zero = queries.potential});
+  return &queries.zone_bound;
+}
+
+std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderFor(const RouteState& route,
+                                                                std::uint16_t zone) const {
+  const std::uint64_t key =
+      (std::uint64_t{route.continent_index} << 32) | (std::uint64_t(route.p) << 16) | zone;
+  {
+    std::lock_guard<std::mutex> lock(zone_borders_mu_);
+    auto it = zone_borders_.find(key);
+    if (it != zone_borders_.end()) return it->second;
+  }
+  auto border = std::make_shared<const ZoneBorder>(
+      ZoneBorderOf(route.g, *route.profile.prices, route.profile.zone_arcs.Of(zone), zone));
+  std::lock_guard<std::mutex> lock(zone_borders_mu_);
+  return zone_borders_.emplace(key, std::move(border)).first->second;
 }
 
 bool AbstractRouter::WalkInTile(RouteState& route, bool want_steps) const {

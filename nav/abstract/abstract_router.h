@@ -25,6 +25,7 @@
 #include "nav/abstract/danger_dijkstra.h"
 #include "nav/abstract/helper_thread.h"
 #include "nav/abstract/legs.h"
+#include "nav/abstract/zone_bound.h"
 #include "nav/cch/cch.h"
 #include "nav/cch/cch_bound.h"
 #include "nav/cch/cch_many_to_many.h"
@@ -45,11 +46,13 @@ namespace walk::nav {
 // walk's query starts with, on one set of labels (a split query that finds nothing is asked
 // again as a tree query, over the ranks it has just read).
 struct CchQueries {
-  explicit CchQueries(const Cch& cch) : labels(cch), tree(labels), split(labels), potential(cch) {}
+  explicit CchQueries(const Cch& cch)
+      : labels(cch), tree(labels), split(labels), potential(cch), zone_bound(cch) {}
   CchAncestorWalk labels;
   CchQuery tree;
   CchSplitQuery split;
   CchPotential potential;  // guides the danger search (an A*) on this hierarchy
+  ZoneBound zone_bound;    // guides it instead where the band's metric is at hand
   CchSideSweep sides;      // a table's sides (nav/abstract/abstract_table.h)
 };
 
@@ -156,13 +159,16 @@ class AbstractRouter {
   BandMetricCache& band_metrics() const { return band_metrics_; }
   // Walks of one (band, pair of priced zones) after which their patch is made: that walk makes
   // it (seconds on a large world), and the later ones read it. 0: never (the A* answers them).
-  static constexpr std::uint32_t kExemptPatchAfterWalks = 64;
+  static constexpr std::uint32_t kExemptPatchAfterWalks = 256;
   void SetExemptPatchAfter(std::uint32_t walks) const { exempt_patch_after_ = walks; }
   // Walks of one (continent, profile, band) its metric would answer after which the metric is
   // customized: that walk customizes it (about a second on a large world), the later ones read
   // it, and the ones before take the A* (a few ms each). 0 or 1: the first walk. A Table's
   // many-to-many customizes it at once; a batch block's rows count none (HierarchyOf).
   static constexpr std::uint32_t kBandMetricAfterWalks = 256;
+  // A walk with an end in a zone the band prices counts as this many toward it: its A* costs
+  // about ten times an unpriced end's, and the metric guides it (ZoneBound).
+  static constexpr std::uint32_t kPricedEndWalkCounts = 8;
   void SetBandMetricAfter(std::uint32_t walks) const { band_metric_after_ = walks; }
   // Both counts are of walks within this long of a key's first counted walk: older ones are
   // forgotten (a band walked a few times an hour never pays for its metric, which the room
@@ -315,6 +321,13 @@ class AbstractRouter {
   // exempting the ends' zones where it has one), and by the Dijkstra pricing danger.
   void SearchCch(RouteState& route) const;
   void SearchDijkstra(RouteState& route) const;
+  // The A*'s zone bound for `route` (its ends' zones priced, the band's metric cached), reset on
+  // `queries`; null where it does not apply.
+  ZoneBound* ZoneBoundFor(const RouteState& route, CchQueries& queries,
+                          std::shared_ptr<const BandMetric>* held) const;
+  // Where ways enter and leave `zone`'s arcs, for profile `p` of a continent: made once, kept.
+  std::shared_ptr<const ZoneBorder> ZoneBorderFor(const RouteState& route,
+                                                  std::uint16_t zone) const;
   // A cold walk's CCH search, pipelined with its legs on the helper thread; false (nothing
   // done) when the helper is busy.
   bool SearchColdCch(RouteState& route, const CchBound& bound, CchQueries& queries,
@@ -350,6 +363,9 @@ class AbstractRouter {
     std::chrono::steady_clock::time_point since;
   };
   mutable std::mutex wanted_walks_mu_;
+  mutable std::mutex zone_borders_mu_;
+  // By (continent index, profile, zone).
+  mutable std::unordered_map<std::uint64_t, std::shared_ptr<const ZoneBorder>> zone_borders_;
   mutable std::unordered_map<BandMetricCache::Key, WantedWalks, BandMetricCache::KeyHash>
       wanted_walks_;  // guarded by wanted_walks_mu_
   // Takes half of a walk beside the asking thread, when idle: one leg of a cold walk, and one

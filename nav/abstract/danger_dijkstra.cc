@@ -42,6 +42,12 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     }
   }
   CchPotential* const potential = request.potential;
+  ZoneBound* const zone_bound = request.zone_bound;
+  auto potential_of = [&](std::uint32_t v) {
+    return zone_bound != nullptr  ? zone_bound->ToTargets(v)
+           : potential != nullptr ? potential->ToTargets(v)
+                                  : 0.0;
+  };
   // A node first reached is pushed keyed by seconds so far plus its potential, unless no target
   // can be reached from it. Reached again more cheaply it is lowered, or settled again when it
   // was settled (a potential consistent but for rounding).
@@ -51,7 +57,7 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       g_[v] = g;
       parent_arc_[v] = arc;
       source_of_[v] = source;
-      h_[v] = potential != nullptr ? potential->ToTargets(v) : 0.0;
+      h_[v] = potential_of(v);
       settled_[v] = h_[v] < kInfCost ? 0 : 1;  // a dead end is never pushed
       if (!settled_[v]) heap_.Push(v, g + h_[v]);
     } else if (g < g_[v] && h_[v] < kInfCost) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nav/abstract/abstract_graph.h"
+#include "nav/abstract/zone_bound.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cost/metric.h"
 #include "nav/search/indexed_heap.h"
@@ -52,6 +53,8 @@ class DangerDijkstra {
     // Reset by the caller for these targets under the profile's band-0 CCH metric. The search
     // is then an A* settling nodes by seconds so far plus these.
     CchPotential* potential = nullptr;
+    // Optional, read instead of `potential`: a bound that knows the ends' zones (ZoneBound).
+    ZoneBound* zone_bound = nullptr;
   };
   // The cheapest source.seconds + way + target.seconds. When `arcs` is non-null and found, it
   // receives the arcs taken.

@@ -1,13 +1,17 @@
 // The danger search over random graphs: as an A* guided by band-0 CCH distances it finds what the
 // plain Dijkstra finds, for every band, with zones of every level on the arcs and the ends'
 // zones exempt; wanted at most some seconds, it stops short exactly when the way costs more.
+// Guided by the zone bound (band-0 and band-metric distances cut at the ends' zones) it finds the
+// same, and the bound never exceeds what a node's way to the goal costs.
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "nav/abstract/band_metrics.h"
 #include "nav/abstract/danger_dijkstra.h"
+#include "nav/abstract/zone_bound.h"
 #include "nav/cch/cch.h"
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_order.h"
@@ -155,6 +159,98 @@ TEST(DangerSearchTest, TheGuidedSearchCostsWhatTheDijkstraCostsOnRandomGraphs) {
     if (nodes >= 200) {
       EXPECT_LT(guided_settled, plain_settled) << nodes << " nodes";
     }
+  }
+}
+
+// A Cch over `g`, its node ids laid out in rows (near ids near each other).
+Cch CchOf(const ContinentGraph& g) {
+  const std::uint32_t nodes = g.node_count();
+  const std::vector<std::uint32_t> tails = g.ArcTails();
+  std::vector<float> x(nodes), y(nodes);
+  for (std::uint32_t v = 0; v < nodes; ++v) {
+    x[v] = static_cast<float>(v % 32);
+    y[v] = static_cast<float>(v / 32);
+  }
+  return Cch(nodes, NestedDissectionOrder(nodes, tails, g.arc_head, x, y), tails, g.arc_head);
+}
+
+TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysExact) {
+  const World world = ZonesOnly();
+  std::mt19937_64 rng(43);
+  std::uniform_int_distribution<std::uint16_t> exempt(0, 6);
+  for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
+           {2, 2}, {20, 50}, {200, 700}, {1000, 3500}}) {
+    const ContinentGraph g = RandomGraph(nodes, arcs, rng);
+    const ArcPrices& prices = g.prices[0];
+    const Cch cch = CchOf(g);
+    const CchMetric band_zero(cch, {prices.seconds.begin(), prices.seconds.end()});
+    const ZoneArcs zone_arcs(prices);
+    std::vector<ZoneBorder> borders;
+    for (std::uint16_t z = 0; z <= 6; ++z)
+      borders.push_back(ZoneBorderOf(g, prices, zone_arcs.Of(z), z));
+    DangerDijkstra plain, guided, from_node;
+    CchPotential goal_zero(cch);
+    ZoneBound bound(cch);
+    int found = 0, nodes_checked = 0;
+    for (const std::uint32_t band : kDangerBands) {
+      const Metric metric_band(world, *FindProfile("neutral"), band);
+      if (!metric_band.prices_danger()) continue;  // walkd bounds danger bands' walks alone
+      const CchMetric band_metric(cch, BandWeights(prices, metric_band));
+      auto border = [&](std::uint16_t z) {
+        return metric_band.ZoneMultiplier(z) != 1.0 ? &borders[z] : nullptr;
+      };
+      for (int q = 0; q < 40; ++q) {
+        const std::vector<PricedNode> sources = RandomEnds(nodes, rng);
+        const std::vector<PricedNode> targets = RandomEnds(nodes, rng);
+        DangerDijkstra::Request request{.graph = g,
+                                        .prices = prices,
+                                        .band = metric_band,
+                                        .exempt_a = exempt(rng),
+                                        .exempt_b = exempt(rng),
+                                        .sources = sources,
+                                        .targets = targets};
+        const DangerDijkstraResult want = plain.Run(request);
+        std::vector<CchEndpoint> base_targets;
+        for (const PricedNode& t : targets) base_targets.push_back({t.node, t.seconds});
+        goal_zero.Reset(band_zero, base_targets);
+        bound.Reset({.band_zero = band_zero,
+                     .band = band_metric,
+                     .start = border(request.exempt_a),
+                     .goal = border(request.exempt_b),
+                     .targets = base_targets,
+                     .goal_zero = goal_zero});
+        // Every node's bound against its own way to the targets (the ends' zones exempt).
+        for (std::uint32_t v = 0; v < nodes; v += std::max<std::uint32_t>(1, nodes / 50)) {
+          const std::vector<PricedNode> at_v = {{v, 0.0}};
+          const DangerDijkstraResult way = from_node.Run({.graph = g,
+                                                          .prices = prices,
+                                                          .band = metric_band,
+                                                          .exempt_a = request.exempt_a,
+                                                          .exempt_b = request.exempt_b,
+                                                          .sources = at_v,
+                                                          .targets = targets});
+          const double b = bound.ToTargets(v);
+          ++nodes_checked;
+          if (way.found) {
+            EXPECT_LE(b, way.seconds * (1.0 + 1e-9) + 1e-9)
+                << nodes << " nodes, band " << band << ", query " << q << ", node " << v;
+          }
+        }
+        request.zone_bound = &bound;
+        const DangerDijkstraResult got = guided.Run(request);
+        ASSERT_EQ(got.found, want.found) << nodes << " nodes, band " << band << ", query " << q;
+        if (!want.found) continue;
+        ++found;
+        EXPECT_NEAR(got.seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
+            << nodes << " nodes, band " << band << ", query " << q;
+        request.max_seconds = want.seconds * (1.0 - 1e-6) - 1e-9;
+        const DangerDijkstraResult short_of = guided.Run(request);
+        EXPECT_TRUE(short_of.dearer || short_of.seconds == got.seconds)
+            << nodes << " nodes, band " << band << ", query " << q;
+      }
+    }
+    EXPECT_GT(found, 0) << nodes << " nodes";
+    EXPECT_GT(nodes_checked, 0);
   }
 }
 

@@ -1,0 +1,99 @@
+#include "nav/abstract/zone_bound.h"
+
+#include <algorithm>
+
+namespace walk::nav {
+namespace {
+
+bool MixHas(const ArcPrices& prices, std::uint32_t arc, std::uint16_t zone) {
+  for (const ZoneShare& share : prices.MixOf(arc))
+    if (share.zone == zone) return true;
+  return false;
+}
+
+void SortUnique(std::vector<std::uint32_t>* nodes) {
+  std::sort(nodes->begin(), nodes->end());
+  nodes->erase(std::unique(nodes->begin(), nodes->end()), nodes->end());
+}
+
+}  // namespace
+
+ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
+                        std::span<const std::uint32_t> zone_arcs, std::uint16_t zone) {
+  ZoneBorder border;
+  const std::uint32_t n = graph.node_count();
+  auto tail_of = [&](std::uint32_t arc) {
+    return static_cast<std::uint32_t>(
+        std::upper_bound(graph.first_arc.begin(), graph.first_arc.begin() + n + 1, arc) -
+        graph.first_arc.begin() - 1);
+  };
+  auto leaves = [&](std::uint32_t node) {
+    for (std::uint32_t a = graph.first_arc[node]; a < graph.first_arc[node + 1]; ++a)
+      if (prices.seconds[a] < kInfCost && !MixHas(prices, a, zone)) return true;
+    return false;
+  };
+  std::vector<std::uint32_t>& heads = border.heads;
+  for (const std::uint32_t arc : zone_arcs) {
+    heads.push_back(graph.arc_head[arc]);
+    border.tails.push_back(tail_of(arc));
+  }
+  SortUnique(&heads);
+  SortUnique(&border.tails);
+  for (const std::uint32_t w : heads)
+    if (leaves(w)) border.exits.push_back(w);
+  // A tail is an entry when some arc avoiding the zone reaches it: one pass over every arc.
+  std::vector<std::uint8_t> state(n, 0);  // 1: a tail, 2: an entry
+  for (const std::uint32_t u : border.tails) state[u] = 1;
+  for (std::uint32_t x = 0; x < n; ++x) {
+    for (std::uint32_t a = graph.first_arc[x]; a < graph.first_arc[x + 1]; ++a) {
+      const std::uint32_t u = graph.arc_head[a];
+      if (state[u] == 1 && prices.seconds[a] < kInfCost && !MixHas(prices, a, zone)) state[u] = 2;
+    }
+  }
+  for (const std::uint32_t u : border.tails)
+    if (state[u] == 2) border.entries.push_back(u);
+  return border;
+}
+
+void ZoneBound::Reset(const Request& request) {
+  if (middle_ == nullptr) {
+    middle_ = std::make_unique<CchPotential>(*cch_);
+    start_ = std::make_unique<CchPotential>(*cch_);
+  }
+  start_zone_ = request.start;
+  goal_zone_ = request.goal;
+  goal_zero_ = &request.goal_zero;
+  // Middle: the band's metric to the goal leg, or to the goal zone's entries (then band 0).
+  seeds_.assign(request.targets.begin(), request.targets.end());
+  if (goal_zone_ != nullptr) {
+    for (const std::uint32_t u : goal_zone_->entries) {
+      const double rest = goal_zero_->ToTargets(u);
+      if (rest < kInfCost) seeds_.push_back({u, rest});
+    }
+  }
+  middle_->Reset(request.band, seeds_);
+  if (start_zone_ == nullptr) return;
+  // Start: band 0 to where a way leaves the start zone's arcs for good, then the rest of it.
+  seeds_.clear();
+  auto add = [&](std::uint32_t w) {
+    double rest = middle_->ToTargets(w);
+    if (GoesThroughGoalZone(w)) rest = std::min(rest, goal_zero_->ToTargets(w));
+    if (rest < kInfCost) seeds_.push_back({w, rest});
+  };
+  for (const std::uint32_t w : start_zone_->exits) add(w);
+  // A way may also end with its last arc through the zone, at a goal entrance it reaches.
+  for (const CchEndpoint& t : request.targets) {
+    if (std::binary_search(start_zone_->heads.begin(), start_zone_->heads.end(), t.node))
+      add(t.node);
+  }
+  start_->Reset(request.band_zero, seeds_);
+}
+
+double ZoneBound::ToTargets(std::uint32_t node) {
+  double bound = middle_->ToTargets(node);
+  if (start_zone_ != nullptr) bound = std::min(bound, start_->ToTargets(node));
+  if (GoesThroughGoalZone(node)) bound = std::min(bound, goal_zero_->ToTargets(node));
+  return bound;
+}
+
+}  // namespace walk::nav
