@@ -663,7 +663,6 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
   // Unless the plain Dijkstra is asked for: an A* guided by band-0 distances to the goal leg's
   // entrances (their band-0 seconds), which no band's danger can undercut.
   CchPotential* potential = nullptr;
-  ZoneBound* zone_bound = nullptr;
   std::shared_ptr<const BandMetric> band_metric;  // held while the zone bound reads it
   std::optional<LeasePool<CchQueries>::Lease> lease;
   // Ends in one tile may walk cheaper inside it (WalkInTile): their search is never cut short.
@@ -679,20 +678,38 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
     potential = &(*lease)->potential;
     AddEndpoints(*route.goal, &route.targets);
     potential->Reset(*route.profile.metric, route.targets);
-    zone_bound = ZoneBoundFor(route, **lease, &band_metric);
   }
-  const DangerDijkstraResult result = route.searcher.dijkstra.Run({.graph = route.g,
-                                                                   .prices = *route.profile.prices,
-                                                                   .band = route.band,
-                                                                   .exempt_a = route.exempt_a,
-                                                                   .exempt_b = route.exempt_b,
-                                                                   .sources = sources,
-                                                                   .targets = targets,
-                                                                   .stop = route.searcher.stop,
-                                                                   .max_seconds = max_seconds,
-                                                                   .potential = potential,
-                                                                   .zone_bound = zone_bound},
-                                                                  &route.arcs);
+  DangerDijkstra::Request request{.graph = route.g,
+                                  .prices = *route.profile.prices,
+                                  .band = route.band,
+                                  .exempt_a = route.exempt_a,
+                                  .exempt_b = route.exempt_b,
+                                  .sources = sources,
+                                  .targets = targets,
+                                  .stop = route.searcher.stop,
+                                  .max_seconds = max_seconds,
+                                  .potential = potential};
+  // A priced end's walk with the band's metric at hand first takes band-0 seconds for a few
+  // thousand nodes, which most walks need no more than: the zone bound costs milliseconds to
+  // set up. Past them it starts again, guided by the zone bound. Without the metric the walk
+  // counts toward it, and takes the zone bound at once when it makes it.
+  const bool priced_end = potential != nullptr && danger &&
+                          (route.band.ZoneMultiplier(route.exempt_a) != 1.0 ||
+                           route.band.ZoneMultiplier(route.exempt_b) != 1.0);
+  const std::uint64_t band_zero_first = zone_bound_after_.load(std::memory_order_relaxed);
+  if (priced_end && band_zero_first > 0 && band_metrics_.Has(BandKey(route))) {
+    request.max_settled = band_zero_first;
+  } else if (priced_end) {
+    request.zone_bound = ZoneBoundFor(route, **lease, &band_metric);
+  }
+  DangerDijkstraResult result = route.searcher.dijkstra.Run(request, &route.arcs);
+  if (result.gave_up) {
+    request.max_settled = UINT64_MAX;
+    request.zone_bound = ZoneBoundFor(route, **lease, &band_metric);
+    const std::uint64_t settled_before = result.settled;
+    result = route.searcher.dijkstra.Run(request, &route.arcs);
+    result.settled += settled_before;
+  }
   route.walk.method = potential != nullptr ? Method::kCchAStar : Method::kDijkstra;
   route.walk.stats.nodes_expanded += result.settled;
   route.stopped = result.stopped;
@@ -704,6 +721,10 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
   }
 }
 
+BandMetricCache::Key AbstractRouter::BandKey(const RouteState& route) const {
+  return {route.continent_index, static_cast<std::uint16_t>(route.p), route.band.band()};
+}
+
 ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& queries,
                                         std::shared_ptr<const BandMetric>* held) const {
   const Metric& band = route.band;
@@ -713,13 +734,12 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
       !band_metrics_.fits(route.profile.metric->MemoryBytes())) {
     return nullptr;
   }
-  // The band's metric, made once the band is walked often enough: this walk counts for
-  // several, its A* being far dearer without the metric than with it.
-  const BandMetricCache::Key key{route.continent_index, static_cast<std::uint16_t>(route.p),
-                                 band.band()};
+  // The band's metric, made once the band is walked often enough: this walk counts as one, as
+  // a walk whose ends the band does not price does (counted for more, the metric was made
+  // again and again in the routes stage as the memory target evicted it).
   const std::uint32_t after =
       std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
-  if (!WantsMade(key, after, kPricedEndWalkCounts)) return nullptr;
+  if (!WantsMade(BandKey(route), after, 1)) return nullptr;
   *held = BandMetricOf(route.index, route.p, route.profile, band);
   if (*held == nullptr) return nullptr;
   const std::shared_ptr<const ZoneBorder> start =

@@ -161,14 +161,15 @@ class AbstractRouter {
   // it (seconds on a large world), and the later ones read it. 0: never (the A* answers them).
   static constexpr std::uint32_t kExemptPatchAfterWalks = 256;
   void SetExemptPatchAfter(std::uint32_t walks) const { exempt_patch_after_ = walks; }
+  // Nodes a walk with a priced end settles guided by band-0 seconds before it starts again
+  // guided by the zone bound (when the band's metric is at hand; ZoneBound). 0: at once.
+  static constexpr std::uint64_t kZoneBoundAfterSettled = 4096;
+  void SetZoneBoundAfter(std::uint64_t nodes) const { zone_bound_after_ = nodes; }
   // Walks of one (continent, profile, band) its metric would answer after which the metric is
   // customized: that walk customizes it (about a second on a large world), the later ones read
   // it, and the ones before take the A* (a few ms each). 0 or 1: the first walk. A Table's
   // many-to-many customizes it at once; a batch block's rows count none (HierarchyOf).
   static constexpr std::uint32_t kBandMetricAfterWalks = 256;
-  // A walk with an end in a zone the band prices counts as this many toward it: its A* costs
-  // about ten times an unpriced end's, and the metric guides it (ZoneBound).
-  static constexpr std::uint32_t kPricedEndWalkCounts = 8;
   void SetBandMetricAfter(std::uint32_t walks) const { band_metric_after_ = walks; }
   // Both counts are of walks within this long of a key's first counted walk: older ones are
   // forgotten (a band walked a few times an hour never pays for its metric, which the room
@@ -325,6 +326,9 @@ class AbstractRouter {
   // `queries`; null where it does not apply.
   ZoneBound* ZoneBoundFor(const RouteState& route, CchQueries& queries,
                           std::shared_ptr<const BandMetric>* held) const;
+  // The key of the band's metric `route` walks in.
+  BandMetricCache::Key BandKey(const RouteState& route) const;
+
   // Where ways enter and leave `zone`'s arcs, for profile `p` of a continent: made once, kept.
   std::shared_ptr<const ZoneBorder> ZoneBorderFor(const RouteState& route,
                                                   std::uint16_t zone) const;
@@ -353,6 +357,7 @@ class AbstractRouter {
   mutable LegCache legs_;
   mutable BandMetricCache band_metrics_;
   mutable std::atomic<std::uint32_t> exempt_patch_after_{kExemptPatchAfterWalks};
+  mutable std::atomic<std::uint64_t> zone_bound_after_{kZoneBoundAfterSettled};
   mutable std::atomic<std::uint32_t> band_metric_after_{kBandMetricAfterWalks};
   mutable std::atomic<std::int64_t> wanted_within_nanos_{
       std::chrono::nanoseconds(kWantedWithin).count()};

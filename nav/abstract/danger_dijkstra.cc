@@ -88,7 +88,11 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     }
     const double g = g_[v];
     settled_[v] = 1;
-    ++result.settled;
+    if (++result.settled > request.max_settled) {
+      result.gave_up = true;
+      result.seconds = kInfCost;
+      return result;
+    }
     if (request.stop != nullptr) {
       result.stopped = request.stop->Poll(result.settled);
       if (!result.stopped.ok()) return result;

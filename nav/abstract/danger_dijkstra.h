@@ -31,6 +31,7 @@ struct DangerDijkstraResult {
   std::uint64_t settled = 0;          // nodes settled (and settled again, in an A*)
   absl::Status stopped;               // not OK: the request's `stop` stopped it, nothing found
   bool dearer = false;                // every way costs more than the request's max_seconds
+  bool gave_up = false;               // settled more than the request's max_settled, unfinished
 };
 
 class DangerDijkstra {
@@ -55,6 +56,8 @@ class DangerDijkstra {
     CchPotential* potential = nullptr;
     // Optional, read instead of `potential`: a bound that knows the ends' zones (ZoneBound).
     ZoneBound* zone_bound = nullptr;
+    // Settling more nodes than this, the search gives up (found nothing, `gave_up`).
+    std::uint64_t max_settled = UINT64_MAX;
   };
   // The cheapest source.seconds + way + target.seconds. When `arcs` is non-null and found, it
   // receives the arcs taken.

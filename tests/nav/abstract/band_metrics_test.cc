@@ -102,6 +102,49 @@ TEST(BandMetricsTest, EveryBandCostsWhatTheDangerDijkstraCosts) {
   EXPECT_EQ(router.band_metrics().evictions(), 0u);
 }
 
+// Walks with an end in a zone the band prices, no patch made: the A* guided by the zone bound
+// (the band's metric at hand) costs what the danger Dijkstra costs, and settles fewer nodes than
+// the A* guided by band-0 seconds (band metrics off) on the same pairs.
+TEST(BandMetricsTest, PricedEndsGuidedByTheZoneBoundCostWhatTheDangerDijkstraCosts) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const AbstractRouter bounded(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+  const AbstractRouter band_zero(world, Prepare(world, {"neutral"}), 64 << 20, 0);
+  bounded.SetBandMetricAfter(1);
+  bounded.SetExemptPatchAfter(0);
+  bounded.SetZoneBoundAfter(0);  // guided by the zone bound from its first node
+  band_zero.SetExemptPatchAfter(0);
+  std::uint64_t settled_bounded = 0, settled_band_zero = 0;
+  for (const std::uint32_t b : {10u, 20u}) {
+    const Metric band(world, *FindProfile("neutral"), b);
+    AbstractSearcher searcher;
+    std::mt19937_64 random(70 + b);
+    std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+    int walks = 0;
+    for (int i = 0; i < 20000 && walks < 40; ++i) {
+      const SurfaceId from = any(random), to = any(random);
+      if (from == to || c.region[from] != c.region[to] || EndsUnpriced(c, band, from, to)) continue;
+      auto dijkstra = bounded.Route(c, band, from, to, SearchMode::kDijkstra, false, searcher);
+      auto walk = bounded.Route(c, band, from, to, SearchMode::kAuto, false, searcher);
+      // Asked twice: the second finds its legs cached, as `walk` does after the Dijkstra.
+      auto guided = band_zero.Route(c, band, from, to, SearchMode::kAuto, false, searcher);
+      guided = band_zero.Route(c, band, from, to, SearchMode::kAuto, false, searcher);
+      ASSERT_TRUE(walk.ok() && dijkstra.ok() && guided.ok());
+      ASSERT_EQ(walk->found, dijkstra->found) << b << ": " << from << " -> " << to;
+      if (!walk->found || walk->method == Method::kTile) continue;
+      ++walks;
+      EXPECT_EQ(walk->method, Method::kCchAStar);
+      EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds))
+          << "band " << b << ": " << from << " -> " << to;
+      settled_bounded += walk->stats.nodes_expanded;
+      settled_band_zero += guided->stats.nodes_expanded;
+    }
+    EXPECT_EQ(walks, 40) << "band " << b;
+  }
+  EXPECT_LT(settled_bounded, settled_band_zero);
+  EXPECT_EQ(bounded.band_metrics().patches(), 0u);
+}
+
 TEST(BandMetricsTest, OffOrTooSmallTheAStarAnswersAsBefore) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
