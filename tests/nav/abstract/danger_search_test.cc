@@ -90,20 +90,37 @@ std::vector<PricedNode> RandomEnds(std::uint32_t nodes, std::mt19937_64& rng) {
   return ends;
 }
 
+// A Cch over `g`, its node ids laid out in rows (near ids near each other).
+Cch CchOf(const ContinentGraph& g) {
+  const std::uint32_t nodes = g.node_count();
+  const std::vector<std::uint32_t> tails = g.ArcTails();
+  std::vector<float> x(nodes), y(nodes);
+  for (std::uint32_t v = 0; v < nodes; ++v) {
+    x[v] = static_cast<float>(v % 32);
+    y[v] = static_cast<float>(v / 32);
+  }
+  return Cch(nodes, NestedDissectionOrder(nodes, tails, g.arc_head, x, y), tails, g.arc_head);
+}
+
+// The random graphs' sizes: nodes and arcs.
+const std::vector<std::pair<std::uint32_t, std::uint32_t>> kGraphSizes = {
+    {2, 2}, {20, 50}, {200, 700}, {1000, 3500}};
+
+// The targets at their band-0 seconds, as the potentials take them (here the ends carry no
+// danger).
+std::vector<CchEndpoint> BaseTargets(const std::vector<PricedNode>& targets) {
+  std::vector<CchEndpoint> base;
+  for (const PricedNode& t : targets) base.push_back({t.node, t.seconds});
+  return base;
+}
+
 TEST(DangerSearchTest, TheGuidedSearchCostsWhatTheDijkstraCostsOnRandomGraphs) {
   const World world = ZonesOnly();
   std::mt19937_64 rng(41);
   std::uniform_int_distribution<std::uint16_t> exempt(0, 6);
-  for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
-           {2, 2}, {20, 50}, {200, 700}, {1000, 3500}}) {
+  for (const auto& [nodes, arcs] : kGraphSizes) {
     const ContinentGraph g = RandomGraph(nodes, arcs, rng);
-    const std::vector<std::uint32_t> tails = g.ArcTails();
-    std::vector<float> x(nodes), y(nodes);  // ids laid out in rows, near ids near each other
-    for (std::uint32_t v = 0; v < nodes; ++v) {
-      x[v] = static_cast<float>(v % 32);
-      y[v] = static_cast<float>(v / 32);
-    }
-    const Cch cch(nodes, NestedDissectionOrder(nodes, tails, g.arc_head, x, y), tails, g.arc_head);
+    const Cch cch = CchOf(g);
     const CchMetric metric(cch, {g.prices[0].seconds.begin(), g.prices[0].seconds.end()});
     DangerDijkstra plain, guided;
     CchPotential potential(cch);
@@ -122,10 +139,7 @@ TEST(DangerSearchTest, TheGuidedSearchCostsWhatTheDijkstraCostsOnRandomGraphs) {
                                         .sources = sources,
                                         .targets = targets};
         const DangerDijkstraResult want = plain.Run(request);
-        // The potential's targets at their band-0 seconds; here the ends carry no danger.
-        std::vector<CchEndpoint> base_targets;
-        for (const PricedNode& t : targets) base_targets.push_back({t.node, t.seconds});
-        potential.Reset(metric, base_targets);
+        potential.Reset(metric, BaseTargets(targets));
         request.potential = &potential;
         const DangerDijkstraResult got = guided.Run(request);
         ASSERT_EQ(got.found, want.found) << nodes << " nodes, band " << band << ", query " << q;
@@ -162,24 +176,11 @@ TEST(DangerSearchTest, TheGuidedSearchCostsWhatTheDijkstraCostsOnRandomGraphs) {
   }
 }
 
-// A Cch over `g`, its node ids laid out in rows (near ids near each other).
-Cch CchOf(const ContinentGraph& g) {
-  const std::uint32_t nodes = g.node_count();
-  const std::vector<std::uint32_t> tails = g.ArcTails();
-  std::vector<float> x(nodes), y(nodes);
-  for (std::uint32_t v = 0; v < nodes; ++v) {
-    x[v] = static_cast<float>(v % 32);
-    y[v] = static_cast<float>(v / 32);
-  }
-  return Cch(nodes, NestedDissectionOrder(nodes, tails, g.arc_head, x, y), tails, g.arc_head);
-}
-
 TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysExact) {
   const World world = ZonesOnly();
   std::mt19937_64 rng(43);
   std::uniform_int_distribution<std::uint16_t> exempt(0, 6);
-  for (const auto& [nodes, arcs] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
-           {2, 2}, {20, 50}, {200, 700}, {1000, 3500}}) {
+  for (const auto& [nodes, arcs] : kGraphSizes) {
     const ContinentGraph g = RandomGraph(nodes, arcs, rng);
     const ArcPrices& prices = g.prices[0];
     const Cch cch = CchOf(g);
@@ -210,8 +211,7 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
                                         .sources = sources,
                                         .targets = targets};
         const DangerDijkstraResult want = plain.Run(request);
-        std::vector<CchEndpoint> base_targets;
-        for (const PricedNode& t : targets) base_targets.push_back({t.node, t.seconds});
+        const std::vector<CchEndpoint> base_targets = BaseTargets(targets);
         goal_zero.Reset(band_zero, base_targets);
         bound.Reset({.band_zero = band_zero,
                      .band = band_metric,
