@@ -322,13 +322,13 @@ class AbstractRouter {
   // exempting the ends' zones where it has one), and by the Dijkstra pricing danger.
   void SearchCch(RouteState& route) const;
   void SearchDijkstra(RouteState& route) const;
-  // The A*'s zone bound for `route` (its ends' zones priced, the band's metric cached), reset on
-  // `queries`; null where it does not apply.
+  // The A*'s zone bound for `route`, reset on `queries` and the band's metric held in *held:
+  // where an end's zone is priced and the band's metric is made or due (the walk counts toward
+  // it, as WantsMade counts); else null.
   ZoneBound* ZoneBoundFor(const RouteState& route, CchQueries& queries,
                           std::shared_ptr<const BandMetric>* held) const;
   // The key of the band's metric `route` walks in.
   BandMetricCache::Key BandKey(const RouteState& route) const;
-
   // Where ways enter and leave `zone`'s arcs, for profile `p` of a continent: made once, kept.
   std::shared_ptr<const ZoneBorder> ZoneBorderFor(const RouteState& route,
                                                   std::uint16_t zone) const;
