@@ -42,10 +42,6 @@ struct ZoneBorder {
   // Every tail and every head of the zone's arcs, ascending.
   std::vector<std::uint32_t> tails;
   std::vector<std::uint32_t> heads;
-
-  std::uint64_t MemoryBytes() const {
-    return 4 * (exits.size() + entries.size() + tails.size() + heads.size());
-  }
 };
 
 // `zone_arcs`: the arcs whose mix (in `prices`) has `zone` (ZoneArcs::Of).
