@@ -252,7 +252,7 @@ void WalkBatchReactor::RouteByRows(std::shared_ptr<const SharedBlock> block, Pla
         // A danger band's block counts none of its pairs toward the band's metric: most are
         // answered by band 0's walk, and those that take the A* count one each, as any walk's
         // does. Its rows read the metric once one of those has made it.
-        if (!Cancelled()) rows->work.BuildTargets(searchers, TableWork::Build::kNow, 0);
+        if (!Cancelled()) rows->work.BuildTargets(searchers, TableWork::Build::kNow, 0, false);
         for (std::size_t s = 1; s < rows->groups.positions.size(); ++s) {
           pool_.Submit([answer_source,
                         s](nav::Searchers& row_searchers) { answer_source(s, row_searchers); },

@@ -71,9 +71,11 @@ const ServedWorld::MetricEntry* TableWork::MetricOf(const ServedWorld& world) co
   return world.MetricFor(request_.profile(), request_.band());
 }
 
-void TableWork::BuildTargets(nav::Searchers& searchers, Build when, std::uint32_t walks) {
+void TableWork::BuildTargets(nav::Searchers& searchers, Build when, std::uint32_t walks,
+                             bool reaches) {
   if (request_.want_walks()) return;  // whole walks are tallied and kept, one by one
   walks_ = walks;
+  reaches_ = reaches;
   if (when == Build::kOnceTheStoreMisses) {
     auto world = services_.worlds.Find(request_.world());
     const ServedWorld::MetricEntry* metric = world.ok() ? MetricOf(**world) : nullptr;
@@ -104,7 +106,7 @@ void TableWork::BuildTable(nav::Searchers& searchers) const {
   const std::size_t asked = targets.size();
   targets.insert(targets.end(), settled.begin(), settled.end());
   auto table = nav::AbstractTable::Build(*(*world)->router, *c, *metric->metric, targets,
-                                         searchers.abstract.cell, &stop_, walks_);
+                                         searchers.abstract.cell, &stop_, walks_, reaches_);
   if (!table.ok() || !(*table)->active()) return;  // a stop is reported by the rows' walks
   world_ = *std::move(world);
   table_ = *std::move(table);
@@ -155,13 +157,10 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
     to_walk.resize(targets());
     for (std::uint64_t t = 0; t < targets(); ++t) to_walk[t] = t;
   }
-  // A danger band's rows give whole walks, kept in the store as its cells walked alone are (a
-  // table asked again is then answered from the store); band 0's are the matrix alone.
+  // The rows give the matrix alone (seconds and yards, never stored), in every band.
   using RowWalks = nav::AbstractTable::RowWalks;
-  const RowWalks walks = request_.seconds_only() ? RowWalks::kSecondsOnly
-                         : table_ != nullptr && table_->band().prices_danger()
-                             ? RowWalks::kWhole
-                             : RowWalks::kSecondsAndYards;
+  const RowWalks walks =
+      request_.seconds_only() ? RowWalks::kSecondsOnly : RowWalks::kSecondsAndYards;
   const std::unique_ptr<nav::AbstractTable::Row> row = RowOf(s, searchers, walks);
   searchers.abstract.known = row.get();
   absl::Status status;

@@ -50,29 +50,31 @@ class TableWork {
   const walk::v1::TableRequest& request() const { return request_; }
   std::uint64_t targets() const { return static_cast<std::uint64_t>(request_.targets_size()); }
   const TableServices& services() const { return services_; }
-  // When BuildTargets builds: now, or, where rows give whole walks that the store keeps (a
-  // danger band's), once a row's cell misses the store: a table asked again is then answered
-  // from the store without a side built.
+  // When BuildTargets builds: now, or, in a danger band (where cells the many-to-many does not
+  // know are walked alone and kept), once a row's cell misses the store: a table whose cells
+  // were all walked before is then answered from the store without a side built.
   enum class Build { kNow, kOnceTheStoreMisses };
   // Builds the many-to-many's targets where the CCH answers (else rows walk cell by cell), as
   // `when` says; run once, on a pool thread, before any row. `walks`, the walks its rows would
   // answer, count toward a danger band's metric (nav::AbstractRouter::HierarchyOf): a batch's
   // block counts none (0: the metric only once made), leaving its pairs to band 0's walks and
-  // the A* until the band is walked often enough.
+  // the A* until the band is walked often enough. `reaches`: places in zones the band prices
+  // reach across them (nav::AbstractTable::Build), for rows that give seconds and yards.
   void BuildTargets(nav::Searchers& searchers, Build when = Build::kNow,
-                    std::uint32_t walks = nav::AbstractRouter::kAtOnce);
+                    std::uint32_t walks = nav::AbstractRouter::kAtOnce, bool reaches = true);
   // Answers source row `s` into cells `first_cell` .. first_cell + targets() - 1 of `out`
   // (sized), and its whole walks when asked; counts what the store answered in *stored. The
   // first cell's error names the cell; CANCELLED once the call is.
   absl::Status AnswerRow(std::uint64_t s, nav::Searchers& searchers, walk::v1::TableResponse* out,
                          int first_cell, std::uint64_t* stored) const;
   // Source `s`'s row of the many-to-many, giving its walks as `walks` says; null where it knows
-  // none (no many-to-many, or the source did not snap or stands in a zone the band prices).
+  // none (no many-to-many, or the source did not snap, or stands in a zone the band prices and
+  // the table does not reach across it).
   std::unique_ptr<nav::AbstractTable::Row> RowOf(std::uint64_t s, nav::Searchers& searchers,
                                                  nav::AbstractTable::RowWalks walks) const;
   // Whether `row` (RowOf's) knows its walk to target `t`.
   bool Knows(const nav::AbstractTable::Row* row, std::uint64_t t) const {
-    return row != nullptr && table_->Knows(target_surfaces_[t]);
+    return row != nullptr && row->Knows(target_surfaces_[t]);
   }
 
  private:
@@ -92,6 +94,7 @@ class TableWork {
   // Built by the first row whose cell the store misses (BuildTargets' kOnceTheStoreMisses).
   bool deferred_ = false;
   std::uint32_t walks_ = nav::AbstractRouter::kAtOnce;  // BuildTargets's
+  bool reaches_ = true;                                 // BuildTargets's
   mutable std::once_flag built_;
   // Set by BuildTable, before any row reads them (BuildTargets, or built_ once deferred).
   mutable std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table

@@ -757,17 +757,45 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
 
 std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderFor(const RouteState& route,
                                                                 std::uint16_t zone) const {
+  return ZoneBorderAt(route.index, route.p, route.profile, zone);
+}
+
+std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderAt(const ContinentIndex& index, int p,
+                                                               const ProfileMetric& profile,
+                                                               std::uint16_t zone) const {
   const std::uint64_t key =
-      (std::uint64_t{route.continent_index} << 32) | (std::uint64_t(route.p) << 16) | zone;
+      (std::uint64_t(&index - continents_.data()) << 32) | (std::uint64_t(p) << 16) | zone;
   {
     std::lock_guard<std::mutex> lock(zone_borders_mu_);
     auto it = zone_borders_.find(key);
     if (it != zone_borders_.end()) return it->second;
   }
   auto border = std::make_shared<const ZoneBorder>(
-      ZoneBorderOf(route.g, *route.profile.prices, route.profile.zone_arcs.Of(zone), zone));
+      nav::ZoneBorderOf(*index.graph, *profile.prices, profile.zone_arcs.Of(zone), zone));
   std::lock_guard<std::mutex> lock(zone_borders_mu_);
   return zone_borders_.emplace(key, std::move(border)).first->second;
+}
+
+absl::StatusOr<std::shared_ptr<const ZoneBorder>> AbstractRouter::ZoneBorderOf(
+    const Continent& c, int p, std::uint16_t zone) const {
+  const ContinentIndex* index = IndexOf(c);
+  if (index == nullptr || p < 0 || p >= static_cast<int>(graph_.profiles.size())) return nullptr;
+  absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p);
+  if (!profile.ok()) return profile.status();
+  return ZoneBorderAt(*index, p, **profile, zone);
+}
+
+const ReverseArcs* AbstractRouter::ReverseArcsOf(const Continent& c) const {
+  const ContinentIndex* index = IndexOf(c);
+  if (index == nullptr) return nullptr;
+  const std::size_t i = index - continents_.data();
+  std::lock_guard<std::mutex> lock(reverse_arcs_mu_);
+  if (reverse_arcs_.size() <= i) reverse_arcs_.resize(continents_.size());
+  if (reverse_arcs_[i] == nullptr) {
+    reverse_arcs_[i] = std::make_unique<const ReverseArcs>(ReverseArcs::Of(*index->graph));
+    metric_bytes_ += reverse_arcs_[i]->MemoryBytes();
+  }
+  return reverse_arcs_[i].get();
 }
 
 bool AbstractRouter::WalkInTile(RouteState& route, bool want_steps) const {

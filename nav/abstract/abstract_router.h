@@ -26,6 +26,7 @@
 #include "nav/abstract/helper_thread.h"
 #include "nav/abstract/legs.h"
 #include "nav/abstract/zone_bound.h"
+#include "nav/abstract/zone_reach.h"
 #include "nav/cch/cch.h"
 #include "nav/cch/cch_bound.h"
 #include "nav/cch/cch_many_to_many.h"
@@ -53,6 +54,7 @@ struct CchQueries {
   CchSplitQuery split;
   CchPotential potential;  // guides the danger search (an A*) on this hierarchy
   ZoneBound zone_bound;    // guides it instead where the band's metric is at hand
+  ZoneReachSearch reach;   // a table's priced places (nav/abstract/zone_reach.h)
   CchSideSweep sides;      // a table's sides (nav/abstract/abstract_table.h)
 };
 
@@ -230,6 +232,13 @@ class AbstractRouter {
                                     CellSearch& search, SearchStats* stats) const;
   // The helper thread, for work split in two beside the asking thread.
   HelperThread& helper() const { return helper_; }
+  // Where ways enter and leave `zone`'s arcs on continent `c` for profile index `p` (made once,
+  // kept), or null when the continent or profile is not prepared. Errors: what reading the
+  // profile's prices says.
+  absl::StatusOr<std::shared_ptr<const ZoneBorder>> ZoneBorderOf(const Continent& c, int p,
+                                                                 std::uint16_t zone) const;
+  // Continent `c`'s arcs by head (made once, kept), or null when it is not prepared.
+  const ReverseArcs* ReverseArcsOf(const Continent& c) const;
 
  private:
   // The graph and the leg cache, no continent indexed yet (IndexContinent each).
@@ -329,9 +338,12 @@ class AbstractRouter {
                           std::shared_ptr<const BandMetric>* held) const;
   // The key of the band's metric `route` walks in.
   BandMetricCache::Key BandKey(const RouteState& route) const;
-  // Where ways enter and leave `zone`'s arcs, for profile `p` of a continent: made once, kept.
+  // Where ways enter and leave `zone`'s arcs, for the walk's profile: made once, kept.
   std::shared_ptr<const ZoneBorder> ZoneBorderFor(const RouteState& route,
                                                   std::uint16_t zone) const;
+  std::shared_ptr<const ZoneBorder> ZoneBorderAt(const ContinentIndex& index, int p,
+                                                 const ProfileMetric& profile,
+                                                 std::uint16_t zone) const;
   // A cold walk's CCH search, pipelined with its legs on the helper thread; false (nothing
   // done) when the helper is busy.
   bool SearchColdCch(RouteState& route, const CchBound& bound, CchQueries& queries,
@@ -371,6 +383,9 @@ class AbstractRouter {
   mutable std::mutex zone_borders_mu_;
   // By (continent index, profile, zone).
   mutable std::unordered_map<std::uint64_t, std::shared_ptr<const ZoneBorder>> zone_borders_;
+  mutable std::mutex reverse_arcs_mu_;
+  // By continent index, made on first use (guarded by reverse_arcs_mu_; never dropped).
+  mutable std::vector<std::unique_ptr<const ReverseArcs>> reverse_arcs_;
   mutable std::unordered_map<BandMetricCache::Key, WantedWalks, BandMetricCache::KeyHash>
       wanted_walks_;  // guarded by wanted_walks_mu_
   // Takes half of a walk beside the asking thread, when idle: one leg of a cold walk, and one

@@ -1,5 +1,6 @@
 #include "nav/abstract/abstract_table.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "nav/cost/zone_mix.h"
@@ -13,15 +14,18 @@ CchPendingSlot PendingOf(const CchSide& side, std::uint32_t l) {
   return {slot >> 1, slot & 1, side.rank[side.from[l]]};
 }
 
-// A leg's entrances as CCH endpoints: their seconds, priced by `band` when it is given (no zone
-// exempt: the table knows only walks whose ends' zones the band does not price).
-void EndpointsOf(const Leg& leg, const Metric* band, std::vector<CchEndpoint>* endpoints) {
+// A leg's entrances as CCH endpoints and their yards: their seconds, priced by `band` when it
+// is given (no zone exempt: a place whose zone the band prices reaches across it instead).
+void EndpointsOf(const Leg& leg, const Metric* band, std::vector<CchEndpoint>* endpoints,
+                 std::vector<float>* yards) {
   endpoints->clear();
+  yards->clear();
   endpoints->reserve(leg.entries.size());
   for (const Leg::Entry& e : leg.entries) {
     endpoints->push_back({e.node, band == nullptr
                                       ? e.seconds
                                       : DangerSeconds(e.seconds, leg.MixOf(e), *band, 0, 0)});
+    yards->push_back(e.yards);
   }
 }
 
@@ -38,18 +42,19 @@ std::uint32_t EntryAt(const std::vector<CchEndpoint>& endpoints, std::uint32_t n
   return best;
 }
 
-// The yards of `leg`'s entry the CCH took at `node`.
-double LegYards(const Leg& leg, const std::vector<CchEndpoint>& endpoints, std::uint32_t node) {
-  const std::uint32_t entry = EntryAt(endpoints, node);
-  return entry != endpoints.size() ? leg.entries[entry].yards : 0.0;
+bool Has(const std::vector<std::uint16_t>& zones, std::uint16_t zone) {
+  return std::binary_search(zones.begin(), zones.end(), zone);
 }
+
+// Settled nodes past which a reach stops (its cells then known only up to where it stopped).
+constexpr std::uint64_t kReachMaxSettled = 1 << 20;
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
     const AbstractRouter& router, const Continent& c, const Metric& band,
     const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop,
-    std::uint32_t walks) {
+    std::uint32_t walks, bool reaches) {
   std::unique_ptr<AbstractTable> table(new AbstractTable(router, c, band));
   absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> found =
       router.HierarchyOf(c, band, walks);
@@ -57,6 +62,7 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
   const std::optional<AbstractRouter::Hierarchy>& hierarchy = *found;
   if (!hierarchy) return table;
   table->hierarchy_ = *hierarchy;
+  if (reaches && hierarchy->priced != nullptr) table->reverse_ = router.ReverseArcsOf(c);
   if (hierarchy->yard_sums == nullptr) {
     table->band_yard_sums_ = std::make_unique<LeasePool<CchSlotSum>>();
     table->hierarchy_.yard_sums = table->band_yard_sums_.get();
@@ -64,8 +70,8 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
   if (absl::Status built = table->BuildSides(targets, search, stop); !built.ok()) return built;
   std::vector<const CchSide*> sides(targets.size(), nullptr);
   for (std::uint32_t j = 0; j < targets.size(); ++j) {
-    if (targets[j] == kInvalidId || table->PricesZoneOf(targets[j])) continue;
-    sides[j] = &table->target_sides_[j];
+    if (!table->Knows(targets[j])) continue;
+    sides[j] = &table->targets_[j].side;
     table->target_of_.try_emplace(targets[j], j);
   }
   table->buckets_ = std::make_unique<CchBuckets>(*hierarchy->cch, sides);
@@ -78,24 +84,85 @@ bool AbstractTable::PricesZoneOf(SurfaceId s) const {
 }
 
 bool AbstractTable::Knows(SurfaceId s) const {
-  return active() && s != kInvalidId && !PricesZoneOf(s);
+  return s != kInvalidId && hierarchy_.cch != nullptr && (reverse_ != nullptr || !PricesZoneOf(s));
 }
 
 void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQueries& queries,
-                           std::shared_ptr<const Leg>* leg, std::vector<CchEndpoint>* endpoints,
-                           CchSide* side) const {
+                           Side* side) const {
   SearchStats stats;
-  *leg = router_.LegFor(continent_, hierarchy_.profile, s, backward, search, &stats);
-  EndpointsOf(**leg, hierarchy_.priced, endpoints);
+  side->leg = router_.LegFor(continent_, hierarchy_.profile, s, backward, search, &stats);
+  const Leg& leg = *side->leg;
+  side->zone = continent_.zone[s];
+  side->leg_zones.clear();
+  for (const ZoneShare& share : leg.mix) side->leg_zones.push_back(share.zone);
+  std::sort(side->leg_zones.begin(), side->leg_zones.end());
+  side->leg_zones.erase(std::unique(side->leg_zones.begin(), side->leg_zones.end()),
+                        side->leg_zones.end());
+  side->reached = reverse_ != nullptr && PricesZoneOf(s);
+  if (!side->reached) {
+    EndpointsOf(leg, hierarchy_.priced, &side->endpoints, &side->yards);
+  } else {
+    const absl::StatusOr<std::shared_ptr<const ZoneBorder>> border =
+        router_.ZoneBorderOf(continent_, hierarchy_.profile, side->zone);
+    std::vector<ReachStart> starts;
+    for (const Leg::Entry& e : leg.entries) {
+      starts.push_back(
+          {e.node, DangerSeconds(e.seconds, leg.MixOf(e), band_, side->zone, 0), e.yards});
+    }
+    ZoneReach reach;
+    if (border.ok() && *border != nullptr) {
+      // Only nodes of the place's region can be reached: the reach stops once it has them.
+      const ContinentGraph& graph = *hierarchy_.graph;
+      const RegionId region = continent_.region[s];
+      std::vector<std::uint32_t> nodes;
+      for (const std::uint32_t v : backward ? (*border)->tails : (*border)->heads) {
+        if (continent_.region[graph.node_surface[v]] == region) nodes.push_back(v);
+      }
+      queries.reach.Run({.graph = *hierarchy_.graph,
+                         .prices = *hierarchy_.prices,
+                         .band = band_,
+                         .zone = side->zone,
+                         .reverse = backward ? reverse_ : nullptr,
+                         .border = nodes,
+                         .starts = starts,
+                         .max_settled = kReachMaxSettled},
+                        &reach);
+    } else {
+      reach.radius = -1.0;  // knows nothing
+    }
+    side->endpoints = std::move(reach.endpoints);
+    side->yards = std::move(reach.yards);
+    side->radius = reach.radius;
+    side->touched = std::move(reach.touched);
+  }
   queries.sides.Run(queries.split, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward,
-                    *endpoints, side);
+                    side->endpoints, &side->side);
+}
+
+double AbstractTable::Side::YardsAt(std::uint32_t node) const {
+  const std::uint32_t i = EntryAt(endpoints, node);
+  return i != endpoints.size() ? yards[i] : 0.0;
+}
+
+std::uint64_t AbstractTable::Side::MemoryBytes() const {
+  return side.MemoryBytes() + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
+         2 * (touched.size() + leg_zones.size());
+}
+
+bool AbstractTable::Exact(const Side& from, const Side& to, double seconds) {
+  if (!from.reached && !to.reached) return true;
+  if (!(seconds <= from.radius) || !(seconds <= to.radius)) return false;
+  if (from.zone == to.zone) return true;  // one zone exempt, as each reach has it
+  // An end's leg priced with the other end's zone exempt, which its reach did not exempt.
+  if (to.reached && Has(from.leg_zones, to.zone)) return false;
+  if (from.reached && Has(to.leg_zones, from.zone)) return false;
+  // A way through the other end's zone first may be cheaper than a reach found.
+  return !(from.reached && to.reached && Has(from.touched, to.zone) && Has(to.touched, from.zone));
 }
 
 absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
                                        const SearchStop* stop) {
-  target_legs_.resize(targets.size());
-  target_endpoints_.resize(targets.size());
-  target_sides_.resize(targets.size());
+  targets_.resize(targets.size());
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stopped{false};
   absl::Status why;  // written by this thread only
@@ -111,9 +178,8 @@ absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, Ce
           break;
         }
       }
-      if (targets[j] == kInvalidId || PricesZoneOf(targets[j])) continue;
-      SideOf(targets[j], /*backward=*/true, cells, *queries, &target_legs_[j],
-             &target_endpoints_[j], &target_sides_[j]);
+      if (!Knows(targets[j])) continue;
+      SideOf(targets[j], /*backward=*/true, cells, *queries, &targets_[j]);
     }
   };
   const std::uint64_t ticket =
@@ -135,14 +201,14 @@ std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSea
   const Cch& cch = *hierarchy_.cch;
   LeasePool<CchQueries>::Lease queries =
       hierarchy_.queries->Take([&cch] { return std::make_unique<CchQueries>(cch); });
-  SideOf(from, /*backward=*/false, search, *queries, &row->leg_, &row->endpoints_, &row->side_);
-  buckets_->Scan(row->side_, &row->meetings_);
+  SideOf(from, /*backward=*/false, search, *queries, &row->from_side_);
+  buckets_->Scan(row->from_side_.side, &row->meetings_);
   return row;
 }
 
 std::uint64_t AbstractTable::MemoryBytes() const {
   std::uint64_t bytes = sizeof(AbstractTable) + (buckets_ ? buckets_->MemoryBytes() : 0);
-  for (const CchSide& side : target_sides_) bytes += side.MemoryBytes();
+  for (const Side& side : targets_) bytes += side.MemoryBytes();
   return bytes;
 }
 
@@ -162,7 +228,14 @@ const CchMeeting* AbstractTable::Row::MeetingOf(const Continent& c, const Metric
   const auto found = t.target_of_.find(to);
   if (found == t.target_of_.end()) return nullptr;  // a priced zone's target has none
   *target = found->second;
-  return &meetings_[found->second];
+  const CchMeeting& m = meetings_[found->second];
+  if (!Exact(from_side_, t.targets_[found->second], m.cost)) return nullptr;
+  return &m;
+}
+
+bool AbstractTable::Row::Knows(SurfaceId to) const {
+  std::uint32_t target;
+  return MeetingOf(table_->continent_, table_->band_, from_, to, &target) != nullptr;
 }
 
 bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
@@ -175,12 +248,12 @@ bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId 
   *yards = 0.0;
   if (!m->found() || walks_ == RowWalks::kSecondsOnly) return true;
   const Cch& cch = *t.hierarchy_.cch;
-  const CchSide& goal_side = t.target_sides_[target];
+  const Side& goal = t.targets_[target];
+  const CchSide& side = from_side_.side;
   CchSlotSum& sum = *sum_;
-  *yards = LegYards(*leg_, endpoints_, side_.EndpointNode(cch, m->source_label)) +
-           side_.SumTo(m->source_label, sum) + goal_side.SumTo(m->target_label, sum) +
-           LegYards(*t.target_legs_[target], t.target_endpoints_[target],
-                    goal_side.EndpointNode(cch, m->target_label));
+  *yards = from_side_.YardsAt(side.EndpointNode(cch, m->source_label)) +
+           side.SumTo(m->source_label, sum) + goal.side.SumTo(m->target_label, sum) +
+           goal.YardsAt(goal.side.EndpointNode(cch, m->target_label));
   return true;
 }
 
@@ -189,20 +262,23 @@ bool AbstractTable::Row::FindWay(const Continent& c, const Metric& band, Surface
   std::uint32_t target;
   const CchMeeting* const m = MeetingOf(c, band, from, to, &target);
   if (m == nullptr) return false;
+  const AbstractTable& t = *table_;
+  const Side& goal = t.targets_[target];
+  if (from_side_.reached || goal.reached) return false;  // a reach keeps no ways
   way->seconds = m->cost;
   if (!m->found()) return true;
-  const AbstractTable& t = *table_;
   const Cch& cch = *t.hierarchy_.cch;
-  const CchSide& goal_side = t.target_sides_[target];
-  way->start = leg_;
-  way->goal = t.target_legs_[target];
-  way->source = EntryAt(endpoints_, side_.EndpointNode(cch, m->source_label));
-  way->target = EntryAt(t.target_endpoints_[target], goal_side.EndpointNode(cch, m->target_label));
+  const CchSide& side = from_side_.side;
+  const CchSide& goal_side = goal.side;
+  way->start = from_side_.leg;
+  way->goal = goal.leg;
+  way->source = EntryAt(from_side_.endpoints, side.EndpointNode(cch, m->source_label));
+  way->target = EntryAt(goal.endpoints, goal_side.EndpointNode(cch, m->target_label));
   // Up the start's side from its entrance to the meeting (its labels followed down, then taken
   // bottom up), then down the goal's side to its entrance.
   up_.clear();
-  for (std::uint32_t l = m->source_label; side_.from[l] != kInvalidId; l = side_.from[l]) {
-    up_.push_back(PendingOf(side_, l));
+  for (std::uint32_t l = m->source_label; side.from[l] != kInvalidId; l = side.from[l]) {
+    up_.push_back(PendingOf(side, l));
   }
   way->arcs.clear();
   const CchMetric& metric = *t.hierarchy_.metric;

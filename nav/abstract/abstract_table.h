@@ -7,8 +7,11 @@
 //
 // A band pricing danger is swept on its band metric (nav/abstract/band_metrics.h), the legs'
 // entrances priced by the band: that answers exactly the cells whose two ends stand in zones
-// the band does not price, as Route's query on that metric does. A cell with an end in a
-// priced zone is not known (its zones must be exempt): the pipeline walks it alone.
+// the band does not price, as Route's query on that metric does. A place in a priced zone
+// (whose zone a walk from or to it exempts) takes its side from its reach across its zone
+// (nav/abstract/zone_reach.h) when the table is built with reaches: a cell is then known where
+// the reaches' conditions hold for its pair, as its seconds and yards (not its way); the other
+// cells are walked alone by the pipeline.
 #pragma once
 
 #include <cstdint>
@@ -39,17 +42,19 @@ class AbstractTable {
   // `walks`, the walks its rows would answer, count toward a danger band's metric
   // (AbstractRouter::HierarchyOf: kAtOnce customizes it now).
   // Errors: what `stop` (may be null) says when the table must stop.
+  // `reaches`: places in priced zones take their sides from their reaches (rows then know
+  // those cells' seconds and yards, never their ways: RowWalks::kWhole rows walk them alone).
   static absl::StatusOr<std::unique_ptr<AbstractTable>> Build(
       const AbstractRouter& router, const Continent& c, const Metric& band,
       const std::vector<SurfaceId>& targets, CellSearch& search, const SearchStop* stop,
-      std::uint32_t walks = AbstractRouter::kAtOnce);
+      std::uint32_t walks = AbstractRouter::kAtOnce, bool reaches = true);
 
   const Continent& continent() const { return continent_; }
   const Metric& band() const { return band_; }
   // Whether rows know walks (the table was built over a hierarchy).
   bool active() const { return buckets_ != nullptr; }
-  // Whether rows know walks from or to surface `s`: the table is active and the band does not
-  // price `s`'s zone.
+  // Whether rows may know walks from or to surface `s`: the table is active, and the band does
+  // not price `s`'s zone or the table reaches across priced zones.
   bool Knows(SurfaceId s) const;
   // How a row gives its walks: their seconds and yards summed over shortcuts (a matrix's
   // cells: zone cells left out, never stored), their seconds alone (yards 0), or whole (their
@@ -57,7 +62,7 @@ class AbstractTable {
   enum class RowWalks { kSecondsAndYards, kSecondsOnly, kWhole };
   // Source `from`'s row on the table's continent: its start leg (cached, or searched with
   // `search`), its forward side, and the buckets scanned; null when it knows no walk (the table
-  // inactive, or `from`'s zone priced by the table's band).
+  // inactive, or `from`'s zone priced by the table's band and reaches off).
   std::unique_ptr<Row> RowOf(SurfaceId from, CellSearch& search,
                              RowWalks walks = RowWalks::kSecondsAndYards) const;
   // Bytes held: the targets' sides and the buckets.
@@ -66,25 +71,43 @@ class AbstractTable {
  private:
   AbstractTable(const AbstractRouter& router, const Continent& c, const Metric& band)
       : router_(router), continent_(c), band_(band) {}
+  // One place's side: its leg, the CCH endpoints its side was swept from (the leg's entrances,
+  // or its reach's endpoints) and their yards, and what decides the cells a reach knows.
+  struct Side {
+    std::shared_ptr<const Leg> leg;
+    std::vector<CchEndpoint> endpoints;
+    std::vector<float> yards;  // by endpoint
+    CchSide side;
+    std::uint16_t zone = 0;
+    bool reached = false;  // its zone priced: swept from its reach
+    double radius = kInfCost;
+    std::vector<std::uint16_t> touched;    // its reach's (ZoneReach::touched)
+    std::vector<std::uint16_t> leg_zones;  // the zones in its leg's mix, sorted
+    // The yards of the way to (or from) the endpoint at `node` the CCH took.
+    double YardsAt(std::uint32_t node) const;
+    std::uint64_t MemoryBytes() const;
+  };
   // The targets' legs and sides, on this thread and the helper.
   absl::Status BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
                           const SearchStop* stop);
-  // One target's (or source's) leg, its entrances as priced endpoints, and its side.
+  // One target's (or source's) side.
   void SideOf(SurfaceId s, bool backward, CellSearch& search, CchQueries& queries,
-              std::shared_ptr<const Leg>* leg, std::vector<CchEndpoint>* endpoints,
-              CchSide* side) const;
+              Side* side) const;
   // Whether the table's band prices surface `s`'s zone.
   bool PricesZoneOf(SurfaceId s) const;
+  // Whether a walk from `from` to `to` is answered exactly by the many-to-many, its seconds
+  // `seconds` (kInfCost: none found).
+  static bool Exact(const Side& from, const Side& to, double seconds);
 
   const AbstractRouter& router_;
   const Continent& continent_;
   const Metric& band_;
   AbstractRouter::Hierarchy hierarchy_;
+  // Places in priced zones reach across them (null: their cells are walked alone).
+  const ReverseArcs* reverse_ = nullptr;
   // For a band's metric: the yards along its shortcuts, one a thread.
   std::unique_ptr<LeasePool<CchSlotSum>> band_yard_sums_;
-  std::vector<std::shared_ptr<const Leg>> target_legs_;  // by target
-  std::vector<std::vector<CchEndpoint>> target_endpoints_;
-  std::vector<CchSide> target_sides_;
+  std::vector<Side> targets_;  // by target
   std::unique_ptr<CchBuckets> buckets_;
   absl::flat_hash_map<SurfaceId, std::uint32_t> target_of_;  // a surface's first target
 };
@@ -92,6 +115,8 @@ class AbstractTable {
 // One source's cells. Used by one thread at a time.
 class AbstractTable::Row final : public KnownWalks {
  public:
+  // Whether the row knows its walk to `to` (in the table's band and continent).
+  bool Knows(SurfaceId to) const;
   bool Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to, double* seconds,
             double* yards) const override;
   bool Whole() const override { return walks_ == RowWalks::kWhole; }
@@ -103,16 +128,14 @@ class AbstractTable::Row final : public KnownWalks {
   Row(const AbstractTable* table, SurfaceId from, LeasePool<CchSlotSum>::Lease sum)
       : table_(table), from_(from), sum_(std::move(sum)) {}
   // The meeting of the walk from `from` to `to` priced by `band` with its target's index, or
-  // null when the row does not know it.
+  // null when the row does not know it (or not exactly: AbstractTable::Exact).
   const CchMeeting* MeetingOf(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
                               std::uint32_t* target) const;
   const AbstractTable* table_;
   SurfaceId from_;
   RowWalks walks_ = RowWalks::kSecondsAndYards;
   LeasePool<CchSlotSum>::Lease sum_;
-  std::shared_ptr<const Leg> leg_;
-  std::vector<CchEndpoint> endpoints_;
-  CchSide side_;
+  Side from_side_;
   std::vector<CchMeeting> meetings_;  // by target
   // FindWay's scratch, kept from walk to walk: the way up's slots, and the slots to unpack.
   mutable std::vector<CchPendingSlot> up_, stack_;

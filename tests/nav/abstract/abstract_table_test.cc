@@ -55,12 +55,15 @@ void ExpectSameWalk(const WalkAnswer& a, const WalkAnswer& b) {
 // Asks every cell of `sources` x `targets` in `metric`'s band through the walk pipeline alone,
 // through a row of `table`, a row without yards and a whole row: the same status, method, seconds
 // and yards (0 where a row without yards knew it), the whole row's with zone cells; a row knows
-// every cell whose walk alone is a CCH query and whose two ends the table knows, and no other.
-// Counts the cells the rows knew into *known and every cell into *cells.
+// every cell whose walk alone is a CCH query and whose two ends the table knows, and no other
+// but cells with an end in a priced zone (the A* alone; the row's CCH, where it knows them).
+// Counts the cells the rows knew into *known, those with a priced end into *priced_known, and
+// every cell into *cells.
 void ExpectRowsAnswerAsWalksAlone(const World& world, const Metric& metric,
                                   const AbstractTable& table, const std::vector<Place>& sources,
                                   const std::vector<Place>& targets, const WalkOptions& options,
-                                  Searchers& searchers, int* known, int* cells) {
+                                  Searchers& searchers, int* known, int* priced_known, int* cells) {
+  const Continent& c = world.continents.at(0);
   for (const Place& s : sources) {
     const SurfaceId from = SnappedSurface(world, s);
     std::unique_ptr<AbstractTable::Row> row =
@@ -100,10 +103,26 @@ void ExpectRowsAnswerAsWalksAlone(const World& world, const Metric& metric,
       }
       ASSERT_TRUE(tabled.ok()) << tabled.status();
       ASSERT_EQ(alone->status, tabled->status);
-      EXPECT_EQ(alone->method, tabled->method);
       if (alone->status != WalkStatus::kOk) continue;
-      const bool ends_known = table.Knows(from) && table.Knows(SnappedSurface(world, t));
-      EXPECT_EQ(tabled->zone_cells_left_out, ends_known && alone->method == Method::kCch);
+      const SurfaceId to = SnappedSurface(world, t);
+      const bool ends_known = table.Knows(from) && table.Knows(to);
+      // A priced end's walk alone is the A*; a row that knows it answers it over the CCH.
+      const bool priced_end =
+          metric.prices_danger() &&
+          (metric.ZoneMultiplier(c.zone[from]) != 1.0 || metric.ZoneMultiplier(c.zone[to]) != 1.0);
+      if (priced_end && tabled->zone_cells_left_out) {
+        EXPECT_EQ(tabled->method, Method::kCch);
+        EXPECT_TRUE(alone->method == Method::kCchAStar || alone->method == Method::kTile)
+            << static_cast<int>(alone->method);
+        ++*priced_known;
+      } else {
+        EXPECT_EQ(alone->method, tabled->method);
+      }
+      if (!priced_end) {
+        EXPECT_EQ(tabled->zone_cells_left_out, ends_known && alone->method == Method::kCch);
+      } else {
+        EXPECT_TRUE(ends_known || !tabled->zone_cells_left_out);
+      }
       *known += tabled->zone_cells_left_out;
       EXPECT_NEAR(alone->seconds, tabled->seconds, 1e-9 * std::max(1.0, alone->seconds));
       EXPECT_NEAR(alone->yards, tabled->yards, 1e-6 * std::max(1.0, alone->yards));
@@ -123,20 +142,26 @@ struct TableCase {
     options.router = &router;
   }
 
-  // The table of the targets in `metric`'s band, every cell checked against the walk alone
-  // (ExpectRowsAnswerAsWalksAlone); counts its targets in zones the band prices into
-  // *priced_ends when given.
+  // The table of the targets in `metric`'s band (`reaches` as AbstractTable::Build takes it),
+  // every cell checked against the walk alone (ExpectRowsAnswerAsWalksAlone); counts its
+  // targets in zones the band prices into *priced_ends when given.
   void Check(const AbstractRouter& router, const Metric& metric, int* known, int* cells,
-             int* priced_ends = nullptr) {
-    auto table = AbstractTable::Build(router, world.continents.at(0), metric, target_surfaces,
-                                      searchers.abstract.cell, nullptr);
+             int* priced_ends = nullptr, int* priced_known = nullptr, bool reaches = true) {
+    auto table =
+        AbstractTable::Build(router, world.continents.at(0), metric, target_surfaces,
+                             searchers.abstract.cell, nullptr, AbstractRouter::kAtOnce, reaches);
     ASSERT_TRUE(table.ok()) << table.status();
     ASSERT_TRUE((*table)->active());
+    const Continent& c = world.continents.at(0);
     for (const SurfaceId t : target_surfaces) {
-      if (priced_ends != nullptr) *priced_ends += t != kInvalidId && !(*table)->Knows(t);
+      if (priced_ends != nullptr && t != kInvalidId) {
+        *priced_ends += metric.ZoneMultiplier(c.zone[t]) != 1.0;
+        EXPECT_EQ((*table)->Knows(t), reaches || metric.ZoneMultiplier(c.zone[t]) == 1.0);
+      }
     }
+    int ignored = 0;
     ExpectRowsAnswerAsWalksAlone(world, metric, **table, sources, targets, options, searchers,
-                                 known, cells);
+                                 known, priced_known != nullptr ? priced_known : &ignored, cells);
   }
 
   const World& world;
@@ -160,22 +185,33 @@ TEST(AbstractTableTest, EveryCellIsTheWalkAskedAloneWithItsYardsWhenAsked) {
 
 // A danger band's table sweeps the band's metric: its rows know the cells whose ends' zones the
 // band does not price, each as the walk alone finds it on that metric (and as the danger
-// Dijkstra does, which band_metrics_test checks), and leave the others to the walk alone.
-TEST(AbstractTableTest, ADangerBandKnowsTheCellsWhoseEndsItDoesNotPrice) {
+// Dijkstra does, which band_metrics_test checks). Without reaches they leave the others to the
+// walk alone; with them they know most of those too, at the seconds of the walk alone (the A*,
+// exact: danger_search_test), and leave the rest to it.
+TEST(AbstractTableTest, ADangerBandKnowsTheCellsWhoseEndsItDoesNotPriceAndReachesTheOthers) {
   const World& world = DemoWorld();
   const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1 << 30);
   router.SetExemptPatchAfter(0);  // a priced end's walk alone takes the A*
   TableCase table_case(world, router, 11, 16, 16);
-  int known = 0, cells = 0, priced_ends = 0;
-  for (const std::uint32_t band : {10u, 20u}) {
-    const Metric metric(world, *FindProfile("neutral"), band);
-    ASSERT_TRUE(metric.prices_danger());
-    table_case.Check(router, metric, &known, &cells, &priced_ends);
+  int known = 0, cells = 0, priced_ends = 0, priced_known = 0;
+  for (const bool reaches : {false, true}) {
+    for (const std::uint32_t band : {10u, 20u}) {
+      const Metric metric(world, *FindProfile("neutral"), band);
+      ASSERT_TRUE(metric.prices_danger());
+      int reached = 0;
+      table_case.Check(router, metric, &known, &cells, &priced_ends, &reached, reaches);
+      if (!reaches) {
+        EXPECT_EQ(reached, 0);
+      }
+      priced_known += reached;
+    }
   }
   EXPECT_EQ(router.band_metrics().customizations(), 2u);  // one metric a band, shared
   EXPECT_GT(known, 0);
   EXPECT_GT(priced_ends, 0);  // the other kind of cell was asked too
-  std::printf("%d of %d cells known, %d targets in priced zones\n", known, cells, priced_ends);
+  EXPECT_GT(priced_known, 0);
+  std::printf("%d of %d cells known, %d of them with a priced end; %d targets in priced zones\n",
+              known, cells, priced_known, priced_ends);
 }
 
 // Without band metrics a danger band's table builds nothing and knows no walk.

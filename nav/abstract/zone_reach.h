@@ -1,0 +1,104 @@
+// A place's reach across its own zone in a danger band: what lets a table answer walks with an
+// end in a zone the band prices many to many, over the band's metric, where each such walk
+// would otherwise be an A* of its own (nav/abstract/abstract_table.h).
+//
+// A walk from s (zone A) to t (zone B) exempts A and B from the band's danger. Cut its way at
+// the head x of its last arc through A and at the tail y of its first arc through B after x:
+// from x to y no arc goes through A or B, so that middle costs exactly its price on the band's
+// metric, where every zone is priced; from y on no arc goes through A, so the end costs its
+// price with B alone exempt. Its seconds are therefore
+//   min over x, y of  d_AB(s, x) + band(x, y) + d_B(y, t),
+// each term the price of a real way, so never below the walk; and the cut of the cheapest way
+// gives its seconds exactly. A forward reach from s (A exempt) to every head of A's arcs and a
+// backward reach from t (B exempt) to every tail of B's arcs give those terms as CCH endpoints
+// of the band's metric; one many-to-many over them answers every pair.
+//
+// d_AB(s, x) is found with A alone exempt: equal unless a cheaper way to x goes through B
+// first. A reach notes every zone whose arcs leave (forward) or enter (backward) a node it
+// settled: a way through B first is no cheaper than the reach's stop when B is not noted by
+// s's reach (or A not by t's). Every such condition is checked per pair (abstract_table.cc);
+// a pair that fails it is walked alone.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "nav/abstract/abstract_graph.h"
+#include "nav/cch/cch_request.h"
+#include "nav/cost/metric.h"
+#include "nav/search/indexed_heap.h"
+
+namespace walk::nav {
+
+// Every arc of a graph by head: what a backward reach follows.
+struct ReverseArcs {
+  std::vector<std::uint32_t> first_in;  // node_count + 1
+  std::vector<std::uint32_t> in_arc;    // arc indices, by head
+  std::vector<std::uint32_t> in_tail;   // their tails
+  static ReverseArcs Of(const ContinentGraph& graph);
+  std::uint64_t MemoryBytes() const {
+    return 4 * (first_in.size() + in_arc.size() + in_tail.size());
+  }
+};
+
+// What a reach found: its endpoints for the band's CCH metric, and what decides whether they
+// answer a pair exactly.
+struct ZoneReach {
+  // The settled nodes among the zone's arcs' heads (forward) or tails (backward), and the
+  // nodes of the leg it started from, at their seconds from the place (to it, backward), by
+  // node, one each.
+  std::vector<CchEndpoint> endpoints;
+  std::vector<float> yards;  // by endpoint: the yards of its way, the leg's included
+  // Where the reach stopped: every way to an endpoint it did not settle costs at least this
+  // (kInfCost when it settled them all).
+  double radius = kInfCost;
+  // The zones of the arcs leaving (forward) or entering (backward) a node it settled, sorted.
+  std::vector<std::uint16_t> touched;
+
+  bool Touched(std::uint16_t zone) const;
+  std::uint64_t MemoryBytes() const {
+    return sizeof(ZoneReach) + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
+           touched.size() * 2;
+  }
+};
+
+// A place's leg entrance, as a reach starts from it.
+struct ReachStart {
+  std::uint32_t node = 0;
+  double seconds = 0.0;  // priced by the band, the zone exempt
+  float yards = 0.0f;
+};
+
+// One per thread; its buffers are sized to the graph at its first Run.
+class ZoneReachSearch {
+ public:
+  struct Request {
+    const ContinentGraph& graph;
+    const ArcPrices& prices;
+    const Metric& band;  // a band pricing danger, the profile of `prices`
+    std::uint16_t zone;  // the place's zone: exempt
+    // Null: forward, from a start leg to `border` (the zone's arcs' heads); else backward
+    // along these arcs, from a goal leg to `border` (their tails).
+    const ReverseArcs* reverse = nullptr;
+    std::span<const std::uint32_t> border;  // ascending
+    const std::vector<ReachStart>& starts;
+    // Settled nodes past which the reach stops where it is (its radius then finite).
+    std::uint64_t max_settled = UINT64_MAX;
+  };
+  void Run(const Request& request, ZoneReach* out);
+  std::uint64_t settled() const { return settled_count_; }
+
+ private:
+  std::uint32_t generation_ = 0;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint8_t> settled_;
+  std::vector<double> g_;
+  std::vector<float> yards_;
+  std::vector<std::uint8_t> zone_seen_;  // by zone, 0 or 1 for this run
+  std::vector<std::uint32_t> settled_border_;
+  IndexedMinHeap heap_;
+  std::uint64_t settled_count_ = 0;
+};
+
+}  // namespace walk::nav
