@@ -22,12 +22,13 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "nav/abstract/abstract_graph.h"
 #include "nav/cch/cch_request.h"
 #include "nav/cost/metric.h"
-#include "nav/search/indexed_heap.h"
 
 namespace walk::nav {
 
@@ -35,11 +36,8 @@ namespace walk::nav {
 struct ReverseArcs {
   std::vector<std::uint32_t> first_in;  // node_count + 1
   std::vector<std::uint32_t> in_arc;    // arc indices, by head
-  std::vector<std::uint32_t> in_tail;   // their tails
   static ReverseArcs Of(const ContinentGraph& graph);
-  std::uint64_t MemoryBytes() const {
-    return 4 * (first_in.size() + in_arc.size() + in_tail.size());
-  }
+  std::uint64_t MemoryBytes() const { return 4 * (first_in.size() + in_arc.size()); }
 };
 
 // What a reach found: its endpoints for the band's CCH metric, and what decides whether they
@@ -70,7 +68,8 @@ struct ReachStart {
   float yards = 0.0f;
 };
 
-// One per thread; its buffers are sized to the graph at its first Run.
+// One per thread. Its state is kept by node in a hash map, not in arrays the graph's size: a
+// reach settles a zone and its surroundings, a few percent of the graph.
 class ZoneReachSearch {
  public:
   struct Request {
@@ -90,14 +89,16 @@ class ZoneReachSearch {
   std::uint64_t settled() const { return settled_count_; }
 
  private:
-  std::uint32_t generation_ = 0;
-  std::vector<std::uint32_t> stamp_;
-  std::vector<std::uint8_t> settled_;
-  std::vector<double> g_;
-  std::vector<float> yards_;
+  struct State {
+    double g = kInfCost;
+    float yards = 0.0f;
+    bool settled = false;
+  };
+  absl::flat_hash_map<std::uint32_t, State> state_;
+  // Lazily deleted: an entry whose key is above its node's g is stale.
+  std::vector<std::pair<double, std::uint32_t>> heap_;
   std::vector<std::uint8_t> zone_seen_;  // by zone, 0 or 1 for this run
   std::vector<std::uint32_t> settled_border_;
-  IndexedMinHeap heap_;
   std::uint64_t settled_count_ = 0;
 };
 
