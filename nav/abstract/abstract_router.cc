@@ -798,6 +798,23 @@ const ReverseArcs* AbstractRouter::ReverseArcsOf(const Continent& c) const {
   return reverse_arcs_[i].get();
 }
 
+const GiantPart* AbstractRouter::GiantPartOf(const Continent& c, int p) const {
+  const ContinentIndex* index = IndexOf(c);
+  if (index == nullptr || p < 0 || p >= static_cast<int>(graph_.profiles.size())) return nullptr;
+  const absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p);
+  const ReverseArcs* reverse = ReverseArcsOf(c);
+  if (!profile.ok() || reverse == nullptr) return nullptr;
+  const std::uint64_t key = (std::uint64_t(index - continents_.data()) << 32) | std::uint64_t(p);
+  std::lock_guard<std::mutex> lock(giant_parts_mu_);
+  std::unique_ptr<const GiantPart>& part = giant_parts_[key];
+  if (part == nullptr) {
+    part = std::make_unique<const GiantPart>(
+        GiantPart::Of(c, *index->graph, *(*profile)->prices, *reverse));
+    metric_bytes_ += part->MemoryBytes();
+  }
+  return part.get();
+}
+
 bool AbstractRouter::WalkInTile(RouteState& route, bool want_steps) const {
   CellSearch& search = route.searcher.cell;
   AbstractWalk& walk = route.walk;

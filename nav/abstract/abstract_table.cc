@@ -62,7 +62,10 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
   const std::optional<AbstractRouter::Hierarchy>& hierarchy = *found;
   if (!hierarchy) return table;
   table->hierarchy_ = *hierarchy;
-  if (reaches && hierarchy->priced != nullptr) table->reverse_ = router.ReverseArcsOf(c);
+  if (reaches && hierarchy->priced != nullptr) {
+    table->reverse_ = router.ReverseArcsOf(c);
+    table->giant_ = router.GiantPartOf(c, hierarchy->profile);
+  }
   if (hierarchy->yard_sums == nullptr) {
     table->band_yard_sums_ = std::make_unique<LeasePool<CchSlotSum>>();
     table->hierarchy_.yard_sums = table->band_yard_sums_.get();
@@ -111,12 +114,20 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
     }
     ZoneReach reach;
     if (border.ok() && *border != nullptr) {
-      // Only nodes of the place's region can be reached: the reach stops once it has them.
+      // Only nodes of the place's region can be reached, and from the giant part only those it
+      // reaches (backward: that reach it): the reach stops once it has them.
       const ContinentGraph& graph = *hierarchy_.graph;
       const RegionId region = continent_.region[s];
+      bool in_part = giant_ != nullptr;
+      for (const ReachStart& start : starts) in_part = in_part && giant_->in_part[start.node];
+      const std::vector<bool>* reached =
+          in_part ? (backward ? &giant_->backward : &giant_->forward) : nullptr;
       std::vector<std::uint32_t> nodes;
       for (const std::uint32_t v : backward ? (*border)->tails : (*border)->heads) {
-        if (continent_.region[graph.node_surface[v]] == region) nodes.push_back(v);
+        if (continent_.region[graph.node_surface[v]] == region &&
+            (reached == nullptr || (*reached)[v])) {
+          nodes.push_back(v);
+        }
       }
       queries.reach.Run({.graph = *hierarchy_.graph,
                          .prices = *hierarchy_.prices,
@@ -140,6 +151,12 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
 }
 
 double AbstractTable::Side::YardsAt(std::uint32_t node) const {
+  if (reached) {  // one endpoint a node, by node
+    const auto it =
+        std::lower_bound(endpoints.begin(), endpoints.end(), node,
+                         [](const CchEndpoint& e, std::uint32_t n) { return e.node < n; });
+    return it != endpoints.end() && it->node == node ? yards[it - endpoints.begin()] : 0.0;
+  }
   const std::uint32_t i = EntryAt(endpoints, node);
   return i != endpoints.size() ? yards[i] : 0.0;
 }

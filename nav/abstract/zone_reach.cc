@@ -21,6 +21,76 @@ ReverseArcs ReverseArcs::Of(const ContinentGraph& graph) {
   return reverse;
 }
 
+namespace {
+
+// Marks in *seen every node reached from `seed` over arcs `prices` can take (backward: the nodes
+// reaching it); returns how many.
+std::uint32_t Flood(const ContinentGraph& graph, const ArcPrices& prices,
+                    const ReverseArcs* reverse, std::uint32_t seed, std::vector<bool>* seen) {
+  const std::uint32_t n = graph.node_count();
+  seen->assign(n, false);
+  std::vector<std::uint32_t> stack{seed};
+  (*seen)[seed] = true;
+  std::uint32_t count = 1;
+  auto visit = [&](std::uint32_t arc, std::uint32_t other) {
+    if (prices.seconds[arc] < kInfCost && !(*seen)[other]) {
+      (*seen)[other] = true;
+      ++count;
+      stack.push_back(other);
+    }
+  };
+  while (!stack.empty()) {
+    const std::uint32_t v = stack.back();
+    stack.pop_back();
+    if (reverse == nullptr) {
+      for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a)
+        visit(a, graph.arc_head[a]);
+    } else {
+      for (std::uint32_t i = reverse->first_in[v]; i < reverse->first_in[v + 1]; ++i) {
+        const std::uint32_t a = reverse->in_arc[i];
+        visit(a, static_cast<std::uint32_t>(
+                     std::upper_bound(graph.first_arc.begin(), graph.first_arc.end(), a) -
+                     graph.first_arc.begin() - 1));
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+GiantPart GiantPart::Of(const Continent& c, const ContinentGraph& graph, const ArcPrices& prices,
+                        const ReverseArcs& reverse) {
+  const std::uint32_t n = graph.node_count();
+  GiantPart part;
+  part.in_part.assign(n, false);
+  if (c.region_count() == 0 || n == 0) return part;
+  RegionId largest = 0;
+  for (RegionId r = 1; r < c.region_count(); ++r)
+    if (c.region_size[r] > c.region_size[largest]) largest = r;
+  std::uint32_t region_nodes = 0;
+  for (std::uint32_t v = 0; v < n; ++v) region_nodes += c.region[graph.node_surface[v]] == largest;
+  constexpr int kSeedsTried = 8;
+  int tried = 0;
+  for (std::uint32_t v = 0; v < n && tried < kSeedsTried; v += 1 + n / 64) {
+    if (c.region[graph.node_surface[v]] != largest) continue;
+    ++tried;
+    Flood(graph, prices, nullptr, v, &part.forward);
+    Flood(graph, prices, &reverse, v, &part.backward);
+    std::uint32_t size = 0;
+    for (std::uint32_t u = 0; u < n; ++u) {
+      part.in_part[u] = part.forward[u] && part.backward[u];
+      size += part.in_part[u];
+    }
+    if (2 * size >= region_nodes) break;
+  }
+  if (part.forward.empty()) {
+    part.forward.assign(n, false);
+    part.backward.assign(n, false);
+  }
+  return part;
+}
+
 bool ZoneReach::Touched(std::uint16_t zone) const {
   return std::binary_search(touched.begin(), touched.end(), zone);
 }

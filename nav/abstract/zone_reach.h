@@ -40,6 +40,20 @@ struct ReverseArcs {
   std::uint64_t MemoryBytes() const { return 4 * (first_in.size() + in_arc.size()); }
 };
 
+// The nodes of a graph's giant strongly connected part under one profile's prices (every arc it
+// can take), the nodes it reaches, and those that reach it. A reach from a place whose leg's
+// entrances all stand in the part meets exactly the nodes the part reaches (backward: those
+// reaching it), so it need not wait for a border node outside them: without this, a zone with a
+// head no way reaches made its reaches settle the whole region.
+struct GiantPart {
+  std::vector<bool> in_part, forward, backward;  // by node
+  // Seeds the part at a node of continent `c`'s largest region (a few tried, until the part
+  // holds half of the region's nodes).
+  static GiantPart Of(const Continent& c, const ContinentGraph& graph, const ArcPrices& prices,
+                      const ReverseArcs& reverse);
+  std::uint64_t MemoryBytes() const { return 3 * (in_part.size() / 8 + 1); }
+};
+
 // What a reach found: its endpoints for the band's CCH metric, and what decides whether they
 // answer a pair exactly.
 struct ZoneReach {
