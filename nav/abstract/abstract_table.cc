@@ -42,10 +42,6 @@ std::uint32_t EntryAt(const std::vector<CchEndpoint>& endpoints, std::uint32_t n
   return best;
 }
 
-bool Has(const std::vector<std::uint16_t>& zones, std::uint16_t zone) {
-  return std::binary_search(zones.begin(), zones.end(), zone);
-}
-
 // Settled nodes past which a reach stops (its cells then known only up to where it stopped).
 constexpr std::uint64_t kReachMaxSettled = 1 << 20;
 
@@ -166,17 +162,6 @@ std::uint64_t AbstractTable::Side::MemoryBytes() const {
          2 * (touched.size() + leg_zones.size());
 }
 
-bool AbstractTable::Exact(const Side& from, const Side& to, double seconds) {
-  if (!from.reached && !to.reached) return true;
-  if (!(seconds <= from.radius) || !(seconds <= to.radius)) return false;
-  if (from.zone == to.zone) return true;  // one zone exempt, as each reach has it
-  // An end's leg priced with the other end's zone exempt, which its reach did not exempt.
-  if (to.reached && Has(from.leg_zones, to.zone)) return false;
-  if (from.reached && Has(to.leg_zones, from.zone)) return false;
-  // A way through the other end's zone first may be cheaper than a reach found.
-  return !(from.reached && to.reached && Has(from.touched, to.zone) && Has(to.touched, from.zone));
-}
-
 absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
                                        const SearchStop* stop) {
   targets_.resize(targets.size());
@@ -246,7 +231,7 @@ const CchMeeting* AbstractTable::Row::MeetingOf(const Continent& c, const Metric
   if (found == t.target_of_.end()) return nullptr;  // a priced zone's target has none
   *target = found->second;
   const CchMeeting& m = meetings_[found->second];
-  if (!Exact(from_side_, t.targets_[found->second], m.cost)) return nullptr;
+  if (!SidesMeetExactly(from_side_, t.targets_[found->second], m.cost)) return nullptr;
   return &m;
 }
 

@@ -73,16 +73,11 @@ class AbstractTable {
       : router_(router), continent_(c), band_(band) {}
   // One place's side: its leg, the CCH endpoints its side was swept from (the leg's entrances,
   // or its reach's endpoints) and their yards, and what decides the cells a reach knows.
-  struct Side {
+  struct Side : PlaceSide {
     std::shared_ptr<const Leg> leg;
     std::vector<CchEndpoint> endpoints;
     std::vector<float> yards;  // by endpoint
     CchSide side;
-    std::uint16_t zone = 0;
-    bool reached = false;  // its zone priced: swept from its reach
-    double radius = kInfCost;
-    std::vector<std::uint16_t> touched;    // its reach's (ZoneReach::touched)
-    std::vector<std::uint16_t> leg_zones;  // the zones in its leg's mix, sorted
     // The yards of the way to (or from) the endpoint at `node` the CCH took.
     double YardsAt(std::uint32_t node) const;
     std::uint64_t MemoryBytes() const;
@@ -95,9 +90,6 @@ class AbstractTable {
               Side* side) const;
   // Whether the table's band prices surface `s`'s zone.
   bool PricesZoneOf(SurfaceId s) const;
-  // Whether a walk from `from` to `to` is answered exactly by the many-to-many, its seconds
-  // `seconds` (kInfCost: none found).
-  static bool Exact(const Side& from, const Side& to, double seconds);
 
   const AbstractRouter& router_;
   const Continent& continent_;
@@ -129,7 +121,7 @@ class AbstractTable::Row final : public KnownWalks {
   Row(const AbstractTable* table, SurfaceId from, LeasePool<CchSlotSum>::Lease sum)
       : table_(table), from_(from), sum_(std::move(sum)) {}
   // The meeting of the walk from `from` to `to` priced by `band` with its target's index, or
-  // null when the row does not know it (or not exactly: AbstractTable::Exact).
+  // null when the row does not know it (or not exactly: SidesMeetExactly).
   const CchMeeting* MeetingOf(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
                               std::uint32_t* target) const;
   const AbstractTable* table_;

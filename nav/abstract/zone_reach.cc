@@ -91,6 +91,18 @@ GiantPart GiantPart::Of(const Continent& c, const ContinentGraph& graph, const A
   return part;
 }
 
+bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds) {
+  auto has = [](const std::vector<std::uint16_t>& zones, std::uint16_t zone) {
+    return std::binary_search(zones.begin(), zones.end(), zone);
+  };
+  if (!from.reached && !to.reached) return true;
+  if (!(seconds <= from.radius) || !(seconds <= to.radius)) return false;
+  if (from.zone == to.zone) return true;  // one zone exempt, as each reach has it
+  if (to.reached && has(from.leg_zones, to.zone)) return false;
+  if (from.reached && has(to.leg_zones, from.zone)) return false;
+  return !(from.reached && to.reached && has(from.touched, to.zone) && has(to.touched, from.zone));
+}
+
 bool ZoneReach::Touched(std::uint16_t zone) const {
   return std::binary_search(touched.begin(), touched.end(), zone);
 }

@@ -75,6 +75,23 @@ struct ZoneReach {
   }
 };
 
+// What decides whether a pair's sides meet at the walk's seconds: each place's zone, whether its
+// side came from a reach (its zone priced), that reach's radius and touched zones, and the zones
+// in its leg's mix (which a walk prices with both ends' zones exempt, a reach with its own).
+struct PlaceSide {
+  std::uint16_t zone = 0;
+  bool reached = false;
+  double radius = kInfCost;
+  std::vector<std::uint16_t> touched;
+  std::vector<std::uint16_t> leg_zones;  // sorted
+};
+
+// Whether `seconds`, the many-to-many's meeting of the sides of `from` (forward) and `to`
+// (backward), is the walk's seconds: both places unpriced; or in one zone; or the seconds within
+// both reaches' radii, neither leg's mix holding the other's priced zone, and not both reaches
+// having touched each other's zone (a way through the other's zone first may be cheaper).
+bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds);
+
 // A place's leg entrance, as a reach starts from it.
 struct ReachStart {
   std::uint32_t node = 0;

@@ -2,9 +2,12 @@
 // plain Dijkstra finds, for every band, with zones of every level on the arcs and the ends'
 // zones exempt; wanted at most some seconds, it stops short exactly when the way costs more.
 // Guided by the zone bound (band-0 and band-metric distances cut at the ends' zones) it finds the
-// same, and the bound never exceeds what a node's way to the goal costs.
+// same, and the bound never exceeds what a node's way to the goal costs. Two places' reaches
+// across their zones, met over the band's metric, never cost less than the walk, and cost what it
+// costs wherever SidesMeetExactly says so.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -12,6 +15,7 @@
 #include "nav/abstract/band_metrics.h"
 #include "nav/abstract/danger_dijkstra.h"
 #include "nav/abstract/zone_bound.h"
+#include "nav/abstract/zone_reach.h"
 #include "nav/cch/cch.h"
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_order.h"
@@ -252,6 +256,98 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
     EXPECT_GT(found, 0) << nodes << " nodes";
     EXPECT_GT(nodes_checked, 0);
   }
+}
+
+// One end's side for the test below: its reach across `zone` (when the band prices it) from or
+// into `node`, else the node itself.
+PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const ReverseArcs* reverse,
+                  const ZoneBorder& border, std::uint16_t zone, std::uint32_t node,
+                  ZoneReachSearch& search, std::vector<PricedNode>* endpoints) {
+  PlaceSide side;
+  side.zone = zone;
+  endpoints->clear();
+  if (band.ZoneMultiplier(zone) == 1.0) {
+    endpoints->push_back({node, 0.0});
+    return side;
+  }
+  side.reached = true;
+  ZoneReach reach;
+  const std::vector<ReachStart> starts = {{node, 0.0, 0.0f}};
+  search.Run({.graph = g,
+              .prices = g.prices[0],
+              .band = band,
+              .zone = zone,
+              .reverse = reverse,
+              .border = reverse == nullptr ? border.heads : border.tails,
+              .starts = starts},
+             &reach);
+  for (const CchEndpoint& e : reach.endpoints) endpoints->push_back({e.node, e.cost});
+  side.radius = reach.radius;
+  side.touched = reach.touched;
+  return side;
+}
+
+TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySayTheyDo) {
+  const World world = ZonesOnly();
+  std::mt19937_64 rng(47);
+  std::uniform_int_distribution<std::uint16_t> zone(0, 6);
+  int exact = 0, refused = 0;
+  for (const auto& [nodes, arcs] : kGraphSizes) {
+    const ContinentGraph g = RandomGraph(nodes, arcs, rng);
+    const ArcPrices& prices = g.prices[0];
+    const ReverseArcs reverse = ReverseArcs::Of(g);
+    const ZoneArcs zone_arcs(prices);
+    std::vector<ZoneBorder> borders;
+    for (std::uint16_t z = 0; z <= 6; ++z)
+      borders.push_back(ZoneBorderOf(g, prices, zone_arcs.Of(z), z));
+    std::uniform_int_distribution<std::uint32_t> node(0, nodes - 1);
+    DangerDijkstra walk, middle;
+    ZoneReachSearch forward, backward;
+    std::vector<PricedNode> sources, targets;
+    for (const std::uint32_t band : kDangerBands) {
+      const Metric metric_band(world, *FindProfile("neutral"), band);
+      if (!metric_band.prices_danger()) continue;
+      for (int q = 0; q < 60; ++q) {
+        const std::uint32_t s = node(rng), t = node(rng);
+        const std::uint16_t a = zone(rng), b = zone(rng);
+        const std::vector<PricedNode> from = {{s, 0.0}}, to = {{t, 0.0}};
+        const DangerDijkstraResult want = walk.Run({.graph = g,
+                                                    .prices = prices,
+                                                    .band = metric_band,
+                                                    .exempt_a = a,
+                                                    .exempt_b = b,
+                                                    .sources = from,
+                                                    .targets = to});
+        const PlaceSide from_side =
+            ReachOf(g, metric_band, nullptr, borders[a], a, s, forward, &sources);
+        const PlaceSide to_side =
+            ReachOf(g, metric_band, &reverse, borders[b], b, t, backward, &targets);
+        // The middle over the band's metric (every zone priced: zone 0 exempt is none).
+        const DangerDijkstraResult met = middle.Run({.graph = g,
+                                                     .prices = prices,
+                                                     .band = metric_band,
+                                                     .sources = sources,
+                                                     .targets = targets});
+        const double seconds = met.found ? met.seconds : kInfCost;
+        const double walk_seconds = want.found ? want.seconds : kInfCost;
+        EXPECT_GE(seconds, walk_seconds * (1.0 - 1e-9) - 1e-9)
+            << nodes << " nodes, band " << band << ", query " << q;
+        if (!SidesMeetExactly(from_side, to_side, seconds)) {
+          ++refused;
+          continue;
+        }
+        ++exact;
+        ASSERT_EQ(met.found, want.found) << nodes << " nodes, band " << band << ", query " << q;
+        if (want.found) {
+          EXPECT_NEAR(seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
+              << nodes << " nodes, band " << band << ", query " << q << ", zones " << a << " " << b;
+        }
+      }
+    }
+  }
+  EXPECT_GT(exact, refused);
+  EXPECT_GT(refused, 0);
+  std::printf("%d pairs met exactly, %d refused\n", exact, refused);
 }
 
 }  // namespace
