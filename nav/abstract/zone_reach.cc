@@ -1,7 +1,6 @@
 #include "nav/abstract/zone_reach.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace walk::nav {
 
@@ -12,10 +11,13 @@ ReverseArcs ReverseArcs::Of(const ContinentGraph& graph) {
   for (const std::uint32_t head : graph.arc_head) ++reverse.first_in[head + 1];
   for (std::uint32_t v = 0; v < n; ++v) reverse.first_in[v + 1] += reverse.first_in[v];
   reverse.in_arc.resize(graph.arc_count());
+  reverse.in_tail.resize(graph.arc_count());
   std::vector<std::uint32_t> next(reverse.first_in.begin(), reverse.first_in.end() - 1);
   for (std::uint32_t tail = 0; tail < n; ++tail) {
     for (std::uint32_t a = graph.first_arc[tail]; a < graph.first_arc[tail + 1]; ++a) {
-      reverse.in_arc[next[graph.arc_head[a]]++] = a;
+      const std::uint32_t slot = next[graph.arc_head[a]]++;
+      reverse.in_arc[slot] = a;
+      reverse.in_tail[slot] = tail;
     }
   }
   return reverse;
@@ -46,12 +48,8 @@ std::uint32_t Flood(const ContinentGraph& graph, const ArcPrices& prices,
       for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a)
         visit(a, graph.arc_head[a]);
     } else {
-      for (std::uint32_t i = reverse->first_in[v]; i < reverse->first_in[v + 1]; ++i) {
-        const std::uint32_t a = reverse->in_arc[i];
-        visit(a, static_cast<std::uint32_t>(
-                     std::upper_bound(graph.first_arc.begin(), graph.first_arc.end(), a) -
-                     graph.first_arc.begin() - 1));
-      }
+      for (std::uint32_t i = reverse->first_in[v]; i < reverse->first_in[v + 1]; ++i)
+        visit(reverse->in_arc[i], reverse->in_tail[i]);
     }
   }
   return count;
@@ -111,23 +109,37 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   const ContinentGraph& graph = request.graph;
   const ArcPrices& prices = request.prices;
   const std::uint32_t n = graph.node_count();
+  if (stamp_.size() < n) {
+    stamp_.assign(n, 0);
+    settled_.resize(n);
+    g_.resize(n);
+    yards_.resize(n);
+    generation_ = 0;
+  }
   if (zone_seen_.empty()) zone_seen_.assign(65536, 0);
-  state_.clear();
-  heap_.clear();
+  if (++generation_ == 0) {
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    generation_ = 1;
+  }
+  heap_.Reset(n);
   out->endpoints.clear();
   out->yards.clear();
   out->touched.clear();
   out->radius = kInfCost;
   settled_count_ = 0;
   settled_border_.clear();
-  const auto later = std::greater<std::pair<double, std::uint32_t>>();
   auto reach = [&](std::uint32_t v, double g, float yards) {
-    State& state = state_[v];
-    if (state.settled || !(g < state.g)) return;
-    state.g = g;
-    state.yards = yards;
-    heap_.push_back({g, v});
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    if (stamp_[v] != generation_) {
+      stamp_[v] = generation_;
+      settled_[v] = 0;
+      g_[v] = g;
+      yards_[v] = yards;
+      heap_.Push(v, g);
+    } else if (!settled_[v] && g < g_[v]) {
+      g_[v] = g;
+      yards_[v] = yards;
+      heap_.Decrease(v, g);
+    }
   };
   for (const ReachStart& s : request.starts) {
     if (s.seconds < kInfCost) reach(s.node, s.seconds, s.yards);
@@ -143,27 +155,17 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
         out->touched.push_back(share.zone);
       }
     }
-    const State& from = state_[v];
-    reach(other, from.g + prices.DangerSecondsOf(arc, request.band, request.zone, 0),
-          from.yards + prices.yards[arc]);
-  };
-  // An arc's tail: the node whose arc range holds it.
-  auto tail_of = [&](std::uint32_t arc) {
-    return static_cast<std::uint32_t>(
-        std::upper_bound(graph.first_arc.begin(), graph.first_arc.begin() + n + 1, arc) -
-        graph.first_arc.begin() - 1);
+    reach(other, g_[v] + prices.DangerSecondsOf(arc, request.band, request.zone, 0),
+          yards_[v] + prices.yards[arc]);
   };
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const auto [key, v] = heap_.back();
-    heap_.pop_back();
-    State& state = state_[v];
-    if (state.settled || key > state.g) continue;  // stale
+    double key;
+    const std::uint32_t v = heap_.PopMin(&key);
     if (settled_count_ >= request.max_settled) {
       out->radius = key;  // every node not settled costs at least this
       break;
     }
-    state.settled = true;
+    settled_[v] = 1;
     ++settled_count_;
     if (std::binary_search(border.begin(), border.end(), v)) {
       settled_border_.push_back(v);
@@ -175,7 +177,7 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     } else {
       const ReverseArcs& r = *request.reverse;
       for (std::uint32_t i = r.first_in[v]; i < r.first_in[v + 1]; ++i)
-        relax(v, r.in_arc[i], tail_of(r.in_arc[i]));
+        relax(v, r.in_arc[i], r.in_tail[i]);
     }
   }
   // The settled border nodes and the starts (settled or not, at their least seconds so far).
@@ -186,9 +188,8 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   settled_border_.erase(std::unique(settled_border_.begin(), settled_border_.end()),
                         settled_border_.end());
   for (const std::uint32_t v : settled_border_) {
-    const State& state = state_[v];
-    out->endpoints.push_back({v, state.g});
-    out->yards.push_back(state.yards);
+    out->endpoints.push_back({v, g_[v]});
+    out->yards.push_back(yards_[v]);
   }
   for (const std::uint16_t zone : out->touched) zone_seen_[zone] = 0;
   std::sort(out->touched.begin(), out->touched.end());

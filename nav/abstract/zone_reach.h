@@ -22,13 +22,12 @@
 
 #include <cstdint>
 #include <span>
-#include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "nav/abstract/abstract_graph.h"
 #include "nav/cch/cch_request.h"
 #include "nav/cost/metric.h"
+#include "nav/search/indexed_heap.h"
 
 namespace walk::nav {
 
@@ -36,8 +35,11 @@ namespace walk::nav {
 struct ReverseArcs {
   std::vector<std::uint32_t> first_in;  // node_count + 1
   std::vector<std::uint32_t> in_arc;    // arc indices, by head
+  std::vector<std::uint32_t> in_tail;   // their tails
   static ReverseArcs Of(const ContinentGraph& graph);
-  std::uint64_t MemoryBytes() const { return 4 * (first_in.size() + in_arc.size()); }
+  std::uint64_t MemoryBytes() const {
+    return 4 * (first_in.size() + in_arc.size() + in_tail.size());
+  }
 };
 
 // The nodes of a graph's giant strongly connected part under one profile's prices (every arc it
@@ -99,8 +101,7 @@ struct ReachStart {
   float yards = 0.0f;
 };
 
-// One per thread. Its state is kept by node in a hash map, not in arrays the graph's size: a
-// reach settles a zone and its surroundings, a few percent of the graph.
+// One per thread; its buffers are sized to the graph at its first Run.
 class ZoneReachSearch {
  public:
   struct Request {
@@ -120,14 +121,12 @@ class ZoneReachSearch {
   std::uint64_t settled() const { return settled_count_; }
 
  private:
-  struct State {
-    double g = kInfCost;
-    float yards = 0.0f;
-    bool settled = false;
-  };
-  absl::flat_hash_map<std::uint32_t, State> state_;
-  // Lazily deleted: an entry whose key is above its node's g is stale.
-  std::vector<std::pair<double, std::uint32_t>> heap_;
+  std::uint32_t generation_ = 0;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint8_t> settled_;
+  std::vector<double> g_;
+  std::vector<float> yards_;
+  IndexedMinHeap heap_;
   std::vector<std::uint8_t> zone_seen_;  // by zone, 0 or 1 for this run
   std::vector<std::uint32_t> settled_border_;
   std::uint64_t settled_count_ = 0;
