@@ -157,6 +157,11 @@ class AbstractRouter {
   const AbstractGraph& graph() const { return graph_; }
   RouterTimings timings() const;
   LegCache& leg_cache() const { return legs_; }
+  // Tables' reaches across priced zones (nav/abstract/zone_reach.h), by place and band (keyed by
+  // the continent's id), within kReachCacheBytes: a table asked again, or sharing places with
+  // another, reaches once.
+  static constexpr std::uint64_t kReachCacheBytes = std::uint64_t{64} << 20;
+  PlaceCache<ZoneReach>& reach_cache() const { return reaches_; }
   // The danger bands' CCH metrics, customized on demand (SetCapacity may turn them on or off).
   BandMetricCache& band_metrics() const { return band_metrics_; }
   // Walks of one (band, pair of priced zones) after which their patch is made: that walk makes
@@ -370,6 +375,7 @@ class AbstractRouter {
   mutable std::atomic<std::uint64_t> metric_bytes_{0};
   mutable std::atomic<std::uint64_t> profile_metrics_{0};
   mutable LegCache legs_;
+  mutable PlaceCache<ZoneReach> reaches_{kReachCacheBytes};
   mutable BandMetricCache band_metrics_;
   mutable std::atomic<std::uint32_t> exempt_patch_after_{kExemptPatchAfterWalks};
   mutable std::atomic<std::uint64_t> zone_bound_after_{kZoneBoundAfterSettled};

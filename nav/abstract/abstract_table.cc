@@ -101,49 +101,65 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
   if (!side->reached) {
     EndpointsOf(leg, hierarchy_.priced, &side->endpoints, &side->yards);
   } else {
-    const absl::StatusOr<std::shared_ptr<const ZoneBorder>> border =
-        router_.ZoneBorderOf(continent_, hierarchy_.profile, side->zone);
-    std::vector<ReachStart> starts;
-    for (const Leg::Entry& e : leg.entries) {
-      starts.push_back(
-          {e.node, DangerSeconds(e.seconds, leg.MixOf(e), band_, side->zone, 0), e.yards});
+    const PlaceKey key{.continent_index = static_cast<std::uint32_t>(continent_.id),
+                       .surface = s,
+                       .profile_index = static_cast<std::uint16_t>(hierarchy_.profile),
+                       .backward = backward,
+                       .band = band_.band()};
+    std::shared_ptr<const ZoneReach> cached = router_.reach_cache().Find(key);
+    if (cached == nullptr) {
+      cached = ReachOf(s, backward, leg, side->zone, queries);
+      if (cached->radius >= 0.0) router_.reach_cache().Insert(key, cached);
     }
-    ZoneReach reach;
-    if (border.ok() && *border != nullptr) {
-      // Only nodes of the place's region can be reached, and from the giant part only those it
-      // reaches (backward: that reach it): the reach stops once it has them.
-      const ContinentGraph& graph = *hierarchy_.graph;
-      const RegionId region = continent_.region[s];
-      bool in_part = giant_ != nullptr;
-      for (const ReachStart& start : starts) in_part = in_part && giant_->in_part[start.node];
-      const std::vector<bool>* reached =
-          in_part ? (backward ? &giant_->backward : &giant_->forward) : nullptr;
-      std::vector<std::uint32_t> nodes;
-      for (const std::uint32_t v : backward ? (*border)->tails : (*border)->heads) {
-        if (continent_.region[graph.node_surface[v]] == region &&
-            (reached == nullptr || (*reached)[v])) {
-          nodes.push_back(v);
-        }
-      }
-      queries.reach.Run({.graph = *hierarchy_.graph,
-                         .prices = *hierarchy_.prices,
-                         .band = band_,
-                         .zone = side->zone,
-                         .reverse = backward ? reverse_ : nullptr,
-                         .border = nodes,
-                         .starts = starts,
-                         .max_settled = kReachMaxSettled},
-                        &reach);
-    } else {
-      reach.radius = -1.0;  // knows nothing
-    }
-    side->endpoints = std::move(reach.endpoints);
-    side->yards = std::move(reach.yards);
+    const ZoneReach& reach = *cached;
+    side->endpoints = reach.endpoints;
+    side->yards = reach.yards;
     side->radius = reach.radius;
-    side->touched = std::move(reach.touched);
+    side->touched = reach.touched;
   }
   queries.sides.Run(queries.split, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward,
                     side->endpoints, &side->side);
+}
+
+std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backward, const Leg& leg,
+                                                        std::uint16_t zone,
+                                                        CchQueries& queries) const {
+  const absl::StatusOr<std::shared_ptr<const ZoneBorder>> border =
+      router_.ZoneBorderOf(continent_, hierarchy_.profile, zone);
+  std::vector<ReachStart> starts;
+  for (const Leg::Entry& e : leg.entries) {
+    starts.push_back({e.node, DangerSeconds(e.seconds, leg.MixOf(e), band_, zone, 0), e.yards});
+  }
+  auto reach = std::make_shared<ZoneReach>();
+  if (border.ok() && *border != nullptr) {
+    // Only nodes of the place's region can be reached, and from the giant part only those it
+    // reaches (backward: that reach it): the reach stops once it has them.
+    const ContinentGraph& graph = *hierarchy_.graph;
+    const RegionId region = continent_.region[s];
+    bool in_part = giant_ != nullptr;
+    for (const ReachStart& start : starts) in_part = in_part && giant_->in_part[start.node];
+    const std::vector<bool>* reached =
+        in_part ? (backward ? &giant_->backward : &giant_->forward) : nullptr;
+    std::vector<std::uint32_t> nodes;
+    for (const std::uint32_t v : backward ? (*border)->tails : (*border)->heads) {
+      if (continent_.region[graph.node_surface[v]] == region &&
+          (reached == nullptr || (*reached)[v])) {
+        nodes.push_back(v);
+      }
+    }
+    queries.reach.Run({.graph = *hierarchy_.graph,
+                       .prices = *hierarchy_.prices,
+                       .band = band_,
+                       .zone = zone,
+                       .reverse = backward ? reverse_ : nullptr,
+                       .border = nodes,
+                       .starts = starts,
+                       .max_settled = kReachMaxSettled},
+                      reach.get());
+  } else {
+    reach->radius = -1.0;  // knows nothing
+  }
+  return reach;
 }
 
 double AbstractTable::Side::YardsAt(std::uint32_t node) const {

@@ -88,6 +88,10 @@ class AbstractTable {
   // One target's (or source's) side.
   void SideOf(SurfaceId s, bool backward, CellSearch& search, CchQueries& queries,
               Side* side) const;
+  // Place `s`'s reach across its zone `zone` (forward from its start leg `leg`, or backward
+  // into its goal leg), searched with `queries`; radius < 0 where the zone's border is not known.
+  std::shared_ptr<const ZoneReach> ReachOf(SurfaceId s, bool backward, const Leg& leg,
+                                           std::uint16_t zone, CchQueries& queries) const;
   // Whether the table's band prices surface `s`'s zone.
   bool PricesZoneOf(SurfaceId s) const;
 

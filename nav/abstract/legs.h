@@ -3,21 +3,18 @@
 // cell backward, toward the place.
 // Each reached node keeps its band-0 seconds, yards and zone mix, so one leg serves every band.
 //
-// Legs are cached per (continent, surface, profile, direction) in a bounded, sharded LRU cache:
-// a place with many walks is searched once. Thread-safe.
+// Legs are cached per (continent, surface, profile, direction) in a bounded, sharded LRU cache
+// (nav/abstract/place_cache.h): a place with many walks is searched once.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "nav/abstract/abstract_graph.h"
 #include "nav/abstract/cell_search.h"
+#include "nav/abstract/place_cache.h"
 #include "nav/cost/metric.h"
 
 namespace walk::nav {
@@ -54,54 +51,7 @@ struct LegRequest {
 // Computes the leg `request` asks for, searching the place's cell with `search`.
 Leg ComputeLeg(const LegRequest& request, CellSearch& search);
 
-class LegCache {
- public:
-  explicit LegCache(std::uint64_t capacity_bytes) : shard_capacity_(capacity_bytes / kShards) {}
-
-  struct Key {
-    std::uint32_t continent_index = 0;
-    SurfaceId surface = 0;
-    std::uint16_t profile_index = 0;
-    bool backward = false;
-    bool operator==(const Key&) const = default;
-  };
-  // The cached leg, or nullptr.
-  std::shared_ptr<const Leg> Find(const Key& key);
-  // Whether a leg is cached, without counting a hit or a miss or refreshing it.
-  bool Contains(const Key& key) const;
-  void Insert(const Key& key, std::shared_ptr<const Leg> leg);
-  // Drops every leg (legs in use stay alive where held): benchmarks walk the same pairs cold.
-  void Clear();
-
-  std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
-  std::uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
-  std::uint64_t bytes() const;
-
- private:
-  static constexpr std::size_t kShards = 16;
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      std::uint64_t h = (std::uint64_t{k.surface} << 32) ^
-                        (std::uint64_t{k.continent_index} << 17) ^
-                        (std::uint64_t{k.profile_index} << 1) ^ (k.backward ? 1 : 0);
-      h ^= h >> 33;
-      h *= 0xff51afd7ed558ccdULL;
-      h ^= h >> 33;
-      return static_cast<std::size_t>(h);
-    }
-  };
-  struct Shard {
-    mutable std::mutex mu;
-    std::list<std::pair<Key, std::shared_ptr<const Leg>>> lru;  // most recent first
-    std::unordered_map<Key, decltype(lru)::iterator, KeyHash> index;
-    std::uint64_t bytes = 0;
-  };
-  Shard& ShardOf(const Key& key) { return shards_[KeyHash()(key) % kShards]; }
-
-  std::uint64_t shard_capacity_;
-  Shard shards_[kShards];
-  std::atomic<std::uint64_t> hits_{0};
-  std::atomic<std::uint64_t> misses_{0};
-};
+// Legs by place: a place with many walks is searched once.
+using LegCache = PlaceCache<Leg>;
 
 }  // namespace walk::nav
