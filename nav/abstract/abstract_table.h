@@ -53,8 +53,8 @@ class AbstractTable {
   const Metric& band() const { return band_; }
   // Whether rows know walks (the table was built over a hierarchy).
   bool active() const { return buckets_ != nullptr; }
-  // Whether rows may know walks from or to surface `s`: the table is active, and the band does
-  // not price `s`'s zone or the table reaches across priced zones.
+  // Whether rows may know walks from or to surface `s`: the table was built over a hierarchy,
+  // and the band does not price `s`'s zone or the table reaches across priced zones.
   bool Knows(SurfaceId s) const;
   // How a row gives its walks: their seconds and yards summed over shortcuts (a matrix's
   // cells: zone cells left out, never stored), their seconds alone (yards 0), or whole (their

@@ -101,10 +101,6 @@ bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds
   return !(from.reached && to.reached && has(from.touched, to.zone) && has(to.touched, from.zone));
 }
 
-bool ZoneReach::Touched(std::uint16_t zone) const {
-  return std::binary_search(touched.begin(), touched.end(), zone);
-}
-
 void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   const ContinentGraph& graph = request.graph;
   const ArcPrices& prices = request.prices;

@@ -16,8 +16,8 @@
 // d_AB(s, x) is found with A alone exempt: equal unless a cheaper way to x goes through B
 // first. A reach notes every zone whose arcs leave (forward) or enter (backward) a node it
 // settled: a way through B first is no cheaper than the reach's stop when B is not noted by
-// s's reach (or A not by t's). Every such condition is checked per pair (abstract_table.cc);
-// a pair that fails it is walked alone.
+// s's reach (or A not by t's). Every such condition is checked per pair (SidesMeetExactly); a
+// table walks a pair that fails it alone.
 #pragma once
 
 #include <cstdint>
@@ -70,7 +70,6 @@ struct ZoneReach {
   // The zones of the arcs leaving (forward) or entering (backward) a node it settled, sorted.
   std::vector<std::uint16_t> touched;
 
-  bool Touched(std::uint16_t zone) const;
   std::uint64_t MemoryBytes() const {
     return sizeof(ZoneReach) + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
            touched.size() * 2;
