@@ -743,9 +743,9 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
   *held = BandMetricOf(route.index, route.p, route.profile, band);
   if (*held == nullptr) return nullptr;
   const std::shared_ptr<const ZoneBorder> start =
-      start_priced ? ZoneBorderFor(route, route.exempt_a) : nullptr;
+      start_priced ? ZoneBorderAt(route.index, route.p, route.profile, route.exempt_a) : nullptr;
   const std::shared_ptr<const ZoneBorder> goal =
-      goal_priced ? ZoneBorderFor(route, route.exempt_b) : nullptr;
+      goal_priced ? ZoneBorderAt(route.index, route.p, route.profile, route.exempt_b) : nullptr;
   queries.zone_bound.Reset({.band_zero = *route.profile.metric,
                             .band = (*held)->metric,
                             .start = start.get(),
@@ -753,11 +753,6 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
                             .targets = route.targets,
                             .goal_zero = queries.potential});
   return &queries.zone_bound;
-}
-
-std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderFor(const RouteState& route,
-                                                                std::uint16_t zone) const {
-  return ZoneBorderAt(route.index, route.p, route.profile, zone);
 }
 
 std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderAt(const ContinentIndex& index, int p,

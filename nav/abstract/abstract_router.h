@@ -346,9 +346,8 @@ class AbstractRouter {
                           std::shared_ptr<const BandMetric>* held) const;
   // The key of the band's metric `route` walks in.
   BandMetricCache::Key BandKey(const RouteState& route) const;
-  // Where ways enter and leave `zone`'s arcs, for the walk's profile: made once, kept.
-  std::shared_ptr<const ZoneBorder> ZoneBorderFor(const RouteState& route,
-                                                  std::uint16_t zone) const;
+  // Where ways enter and leave `zone`'s arcs, for profile `p` (whose part is `profile`) of the
+  // continent `index` indexes: made once, kept.
   std::shared_ptr<const ZoneBorder> ZoneBorderAt(const ContinentIndex& index, int p,
                                                  const ProfileMetric& profile,
                                                  std::uint16_t zone) const;

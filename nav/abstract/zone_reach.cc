@@ -26,18 +26,16 @@ ReverseArcs ReverseArcs::Of(const ContinentGraph& graph) {
 namespace {
 
 // Marks in *seen every node reached from `seed` over arcs `prices` can take (backward: the nodes
-// reaching it); returns how many.
-std::uint32_t Flood(const ContinentGraph& graph, const ArcPrices& prices,
-                    const ReverseArcs* reverse, std::uint32_t seed, std::vector<bool>* seen) {
+// reaching it).
+void Flood(const ContinentGraph& graph, const ArcPrices& prices, const ReverseArcs* reverse,
+           std::uint32_t seed, std::vector<bool>* seen) {
   const std::uint32_t n = graph.node_count();
   seen->assign(n, false);
   std::vector<std::uint32_t> stack{seed};
   (*seen)[seed] = true;
-  std::uint32_t count = 1;
   auto visit = [&](std::uint32_t arc, std::uint32_t other) {
     if (prices.seconds[arc] < kInfCost && !(*seen)[other]) {
       (*seen)[other] = true;
-      ++count;
       stack.push_back(other);
     }
   };
@@ -52,7 +50,6 @@ std::uint32_t Flood(const ContinentGraph& graph, const ArcPrices& prices,
         visit(reverse->in_arc[i], reverse->in_tail[i]);
     }
   }
-  return count;
 }
 
 }  // namespace
@@ -122,7 +119,7 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   out->yards.clear();
   out->touched.clear();
   out->radius = kInfCost;
-  settled_count_ = 0;
+  std::uint64_t settled_count = 0;
   settled_border_.clear();
   auto reach = [&](std::uint32_t v, double g, float yards) {
     if (stamp_[v] != generation_) {
@@ -157,12 +154,12 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   while (!heap_.empty()) {
     double key;
     const std::uint32_t v = heap_.PopMin(&key);
-    if (settled_count_ >= request.max_settled) {
+    if (settled_count >= request.max_settled) {
       out->radius = key;  // every node not settled costs at least this
       break;
     }
     settled_[v] = 1;
-    ++settled_count_;
+    ++settled_count;
     if (std::binary_search(border.begin(), border.end(), v)) {
       settled_border_.push_back(v);
       if (settled_border_.size() == border.size()) break;

@@ -117,7 +117,6 @@ class ZoneReachSearch {
     std::uint64_t max_settled = UINT64_MAX;
   };
   void Run(const Request& request, ZoneReach* out);
-  std::uint64_t settled() const { return settled_count_; }
 
  private:
   std::uint32_t generation_ = 0;
@@ -128,7 +127,6 @@ class ZoneReachSearch {
   IndexedMinHeap heap_;
   std::vector<std::uint8_t> zone_seen_;  // by zone, 0 or 1 for this run
   std::vector<std::uint32_t> settled_border_;
-  std::uint64_t settled_count_ = 0;
 };
 
 }  // namespace walk::nav
