@@ -793,21 +793,23 @@ const ReverseArcs* AbstractRouter::ReverseArcsOf(const Continent& c) const {
   return reverse_arcs_[i].get();
 }
 
-const GiantPart* AbstractRouter::GiantPartOf(const Continent& c, int p) const {
+const ReachMaps* AbstractRouter::ReachMapsOf(const Continent& c, int p) const {
   const ContinentIndex* index = IndexOf(c);
   if (index == nullptr || p < 0 || p >= static_cast<int>(graph_.profiles.size())) return nullptr;
   const absl::StatusOr<const ProfileMetric*> profile = ProfileOf(*index, p);
   const ReverseArcs* reverse = ReverseArcsOf(c);
   if (!profile.ok() || reverse == nullptr) return nullptr;
   const std::uint64_t key = (std::uint64_t(index - continents_.data()) << 32) | std::uint64_t(p);
-  std::lock_guard<std::mutex> lock(giant_parts_mu_);
-  std::unique_ptr<const GiantPart>& part = giant_parts_[key];
-  if (part == nullptr) {
-    part = std::make_unique<const GiantPart>(
-        GiantPart::Of(c, *index->graph, *(*profile)->prices, *reverse));
-    metric_bytes_ += part->MemoryBytes();
+  std::lock_guard<std::mutex> lock(reach_maps_mu_);
+  std::unique_ptr<const ReachMaps>& maps = reach_maps_[key];
+  if (maps == nullptr) {
+    const ArcPrices& prices = *(*profile)->prices;
+    maps = std::make_unique<const ReachMaps>(
+        ReachMaps{.giant = GiantPart::Of(c, *index->graph, prices, *reverse),
+                  .zones = NodeZones::Of(*index->graph, prices, *reverse)});
+    metric_bytes_ += maps->MemoryBytes();
   }
-  return part.get();
+  return maps.get();
 }
 
 bool AbstractRouter::WalkInTile(RouteState& route, bool want_steps) const {

@@ -244,9 +244,10 @@ class AbstractRouter {
                                                                  std::uint16_t zone) const;
   // Continent `c`'s arcs by head (made once, kept), or null when it is not prepared.
   const ReverseArcs* ReverseArcsOf(const Continent& c) const;
-  // Continent `c`'s giant strongly connected part for profile index `p` (made once, kept), or
-  // null when the continent or profile is not prepared or its prices cannot be read.
-  const GiantPart* GiantPartOf(const Continent& c, int p) const;
+  // Continent `c`'s giant strongly connected part and node zones for profile index `p` (made
+  // once, kept), or null when the continent or profile is not prepared or its prices cannot be
+  // read.
+  const ReachMaps* ReachMapsOf(const Continent& c, int p) const;
 
  private:
   // The graph and the leg cache, no continent indexed yet (IndexContinent each).
@@ -394,9 +395,9 @@ class AbstractRouter {
   mutable std::mutex reverse_arcs_mu_;
   // By continent index, made on first use (guarded by reverse_arcs_mu_; never dropped).
   mutable std::vector<std::unique_ptr<const ReverseArcs>> reverse_arcs_;
-  mutable std::mutex giant_parts_mu_;
-  // By (continent index, profile), made on first use (guarded by giant_parts_mu_; never dropped).
-  mutable std::unordered_map<std::uint64_t, std::unique_ptr<const GiantPart>> giant_parts_;
+  mutable std::mutex reach_maps_mu_;
+  // By (continent index, profile), made on first use (guarded by reach_maps_mu_; never dropped).
+  mutable std::unordered_map<std::uint64_t, std::unique_ptr<const ReachMaps>> reach_maps_;
   mutable std::unordered_map<BandMetricCache::Key, WantedWalks, BandMetricCache::KeyHash>
       wanted_walks_;  // guarded by wanted_walks_mu_
   // Takes half of a walk beside the asking thread, when idle: one leg of a cold walk, and one

@@ -60,7 +60,8 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
   table->hierarchy_ = *hierarchy;
   if (reaches && hierarchy->priced != nullptr) {
     table->reverse_ = router.ReverseArcsOf(c);
-    table->giant_ = router.GiantPartOf(c, hierarchy->profile);
+    table->maps_ = router.ReachMapsOf(c, hierarchy->profile);
+    if (table->maps_ == nullptr) table->reverse_ = nullptr;  // a reach needs them
   }
   if (hierarchy->yard_sums == nullptr) {
     table->band_yard_sums_ = std::make_unique<LeasePool<CchSlotSum>>();
@@ -136,10 +137,11 @@ std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backwa
     // reaches (backward: that reach it): the reach stops once it has them.
     const ContinentGraph& graph = *hierarchy_.graph;
     const RegionId region = continent_.region[s];
-    bool in_part = giant_ != nullptr;
-    for (const ReachStart& start : starts) in_part = in_part && giant_->in_part[start.node];
+    const GiantPart& giant = maps_->giant;
+    bool in_part = true;
+    for (const ReachStart& start : starts) in_part = in_part && giant.in_part[start.node];
     const std::vector<bool>* reached =
-        in_part ? (backward ? &giant_->backward : &giant_->forward) : nullptr;
+        in_part ? (backward ? &giant.backward : &giant.forward) : nullptr;
     std::vector<std::uint32_t> nodes;
     for (const std::uint32_t v : backward ? (*border)->tails : (*border)->heads) {
       if (continent_.region[graph.node_surface[v]] == region &&
@@ -150,6 +152,7 @@ std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backwa
     queries.reach.Run({.graph = *hierarchy_.graph,
                        .prices = *hierarchy_.prices,
                        .band = band_,
+                       .zones = maps_->zones,
                        .zone = zone,
                        .reverse = backward ? reverse_ : nullptr,
                        .border = nodes,

@@ -101,7 +101,7 @@ class AbstractTable {
   AbstractRouter::Hierarchy hierarchy_;
   // Places in priced zones reach across them (null: their cells are walked alone).
   const ReverseArcs* reverse_ = nullptr;
-  const GiantPart* giant_ = nullptr;  // with reverse_, where it could be made
+  const ReachMaps* maps_ = nullptr;  // with reverse_, where they could be made
   // For a band's metric: the yards along its shortcuts, one a thread.
   std::unique_ptr<LeasePool<CchSlotSum>> band_yard_sums_;
   std::vector<Side> targets_;  // by target

@@ -86,6 +86,37 @@ GiantPart GiantPart::Of(const Continent& c, const ContinentGraph& graph, const A
   return part;
 }
 
+NodeZones NodeZones::Of(const ContinentGraph& graph, const ArcPrices& prices,
+                        const ReverseArcs& reverse) {
+  const std::uint32_t n = graph.node_count();
+  NodeZones zones;
+  // One node's zones from its arcs (those `prices` can take), each once, ascending.
+  auto fill = [&](std::vector<std::uint32_t>* first, std::vector<std::uint16_t>* list,
+                  auto&& arcs_of) {
+    first->assign(n + 1, 0);
+    std::vector<std::uint16_t> node;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      node.clear();
+      arcs_of(v, [&](std::uint32_t arc) {
+        if (!(prices.seconds[arc] < kInfCost)) return;
+        for (const ZoneShare& share : prices.MixOf(arc)) node.push_back(share.zone);
+      });
+      std::sort(node.begin(), node.end());
+      node.erase(std::unique(node.begin(), node.end()), node.end());
+      list->insert(list->end(), node.begin(), node.end());
+      (*first)[v + 1] = static_cast<std::uint32_t>(list->size());
+    }
+  };
+  fill(&zones.first_out, &zones.out, [&](std::uint32_t v, auto&& visit) {
+    for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a) visit(a);
+  });
+  fill(&zones.first_in, &zones.in, [&](std::uint32_t v, auto&& visit) {
+    for (std::uint32_t i = reverse.first_in[v]; i < reverse.first_in[v + 1]; ++i)
+      visit(reverse.in_arc[i]);
+  });
+  return zones;
+}
+
 bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds) {
   auto has = [](const std::vector<std::uint16_t>& zones, std::uint16_t zone) {
     return std::binary_search(zones.begin(), zones.end(), zone);
@@ -138,18 +169,28 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     if (s.seconds < kInfCost) reach(s.node, s.seconds, s.yards);
   }
   const std::span<const std::uint32_t> border = request.border;
-  // Prices an arc taken from settled node v to `other` and notes its zones.
-  auto relax = [&](std::uint32_t v, std::uint32_t arc, std::uint32_t other) {
+  const bool backward = request.reverse != nullptr;
+  // Notes settled node v's zones; whether its arcs cost their band-0 seconds (every zone of
+  // their mixes exempt or unpriced, so DangerSecondsOf adds nothing and its mix need not be read).
+  auto note = [&](std::uint32_t v) {
+    bool plain = true;
+    for (const std::uint16_t zone :
+         backward ? request.zones.Entering(v) : request.zones.Leaving(v)) {
+      if (!zone_seen_[zone]) {
+        zone_seen_[zone] = 1;
+        out->touched.push_back(zone);
+      }
+      plain = plain && (zone == request.zone || request.band.ZoneMultiplier(zone) == 1.0);
+    }
+    return plain;
+  };
+  // Prices an arc taken from settled node v to `other`.
+  auto relax = [&](std::uint32_t v, bool plain, std::uint32_t arc, std::uint32_t other) {
     const double base = prices.seconds[arc];
     if (!(base < kInfCost)) return;
-    for (const ZoneShare& share : prices.MixOf(arc)) {
-      if (!zone_seen_[share.zone]) {
-        zone_seen_[share.zone] = 1;
-        out->touched.push_back(share.zone);
-      }
-    }
-    reach(other, g_[v] + prices.DangerSecondsOf(arc, request.band, request.zone, 0),
-          yards_[v] + prices.yards[arc]);
+    const double seconds =
+        plain ? OnTicks(base) : prices.DangerSecondsOf(arc, request.band, request.zone, 0);
+    reach(other, g_[v] + seconds, yards_[v] + prices.yards[arc]);
   };
   while (!heap_.empty()) {
     double key;
@@ -164,13 +205,14 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
       settled_border_.push_back(v);
       if (settled_border_.size() == border.size()) break;
     }
-    if (request.reverse == nullptr) {
+    const bool plain = note(v);
+    if (!backward) {
       for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a)
-        relax(v, a, graph.arc_head[a]);
+        relax(v, plain, a, graph.arc_head[a]);
     } else {
       const ReverseArcs& r = *request.reverse;
       for (std::uint32_t i = r.first_in[v]; i < r.first_in[v + 1]; ++i)
-        relax(v, r.in_arc[i], r.in_tail[i]);
+        relax(v, plain, r.in_arc[i], r.in_tail[i]);
     }
   }
   // The settled border nodes and the starts (settled or not, at their least seconds so far).

@@ -56,6 +56,33 @@ struct GiantPart {
   std::uint64_t MemoryBytes() const { return 3 * (in_part.size() / 8 + 1); }
 };
 
+// The zones in the mixes of the arcs each node leaves and enters (arcs one profile's prices can
+// take), each once: what a reach notes as touched a node at a time, and whether a node's arcs
+// cost their band-0 seconds (no zone the band prices but the exempt ones) without reading the
+// arcs' mixes, which, read arc by arc, were most of a reach's time.
+struct NodeZones {
+  std::vector<std::uint32_t> first_out, first_in;  // node_count + 1
+  std::vector<std::uint16_t> out, in;              // by node, ascending
+  static NodeZones Of(const ContinentGraph& graph, const ArcPrices& prices,
+                      const ReverseArcs& reverse);
+  std::span<const std::uint16_t> Leaving(std::uint32_t v) const {
+    return {out.data() + first_out[v], out.data() + first_out[v + 1]};
+  }
+  std::span<const std::uint16_t> Entering(std::uint32_t v) const {
+    return {in.data() + first_in[v], in.data() + first_in[v + 1]};
+  }
+  std::uint64_t MemoryBytes() const {
+    return 4 * (first_out.size() + first_in.size()) + 2 * (out.size() + in.size());
+  }
+};
+
+// What reaches read besides the graph, for one profile: made once per continent and profile.
+struct ReachMaps {
+  GiantPart giant;
+  NodeZones zones;
+  std::uint64_t MemoryBytes() const { return giant.MemoryBytes() + zones.MemoryBytes(); }
+};
+
 // What a reach found: its endpoints for the band's CCH metric, and what decides whether they
 // answer a pair exactly.
 struct ZoneReach {
@@ -106,8 +133,9 @@ class ZoneReachSearch {
   struct Request {
     const ContinentGraph& graph;
     const ArcPrices& prices;
-    const Metric& band;  // a band pricing danger, the profile of `prices`
-    std::uint16_t zone;  // the place's zone: exempt
+    const Metric& band;      // a band pricing danger, the profile of `prices`
+    const NodeZones& zones;  // of `graph` and `prices`
+    std::uint16_t zone;      // the place's zone: exempt
     // Null: forward, from a start leg to `border` (the zone's arcs' heads); else backward
     // along these arcs, from a goal leg to `border` (their tails).
     const ReverseArcs* reverse = nullptr;

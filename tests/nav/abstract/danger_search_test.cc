@@ -260,9 +260,9 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
 
 // One end's side for the test below: its reach across `zone` (when the band prices it) from or
 // into `node`, else the node itself.
-PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const ReverseArcs* reverse,
-                  const ZoneBorder& border, std::uint16_t zone, std::uint32_t node,
-                  ZoneReachSearch& search, std::vector<PricedNode>* endpoints) {
+PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const NodeZones& zones,
+                  const ReverseArcs* reverse, const ZoneBorder& border, std::uint16_t zone,
+                  std::uint32_t node, ZoneReachSearch& search, std::vector<PricedNode>* endpoints) {
   PlaceSide side;
   side.zone = zone;
   endpoints->clear();
@@ -276,6 +276,7 @@ PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const ReverseArcs
   search.Run({.graph = g,
               .prices = g.prices[0],
               .band = band,
+              .zones = zones,
               .zone = zone,
               .reverse = reverse,
               .border = reverse == nullptr ? border.heads : border.tails,
@@ -296,6 +297,7 @@ TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySa
     const ContinentGraph g = RandomGraph(nodes, arcs, rng);
     const ArcPrices& prices = g.prices[0];
     const ReverseArcs reverse = ReverseArcs::Of(g);
+    const NodeZones node_zones = NodeZones::Of(g, prices, reverse);
     const ZoneArcs zone_arcs(prices);
     std::vector<ZoneBorder> borders;
     for (std::uint16_t z = 0; z <= 6; ++z)
@@ -319,9 +321,9 @@ TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySa
                                                     .sources = from,
                                                     .targets = to});
         const PlaceSide from_side =
-            ReachOf(g, metric_band, nullptr, borders[a], a, s, forward, &sources);
+            ReachOf(g, metric_band, node_zones, nullptr, borders[a], a, s, forward, &sources);
         const PlaceSide to_side =
-            ReachOf(g, metric_band, &reverse, borders[b], b, t, backward, &targets);
+            ReachOf(g, metric_band, node_zones, &reverse, borders[b], b, t, backward, &targets);
         // The middle over the band's metric (every zone priced: zone 0 exempt is none).
         const DangerDijkstraResult met = middle.Run({.graph = g,
                                                      .prices = prices,
