@@ -25,6 +25,20 @@ ReverseArcs ReverseArcs::Of(const ContinentGraph& graph) {
 
 namespace {
 
+// Calls visit(arc, other) for every arc leaving node v (`reverse` null; other: its head), or
+// entering it (other: its tail).
+template <typename Visit>
+void ForArcsOf(const ContinentGraph& graph, const ReverseArcs* reverse, std::uint32_t v,
+               Visit&& visit) {
+  if (reverse == nullptr) {
+    for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a)
+      visit(a, graph.arc_head[a]);
+  } else {
+    for (std::uint32_t i = reverse->first_in[v]; i < reverse->first_in[v + 1]; ++i)
+      visit(reverse->in_arc[i], reverse->in_tail[i]);
+  }
+}
+
 // Marks in *seen every node reached from `seed` over arcs `prices` can take (backward: the nodes
 // reaching it).
 void Flood(const ContinentGraph& graph, const ArcPrices& prices, const ReverseArcs* reverse,
@@ -42,13 +56,7 @@ void Flood(const ContinentGraph& graph, const ArcPrices& prices, const ReverseAr
   while (!stack.empty()) {
     const std::uint32_t v = stack.back();
     stack.pop_back();
-    if (reverse == nullptr) {
-      for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a)
-        visit(a, graph.arc_head[a]);
-    } else {
-      for (std::uint32_t i = reverse->first_in[v]; i < reverse->first_in[v + 1]; ++i)
-        visit(reverse->in_arc[i], reverse->in_tail[i]);
-    }
+    ForArcsOf(graph, reverse, v, visit);
   }
 }
 
@@ -92,12 +100,12 @@ NodeZones NodeZones::Of(const ContinentGraph& graph, const ArcPrices& prices,
   NodeZones zones;
   // One node's zones from its arcs (those `prices` can take), each once, ascending.
   auto fill = [&](std::vector<std::uint32_t>* first, std::vector<std::uint16_t>* list,
-                  auto&& arcs_of) {
+                  const ReverseArcs* by_head) {
     first->assign(n + 1, 0);
     std::vector<std::uint16_t> node;
     for (std::uint32_t v = 0; v < n; ++v) {
       node.clear();
-      arcs_of(v, [&](std::uint32_t arc) {
+      ForArcsOf(graph, by_head, v, [&](std::uint32_t arc, std::uint32_t) {
         if (!(prices.seconds[arc] < kInfCost)) return;
         for (const ZoneShare& share : prices.MixOf(arc)) node.push_back(share.zone);
       });
@@ -107,13 +115,8 @@ NodeZones NodeZones::Of(const ContinentGraph& graph, const ArcPrices& prices,
       (*first)[v + 1] = static_cast<std::uint32_t>(list->size());
     }
   };
-  fill(&zones.first_out, &zones.out, [&](std::uint32_t v, auto&& visit) {
-    for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a) visit(a);
-  });
-  fill(&zones.first_in, &zones.in, [&](std::uint32_t v, auto&& visit) {
-    for (std::uint32_t i = reverse.first_in[v]; i < reverse.first_in[v + 1]; ++i)
-      visit(reverse.in_arc[i]);
-  });
+  fill(&zones.first_out, &zones.out, nullptr);
+  fill(&zones.first_in, &zones.in, &reverse);
   return zones;
 }
 
@@ -206,14 +209,8 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
       if (settled_border_.size() == border.size()) break;
     }
     const bool plain = note(v);
-    if (!backward) {
-      for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a)
-        relax(v, plain, a, graph.arc_head[a]);
-    } else {
-      const ReverseArcs& r = *request.reverse;
-      for (std::uint32_t i = r.first_in[v]; i < r.first_in[v + 1]; ++i)
-        relax(v, plain, r.in_arc[i], r.in_tail[i]);
-    }
+    ForArcsOf(graph, request.reverse, v,
+              [&](std::uint32_t arc, std::uint32_t other) { relax(v, plain, arc, other); });
   }
   // The settled border nodes and the starts (settled or not, at their least seconds so far).
   for (const ReachStart& s : request.starts) {
