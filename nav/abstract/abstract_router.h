@@ -162,6 +162,14 @@ class AbstractRouter {
   // another, reaches once.
   static constexpr std::uint64_t kReachCacheBytes = std::uint64_t{64} << 20;
   PlaceCache<ZoneReach>& reach_cache() const { return reaches_; }
+  // A reach stops short once it has settled this many nodes with at most kReachFarLeft border
+  // nodes left, which it keeps as far endpoints (ZoneReachSearch::Request): a reach settles
+  // about 10,000 nodes (median), and a zone's last exits can lie past 190,000. Set before any
+  // table is built (reaches are cached without it).
+  static constexpr std::uint64_t kReachFarAfter = 20'000;
+  static constexpr std::size_t kReachFarLeft = 8;
+  void SetReachFarAfter(std::uint64_t settled) const { reach_far_after_ = settled; }
+  std::uint64_t reach_far_after() const { return reach_far_after_; }
   // The danger bands' CCH metrics, customized on demand (SetCapacity may turn them on or off).
   BandMetricCache& band_metrics() const { return band_metrics_; }
   // Walks of one (band, pair of priced zones) after which their patch is made: that walk makes
@@ -378,6 +386,7 @@ class AbstractRouter {
   mutable PlaceCache<ZoneReach> reaches_{kReachCacheBytes};
   mutable BandMetricCache band_metrics_;
   mutable std::atomic<std::uint32_t> exempt_patch_after_{kExemptPatchAfterWalks};
+  mutable std::atomic<std::uint64_t> reach_far_after_{kReachFarAfter};
   mutable std::atomic<std::uint64_t> zone_bound_after_{kZoneBoundAfterSettled};
   mutable std::atomic<std::uint32_t> band_metric_after_{kBandMetricAfterWalks};
   mutable std::atomic<std::int64_t> wanted_within_nanos_{

@@ -42,7 +42,7 @@ std::uint32_t EntryAt(const std::vector<CchEndpoint>& endpoints, std::uint32_t n
   return best;
 }
 
-// Settled nodes past which a reach stops (its cells then known only up to where it stopped).
+// Settled nodes past which a reach stops, the border nodes it has not settled then far.
 constexpr std::uint64_t kReachMaxSettled = 1 << 20;
 
 }  // namespace
@@ -98,7 +98,15 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
   std::sort(side->leg_zones.begin(), side->leg_zones.end());
   side->leg_zones.erase(std::unique(side->leg_zones.begin(), side->leg_zones.end()),
                         side->leg_zones.end());
+  side->leg_nodes.clear();
+  for (const Leg::Entry& e : leg.entries) side->leg_nodes.push_back(e.node);
+  std::sort(side->leg_nodes.begin(), side->leg_nodes.end());
   side->reached = reverse_ != nullptr && PricesZoneOf(s);
+  side->border = nullptr;
+  side->inner = {};
+  side->searched = false;
+  side->far.clear();
+  side->touched.clear();
   if (!side->reached) {
     EndpointsOf(leg, hierarchy_.priced, &side->endpoints, &side->yards);
   } else {
@@ -107,15 +115,22 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
                        .profile_index = static_cast<std::uint16_t>(hierarchy_.profile),
                        .backward = backward,
                        .band = band_.band()};
+    const absl::StatusOr<std::shared_ptr<const ZoneBorder>> border =
+        router_.ZoneBorderOf(continent_, hierarchy_.profile, side->zone);
+    if (border.ok() && *border != nullptr) {
+      side->border = *border;
+      side->inner = backward ? side->border->inner_tails : side->border->inner_heads;
+    }
     std::shared_ptr<const ZoneReach> cached = router_.reach_cache().Find(key);
     if (cached == nullptr) {
-      cached = ReachOf(s, backward, leg, side->zone, queries);
-      if (cached->radius >= 0.0) router_.reach_cache().Insert(key, cached);
+      cached = ReachOf(s, backward, leg, side->border.get(), queries);
+      if (cached->searched) router_.reach_cache().Insert(key, cached);
     }
     const ZoneReach& reach = *cached;
     side->endpoints = reach.endpoints;
     side->yards = reach.yards;
-    side->radius = reach.radius;
+    side->searched = reach.searched;
+    side->far = reach.far;
     side->touched = reach.touched;
   }
   queries.sides.Run(queries.split, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward,
@@ -123,16 +138,15 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
 }
 
 std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backward, const Leg& leg,
-                                                        std::uint16_t zone,
+                                                        const ZoneBorder* border,
                                                         CchQueries& queries) const {
-  const absl::StatusOr<std::shared_ptr<const ZoneBorder>> border =
-      router_.ZoneBorderOf(continent_, hierarchy_.profile, zone);
+  const std::uint16_t zone = continent_.zone[s];
   std::vector<ReachStart> starts;
   for (const Leg::Entry& e : leg.entries) {
     starts.push_back({e.node, DangerSeconds(e.seconds, leg.MixOf(e), band_, zone, 0), e.yards});
   }
   auto reach = std::make_shared<ZoneReach>();
-  if (border.ok() && *border != nullptr) {
+  if (border != nullptr) {
     // Only nodes of the place's region can be reached, and from the giant part only those it
     // reaches (backward: that reach it): the reach stops once it has them.
     const ContinentGraph& graph = *hierarchy_.graph;
@@ -143,7 +157,7 @@ std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backwa
     const std::vector<bool>* reached =
         in_part ? (backward ? &giant.backward : &giant.forward) : nullptr;
     std::vector<std::uint32_t> nodes;
-    for (const std::uint32_t v : backward ? (*border)->tails : (*border)->heads) {
+    for (const std::uint32_t v : backward ? border->entries : border->exits) {
       if (continent_.region[graph.node_surface[v]] == region &&
           (reached == nullptr || (*reached)[v])) {
         nodes.push_back(v);
@@ -157,10 +171,10 @@ std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backwa
                        .reverse = backward ? reverse_ : nullptr,
                        .border = nodes,
                        .starts = starts,
-                       .max_settled = kReachMaxSettled},
+                       .max_settled = kReachMaxSettled,
+                       .far_after = router_.reach_far_after(),
+                       .far_left = AbstractRouter::kReachFarLeft},
                       reach.get());
-  } else {
-    reach->radius = -1.0;  // knows nothing
   }
   return reach;
 }
@@ -178,7 +192,8 @@ double AbstractTable::Side::YardsAt(std::uint32_t node) const {
 
 std::uint64_t AbstractTable::Side::MemoryBytes() const {
   return side.MemoryBytes() + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
-         2 * (touched.size() + leg_zones.size());
+         sizeof(ZoneTouch) * touched.size() + 2 * leg_zones.size() +
+         4 * (leg_nodes.size() + far.size());
 }
 
 absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
@@ -250,7 +265,15 @@ const CchMeeting* AbstractTable::Row::MeetingOf(const Continent& c, const Metric
   if (found == t.target_of_.end()) return nullptr;  // a priced zone's target has none
   *target = found->second;
   const CchMeeting& m = meetings_[found->second];
-  if (!SidesMeetExactly(from_side_, t.targets_[found->second], m.cost)) return nullptr;
+  const Side& goal = t.targets_[found->second];
+  const Cch& cch = *t.hierarchy_.cch;
+  // The endpoints met through, where a far one could be among them.
+  const std::uint32_t from_node = !from_side_.far.empty() && m.found()
+                                      ? from_side_.side.EndpointNode(cch, m.source_label)
+                                      : kInvalidId;
+  const std::uint32_t to_node =
+      !goal.far.empty() && m.found() ? goal.side.EndpointNode(cch, m.target_label) : kInvalidId;
+  if (!SidesMeetExactly(from_side_, goal, m.cost, from_node, to_node)) return nullptr;
   return &m;
 }
 

@@ -75,6 +75,7 @@ class AbstractTable {
   // or its reach's endpoints) and their yards, and what decides the cells a reach knows.
   struct Side : PlaceSide {
     std::shared_ptr<const Leg> leg;
+    std::shared_ptr<const ZoneBorder> border;  // the zone's, where reached: `inner` is in it
     std::vector<CchEndpoint> endpoints;
     std::vector<float> yards;  // by endpoint
     CchSide side;
@@ -88,10 +89,11 @@ class AbstractTable {
   // One target's (or source's) side.
   void SideOf(SurfaceId s, bool backward, CellSearch& search, CchQueries& queries,
               Side* side) const;
-  // Place `s`'s reach across its zone `zone` (forward from its start leg `leg`, or backward
-  // into its goal leg), searched with `queries`; radius < 0 where the zone's border is not known.
+  // Place `s`'s reach across its zone, whose border is `border` (forward from its start leg
+  // `leg`, or backward into its goal leg), searched with `queries`; not searched (knowing
+  // nothing) where the zone's border is not known (null).
   std::shared_ptr<const ZoneReach> ReachOf(SurfaceId s, bool backward, const Leg& leg,
-                                           std::uint16_t zone, CchQueries& queries) const;
+                                           const ZoneBorder* border, CchQueries& queries) const;
   // Whether the table's band prices surface `s`'s zone.
   bool PricesZoneOf(SurfaceId s) const;
 

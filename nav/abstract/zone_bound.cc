@@ -39,8 +39,7 @@ ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
   }
   SortUnique(&heads);
   SortUnique(&border.tails);
-  for (const std::uint32_t w : heads)
-    if (leaves(w)) border.exits.push_back(w);
+  for (const std::uint32_t w : heads) (leaves(w) ? border.exits : border.inner_heads).push_back(w);
   // A tail is an entry when some arc avoiding the zone reaches it: one pass over every arc.
   std::vector<std::uint8_t> state(n, 0);  // 1: a tail, 2: an entry
   for (const std::uint32_t u : border.tails) state[u] = 1;
@@ -51,7 +50,7 @@ ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
     }
   }
   for (const std::uint32_t u : border.tails)
-    if (state[u] == 2) border.entries.push_back(u);
+    (state[u] == 2 ? border.entries : border.inner_tails).push_back(u);
   return border;
 }
 

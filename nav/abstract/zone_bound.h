@@ -42,6 +42,10 @@ struct ZoneBorder {
   // Every tail and every head of the zone's arcs, ascending.
   std::vector<std::uint32_t> tails;
   std::vector<std::uint32_t> heads;
+  // The heads that are no exits and the tails that are no entries, ascending: a way's last arc
+  // through the zone ends at such a head only where the way ends (first arc, starts).
+  std::vector<std::uint32_t> inner_heads;
+  std::vector<std::uint32_t> inner_tails;
 };
 
 // `zone_arcs`: the arcs whose mix (in `prices`) has `zone` (ZoneArcs::Of).

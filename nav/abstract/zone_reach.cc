@@ -1,6 +1,7 @@
 #include "nav/abstract/zone_reach.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace walk::nav {
 
@@ -58,6 +59,20 @@ void Flood(const ContinentGraph& graph, const ArcPrices& prices, const ReverseAr
     stack.pop_back();
     ForArcsOf(graph, reverse, v, visit);
   }
+}
+
+// Whether two ascending lists share a node.
+bool Share(std::span<const std::uint32_t> few, std::span<const std::uint32_t> many) {
+  for (const std::uint32_t v : few)
+    if (std::binary_search(many.begin(), many.end(), v)) return true;
+  return false;
+}
+
+// The seconds at which a reach first touched `zone`; kInfCost where it never did.
+double TouchedAt(const std::vector<ZoneTouch>& touched, std::uint16_t zone) {
+  const auto it = std::lower_bound(touched.begin(), touched.end(), zone,
+                                   [](const ZoneTouch& t, std::uint16_t z) { return t.zone < z; });
+  return it != touched.end() && it->zone == zone ? it->seconds : kInfCost;
 }
 
 }  // namespace
@@ -120,16 +135,29 @@ NodeZones NodeZones::Of(const ContinentGraph& graph, const ArcPrices& prices,
   return zones;
 }
 
-bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds) {
+bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds,
+                      std::uint32_t from_node, std::uint32_t to_node) {
   auto has = [](const std::vector<std::uint16_t>& zones, std::uint16_t zone) {
     return std::binary_search(zones.begin(), zones.end(), zone);
   };
   if (!from.reached && !to.reached) return true;
-  if (!(seconds <= from.radius) || !(seconds <= to.radius)) return false;
+  if ((from.reached && !from.searched) || (to.reached && !to.searched)) return false;
+  // Through a border node a reach stopped before, the seconds are a bound (never above the
+  // walk's, nor above any way through it), not a way's.
+  if (std::binary_search(from.far.begin(), from.far.end(), from_node) ||
+      std::binary_search(to.far.begin(), to.far.end(), to_node)) {
+    return false;
+  }
+  // A way ending its last arc through from's zone at a goal entrance no arc leaves it by (or
+  // starting its first through to's zone at a start entrance none enters it by) is cut at a
+  // node neither reach kept.
+  if (from.reached && Share(to.leg_nodes, from.inner)) return false;
+  if (to.reached && Share(from.leg_nodes, to.inner)) return false;
   if (from.zone == to.zone) return true;  // one zone exempt, as each reach has it
   if (to.reached && has(from.leg_zones, to.zone)) return false;
   if (from.reached && has(to.leg_zones, from.zone)) return false;
-  return !(from.reached && to.reached && has(from.touched, to.zone) && has(to.touched, from.zone));
+  if (!from.reached || !to.reached) return true;
+  return seconds <= TouchedAt(from.touched, to.zone) || seconds <= TouchedAt(to.touched, from.zone);
 }
 
 void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
@@ -152,7 +180,8 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   out->endpoints.clear();
   out->yards.clear();
   out->touched.clear();
-  out->radius = kInfCost;
+  out->far.clear();
+  out->searched = true;
   std::uint64_t settled_count = 0;
   settled_border_.clear();
   auto reach = [&](std::uint32_t v, double g, float yards) {
@@ -181,7 +210,7 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
          backward ? request.zones.Entering(v) : request.zones.Leaving(v)) {
       if (!zone_seen_[zone]) {
         zone_seen_[zone] = 1;
-        out->touched.push_back(zone);
+        out->touched.push_back({zone, g_[v]});  // nodes settle by seconds: the first is least
       }
       plain = plain && (zone == request.zone || request.band.ZoneMultiplier(zone) == 1.0);
     }
@@ -195,11 +224,14 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
         plain ? OnTicks(base) : prices.DangerSecondsOf(arc, request.band, request.zone, 0);
     reach(other, g_[v] + seconds, yards_[v] + prices.yards[arc]);
   };
+  double stop = kInfCost;  // where the reach stopped short: every node not settled costs this
   while (!heap_.empty()) {
     double key;
     const std::uint32_t v = heap_.PopMin(&key);
-    if (settled_count >= request.max_settled) {
-      out->radius = key;  // every node not settled costs at least this
+    if (settled_count >= request.max_settled ||
+        (settled_count >= request.far_after &&
+         border.size() - settled_border_.size() <= request.far_left)) {
+      stop = key;
       break;
     }
     settled_[v] = 1;
@@ -212,19 +244,34 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     ForArcsOf(graph, request.reverse, v,
               [&](std::uint32_t arc, std::uint32_t other) { relax(v, plain, arc, other); });
   }
-  // The settled border nodes and the starts (settled or not, at their least seconds so far).
+  // The settled border nodes and the starts (settled or not, at their least seconds so far);
+  // then, where it stopped short, the border nodes it did not settle, at `stop`.
   for (const ReachStart& s : request.starts) {
     if (s.seconds < kInfCost) settled_border_.push_back(s.node);
   }
   std::sort(settled_border_.begin(), settled_border_.end());
   settled_border_.erase(std::unique(settled_border_.begin(), settled_border_.end()),
                         settled_border_.end());
+  if (stop < kInfCost) {
+    std::set_difference(border.begin(), border.end(), settled_border_.begin(),
+                        settled_border_.end(), std::back_inserter(out->far));
+  }
+  std::size_t next_far = 0;
   for (const std::uint32_t v : settled_border_) {
+    for (; next_far < out->far.size() && out->far[next_far] < v; ++next_far) {
+      out->endpoints.push_back({out->far[next_far], stop});
+      out->yards.push_back(0.0f);
+    }
     out->endpoints.push_back({v, g_[v]});
     out->yards.push_back(yards_[v]);
   }
-  for (const std::uint16_t zone : out->touched) zone_seen_[zone] = 0;
-  std::sort(out->touched.begin(), out->touched.end());
+  for (; next_far < out->far.size(); ++next_far) {
+    out->endpoints.push_back({out->far[next_far], stop});
+    out->yards.push_back(0.0f);
+  }
+  for (const ZoneTouch& t : out->touched) zone_seen_[t.zone] = 0;
+  std::sort(out->touched.begin(), out->touched.end(),
+            [](const ZoneTouch& a, const ZoneTouch& b) { return a.zone < b.zone; });
 }
 
 }  // namespace walk::nav

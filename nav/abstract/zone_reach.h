@@ -9,15 +9,22 @@
 // price with B alone exempt. Its seconds are therefore
 //   min over x, y of  d_AB(s, x) + band(x, y) + d_B(y, t),
 // each term the price of a real way, so never below the walk; and the cut of the cheapest way
-// gives its seconds exactly. A forward reach from s (A exempt) to every head of A's arcs and a
-// backward reach from t (B exempt) to every tail of B's arcs give those terms as CCH endpoints
-// of the band's metric; one many-to-many over them answers every pair.
+// gives its seconds exactly. x leaves A by an arc avoiding it (an exit of A: ZoneBorder) unless
+// the way ends there or never went through A (x a leg's entrance), and y is entered by an arc
+// avoiding B (an entry of B) unless the way starts there. A forward reach from s (A exempt) to
+// every exit of A and a backward reach from t (B exempt) to every entry of B, each with its
+// leg's entrances, give those terms as CCH endpoints of the band's metric; one many-to-many
+// over them answers every pair whose leg entrances are not inside the other's zone (a goal
+// entrance that only arcs through A leave, or a start entrance only arcs through B enter).
 //
 // d_AB(s, x) is found with A alone exempt: equal unless a cheaper way to x goes through B
 // first. A reach notes every zone whose arcs leave (forward) or enter (backward) a node it
-// settled: a way through B first is no cheaper than the reach's stop when B is not noted by
-// s's reach (or A not by t's). Every such condition is checked per pair (SidesMeetExactly); a
-// table walks a pair that fails it alone.
+// settled, with the seconds of the first such node: a way through B first costs at least the
+// seconds at which s's reach first touched B (its stop, when it never did), so a pair's
+// seconds up to there are exact; the cut the other way (y the tail of the way's first arc
+// through B, x the head of its last through A before) needs the same of t's reach and A. Every
+// such condition is checked per pair (SidesMeetExactly); a table walks a pair that fails it
+// alone.
 #pragma once
 
 #include <cstdint>
@@ -83,42 +90,60 @@ struct ReachMaps {
   std::uint64_t MemoryBytes() const { return giant.MemoryBytes() + zones.MemoryBytes(); }
 };
 
+// A zone a reach touched (the mix of an arc leaving, or entering, a node it settled has it), and
+// the seconds of the first such node: every way through the zone costs at least those.
+struct ZoneTouch {
+  std::uint16_t zone = 0;
+  double seconds = 0.0;
+};
+
 // What a reach found: its endpoints for the band's CCH metric, and what decides whether they
 // answer a pair exactly.
 struct ZoneReach {
-  // The settled nodes among the zone's arcs' heads (forward) or tails (backward), and the
-  // nodes of the leg it started from, at their seconds from the place (to it, backward), by
-  // node, one each.
+  bool searched = false;  // false: the zone's border was not known, and the reach knows nothing
+  // The settled nodes among the zone's exits (forward) or entries (backward), the nodes of the
+  // leg it started from, at their seconds from the place (to it, backward), and the border nodes
+  // it stopped before (`far`) at where it stopped, which no way to them undercuts; by node, one
+  // each.
   std::vector<CchEndpoint> endpoints;
-  std::vector<float> yards;  // by endpoint: the yards of its way, the leg's included
-  // Where the reach stopped: every way to an endpoint it did not settle costs at least this
-  // (kInfCost when it settled them all).
-  double radius = kInfCost;
-  // The zones of the arcs leaving (forward) or entering (backward) a node it settled, sorted.
-  std::vector<std::uint16_t> touched;
+  std::vector<float> yards;  // by endpoint: the yards of its way, the leg's included (far: 0)
+  // The border nodes it did not settle, ascending: a meeting through one of them is a bound,
+  // not a way.
+  std::vector<std::uint32_t> far;
+  // The zones of the arcs leaving (forward) or entering (backward) a node it settled, by zone.
+  std::vector<ZoneTouch> touched;
 
   std::uint64_t MemoryBytes() const {
     return sizeof(ZoneReach) + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
-           touched.size() * 2;
+           far.size() * 4 + touched.size() * sizeof(ZoneTouch);
   }
 };
 
 // What decides whether a pair's sides meet at the walk's seconds: each place's zone, whether its
-// side came from a reach (its zone priced), that reach's radius and touched zones, and the zones
-// in its leg's mix (which a walk prices with both ends' zones exempt, a reach with its own).
+// side came from a reach (its zone priced) and whether that knew its zone's border, that reach's
+// far border nodes and touched zones, the zones in its leg's mix (which a walk prices with both
+// ends' zones exempt, a reach with its own), its leg's entrances, and where reached the nodes of
+// its zone's border that are no endpoint of a reach (ZoneBorder::inner_heads forward,
+// inner_tails backward).
 struct PlaceSide {
   std::uint16_t zone = 0;
   bool reached = false;
-  double radius = kInfCost;
-  std::vector<std::uint16_t> touched;
+  bool searched = false;
+  std::vector<std::uint32_t> far;        // sorted
+  std::vector<ZoneTouch> touched;        // by zone
   std::vector<std::uint16_t> leg_zones;  // sorted
+  std::vector<std::uint32_t> leg_nodes;  // the leg's entrances, sorted
+  std::span<const std::uint32_t> inner;  // sorted
 };
 
 // Whether `seconds`, the many-to-many's meeting of the sides of `from` (forward) and `to`
-// (backward), is the walk's seconds: both places unpriced; or in one zone; or the seconds within
-// both reaches' radii, neither leg's mix holding the other's priced zone, and not both reaches
-// having touched each other's zone (a way through the other's zone first may be cheaper).
-bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds);
+// (backward) through endpoints `from_node` and `to_node` (kInvalidId where none met), is the
+// walk's seconds: both places unpriced; or both reaches searched, neither endpoint far, no leg
+// entrance of either among the other reach's inner border nodes, and then the two in one zone;
+// or neither leg's mix holding the other's priced zone, and the seconds no more than where one
+// reach first touched the other's zone (a way through it first may be cheaper).
+bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds,
+                      std::uint32_t from_node, std::uint32_t to_node);
 
 // A place's leg entrance, as a reach starts from it.
 struct ReachStart {
@@ -136,13 +161,17 @@ class ZoneReachSearch {
     const Metric& band;      // a band pricing danger, the profile of `prices`
     const NodeZones& zones;  // of `graph` and `prices`
     std::uint16_t zone;      // the place's zone: exempt
-    // Null: forward, from a start leg to `border` (the zone's arcs' heads); else backward
-    // along these arcs, from a goal leg to `border` (their tails).
+    // Null: forward, from a start leg to `border` (the zone's exits); else backward along
+    // these arcs, from a goal leg to `border` (its entries).
     const ReverseArcs* reverse = nullptr;
     std::span<const std::uint32_t> border;  // ascending
     const std::vector<ReachStart>& starts;
-    // Settled nodes past which the reach stops where it is (its radius then finite).
+    // The reach stops where it is, its border nodes not settled left far, once it has settled
+    // `max_settled` nodes, or `far_after` with at most `far_left` border nodes to go (the last
+    // border nodes of a zone can lie the long way round, past most of the graph).
     std::uint64_t max_settled = UINT64_MAX;
+    std::uint64_t far_after = UINT64_MAX;
+    std::size_t far_left = 0;
   };
   void Run(const Request& request, ZoneReach* out);
 

@@ -214,6 +214,24 @@ TEST(AbstractTableTest, ADangerBandKnowsTheCellsWhoseEndsItDoesNotPriceAndReache
               known, cells, priced_known, priced_ends);
 }
 
+// Reaches stopped short (here after 200 settled nodes, where the world's reaches settle
+// thousands) keep their last border nodes far: the cells met through those are left to the walk
+// alone, and every cell a row knows is still the walk alone's.
+TEST(AbstractTableTest, ReachesStoppedShortStillKnowOnlyTheWalksAlone) {
+  const World& world = DemoWorld();
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1 << 30);
+  router.SetExemptPatchAfter(0);
+  router.SetReachFarAfter(200);
+  TableCase table_case(world, router, 11, 16, 16);
+  int known = 0, cells = 0, priced_ends = 0, priced_known = 0;
+  for (const std::uint32_t band : {10u, 20u}) {
+    table_case.Check(router, Metric(world, *FindProfile("neutral"), band), &known, &cells,
+                     &priced_ends, &priced_known);
+  }
+  EXPECT_GT(priced_known, 0);
+  std::printf("%d of %d cells known, %d of them with a priced end\n", known, cells, priced_known);
+}
+
 // Without band metrics a danger band's table builds nothing and knows no walk.
 TEST(AbstractTableTest, ADangerBandWithoutBandMetricsKnowsNothing) {
   const World& world = DemoWorld();

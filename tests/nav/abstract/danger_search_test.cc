@@ -258,19 +258,29 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
   }
 }
 
+// Where the reaches of the test below stop short: never, or after a few settled nodes with a
+// few border nodes left (which they then keep as far endpoints).
+struct ReachStop {
+  std::uint64_t far_after = UINT64_MAX;
+  std::size_t far_left = 0;
+};
+
 // One end's side for the test below: its reach across `zone` (when the band prices it) from or
 // into `node`, else the node itself.
 PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const NodeZones& zones,
                   const ReverseArcs* reverse, const ZoneBorder& border, std::uint16_t zone,
-                  std::uint32_t node, ZoneReachSearch& search, std::vector<PricedNode>* endpoints) {
+                  std::uint32_t node, ReachStop stop, ZoneReachSearch& search,
+                  std::vector<PricedNode>* endpoints) {
   PlaceSide side;
   side.zone = zone;
+  side.leg_nodes = {node};
   endpoints->clear();
   if (band.ZoneMultiplier(zone) == 1.0) {
     endpoints->push_back({node, 0.0});
     return side;
   }
   side.reached = true;
+  side.inner = reverse == nullptr ? border.inner_heads : border.inner_tails;
   ZoneReach reach;
   const std::vector<ReachStart> starts = {{node, 0.0, 0.0f}};
   search.Run({.graph = g,
@@ -279,20 +289,25 @@ PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const NodeZones& 
               .zones = zones,
               .zone = zone,
               .reverse = reverse,
-              .border = reverse == nullptr ? border.heads : border.tails,
-              .starts = starts},
+              .border = reverse == nullptr ? border.exits : border.entries,
+              .starts = starts,
+              .far_after = stop.far_after,
+              .far_left = stop.far_left},
              &reach);
   for (const CchEndpoint& e : reach.endpoints) endpoints->push_back({e.node, e.cost});
-  side.radius = reach.radius;
+  side.searched = reach.searched;
+  side.far = reach.far;
   side.touched = reach.touched;
   return side;
 }
 
-TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySayTheyDo) {
+// Pairs met by reaches that stop as `stop` says, against the danger Dijkstra: never below it,
+// equal wherever SidesMeetExactly says so. Counts the pairs met exactly and refused, and the
+// reaches with far border nodes.
+void MeetReachesOnRandomGraphs(ReachStop stop, int* exact, int* refused, int* with_far) {
   const World world = ZonesOnly();
   std::mt19937_64 rng(47);
   std::uniform_int_distribution<std::uint16_t> zone(0, 6);
-  int exact = 0, refused = 0;
   for (const auto& [nodes, arcs] : kGraphSizes) {
     const ContinentGraph g = RandomGraph(nodes, arcs, rng);
     const ArcPrices& prices = g.prices[0];
@@ -321,9 +336,11 @@ TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySa
                                                     .sources = from,
                                                     .targets = to});
         const PlaceSide from_side =
-            ReachOf(g, metric_band, node_zones, nullptr, borders[a], a, s, forward, &sources);
-        const PlaceSide to_side =
-            ReachOf(g, metric_band, node_zones, &reverse, borders[b], b, t, backward, &targets);
+            ReachOf(g, metric_band, node_zones, nullptr, borders[a], a, s, stop, forward, &sources);
+        const PlaceSide to_side = ReachOf(g, metric_band, node_zones, &reverse, borders[b], b, t,
+                                          stop, backward, &targets);
+        *with_far += !from_side.far.empty();
+        *with_far += !to_side.far.empty();
         // The middle over the band's metric (every zone priced: zone 0 exempt is none).
         const DangerDijkstraResult met = middle.Run({.graph = g,
                                                      .prices = prices,
@@ -332,13 +349,19 @@ TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySa
                                                      .targets = targets});
         const double seconds = met.found ? met.seconds : kInfCost;
         const double walk_seconds = want.found ? want.seconds : kInfCost;
-        EXPECT_GE(seconds, walk_seconds * (1.0 - 1e-9) - 1e-9)
-            << nodes << " nodes, band " << band << ", query " << q;
-        if (!SidesMeetExactly(from_side, to_side, seconds)) {
-          ++refused;
+        const std::uint32_t from_node = met.found ? sources[met.source].node : kInvalidId;
+        const std::uint32_t to_node = met.found ? targets[met.target].node : kInvalidId;
+        // Met through a far border node, the seconds are a bound; else a way's.
+        if (!std::binary_search(from_side.far.begin(), from_side.far.end(), from_node) &&
+            !std::binary_search(to_side.far.begin(), to_side.far.end(), to_node)) {
+          EXPECT_GE(seconds, walk_seconds * (1.0 - 1e-9) - 1e-9)
+              << nodes << " nodes, band " << band << ", query " << q;
+        }
+        if (!SidesMeetExactly(from_side, to_side, seconds, from_node, to_node)) {
+          ++*refused;
           continue;
         }
-        ++exact;
+        ++*exact;
         ASSERT_EQ(met.found, want.found) << nodes << " nodes, band " << band << ", query " << q;
         if (want.found) {
           EXPECT_NEAR(seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
@@ -347,9 +370,26 @@ TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySa
       }
     }
   }
+}
+
+TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySayTheyDo) {
+  int exact = 0, refused = 0, with_far = 0;
+  MeetReachesOnRandomGraphs({}, &exact, &refused, &with_far);
   EXPECT_GT(exact, refused);
   EXPECT_GT(refused, 0);
+  EXPECT_EQ(with_far, 0);
   std::printf("%d pairs met exactly, %d refused\n", exact, refused);
+}
+
+// Reaches stopped short keep the border nodes left as far endpoints, at where they stopped: the
+// pairs they meet through those are refused, the others still exact.
+TEST(DangerSearchTest, ReachesStoppedShortMeetExactlyWhereTheySayTheyDo) {
+  int exact = 0, refused = 0, with_far = 0;
+  MeetReachesOnRandomGraphs({.far_after = 8, .far_left = 6}, &exact, &refused, &with_far);
+  EXPECT_GT(exact, refused);
+  EXPECT_GT(with_far, 100);
+  std::printf("%d pairs met exactly, %d refused; %d reaches with far border nodes\n", exact,
+              refused, with_far);
 }
 
 }  // namespace
