@@ -157,7 +157,7 @@ bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds
   if (to.reached && has(from.leg_zones, to.zone)) return false;
   if (from.reached && has(to.leg_zones, from.zone)) return false;
   if (!from.reached || !to.reached) return true;
-  return seconds <= TouchedAt(from.touched, to.zone) || seconds <= TouchedAt(to.touched, from.zone);
+  return seconds <= TouchedAt(from.touched, to.zone) + TouchedAt(to.touched, from.zone);
 }
 
 void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {

@@ -17,14 +17,16 @@
 // over them answers every pair whose leg entrances are not inside the other's zone (a goal
 // entrance that only arcs through A leave, or a start entrance only arcs through B enter).
 //
-// d_AB(s, x) is found with A alone exempt: equal unless a cheaper way to x goes through B
-// first. A reach notes every zone whose arcs leave (forward) or enter (backward) a node it
-// settled, with the seconds of the first such node: a way through B first costs at least the
-// seconds at which s's reach first touched B (its stop, when it never did), so a pair's
-// seconds up to there are exact; the cut the other way (y the tail of the way's first arc
-// through B, x the head of its last through A before) needs the same of t's reach and A. Every
-// such condition is checked per pair (SidesMeetExactly); a table walks a pair that fails it
-// alone.
+// d_AB(s, x) is found with A alone exempt: equal unless the way goes through B before its last
+// arc through A. The other cut (y the tail of the way's first arc through B, x the head of its
+// last through A before it) fails only for the same ways, so the meeting is exact unless the
+// cheapest way goes through B and later through A. A reach notes every zone whose arcs leave
+// (forward) or enter (backward) a node it settled, with the seconds of the first such node
+// (its stop, where it never did). Such a way costs at least the seconds at which s's reach
+// first touched B (up to the tail of its first arc through B) plus those at which t's reach
+// first touched A (from the head of its last arc through A), so a pair's seconds up to that
+// sum are exact. Every such condition is checked per pair (SidesMeetExactly); a table walks a
+// pair that fails it alone.
 #pragma once
 
 #include <cstdint>
@@ -140,8 +142,8 @@ struct PlaceSide {
 // (backward) through endpoints `from_node` and `to_node` (kInvalidId where none met), is the
 // walk's seconds: both places unpriced; or both reaches searched, neither endpoint far, no leg
 // entrance of either among the other reach's inner border nodes, and then the two in one zone;
-// or neither leg's mix holding the other's priced zone, and the seconds no more than where one
-// reach first touched the other's zone (a way through it first may be cheaper).
+// or neither leg's mix holding the other's priced zone, and the seconds no more than the sum of
+// where each reach first touched the other's zone.
 bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds,
                       std::uint32_t from_node, std::uint32_t to_node);
 
