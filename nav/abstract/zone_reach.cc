@@ -164,18 +164,16 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   const ContinentGraph& graph = request.graph;
   const ArcPrices& prices = request.prices;
   const std::uint32_t n = graph.node_count();
-  if (stamp_.size() < n) {
-    stamp_.assign(n, 0);
-    settled_.resize(n);
-    g_.resize(n);
-    yards_.resize(n);
+  if (state_.size() < n) {
+    state_.assign(n, NodeState{0.0, 0.0f, 0});
     generation_ = 0;
   }
   if (zone_seen_.empty()) zone_seen_.assign(65536, 0);
-  if (++generation_ == 0) {
-    std::fill(stamp_.begin(), stamp_.end(), 0);
+  if (++generation_ == (1u << 31)) {
+    for (NodeState& state : state_) state.stamp = 0;
     generation_ = 1;
   }
+  const std::uint32_t reached = generation_ << 1;
   heap_.Reset(n);
   out->endpoints.clear();
   out->yards.clear();
@@ -185,15 +183,13 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   std::uint64_t settled_count = 0;
   settled_border_.clear();
   auto reach = [&](std::uint32_t v, double g, float yards) {
-    if (stamp_[v] != generation_) {
-      stamp_[v] = generation_;
-      settled_[v] = 0;
-      g_[v] = g;
-      yards_[v] = yards;
+    NodeState& state = state_[v];
+    if ((state.stamp & ~1u) != reached) {
+      state = {g, yards, reached};
       heap_.Push(v, g);
-    } else if (!settled_[v] && g < g_[v]) {
-      g_[v] = g;
-      yards_[v] = yards;
+    } else if (state.stamp == reached && g < state.g) {
+      state.g = g;
+      state.yards = yards;
       heap_.Decrease(v, g);
     }
   };
@@ -210,19 +206,33 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
          backward ? request.zones.Entering(v) : request.zones.Leaving(v)) {
       if (!zone_seen_[zone]) {
         zone_seen_[zone] = 1;
-        out->touched.push_back({zone, g_[v]});  // nodes settle by seconds: the first is least
+        out->touched.push_back({zone, state_[v].g});  // nodes settle by seconds: the first is least
       }
       plain = plain && (zone == request.zone || request.band.ZoneMultiplier(zone) == 1.0);
     }
     return plain;
   };
-  // Prices an arc taken from settled node v to `other`.
-  auto relax = [&](std::uint32_t v, bool plain, std::uint32_t arc, std::uint32_t other) {
+  // Prices an arc taken from a settled node (at g seconds and `yards`) to `other`.
+  auto relax = [&](double g, float yards, bool plain, std::uint32_t arc, std::uint32_t other) {
     const double base = prices.seconds[arc];
     if (!(base < kInfCost)) return;
     const double seconds =
         plain ? OnTicks(base) : prices.DangerSecondsOf(arc, request.band, request.zone, 0);
-    reach(other, g_[v] + seconds, yards_[v] + prices.yards[arc]);
+    reach(other, g + seconds, yards + prices.yards[arc]);
+  };
+  // Asks for the arcs of the node likely settled next while this one's are relaxed: a node's
+  // arcs and their mixes lie far from the last node's.
+  auto prefetch = [&](std::uint32_t u) {
+    if (backward) {
+      const std::uint32_t first = request.reverse->first_in[u];
+      __builtin_prefetch(&request.reverse->in_arc[first]);
+      __builtin_prefetch(&request.reverse->in_tail[first]);
+    } else {
+      const std::uint32_t first = graph.first_arc[u];
+      __builtin_prefetch(&graph.arc_head[first]);
+      __builtin_prefetch(&prices.seconds[first]);
+      __builtin_prefetch(prices.mix.data() + prices.mix_first[first]);
+    }
   };
   double stop = kInfCost;  // where the reach stopped short: every node not settled costs this
   while (!heap_.empty()) {
@@ -234,18 +244,27 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
       stop = key;
       break;
     }
-    settled_[v] = 1;
+    state_[v].stamp = reached | 1;
     ++settled_count;
     if (std::binary_search(border.begin(), border.end(), v)) {
       settled_border_.push_back(v);
       if (settled_border_.size() == border.size()) break;
     }
+    if (!heap_.empty()) prefetch(heap_.Top());
     const bool plain = note(v);
+    const double g = state_[v].g;
+    const float yards = state_[v].yards;
     ForArcsOf(graph, request.reverse, v,
-              [&](std::uint32_t arc, std::uint32_t other) { relax(v, plain, arc, other); });
+              [&](std::uint32_t arc, std::uint32_t other) { relax(g, yards, plain, arc, other); });
   }
-  // The settled border nodes and the starts (settled or not, at their least seconds so far);
-  // then, where it stopped short, the border nodes it did not settle, at `stop`.
+  Endpoints(request, stop, out);
+  for (const ZoneTouch& t : out->touched) zone_seen_[t.zone] = 0;
+  std::sort(out->touched.begin(), out->touched.end(),
+            [](const ZoneTouch& a, const ZoneTouch& b) { return a.zone < b.zone; });
+}
+
+void ZoneReachSearch::Endpoints(const Request& request, double stop, ZoneReach* out) {
+  const std::span<const std::uint32_t> border = request.border;
   for (const ReachStart& s : request.starts) {
     if (s.seconds < kInfCost) settled_border_.push_back(s.node);
   }
@@ -257,21 +276,18 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
                         settled_border_.end(), std::back_inserter(out->far));
   }
   std::size_t next_far = 0;
-  for (const std::uint32_t v : settled_border_) {
-    for (; next_far < out->far.size() && out->far[next_far] < v; ++next_far) {
+  auto far_below = [&](std::uint32_t end) {  // the far nodes before `end`, by node
+    for (; next_far < out->far.size() && out->far[next_far] < end; ++next_far) {
       out->endpoints.push_back({out->far[next_far], stop});
       out->yards.push_back(0.0f);
     }
-    out->endpoints.push_back({v, g_[v]});
-    out->yards.push_back(yards_[v]);
+  };
+  for (const std::uint32_t v : settled_border_) {
+    far_below(v);
+    out->endpoints.push_back({v, state_[v].g});
+    out->yards.push_back(state_[v].yards);
   }
-  for (; next_far < out->far.size(); ++next_far) {
-    out->endpoints.push_back({out->far[next_far], stop});
-    out->yards.push_back(0.0f);
-  }
-  for (const ZoneTouch& t : out->touched) zone_seen_[t.zone] = 0;
-  std::sort(out->touched.begin(), out->touched.end(),
-            [](const ZoneTouch& a, const ZoneTouch& b) { return a.zone < b.zone; });
+  far_below(UINT32_MAX);
 }
 
 }  // namespace walk::nav

@@ -20,6 +20,8 @@ class IndexedMinHeap {
     size_ = 0;
   }
   bool empty() const { return size_ == 0; }
+  // The id with the smallest key (the heap not empty).
+  std::uint32_t Top() const { return entries_[0].id; }
 
   // Adds `id` (not in the heap) with `key`.
   void Push(std::uint32_t id, double key) { SiftUp(size_++, Entry{key, id}); }
