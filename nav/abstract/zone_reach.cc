@@ -61,6 +61,22 @@ void Flood(const ContinentGraph& graph, const ArcPrices& prices, const ReverseAr
   }
 }
 
+// Asks for the arcs of node u (likely settled next) while the last node's are relaxed: a node's
+// arcs and their mixes lie far from the last node's.
+void PrefetchArcsOf(const ContinentGraph& graph, const ArcPrices& prices,
+                    const ReverseArcs* reverse, std::uint32_t u) {
+  if (reverse != nullptr) {
+    const std::uint32_t first = reverse->first_in[u];
+    __builtin_prefetch(&reverse->in_arc[first]);
+    __builtin_prefetch(&reverse->in_tail[first]);
+  } else {
+    const std::uint32_t first = graph.first_arc[u];
+    __builtin_prefetch(&graph.arc_head[first]);
+    __builtin_prefetch(&prices.seconds[first]);
+    __builtin_prefetch(prices.mix.data() + prices.mix_first[first]);
+  }
+}
+
 // Whether two ascending lists share a node.
 bool Share(std::span<const std::uint32_t> few, std::span<const std::uint32_t> many) {
   for (const std::uint32_t v : few)
@@ -68,11 +84,11 @@ bool Share(std::span<const std::uint32_t> few, std::span<const std::uint32_t> ma
   return false;
 }
 
-// The seconds at which a reach first touched `zone`; kInfCost where it never did.
-double TouchedAt(const std::vector<ZoneTouch>& touched, std::uint16_t zone) {
+// Where a reach touched `zone`; at kInfCost where it never did.
+ZoneTouch TouchOf(const std::vector<ZoneTouch>& touched, std::uint16_t zone) {
   const auto it = std::lower_bound(touched.begin(), touched.end(), zone,
                                    [](const ZoneTouch& t, std::uint16_t z) { return t.zone < z; });
-  return it != touched.end() && it->zone == zone ? it->seconds : kInfCost;
+  return it != touched.end() && it->zone == zone ? *it : ZoneTouch{zone, kInfCost, kInfCost};
 }
 
 }  // namespace
@@ -157,7 +173,11 @@ bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds
   if (to.reached && has(from.leg_zones, to.zone)) return false;
   if (from.reached && has(to.leg_zones, from.zone)) return false;
   if (!from.reached || !to.reached) return true;
-  return seconds <= TouchedAt(from.touched, to.zone) + TouchedAt(to.touched, from.zone);
+  // A way through to's zone and later from's costs at least from's reach to its first arc
+  // through to's zone (and that arc) and to's reach from its last arc through from's (or that
+  // arc and on): its first such arc and its last may be one arc, counted once.
+  const ZoneTouch first = TouchOf(from.touched, to.zone), last = TouchOf(to.touched, from.zone);
+  return seconds <= std::max(first.through + last.seconds, first.seconds + last.through);
 }
 
 void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
@@ -168,7 +188,7 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     state_.assign(n, NodeState{0.0, 0.0f, 0});
     generation_ = 0;
   }
-  if (zone_seen_.empty()) zone_seen_.assign(65536, 0);
+  if (touch_of_.empty()) touch_of_.assign(65536, 0);
   if (++generation_ == (1u << 31)) {
     for (NodeState& state : state_) state.stamp = 0;
     generation_ = 1;
@@ -198,67 +218,81 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
   }
   const std::span<const std::uint32_t> border = request.border;
   const bool backward = request.reverse != nullptr;
-  // Notes settled node v's zones; whether its arcs cost their band-0 seconds (every zone of
-  // their mixes exempt or unpriced, so DangerSecondsOf adds nothing and its mix need not be read).
-  auto note = [&](std::uint32_t v) {
+  const Metric& band = request.band;
+  // Notes settled node v's zones (at g seconds). Whether its arcs cost their band-0 seconds
+  // (every zone of their mixes exempt or unpriced, so DangerSecondsOf adds nothing and its mix
+  // need not be read); and in *through whether an arc of it may lower a priced zone's `through`.
+  auto note = [&](std::uint32_t v, double g, bool* through) {
     bool plain = true;
+    *through = false;
     for (const std::uint16_t zone :
          backward ? request.zones.Entering(v) : request.zones.Leaving(v)) {
-      if (!zone_seen_[zone]) {
-        zone_seen_[zone] = 1;
-        out->touched.push_back({zone, state_[v].g});  // nodes settle by seconds: the first is least
+      if (touch_of_[zone] == 0) {
+        out->touched.push_back({zone, g});  // nodes settle by seconds: the first is least
+        touch_of_[zone] = static_cast<std::uint32_t>(out->touched.size());
       }
-      plain = plain && (zone == request.zone || request.band.ZoneMultiplier(zone) == 1.0);
+      if (zone != request.zone && band.ZoneMultiplier(zone) != 1.0) {
+        plain = false;
+        *through = *through || g < out->touched[touch_of_[zone] - 1].through;
+      }
     }
     return plain;
   };
-  // Prices an arc taken from a settled node (at g seconds and `yards`) to `other`.
-  auto relax = [&](double g, float yards, bool plain, std::uint32_t arc, std::uint32_t other) {
-    const double base = prices.seconds[arc];
-    if (!(base < kInfCost)) return;
-    const double seconds =
-        plain ? OnTicks(base) : prices.DangerSecondsOf(arc, request.band, request.zone, 0);
-    reach(other, g + seconds, yards + prices.yards[arc]);
-  };
-  // Asks for the arcs of the node likely settled next while this one's are relaxed: a node's
-  // arcs and their mixes lie far from the last node's.
-  auto prefetch = [&](std::uint32_t u) {
-    if (backward) {
-      const std::uint32_t first = request.reverse->first_in[u];
-      __builtin_prefetch(&request.reverse->in_arc[first]);
-      __builtin_prefetch(&request.reverse->in_tail[first]);
-    } else {
-      const std::uint32_t first = graph.first_arc[u];
-      __builtin_prefetch(&graph.arc_head[first]);
-      __builtin_prefetch(&prices.seconds[first]);
-      __builtin_prefetch(prices.mix.data() + prices.mix_first[first]);
+  // Lowers the `through` of the priced zones in arc's mix (from a node at g seconds).
+  auto through_arc = [&](double g, double base, std::uint32_t arc) {
+    const std::span<const ZoneShare> mix = prices.MixOf(arc);
+    for (const ZoneShare& share : mix) {
+      if (share.zone == request.zone || band.ZoneMultiplier(share.zone) == 1.0) continue;
+      double& through = out->touched[touch_of_[share.zone] - 1].through;
+      through =
+          std::min(through, g + OnTicks(DangerSeconds(base, mix, band, request.zone, share.zone)));
     }
   };
-  double stop = kInfCost;  // where the reach stopped short: every node not settled costs this
+  // Prices an arc taken from a settled node (at g seconds and `yards`) to `other`.
+  auto relax = [&](double g, float yards, bool plain, bool through, std::uint32_t arc,
+                   std::uint32_t other) {
+    const double base = prices.seconds[arc];
+    if (!(base < kInfCost)) return;
+    if (through) through_arc(g, base, arc);
+    const double seconds =
+        plain ? OnTicks(base) : prices.DangerSecondsOf(arc, band, request.zone, 0);
+    reach(other, g + seconds, yards + prices.yards[arc]);
+  };
+  double stop = kInfCost;        // where the reach stopped short: every node not settled costs this
+  double relaxed_to = kInfCost;  // a node it did not relax costs at least this
   while (!heap_.empty()) {
     double key;
     const std::uint32_t v = heap_.PopMin(&key);
     if (settled_count >= request.max_settled ||
         (settled_count >= request.far_after &&
          border.size() - settled_border_.size() <= request.far_left)) {
-      stop = key;
+      stop = relaxed_to = key;
       break;
     }
     state_[v].stamp = reached | 1;
     ++settled_count;
     if (std::binary_search(border.begin(), border.end(), v)) {
       settled_border_.push_back(v);
-      if (settled_border_.size() == border.size()) break;
+      if (settled_border_.size() == border.size()) {
+        relaxed_to = key;
+        break;
+      }
     }
-    if (!heap_.empty()) prefetch(heap_.Top());
-    const bool plain = note(v);
+    if (!heap_.empty()) PrefetchArcsOf(graph, prices, request.reverse, heap_.Top());
     const double g = state_[v].g;
     const float yards = state_[v].yards;
-    ForArcsOf(graph, request.reverse, v,
-              [&](std::uint32_t arc, std::uint32_t other) { relax(g, yards, plain, arc, other); });
+    bool through;
+    const bool plain = note(v, g, &through);
+    ForArcsOf(graph, request.reverse, v, [&](std::uint32_t arc, std::uint32_t other) {
+      relax(g, yards, plain, through, arc, other);
+    });
   }
   Endpoints(request, stop, out);
-  for (const ZoneTouch& t : out->touched) zone_seen_[t.zone] = 0;
+  // A way through a zone's arc from a node it did not relax costs at least relaxed_to.
+  for (ZoneTouch& t : out->touched) {
+    t.through = std::min(t.through, relaxed_to);
+    touch_of_[t.zone] = 0;
+  }
   std::sort(out->touched.begin(), out->touched.end(),
             [](const ZoneTouch& a, const ZoneTouch& b) { return a.zone < b.zone; });
 }

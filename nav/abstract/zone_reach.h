@@ -92,11 +92,14 @@ struct ReachMaps {
   std::uint64_t MemoryBytes() const { return giant.MemoryBytes() + zones.MemoryBytes(); }
 };
 
-// A zone a reach touched (the mix of an arc leaving, or entering, a node it settled has it), and
-// the seconds of the first such node: every way through the zone costs at least those.
+// A zone a reach touched (the mix of an arc leaving, or entering, a node it settled has it): the
+// seconds of the first such node, and the least seconds to the head of such an arc (forward;
+// backward, from its tail), the arc priced with the zone exempt too. A way through the zone
+// costs at least the first up to the arc, and at least the second up to the arc's other end.
 struct ZoneTouch {
   std::uint16_t zone = 0;
   double seconds = 0.0;
+  double through = kInfCost;
 };
 
 // What a reach found: its endpoints for the band's CCH metric, and what decides whether they
@@ -192,7 +195,7 @@ class ZoneReachSearch {
   std::uint32_t generation_ = 0;  // below 2^31
   std::vector<NodeState> state_;
   IndexedMinHeap heap_;
-  std::vector<std::uint8_t> zone_seen_;  // by zone, 0 or 1 for this run
+  std::vector<std::uint32_t> touch_of_;  // by zone: 1 + its index in ZoneReach::touched, or 0
   std::vector<std::uint32_t> settled_border_;
 };
 

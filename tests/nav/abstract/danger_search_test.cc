@@ -372,6 +372,95 @@ void MeetReachesOnRandomGraphs(ReachStop stop, int* exact, int* refused, int* wi
   }
 }
 
+// The seconds of every node from `start` (backward: to it, over `reverse`) with `zone` exempt,
+// by a plain Dijkstra over every arc.
+std::vector<double> SecondsOfEveryNode(const ContinentGraph& g, const ReverseArcs* reverse,
+                                       const Metric& band, std::uint16_t zone,
+                                       std::uint32_t start) {
+  std::vector<double> seconds(g.node_count(), kInfCost);
+  std::vector<bool> done(g.node_count(), false);
+  seconds[start] = 0.0;
+  for (;;) {
+    std::uint32_t v = kInvalidId;
+    for (std::uint32_t u = 0; u < g.node_count(); ++u)
+      if (!done[u] && seconds[u] < kInfCost && (v == kInvalidId || seconds[u] < seconds[v])) v = u;
+    if (v == kInvalidId) return seconds;
+    done[v] = true;
+    auto relax = [&](std::uint32_t arc, std::uint32_t other) {
+      const double price = g.prices[0].DangerSecondsOf(arc, band, zone, 0);
+      if (price < kInfCost) seconds[other] = std::min(seconds[other], seconds[v] + price);
+    };
+    if (reverse == nullptr) {
+      for (std::uint32_t a = g.first_arc[v]; a < g.first_arc[v + 1]; ++a) relax(a, g.arc_head[a]);
+    } else {
+      for (std::uint32_t i = reverse->first_in[v]; i < reverse->first_in[v + 1]; ++i)
+        relax(reverse->in_arc[i], reverse->in_tail[i]);
+    }
+  }
+}
+
+// Every zone a reach touched is no nearer than it says: each arc through the zone is reached no
+// sooner than its `seconds`, and its other end (priced with the zone exempt too) no sooner than
+// its `through`, whether the reach ran to its border or stopped short.
+TEST(DangerSearchTest, AReachsTouchesBoundEveryWayThroughTheZone) {
+  const World world = ZonesOnly();
+  std::mt19937_64 rng(53);
+  std::uniform_int_distribution<std::uint16_t> zone(1, 6);
+  int checked = 0;
+  for (const auto& [nodes, arcs] : kGraphSizes) {
+    if (nodes > 200) continue;  // the Dijkstra here is quadratic
+    const ContinentGraph g = RandomGraph(nodes, arcs, rng);
+    const ArcPrices& prices = g.prices[0];
+    const ReverseArcs reverse = ReverseArcs::Of(g);
+    const NodeZones node_zones = NodeZones::Of(g, prices, reverse);
+    const ZoneArcs zone_arcs(prices);
+    std::uniform_int_distribution<std::uint32_t> node(0, nodes - 1);
+    ZoneReachSearch search;
+    for (const std::uint32_t band : kDangerBands) {
+      const Metric metric(world, *FindProfile("neutral"), band);
+      if (!metric.prices_danger()) continue;
+      for (int q = 0; q < 40; ++q) {
+        const std::uint16_t own = zone(rng);
+        const std::uint32_t start = node(rng);
+        const ZoneBorder border = ZoneBorderOf(g, prices, zone_arcs.Of(own), own);
+        const std::vector<ReachStart> starts = {{start, 0.0, 0.0f}};
+        for (const bool backward : {false, true}) {
+          const ReverseArcs* by_head = backward ? &reverse : nullptr;
+          ZoneReach reach;
+          search.Run({.graph = g,
+                      .prices = prices,
+                      .band = metric,
+                      .zones = node_zones,
+                      .zone = own,
+                      .reverse = by_head,
+                      .border = backward ? border.entries : border.exits,
+                      .starts = starts,
+                      .far_after = q % 2 == 0 ? UINT64_MAX : 4,
+                      .far_left = 4},
+                     &reach);
+          const std::vector<double> seconds = SecondsOfEveryNode(g, by_head, metric, own, start);
+          for (const ZoneTouch& touch : reach.touched) {
+            for (const std::uint32_t arc : zone_arcs.Of(touch.zone)) {
+              const std::uint32_t tail = static_cast<std::uint32_t>(
+                  std::upper_bound(g.first_arc.begin(), g.first_arc.end(), arc) -
+                  g.first_arc.begin() - 1);
+              const std::uint32_t near = backward ? g.arc_head[arc] : tail;
+              const double price = prices.DangerSecondsOf(arc, metric, own, touch.zone);
+              if (!(seconds[near] < kInfCost) || !(price < kInfCost)) continue;
+              EXPECT_LE(touch.seconds, seconds[near] + 1e-9) << "zone " << touch.zone;
+              if (metric.ZoneMultiplier(touch.zone) != 1.0 && touch.zone != own) {
+                EXPECT_LE(touch.through, seconds[near] + price + 1e-9) << "zone " << touch.zone;
+                ++checked;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
 TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySayTheyDo) {
   int exact = 0, refused = 0, with_far = 0;
   MeetReachesOnRandomGraphs({}, &exact, &refused, &with_far);
