@@ -98,15 +98,15 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
   std::sort(side->leg_zones.begin(), side->leg_zones.end());
   side->leg_zones.erase(std::unique(side->leg_zones.begin(), side->leg_zones.end()),
                         side->leg_zones.end());
-  side->leg_nodes.clear();
-  for (const Leg::Entry& e : leg.entries) side->leg_nodes.push_back(e.node);
-  std::sort(side->leg_nodes.begin(), side->leg_nodes.end());
   side->reached = reverse_ != nullptr && PricesZoneOf(s);
   side->border = nullptr;
   side->inner = {};
   side->searched = false;
   side->far.clear();
   side->touched.clear();
+  side->inner_reached.clear();
+  side->inner_yards.clear();
+  side->relaxed_to = kInfCost;
   if (!side->reached) {
     EndpointsOf(leg, hierarchy_.priced, &side->endpoints, &side->yards);
   } else {
@@ -132,6 +132,22 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
     side->searched = reach.searched;
     side->far = reach.far;
     side->touched = reach.touched;
+    side->inner_reached = reach.inner;
+    side->inner_yards = reach.inner_yards;
+    side->relaxed_to = reach.relaxed_to;
+  }
+  // The leg's entrances at their endpoints' seconds.
+  side->entrances.clear();
+  side->entrance_yards.clear();
+  std::vector<std::uint32_t> nodes;
+  for (const Leg::Entry& e : leg.entries) nodes.push_back(e.node);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  for (const std::uint32_t node : nodes) {
+    const std::uint32_t i = side->EndpointAt(node);
+    if (i == side->endpoints.size()) continue;  // an entrance the band cannot take
+    side->entrances.push_back(side->endpoints[i]);
+    side->entrance_yards.push_back(side->yards[i]);
   }
   queries.sides.Run(queries.split, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward,
                     side->endpoints, &side->side);
@@ -170,6 +186,7 @@ std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backwa
                        .zone = zone,
                        .reverse = backward ? reverse_ : nullptr,
                        .border = nodes,
+                       .inner = backward ? border->inner_tails : border->inner_heads,
                        .starts = starts,
                        .max_settled = kReachMaxSettled,
                        .far_after = router_.reach_far_after(),
@@ -179,21 +196,27 @@ std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backwa
   return reach;
 }
 
-double AbstractTable::Side::YardsAt(std::uint32_t node) const {
+std::uint32_t AbstractTable::Side::EndpointAt(std::uint32_t node) const {
   if (reached) {  // one endpoint a node, by node
     const auto it =
         std::lower_bound(endpoints.begin(), endpoints.end(), node,
                          [](const CchEndpoint& e, std::uint32_t n) { return e.node < n; });
-    return it != endpoints.end() && it->node == node ? yards[it - endpoints.begin()] : 0.0;
+    return it != endpoints.end() && it->node == node
+               ? static_cast<std::uint32_t>(it - endpoints.begin())
+               : static_cast<std::uint32_t>(endpoints.size());
   }
-  const std::uint32_t i = EntryAt(endpoints, node);
+  return EntryAt(endpoints, node);
+}
+
+double AbstractTable::Side::YardsAt(std::uint32_t node) const {
+  const std::uint32_t i = EndpointAt(node);
   return i != endpoints.size() ? yards[i] : 0.0;
 }
 
 std::uint64_t AbstractTable::Side::MemoryBytes() const {
   return side.MemoryBytes() + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
-         sizeof(ZoneTouch) * touched.size() + 2 * leg_zones.size() +
-         4 * (leg_nodes.size() + far.size());
+         sizeof(ZoneTouch) * touched.size() + 2 * leg_zones.size() + 4 * far.size() +
+         (entrances.size() + inner_reached.size()) * (sizeof(CchEndpoint) + 4);
 }
 
 absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
@@ -248,9 +271,8 @@ std::uint64_t AbstractTable::MemoryBytes() const {
   return bytes;
 }
 
-const CchMeeting* AbstractTable::Row::MeetingOf(const Continent& c, const Metric& band,
-                                                SurfaceId from, SurfaceId to,
-                                                std::uint32_t* target) const {
+SidesAnswer AbstractTable::Row::AnswerOf(const Continent& c, const Metric& band, SurfaceId from,
+                                         SurfaceId to, std::uint32_t* target) const {
   const AbstractTable& t = *table_;
   // The table's profile in its band, or in any band pricing no danger when the table's prices
   // none (the CCH prices them alike).
@@ -259,10 +281,10 @@ const CchMeeting* AbstractTable::Row::MeetingOf(const Continent& c, const Metric
                              : !band.prices_danger();
   if (&c != &t.continent_ || from != from_ || !same_band ||
       band.profile().name != t.band_.profile().name) {
-    return nullptr;
+    return {};
   }
   const auto found = t.target_of_.find(to);
-  if (found == t.target_of_.end()) return nullptr;  // a priced zone's target has none
+  if (found == t.target_of_.end()) return {};  // a priced zone's target has none
   *target = found->second;
   const CchMeeting& m = meetings_[found->second];
   const Side& goal = t.targets_[found->second];
@@ -273,24 +295,29 @@ const CchMeeting* AbstractTable::Row::MeetingOf(const Continent& c, const Metric
                                       : kInvalidId;
   const std::uint32_t to_node =
       !goal.far.empty() && m.found() ? goal.side.EndpointNode(cch, m.target_label) : kInvalidId;
-  if (!SidesMeetExactly(from_side_, goal, m.cost, from_node, to_node)) return nullptr;
-  return &m;
+  return MeetSides(from_side_, goal, m.cost, from_node, to_node);
 }
 
 bool AbstractTable::Row::Knows(SurfaceId to) const {
   std::uint32_t target;
-  return MeetingOf(table_->continent_, table_->band_, from_, to, &target) != nullptr;
+  return AnswerOf(table_->continent_, table_->band_, from_, to, &target).known;
 }
 
 bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
                               double* seconds, double* yards) const {
   std::uint32_t target;
-  const CchMeeting* const m = MeetingOf(c, band, from, to, &target);
-  if (m == nullptr) return false;
+  const SidesAnswer answer = AnswerOf(c, band, from, to, &target);
+  if (!answer.known) return false;
   const AbstractTable& t = *table_;
-  *seconds = m->cost;
+  const CchMeeting* const m = &meetings_[target];
+  *seconds = answer.seconds;
   *yards = 0.0;
-  if (!m->found() || walks_ == RowWalks::kSecondsOnly) return true;
+  if (walks_ == RowWalks::kSecondsOnly) return true;
+  if (answer.inner) {
+    *yards = answer.yards;
+    return true;
+  }
+  if (!m->found()) return true;
   const Cch& cch = *t.hierarchy_.cch;
   const Side& goal = t.targets_[target];
   const CchSide& side = from_side_.side;
@@ -304,9 +331,9 @@ bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId 
 bool AbstractTable::Row::FindWay(const Continent& c, const Metric& band, SurfaceId from,
                                  SurfaceId to, KnownWay* way) const {
   std::uint32_t target;
-  const CchMeeting* const m = MeetingOf(c, band, from, to, &target);
-  if (m == nullptr) return false;
+  if (!AnswerOf(c, band, from, to, &target).known) return false;
   const AbstractTable& t = *table_;
+  const CchMeeting* const m = &meetings_[target];
   const Side& goal = t.targets_[target];
   if (from_side_.reached || goal.reached) return false;  // a reach keeps no ways
   way->seconds = m->cost;

@@ -79,6 +79,8 @@ class AbstractTable {
     std::vector<CchEndpoint> endpoints;
     std::vector<float> yards;  // by endpoint
     CchSide side;
+    // The index of the endpoint at `node` the CCH took (endpoints.size() where none is).
+    std::uint32_t EndpointAt(std::uint32_t node) const;
     // The yards of the way to (or from) the endpoint at `node` the CCH took.
     double YardsAt(std::uint32_t node) const;
     std::uint64_t MemoryBytes() const;
@@ -126,10 +128,10 @@ class AbstractTable::Row final : public KnownWalks {
   friend class AbstractTable;
   Row(const AbstractTable* table, SurfaceId from, LeasePool<CchSlotSum>::Lease sum)
       : table_(table), from_(from), sum_(std::move(sum)) {}
-  // The meeting of the walk from `from` to `to` priced by `band` with its target's index, or
-  // null when the row does not know it (or not exactly: SidesMeetExactly).
-  const CchMeeting* MeetingOf(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
-                              std::uint32_t* target) const;
+  // The walk from `from` to `to` priced by `band` as the sides answer it (MeetSides), with its
+  // target's index; not known when the row does not know it exactly.
+  SidesAnswer AnswerOf(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
+                       std::uint32_t* target) const;
   const AbstractTable* table_;
   SurfaceId from_;
   RowWalks walks_ = RowWalks::kSecondsAndYards;

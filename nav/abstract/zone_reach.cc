@@ -77,11 +77,21 @@ void PrefetchArcsOf(const ContinentGraph& graph, const ArcPrices& prices,
   }
 }
 
-// Whether two ascending lists share a node.
-bool Share(std::span<const std::uint32_t> few, std::span<const std::uint32_t> many) {
-  for (const std::uint32_t v : few)
-    if (std::binary_search(many.begin(), many.end(), v)) return true;
-  return false;
+// Puts a reach's settled inner border nodes (kept in the order settled) in node order.
+void SortInner(ZoneReach* out) {
+  std::vector<std::uint32_t> order(out->inner.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return out->inner[a].node < out->inner[b].node;
+  });
+  std::vector<CchEndpoint> inner;
+  std::vector<float> yards;
+  for (const std::uint32_t i : order) {
+    inner.push_back(out->inner[i]);
+    yards.push_back(out->inner_yards[i]);
+  }
+  out->inner = std::move(inner);
+  out->inner_yards = std::move(yards);
 }
 
 // Where a reach touched `zone`; at kInfCost where it never did.
@@ -151,39 +161,64 @@ NodeZones NodeZones::Of(const ContinentGraph& graph, const ArcPrices& prices,
   return zones;
 }
 
-bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds,
+SidesAnswer MeetSides(const PlaceSide& from, const PlaceSide& to, double seconds,
                       std::uint32_t from_node, std::uint32_t to_node) {
   auto has = [](const std::vector<std::uint16_t>& zones, std::uint16_t zone) {
     return std::binary_search(zones.begin(), zones.end(), zone);
   };
-  if (!from.reached && !to.reached) return true;
-  if ((from.reached && !from.searched) || (to.reached && !to.searched)) return false;
+  if (!from.reached && !to.reached) return {.known = true, .seconds = seconds};
+  if ((from.reached && !from.searched) || (to.reached && !to.searched)) return {};
   // Through a border node a reach stopped before, the seconds are a bound (never above the
   // walk's, nor above any way through it), not a way's.
   if (std::binary_search(from.far.begin(), from.far.end(), from_node) ||
       std::binary_search(to.far.begin(), to.far.end(), to_node)) {
-    return false;
+    return {};
   }
+  SidesAnswer answer{.known = true, .seconds = seconds};
+  double below = kInfCost;  // no way the answer does not hold costs less
   // A way ending its last arc through from's zone at a goal entrance no arc leaves it by (or
   // starting its first through to's zone at a start entrance none enters it by) is cut at a
-  // node neither reach kept.
-  if (from.reached && Share(to.leg_nodes, from.inner)) return false;
-  if (to.reached && Share(from.leg_nodes, to.inner)) return false;
-  if (from.zone == to.zone) return true;  // one zone exempt, as each reach has it
-  if (to.reached && has(from.leg_zones, to.zone)) return false;
-  if (from.reached && has(to.leg_zones, from.zone)) return false;
-  if (!from.reached || !to.reached) return true;
-  // A way through to's zone and later from's costs at least from's reach to its first arc
-  // through to's zone (and that arc) and to's reach from its last arc through from's (or that
-  // arc and on): its first such arc and its last may be one arc, counted once.
-  const ZoneTouch first = TouchOf(from.touched, to.zone), last = TouchOf(to.touched, from.zone);
-  return seconds <= std::max(first.through + last.seconds, first.seconds + last.through);
+  // node neither side starts from: the reach's own seconds to it, where it settled it.
+  auto inner_ways = [&](const PlaceSide& reached, const PlaceSide& other) {
+    for (std::size_t i = 0; i < other.entrances.size(); ++i) {
+      const std::uint32_t node = other.entrances[i].node;
+      if (!std::binary_search(reached.inner.begin(), reached.inner.end(), node)) continue;
+      const auto it =
+          std::lower_bound(reached.inner_reached.begin(), reached.inner_reached.end(), node,
+                           [](const CchEndpoint& e, std::uint32_t n) { return e.node < n; });
+      if (it == reached.inner_reached.end() || it->node != node) {
+        below = std::min(below, reached.relaxed_to + other.entrances[i].cost);
+        continue;
+      }
+      const double way = it->cost + other.entrances[i].cost;
+      if (way < answer.seconds) {
+        answer = {.known = true,
+                  .seconds = way,
+                  .inner = true,
+                  .yards = reached.inner_yards[it - reached.inner_reached.begin()] +
+                           other.entrance_yards[i]};
+      }
+    }
+  };
+  if (from.reached) inner_ways(from, to);
+  if (to.reached) inner_ways(to, from);
+  if (from.zone != to.zone) {
+    if (to.reached && has(from.leg_zones, to.zone)) return {};
+    if (from.reached && has(to.leg_zones, from.zone)) return {};
+    if (from.reached && to.reached) {
+      // A way through to's zone and later from's costs at least from's reach to its first arc
+      // through to's zone (and that arc) and to's reach from its last arc through from's (or
+      // that arc and on): its first such arc and its last may be one arc, counted once.
+      const ZoneTouch first = TouchOf(from.touched, to.zone);
+      const ZoneTouch last = TouchOf(to.touched, from.zone);
+      below = std::min(below, std::max(first.through + last.seconds, first.seconds + last.through));
+    }
+  }
+  answer.known = answer.seconds <= below;
+  return answer;
 }
 
-void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
-  const ContinentGraph& graph = request.graph;
-  const ArcPrices& prices = request.prices;
-  const std::uint32_t n = graph.node_count();
+std::uint32_t ZoneReachSearch::Begin(std::uint32_t n, ZoneReach* out) {
   if (state_.size() < n) {
     state_.assign(n, NodeState{0.0, 0.0f, 0});
     generation_ = 0;
@@ -193,13 +228,21 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     for (NodeState& state : state_) state.stamp = 0;
     generation_ = 1;
   }
-  const std::uint32_t reached = generation_ << 1;
   heap_.Reset(n);
   out->endpoints.clear();
   out->yards.clear();
   out->touched.clear();
   out->far.clear();
+  out->inner.clear();
+  out->inner_yards.clear();
   out->searched = true;
+  return generation_ << 1;
+}
+
+void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
+  const ContinentGraph& graph = request.graph;
+  const ArcPrices& prices = request.prices;
+  const std::uint32_t reached = Begin(graph.node_count(), out);
   std::uint64_t settled_count = 0;
   settled_border_.clear();
   auto reach = [&](std::uint32_t v, double g, float yards) {
@@ -271,6 +314,10 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     }
     state_[v].stamp = reached | 1;
     ++settled_count;
+    if (std::binary_search(request.inner.begin(), request.inner.end(), v)) {
+      out->inner.push_back({v, state_[v].g});
+      out->inner_yards.push_back(state_[v].yards);
+    }
     if (std::binary_search(border.begin(), border.end(), v)) {
       settled_border_.push_back(v);
       if (settled_border_.size() == border.size()) {
@@ -288,6 +335,8 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     });
   }
   Endpoints(request, stop, out);
+  out->relaxed_to = relaxed_to;
+  SortInner(out);
   // A way through a zone's arc from a node it did not relax costs at least relaxed_to.
   for (ZoneTouch& t : out->touched) {
     t.through = std::min(t.through, relaxed_to);

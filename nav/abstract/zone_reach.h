@@ -25,8 +25,9 @@
 // (its stop, where it never did). Such a way costs at least the seconds at which s's reach
 // first touched B (up to the tail of its first arc through B) plus those at which t's reach
 // first touched A (from the head of its last arc through A), so a pair's seconds up to that
-// sum are exact. Every such condition is checked per pair (SidesMeetExactly); a table walks a
-// pair that fails it alone.
+// sum are exact. A way ending at a goal entrance inside A (no exit) is the reach's seconds to
+// that entrance where it settled it, kept beside its endpoints. Every such condition is checked
+// per pair (MeetSides); a table walks a pair that fails it alone.
 #pragma once
 
 #include <cstdint>
@@ -115,21 +116,27 @@ struct ZoneReach {
   // The border nodes it did not settle, ascending: a meeting through one of them is a bound,
   // not a way.
   std::vector<std::uint32_t> far;
+  // The inner border nodes it settled (Request::inner), at their seconds, by node, and the
+  // yards of their ways; every node it did not relax costs at least `relaxed_to`.
+  std::vector<CchEndpoint> inner;
+  std::vector<float> inner_yards;
+  double relaxed_to = kInfCost;
   // The zones of the arcs leaving (forward) or entering (backward) a node it settled, by zone.
   std::vector<ZoneTouch> touched;
 
   std::uint64_t MemoryBytes() const {
-    return sizeof(ZoneReach) + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
+    return sizeof(ZoneReach) +
+           (endpoints.size() + inner.size()) * (sizeof(CchEndpoint) + sizeof(float)) +
            far.size() * 4 + touched.size() * sizeof(ZoneTouch);
   }
 };
 
 // What decides whether a pair's sides meet at the walk's seconds: each place's zone, whether its
 // side came from a reach (its zone priced) and whether that knew its zone's border, that reach's
-// far border nodes and touched zones, the zones in its leg's mix (which a walk prices with both
-// ends' zones exempt, a reach with its own), its leg's entrances, and where reached the nodes of
-// its zone's border that are no endpoint of a reach (ZoneBorder::inner_heads forward,
-// inner_tails backward).
+// far border nodes, touched zones and settled inner border nodes, the zones in its leg's mix
+// (which a walk prices with both ends' zones exempt, a reach with its own), its leg's entrances,
+// and where reached the nodes of its zone's border that are no endpoint of a reach
+// (ZoneBorder::inner_heads forward, inner_tails backward).
 struct PlaceSide {
   std::uint16_t zone = 0;
   bool reached = false;
@@ -137,17 +144,35 @@ struct PlaceSide {
   std::vector<std::uint32_t> far;        // sorted
   std::vector<ZoneTouch> touched;        // by zone
   std::vector<std::uint16_t> leg_zones;  // sorted
-  std::vector<std::uint32_t> leg_nodes;  // the leg's entrances, sorted
-  std::span<const std::uint32_t> inner;  // sorted
+  // The leg's entrances at the seconds its side starts from them (a reach's: their least), by
+  // node, one each, and their yards.
+  std::vector<CchEndpoint> entrances;
+  std::vector<float> entrance_yards;
+  std::span<const std::uint32_t> inner;    // sorted
+  std::vector<CchEndpoint> inner_reached;  // ZoneReach::inner
+  std::vector<float> inner_yards;
+  double relaxed_to = kInfCost;
 };
 
-// Whether `seconds`, the many-to-many's meeting of the sides of `from` (forward) and `to`
-// (backward) through endpoints `from_node` and `to_node` (kInvalidId where none met), is the
-// walk's seconds: both places unpriced; or both reaches searched, neither endpoint far, no leg
-// entrance of either among the other reach's inner border nodes, and then the two in one zone;
-// or neither leg's mix holding the other's priced zone, and the seconds no more than the sum of
-// where each reach first touched the other's zone.
-bool SidesMeetExactly(const PlaceSide& from, const PlaceSide& to, double seconds,
+// A pair's walk as its sides answer it: whether they know it, its seconds, and whether it is a
+// way ending (starting) at a leg entrance inside the other's zone (`inner`), with that way's
+// yards, rather than the many-to-many's meeting.
+struct SidesAnswer {
+  bool known = false;
+  double seconds = kInfCost;
+  bool inner = false;
+  double yards = 0.0;  // of an inner way
+};
+
+// The walk from `from` (forward) to `to` (backward) when the many-to-many met their sides at
+// `seconds` through endpoints `from_node` and `to_node` (kInvalidId where none met). Known when
+// both places are unpriced; or both reaches searched, neither endpoint far, and no way the sides
+// do not hold costs less than the answer: through a leg entrance of either inside the other's
+// zone (the reach's seconds to it where it settled it, which the answer takes when cheaper;
+// else where it stopped relaxing), and, the zones differing, neither leg's mix holding the
+// other's priced zone and no way through to's zone and later from's costing less (at least the
+// greater of the two sums of where each reach touched the other's zone, one of them `through`).
+SidesAnswer MeetSides(const PlaceSide& from, const PlaceSide& to, double seconds,
                       std::uint32_t from_node, std::uint32_t to_node);
 
 // A place's leg entrance, as a reach starts from it.
@@ -170,6 +195,8 @@ class ZoneReachSearch {
     // these arcs, from a goal leg to `border` (its entries).
     const ReverseArcs* reverse = nullptr;
     std::span<const std::uint32_t> border;  // ascending
+    // The zone's inner heads (forward) or inner tails (backward): those it settles are kept.
+    std::span<const std::uint32_t> inner;  // ascending
     const std::vector<ReachStart>& starts;
     // The reach stops where it is, its border nodes not settled left far, once it has settled
     // `max_settled` nodes, or `far_after` with at most `far_left` border nodes to go (the last
@@ -181,6 +208,9 @@ class ZoneReachSearch {
   void Run(const Request& request, ZoneReach* out);
 
  private:
+  // Makes the buffers ready for a graph of n nodes and empties *out; returns the stamp of a node
+  // reached in this run (settled: the stamp | 1).
+  std::uint32_t Begin(std::uint32_t n, ZoneReach* out);
   // Fills out->endpoints and out->yards once the search is done: the settled border nodes and
   // the starts (settled or not, at their least seconds so far); then, where it stopped short
   // (`stop` finite), the border nodes it did not settle, at `stop`, into out->far too.

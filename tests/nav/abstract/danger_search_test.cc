@@ -4,7 +4,7 @@
 // Guided by the zone bound (band-0 and band-metric distances cut at the ends' zones) it finds the
 // same, and the bound never exceeds what a node's way to the goal costs. Two places' reaches
 // across their zones, met over the band's metric, never cost less than the walk, and cost what it
-// costs wherever SidesMeetExactly says so.
+// costs wherever MeetSides says it knows them.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -273,7 +273,8 @@ PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const NodeZones& 
                   std::vector<PricedNode>* endpoints) {
   PlaceSide side;
   side.zone = zone;
-  side.leg_nodes = {node};
+  side.entrances = {{node, 0.0}};
+  side.entrance_yards = {0.0f};
   endpoints->clear();
   if (band.ZoneMultiplier(zone) == 1.0) {
     endpoints->push_back({node, 0.0});
@@ -290,6 +291,7 @@ PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const NodeZones& 
               .zone = zone,
               .reverse = reverse,
               .border = reverse == nullptr ? border.exits : border.entries,
+              .inner = side.inner,
               .starts = starts,
               .far_after = stop.far_after,
               .far_left = stop.far_left},
@@ -298,13 +300,18 @@ PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const NodeZones& 
   side.searched = reach.searched;
   side.far = reach.far;
   side.touched = reach.touched;
+  side.inner_reached = reach.inner;
+  side.inner_yards = reach.inner_yards;
+  side.relaxed_to = reach.relaxed_to;
   return side;
 }
 
 // Pairs met by reaches that stop as `stop` says, against the danger Dijkstra: never below it,
-// equal wherever SidesMeetExactly says so. Counts the pairs met exactly and refused, and the
-// reaches with far border nodes.
-void MeetReachesOnRandomGraphs(ReachStop stop, int* exact, int* refused, int* with_far) {
+// equal wherever MeetSides says it knows them. Counts the pairs known and refused, those
+// answered through a leg entrance inside the other's zone, and the reaches with far border
+// nodes.
+void MeetReachesOnRandomGraphs(ReachStop stop, int* exact, int* refused, int* with_far,
+                               int* inner) {
   const World world = ZonesOnly();
   std::mt19937_64 rng(47);
   std::uniform_int_distribution<std::uint16_t> zone(0, 6);
@@ -357,14 +364,17 @@ void MeetReachesOnRandomGraphs(ReachStop stop, int* exact, int* refused, int* wi
           EXPECT_GE(seconds, walk_seconds * (1.0 - 1e-9) - 1e-9)
               << nodes << " nodes, band " << band << ", query " << q;
         }
-        if (!SidesMeetExactly(from_side, to_side, seconds, from_node, to_node)) {
+        const SidesAnswer answer = MeetSides(from_side, to_side, seconds, from_node, to_node);
+        if (!answer.known) {
           ++*refused;
           continue;
         }
         ++*exact;
-        ASSERT_EQ(met.found, want.found) << nodes << " nodes, band " << band << ", query " << q;
+        *inner += answer.inner;
+        ASSERT_EQ(answer.seconds < kInfCost, want.found)
+            << nodes << " nodes, band " << band << ", query " << q;
         if (want.found) {
-          EXPECT_NEAR(seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
+          EXPECT_NEAR(answer.seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
               << nodes << " nodes, band " << band << ", query " << q << ", zones " << a << " " << b;
         }
       }
@@ -434,6 +444,7 @@ TEST(DangerSearchTest, AReachsTouchesBoundEveryWayThroughTheZone) {
                       .zone = own,
                       .reverse = by_head,
                       .border = backward ? border.entries : border.exits,
+                      .inner = backward ? border.inner_tails : border.inner_heads,
                       .starts = starts,
                       .far_after = q % 2 == 0 ? UINT64_MAX : 4,
                       .far_left = 4},
@@ -462,19 +473,21 @@ TEST(DangerSearchTest, AReachsTouchesBoundEveryWayThroughTheZone) {
 }
 
 TEST(DangerSearchTest, ReachesAcrossTheEndsZonesMeetAtTheWalksSecondsWhereTheySayTheyDo) {
-  int exact = 0, refused = 0, with_far = 0;
-  MeetReachesOnRandomGraphs({}, &exact, &refused, &with_far);
+  int exact = 0, refused = 0, with_far = 0, inner = 0;
+  MeetReachesOnRandomGraphs({}, &exact, &refused, &with_far, &inner);
   EXPECT_GT(exact, refused);
   EXPECT_GT(refused, 0);
+  EXPECT_GT(inner, 0);
   EXPECT_EQ(with_far, 0);
-  std::printf("%d pairs met exactly, %d refused\n", exact, refused);
+  std::printf("%d pairs met exactly (%d through an inner entrance), %d refused\n", exact, inner,
+              refused);
 }
 
 // Reaches stopped short keep the border nodes left as far endpoints, at where they stopped: the
 // pairs they meet through those are refused, the others still exact.
 TEST(DangerSearchTest, ReachesStoppedShortMeetExactlyWhereTheySayTheyDo) {
-  int exact = 0, refused = 0, with_far = 0;
-  MeetReachesOnRandomGraphs({.far_after = 8, .far_left = 6}, &exact, &refused, &with_far);
+  int exact = 0, refused = 0, with_far = 0, inner = 0;
+  MeetReachesOnRandomGraphs({.far_after = 8, .far_left = 6}, &exact, &refused, &with_far, &inner);
   EXPECT_GT(exact, refused);
   EXPECT_GT(with_far, 100);
   std::printf("%d pairs met exactly, %d refused; %d reaches with far border nodes\n", exact,
