@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -263,6 +264,23 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
   }
 }
 
+// A random graph and what reaches read of it, for the tests below.
+struct ReachGraph {
+  explicit ReachGraph(ContinentGraph graph)
+      : g(std::move(graph)),
+        prices(g.prices[0]),
+        reverse(ReverseArcs::Of(g)),
+        zones(NodeZones::Of(g, prices, reverse)),
+        zone_arcs(prices),
+        borders(BordersOf(g, prices, zone_arcs)) {}
+  const ContinentGraph g;
+  const ArcPrices& prices;
+  const ReverseArcs reverse;
+  const NodeZones zones;
+  const ZoneArcs zone_arcs;
+  const std::vector<ZoneBorder> borders;
+};
+
 // Where the reaches of the test below stop short: never, or after a few settled nodes with a
 // few border nodes left (which they then keep as far endpoints).
 struct ReachStop {
@@ -321,12 +339,8 @@ void MeetReachesOnRandomGraphs(ReachStop stop, int* exact, int* refused, int* wi
   std::mt19937_64 rng(47);
   std::uniform_int_distribution<std::uint16_t> zone(0, 6);
   for (const auto& [nodes, arcs] : kGraphSizes) {
-    const ContinentGraph g = RandomGraph(nodes, arcs, rng);
-    const ArcPrices& prices = g.prices[0];
-    const ReverseArcs reverse = ReverseArcs::Of(g);
-    const NodeZones node_zones = NodeZones::Of(g, prices, reverse);
-    const ZoneArcs zone_arcs(prices);
-    const std::vector<ZoneBorder> borders = BordersOf(g, prices, zone_arcs);
+    const ReachGraph graph(RandomGraph(nodes, arcs, rng));
+    const auto& [g, prices, reverse, node_zones, zone_arcs, borders] = graph;
     std::uniform_int_distribution<std::uint32_t> node(0, nodes - 1);
     DangerDijkstra walk, middle;
     ZoneReachSearch forward, backward;
@@ -422,12 +436,8 @@ TEST(DangerSearchTest, AReachsTouchesBoundEveryWayThroughTheZone) {
   int checked = 0;
   for (const auto& [nodes, arcs] : kGraphSizes) {
     if (nodes > 200) continue;  // the Dijkstra here is quadratic
-    const ContinentGraph g = RandomGraph(nodes, arcs, rng);
-    const ArcPrices& prices = g.prices[0];
-    const ReverseArcs reverse = ReverseArcs::Of(g);
-    const NodeZones node_zones = NodeZones::Of(g, prices, reverse);
-    const ZoneArcs zone_arcs(prices);
-    const std::vector<ZoneBorder> borders = BordersOf(g, prices, zone_arcs);
+    const ReachGraph graph(RandomGraph(nodes, arcs, rng));
+    const auto& [g, prices, reverse, node_zones, zone_arcs, borders] = graph;
     std::uniform_int_distribution<std::uint32_t> node(0, nodes - 1);
     ZoneReachSearch search;
     for (const std::uint32_t band : kDangerBands) {
