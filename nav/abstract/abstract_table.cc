@@ -101,12 +101,7 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
   side->reached = reverse_ != nullptr && PricesZoneOf(s);
   side->border = nullptr;
   side->inner = {};
-  side->searched = false;
-  side->far.clear();
-  side->touched.clear();
-  side->inner_reached.clear();
-  side->inner_yards.clear();
-  side->relaxed_to = kInfCost;
+  side->reach = nullptr;
   if (!side->reached) {
     EndpointsOf(leg, hierarchy_.priced, &side->endpoints, &side->yards);
   } else {
@@ -126,15 +121,9 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
       cached = ReachOf(s, backward, leg, side->border.get(), queries);
       if (cached->searched) router_.reach_cache().Insert(key, cached);
     }
-    const ZoneReach& reach = *cached;
-    side->endpoints = reach.endpoints;
-    side->yards = reach.yards;
-    side->searched = reach.searched;
-    side->far = reach.far;
-    side->touched = reach.touched;
-    side->inner_reached = reach.inner;
-    side->inner_yards = reach.inner_yards;
-    side->relaxed_to = reach.relaxed_to;
+    side->endpoints = cached->endpoints;
+    side->yards = cached->yards;
+    side->reach = std::move(cached);
   }
   // The leg's entrances at their endpoints' seconds.
   side->entrances.clear();
@@ -215,8 +204,7 @@ double AbstractTable::Side::YardsAt(std::uint32_t node) const {
 
 std::uint64_t AbstractTable::Side::MemoryBytes() const {
   return side.MemoryBytes() + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
-         sizeof(ZoneTouch) * touched.size() + 2 * leg_zones.size() + 4 * far.size() +
-         (entrances.size() + inner_reached.size()) * (sizeof(CchEndpoint) + 4);
+         2 * leg_zones.size() + entrances.size() * (sizeof(CchEndpoint) + 4);
 }
 
 absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
@@ -290,11 +278,12 @@ SidesAnswer AbstractTable::Row::AnswerOf(const Continent& c, const Metric& band,
   const Side& goal = t.targets_[found->second];
   const Cch& cch = *t.hierarchy_.cch;
   // The endpoints met through, where a far one could be among them.
-  const std::uint32_t from_node = !from_side_.far.empty() && m.found()
+  auto has_far = [](const Side& side) { return side.reached && !side.reach->far.empty(); };
+  const std::uint32_t from_node = has_far(from_side_) && m.found()
                                       ? from_side_.side.EndpointNode(cch, m.source_label)
                                       : kInvalidId;
   const std::uint32_t to_node =
-      !goal.far.empty() && m.found() ? goal.side.EndpointNode(cch, m.target_label) : kInvalidId;
+      has_far(goal) && m.found() ? goal.side.EndpointNode(cch, m.target_label) : kInvalidId;
   return MeetSides(from_side_, goal, m.cost, from_node, to_node);
 }
 

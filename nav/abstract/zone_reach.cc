@@ -167,27 +167,28 @@ SidesAnswer MeetSides(const PlaceSide& from, const PlaceSide& to, double seconds
     return std::binary_search(zones.begin(), zones.end(), zone);
   };
   if (!from.reached && !to.reached) return {.known = true, .seconds = seconds};
-  if ((from.reached && !from.searched) || (to.reached && !to.searched)) return {};
+  if ((from.reached && !from.reach->searched) || (to.reached && !to.reach->searched)) return {};
   // Through a border node a reach stopped before, the seconds are a bound (never above the
   // walk's, nor above any way through it), not a way's.
-  if (std::binary_search(from.far.begin(), from.far.end(), from_node) ||
-      std::binary_search(to.far.begin(), to.far.end(), to_node)) {
-    return {};
-  }
+  auto far = [](const PlaceSide& side, std::uint32_t node) {
+    return side.reached && std::binary_search(side.reach->far.begin(), side.reach->far.end(), node);
+  };
+  if (far(from, from_node) || far(to, to_node)) return {};
   SidesAnswer answer{.known = true, .seconds = seconds};
   double below = kInfCost;  // no way the answer does not hold costs less
   // A way ending its last arc through from's zone at a goal entrance no arc leaves it by (or
   // starting its first through to's zone at a start entrance none enters it by) is cut at a
   // node neither side starts from: the reach's own seconds to it, where it settled it.
   auto inner_ways = [&](const PlaceSide& reached, const PlaceSide& other) {
+    const ZoneReach& reach = *reached.reach;
     for (std::size_t i = 0; i < other.entrances.size(); ++i) {
       const std::uint32_t node = other.entrances[i].node;
       if (!std::binary_search(reached.inner.begin(), reached.inner.end(), node)) continue;
       const auto it =
-          std::lower_bound(reached.inner_reached.begin(), reached.inner_reached.end(), node,
+          std::lower_bound(reach.inner.begin(), reach.inner.end(), node,
                            [](const CchEndpoint& e, std::uint32_t n) { return e.node < n; });
-      if (it == reached.inner_reached.end() || it->node != node) {
-        below = std::min(below, reached.relaxed_to + other.entrances[i].cost);
+      if (it == reach.inner.end() || it->node != node) {
+        below = std::min(below, reach.relaxed_to + other.entrances[i].cost);
         continue;
       }
       const double way = it->cost + other.entrances[i].cost;
@@ -195,8 +196,7 @@ SidesAnswer MeetSides(const PlaceSide& from, const PlaceSide& to, double seconds
         answer = {.known = true,
                   .seconds = way,
                   .inner = true,
-                  .yards = reached.inner_yards[it - reached.inner_reached.begin()] +
-                           other.entrance_yards[i]};
+                  .yards = reach.inner_yards[it - reach.inner.begin()] + other.entrance_yards[i]};
       }
     }
   };
@@ -209,8 +209,8 @@ SidesAnswer MeetSides(const PlaceSide& from, const PlaceSide& to, double seconds
       // A way through to's zone and later from's costs at least from's reach to its first arc
       // through to's zone (and that arc) and to's reach from its last arc through from's (or
       // that arc and on): its first such arc and its last may be one arc, counted once.
-      const ZoneTouch first = TouchOf(from.touched, to.zone);
-      const ZoneTouch last = TouchOf(to.touched, from.zone);
+      const ZoneTouch first = TouchOf(from.reach->touched, to.zone);
+      const ZoneTouch last = TouchOf(to.reach->touched, from.zone);
       below = std::min(below, std::max(first.through + last.seconds, first.seconds + last.through));
     }
   }

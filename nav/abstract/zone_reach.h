@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -132,26 +133,21 @@ struct ZoneReach {
 };
 
 // What decides whether a pair's sides meet at the walk's seconds: each place's zone, whether its
-// side came from a reach (its zone priced) and whether that knew its zone's border, that reach's
-// far border nodes, touched zones and settled inner border nodes, the zones in its leg's mix
+// side came from a reach (its zone priced) and that reach (whether it knew its zone's border, its
+// far border nodes, touched zones and settled inner border nodes), the zones in its leg's mix
 // (which a walk prices with both ends' zones exempt, a reach with its own), its leg's entrances,
 // and where reached the nodes of its zone's border that are no endpoint of a reach
 // (ZoneBorder::inner_heads forward, inner_tails backward).
 struct PlaceSide {
   std::uint16_t zone = 0;
   bool reached = false;
-  bool searched = false;
-  std::vector<std::uint32_t> far;        // sorted
-  std::vector<ZoneTouch> touched;        // by zone
-  std::vector<std::uint16_t> leg_zones;  // sorted
+  std::shared_ptr<const ZoneReach> reach;  // where reached
+  std::vector<std::uint16_t> leg_zones;    // sorted
   // The leg's entrances at the seconds its side starts from them (a reach's: their least), by
   // node, one each, and their yards.
   std::vector<CchEndpoint> entrances;
   std::vector<float> entrance_yards;
-  std::span<const std::uint32_t> inner;    // sorted
-  std::vector<CchEndpoint> inner_reached;  // ZoneReach::inner
-  std::vector<float> inner_yards;
-  double relaxed_to = kInfCost;
+  std::span<const std::uint32_t> inner;  // sorted
 };
 
 // A pair's walk as its sides answer it: whether they know it, its seconds, and whether it is a

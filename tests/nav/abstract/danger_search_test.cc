@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <utility>
 #include <vector>
@@ -320,12 +321,7 @@ PlaceSide ReachOf(const ContinentGraph& g, const Metric& band, const NodeZones& 
               .far_left = stop.far_left},
              &reach);
   for (const CchEndpoint& e : reach.endpoints) endpoints->push_back({e.node, e.cost});
-  side.searched = reach.searched;
-  side.far = reach.far;
-  side.touched = reach.touched;
-  side.inner_reached = reach.inner;
-  side.inner_yards = reach.inner_yards;
-  side.relaxed_to = reach.relaxed_to;
+  side.reach = std::make_shared<const ZoneReach>(std::move(reach));
   return side;
 }
 
@@ -363,8 +359,8 @@ void MeetReachesOnRandomGraphs(ReachStop stop, int* exact, int* refused, int* wi
             ReachOf(g, metric_band, node_zones, nullptr, borders[a], a, s, stop, forward, &sources);
         const PlaceSide to_side = ReachOf(g, metric_band, node_zones, &reverse, borders[b], b, t,
                                           stop, backward, &targets);
-        *with_far += !from_side.far.empty();
-        *with_far += !to_side.far.empty();
+        *with_far += from_side.reached && !from_side.reach->far.empty();
+        *with_far += to_side.reached && !to_side.reach->far.empty();
         // The middle over the band's metric (every zone priced: zone 0 exempt is none).
         const DangerDijkstraResult met = middle.Run({.graph = g,
                                                      .prices = prices,
@@ -376,8 +372,11 @@ void MeetReachesOnRandomGraphs(ReachStop stop, int* exact, int* refused, int* wi
         const std::uint32_t from_node = met.found ? sources[met.source].node : kInvalidId;
         const std::uint32_t to_node = met.found ? targets[met.target].node : kInvalidId;
         // Met through a far border node, the seconds are a bound; else a way's.
-        if (!std::binary_search(from_side.far.begin(), from_side.far.end(), from_node) &&
-            !std::binary_search(to_side.far.begin(), to_side.far.end(), to_node)) {
+        auto far = [](const PlaceSide& side, std::uint32_t node) {
+          return side.reached &&
+                 std::binary_search(side.reach->far.begin(), side.reach->far.end(), node);
+        };
+        if (!far(from_side, from_node) && !far(to_side, to_node)) {
           EXPECT_GE(seconds, walk_seconds * (1.0 - 1e-9) - 1e-9)
               << nodes << " nodes, band " << band << ", query " << q;
         }
