@@ -278,7 +278,9 @@ absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> AbstractRouter::Hierarc
     const std::uint32_t after =
         std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
     if (!WantsMade(key, after, walks)) return std::nullopt;
-    hierarchy.band_metric = BandMetricOf(*index, p, **profile, band);
+    // A table (kAtOnce) waits for the metric with every core it would otherwise search on; a
+    // walk customizes on its own search thread.
+    hierarchy.band_metric = BandMetricOf(*index, p, **profile, band, walks == kAtOnce ? 0 : 1);
     if (hierarchy.band_metric == nullptr) return std::nullopt;
     hierarchy.metric = &hierarchy.band_metric->metric;
     hierarchy.yard_sums = nullptr;
@@ -289,12 +291,13 @@ absl::StatusOr<std::optional<AbstractRouter::Hierarchy>> AbstractRouter::Hierarc
 
 std::shared_ptr<const BandMetric> AbstractRouter::BandMetricOf(const ContinentIndex& index, int p,
                                                                const ProfileMetric& profile,
-                                                               const Metric& band) const {
+                                                               const Metric& band,
+                                                               unsigned threads) const {
   if (!band_metrics_.fits(profile.metric->MemoryBytes())) return nullptr;  // as large as band 0's
   const BandMetricCache::Key key{static_cast<std::uint32_t>(&index - continents_.data()),
                                  static_cast<std::uint16_t>(p), band.band()};
   return band_metrics_.Get(key, [&] {
-    return std::make_unique<BandMetric>(*index.cch, BandWeights(*profile.prices, band));
+    return std::make_unique<BandMetric>(*index.cch, BandWeights(*profile.prices, band), threads);
   });
 }
 
@@ -758,17 +761,26 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
 std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderAt(const ContinentIndex& index, int p,
                                                                const ProfileMetric& profile,
                                                                std::uint16_t zone) const {
-  const std::uint64_t key =
-      (std::uint64_t(&index - continents_.data()) << 32) | (std::uint64_t(p) << 16) | zone;
-  {
+  const std::uint64_t key_of_zone0 =
+      (std::uint64_t(&index - continents_.data()) << 32) | (std::uint64_t(p) << 16);
+  auto find = [&]() -> std::shared_ptr<const ZoneBorder> {
     std::lock_guard<std::mutex> lock(zone_borders_mu_);
-    auto it = zone_borders_.find(key);
-    if (it != zone_borders_.end()) return it->second;
-  }
-  auto border = std::make_shared<const ZoneBorder>(
-      nav::ZoneBorderOf(*index.graph, *profile.prices, profile.zone_arcs.Of(zone), zone));
+    auto it = zone_borders_.find(key_of_zone0 | zone);
+    return it == zone_borders_.end() ? nullptr : it->second;
+  };
+  if (std::shared_ptr<const ZoneBorder> border = find()) return border;
+  // Every zone's border at once (two passes over the arcs, where one zone's took one), made by
+  // one thread while the others wait for it.
+  std::lock_guard<std::mutex> making(zone_borders_making_mu_);
+  if (std::shared_ptr<const ZoneBorder> border = find()) return border;
+  std::vector<ZoneBorder> borders = ZoneBordersOf(*index.graph, *profile.prices);
+  if (borders.size() <= zone) borders.resize(zone + 1u);  // a zone with no arcs: no border
   std::lock_guard<std::mutex> lock(zone_borders_mu_);
-  return zone_borders_.emplace(key, std::move(border)).first->second;
+  for (std::uint32_t z = 0; z < borders.size(); ++z) {
+    zone_borders_.emplace(key_of_zone0 | z,
+                          std::make_shared<const ZoneBorder>(std::move(borders[z])));
+  }
+  return zone_borders_.at(key_of_zone0 | zone);
 }
 
 absl::StatusOr<std::shared_ptr<const ZoneBorder>> AbstractRouter::ZoneBorderOf(

@@ -329,10 +329,11 @@ class AbstractRouter {
   // Else null, and `route` unchanged.
   std::shared_ptr<const BandMetric> UseBandMetric(RouteState& route) const;
   // `band`'s metric on continent `index` for profile `p` (whose part is `profile`): cached, or
-  // customized here. Null when the band metrics are off or the metric would not fit them.
+  // customized here on `threads` threads (this one and more; 0: one per core). Null when the
+  // band metrics are off or the metric would not fit them.
   std::shared_ptr<const BandMetric> BandMetricOf(const ContinentIndex& index, int p,
-                                                 const ProfileMetric& profile,
-                                                 const Metric& band) const;
+                                                 const ProfileMetric& profile, const Metric& band,
+                                                 unsigned threads = 1) const;
   // The key of the patch exempting the ends' zones of `route` (Key::exempt_a and exempt_b 0
   // when the band prices neither).
   BandMetricCache::Key ExemptKey(const RouteState& route) const;
@@ -399,7 +400,8 @@ class AbstractRouter {
   };
   mutable std::mutex wanted_walks_mu_;
   mutable std::mutex zone_borders_mu_;
-  // By (continent index, profile, zone).
+  mutable std::mutex zone_borders_making_mu_;  // held while one thread makes every zone's
+  // By (continent index, profile, zone), every zone of a (continent, profile) made at once.
   mutable std::unordered_map<std::uint64_t, std::shared_ptr<const ZoneBorder>> zone_borders_;
   mutable std::mutex reverse_arcs_mu_;
   // By continent index, made on first use (guarded by reverse_arcs_mu_; never dropped).

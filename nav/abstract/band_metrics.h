@@ -35,9 +35,10 @@ std::vector<double> BandWeights(const ArcPrices& prices, const Metric& band);
 // One band's metric and what its walks learn about their costs (as the router keeps per
 // profile for band 0). The metric is immutable; the guesses are atomics, safe to share.
 struct BandMetric {
-  // Customizes `weights` onto `cch` on the calling thread.
-  BandMetric(const Cch& cch, const std::vector<double>& weights)
-      : metric(cch, weights, /*perfect=*/false, /*threads=*/1) {}
+  // Customizes `weights` onto `cch` on the calling thread and `threads` - 1 more (0: one per
+  // core).
+  BandMetric(const Cch& cch, const std::vector<double>& weights, unsigned threads = 1)
+      : metric(cch, weights, /*perfect=*/false, threads) {}
   const CchMetric metric;
   mutable CostGuess guess;           // over the endpoints' bound (BoundBetween)
   mutable CostGuess straight_guess;  // over the straight line (a cold walk's)

@@ -54,6 +54,63 @@ ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
   return border;
 }
 
+std::vector<ZoneBorder> ZoneBordersOf(const ContinentGraph& graph, const ArcPrices& prices) {
+  const std::uint32_t n = graph.node_count();
+  std::uint32_t zones = 0;
+  for (const ZoneShare& share : prices.mix) zones = std::max<std::uint32_t>(zones, share.zone + 1u);
+  std::vector<ZoneBorder> borders(zones);
+  // Every zone's tails and heads, the arcs by tail (so each zone's tails come ascending).
+  for (std::uint32_t x = 0; x < n; ++x) {
+    for (std::uint32_t a = graph.first_arc[x]; a < graph.first_arc[x + 1]; ++a) {
+      for (const ZoneShare& share : prices.MixOf(a)) {
+        if (share.zone == 0) continue;
+        ZoneBorder& border = borders[share.zone];
+        if (border.tails.empty() || border.tails.back() != x) border.tails.push_back(x);
+        border.heads.push_back(graph.arc_head[a]);
+      }
+    }
+  }
+  auto leaves = [&](std::uint32_t node, std::uint16_t zone) {
+    for (std::uint32_t a = graph.first_arc[node]; a < graph.first_arc[node + 1]; ++a)
+      if (prices.seconds[a] < kInfCost && !MixHas(prices, a, zone)) return true;
+    return false;
+  };
+  // Each node's zones it is a tail of (ascending), and whether an arc avoiding that zone
+  // reaches it: one pass over every arc for all zones.
+  std::vector<std::uint32_t> first(n + 1, 0);
+  for (std::uint16_t z = 0; z < zones; ++z) {
+    ZoneBorder& border = borders[z];
+    SortUnique(&border.heads);
+    for (const std::uint32_t w : border.heads)
+      (leaves(w, z) ? border.exits : border.inner_heads).push_back(w);
+    for (const std::uint32_t u : border.tails) ++first[u + 1];
+  }
+  for (std::uint32_t v = 0; v < n; ++v) first[v + 1] += first[v];
+  std::vector<std::uint16_t> tail_zone(first[n]);
+  std::vector<std::uint8_t> entry(first[n], 0);
+  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+  for (std::uint16_t z = 0; z < zones; ++z)
+    for (const std::uint32_t u : borders[z].tails) tail_zone[fill[u]++] = z;
+  for (std::uint32_t x = 0; x < n; ++x) {
+    for (std::uint32_t a = graph.first_arc[x]; a < graph.first_arc[x + 1]; ++a) {
+      const std::uint32_t u = graph.arc_head[a];
+      if (first[u] == first[u + 1] || !(prices.seconds[a] < kInfCost)) continue;
+      for (std::uint32_t i = first[u]; i < first[u + 1]; ++i)
+        if (entry[i] == 0 && !MixHas(prices, a, tail_zone[i])) entry[i] = 1;
+    }
+  }
+  for (std::uint16_t z = 0; z < zones; ++z) {
+    ZoneBorder& border = borders[z];
+    for (const std::uint32_t u : border.tails) {
+      const std::uint32_t i = static_cast<std::uint32_t>(
+          std::lower_bound(tail_zone.begin() + first[u], tail_zone.begin() + first[u + 1], z) -
+          tail_zone.begin());
+      (entry[i] != 0 ? border.entries : border.inner_tails).push_back(u);
+    }
+  }
+  return borders;
+}
+
 void ZoneBound::Reset(const Request& request) {
   if (middle_ == nullptr) {
     middle_ = std::make_unique<CchPotential>(*cch_);
