@@ -769,11 +769,11 @@ std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderAt(const ContinentIn
     return it == zone_borders_.end() ? nullptr : it->second;
   };
   if (std::shared_ptr<const ZoneBorder> border = find()) return border;
-  // Every zone's border at once (two passes over the arcs, where one zone's took one), made by
+  // Every zone's border at once (one pass over the arcs, where one zone's took one), made by
   // one thread while the others wait for it.
   std::lock_guard<std::mutex> making(zone_borders_making_mu_);
   if (std::shared_ptr<const ZoneBorder> border = find()) return border;
-  std::vector<ZoneBorder> borders = ZoneBordersOf(*index.graph, *profile.prices);
+  std::vector<ZoneBorder> borders = ZoneBordersOf(*index.graph, *profile.prices, profile.zone_arcs);
   if (borders.size() <= zone) borders.resize(zone + 1u);  // a zone with no arcs: no border
   std::lock_guard<std::mutex> lock(zone_borders_mu_);
   for (std::uint32_t z = 0; z < borders.size(); ++z) {

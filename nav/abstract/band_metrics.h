@@ -61,6 +61,10 @@ class ZoneArcs {
     if (zone + 1u >= first_.size()) return {};
     return {arcs_.data() + first_[zone], arcs_.data() + first_[zone + 1]};
   }
+  // Zones 0 .. zone_count() - 1 may have arcs.
+  std::uint32_t zone_count() const {
+    return first_.empty() ? 0 : static_cast<std::uint32_t>(first_.size() - 1);
+  }
   std::uint64_t MemoryBytes() const;
 
  private:

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "nav/abstract/band_metrics.h"
+
 namespace walk::nav {
 namespace {
 
@@ -54,59 +56,55 @@ ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
   return border;
 }
 
-std::vector<ZoneBorder> ZoneBordersOf(const ContinentGraph& graph, const ArcPrices& prices) {
+std::vector<ZoneBorder> ZoneBordersOf(const ContinentGraph& graph, const ArcPrices& prices,
+                                      const ZoneArcs& zone_arcs) {
+  // A head is an exit when fewer of its arcs out go through the zone than it has, a tail an
+  // entry when fewer of its arcs in do: counted over the zone's arcs alone, no mix read.
   const std::uint32_t n = graph.node_count();
-  std::uint32_t zones = 0;
-  for (const ZoneShare& share : prices.mix) zones = std::max<std::uint32_t>(zones, share.zone + 1u);
-  std::vector<ZoneBorder> borders(zones);
-  // Every zone's tails and heads, the arcs by tail (so each zone's tails come ascending).
+  const std::uint32_t arc_count = graph.first_arc[n];
+  std::vector<std::uint32_t> tail(arc_count);
+  std::vector<std::uint32_t> out(n, 0), in(n, 0);
   for (std::uint32_t x = 0; x < n; ++x) {
     for (std::uint32_t a = graph.first_arc[x]; a < graph.first_arc[x + 1]; ++a) {
-      for (const ZoneShare& share : prices.MixOf(a)) {
-        if (share.zone == 0) continue;
-        ZoneBorder& border = borders[share.zone];
-        if (border.tails.empty() || border.tails.back() != x) border.tails.push_back(x);
-        border.heads.push_back(graph.arc_head[a]);
+      tail[a] = x;
+      if (prices.seconds[a] < kInfCost) {
+        ++out[x];
+        ++in[graph.arc_head[a]];
       }
     }
   }
-  auto leaves = [&](std::uint32_t node, std::uint16_t zone) {
-    for (std::uint32_t a = graph.first_arc[node]; a < graph.first_arc[node + 1]; ++a)
-      if (prices.seconds[a] < kInfCost && !MixHas(prices, a, zone)) return true;
-    return false;
-  };
-  // Each node's zones it is a tail of (ascending), and whether an arc avoiding that zone
-  // reaches it: one pass over every arc for all zones.
-  std::vector<std::uint32_t> first(n + 1, 0);
-  for (std::uint16_t z = 0; z < zones; ++z) {
+  // By node: its arcs out and in through the zone, and whether it is among the zone's heads
+  // and tails yet (the zone's number, so nothing is cleared between zones).
+  std::vector<std::uint32_t> zone_out(n, 0), zone_in(n, 0);
+  std::vector<std::uint16_t> head_of(n, 0), tail_of(n, 0);
+  std::vector<ZoneBorder> borders(zone_arcs.zone_count());
+  for (std::uint32_t z = 1; z < borders.size(); ++z) {
     ZoneBorder& border = borders[z];
-    SortUnique(&border.heads);
+    const std::span<const std::uint32_t> arcs = zone_arcs.Of(static_cast<std::uint16_t>(z));
+    for (std::size_t i = 0; i < arcs.size(); ++i) {
+      const std::uint32_t a = arcs[i];
+      if (i > 0 && arcs[i - 1] == a) continue;  // a mix naming the zone twice
+      const std::uint32_t w = graph.arc_head[a], u = tail[a];
+      if (head_of[w] != z) {
+        head_of[w] = static_cast<std::uint16_t>(z);
+        border.heads.push_back(w);
+      }
+      if (tail_of[u] != z) {
+        tail_of[u] = static_cast<std::uint16_t>(z);
+        border.tails.push_back(u);
+      }
+      if (prices.seconds[a] < kInfCost) {
+        ++zone_out[u];
+        ++zone_in[w];
+      }
+    }
+    std::sort(border.heads.begin(), border.heads.end());
+    std::sort(border.tails.begin(), border.tails.end());
     for (const std::uint32_t w : border.heads)
-      (leaves(w, z) ? border.exits : border.inner_heads).push_back(w);
-    for (const std::uint32_t u : border.tails) ++first[u + 1];
-  }
-  for (std::uint32_t v = 0; v < n; ++v) first[v + 1] += first[v];
-  std::vector<std::uint16_t> tail_zone(first[n]);
-  std::vector<std::uint8_t> entry(first[n], 0);
-  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-  for (std::uint16_t z = 0; z < zones; ++z)
-    for (const std::uint32_t u : borders[z].tails) tail_zone[fill[u]++] = z;
-  for (std::uint32_t x = 0; x < n; ++x) {
-    for (std::uint32_t a = graph.first_arc[x]; a < graph.first_arc[x + 1]; ++a) {
-      const std::uint32_t u = graph.arc_head[a];
-      if (first[u] == first[u + 1] || !(prices.seconds[a] < kInfCost)) continue;
-      for (std::uint32_t i = first[u]; i < first[u + 1]; ++i)
-        if (entry[i] == 0 && !MixHas(prices, a, tail_zone[i])) entry[i] = 1;
-    }
-  }
-  for (std::uint16_t z = 0; z < zones; ++z) {
-    ZoneBorder& border = borders[z];
-    for (const std::uint32_t u : border.tails) {
-      const std::uint32_t i = static_cast<std::uint32_t>(
-          std::lower_bound(tail_zone.begin() + first[u], tail_zone.begin() + first[u + 1], z) -
-          tail_zone.begin());
-      (entry[i] != 0 ? border.entries : border.inner_tails).push_back(u);
-    }
+      (zone_out[w] < out[w] ? border.exits : border.inner_heads).push_back(w);
+    for (const std::uint32_t u : border.tails)
+      (zone_in[u] < in[u] ? border.entries : border.inner_tails).push_back(u);
+    for (const std::uint32_t a : arcs) zone_out[tail[a]] = zone_in[graph.arc_head[a]] = 0;
   }
   return borders;
 }

@@ -51,9 +51,13 @@ struct ZoneBorder {
 // `zone_arcs`: the arcs whose mix (in `prices`) has `zone` (ZoneArcs::Of).
 ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
                         std::span<const std::uint32_t> zone_arcs, std::uint16_t zone);
-// Every zone's border, by zone (zone 0's empty): the same as ZoneBorderOf, zone by zone, in two
-// passes over the arcs for all of them where ZoneBorderOf makes one for each.
-std::vector<ZoneBorder> ZoneBordersOf(const ContinentGraph& graph, const ArcPrices& prices);
+class ZoneArcs;  // nav/abstract/band_metrics.h
+
+// Every zone's border, by zone (zone 0's empty): the same as ZoneBorderOf, zone by zone, in one
+// pass over the arcs for all of them (ZoneBorderOf makes one for each) and one over each zone's
+// arcs, reading no arc's mix.
+std::vector<ZoneBorder> ZoneBordersOf(const ContinentGraph& graph, const ArcPrices& prices,
+                                      const ZoneArcs& zone_arcs);
 
 // One per thread, beside the band-0 potential it reads; its buffers are made at its first Reset.
 class ZoneBound {

@@ -123,7 +123,7 @@ std::vector<CchEndpoint> BaseTargets(const std::vector<PricedNode>& targets) {
 // The borders of zones 0 .. 6, by zone; all made at once, each the same as made alone.
 std::vector<ZoneBorder> BordersOf(const ContinentGraph& g, const ArcPrices& prices,
                                   const ZoneArcs& zone_arcs) {
-  std::vector<ZoneBorder> borders = ZoneBordersOf(g, prices);
+  std::vector<ZoneBorder> borders = ZoneBordersOf(g, prices, zone_arcs);
   borders.resize(7);
   for (std::uint16_t z = 0; z <= 6; ++z) {
     const ZoneBorder alone = ZoneBorderOf(g, prices, zone_arcs.Of(z), z);
