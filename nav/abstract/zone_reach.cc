@@ -297,6 +297,8 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     const double base = prices.seconds[arc];
     if (!(base < kInfCost)) return;
     if (through) through_arc(g, base, arc);
+    // Most heads of a cell's arcs are settled by then: their arcs' danger is never read.
+    if (state_[other].stamp == (reached | 1)) return;
     const double seconds =
         plain ? OnTicks(base) : prices.DangerSecondsOf(arc, band, request.zone, 0);
     reach(other, g + seconds, yards + prices.yards[arc]);
