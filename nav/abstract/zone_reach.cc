@@ -221,6 +221,7 @@ SidesAnswer MeetSides(const PlaceSide& from, const PlaceSide& to, double seconds
 std::uint32_t ZoneReachSearch::Begin(std::uint32_t n, ZoneReach* out) {
   if (state_.size() < n) {
     state_.assign(n, NodeState{0.0, 0.0f, 0});
+    kind_.assign(n, 0);
     generation_ = 0;
   }
   if (touch_of_.empty()) touch_of_.assign(65536, 0);
@@ -260,6 +261,9 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     if (s.seconds < kInfCost) reach(s.node, s.seconds, s.yards);
   }
   const std::span<const std::uint32_t> border = request.border;
+  // Which nodes are border and inner nodes, a byte a node, not a search of each settled node.
+  for (const std::uint32_t v : border) kind_[v] |= kBorder;
+  for (const std::uint32_t v : request.inner) kind_[v] |= kInner;
   const bool backward = request.reverse != nullptr;
   const Metric& band = request.band;
   // Notes settled node v's zones (at g seconds). Whether its arcs cost their band-0 seconds
@@ -316,11 +320,11 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     }
     state_[v].stamp = reached | 1;
     ++settled_count;
-    if (std::binary_search(request.inner.begin(), request.inner.end(), v)) {
+    if ((kind_[v] & kInner) != 0) {
       out->inner.push_back({v, state_[v].g});
       out->inner_yards.push_back(state_[v].yards);
     }
-    if (std::binary_search(border.begin(), border.end(), v)) {
+    if ((kind_[v] & kBorder) != 0) {
       settled_border_.push_back(v);
       if (settled_border_.size() == border.size()) {
         relaxed_to = key;
@@ -336,6 +340,8 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
       relax(g, yards, plain, through, arc, other);
     });
   }
+  for (const std::uint32_t v : border) kind_[v] = 0;
+  for (const std::uint32_t v : request.inner) kind_[v] = 0;
   Endpoints(request, stop, out);
   out->relaxed_to = relaxed_to;
   SortInner(out);

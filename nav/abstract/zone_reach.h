@@ -221,6 +221,9 @@ class ZoneReachSearch {
   std::uint32_t generation_ = 0;  // below 2^31
   std::vector<NodeState> state_;
   IndexedMinHeap heap_;
+  // By node, while a reach runs: whether it is among the request's border or inner nodes.
+  static constexpr std::uint8_t kBorder = 1, kInner = 2;
+  std::vector<std::uint8_t> kind_;
   std::vector<std::uint32_t> touch_of_;  // by zone: 1 + its index in ZoneReach::touched, or 0
   std::vector<std::uint32_t> settled_border_;
 };
