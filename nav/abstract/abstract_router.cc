@@ -766,7 +766,11 @@ std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderAt(const ContinentIn
   auto find = [&]() -> std::shared_ptr<const ZoneBorder> {
     std::lock_guard<std::mutex> lock(zone_borders_mu_);
     auto it = zone_borders_.find(key_of_zone0 | zone);
-    return it == zone_borders_.end() ? nullptr : it->second;
+    if (it != zone_borders_.end()) return it->second;
+    if (!zone_borders_made_.contains(key_of_zone0)) return nullptr;
+    // Made without it: the zone has no arcs here.
+    return zone_borders_.emplace(key_of_zone0 | zone, std::make_shared<const ZoneBorder>())
+        .first->second;
   };
   if (std::shared_ptr<const ZoneBorder> border = find()) return border;
   // Every zone's border at once (one pass over the arcs, where one zone's took one), made by
@@ -780,6 +784,7 @@ std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderAt(const ContinentIn
     zone_borders_.emplace(key_of_zone0 | z,
                           std::make_shared<const ZoneBorder>(std::move(borders[z])));
   }
+  zone_borders_made_.insert(key_of_zone0);
   return zone_borders_.at(key_of_zone0 | zone);
 }
 

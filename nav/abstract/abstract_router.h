@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -400,9 +401,12 @@ class AbstractRouter {
   };
   mutable std::mutex wanted_walks_mu_;
   mutable std::mutex zone_borders_mu_;
-  mutable std::mutex zone_borders_making_mu_;  // held while one thread makes every zone's
-  // By (continent index, profile, zone), every zone of a (continent, profile) made at once.
+  mutable std::mutex zone_borders_making_mu_;  // held by the thread making the borders
+  // By (continent index, profile, zone), every zone of a (continent, profile) made at once
+  // (guarded by zone_borders_mu_), and the (continent index, profile) whose borders are made,
+  // as the key of their zone 0 (a zone with no arcs, asked later, has an empty border).
   mutable std::unordered_map<std::uint64_t, std::shared_ptr<const ZoneBorder>> zone_borders_;
+  mutable std::unordered_set<std::uint64_t> zone_borders_made_;
   mutable std::mutex reverse_arcs_mu_;
   // By continent index, made on first use (guarded by reverse_arcs_mu_; never dropped).
   mutable std::vector<std::unique_ptr<const ReverseArcs>> reverse_arcs_;

@@ -250,6 +250,7 @@ std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSea
       hierarchy_.queries->Take([&cch] { return std::make_unique<CchQueries>(cch); });
   SideOf(from, /*backward=*/false, search, *queries, &row->from_side_);
   buckets_->Scan(row->from_side_.side, &row->meetings_);
+  row->answers_.assign(row->meetings_.size(), std::nullopt);
   return row;
 }
 
@@ -274,8 +275,15 @@ SidesAnswer AbstractTable::Row::AnswerOf(const Continent& c, const Metric& band,
   const auto found = t.target_of_.find(to);
   if (found == t.target_of_.end()) return {};  // a priced zone's target has none
   *target = found->second;
-  const CchMeeting& m = meetings_[found->second];
-  const Side& goal = t.targets_[found->second];
+  std::optional<SidesAnswer>& answer = answers_[found->second];
+  if (!answer.has_value()) answer = MeetSidesOf(found->second);
+  return *answer;
+}
+
+SidesAnswer AbstractTable::Row::MeetSidesOf(std::uint32_t target) const {
+  const AbstractTable& t = *table_;
+  const CchMeeting& m = meetings_[target];
+  const Side& goal = t.targets_[target];
   const Cch& cch = *t.hierarchy_.cch;
   // The endpoints met through, where a far one could be among them.
   auto has_far = [](const Side& side) { return side.reached && !side.reach->far.empty(); };

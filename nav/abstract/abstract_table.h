@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -128,16 +129,20 @@ class AbstractTable::Row final : public KnownWalks {
   friend class AbstractTable;
   Row(const AbstractTable* table, SurfaceId from, LeasePool<CchSlotSum>::Lease sum)
       : table_(table), from_(from), sum_(std::move(sum)) {}
-  // The walk from `from` to `to` priced by `band` as the sides answer it (MeetSides), with its
-  // target's index; not known when the row does not know it exactly.
+  // The walk from `from` to `to` priced by `band` as the sides answer it (MeetSides, once a
+  // target: a cell is asked whether it is known, then for its walk), with its target's index;
+  // not known when the row does not know it exactly.
   SidesAnswer AnswerOf(const Continent& c, const Metric& band, SurfaceId from, SurfaceId to,
                        std::uint32_t* target) const;
+  // The sides' answer for target `target` (MeetSides).
+  SidesAnswer MeetSidesOf(std::uint32_t target) const;
   const AbstractTable* table_;
   SurfaceId from_;
   RowWalks walks_ = RowWalks::kSecondsAndYards;
   LeasePool<CchSlotSum>::Lease sum_;
   Side from_side_;
-  std::vector<CchMeeting> meetings_;  // by target
+  std::vector<CchMeeting> meetings_;                         // by target
+  mutable std::vector<std::optional<SidesAnswer>> answers_;  // by target, once asked
   // FindWay's scratch, kept from walk to walk: the way up's slots, and the slots to unpack.
   mutable std::vector<CchPendingSlot> up_, stack_;
 };

@@ -51,6 +51,7 @@ struct ZoneBorder {
 // `zone_arcs`: the arcs whose mix (in `prices`) has `zone` (ZoneArcs::Of).
 ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
                         std::span<const std::uint32_t> zone_arcs, std::uint16_t zone);
+
 class ZoneArcs;  // nav/abstract/band_metrics.h
 
 // Every zone's border, by zone (zone 0's empty): the same as ZoneBorderOf, zone by zone, in one
