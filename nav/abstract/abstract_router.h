@@ -246,9 +246,9 @@ class AbstractRouter {
                                     CellSearch& search, SearchStats* stats) const;
   // The helper thread, for work split in two beside the asking thread.
   HelperThread& helper() const { return helper_; }
-  // Where ways enter and leave `zone`'s arcs on continent `c` for profile index `p` (made once,
-  // kept), or null when the continent or profile is not prepared. Errors: what reading the
-  // profile's prices says.
+  // Where ways enter and leave `zone`'s arcs on continent `c` for profile index `p` (every
+  // zone's made at the first asked, and kept), or null when the continent or profile is not
+  // prepared. Errors: what reading the profile's prices says.
   absl::StatusOr<std::shared_ptr<const ZoneBorder>> ZoneBorderOf(const Continent& c, int p,
                                                                  std::uint16_t zone) const;
   // Continent `c`'s arcs by head (made once, kept), or null when it is not prepared.

@@ -151,6 +151,40 @@ World OpenGround(std::uint32_t side) {
   return world.ok() ? *std::move(world) : World();
 }
 
+// The router makes every zone's border at the first one asked (ZoneBordersOf): each the same
+// as that zone's made alone over every arc and its mix, and a zone with no arcs (asked after
+// they are made) without a border.
+TEST(AbstractGraphTest, TheRoutersZoneBordersAreEachZonesOwn) {
+  const World& world = DemoWorld();
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 16 << 20);
+  const Continent& c = world.continents.at(0);
+  const ContinentGraph& g = router.graph().continents.at(0);
+  const int p = router.graph().ProfileIndex("neutral");
+  ASSERT_GE(p, 0);
+  const ArcPrices& prices = g.prices.at(p);
+  const ZoneArcs zone_arcs(prices);
+  ASSERT_GT(zone_arcs.zone_count(), 2u);
+  int with_exits = 0;
+  for (std::uint32_t z = zone_arcs.zone_count() - 1; z > 0; --z) {
+    const auto zone = static_cast<std::uint16_t>(z);
+    const absl::StatusOr<std::shared_ptr<const ZoneBorder>> made = router.ZoneBorderOf(c, p, zone);
+    ASSERT_TRUE(made.ok()) << made.status();
+    ASSERT_NE(*made, nullptr);
+    const ZoneBorder alone = ZoneBorderOf(g, prices, zone_arcs.Of(zone), zone);
+    EXPECT_EQ((*made)->exits, alone.exits) << "zone " << z;
+    EXPECT_EQ((*made)->entries, alone.entries) << "zone " << z;
+    EXPECT_EQ((*made)->inner_heads, alone.inner_heads) << "zone " << z;
+    EXPECT_EQ((*made)->inner_tails, alone.inner_tails) << "zone " << z;
+    with_exits += !alone.exits.empty();
+  }
+  EXPECT_GT(with_exits, 0);
+  const auto no_arcs = static_cast<std::uint16_t>(zone_arcs.zone_count() + 5);
+  const absl::StatusOr<std::shared_ptr<const ZoneBorder>> none = router.ZoneBorderOf(c, p, no_arcs);
+  ASSERT_TRUE(none.ok()) << none.status();
+  ASSERT_NE(*none, nullptr);
+  EXPECT_TRUE((*none)->heads.empty() && (*none)->tails.empty());
+}
+
 TEST(AbstractGraphTest, OpenGroundIsNearlyExact) {
   // 512 x 512 open columns: every crossing is plain, so the only loss is where entrances sit.
   // Auto walks near ends on the fine grid (exact) and lines straight; forced CCH walks all
