@@ -694,7 +694,7 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
                                   .potential = potential};
   // A priced end's walk with the band's metric at hand first takes band-0 seconds for a few
   // thousand nodes, which most walks need no more than: the zone bound costs milliseconds to
-  // set up. Past them it starts again, guided by the zone bound. Without the metric the walk
+  // set up. Past them it goes on guided by the zone bound. Without the metric the walk
   // counts toward it, and takes the zone bound at once when it makes it.
   const bool priced_end = potential != nullptr && danger &&
                           (route.band.ZoneMultiplier(route.exempt_a) != 1.0 ||
@@ -707,8 +707,10 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
   }
   DangerDijkstraResult result = route.searcher.dijkstra.Run(request, &route.arcs);
   if (result.gave_up) {
+    // On from the nodes band-0 seconds settled, their queue keyed by the zone bound.
     request.max_settled = UINT64_MAX;
     request.zone_bound = ZoneBoundFor(route, **lease, &band_metric);
+    request.resume = true;
     const std::uint64_t settled_before = result.settled;
     result = route.searcher.dijkstra.Run(request, &route.arcs);
     result.settled += settled_before;

@@ -6,14 +6,9 @@
 
 namespace walk::nav {
 
-DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std::uint32_t>* arcs) {
-  const ContinentGraph& graph = request.graph;
-  const ArcPrices& prices = request.prices;
-  const Metric& band = request.band;
-  const std::uint16_t exempt_a = request.exempt_a, exempt_b = request.exempt_b;
-  const std::vector<PricedNode>& sources = request.sources;
+void DangerDijkstra::Begin(const Request& request) {
   const std::vector<PricedNode>& targets = request.targets;
-  const std::uint32_t n = graph.node_count();
+  const std::uint32_t n = request.graph.node_count();
   if (stamp_.size() < n) {
     stamp_.assign(n, 0);
     target_stamp_.assign(n, 0);
@@ -32,7 +27,8 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     generation_ = 1;
   }
   heap_.Reset(n);
-  DangerDijkstraResult result;
+  best_seconds_ = kInfCost;
+  best_node_ = kInvalidId;
   for (std::uint32_t i = 0; i < targets.size(); ++i) {
     const PricedNode& t = targets[i];
     if (target_stamp_[t.node] != generation_ || t.seconds < target_seconds_[t.node]) {
@@ -41,6 +37,19 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       target_index_[t.node] = i;
     }
   }
+}
+
+DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std::uint32_t>* arcs) {
+  const ContinentGraph& graph = request.graph;
+  const ArcPrices& prices = request.prices;
+  const Metric& band = request.band;
+  const std::uint16_t exempt_a = request.exempt_a, exempt_b = request.exempt_b;
+  const std::vector<PricedNode>& sources = request.sources;
+  const std::uint32_t n = graph.node_count();
+  const bool resume = request.resume && resumable_;
+  resumable_ = false;
+  if (!resume) Begin(request);
+  DangerDijkstraResult result;
   CchPotential* const potential = request.potential;
   ZoneBound* const zone_bound = request.zone_bound;
   auto potential_of = [&](std::uint32_t v) {
@@ -72,11 +81,26 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       }
     }
   };
-  for (std::uint32_t i = 0; i < sources.size(); ++i)
-    reach(sources[i].node, sources[i].seconds, kInvalidId, i);
+  if (resume) {
+    // The queue keyed again by this request's potential; the nodes settled stay settled.
+    queued_.clear();
+    while (!heap_.empty()) {
+      double key;
+      queued_.push_back(heap_.PopMin(&key));
+    }
+    heap_.Reset(n);
+    for (const std::uint32_t v : queued_) {
+      h_[v] = potential_of(v);
+      if (h_[v] < kInfCost) heap_.Push(v, g_[v] + h_[v]);
+    }
+  } else {
+    for (std::uint32_t i = 0; i < sources.size(); ++i)
+      reach(sources[i].node, sources[i].seconds, kInvalidId, i);
+  }
+  result.seconds = best_seconds_;
 
   const bool danger = band.prices_danger();
-  std::uint32_t best_node = kInvalidId;
+  std::uint32_t best_node = best_node_;
   while (!heap_.empty()) {
     double key;
     const std::uint32_t v = heap_.PopMin(&key);
@@ -87,12 +111,18 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       return result;
     }
     const double g = g_[v];
-    settled_[v] = 1;
-    if (++result.settled > request.max_settled) {
+    if (result.settled == request.max_settled) {
+      // v back in the queue, and what was met kept: a Resume request goes on from here.
+      heap_.Push(v, key);
+      best_seconds_ = result.seconds;
+      best_node_ = best_node;
+      resumable_ = true;
       result.gave_up = true;
       result.seconds = kInfCost;
       return result;
     }
+    settled_[v] = 1;
+    ++result.settled;
     if (request.stop != nullptr) {
       result.stopped = request.stop->Poll(result.settled);
       if (!result.stopped.ok()) return result;

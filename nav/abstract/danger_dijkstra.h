@@ -58,13 +58,27 @@ class DangerDijkstra {
     ZoneBound* zone_bound = nullptr;
     // Settling more nodes than this, the search gives up (found nothing, `gave_up`).
     std::uint64_t max_settled = UINT64_MAX;
+    // Goes on from the last Run, which gave up (the same graph, prices, band, zones, sources
+    // and targets; another potential or bound), rather than starting again: the nodes it settled
+    // stay settled (a consistent potential, as band 0's is, settled them at their seconds), the
+    // nodes in its queue are keyed again, and what it met is kept. Starts again when the last
+    // Run did not give up.
+    bool resume = false;
   };
   // The cheapest source.seconds + way + target.seconds. When `arcs` is non-null and found, it
   // receives the arcs taken.
   DangerDijkstraResult Run(const Request& request, std::vector<std::uint32_t>* arcs = nullptr);
 
  private:
+  // Readies the buffers for a new search of `request`'s graph and marks its targets.
+  void Begin(const Request& request);
+
   std::uint32_t generation_ = 0;
+  // Where a search that gave up stopped: the cheapest way it met, and whether Run may resume.
+  double best_seconds_ = kInfCost;
+  std::uint32_t best_node_ = kInvalidId;
+  bool resumable_ = false;
+  std::vector<std::uint32_t> queued_;  // Run's scratch while it resumes
   std::vector<std::uint32_t> stamp_;
   std::vector<std::uint32_t> target_stamp_;
   std::vector<std::uint8_t> settled_;

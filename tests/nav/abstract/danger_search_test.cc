@@ -208,10 +208,10 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
     const CchMetric band_zero(cch, {prices.seconds.begin(), prices.seconds.end()});
     const ZoneArcs zone_arcs(prices);
     const std::vector<ZoneBorder> borders = BordersOf(g, prices, zone_arcs);
-    DangerDijkstra plain, guided, from_node;
+    DangerDijkstra plain, guided, from_node, resumed;
     CchPotential goal_zero(cch);
     ZoneBound bound(cch);
-    int found = 0, nodes_checked = 0;
+    int found = 0, nodes_checked = 0, gave_up = 0;
     for (const std::uint32_t band : kDangerBands) {
       const Metric metric_band(world, *FindProfile("neutral"), band);
       if (!metric_band.prices_danger()) continue;  // walkd bounds danger bands' walks alone
@@ -255,6 +255,39 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
                 << nodes << " nodes, band " << band << ", query " << q << ", node " << v;
           }
         }
+        // Given up under band-0 seconds after each number of nodes (1, 3, 7, ... on the
+        // largest graph), some after a way was met, then resumed under the bound (as a walk
+        // with a priced end does): the same seconds.
+        DangerDijkstra::Request begin{.graph = g,
+                                      .prices = prices,
+                                      .band = metric_band,
+                                      .exempt_a = request.exempt_a,
+                                      .exempt_b = request.exempt_b,
+                                      .sources = sources,
+                                      .targets = targets,
+                                      .potential = &goal_zero};
+        const std::uint64_t all = resumed.Run(begin).settled;
+        std::vector<std::uint64_t> stops = {all - 1, all - 2, all - 3};
+        for (std::uint64_t k = 1; k + 3 < all; k = nodes <= 200 ? k + 1 : 2 * k + 1)
+          stops.push_back(k);
+        for (const std::uint64_t stop : stops) {
+          if (stop == 0 || stop >= all) continue;
+          begin.max_settled = stop;
+          begin.zone_bound = nullptr;
+          begin.resume = false;
+          if (!resumed.Run(begin).gave_up) continue;
+          ++gave_up;
+          begin.max_settled = UINT64_MAX;
+          begin.zone_bound = &bound;
+          begin.resume = true;
+          const DangerDijkstraResult went_on = resumed.Run(begin);
+          ASSERT_EQ(went_on.found, want.found)
+              << nodes << " nodes, band " << band << ", query " << q << ", stop " << stop;
+          if (want.found) {
+            EXPECT_NEAR(went_on.seconds, want.seconds, 1e-9 * std::max(1.0, want.seconds))
+                << nodes << " nodes, band " << band << ", query " << q << ", stop " << stop;
+          }
+        }
         request.zone_bound = &bound;
         const DangerDijkstraResult got = guided.Run(request);
         ASSERT_EQ(got.found, want.found) << nodes << " nodes, band " << band << ", query " << q;
@@ -270,6 +303,9 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
     }
     EXPECT_GT(found, 0) << nodes << " nodes";
     EXPECT_GT(nodes_checked, 0);
+    if (nodes >= 200) {
+      EXPECT_GT(gave_up, 0) << nodes << " nodes";
+    }
   }
 }
 
