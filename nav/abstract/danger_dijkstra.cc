@@ -112,7 +112,7 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     }
     const double g = g_[v];
     if (result.settled == request.max_settled) {
-      // v back in the queue, and what was met kept: a Resume request goes on from here.
+      // v back in the queue, and what was met kept: a request to resume goes on from here.
       heap_.Push(v, key);
       best_seconds_ = result.seconds;
       best_node_ = best_node;
