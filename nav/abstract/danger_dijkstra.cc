@@ -9,20 +9,15 @@ namespace walk::nav {
 void DangerDijkstra::Begin(const Request& request) {
   const std::vector<PricedNode>& targets = request.targets;
   const std::uint32_t n = request.graph.node_count();
-  if (stamp_.size() < n) {
-    stamp_.assign(n, 0);
+  if (node_.size() < n) {
+    node_.assign(n, NodeState{});
     target_stamp_.assign(n, 0);
-    settled_.resize(n);
-    g_.resize(n);
-    h_.resize(n);
-    parent_arc_.resize(n);
-    source_of_.resize(n);
     target_seconds_.resize(n);
     target_index_.resize(n);
     generation_ = 0;
   }
-  if (++generation_ == 0) {
-    std::fill(stamp_.begin(), stamp_.end(), 0);
+  if (++generation_ == (1u << 31)) {
+    for (NodeState& node : node_) node.stamp = 0;
     std::fill(target_stamp_.begin(), target_stamp_.end(), 0);
     generation_ = 1;
   }
@@ -57,27 +52,29 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
            : potential != nullptr ? potential->ToTargets(v)
                                   : 0.0;
   };
+  const std::uint32_t reached = generation_ << 1;  // settled: reached | 1
   // A node first reached is pushed keyed by seconds so far plus its potential, unless no target
   // can be reached from it. Reached again more cheaply it is lowered, or settled again when it
   // was settled (a potential consistent but for rounding).
   auto reach = [&](std::uint32_t v, double g, std::uint32_t arc, std::uint32_t source) {
-    if (stamp_[v] != generation_) {
-      stamp_[v] = generation_;
-      g_[v] = g;
-      parent_arc_[v] = arc;
-      source_of_[v] = source;
-      h_[v] = potential_of(v);
-      settled_[v] = h_[v] < kInfCost ? 0 : 1;  // a dead end is never pushed
-      if (!settled_[v]) heap_.Push(v, g + h_[v]);
-    } else if (g < g_[v] && h_[v] < kInfCost) {
-      g_[v] = g;
-      parent_arc_[v] = arc;
-      source_of_[v] = source;
-      if (settled_[v]) {
-        settled_[v] = 0;
-        heap_.Push(v, g + h_[v]);
+    NodeState& node = node_[v];
+    if ((node.stamp & ~1u) != reached) {
+      node.g = g;
+      node.h = potential_of(v);
+      node.parent_arc = arc;
+      node.source = source;
+      const bool dead_end = !(node.h < kInfCost);  // never pushed
+      node.stamp = reached | (dead_end ? 1u : 0u);
+      if (!dead_end) heap_.Push(v, g + node.h);
+    } else if (g < node.g && node.h < kInfCost) {
+      node.g = g;
+      node.parent_arc = arc;
+      node.source = source;
+      if (node.stamp == (reached | 1)) {
+        node.stamp = reached;
+        heap_.Push(v, g + node.h);
       } else {
-        heap_.Decrease(v, g + h_[v]);
+        heap_.Decrease(v, g + node.h);
       }
     }
   };
@@ -90,8 +87,9 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
     }
     heap_.Reset(n);
     for (const std::uint32_t v : queued_) {
-      h_[v] = potential_of(v);
-      if (h_[v] < kInfCost) heap_.Push(v, g_[v] + h_[v]);
+      NodeState& node = node_[v];
+      node.h = potential_of(v);
+      if (node.h < kInfCost) heap_.Push(v, node.g + node.h);
     }
   } else {
     for (std::uint32_t i = 0; i < sources.size(); ++i)
@@ -110,7 +108,7 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       result.seconds = kInfCost;
       return result;
     }
-    const double g = g_[v];
+    const double g = node_[v].g;
     if (result.settled == request.max_settled) {
       // v back in the queue, and what was met kept: a request to resume goes on from here.
       heap_.Push(v, key);
@@ -121,7 +119,7 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       result.seconds = kInfCost;
       return result;
     }
-    settled_[v] = 1;
+    node_[v].stamp = reached | 1;
     ++result.settled;
     if (request.stop != nullptr) {
       result.stopped = request.stop->Poll(result.settled);
@@ -131,22 +129,28 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
       result.seconds = g + target_seconds_[v];
       best_node = v;
     }
+    const std::uint32_t source = node_[v].source;
     for (std::uint32_t a = graph.first_arc[v]; a < graph.first_arc[v + 1]; ++a) {
-      double w = prices.seconds[a];
-      if (!(w < kInfCost)) continue;
-      if (danger) w = prices.DangerSecondsOf(a, band, exempt_a, exempt_b);
-      reach(graph.arc_head[a], g + w, a, source_of_[v]);
+      const double base = prices.seconds[a];
+      if (!(base < kInfCost)) continue;
+      const std::uint32_t head = graph.arc_head[a];
+      // Danger only adds to an arc's seconds: a head its base seconds cannot lower (most often
+      // one settled already) is passed without reading the arc's mix.
+      const NodeState& other = node_[head];
+      if ((other.stamp & ~1u) == reached && !(g + base < other.g && other.h < kInfCost)) continue;
+      const double w = danger ? prices.DangerSecondsOf(a, band, exempt_a, exempt_b) : base;
+      reach(head, g + w, a, source);
     }
   }
   if (best_node == kInvalidId) return result;
   result.found = true;
-  result.source = source_of_[best_node];
+  result.source = node_[best_node].source;
   result.target = target_index_[best_node];
   if (arcs != nullptr) {
     arcs->clear();
     // Walk parents back: an arc's tail is the node whose arc range holds it.
-    for (std::uint32_t v = best_node; parent_arc_[v] != kInvalidId;) {
-      const std::uint32_t a = parent_arc_[v];
+    for (std::uint32_t v = best_node; node_[v].parent_arc != kInvalidId;) {
+      const std::uint32_t a = node_[v].parent_arc;
       arcs->push_back(a);
       v = static_cast<std::uint32_t>(
           std::upper_bound(graph.first_arc.begin(), graph.first_arc.end(), a) -

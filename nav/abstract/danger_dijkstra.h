@@ -73,19 +73,22 @@ class DangerDijkstra {
   // Readies the buffers for a new search of `request`'s graph and marks its targets.
   void Begin(const Request& request);
 
-  std::uint32_t generation_ = 0;
+  std::uint32_t generation_ = 0;  // below 2^31
   // Where a search that gave up stopped: the cheapest way it met, and whether Run may resume.
   double best_seconds_ = kInfCost;
   std::uint32_t best_node_ = kInvalidId;
   bool resumable_ = false;
   std::vector<std::uint32_t> queued_;  // Run's scratch while it resumes
-  std::vector<std::uint32_t> stamp_;
+  // A reached node's state in one place: a relaxed arc's head costs one cache miss, not five.
+  struct NodeState {
+    double g = 0.0;
+    double h = 0.0;                      // the potential (0 without one)
+    std::uint32_t stamp = 0;             // generation_ << 1, and 1 while settled
+    std::uint32_t parent_arc = 0;        // kInvalidId at a source
+    std::uint32_t source = 0;            // which source the way starts from
+  };
+  std::vector<NodeState> node_;
   std::vector<std::uint32_t> target_stamp_;
-  std::vector<std::uint8_t> settled_;
-  std::vector<double> g_;
-  std::vector<double> h_;                  // the potential of a reached node (0 without one)
-  std::vector<std::uint32_t> parent_arc_;  // kInvalidId at a source
-  std::vector<std::uint32_t> source_of_;   // which source the way starts from
   std::vector<double> target_seconds_;
   std::vector<std::uint32_t> target_index_;
   IndexedMinHeap heap_;
