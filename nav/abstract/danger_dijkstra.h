@@ -82,10 +82,10 @@ class DangerDijkstra {
   // A reached node's state in one place: a relaxed arc's head costs one cache miss, not five.
   struct NodeState {
     double g = 0.0;
-    double h = 0.0;                      // the potential (0 without one)
-    std::uint32_t stamp = 0;             // generation_ << 1, and 1 while settled
-    std::uint32_t parent_arc = 0;        // kInvalidId at a source
-    std::uint32_t source = 0;            // which source the way starts from
+    double h = 0.0;                // the potential (0 without one)
+    std::uint32_t stamp = 0;       // generation_ << 1, and 1 while settled
+    std::uint32_t parent_arc = 0;  // kInvalidId at a source
+    std::uint32_t source = 0;      // which source the way starts from
   };
   std::vector<NodeState> node_;
   std::vector<std::uint32_t> target_stamp_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "nav/cch/cch_rank_relax.h"
+
 namespace walk::nav {
 
 CchPotential::CchPotential(const Cch& cch)
@@ -11,6 +13,7 @@ CchPotential::CchPotential(const Cch& cch)
       down_stamp_(cch.node_count(), 0),
       up_(cch.node_count(), kInfCost),
       up_stamp_(cch.node_count(), 0),
+      arc_(cch.node_count()),
       marks_(cch.node_count()) {}
 
 void CchPotential::Reset(const CchMetric& metric, const std::vector<CchEndpoint>& targets) {
@@ -41,16 +44,13 @@ void CchPotential::Reset(const CchMetric& metric, const std::vector<CchEndpoint>
   // Upward in rank order: a rank's cost is final before its arcs are relaxed. The backward
   // weight of an arc is its upper end's way down to its lower end.
   marks_.Collect(&ranks_);
-  const std::vector<std::uint32_t>& first_out = cch_->first_out();
-  const std::vector<std::uint32_t>& head = cch_->head();
-  const CchWeights down_weight = metric.weights(Cch::kBackward);
   for (const std::uint32_t r : ranks_) {
     const double cost = down_[r];
     if (!(cost < kInfCost)) continue;
-    for (std::uint32_t arc = first_out[r]; arc < first_out[r + 1]; ++arc) {
-      const double via = cost + down_weight[arc];
-      if (via < down_[head[arc]]) down_[head[arc]] = via;  // every head is an ancestor: marked
-    }
+    // Every head is an ancestor of r: marked, so it has a label.
+    metric.WithArcWeights(cch_->first_out()[r], [&](auto /*up*/, auto down) {
+      RelaxRankArcs(*cch_, r, cost, down, {down_.data(), arc_.data(), nullptr});
+    });
   }
 }
 
@@ -62,17 +62,12 @@ double CchPotential::ToTargets(std::uint32_t node) {
   // ancestor of its tail, so it is priced first (in the chain, or above it, already).
   ranks_.clear();
   for (; r != kInvalidId && up_stamp_[r] != generation_; r = cch_->parent(r)) ranks_.push_back(r);
-  const std::vector<std::uint32_t>& first_out = cch_->first_out();
-  const std::vector<std::uint32_t>& head = cch_->head();
-  const CchWeights up_weight = metric_->weights(Cch::kForward);
   for (auto it = ranks_.rbegin(); it != ranks_.rend(); ++it) {
     const std::uint32_t rank = *it;
-    double best = down_stamp_[rank] == generation_ ? down_[rank] : kInfCost;
-    for (std::uint32_t arc = first_out[rank]; arc < first_out[rank + 1]; ++arc) {
-      const double via = up_weight[arc] + up_[head[arc]];
-      if (via < best) best = via;
-    }
-    up_[rank] = best;
+    const double down = down_stamp_[rank] == generation_ ? down_[rank] : kInfCost;
+    metric_->WithArcWeights(cch_->first_out()[rank], [&](auto up, auto /*down*/) {
+      up_[rank] = std::min(down, LeastOverRankArcs(*cch_, rank, up, up_.data()));
+    });
     up_stamp_[rank] = generation_;
   }
   priced_ += ranks_.size();

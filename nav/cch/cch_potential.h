@@ -46,6 +46,7 @@ class CchPotential {
   // every ancestor's is.
   std::vector<double> up_;
   std::vector<std::uint32_t> up_stamp_;
+  std::vector<std::uint32_t> arc_;  // scratch: the arc each swept rank's cost came by
   CchRankMarks marks_;
   std::vector<std::uint32_t> ranks_;  // scratch: the swept ranks, then a chain to price
   std::uint64_t priced_ = 0;

@@ -212,6 +212,32 @@ __attribute__((target("avx512f,avx512vl"))) void MeetArcsAvx512(
 }
 #endif
 
+// LeastOverRankArcs's arcs (heads `head`, weights `w`), four at a time where their heads are
+// four consecutive ranks, else one by one.
+template <typename W>
+__attribute__((target("avx2"))) double LeastOverArcsAvx2(const W* w, const std::uint32_t* head,
+                                                         std::uint32_t count,
+                                                         const double* labels) {
+  __m256d least4 = _mm256_set1_pd(kInfCost);
+  double least = kInfCost;
+  std::uint32_t y = 0;
+  while (y + 4 <= count) {
+    if (head[y + 3] - head[y] != 3) {  // heads ascend: 3 apart means consecutive
+      least = std::min(least, w[y] + labels[head[y]]);
+      ++y;
+      continue;
+    }
+    least4 =
+        _mm256_min_pd(least4, _mm256_add_pd(LoadFour(w + y), _mm256_loadu_pd(labels + head[y])));
+    y += 4;
+  }
+  for (; y < count; ++y) least = std::min(least, w[y] + labels[head[y]]);
+  alignas(32) double lanes4[4];
+  _mm256_store_pd(lanes4, least4);
+  for (const double l : lanes4) least = std::min(least, l);
+  return least;
+}
+
 unsigned LanesHere() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) return 8;
@@ -224,6 +250,11 @@ void RelaxArcsAvx2(const CchRankLabels& to, double cost, const W* w, const std::
 template <typename W>
 void RelaxArcsAvx512(const CchRankLabels& to, double cost, const W* w, const std::uint32_t* head,
                      std::uint32_t count, std::uint32_t first_arc, std::uint32_t from) {}
+template <typename W>
+double LeastOverArcsAvx2(const W* w, const std::uint32_t* head, std::uint32_t count,
+                         const double* labels) {
+  return kInfCost;
+}
 unsigned LanesHere() { return 1; }
 #endif
 
@@ -282,6 +313,19 @@ template void RelaxRankArcsMeeting<float>(const Cch&, std::uint32_t, double, con
 template void RelaxRankArcsMeeting<double>(const Cch&, std::uint32_t, double, const double*, double,
                                            const double*, const CchRankLabels (&)[2], double*,
                                            std::uint32_t*);
+
+template <typename W>
+double LeastOverRankArcs(const Cch& cch, std::uint32_t r, const W* w, const double* labels) {
+  const std::uint32_t begin = cch.first_out()[r], count = cch.first_out()[r + 1] - begin;
+  const std::uint32_t* const head = cch.head().data() + begin;
+  if (lanes.load(std::memory_order_relaxed) >= 4) return LeastOverArcsAvx2(w, head, count, labels);
+  double least = kInfCost;
+  for (std::uint32_t y = 0; y < count; ++y) least = std::min(least, w[y] + labels[head[y]]);
+  return least;
+}
+
+template double LeastOverRankArcs<float>(const Cch&, std::uint32_t, const float*, const double*);
+template double LeastOverRankArcs<double>(const Cch&, std::uint32_t, const double*, const double*);
 
 unsigned UseRankRelaxLanes(unsigned most) {
   const unsigned here = LanesHere();

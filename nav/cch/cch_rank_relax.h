@@ -39,6 +39,13 @@ void RelaxRankArcsMeeting(const Cch& cch, std::uint32_t r, double up, const W* u
                           const W* down_w, const CchRankLabels (&to)[2], double* best,
                           std::uint32_t* meet);
 
+// The least w[y] + labels[head] over rank r's arcs (weights `w`, by arc less first_out[r];
+// heads' labels by rank, every one set), kInfCost where r has none: four arcs at a time where
+// their heads are consecutive ranks. A least is the same in any order, so every lane width
+// gives the same value.
+template <typename W>
+double LeastOverRankArcs(const Cch& cch, std::uint32_t r, const W* w, const double* labels);
+
 // Every relaxation's lanes from now on: at most `most` (8, 4 or 1), as many as the processor has
 // (tests compare them); returns the lanes used.
 unsigned UseRankRelaxLanes(unsigned most);

@@ -1025,6 +1025,31 @@ void ForRandomMetrics(std::uint64_t seed, bool ties, F f) {
   }
 }
 
+// The potential of every node on random hierarchies, weights in doubles, in floats (whole ticks)
+// and mostly one second (ties), at each width of lanes the processor has: the same value as one
+// lane's, whose sweep and memo take one arc at a time (DistancesToTargetsMatchDijkstra checks the
+// widest against a plain Dijkstra).
+TEST(CchPotentialTest, EveryLaneWidthPricesAsOneLaneDoes) {
+  ForRandomMetrics(53, true, [](const Cch& cch, const CchMetric& metric, std::mt19937_64& rng) {
+    CchPotential one(cch), wide(cch);
+    for (int k = 0; k < 6; ++k) {
+      const std::vector<CchEndpoint> targets = RandomEndpoints(cch.node_count(), rng);
+      UseRankRelaxLanes(1);
+      one.Reset(metric, targets);
+      std::vector<double> expected(cch.node_count());
+      for (std::uint32_t v = 0; v < cch.node_count(); ++v) expected[v] = one.ToTargets(v);
+      for (const unsigned lanes : {8u, 4u}) {
+        if (UseRankRelaxLanes(lanes) != lanes) continue;  // not on this processor
+        wide.Reset(metric, targets);
+        for (std::uint32_t v = cch.node_count(); v-- > 0;) {  // the memo entered from the top
+          ASSERT_EQ(wide.ToTargets(v), expected[v]) << lanes << " lanes, node " << v;
+        }
+      }
+    }
+  });
+  UseRankRelaxLanes(8);
+}
+
 // The split query's unpruned side against CchSideSweep on random hierarchies (below).
 void ExpectSidesSweepTheSplitQuerysLabels() {
   ForRandomMetrics(43, false, [](const Cch& cch, const CchMetric& metric, std::mt19937_64& rng) {
