@@ -301,8 +301,10 @@ void ZoneReachSearch::Run(const Request& request, ZoneReach* out) {
     const double base = prices.seconds[arc];
     if (!(base < kInfCost)) return;
     if (through) through_arc(g, base, arc);
-    // Most heads of a cell's arcs are settled by then: their arcs' danger is never read.
-    if (state_[other].stamp == (reached | 1)) return;
+    // Danger only adds to an arc's seconds: a head its base seconds cannot lower (most heads of
+    // a cell's arcs are settled by then) is passed without reading the arc's mix.
+    const NodeState& head = state_[other];
+    if ((head.stamp & ~1u) == reached && !(g + base < head.g)) return;
     const double seconds =
         plain ? OnTicks(base) : prices.DangerSecondsOf(arc, band, request.zone, 0);
     reach(other, g + seconds, yards + prices.yards[arc]);
