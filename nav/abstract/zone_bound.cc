@@ -115,12 +115,18 @@ void ZoneBound::Reset(const Request& request) {
     start_ = std::make_unique<CchPotential>(*cch_);
   }
   start_zone_ = request.start;
-  goal_zone_ = request.goal;
+  const ZoneBorder* const goal_zone = request.goal;
   goal_zero_ = &request.goal_zero;
+  // The goal zone's tails marked a byte a node: ToTargets asks of every node it bounds.
+  if (goal_tail_.empty()) goal_tail_.assign(cch_->node_count(), 0);
+  for (const std::uint32_t u : goal_tails_) goal_tail_[u] = 0;
+  goal_tails_.clear();
+  if (goal_zone != nullptr) goal_tails_.assign(goal_zone->tails.begin(), goal_zone->tails.end());
+  for (const std::uint32_t u : goal_tails_) goal_tail_[u] = 1;
   // Middle: the band's metric to the goal leg, or to the goal zone's entries (then band 0).
   seeds_.assign(request.targets.begin(), request.targets.end());
-  if (goal_zone_ != nullptr) {
-    for (const std::uint32_t u : goal_zone_->entries) {
+  if (goal_zone != nullptr) {
+    for (const std::uint32_t u : goal_zone->entries) {
       const double rest = goal_zero_->ToTargets(u);
       if (rest < kInfCost) seeds_.push_back({u, rest});
     }

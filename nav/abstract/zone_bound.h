@@ -82,17 +82,16 @@ class ZoneBound {
   double ToTargets(std::uint32_t node);
 
  private:
-  bool GoesThroughGoalZone(std::uint32_t node) const {
-    return goal_zone_ != nullptr &&
-           std::binary_search(goal_zone_->tails.begin(), goal_zone_->tails.end(), node);
-  }
+  bool GoesThroughGoalZone(std::uint32_t node) const { return goal_tail_[node] != 0; }
 
   const Cch* cch_;
   std::unique_ptr<CchPotential> start_, middle_;
   const ZoneBorder* start_zone_ = nullptr;
-  const ZoneBorder* goal_zone_ = nullptr;
   CchPotential* goal_zero_ = nullptr;
   std::vector<CchEndpoint> seeds_;  // scratch
+  // By node, a byte each: whether it is a tail of the goal zone's arcs (one of goal_tails_).
+  std::vector<std::uint8_t> goal_tail_;
+  std::vector<std::uint32_t> goal_tails_;
 };
 
 }  // namespace walk::nav
