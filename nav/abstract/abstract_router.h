@@ -179,7 +179,7 @@ class AbstractRouter {
   void SetExemptPatchAfter(std::uint32_t walks) const { exempt_patch_after_ = walks; }
   // Nodes a walk with a priced end settles guided by band-0 seconds before it starts again
   // guided by the zone bound (when the band's metric is at hand; ZoneBound). 0: at once.
-  static constexpr std::uint64_t kZoneBoundAfterSettled = 4096;
+  static constexpr std::uint64_t kZoneBoundAfterSettled = 256;
   void SetZoneBoundAfter(std::uint64_t nodes) const { zone_bound_after_ = nodes; }
   // Walks of one (continent, profile, band) its metric would answer after which the metric is
   // customized: that walk customizes it (about a second on a large world), the later ones read
