@@ -146,19 +146,22 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
   result.found = true;
   result.source = node_[best_node].source;
   result.target = target_index_[best_node];
-  if (arcs != nullptr) {
-    arcs->clear();
-    // Walk parents back: an arc's tail is the node whose arc range holds it.
-    for (std::uint32_t v = best_node; node_[v].parent_arc != kInvalidId;) {
-      const std::uint32_t a = node_[v].parent_arc;
-      arcs->push_back(a);
-      v = static_cast<std::uint32_t>(
-          std::upper_bound(graph.first_arc.begin(), graph.first_arc.end(), a) -
-          graph.first_arc.begin() - 1);
-    }
-    std::reverse(arcs->begin(), arcs->end());
-  }
+  if (arcs != nullptr) ArcsTo(graph, best_node, arcs);
   return result;
+}
+
+void DangerDijkstra::ArcsTo(const ContinentGraph& graph, std::uint32_t node,
+                            std::vector<std::uint32_t>* arcs) const {
+  arcs->clear();
+  // Walk parents back: an arc's tail is the node whose arc range holds it.
+  for (std::uint32_t v = node; node_[v].parent_arc != kInvalidId;) {
+    const std::uint32_t a = node_[v].parent_arc;
+    arcs->push_back(a);
+    v = static_cast<std::uint32_t>(
+        std::upper_bound(graph.first_arc.begin(), graph.first_arc.end(), a) -
+        graph.first_arc.begin() - 1);
+  }
+  std::reverse(arcs->begin(), arcs->end());
 }
 
 }  // namespace walk::nav

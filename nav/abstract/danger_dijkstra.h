@@ -72,6 +72,9 @@ class DangerDijkstra {
  private:
   // Readies the buffers for a new search of `request`'s graph and marks its targets.
   void Begin(const Request& request);
+  // The arcs of the way the last Run found to `node`, from its source, into *arcs.
+  void ArcsTo(const ContinentGraph& graph, std::uint32_t node,
+              std::vector<std::uint32_t>* arcs) const;
 
   std::uint32_t generation_ = 0;  // below 2^31
   // Where a search that gave up stopped: the cheapest way it met, and whether Run may resume.
