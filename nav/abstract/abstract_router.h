@@ -163,6 +163,11 @@ class AbstractRouter {
   // another, reaches once.
   static constexpr std::uint64_t kReachCacheBytes = std::uint64_t{64} << 20;
   PlaceCache<ZoneReach>& reach_cache() const { return reaches_; }
+  // Tables' sides (nav/cch/cch_many_to_many.h: the labels swept up from a place's endpoints on
+  // the table's metric), by place and band as the reaches they may be swept from, within
+  // kSideCacheBytes: a table asked again, or sharing places with another, sweeps each once.
+  static constexpr std::uint64_t kSideCacheBytes = std::uint64_t{32} << 20;
+  PlaceCache<CchSide>& side_cache() const { return sides_; }
   // A reach stops short once it has settled this many nodes with at most kReachFarLeft border
   // nodes left, which it keeps as far endpoints (ZoneReachSearch::Request): a reach settles
   // about 10,000 nodes (median), and a zone's last exits can lie past 190,000. Set before any
@@ -386,6 +391,7 @@ class AbstractRouter {
   mutable std::atomic<std::uint64_t> profile_metrics_{0};
   mutable LegCache legs_;
   mutable PlaceCache<ZoneReach> reaches_{kReachCacheBytes};
+  mutable PlaceCache<CchSide> sides_{kSideCacheBytes};
   mutable BandMetricCache band_metrics_;
   mutable std::atomic<std::uint32_t> exempt_patch_after_{kExemptPatchAfterWalks};
   mutable std::atomic<std::uint64_t> reach_far_after_{kReachFarAfter};

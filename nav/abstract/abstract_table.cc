@@ -71,7 +71,7 @@ absl::StatusOr<std::unique_ptr<AbstractTable>> AbstractTable::Build(
   std::vector<const CchSide*> sides(targets.size(), nullptr);
   for (std::uint32_t j = 0; j < targets.size(); ++j) {
     if (!table->Knows(targets[j])) continue;
-    sides[j] = &table->targets_[j].side;
+    sides[j] = table->targets_[j].side.get();
     table->target_of_.try_emplace(targets[j], j);
   }
   table->buckets_ = std::make_unique<CchBuckets>(*hierarchy->cch, sides);
@@ -102,14 +102,14 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
   side->border = nullptr;
   side->inner = {};
   side->reach = nullptr;
+  const PlaceKey key{.continent_index = static_cast<std::uint32_t>(continent_.id),
+                     .surface = s,
+                     .profile_index = static_cast<std::uint16_t>(hierarchy_.profile),
+                     .backward = backward,
+                     .band = band_.band()};
   if (!side->reached) {
     EndpointsOf(leg, hierarchy_.priced, &side->endpoints, &side->yards);
   } else {
-    const PlaceKey key{.continent_index = static_cast<std::uint32_t>(continent_.id),
-                       .surface = s,
-                       .profile_index = static_cast<std::uint16_t>(hierarchy_.profile),
-                       .backward = backward,
-                       .band = band_.band()};
     const absl::StatusOr<std::shared_ptr<const ZoneBorder>> border =
         router_.ZoneBorderOf(continent_, hierarchy_.profile, side->zone);
     if (border.ok() && *border != nullptr) {
@@ -138,8 +138,17 @@ void AbstractTable::SideOf(SurfaceId s, bool backward, CellSearch& search, CchQu
     side->entrances.push_back(side->endpoints[i]);
     side->entrance_yards.push_back(side->yards[i]);
   }
-  queries.sides.Run(queries.split, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward,
-                    side->endpoints, &side->side);
+  // The side, swept once per place and band: its endpoints are its leg's or its cached reach's.
+  std::shared_ptr<const CchSide> swept = router_.side_cache().Find(key);
+  if (swept == nullptr) {
+    auto fresh = std::make_shared<CchSide>();
+    queries.sides.Run(queries.split, *hierarchy_.metric, backward ? Cch::kBackward : Cch::kForward,
+                      side->endpoints, fresh.get());
+    // A reach not searched (its zone's border unknown) may be searched later.
+    if (!side->reached || side->reach->searched) router_.side_cache().Insert(key, fresh);
+    swept = std::move(fresh);
+  }
+  side->side = std::move(swept);
 }
 
 std::shared_ptr<const ZoneReach> AbstractTable::ReachOf(SurfaceId s, bool backward, const Leg& leg,
@@ -203,8 +212,9 @@ double AbstractTable::Side::YardsAt(std::uint32_t node) const {
 }
 
 std::uint64_t AbstractTable::Side::MemoryBytes() const {
-  return side.MemoryBytes() + endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) +
-         2 * leg_zones.size() + entrances.size() * (sizeof(CchEndpoint) + 4);
+  return (side != nullptr ? side->MemoryBytes() : 0) +
+         endpoints.size() * (sizeof(CchEndpoint) + sizeof(float)) + 2 * leg_zones.size() +
+         entrances.size() * (sizeof(CchEndpoint) + 4);
 }
 
 absl::Status AbstractTable::BuildSides(const std::vector<SurfaceId>& targets, CellSearch& search,
@@ -249,7 +259,7 @@ std::unique_ptr<AbstractTable::Row> AbstractTable::RowOf(SurfaceId from, CellSea
   LeasePool<CchQueries>::Lease queries =
       hierarchy_.queries->Take([&cch] { return std::make_unique<CchQueries>(cch); });
   SideOf(from, /*backward=*/false, search, *queries, &row->from_side_);
-  buckets_->Scan(row->from_side_.side, &row->meetings_);
+  buckets_->Scan(*row->from_side_.side, &row->meetings_);
   row->answers_.assign(row->meetings_.size(), std::nullopt);
   return row;
 }
@@ -288,10 +298,10 @@ SidesAnswer AbstractTable::Row::MeetSidesOf(std::uint32_t target) const {
   // The endpoints met through, where a far one could be among them.
   auto has_far = [](const Side& side) { return side.reached && !side.reach->far.empty(); };
   const std::uint32_t from_node = has_far(from_side_) && m.found()
-                                      ? from_side_.side.EndpointNode(cch, m.source_label)
+                                      ? from_side_.side->EndpointNode(cch, m.source_label)
                                       : kInvalidId;
   const std::uint32_t to_node =
-      has_far(goal) && m.found() ? goal.side.EndpointNode(cch, m.target_label) : kInvalidId;
+      has_far(goal) && m.found() ? goal.side->EndpointNode(cch, m.target_label) : kInvalidId;
   return MeetSides(from_side_, goal, m.cost, from_node, to_node);
 }
 
@@ -317,11 +327,11 @@ bool AbstractTable::Row::Find(const Continent& c, const Metric& band, SurfaceId 
   if (!m->found()) return true;
   const Cch& cch = *t.hierarchy_.cch;
   const Side& goal = t.targets_[target];
-  const CchSide& side = from_side_.side;
+  const CchSide& side = *from_side_.side;
   CchSlotSum& sum = *sum_;
   *yards = from_side_.YardsAt(side.EndpointNode(cch, m->source_label)) +
-           side.SumTo(m->source_label, sum) + goal.side.SumTo(m->target_label, sum) +
-           goal.YardsAt(goal.side.EndpointNode(cch, m->target_label));
+           side.SumTo(m->source_label, sum) + goal.side->SumTo(m->target_label, sum) +
+           goal.YardsAt(goal.side->EndpointNode(cch, m->target_label));
   return true;
 }
 
@@ -336,8 +346,8 @@ bool AbstractTable::Row::FindWay(const Continent& c, const Metric& band, Surface
   way->seconds = m->cost;
   if (!m->found()) return true;
   const Cch& cch = *t.hierarchy_.cch;
-  const CchSide& side = from_side_.side;
-  const CchSide& goal_side = goal.side;
+  const CchSide& side = *from_side_.side;
+  const CchSide& goal_side = *goal.side;
   way->start = from_side_.leg;
   way->goal = goal.leg;
   way->source = EntryAt(from_side_.endpoints, side.EndpointNode(cch, m->source_label));

@@ -78,8 +78,8 @@ class AbstractTable {
     std::shared_ptr<const Leg> leg;
     std::shared_ptr<const ZoneBorder> border;  // the zone's, where reached: `inner` is in it
     std::vector<CchEndpoint> endpoints;
-    std::vector<float> yards;  // by endpoint
-    CchSide side;
+    std::vector<float> yards;             // by endpoint
+    std::shared_ptr<const CchSide> side;  // shared with the router's side cache
     // The index of the endpoint at `node` the CCH took (endpoints.size() where none is).
     std::uint32_t EndpointAt(std::uint32_t node) const;
     // The yards of the way to (or from) the endpoint at `node` the CCH took.

@@ -214,6 +214,37 @@ TEST(AbstractTableTest, ADangerBandKnowsTheCellsWhoseEndsItDoesNotPriceAndReache
               known, cells, priced_known, priced_ends);
 }
 
+// A table asked again, in its band or after another band's, takes each place's side from the
+// router's side cache, swept once by place, direction and band, and still answers every cell as
+// the walk alone does (a side taken for another band, or the other direction of a place that is
+// a source and a target, would price the cells wrong).
+TEST(AbstractTableTest, ATableAskedAgainTakesItsSidesFromTheCache) {
+  const World& world = DemoWorld();
+  const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1 << 30);
+  router.SetExemptPatchAfter(0);
+  TableCase table_case(world, router, 13, 10, 12);
+  // Places that are sources and targets both: a forward side and a backward one each.
+  for (const Place& s : table_case.sources) {
+    table_case.targets.push_back(s);
+    table_case.target_surfaces.push_back(SnappedSurface(world, s));
+  }
+  int known = 0, cells = 0;
+  std::uint64_t swept_first = 0;
+  for (const std::uint32_t band : {20u, 10u, 0u, 20u, 10u, 0u}) {
+    const std::uint64_t misses = router.side_cache().misses();
+    const std::uint64_t hits = router.side_cache().hits();
+    table_case.Check(router, Metric(world, *FindProfile("neutral"), band), &known, &cells);
+    if (swept_first < 3) {
+      EXPECT_GT(router.side_cache().misses(), misses) << "band " << band << " swept its sides";
+      ++swept_first;
+    } else {
+      EXPECT_EQ(router.side_cache().misses(), misses) << "band " << band << " swept again";
+      EXPECT_GT(router.side_cache().hits(), hits);
+    }
+  }
+  EXPECT_GT(known, cells / 4) << known << " of " << cells << " cells known";
+}
+
 // Reaches stopped short (here after 200 settled nodes, where the world's reaches settle
 // thousands) keep their last border nodes far: the cells met through those are left to the walk
 // alone, and every cell a row knows is still the walk alone's.
