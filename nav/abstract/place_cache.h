@@ -1,6 +1,7 @@
-// What is computed once per place and kept: a place's legs (nav/abstract/legs.h) and its reaches
-// across its zone (nav/abstract/zone_reach.h), each in a bounded, sharded LRU cache by bytes,
-// keyed by (continent, surface, profile, direction, band). Thread-safe.
+// What is computed once per place and kept: a place's legs (nav/abstract/legs.h), its reaches
+// across its zone (nav/abstract/zone_reach.h) and its tables' sides (nav/cch/cch_many_to_many.h),
+// each in a bounded, sharded LRU cache by bytes, keyed by (continent, surface, profile,
+// direction, band). Thread-safe.
 #pragma once
 
 #include <atomic>
