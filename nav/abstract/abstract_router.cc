@@ -693,7 +693,7 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
                                   .max_seconds = max_seconds,
                                   .potential = potential};
   // A priced end's walk with the band's metric at hand first takes band-0 seconds for a few
-  // thousand nodes, which most walks need no more than: the zone bound costs milliseconds to
+  // hundred nodes, which short walks need no more than: the zone bound costs milliseconds to
   // set up. Past them it goes on guided by the zone bound. Without the metric the walk
   // counts toward it, and takes the zone bound at once when it makes it.
   const bool priced_end = potential != nullptr && danger &&

@@ -182,8 +182,8 @@ class AbstractRouter {
   // it (seconds on a large world), and the later ones read it. 0: never (the A* answers them).
   static constexpr std::uint32_t kExemptPatchAfterWalks = 256;
   void SetExemptPatchAfter(std::uint32_t walks) const { exempt_patch_after_ = walks; }
-  // Nodes a walk with a priced end settles guided by band-0 seconds before it starts again
-  // guided by the zone bound (when the band's metric is at hand; ZoneBound). 0: at once.
+  // Nodes a walk with a priced end settles guided by band-0 seconds before it goes on guided
+  // by the zone bound (when the band's metric is at hand; ZoneBound). 0: at once.
   static constexpr std::uint64_t kZoneBoundAfterSettled = 256;
   void SetZoneBoundAfter(std::uint64_t nodes) const { zone_bound_after_ = nodes; }
   // Walks of one (continent, profile, band) its metric would answer after which the metric is
