@@ -231,9 +231,9 @@ void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position, W* const
     const W v_to_a = forward[x];
     const W a_to_v = backward[x];
     if (v_to_a == inf && a_to_v == inf) continue;
-    // Arcs x + 1 .. of v go up to the b above a; the triangle goes by its arc (v, a).
-    RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a,
-                     kViaMiddle | (steps_in_bytes_ ? k : x));
+    // Arcs x + 1 .. of v go up to the b above a; the triangle goes by its arc (v, a), named
+    // by its place k in a's down list, which gives both the arc and v at once.
+    RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a, kViaMiddle | k);
   }
 }
 
@@ -387,20 +387,12 @@ std::uint32_t CchMetric::InputOf(std::uint32_t slot, std::uint32_t tail) const {
   return cch.lower_input()[cch.lower_input_first()[tail] + (254 - code)];
 }
 
-CchStep CchMetric::StepOf(std::uint32_t slot, std::uint32_t tail) const {
+CchStep CchMetric::StepInBytes(std::uint32_t slot, std::uint32_t tail) const {
   const Cch& cch = *cch_;
   const std::uint32_t d = slot & 1, arc = slot >> 1;
   CchStep step;
   step.input = InputOf(slot, tail);
   if (step.input != kInvalidId) return step;
-  if (!via_[0].empty()) {
-    const std::uint32_t via = via_[d][arc];
-    if (via == kInvalidId) return step;
-    step.to_lower = via & ~kViaMiddle;
-    step.middle = cch.TailOf(step.to_lower);
-    step.to_upper = cch.ArcAfter(step.to_lower, step.middle, cch.head()[arc]);
-    return step;
-  }
   const std::uint32_t code = step_[d][arc];
   if (code == 0) return step;
   // As StepsOf lays them out, its division left to the steps that name a block (the hot path

@@ -93,7 +93,9 @@ class CchMetric {
   // up into it than a byte names, a step names a block of them, and the triangle is found again
   // there: the first whose two sides sum to the slot's weight, as customization found it
   // (docs/abstract_graph.md, "What a metric holds").
-  CchStep StepOf(std::uint32_t slot, std::uint32_t tail) const;
+  CchStep StepOf(std::uint32_t slot, std::uint32_t tail) const {
+    return via_[0].empty() ? StepInBytes(slot, tail) : StepOfVia(slot);
+  }
   // The input arc slot `slot` stands for alone, or kInvalidId for a shortcut or an unreachable
   // slot: StepOf's input without the search a block step takes.
   std::uint32_t InputOf(std::uint32_t slot, std::uint32_t tail) const;
@@ -158,6 +160,24 @@ class CchMetric {
                             std::vector<std::pair<std::uint32_t, std::uint32_t>>* far);
   // A triangle step naming a block of its lower rank's down list (entries first .. last): the
   // first lower triangle there whose sides sum to the slot's weight (in the kind kept).
+  // StepOf for a metric that keeps its vias: one read, the triangle's lower arc and middle
+  // from the down lists (unpacking a long path reads thousands of these).
+  CchStep StepOfVia(std::uint32_t slot) const {
+    const std::uint32_t via = via_[slot & 1][slot >> 1];
+    CchStep step;
+    if (via == kInvalidId) return step;
+    if ((via & kViaMiddle) == 0) {
+      step.input = via;
+      return step;
+    }
+    const std::uint32_t k = via & ~kViaMiddle;
+    step.to_lower = cch_->down_arc()[k];
+    step.middle = cch_->down_tail()[k];
+    step.to_upper = cch_->ArcAfter(step.to_lower, step.middle, cch_->head()[slot >> 1]);
+    return step;
+  }
+  // StepOf for a metric that keeps a byte a slot.
+  CchStep StepInBytes(std::uint32_t slot, std::uint32_t tail) const;
   template <typename W>
   CchStep SearchStep(std::uint32_t slot, std::uint32_t first, std::uint32_t last, const W* up,
                      const W* down) const;
@@ -166,9 +186,9 @@ class CchMetric {
   bool perfect_ = false;
   UninitializedVector<double> weight_[2];  // by direction, arc -> cost; empty when in_ticks()
   UninitializedVector<float> narrow_[2];   // by direction, arc -> cost when in_ticks(), or empty
-  // By direction, arc -> input arc, or kViaMiddle | lower arc: while customizing (then, for
-  // steps in bytes, with the lower arc's down-list index), and after for a metric that keeps
-  // no steps in bytes.
+  // By direction, arc -> input arc, or kViaMiddle | k, the triangle's lower arc at index k of
+  // the down lists (Cch::down_arc, down_tail): while customizing, and after for a metric that
+  // keeps no steps in bytes.
   UninitializedVector<std::uint32_t> via_[2];
   // By direction, arc -> step (StepOf), with I the inputs of the arc's lower rank (at most 253
   // named): 0 unreachable; kStepFarInput an input past those (in far_input_); 254 - j for j < I
