@@ -158,8 +158,6 @@ class CchMetric {
   // block of triangles.
   std::uint64_t StepsOfRank(std::uint32_t a,
                             std::vector<std::pair<std::uint32_t, std::uint32_t>>* far);
-  // A triangle step naming a block of its lower rank's down list (entries first .. last): the
-  // first lower triangle there whose sides sum to the slot's weight (in the kind kept).
   // StepOf for a metric that keeps its vias: one read, the triangle's lower arc and middle
   // from the down lists (unpacking a long path reads thousands of these).
   CchStep StepOfVia(std::uint32_t slot) const {
@@ -178,6 +176,8 @@ class CchMetric {
   }
   // StepOf for a metric that keeps a byte a slot.
   CchStep StepInBytes(std::uint32_t slot, std::uint32_t tail) const;
+  // A triangle step naming a block of its lower rank's down list (entries first .. last): the
+  // first lower triangle there whose sides sum to the slot's weight (in the kind kept).
   template <typename W>
   CchStep SearchStep(std::uint32_t slot, std::uint32_t first, std::uint32_t last, const W* up,
                      const W* down) const;
