@@ -343,6 +343,12 @@ std::vector<std::uint32_t> ContinentGraph::ArcTails() const {
   return tails;
 }
 
+std::uint32_t ContinentGraph::TailOf(std::uint32_t arc) const {
+  const auto end = first_arc.begin() + node_count() + 1;
+  return static_cast<std::uint32_t>(std::upper_bound(first_arc.begin(), end, arc) -
+                                    first_arc.begin() - 1);
+}
+
 void ContinentGraph::IndexCells(const Continent& c, std::uint32_t cell_columns) {
   cells_x = (c.width_columns + cell_columns - 1) / cell_columns;
   cells_y = (c.height_columns + cell_columns - 1) / cell_columns;

@@ -145,6 +145,8 @@ struct ContinentGraph {
   absl::StatusOr<std::shared_ptr<const ArcPrices>> PricesOf(std::size_t p) const;
   // Every arc's tail (arcs are stored by tail; this expands first_arc).
   std::vector<std::uint32_t> ArcTails() const;
+  // One arc's tail: the node whose arc range holds it (a binary search of first_arc).
+  std::uint32_t TailOf(std::uint32_t arc) const;
   void IndexCells(const Continent& c, std::uint32_t cell_columns);
   std::uint64_t MemoryBytes() const;
 };

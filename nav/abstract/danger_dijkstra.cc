@@ -153,13 +153,11 @@ DangerDijkstraResult DangerDijkstra::Run(const Request& request, std::vector<std
 void DangerDijkstra::ArcsTo(const ContinentGraph& graph, std::uint32_t node,
                             std::vector<std::uint32_t>* arcs) const {
   arcs->clear();
-  // Walk parents back: an arc's tail is the node whose arc range holds it.
+  // Walk parents back, from each arc to its tail.
   for (std::uint32_t v = node; node_[v].parent_arc != kInvalidId;) {
     const std::uint32_t a = node_[v].parent_arc;
     arcs->push_back(a);
-    v = static_cast<std::uint32_t>(
-        std::upper_bound(graph.first_arc.begin(), graph.first_arc.end(), a) -
-        graph.first_arc.begin() - 1);
+    v = graph.TailOf(a);
   }
   std::reverse(arcs->begin(), arcs->end());
 }

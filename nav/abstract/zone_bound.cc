@@ -24,11 +24,6 @@ ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
                         std::span<const std::uint32_t> zone_arcs, std::uint16_t zone) {
   ZoneBorder border;
   const std::uint32_t n = graph.node_count();
-  auto tail_of = [&](std::uint32_t arc) {
-    return static_cast<std::uint32_t>(
-        std::upper_bound(graph.first_arc.begin(), graph.first_arc.begin() + n + 1, arc) -
-        graph.first_arc.begin() - 1);
-  };
   auto leaves = [&](std::uint32_t node) {
     for (std::uint32_t a = graph.first_arc[node]; a < graph.first_arc[node + 1]; ++a)
       if (prices.seconds[a] < kInfCost && !MixHas(prices, a, zone)) return true;
@@ -37,7 +32,7 @@ ZoneBorder ZoneBorderOf(const ContinentGraph& graph, const ArcPrices& prices,
   std::vector<std::uint32_t>& heads = border.heads;
   for (const std::uint32_t arc : zone_arcs) {
     heads.push_back(graph.arc_head[arc]);
-    border.tails.push_back(tail_of(arc));
+    border.tails.push_back(graph.TailOf(arc));
   }
   SortUnique(&heads);
   SortUnique(&border.tails);
