@@ -45,15 +45,19 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
   // search (an A*'s keys are not costs, and a bound needs its keys in order) of a cell without
   // lifts (a ride may cost less).
   const bool guided = !request.backward && request.targets.empty() && request.stop_at != kInvalidId;
-  used_buckets_ = !guided && !(request.bound < kInfCost) && metric.min_seconds_per_column() > 0.0 &&
-                  !HasLifts(c, cell);
+  const bool bounded = request.bound < kInfCost;
+  used_buckets_ =
+      !guided && !bounded && metric.min_seconds_per_column() > 0.0 && !HasLifts(c, cell);
   if (used_buckets_) {
     // A hair narrower than the cheapest step, so rounding never puts a step inside its bucket.
     buckets_.Reset(metric.min_seconds_per_column() * (1.0 - 1e-9));
-    RunWith(buckets_, c, cell, metric, request);
+    RunWith<BucketQueue, true>(buckets_, c, cell, metric, request);
+  } else if (!guided && !bounded) {
+    heap_.Clear();
+    RunWith<RadixHeap, true>(heap_, c, cell, metric, request);
   } else {
     heap_.Clear();
-    RunWith(heap_, c, cell, metric, request);
+    RunWith<RadixHeap, false>(heap_, c, cell, metric, request);
   }
 }
 
@@ -140,12 +144,49 @@ void TouchCell(const Continent& c, const Cell& cell, const State* states) {
   }
 }
 
+// Stamps every state of `cell` (slots from `states` on) and of the slots outside it for a new
+// search: not reached, each surface's enter multiplier read once, in row order, where a lazy
+// search reads it when the surface is first reached. A search that settles most of its cell (a
+// leg, an edge of the graph) then relaxes a step with one test, its cost against the head's,
+// where it tested first whether the head was stamped (a branch the wavefront makes unpredictable).
+// Target stamps are kept.
+template <typename State>
+void PrepareCell(const Continent& c, const Cell& cell, const Metric& metric,
+                 const CellSearch::Request& request, std::span<const SurfaceId> outside,
+                 std::uint32_t generation, State* states) {
+  const Tile& tile = *c.TileAt(cell.x0, cell.y0);
+  const SurfaceId* column_first = tile.first_surface.data();
+  const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
+  auto prepare = [&](State& state, SurfaceId s) {
+    state.g = kInfCost;
+    state.enter = metric.EnterMultiplier(c, s, request.exempt_a, request.exempt_b);
+    state.parent = kInvalidId;
+    state.stamp = generation;
+    state.settled = 0;
+  };
+  for (std::uint32_t y = cell.y0; y < cell.y1; ++y) {
+    const std::uint32_t row = (y - tile_y0) * kTileColumns + (cell.x0 - tile_x0);
+    const SurfaceId row_first = column_first[row];
+    const SurfaceId row_end = column_first[row + (cell.x1 - cell.x0)];
+    const std::size_t count = row_end - row_first;
+    TouchRange(c.links.data() + row_first, count);
+    TouchRange(c.column_x.data() + row_first, count);
+    TouchRange(c.column_y.data() + row_first, count);
+    TouchRange(c.level.data() + row_first, count);
+    State* row_states = states + (row_first - cell.tile_first);
+    for (SurfaceId s = row_first; s < row_end; ++s) prepare(row_states[s - row_first], s);
+  }
+  State* outside_states = states + (cell.tile_end - cell.tile_first);
+  for (std::size_t k = 0; k < outside.size(); ++k) prepare(outside_states[k], outside[k]);
+}
+
 }  // namespace
 
 // The constants of one search of a cell, and what it does with each settled surface: reach its
 // neighbours across its steps (forward) or the surfaces whose steps enter it (backward). The
 // cell lies in one tile, so a column's surfaces are read straight from the tile's table.
-template <typename Queue>
+// kPrepared: the cell's states were stamped by PrepareCell, so a step's head needs no stamp test.
+template <typename Queue, bool kPrepared>
 class CellSearch::Sweep {
  public:
   Sweep(CellSearch& search, Queue& queue, const Continent& c, const Cell& cell,
@@ -219,6 +260,13 @@ class CellSearch::Sweep {
         lw = search_.OutsideSlot(w);
         if (lw == kInvalidId) continue;
       }
+      if constexpr (kPrepared) {
+        // A closed surface's multiplier is infinite: so is the step, which never lowers it.
+        const double step = (IsDiagonal(d) ? kSqrt2 : 1.0) * seconds_per_column * state[lw].enter +
+                            metric.FixedSeconds(LinkKindOf(link));
+        reach(lw, g + step, local, static_cast<std::uint8_t>(d));
+        continue;
+      }
       // A surface's multiplier is read once, when it is first reached (up to 8 steps enter it);
       // one nobody may enter is closed at once.
       double multiplier;
@@ -247,7 +295,9 @@ class CellSearch::Sweep {
         // by an arc of their own (abstract_graph.h).
         if (!cell.Contains(c.column_x[ride->to], c.column_y[ride->to])) continue;
         const std::uint32_t lt = ride->to - tile_first;
-        if (state[lt].stamp != generation) {
+        if constexpr (kPrepared) {
+          if (!(state[lt].enter < kInfCost)) continue;
+        } else if (state[lt].stamp != generation) {
           const double multiplier = metric.EnterMultiplier(c, ride->to, exempt_a, exempt_b);
           if (!(multiplier < kInfCost)) {
             state[lt].stamp = generation;
@@ -280,7 +330,8 @@ class CellSearch::Sweep {
     const std::uint32_t size = size_;
     const std::vector<SurfaceId>& outside = outside_;
     const Reacher reach{state_, generation_, *this};
-    const double v_multiplier = metric.EnterMultiplier(c, v, exempt_a, exempt_b);
+    const double v_multiplier =
+        kPrepared ? state_[local].enter : metric.EnterMultiplier(c, v, exempt_a, exempt_b);
     if (!(v_multiplier < kInfCost)) return;
     const std::uint32_t vx = c.column_x[v], vy = c.column_y[v];
     const std::uint8_t v_level = c.level[v];
@@ -333,6 +384,17 @@ class CellSearch::Sweep {
     [[gnu::always_inline]] void operator()(std::uint32_t local, double g, std::uint32_t parent,
                                            std::uint8_t via) const {
       State& s = state[local];
+      if constexpr (kPrepared) {
+        // A settled surface is never lowered: its cost is final (in Dial's buckets a step costs
+        // more than a bucket spans), so no stamp or settled mark is tested.
+        if (g < s.g) {
+          s.g = g;
+          s.parent = parent;
+          s.via = via;
+          sweep.Push(local, g);
+        }
+        return;
+      }
       if (s.stamp != generation) {
         s.stamp = generation;
         s.settled = 0;
@@ -381,13 +443,17 @@ class CellSearch::Sweep {
   double last_key_ = 0.0;
 };
 
-template <typename Queue>
+template <typename Queue, bool kPrepared>
 void CellSearch::RunWith(Queue& queue, const Continent& c, const Cell& cell, const Metric& metric,
                          const Request& request) {
   std::size_t targets_left = Begin(c, cell, request);
   const bool stop_when_targets_done = !request.targets.empty();
-  Sweep<Queue> sweep(*this, queue, c, cell, metric, request);
-  TouchCell(c, cell, state_.data());
+  Sweep<Queue, kPrepared> sweep(*this, queue, c, cell, metric, request);
+  if constexpr (kPrepared) {
+    PrepareCell(c, cell, metric, request, outside_, generation_, state_.data());
+  } else {
+    TouchCell(c, cell, state_.data());
+  }
   const SurfaceId origin = request.origin, stop_at = request.stop_at;
   const bool backward = request.backward;
   const double bound = request.bound;

@@ -79,10 +79,11 @@ class CellSearch {
 
  private:
   // One search's constants and its relaxing of a settled surface's steps (cell_search.cc).
-  template <typename Queue>
+  template <typename Queue, bool kPrepared>
   class Sweep;
-  // Run with `queue` (heap_ or buckets_).
-  template <typename Queue>
+  // Run with `queue` (heap_ or buckets_); kPrepared: every state of the cell stamped first, for
+  // a search that settles most of it (neither guided nor bounded).
+  template <typename Queue, bool kPrepared>
   void RunWith(Queue& queue, const Continent& c, const Cell& cell, const Metric& metric,
                const Request& request);
   // Starts a search of `cell`: slots for the origin and targets outside it, a new generation,
