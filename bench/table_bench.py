@@ -18,9 +18,17 @@ store, then this build's walkd the same tables; each fresh table's cells are com
 the two (status, seconds to 1e-9, yards to 1e-6): in a danger band the cells walked alone are
 stored, so Walk asked afterwards reads the table's own answer, and the older walkd is the oracle.
 
+With --interleave (and --compare-walkd), both walkds run at once and each fresh table is asked
+of both, one after the other, which first alternating: a machine whose speed drifts over minutes
+(a shared one) then slows both alike, and each table gives a ratio of its own. Half the tables
+run with the walkds started in one order, half in the other (the one started second may answer
+quicker, whichever binary it runs). It prints each walkd's medians and means, and the
+median and mean of the tables' time ratios (this build over the other). No table is asked
+again, and cells are checked against Walk on this build only.
+
 Usage: bench/table_bench.py WORLD_DIR [--size 100] [--tables 3] [--bands 0,10,20]
                             [--baseline-size 30] [--profile neutral] [--check 40] [--stream N]
-                            [--seconds-only] [--compare-walkd PATH]
+                            [--seconds-only] [--compare-walkd PATH [--interleave]]
 WORLD_DIR is one world's folder (grid.walkgrid and its graph.walkgraph), e.g. a 32 x 32 demo world
 (walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral).
 """
@@ -140,7 +148,11 @@ def main():
                         help="tables ask seconds alone (no yards)")
     parser.add_argument("--stream", type=int, default=0, help="then one N x N TableRows a band")
     parser.add_argument("--compare-walkd", help="another walkd binary, run first as the baseline")
+    parser.add_argument("--interleave", action="store_true",
+                        help="with --compare-walkd: both walkds at once, tables alternating")
     args = parser.parse_args()
+    if args.interleave and not args.compare_walkd:
+        parser.error("--interleave: needs --compare-walkd PATH")
     bands = [int(b) for b in args.bands.split(",")]
     world_dir = os.path.abspath(args.world_dir.rstrip("/"))
     per_band = args.tables * 2 * args.size + 2 * args.baseline_size + 2 * args.stream
@@ -149,6 +161,8 @@ def main():
     binaries = [("this build", None)]
     if args.compare_walkd:
         binaries.insert(0, (args.compare_walkd, os.path.abspath(args.compare_walkd)))
+    if args.interleave:
+        return run_interleaved(args, binaries, bands, world_dir, places, per_band)
     replies = None
     status = 0
     for name, binary in binaries:
@@ -243,6 +257,109 @@ def run_walkd(args, binary, bands, world_dir, places, per_band):
         walkd.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     return results, streamed, replies
+
+
+def wait_idle(pids, most_s=300):
+    """Waits until walkds are done with their work after ready (metrics customized in the
+    background): a second in which none takes 20 ms of CPU, at most `most_s` seconds."""
+    deadline = time.monotonic() + most_s
+    while time.monotonic() < deadline:
+        before = [cpu_seconds(pid) for pid in pids]
+        time.sleep(1.0)
+        if all(cpu_seconds(pid) - b < 0.02 for pid, b in zip(pids, before)):
+            return
+
+
+def run_interleaved(args, binaries, bands, world_dir, places, per_band):
+    """Every band's fresh tables asked of both walkds in turn; 1 when cells differ."""
+    cells = args.size * args.size
+    tmps = [tempfile.mkdtemp(prefix="table-bench-") for _ in binaries]
+
+    def start(k):
+        return Walkd(os.path.join(tmps[k], "data"), worlds=os.path.dirname(world_dir),
+                     binary=binaries[k][1],
+                     extra_args=["--max-table-cells", str(max(10000, cells))])
+
+    status = 0
+    try:
+        # The first load of each writes its grid image; later loads map it as an image written
+        # back long ago, the same for both.
+        for k in range(len(binaries)):
+            start(k).stop()
+        os.sync()
+        got = [{"times": ([], []), "cpu": ([], []), "differ": 0, "wrong": 0} for _ in bands]
+        # Two halves, the walkds started in one order and then the other: the one started
+        # second may answer quicker, whichever binary it runs.
+        halves = (range(args.tables // 2), range(args.tables // 2, args.tables))
+        for order, tables in zip(((0, 1), (1, 0)), halves):
+            walkds = [None, None]
+            try:
+                for k in order:
+                    walkds[k] = start(k)
+                for b, band in enumerate(bands):
+                    interleave_tables(args, os.path.basename(world_dir), band,
+                                      places[b * per_band:(b + 1) * per_band], tables, walkds,
+                                      got[b])
+            finally:
+                for w in walkds:
+                    if w is not None:
+                        w.stop()
+        for band, band_got in zip(bands, got):
+            status |= print_interleaved(args, binaries, band, band_got)
+    finally:
+        for tmp in tmps:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return status
+
+
+def interleave_tables(args, world, band, pool, tables, walkds, got):
+    """Tables number `tables` of `pool`, each asked of both walkds, which first alternating;
+    adds their times, CPU and differences to `got`."""
+    rng = random.Random(5 + band + tables.start)
+    clients = [WalkdClient(w.addr, timeout_s=600, max_message_bytes=64 << 20) for w in walkds]
+    wait_idle([w.proc.pid for w in walkds])
+    # A small table each first: what a walkd makes at its first table is not timed.
+    warm = pool[-4:]
+    for client in clients:
+        ask_table(client, world, warm[:2], warm[2:], args.profile, band)
+    for i in tables:
+        src = pool[2 * i * args.size:(2 * i + 1) * args.size]
+        dst = pool[(2 * i + 1) * args.size:(2 * i + 2) * args.size]
+        replies = [None, None]
+        for k in ((0, 1) if i % 2 == 0 else (1, 0)):
+            cpu_before = cpu_seconds(walkds[k].proc.pid)
+            replies[k], seconds = ask_table(clients[k], world, src, dst, args.profile, band,
+                                            seconds_only=args.seconds_only)
+            got["cpu"][k].append(cpu_seconds(walkds[k].proc.pid) - cpu_before)
+            got["times"][k].append(seconds)
+        got["differ"] += compare_replies([replies[0]], [replies[1]], args.seconds_only)
+        got["wrong"] += check_cells(clients[1], world, src, dst, replies[1], args.profile, band,
+                                    args.check, rng, args.seconds_only)
+
+
+def print_interleaved(args, binaries, band, got):
+    """One band's interleaved figures, as a JSON line and a sentence; 1 when cells differ."""
+    cells = args.size * args.size
+    times, cpu = got["times"], got["cpu"]
+    ratios = [new / old for old, new in zip(*times)]
+    line = {"band": band, "size": args.size, "tables": args.tables,
+            "cells_per_s_median": [statistics.median(cells / t for t in ts) for ts in times],
+            "cells_per_s_mean": [cells * len(ts) / sum(ts) for ts in times],
+            "cpu_ms_median": [1000 * statistics.median(c) for c in cpu],
+            "seconds": [[round(t, 3) for t in ts] for ts in times],
+            "time_ratio_median": statistics.median(ratios),
+            "time_ratio_mean": statistics.mean(ratios),
+            "cells_differing": got["differ"], "checked": args.check * args.tables,
+            "differ": got["wrong"]}
+    print(json.dumps(line), flush=True)
+    print(f"band {band}: {binaries[0][0]} {line['cells_per_s_median'][0]:,.0f} cells/s (mean "
+          f"{line['cells_per_s_mean'][0]:,.0f}, CPU {line['cpu_ms_median'][0]:.0f} ms), this "
+          f"build {line['cells_per_s_median'][1]:,.0f} (mean {line['cells_per_s_mean'][1]:,.0f}, "
+          f"CPU {line['cpu_ms_median'][1]:.0f} ms); time this build / other: median "
+          f"{line['time_ratio_median']:.3f}, mean {line['time_ratio_mean']:.3f}; cells differing "
+          f"{got['differ']} of {cells * args.tables}, checked against Walk {got['wrong']} of "
+          f"{line['checked']}", flush=True)
+    return 1 if got["differ"] or got["wrong"] else 0
 
 
 def print_tables(results, streamed):
