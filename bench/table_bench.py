@@ -318,10 +318,12 @@ def interleave_tables(args, world, band, pool, tables, walkds, got):
     rng = random.Random(5 + band + tables.start)
     clients = [WalkdClient(w.addr, timeout_s=600, max_message_bytes=64 << 20) for w in walkds]
     wait_idle([w.proc.pid for w in walkds])
-    # A small table each first: what a walkd makes at its first table is not timed.
-    warm = pool[-4:]
-    for client in clients:
-        ask_table(client, world, warm[:2], warm[2:], args.profile, band)
+    # A small table of the baseline's places each first: what a walkd makes at its first table
+    # of a band (its metric) is not timed.
+    n = args.baseline_size
+    if n > 0:
+        for client in clients:
+            ask_table(client, world, pool[-2 * n:-n][:2], pool[-n:][:2], args.profile, band)
     for i in tables:
         src = pool[2 * i * args.size:(2 * i + 1) * args.size]
         dst = pool[(2 * i + 1) * args.size:(2 * i + 2) * args.size]
