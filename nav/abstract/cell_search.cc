@@ -21,6 +21,22 @@ template <typename T>
   }
 }
 
+// Calls fn(columns, first, end) for each row of `cell`, in order, until it returns false:
+// `columns` points at the row's first entry in its tile's column table, [first, end) are the
+// row's surfaces (the cell lies in one tile: its rows are runs of the tile's surfaces). Returns
+// whether every row was visited.
+template <typename Fn>
+bool ForEachRow(const Continent& c, const Cell& cell, Fn fn) {
+  const Tile& tile = *c.TileAt(cell.x0, cell.y0);
+  const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
+  for (std::uint32_t y = cell.y0; y < cell.y1; ++y) {
+    const SurfaceId* columns =
+        tile.first_surface.data() + (y - tile_y0) * kTileColumns + (cell.x0 - tile_x0);
+    if (!fn(columns, columns[0], columns[cell.x1 - cell.x0])) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Cell CellOf(const Continent& c, std::uint32_t cell_columns, SurfaceId s) {
@@ -62,17 +78,12 @@ void CellSearch::Run(const Continent& c, const Cell& cell, const Metric& metric,
 }
 
 bool CellSearch::HasLifts(const Continent& c, const Cell& cell) {
-  const Tile& tile = *c.TileAt(cell.x0, cell.y0);
-  const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
-  for (std::uint32_t y = cell.y0; y < cell.y1; ++y) {
-    const std::uint32_t row = (y - tile_y0) * kTileColumns;
-    const SurfaceId first = tile.first_surface[row + (cell.x0 - tile_x0)];
-    const SurfaceId end = tile.first_surface[row + (cell.x1 - 1 - tile_x0) + 1];
+  return !ForEachRow(c, cell, [&](const SurfaceId*, SurfaceId first, SurfaceId end) {
     for (SurfaceId s = first; s < end; ++s) {
-      if (c.marks[s] & kMarkLift) return true;
+      if (c.marks[s] & kMarkLift) return false;
     }
-  }
-  return false;
+    return true;
+  });
 }
 
 std::size_t CellSearch::Begin(const Continent& c, const Cell& cell, const Request& request) {
@@ -121,18 +132,9 @@ namespace {
 // from lately, as a fresh table's) it would wait on memory one line at a time.
 template <typename State>
 void TouchCell(const Continent& c, const Cell& cell, const State* states) {
-  // The cell lies in one tile: its rows are runs of the tile's surfaces.
-  const Tile& tile = *c.TileAt(cell.x0, cell.y0);
-  const SurfaceId* column_first = tile.first_surface.data();
-  const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
-  auto column_index = [&](std::uint32_t x, std::uint32_t y) {
-    return (y - tile_y0) * kTileColumns + (x - tile_x0);
-  };
-  for (std::uint32_t y = cell.y0; y < cell.y1; ++y) {
-    const SurfaceId row_first = column_first[column_index(cell.x0, y)];
-    const SurfaceId row_end = column_first[column_index(cell.x1 - 1, y) + 1];
+  ForEachRow(c, cell, [&](const SurfaceId* columns, SurfaceId row_first, SurfaceId row_end) {
     const std::size_t count = row_end - row_first;
-    TouchRange(column_first + column_index(cell.x0, y), cell.x1 - cell.x0 + 1);
+    TouchRange(columns, cell.x1 - cell.x0 + 1);
     TouchRange(c.links.data() + row_first, count);
     TouchRange(c.column_x.data() + row_first, count);
     TouchRange(c.column_y.data() + row_first, count);
@@ -141,7 +143,8 @@ void TouchCell(const Continent& c, const Cell& cell, const State* states) {
     TouchRange(c.zone.data() + row_first, count);
     TouchRange(c.level.data() + row_first, count);
     TouchRange(states + (row_first - cell.tile_first), count);
-  }
+    return true;
+  });
 }
 
 // Stamps every state of `cell` (slots from `states` on) and of the slots outside it for a new
@@ -154,9 +157,6 @@ template <typename State>
 void PrepareCell(const Continent& c, const Cell& cell, const Metric& metric,
                  const CellSearch::Request& request, std::span<const SurfaceId> outside,
                  std::uint32_t generation, State* states) {
-  const Tile& tile = *c.TileAt(cell.x0, cell.y0);
-  const SurfaceId* column_first = tile.first_surface.data();
-  const std::uint32_t tile_x0 = tile.tile_x * kTileColumns, tile_y0 = tile.tile_y * kTileColumns;
   auto prepare = [&](State& state, SurfaceId s) {
     state.g = kInfCost;
     state.enter = metric.EnterMultiplier(c, s, request.exempt_a, request.exempt_b);
@@ -164,10 +164,7 @@ void PrepareCell(const Continent& c, const Cell& cell, const Metric& metric,
     state.stamp = generation;
     state.settled = 0;
   };
-  for (std::uint32_t y = cell.y0; y < cell.y1; ++y) {
-    const std::uint32_t row = (y - tile_y0) * kTileColumns + (cell.x0 - tile_x0);
-    const SurfaceId row_first = column_first[row];
-    const SurfaceId row_end = column_first[row + (cell.x1 - cell.x0)];
+  ForEachRow(c, cell, [&](const SurfaceId*, SurfaceId row_first, SurfaceId row_end) {
     const std::size_t count = row_end - row_first;
     TouchRange(c.links.data() + row_first, count);
     TouchRange(c.column_x.data() + row_first, count);
@@ -175,7 +172,8 @@ void PrepareCell(const Continent& c, const Cell& cell, const Metric& metric,
     TouchRange(c.level.data() + row_first, count);
     State* row_states = states + (row_first - cell.tile_first);
     for (SurfaceId s = row_first; s < row_end; ++s) prepare(row_states[s - row_first], s);
-  }
+    return true;
+  });
   State* outside_states = states + (cell.tile_end - cell.tile_first);
   for (std::size_t k = 0; k < outside.size(); ++k) prepare(outside_states[k], outside[k]);
 }
