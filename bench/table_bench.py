@@ -30,7 +30,8 @@ Usage: bench/table_bench.py WORLD_DIR [--size 100] [--tables 3] [--bands 0,10,20
                             [--baseline-size 30] [--profile neutral] [--check 40] [--stream N]
                             [--seconds-only] [--compare-walkd PATH [--interleave]]
 WORLD_DIR is one world's folder (grid.walkgrid and its graph.walkgraph), e.g. a 32 x 32 demo world
-(walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral).
+(walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral). walkd serves it
+alone, through a link in a folder of its own: the worlds beside it are not loaded.
 """
 import argparse
 import json
@@ -196,12 +197,23 @@ def compare_replies(old, new, seconds_only):
     return differ
 
 
+def world_alone(tmp, world_dir):
+    """A worlds folder in `tmp` serving `world_dir` alone (its own folder may hold others, which
+    walkd would load and hold beside it)."""
+    worlds = os.path.join(tmp, "worlds")
+    os.makedirs(worlds, exist_ok=True)
+    link = os.path.join(worlds, os.path.basename(world_dir))
+    if not os.path.islink(link):
+        os.symlink(world_dir, link)
+    return worlds
+
+
 def run_walkd(args, binary, bands, world_dir, places, per_band):
     """Every band's tables on one walkd; its result lines, streams and fresh tables' replies."""
     world = os.path.basename(world_dir)
     rng = random.Random(5)
     tmp = tempfile.mkdtemp(prefix="table-bench-")
-    walkd = Walkd(os.path.join(tmp, "data"), worlds=os.path.dirname(world_dir), binary=binary,
+    walkd = Walkd(os.path.join(tmp, "data"), worlds=world_alone(tmp, world_dir), binary=binary,
                   extra_args=["--max-table-cells", str(max(10000, args.size * args.size))])
     results, streamed, replies = [], [], []
     try:
@@ -276,7 +288,7 @@ def run_interleaved(args, binaries, bands, world_dir, places, per_band):
     tmps = [tempfile.mkdtemp(prefix="table-bench-") for _ in binaries]
 
     def start(k):
-        return Walkd(os.path.join(tmps[k], "data"), worlds=os.path.dirname(world_dir),
+        return Walkd(os.path.join(tmps[k], "data"), worlds=world_alone(tmps[k], world_dir),
                      binary=binaries[k][1],
                      extra_args=["--max-table-cells", str(max(10000, cells))])
 

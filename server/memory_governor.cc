@@ -37,24 +37,49 @@ bool ReleaseGrids(const std::vector<WorldStatus>& served) {
   return released;
 }
 
-// Sets each routing world's band metric capacity to an even share of `room`, at most `most`;
-// returns the capacity given to all.
+// Sets each routing world's band metric capacity to its share of `room` (BandMetricShares), at
+// most `most`, customizing one taking `making` besides the metric; returns the capacity given to
+// all.
 std::uint64_t ShareBandMetricRoom(const std::vector<WorldStatus>& served, std::uint64_t room,
-                                  std::uint64_t most) {
-  std::uint64_t routers = 0;
-  for (const WorldStatus& w : served) routers += w.served && w.served->router ? 1 : 0;
-  const std::uint64_t each = routers == 0 ? 0 : std::min(most, room / routers);
+                                  std::uint64_t most, std::uint64_t making) {
+  std::vector<nav::BandMetricCache*> caches;
+  std::vector<std::uint64_t> held;
   for (const WorldStatus& w : served) {
-    if (w.served && w.served->router) w.served->router->band_metrics().SetCapacity(each);
+    if (!w.served || !w.served->router) continue;
+    caches.push_back(&w.served->router->band_metrics());
+    held.push_back(caches.back()->bytes());
   }
-  return each * routers;
+  const std::vector<std::uint64_t> shares = BandMetricShares(held, room, most);
+  std::uint64_t given = 0;
+  for (std::size_t i = 0; i < caches.size(); ++i) {
+    caches[i]->SetCapacity(shares[i], making);
+    given += shares[i];
+  }
+  return given;
 }
 
 }  // namespace
 
+std::vector<std::uint64_t> BandMetricShares(const std::vector<std::uint64_t>& held,
+                                            std::uint64_t room, std::uint64_t most) {
+  std::vector<std::uint64_t> shares(held.size(), 0);
+  if (held.empty()) return shares;
+  long double total = 0;
+  for (const std::uint64_t h : held) total += static_cast<long double>(h);
+  if (total > static_cast<long double>(room)) {
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      shares[i] = static_cast<std::uint64_t>(static_cast<long double>(held[i]) * room / total);
+    }
+  } else {
+    const std::uint64_t even = (room - static_cast<std::uint64_t>(total)) / held.size();
+    for (std::size_t i = 0; i < held.size(); ++i) shares[i] = held[i] + even;
+  }
+  for (std::uint64_t& share : shares) share = std::min(share, most);
+  return shares;
+}
+
 GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBytes now,
-                                std::uint64_t file_growth, std::uint64_t other_anonymous_least,
-                                std::uint64_t making_bytes) {
+                                std::uint64_t file_growth, std::uint64_t other_anonymous_least) {
   GovernorStep step;
   if (options.target_bytes == 0) return step;
   const std::uint64_t room = std::min(options.grid_room_bytes, options.target_bytes / 4);
@@ -65,8 +90,7 @@ GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBy
   step.release_grids = now.total + file_growth > options.target_bytes && now.file > worth;
   step.recall_buffers = now.anonymous() > ceiling;
   step.trim_heap = step.release_grids || step.recall_buffers;
-  const std::uint64_t taken = other_anonymous_least + making_bytes;
-  step.band_metric_room = ceiling > taken ? ceiling - taken : 0;
+  step.band_metric_room = ceiling > other_anonymous_least ? ceiling - other_anonymous_least : 0;
   return step;
 }
 
@@ -107,7 +131,7 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
       }
       auto decide = [&] {
         return DecideGovernorStep(options, now, *std::max_element(growths.begin(), growths.end()),
-                                  *std::min_element(others.begin(), others.end()), largest / 5 * 4);
+                                  *std::min_element(others.begin(), others.end()));
       };
       GovernorStep step = decide();
       // The allocator's free pages first: they cost nothing to give back.
@@ -140,7 +164,8 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
         counts->buffer_recalls.fetch_add(1, std::memory_order_relaxed);
       }
       counts->band_metric_room.store(
-          ShareBandMetricRoom(served, step.band_metric_room, options.band_metric_bytes),
+          ShareBandMetricRoom(served, step.band_metric_room, options.band_metric_bytes,
+                              largest / 5 * 4),
           std::memory_order_relaxed);
     }
   });

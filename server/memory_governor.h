@@ -16,14 +16,16 @@
 //   time where anonymous memory left the grids little room).
 // - The search threads' lazily mapped buffers, when anonymous memory passes the target less the
 //   grids' room: each searcher hands its pages back before its next search; at most every 5 s.
-// - Band metrics and patches (decided about four times a second, from the worlds' caches): each
-//   world's band metric cache may hold what anonymous memory has room for besides what walkd
-//   held otherwise at the least over the last 10 s (passing peaks, such as a metric being
-//   customized, leave the room alone, so a customized metric is not evicted for its own
-//   making), less what customizing one more takes besides the metric (its temporaries: 4/5 of
-//   the largest metric held, or of a profile's metric once one is customized, as a band's is
-//   as large), at most --band-metrics-mb. When that room holds no metric, danger bands are
-//   walked by the A*, as with --band-metrics-mb 0.
+// - Band metrics and patches (decided about four times a second, from the worlds' caches): the
+//   worlds' band metric caches may hold together what anonymous memory has room for besides
+//   what walkd held otherwise at the least over the last 10 s (passing peaks, such as a metric
+//   being customized, leave the room alone, so a customized metric is not evicted for its own
+//   making), each what it holds and an even share of the rest (BandMetricShares), at most
+//   --band-metrics-mb. Customizing one more takes room besides the metric only
+//   while it is made (its temporaries: 4/5 of the largest metric held, or of a profile's metric
+//   once one is customized, as a band's is as large): a metric is customized only when it and
+//   they fit the room, the least recently used going first. A danger band whose metric is not
+//   held and cannot be made so is walked by the A*, as with --band-metrics-mb 0.
 //
 // The grids' room is the smaller of --grid-resident-mb and a quarter of the target. The answer
 // cache, the store's caches and the leg caches keep their own flags' bounds.
@@ -32,6 +34,7 @@
 #include <atomic>
 #include <cstdint>
 #include <thread>
+#include <vector>
 
 #include "server/process_memory.h"
 
@@ -46,8 +49,8 @@ struct MemoryGovernorOptions {
 };
 
 // What one look decides, from the resident bytes now, the most the file-backed ones grew by
-// between two looks of late, the least anonymous memory held besides the band metrics over the last
-// 10 s, and what customizing a band metric takes besides the metric.
+// between two looks of late, and the least anonymous memory held besides the band metrics over the
+// last 10 s.
 struct GovernorStep {
   bool trim_heap = false;
   bool release_grids = false;
@@ -55,8 +58,14 @@ struct GovernorStep {
   std::uint64_t band_metric_room = 0;  // for all worlds' band metrics together
 };
 GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBytes now,
-                                std::uint64_t file_growth, std::uint64_t other_anonymous_least,
-                                std::uint64_t making_bytes);
+                                std::uint64_t file_growth, std::uint64_t other_anonymous_least);
+
+// Each routing world's share of `room` for its band metrics, from what each holds (`held`): what
+// it holds and an even share of the rest, so that a world walking danger bands keeps its metrics
+// while others walk none; where they hold more than `room` together, shares of it as large as
+// what each holds. At most `most` each.
+std::vector<std::uint64_t> BandMetricShares(const std::vector<std::uint64_t>& held,
+                                            std::uint64_t room, std::uint64_t most);
 
 // What the governor did, for /metrics.
 struct MemoryGovernorCounts {

@@ -293,9 +293,10 @@ std::shared_ptr<const BandMetric> AbstractRouter::BandMetricOf(const ContinentIn
                                                                const ProfileMetric& profile,
                                                                const Metric& band,
                                                                unsigned threads) const {
-  if (!band_metrics_.fits(profile.metric->MemoryBytes())) return nullptr;  // as large as band 0's
   const BandMetricCache::Key key{static_cast<std::uint32_t>(&index - continents_.data()),
                                  static_cast<std::uint16_t>(p), band.band()};
+  // A band's metric is as large as band 0's.
+  if (!band_metrics_.Admits(key, profile.metric->MemoryBytes())) return nullptr;
   return band_metrics_.Get(key, [&] {
     return std::make_unique<BandMetric>(*index.cch, BandWeights(*profile.prices, band), threads);
   });
@@ -449,7 +450,7 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   // Where it does price one, a patch over that metric exempts the ends' zones (UseExemptPatch).
   const Metric& band = route.band;
   if (route.mode != SearchMode::kAuto || !band.prices_danger() ||
-      !band_metrics_.fits(route.metric->MemoryBytes())) {  // a band's metric is as large
+      !band_metrics_.Admits(BandKey(route), route.metric->MemoryBytes())) {  // as large
     return nullptr;
   }
   const BandMetricCache::Key exempt = ExemptKey(route);
@@ -736,7 +737,7 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
   const bool start_priced = band.ZoneMultiplier(route.exempt_a) != 1.0;
   const bool goal_priced = band.ZoneMultiplier(route.exempt_b) != 1.0;
   if (!band.prices_danger() || (!start_priced && !goal_priced) ||
-      !band_metrics_.fits(route.profile.metric->MemoryBytes())) {
+      !band_metrics_.Admits(BandKey(route), route.profile.metric->MemoryBytes())) {
     return nullptr;
   }
   // The band's metric, made once the band is walked often enough: this walk counts as one, as

@@ -55,7 +55,8 @@ std::vector<CchMetricPatch::Lowered> ExemptWeights(const ArcPrices& prices, cons
 }
 
 std::shared_ptr<const void> BandMetricCache::GetAny(const Key& key, absl::FunctionRef<Made()> make,
-                                                    std::atomic<std::uint64_t>* made_count) {
+                                                    std::atomic<std::uint64_t>* made_count,
+                                                    bool making_room) {
   std::promise<std::shared_ptr<const void>> made;
   std::shared_future<std::shared_ptr<const void>> waiting;
   {
@@ -67,6 +68,7 @@ std::shared_ptr<const void> BandMetricCache::GetAny(const Key& key, absl::Functi
       waiting = it->second.metric;
     } else {
       entries_[key].metric = made.get_future().share();
+      if (making_room) EvictLocked(largest_ + making_);
     }
   }
   if (waiting.valid()) return waiting.get();  // cached, or made by another caller
@@ -86,7 +88,7 @@ std::shared_ptr<const BandMetric> BandMetricCache::Get(
         std::shared_ptr<const BandMetric> metric = customize();
         return {metric, metric->metric.MemoryBytes()};
       },
-      &customizations_));
+      &customizations_, /*making_room=*/true));
 }
 
 std::shared_ptr<const ExemptPatch> BandMetricCache::GetPatch(
@@ -97,7 +99,7 @@ std::shared_ptr<const ExemptPatch> BandMetricCache::GetPatch(
         std::shared_ptr<const ExemptPatch> patch = make();
         return {patch, sizeof(ExemptPatch) + patch->patch.MemoryBytes()};
       },
-      &patches_));
+      &patches_, /*making_room=*/false));
 }
 
 bool BandMetricCache::Has(const Key& key) const {
@@ -115,8 +117,8 @@ void BandMetricCache::AddLocked(const Key& key, std::uint64_t bytes) {
   EvictLocked();
 }
 
-void BandMetricCache::EvictLocked() {
-  while (bytes_ > capacity_ && !lru_.empty()) {
+void BandMetricCache::EvictLocked(std::uint64_t room) {
+  while (bytes_ + room > capacity_ && !lru_.empty()) {
     auto it = entries_.find(lru_.back());
     bytes_ -= it->second.bytes;
     lru_.pop_back();
@@ -125,14 +127,15 @@ void BandMetricCache::EvictLocked() {
   }
 }
 
-bool BandMetricCache::fits(std::uint64_t bytes) const {
+bool BandMetricCache::Admits(const Key& key, std::uint64_t bytes) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return bytes <= capacity_ && capacity_ > 0;
+  return capacity_ > 0 && (entries_.count(key) != 0 || bytes + making_ <= capacity_);
 }
 
-void BandMetricCache::SetCapacity(std::uint64_t capacity_bytes) {
+void BandMetricCache::SetCapacity(std::uint64_t capacity_bytes, std::uint64_t making_bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   capacity_ = capacity_bytes;
+  making_ = making_bytes;
   EvictLocked();
 }
 

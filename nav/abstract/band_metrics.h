@@ -91,7 +91,7 @@ class BandMetricCache {
     bool operator==(const Key&) const = default;
   };
 
-  // Holds at most `capacity_bytes` of metrics (0: none; callers check fits() first).
+  // Holds at most `capacity_bytes` of metrics (0: none; callers check Admits() first).
   explicit BandMetricCache(std::uint64_t capacity_bytes) : capacity_(capacity_bytes) {}
 
   // The metric of `key`: cached, or made by `customize` on this thread and cached. A caller
@@ -107,10 +107,14 @@ class BandMetricCache {
   std::shared_ptr<const ExemptPatch> GetPatch(
       const Key& key, absl::FunctionRef<std::unique_ptr<ExemptPatch>()> make);
 
-  // True when a metric of `bytes` fits the capacity (false when the cache is off).
-  bool fits(std::uint64_t bytes) const;
-  // Changes the capacity, evicting down to it (0 turns the cache off).
-  void SetCapacity(std::uint64_t capacity_bytes);
+  // True when the metric of `key` is cached or being made, or one of `bytes` may be made: it and
+  // what making it takes besides (SetCapacity's `making_bytes`) fit the capacity once the least
+  // recently used metrics go. False when the cache is off.
+  bool Admits(const Key& key, std::uint64_t bytes) const;
+  // Changes the capacity, evicting down to it (0 turns the cache off). Customizing a metric takes
+  // `making_bytes` besides the metric (its temporaries): room kept only while one is made, as Get
+  // evicts the least recently used until the largest metric and that fit beside what stays.
+  void SetCapacity(std::uint64_t capacity_bytes, std::uint64_t making_bytes = 0);
 
   std::uint64_t capacity() const;
   std::uint64_t bytes() const;  // held by the cache's metrics (those in use too)
@@ -141,15 +145,18 @@ class BandMetricCache {
     std::list<Key>::iterator lru;                            // valid once made
   };
   // What Get and GetPatch share: the entry of `key`, cached or made by `make` (counted in
-  // *made) and cached.
+  // *made) and cached. With `making_room` (a metric), the least recently used go before it is
+  // made, until the largest metric and what making one takes fit beside what stays.
   std::shared_ptr<const void> GetAny(const Key& key, absl::FunctionRef<Made()> make,
-                                     std::atomic<std::uint64_t>* made);
+                                     std::atomic<std::uint64_t>* made, bool making_room);
   // Caches `metric` of `bytes`, made for `key`, and evicts down to the capacity. Under mu_.
   void AddLocked(const Key& key, std::uint64_t bytes);
-  void EvictLocked();
+  // Evicts the least recently used until `room` more fits the capacity. Under mu_.
+  void EvictLocked(std::uint64_t room = 0);
 
   mutable std::mutex mu_;
   std::uint64_t capacity_;                           // guarded by mu_
+  std::uint64_t making_ = 0;                         // guarded by mu_
   std::uint64_t bytes_ = 0;                          // guarded by mu_
   std::uint64_t largest_ = 0;                        // guarded by mu_
   std::list<Key> lru_;                               // guarded by mu_: customized, newest first

@@ -27,7 +27,7 @@ ResidentBytes Resident(std::uint64_t anonymous_mib, std::uint64_t file_mib) {
 }
 
 TEST(MemoryGovernorTest, WithoutATargetItDoesNothing) {
-  const GovernorStep step = DecideGovernorStep({}, Resident(9000, 9000), 0, 9000 * kMiB, 0);
+  const GovernorStep step = DecideGovernorStep({}, Resident(9000, 9000), 0, 9000 * kMiB);
   EXPECT_FALSE(step.release_grids);
   EXPECT_FALSE(step.recall_buffers);
   EXPECT_EQ(step.band_metric_room, 0u);
@@ -35,7 +35,7 @@ TEST(MemoryGovernorTest, WithoutATargetItDoesNothing) {
 
 TEST(MemoryGovernorTest, UnderTheTargetBandMetricsGetTheAnonymousRoomLeft) {
   const GovernorStep step =
-      DecideGovernorStep(TwoGigabytes(), Resident(1200, 300), 10 * kMiB, 1100 * kMiB, 0);
+      DecideGovernorStep(TwoGigabytes(), Resident(1200, 300), 10 * kMiB, 1100 * kMiB);
   EXPECT_FALSE(step.release_grids);
   EXPECT_FALSE(step.recall_buffers);
   EXPECT_EQ(step.band_metric_room, (1536 - 1100) * kMiB);
@@ -44,11 +44,11 @@ TEST(MemoryGovernorTest, UnderTheTargetBandMetricsGetTheAnonymousRoomLeft) {
 TEST(MemoryGovernorTest, TheHeapIsTrimmedWheneverWalkdIsOver) {
   // Under the target and the anonymous ceiling: nothing to give back.
   EXPECT_FALSE(
-      DecideGovernorStep(TwoGigabytes(), Resident(1200, 300), 10 * kMiB, 1100 * kMiB, 0).trim_heap);
+      DecideGovernorStep(TwoGigabytes(), Resident(1200, 300), 10 * kMiB, 1100 * kMiB).trim_heap);
   // Over the target with grid pages to hand back, or over the anonymous ceiling.
-  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 900), 0, 1100 * kMiB, 0).trim_heap);
-  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1700, 100), 0, 1600 * kMiB, 0).trim_heap);
-  EXPECT_FALSE(DecideGovernorStep({}, Resident(9000, 9000), 0, 9000 * kMiB, 0).trim_heap);
+  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 900), 0, 1100 * kMiB).trim_heap);
+  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1700, 100), 0, 1600 * kMiB).trim_heap);
+  EXPECT_FALSE(DecideGovernorStep({}, Resident(9000, 9000), 0, 9000 * kMiB).trim_heap);
 }
 
 // What walkd frees in small pieces stays resident in the allocator's arenas until trimmed.
@@ -68,42 +68,54 @@ TEST(MemoryGovernorTest, TrimmingTheHeapGivesFreedPiecesBack) {
 TEST(MemoryGovernorTest, GridPagesGoWhenTheNextLookWouldFindWalkdOver) {
   // 1,900 MiB now: another burst as large as the largest of late (the file-backed pages' growth
   // between two looks) leaves walkd under the target at 100 MiB, not at 200 MiB.
-  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 700), 100 * kMiB, 1100 * kMiB, 0)
+  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 700), 100 * kMiB, 1100 * kMiB)
                    .release_grids);
-  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 700), 200 * kMiB, 1100 * kMiB, 0)
+  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(1200, 700), 200 * kMiB, 1100 * kMiB)
                   .release_grids);
   EXPECT_TRUE(
-      DecideGovernorStep(TwoGigabytes(), Resident(1200, 900), 0, 1100 * kMiB, 0).release_grids);
+      DecideGovernorStep(TwoGigabytes(), Resident(1200, 900), 0, 1100 * kMiB).release_grids);
   // Nothing file-backed, or too little to be worth faulting in again: nothing to hand back.
-  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 0), 0, 0, 0).release_grids);
-  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 32), 0, 0, 0).release_grids);
-  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 33), 0, 0, 0).release_grids);
+  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 0), 0, 0).release_grids);
+  EXPECT_FALSE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 32), 0, 0).release_grids);
+  EXPECT_TRUE(DecideGovernorStep(TwoGigabytes(), Resident(3000, 33), 0, 0).release_grids);
 }
 
 TEST(MemoryGovernorTest, SearchBuffersAndBandMetricsGiveWayPastTheAnonymousCeiling) {
-  const GovernorStep step =
-      DecideGovernorStep(TwoGigabytes(), Resident(1700, 100), 0, 1600 * kMiB, 0);
+  const GovernorStep step = DecideGovernorStep(TwoGigabytes(), Resident(1700, 100), 0, 1600 * kMiB);
   EXPECT_TRUE(step.recall_buffers);
   EXPECT_EQ(step.band_metric_room, 0u);  // then danger bands take the A*
 }
 
-TEST(MemoryGovernorTest, BandMetricsLeaveRoomToCustomizeOneMore) {
-  // 1536 MiB for anonymous memory, 1,100 held otherwise, 144 to customize a 180 MiB metric.
-  EXPECT_EQ(DecideGovernorStep(TwoGigabytes(), Resident(1300, 0), 0, 1100 * kMiB, 144 * kMiB)
-                .band_metric_room,
-            (1536 - 1100 - 144) * kMiB);
-  EXPECT_EQ(DecideGovernorStep(TwoGigabytes(), Resident(1500, 0), 0, 1400 * kMiB, 144 * kMiB)
-                .band_metric_room,
+TEST(MemoryGovernorTest, BandMetricsHoldWhatAnonymousMemoryHasRoomForBesidesTheRest) {
+  // 1536 MiB for anonymous memory, 1,300 held otherwise: a 180 MiB metric stays (what making
+  // one more takes is the band metric cache's to reserve, only while it makes one).
+  EXPECT_EQ(DecideGovernorStep(TwoGigabytes(), Resident(1480, 0), 0, 1300 * kMiB).band_metric_room,
+            (1536 - 1300) * kMiB);
+  EXPECT_EQ(DecideGovernorStep(TwoGigabytes(), Resident(1600, 0), 0, 1600 * kMiB).band_metric_room,
             0u);
+}
+
+TEST(MemoryGovernorTest, AWorldKeepsTheBandMetricsItHoldsAndSharesTheRest) {
+  // Two worlds, one holding a 180 MiB metric, 280 MiB of room: the other's share is half of
+  // the 100 left, not half of the room (which would evict the metric).
+  EXPECT_EQ(BandMetricShares({180 * kMiB, 0}, 280 * kMiB, 1024 * kMiB),
+            (std::vector<std::uint64_t>{230 * kMiB, 50 * kMiB}));
+  // Holding more than the room together, each keeps a share as large as what it holds.
+  EXPECT_EQ(BandMetricShares({300 * kMiB, 100 * kMiB, 0}, 200 * kMiB, 1024 * kMiB),
+            (std::vector<std::uint64_t>{150 * kMiB, 50 * kMiB, 0}));
+  // At most --band-metrics-mb each.
+  EXPECT_EQ(BandMetricShares({0, 0}, 4096 * kMiB, 1024 * kMiB),
+            (std::vector<std::uint64_t>{1024 * kMiB, 1024 * kMiB}));
+  EXPECT_TRUE(BandMetricShares({}, 4096 * kMiB, 1024 * kMiB).empty());
 }
 
 TEST(MemoryGovernorTest, TheGridsRoomIsAtMostAQuarterOfTheTarget) {
   MemoryGovernorOptions o = TwoGigabytes();
   o.target_bytes = 1024 * kMiB;  // a quarter, 256 MiB, under --grid-resident-mb's 512
-  EXPECT_EQ(DecideGovernorStep(o, Resident(500, 0), 0, 500 * kMiB, 0).band_metric_room,
+  EXPECT_EQ(DecideGovernorStep(o, Resident(500, 0), 0, 500 * kMiB).band_metric_room,
             (768 - 500) * kMiB);
   o.grid_room_bytes = 64 * kMiB;
-  EXPECT_EQ(DecideGovernorStep(o, Resident(500, 0), 0, 500 * kMiB, 0).band_metric_room,
+  EXPECT_EQ(DecideGovernorStep(o, Resident(500, 0), 0, 500 * kMiB).band_metric_room,
             (960 - 500) * kMiB);
 }
 

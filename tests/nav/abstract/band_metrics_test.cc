@@ -474,10 +474,30 @@ TEST(BandMetricsTest, EvictsWithinItsBytesAndKeepsMetricsInUse) {
   EXPECT_EQ(customized, 0) << "band 20 stayed";
   cache.SetCapacity(0);
   EXPECT_EQ(cache.bytes(), 0u);
-  EXPECT_FALSE(cache.fits(1));
+  EXPECT_FALSE(cache.Admits({0, 0, 20}, 1));
   EXPECT_EQ(cache.largest(), one);  // what the memory governor keeps room to customize
   cache.Expect(3 * one);
   EXPECT_EQ(cache.largest(), 3 * one);
+}
+
+// Room to make a metric (its temporaries) is needed only while one is made: a metric the
+// capacity holds stays, and none is made (nor any evicted for it) where it and its making do not
+// fit.
+TEST(BandMetricsTest, MakesAMetricOnlyWhereItAndItsMakingFit) {
+  const std::uint64_t one = SmallMetric(1.0)->metric.MemoryBytes();
+  BandMetricCache cache(0);
+  cache.SetCapacity(2 * one, one);  // making one takes as much again
+  EXPECT_TRUE(cache.Admits({0, 0, 10}, one));
+  (void)cache.Get({0, 0, 10}, [] { return SmallMetric(1.0); });
+  EXPECT_TRUE(cache.Admits({0, 0, 20}, one));
+  (void)cache.Get({0, 0, 20}, [] { return SmallMetric(2.0); });
+  EXPECT_EQ(cache.evictions(), 1u) << "band 10 went before band 20 was made";
+  EXPECT_EQ(cache.bytes(), one);
+  cache.SetCapacity(one + one / 2, one);
+  EXPECT_EQ(cache.bytes(), one) << "band 20 stays: it fits";
+  EXPECT_TRUE(cache.Admits({0, 0, 20}, one));
+  EXPECT_FALSE(cache.Admits({0, 0, 30}, one)) << "it and its making do not fit";
+  EXPECT_EQ(cache.evictions(), 1u);
 }
 
 TEST(BandMetricsTest, ConcurrentFirstRequestsCustomizeOnce) {
