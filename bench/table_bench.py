@@ -28,7 +28,7 @@ again, and cells are checked against Walk on this build only.
 
 Usage: bench/table_bench.py WORLD_DIR [--size 100] [--tables 3] [--bands 0,10,20]
                             [--baseline-size 30] [--profile neutral] [--check 40] [--stream N]
-                            [--seconds-only] [--compare-walkd PATH [--interleave]]
+                            [--seconds-only] [--memory-mb MB] [--compare-walkd PATH [--interleave]]
 WORLD_DIR is one world's folder (grid.walkgrid and its graph.walkgraph), e.g. a 32 x 32 demo world
 (walkgrid demo --tiles 32x32 --out DIR; walkgrid prepare DIR --profiles neutral). walkd serves it
 alone, through a link in a folder of its own: the worlds beside it are not loaded.
@@ -149,6 +149,8 @@ def main():
                         help="tables ask seconds alone (no yards)")
     parser.add_argument("--stream", type=int, default=0, help="then one N x N TableRows a band")
     parser.add_argument("--compare-walkd", help="another walkd binary, run first as the baseline")
+    parser.add_argument("--memory-mb", type=int,
+                        help="walkd's --memory-mb (its resident memory target; default its own)")
     parser.add_argument("--interleave", action="store_true",
                         help="with --compare-walkd: both walkds at once, tables alternating")
     args = parser.parse_args()
@@ -197,6 +199,14 @@ def compare_replies(old, new, seconds_only):
     return differ
 
 
+def walkd_args(args, cells):
+    """walkd's flags for these tables: room for a whole table, and --memory-mb where asked."""
+    extra = ["--max-table-cells", str(max(10000, cells))]
+    if args.memory_mb is not None:
+        extra += ["--memory-mb", str(args.memory_mb)]
+    return extra
+
+
 def world_alone(tmp, world_dir):
     """A worlds folder in `tmp` serving `world_dir` alone (its own folder may hold others, which
     walkd would load and hold beside it)."""
@@ -214,7 +224,7 @@ def run_walkd(args, binary, bands, world_dir, places, per_band):
     rng = random.Random(5)
     tmp = tempfile.mkdtemp(prefix="table-bench-")
     walkd = Walkd(os.path.join(tmp, "data"), worlds=world_alone(tmp, world_dir), binary=binary,
-                  extra_args=["--max-table-cells", str(max(10000, args.size * args.size))])
+                  extra_args=walkd_args(args, args.size * args.size))
     results, streamed, replies = [], [], []
     try:
         client = WalkdClient(walkd.addr, timeout_s=600, max_message_bytes=64 << 20)
@@ -290,7 +300,7 @@ def run_interleaved(args, binaries, bands, world_dir, places, per_band):
     def start(k):
         return Walkd(os.path.join(tmps[k], "data"), worlds=world_alone(tmps[k], world_dir),
                      binary=binaries[k][1],
-                     extra_args=["--max-table-cells", str(max(10000, cells))])
+                     extra_args=walkd_args(args, cells))
 
     status = 0
     try:
