@@ -10,11 +10,13 @@ and its band metric gauges (bytes held, the room the memory governor gives them,
 customizations, evictions): a band-20 table whose metric was evicted and not made again walks
 every cell alone.
 
+With --beside DIR (repeatable), walkd serves those worlds too, loaded but never walked, as a
+deployment serving several worlds does: they hold memory and share the band metrics' room.
 With --compare-walkd PATH, that walkd (an older build) runs the same steps first, on its own
 store.
 
 Usage: bench/band_room_bench.py WORLD_DIR --memory-mb MB [--size 40] [--tables 6]
-                                [--profile neutral] [--compare-walkd PATH]
+                                [--profile neutral] [--beside DIR ...] [--compare-walkd PATH]
 WORLD_DIR is one world's folder prepared for the profile, e.g. a 32 x 32 demo world.
 """
 
@@ -54,7 +56,11 @@ def run(args, label, binary, world_dir, places, big):
     print(f"== walkd: {label}", flush=True)
     with tempfile.TemporaryDirectory(prefix="band-room-") as tmp:
         metrics_port = free_port()
-        walkd = Walkd(os.path.join(tmp, "data"), worlds=world_alone(tmp, world_dir),
+        worlds = world_alone(tmp, world_dir)
+        for beside in args.beside:
+            os.symlink(os.path.abspath(beside.rstrip("/")),
+                       os.path.join(worlds, os.path.basename(beside.rstrip("/"))))
+        walkd = Walkd(os.path.join(tmp, "data"), worlds=worlds,
                       binary=binary, metrics_listen=f"127.0.0.1:{metrics_port}",
                       extra_args=["--max-table-cells", "10000",
                                   "--memory-mb", str(args.memory_mb)])
@@ -96,6 +102,8 @@ def main():
     parser.add_argument("--size", type=int, default=40)
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--profile", default="neutral")
+    parser.add_argument("--beside", action="append", default=[],
+                        help="another world's folder, served but never walked")
     parser.add_argument("--compare-walkd", help="another walkd binary, run first")
     args = parser.parse_args()
     world_dir = os.path.abspath(args.world_dir.rstrip("/"))

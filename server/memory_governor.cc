@@ -38,8 +38,8 @@ bool ReleaseGrids(const std::vector<WorldStatus>& served) {
 }
 
 // Sets each routing world's band metric capacity to its share of `room` (BandMetricShares), at
-// most `most`, customizing one taking `making` besides the metric; returns the capacity given to
-// all.
+// most `most`, customizing one taking `making` besides the metric; returns what they may hold
+// together.
 std::uint64_t ShareBandMetricRoom(const std::vector<WorldStatus>& served, std::uint64_t room,
                                   std::uint64_t most, std::uint64_t making) {
   std::vector<nav::BandMetricCache*> caches;
@@ -55,7 +55,7 @@ std::uint64_t ShareBandMetricRoom(const std::vector<WorldStatus>& served, std::u
     caches[i]->SetCapacity(shares[i], making);
     given += shares[i];
   }
-  return given;
+  return std::min(given, room);
 }
 
 }  // namespace
@@ -71,8 +71,8 @@ std::vector<std::uint64_t> BandMetricShares(const std::vector<std::uint64_t>& he
       shares[i] = static_cast<std::uint64_t>(static_cast<long double>(held[i]) * room / total);
     }
   } else {
-    const std::uint64_t even = (room - static_cast<std::uint64_t>(total)) / held.size();
-    for (std::size_t i = 0; i < held.size(); ++i) shares[i] = held[i] + even;
+    const std::uint64_t free = room - static_cast<std::uint64_t>(total);
+    for (std::size_t i = 0; i < held.size(); ++i) shares[i] = held[i] + free;
   }
   for (std::uint64_t& share : shares) share = std::min(share, most);
   return shares;

@@ -20,7 +20,7 @@
 //   worlds' band metric caches may hold together what anonymous memory has room for besides
 //   what walkd held otherwise at the least over the last 10 s (passing peaks, such as a metric
 //   being customized, leave the room alone, so a customized metric is not evicted for its own
-//   making), each what it holds and an even share of the rest (BandMetricShares), at most
+//   making), each what it holds and whatever none holds (BandMetricShares), at most
 //   --band-metrics-mb. Customizing one more takes room besides the metric only
 //   while it is made (its temporaries: 4/5 of the largest metric held, or of a profile's metric
 //   once one is customized, as a band's is as large): a metric is customized only when it and
@@ -61,8 +61,9 @@ GovernorStep DecideGovernorStep(const MemoryGovernorOptions& options, ResidentBy
                                 std::uint64_t file_growth, std::uint64_t other_anonymous_least);
 
 // Each routing world's share of `room` for its band metrics, from what each holds (`held`): what
-// it holds and an even share of the rest, so that a world walking danger bands keeps its metrics
-// while others walk none; where they hold more than `room` together, shares of it as large as
+// it holds and all that none holds, so that a world walking danger bands may keep and make
+// metrics while others walk none (two worlds making one each at once may pass the room by one
+// until the next look); where they hold more than `room` together, shares of it as large as
 // what each holds. At most `most` each.
 std::vector<std::uint64_t> BandMetricShares(const std::vector<std::uint64_t>& held,
                                             std::uint64_t room, std::uint64_t most);

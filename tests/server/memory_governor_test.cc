@@ -96,10 +96,13 @@ TEST(MemoryGovernorTest, BandMetricsHoldWhatAnonymousMemoryHasRoomForBesidesTheR
 }
 
 TEST(MemoryGovernorTest, AWorldKeepsTheBandMetricsItHoldsAndSharesTheRest) {
-  // Two worlds, one holding a 180 MiB metric, 280 MiB of room: the other's share is half of
-  // the 100 left, not half of the room (which would evict the metric).
+  // Two worlds, one holding a 180 MiB metric, 280 MiB of room: each may have the 100 left
+  // besides what it holds, where half of the room each would evict the metric.
   EXPECT_EQ(BandMetricShares({180 * kMiB, 0}, 280 * kMiB, 1024 * kMiB),
-            (std::vector<std::uint64_t>{230 * kMiB, 50 * kMiB}));
+            (std::vector<std::uint64_t>{280 * kMiB, 100 * kMiB}));
+  // Neither holding any, either may make a metric that needs more than half of the room.
+  EXPECT_EQ(BandMetricShares({0, 0}, 400 * kMiB, 1024 * kMiB),
+            (std::vector<std::uint64_t>{400 * kMiB, 400 * kMiB}));
   // Holding more than the room together, each keeps a share as large as what it holds.
   EXPECT_EQ(BandMetricShares({300 * kMiB, 100 * kMiB, 0}, 200 * kMiB, 1024 * kMiB),
             (std::vector<std::uint64_t>{150 * kMiB, 50 * kMiB, 0}));
