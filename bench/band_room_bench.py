@@ -27,20 +27,19 @@ import statistics
 import sys
 import tempfile
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from batch_bench import Walkd, free_port  # noqa: E402
-from table_bench import ask_table, resident_mb, sample_places, wait_idle, world_alone  # noqa: E402
+from batch_bench import Walkd, free_port, read_metrics, reset_peak, world_alone  # noqa: E402
+from table_bench import ask_table, resident_mb, sample_places, wait_idle  # noqa: E402
 from walkd_client import WalkdClient  # noqa: E402
 
 
 def gauges(walkd, metrics_port):
     """walkd's anonymous memory and band metric gauges now, as one line."""
-    text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics").read().decode()
+    read = read_metrics(metrics_port)
 
     def gauge(name):
-        return int(float(re.search("\n" + name + r" (\S+)", text).group(1)))
+        return int(read.get(name, 0))
 
     with open(f"/proc/{walkd.proc.pid}/smaps_rollup") as f:
         anonymous = int(re.search(r"Anonymous:\s+(\d+)", f.read()).group(1)) // 1024
@@ -58,8 +57,7 @@ def run(args, label, binary, world_dir, places, big):
         metrics_port = free_port()
         worlds = world_alone(tmp, world_dir)
         for beside in args.beside:
-            os.symlink(os.path.abspath(beside.rstrip("/")),
-                       os.path.join(worlds, os.path.basename(beside.rstrip("/"))))
+            world_alone(tmp, beside)  # a link beside the first, in the same folder
         walkd = Walkd(os.path.join(tmp, "data"), worlds=worlds,
                       binary=binary, metrics_listen=f"127.0.0.1:{metrics_port}",
                       extra_args=["--max-table-cells", "10000",
@@ -67,8 +65,7 @@ def run(args, label, binary, world_dir, places, big):
         try:
             client = WalkdClient(walkd.addr, timeout_s=3600, max_message_bytes=64 << 20)
             wait_idle([walkd.proc.pid])
-            with open(f"/proc/{walkd.proc.pid}/clear_refs", "w") as f:
-                f.write("5")  # its peak from here on, not the first load's
+            reset_peak(walkd.proc.pid)  # its peak from here on, not the first load's
             ask_table(client, world, places[-8:-6], places[-6:-4], args.profile, 0)
             ask_table(client, world, places[-4:-2], places[-2:], args.profile, 20)
             print("after a 2 x 2 table in band 0 and one in band 20:",

@@ -25,9 +25,41 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(os.environ.get("WALKD_BUILD_DIR", os.path.join(ROOT, "build")))
+
+
+def world_alone(tmp, world_dir, name=None):
+    """A worlds folder in `tmp` with a link to `world_dir`, as `name` (its own name by default),
+    so that walkd serves it without the other worlds of the folder it stands in; asked again with
+    another world, the same folder with that one linked too."""
+    worlds = os.path.join(tmp, "worlds")
+    os.makedirs(worlds, exist_ok=True)
+    link = os.path.join(worlds, name or os.path.basename(world_dir.rstrip("/")))
+    if not os.path.islink(link):
+        os.symlink(os.path.abspath(world_dir), link)
+    return worlds
+
+
+def reset_peak(pid):
+    """Starts a process's peak resident memory (VmHWM) afresh from what it holds now."""
+    with open(f"/proc/{pid}/clear_refs", "w") as f:
+        f.write("5")
+
+
+def read_metrics(metrics_port, timeout=30):
+    """walkd's /metrics, each metric summed over its labels, by name."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=timeout) as r:
+        text = r.read().decode()
+    sums = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        name = line.split("{")[0].split(" ")[0]
+        sums[name] = sums.get(name, 0.0) + float(line.rsplit(" ", 1)[1])
+    return sums
 
 
 def free_port():

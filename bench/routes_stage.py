@@ -43,10 +43,10 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from batch_bench import BUILD, Walkd, free_port, walkctl  # noqa: E402
+from batch_bench import (BUILD, Walkd, free_port, read_metrics, reset_peak,  # noqa: E402
+                         walkctl, world_alone)
 
 BANDS = [0, 10, 20, 30, 40, 50]
 
@@ -123,12 +123,6 @@ def memory_mb(pid, field):
     return 0.0
 
 
-def reset_peak(pid):
-    """Starts walkd's peak resident memory (VmHWM) afresh from what it holds now."""
-    with open(f"/proc/{pid}/clear_refs", "w") as f:
-        f.write("5")
-
-
 # walkd's gauges and counters of what holds memory, summed over their labels.
 MEMORY_METRICS = ["walk_band_metric_bytes", "walk_leg_cache_bytes", "walk_answer_cache_bytes",
                   "walk_store_memtable_bytes", "walk_store_block_cache_bytes",
@@ -142,13 +136,8 @@ MEMORY_METRICS = ["walk_band_metric_bytes", "walk_leg_cache_bytes", "walk_answer
 
 def memory_report(metrics_port):
     """One line of MEMORY_METRICS as walkd's /metrics gives them (bytes in MB)."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=30) as r:
-        text = r.read().decode()
-    sums = {name: 0.0 for name in MEMORY_METRICS}
-    for line in text.splitlines():
-        name = line.split("{")[0].split(" ")[0]
-        if name in sums:
-            sums[name] += float(line.rsplit(" ", 1)[1])
+    read = read_metrics(metrics_port)
+    sums = {name: read.get(name, 0.0) for name in MEMORY_METRICS}
     def shown(name, value):
         if name.endswith("bytes") or name.endswith("bytes_total"):
             return f"{name[5:]} {value / 1e6:,.0f} MB"
@@ -295,9 +284,7 @@ def run_stage(args, binary, extent, count, clusters, pairs):
     """The whole stage and its rerun on a fresh store, with walkd `binary` (None: this build's)."""
     rng = random.Random(args.seed + 1)
     tmp = tempfile.mkdtemp(prefix="walkd-routes-stage-")
-    worlds = os.path.join(tmp, "worlds")
-    os.makedirs(worlds)
-    os.symlink(os.path.abspath(args.world), os.path.join(worlds, "big"))
+    worlds = world_alone(tmp, args.world, name="big")
     started = time.time()
     metrics_port = free_port()
     walkd = Walkd(os.path.join(tmp, "data"), worlds, binary, args.walkd_arg,

@@ -45,7 +45,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from batch_bench import BUILD, ROOT, Walkd  # noqa: E402
+from batch_bench import BUILD, ROOT, Walkd, world_alone  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "client", "python"))
 import walkd_client  # noqa: E402
@@ -205,17 +205,6 @@ def walkd_args(args, cells):
     if args.memory_mb is not None:
         extra += ["--memory-mb", str(args.memory_mb)]
     return extra
-
-
-def world_alone(tmp, world_dir):
-    """A worlds folder in `tmp` serving `world_dir` alone (its own folder may hold others, which
-    walkd would load and hold beside it)."""
-    worlds = os.path.join(tmp, "worlds")
-    os.makedirs(worlds, exist_ok=True)
-    link = os.path.join(worlds, os.path.basename(world_dir))
-    if not os.path.islink(link):
-        os.symlink(world_dir, link)
-    return worlds
 
 
 def run_walkd(args, binary, bands, world_dir, places, per_band):

@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from batch_bench import BUILD, Walkd  # noqa: E402
+from batch_bench import BUILD, Walkd, world_alone  # noqa: E402
 
 
 def main():
@@ -42,9 +42,7 @@ def main():
     if args.compare_walkd:
         binaries.insert(0, (args.compare_walkd, os.path.abspath(args.compare_walkd)))
     with tempfile.TemporaryDirectory(prefix="trip-bench-") as tmp:
-        worlds = os.path.join(tmp, "worlds")
-        os.makedirs(worlds)
-        os.symlink(world, os.path.join(worlds, name))
+        worlds = world_alone(tmp, world)
         for k, (label, binary) in enumerate(binaries):
             if len(binaries) > 1:
                 print(f"== walkd: {label}", flush=True)
