@@ -25,8 +25,11 @@
 // and backward over the same random surfaces, each searched twice in a row (the second run finds
 // the cell in cache), medians and means.
 //
+// --only table-yards times the yards of 100 x 100 tables' cells summed down their sides' labels
+// (CchSide::SumTo), against one slot at a time (--pairs N: N tables).
+//
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
-//                       [--only priced-ends|legs]
+//                       [--only priced-ends|legs|table-yards]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
 // danger band's searches on legs and its first cold walks (their lines print zeros, and the
@@ -43,6 +46,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "nav/abstract/abstract_graph_format.h"
 #include "nav/abstract/abstract_router.h"
 #include "nav/abstract/helper_thread.h"
@@ -55,6 +59,7 @@
 #include "nav/cch/cch_order.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
+#include "nav/cch/cch_slot_sum.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
 #include "nav/cch/guessed_query.h"
@@ -248,6 +253,109 @@ int RunLegs(const World& world, AbstractGraph graph, const Profile& profile, std
   return 0;
 }
 
+// A slot's yards unpacked one slot at a time, each half searched after the other (CchSlotSum
+// before it unpacked a level of slots at once): the baseline of RunTableYards.
+double YardsOneByOne(const CchMetric& metric, const std::vector<float>& yards, std::uint32_t slot,
+                     std::uint32_t tail, absl::flat_hash_map<std::uint32_t, double>& memo) {
+  const std::uint32_t input = metric.InputOf(slot, tail);
+  if (input != kInvalidId) return yards[input];
+  if (auto it = memo.find(slot); it != memo.end()) return it->second;
+  const CchStep step = metric.StepOf(slot, tail);
+  const std::uint32_t m = step.middle;
+  const double sum =
+      (slot & 1) == Cch::kForward
+          ? YardsOneByOne(metric, yards, 2 * step.to_lower + Cch::kBackward, m, memo) +
+                YardsOneByOne(metric, yards, 2 * step.to_upper + Cch::kForward, m, memo)
+          : YardsOneByOne(metric, yards, 2 * step.to_upper + Cch::kBackward, m, memo) +
+                YardsOneByOne(metric, yards, 2 * step.to_lower + Cch::kForward, m, memo);
+  memo.emplace(slot, sum);
+  return sum;
+}
+
+// The same down a side's labels, memoized per label as CchSide::SumTo is.
+double SideYardsOneByOne(const CchSide& side, std::uint32_t label, const CchMetric& metric,
+                         const std::vector<float>& yards, std::vector<double>& label_sums,
+                         absl::flat_hash_map<std::uint32_t, double>& memo) {
+  if (side.from[label] == kInvalidId) return 0.0;
+  if (label_sums[label] >= 0.0) return label_sums[label];
+  const std::uint32_t from = side.from[label];
+  label_sums[label] = SideYardsOneByOne(side, from, metric, yards, label_sums, memo) +
+                      YardsOneByOne(metric, yards, side.slot[label], side.rank[from], memo);
+  return label_sums[label];
+}
+
+// --only table-yards: the yards of every cell of `tables` tables of size x size random nodes,
+// as a table's rows sum them (CchSide::SumTo, both sides' labels down from the meeting),
+// against one slot at a time, each table's memos empty (fresh places): ms a table.
+int RunTableYards(const World& world, const AbstractGraph& graph, int p, std::uint32_t tables,
+                  std::uint32_t size, std::uint64_t seed) {
+  const ContinentGraph& g = graph.continents.at(0);
+  const Cch cch(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+  const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
+  const CchMetric metric(cch, weights, /*perfect=*/false,
+                         std::max(1u, std::thread::hardware_concurrency()));
+  const std::vector<float>& yards = g.prices[p].yards;
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::uint32_t> node(0, cch.node_count() - 1);
+  CchSplitQuery query(cch);
+  CchSideSweep sweep;
+  std::vector<double> level_ms, one_ms;
+  double cells = 0, worst = 0;
+  for (std::uint32_t round = 0; round < tables; ++round) {
+    std::vector<CchSide> sources(size), targets(size);
+    std::vector<const CchSide*> filed;
+    for (std::uint32_t i = 0; i < size; ++i) {
+      sweep.Run(query, metric, Cch::kForward, {{node(random), 0.0}}, &sources[i]);
+      sweep.Run(query, metric, Cch::kBackward, {{node(random), 0.0}}, &targets[i]);
+      filed.push_back(&targets[i]);
+    }
+    const CchBuckets buckets(cch, filed);
+    std::vector<std::vector<CchMeeting>> rows(size);
+    for (std::uint32_t i = 0; i < size; ++i) buckets.Scan(sources[i], &rows[i]);
+    // One slot at a time first, then by levels, each from empty memos.
+    std::vector<double> one_by_one;
+    absl::flat_hash_map<std::uint32_t, double> memo;
+    std::vector<std::vector<double>> source_sums(size), target_sums(size);
+    for (std::uint32_t i = 0; i < size; ++i) {
+      source_sums[i].assign(sources[i].size(), -1.0);
+      target_sums[i].assign(targets[i].size(), -1.0);
+    }
+    auto t = Clock::now();
+    for (std::uint32_t i = 0; i < size; ++i) {
+      for (std::uint32_t j = 0; j < size; ++j) {
+        const CchMeeting& m = rows[i][j];
+        if (!m.found()) continue;
+        one_by_one.push_back(
+            SideYardsOneByOne(sources[i], m.source_label, metric, yards, source_sums[i], memo) +
+            SideYardsOneByOne(targets[j], m.target_label, metric, yards, target_sums[j], memo));
+      }
+    }
+    one_ms.push_back(MicrosSince(t) / 1e3);
+    CchSlotSum sum(metric, yards);
+    std::size_t k = 0;
+    t = Clock::now();
+    for (std::uint32_t i = 0; i < size; ++i) {
+      for (std::uint32_t j = 0; j < size; ++j) {
+        const CchMeeting& m = rows[i][j];
+        if (!m.found()) continue;
+        const double y =
+            sources[i].SumTo(m.source_label, sum) + targets[j].SumTo(m.target_label, sum);
+        worst = std::max(worst, std::abs(y - one_by_one[k++]));
+      }
+    }
+    level_ms.push_back(MicrosSince(t) / 1e3);
+    cells += static_cast<double>(k);
+  }
+  std::printf(
+      "table yards (%u tables of %u x %u random nodes, %.0f cells found a table): by levels / "
+      "one slot at a time, medians %.2f / %.2f ms (%.3fx), means %.2f / %.2f ms (%.3fx); "
+      "largest difference %.3g yards\n",
+      tables, size, size, cells / tables, Percentile(level_ms, 0.5), Percentile(one_ms, 0.5),
+      Percentile(level_ms, 0.5) / Percentile(one_ms, 0.5), Mean(level_ms), Mean(one_ms),
+      Mean(level_ms) / Mean(one_ms), worst);
+  return 0;
+}
+
 int RunPricedEnds(const World& world, AbstractGraph graph, int p, const Profile& profile,
                   std::uint32_t band_number, std::uint32_t pairs, std::uint64_t seed) {
   const Continent& c = world.continents.at(0);
@@ -415,7 +523,7 @@ int Run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] "
-                 "[--only priced-ends]\n");
+                 "[--only priced-ends|legs|table-yards]\n");
     return 2;
   }
   std::string dir = argv[1], profile_name = "neutral";
@@ -459,6 +567,7 @@ int Run(int argc, char** argv) {
     return RunPricedEnds(world, *std::move(graph), p, *profile, band, pairs, seed);
   }
   if (only == "legs") return RunLegs(world, *std::move(graph), *profile, pairs, seed);
+  if (only == "table-yards") return RunTableYards(world, *graph, p, pairs, 100, seed);
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph->continents.at(0);
 

@@ -20,11 +20,29 @@ std::uint32_t CchSide::EndpointNode(const Cch& cch, std::uint32_t label) const {
 }
 
 double CchSide::SumTo(std::uint32_t label, CchSlotSum& sum) const {
-  if (from[label] == kInvalidId) return 0.0;
-  const double known = sums[label].load(std::memory_order_relaxed);
-  if (known >= 0.0) return known;
-  const double total = SumTo(from[label], sum) + sum.Of(slot[label], rank[from[label]]);
-  sums[label].store(total, std::memory_order_relaxed);
+  // The labels down to the first whose sum is known (or the endpoint, 0), their arcs unpacked
+  // together; then summed from there up, each label's sum its lower label's plus its arc's.
+  thread_local std::vector<std::uint32_t> chain;
+  thread_local std::vector<CchSlotSum::SlotAt> arcs;
+  thread_local std::vector<double> arc_sums;
+  chain.clear();
+  arcs.clear();
+  double total = 0.0;
+  for (std::uint32_t l = label; from[l] != kInvalidId; l = from[l]) {
+    const double known = sums[l].load(std::memory_order_relaxed);
+    if (known >= 0.0) {
+      total = known;
+      break;
+    }
+    chain.push_back(l);
+    arcs.push_back({slot[l], rank[from[l]]});
+  }
+  arc_sums.resize(arcs.size());
+  sum.OfEach(arcs, arc_sums);
+  for (std::size_t i = chain.size(); i-- > 0;) {
+    total += arc_sums[i];
+    sums[chain[i]].store(total, std::memory_order_relaxed);
+  }
   return total;
 }
 

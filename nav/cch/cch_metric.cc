@@ -387,6 +387,42 @@ std::uint32_t CchMetric::InputOf(std::uint32_t slot, std::uint32_t tail) const {
   return cch.lower_input()[cch.lower_input_first()[tail] + (254 - code)];
 }
 
+std::uint32_t CchMetric::TriangleEntry(std::uint32_t slot, std::uint32_t tail) const {
+  const Cch& cch = *cch_;
+  const std::uint32_t d = slot & 1, arc = slot >> 1;
+  if (!via_[0].empty()) {
+    const std::uint32_t via = via_[d][arc];
+    return via != kInvalidId && (via & kViaMiddle) != 0 ? via & ~kViaMiddle : kInvalidId;
+  }
+  const std::uint32_t code = step_[d][arc];
+  if (code == 0 || code == kStepFarInput) return kInvalidId;
+  const std::uint32_t named_inputs = NamedInputs(cch, tail);
+  if (code >= 255 - named_inputs) return kInvalidId;  // an input
+  const std::uint32_t down_begin = cch.down_first()[tail], down_end = cch.down_first()[tail + 1];
+  return down_end - down_begin <= 254 - named_inputs ? down_end - code : kInvalidId;
+}
+
+void CchMetric::PrefetchStep(std::uint32_t slot, std::uint32_t tail) const {
+  __builtin_prefetch(step_address(slot));
+  __builtin_prefetch(&cch_->lower_input_first()[tail]);
+  __builtin_prefetch(&cch_->down_first()[tail]);
+}
+
+void CchMetric::PrefetchEntry(std::uint32_t slot, std::uint32_t tail) const {
+  const std::uint32_t k = TriangleEntry(slot, tail);
+  if (k == kInvalidId) return;
+  __builtin_prefetch(&cch_->down_arc()[k]);
+  __builtin_prefetch(&cch_->down_tail()[k]);
+}
+
+void CchMetric::PrefetchMiddle(std::uint32_t slot, std::uint32_t tail) const {
+  const std::uint32_t k = TriangleEntry(slot, tail);
+  if (k == kInvalidId) return;
+  // ArcAfter's reads: the middle's arcs just past the lower side, and where they end.
+  __builtin_prefetch(&cch_->head()[cch_->down_arc()[k] + 1]);
+  __builtin_prefetch(&cch_->first_out()[cch_->down_tail()[k] + 1]);
+}
+
 CchStep CchMetric::StepInBytes(std::uint32_t slot, std::uint32_t tail) const {
   const Cch& cch = *cch_;
   const std::uint32_t d = slot & 1, arc = slot >> 1;

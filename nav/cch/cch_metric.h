@@ -107,6 +107,13 @@ class CchMetric {
     return via_[0].empty() ? static_cast<const void*>(&step_[slot & 1][slot >> 1])
                            : static_cast<const void*>(&via_[slot & 1][slot >> 1]);
   }
+  // What StepOf(slot, tail) reads, prefetched in three rounds, each reading what the one before
+  // prefetched: the step and the rank's bounds; the down-list entry of a step naming one
+  // triangle; that triangle's middle's arcs. For unpacking many slots at once, so that their
+  // reads overlap rather than wait one after another.
+  void PrefetchStep(std::uint32_t slot, std::uint32_t tail) const;
+  void PrefetchEntry(std::uint32_t slot, std::uint32_t tail) const;
+  void PrefetchMiddle(std::uint32_t slot, std::uint32_t tail) const;
   // Slots whose steps name a block of triangles, searched when unpacked.
   std::uint64_t searched_steps() const { return searched_steps_; }
   // Whether steps are kept in bytes (else as vias, 4 bytes a slot). On by default, except for
@@ -176,6 +183,9 @@ class CchMetric {
   }
   // StepOf for a metric that keeps a byte a slot.
   CchStep StepInBytes(std::uint32_t slot, std::uint32_t tail) const;
+  // The down-list entry a step naming one lower triangle names, else kInvalidId (an input, a
+  // block, an unreachable slot).
+  std::uint32_t TriangleEntry(std::uint32_t slot, std::uint32_t tail) const;
   // A triangle step naming a block of its lower rank's down list (entries first .. last): the
   // first lower triangle there whose sides sum to the slot's weight (in the kind kept).
   template <typename W>

@@ -4,27 +4,79 @@
 
 namespace walk::nav {
 
+namespace {
+constexpr std::uint32_t kNoChild = ~std::uint32_t{0};
+constexpr std::uint32_t kToUnpack = kNoChild - 1;
+}  // namespace
+
 double CchSlotSum::Of(std::uint32_t slot, std::uint32_t tail) {
-  // An input arc's value is read at once; a shortcut's from the memo before its step, as a
-  // step naming a block of triangles is a search.
-  const std::uint32_t input = metric_->InputOf(slot, tail);
-  if (input != kInvalidId) return input_values_[input];
-  if (auto it = memo_.find(slot); it != memo_.end()) return it->second;
-  const CchStep step = metric_->StepOf(slot, tail);
-  assert(step.to_lower != kInvalidId);
-  // Through middle rank m, as UnpackSlot unpacks it. The second half's step is fetched while
-  // the first is summed.
-  const std::uint32_t to_lower = step.to_lower, m = step.middle, to_upper = step.to_upper;
-  const bool forward = (slot & 1) == Cch::kForward;
-  __builtin_prefetch(
-      metric_->step_address(forward ? 2 * to_upper + Cch::kForward : 2 * to_lower + Cch::kForward));
-  // lower -> m -> upper forward; upper -> m -> lower backward.
-  const double sum =
-      forward ? Of(2 * to_lower + Cch::kBackward, m) + Of(2 * to_upper + Cch::kForward, m)
-              : Of(2 * to_upper + Cch::kBackward, m) + Of(2 * to_lower + Cch::kForward, m);
-  if (memo_.size() >= kMaxKept) memo_.clear();
-  memo_.emplace(slot, sum);
+  double sum;
+  const SlotAt at{slot, tail};
+  OfEach({&at, 1}, {&sum, 1});
   return sum;
+}
+
+void CchSlotSum::OfEach(std::span<const SlotAt> slots, std::span<double> sums) {
+  assert(sums.size() == slots.size());
+  pieces_.clear();
+  for (const SlotAt& at : slots) {
+    metric_->PrefetchStep(at.slot, at.tail);
+    pieces_.push_back({at, kNoChild, 0.0});
+  }
+  Unpack();
+  for (std::size_t i = 0; i < slots.size(); ++i) sums[i] = pieces_[i].sum;
+}
+
+void CchSlotSum::Unpack() {
+  const CchMetric& metric = *metric_;
+  for (std::size_t begin = 0, end = pieces_.size(); begin < end;
+       begin = end, end = pieces_.size()) {
+    // An input arc's value is read at once, a shortcut's from the memo before its step, as a
+    // step naming a block of triangles is a search.
+    for (std::size_t i = begin; i < end; ++i) {
+      Piece& piece = pieces_[i];
+      const std::uint32_t input = metric.InputOf(piece.at.slot, piece.at.tail);
+      if (input != kInvalidId) {
+        piece.sum = input_values_[input];
+      } else if (auto it = memo_.find(piece.at.slot); it != memo_.end()) {
+        piece.sum = it->second;
+      } else {
+        piece.child = kToUnpack;
+        metric.PrefetchEntry(piece.at.slot, piece.at.tail);
+      }
+    }
+    for (std::size_t i = begin; i < end; ++i) {
+      if (pieces_[i].child == kToUnpack)
+        metric.PrefetchMiddle(pieces_[i].at.slot, pieces_[i].at.tail);
+    }
+    for (std::size_t i = begin; i < end; ++i) {
+      if (pieces_[i].child != kToUnpack) continue;
+      const SlotAt at = pieces_[i].at;
+      const CchStep step = metric.StepOf(at.slot, at.tail);
+      assert(step.to_lower != kInvalidId);
+      // Through middle rank m, as UnpackSlot unpacks it: lower -> m -> upper forward, upper ->
+      // m -> lower backward.
+      const std::uint32_t m = step.middle;
+      const bool forward = (at.slot & 1) == Cch::kForward;
+      const SlotAt first{
+          forward ? 2 * step.to_lower + Cch::kBackward : 2 * step.to_upper + Cch::kBackward, m};
+      const SlotAt second{
+          forward ? 2 * step.to_upper + Cch::kForward : 2 * step.to_lower + Cch::kForward, m};
+      pieces_[i].child = static_cast<std::uint32_t>(pieces_.size());
+      for (const SlotAt& half : {first, second}) {
+        metric.PrefetchStep(half.slot, half.tail);
+        pieces_.push_back({half, kNoChild, 0.0});
+      }
+    }
+  }
+  // Halves lie after their shortcut, so from the end every shortcut's halves are summed.
+  for (std::size_t i = pieces_.size(); i-- > 0;) {
+    Piece& piece = pieces_[i];
+    if (piece.child == kNoChild) continue;
+    piece.sum = pieces_[piece.child].sum + pieces_[piece.child + 1].sum;
+    if (memo_.size() >= kMaxKept) memo_.clear();
+    memo_.emplace(piece.at.slot, piece.sum);
+  }
 }
 
 }  // namespace walk::nav

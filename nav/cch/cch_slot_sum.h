@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "nav/cch/cch_metric.h"
@@ -22,16 +23,36 @@ class CchSlotSum {
       : metric_(&metric), input_values_(input_values) {}
 
   const CchMetric& metric() const { return *metric_; }
-  // The sum of the input values along slot `slot`'s way (the slot must be reachable; `tail` its
-  // arc's lower rank).
+
+  // A slot (reachable) and its arc's lower rank.
+  struct SlotAt {
+    std::uint32_t slot;
+    std::uint32_t tail;
+  };
+  // The sum of the input values along slot `slot`'s way.
   double Of(std::uint32_t slot, std::uint32_t tail);
+  // sums[i] = Of(slots[i]) for every i, the ways unpacked together.
+  void OfEach(std::span<const SlotAt> slots, std::span<double> sums);
   // Slots whose sums are kept.
   std::size_t memo_size() const { return memo_.size(); }
 
  private:
+  // A slot of the ways being unpacked: an input arc or a known sum (no children), or a
+  // shortcut whose two halves are `child` and `child + 1`.
+  struct Piece {
+    SlotAt at;
+    std::uint32_t child;
+    double sum;
+  };
+  // Unpacks pieces_ level by level: each level's steps are prefetched before any is read, so a
+  // shortcut's reads from memory (its step, its triangle's entry, the middle's arcs) overlap
+  // with the other shortcuts' of its level rather than wait one after another.
+  void Unpack();
+
   const CchMetric* metric_;
   std::span<const float> input_values_;
   absl::flat_hash_map<std::uint32_t, double> memo_;  // shortcuts' sums, by slot
+  std::vector<Piece> pieces_;                        // scratch, by level
 };
 
 }  // namespace walk::nav

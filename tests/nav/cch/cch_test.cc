@@ -21,9 +21,11 @@
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_metric_patch.h"
 #include "nav/cch/cch_order.h"
+#include "nav/cch/cch_path_unpacker.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
 #include "nav/cch/cch_rank_relax.h"
+#include "nav/cch/cch_slot_sum.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cch_triangle_row.h"
 #include "nav/cch/cost_guess.h"
@@ -944,6 +946,58 @@ TEST(CchTest, DisconnectedAndIgnoredEndpoints) {
   // An absent arc (+inf) is no arc.
   const CchMetric closed(cch, {1.0, 2.0, kInfCost, 0.5});
   EXPECT_FALSE(query.Run(closed, {.sources = {{2, 0.0}}, .targets = {{3, 0.0}}}).found);
+}
+
+// Slots summed many at once (CchSlotSum::OfEach, a level of their ways unpacked together) give
+// the sums of the input arcs UnpackSlot unpacks them to, for steps in bytes (blocks searched
+// included) and vias kept whole, with the memo filling across batches. The values are whole
+// numbers, so that any order of adding gives the same sum.
+TEST(CchSlotSumTest, SlotsSummedAtOnceAreTheirUnpackedInputArcs) {
+  std::mt19937_64 rng(59);
+  std::uint64_t searched = 0, shortcuts = 0;
+  for (const auto& [nodes, arcs] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{300, 900}, {2500, 15000}}) {
+    const Graph g = SparseGraph(nodes, arcs, rng);
+    const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+    std::vector<float> values(g.tails.size());
+    for (float& v : values) v = static_cast<float>(rng() % 100);
+    for (const bool in_bytes : {true, false}) {
+      CchMetric::KeepStepsInBytes(in_bytes);
+      const CchMetric metric(cch, RandomTickWeights(g, rng));
+      CchMetric::KeepStepsInBytes(true);
+      searched += metric.searched_steps();
+      CchSlotSum sum(metric, values);
+      std::vector<CchSlotSum::SlotAt> batch;
+      std::vector<double> expected;
+      std::vector<CchPendingSlot> stack;
+      std::vector<std::uint32_t> path;
+      auto check = [&] {
+        std::vector<double> got(batch.size());
+        sum.OfEach(batch, got);
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+          ASSERT_EQ(got[i], expected[i]) << nodes << " nodes, slot " << batch[i].slot;
+        }
+        batch.clear();
+        expected.clear();
+      };
+      for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+        if (!(metric.weight(slot) < kInfCost) || rng() % 8 != 0) continue;
+        const std::uint32_t tail = cch.TailOf(slot >> 1);
+        path.clear();
+        UnpackSlot(metric, nullptr, {slot >> 1, slot & 1, tail}, &stack, &path);
+        shortcuts += path.size() > 1;
+        double total = 0.0;
+        for (const std::uint32_t a : path) total += values[a];
+        batch.push_back({slot, tail});
+        expected.push_back(total);
+        if (batch.size() == 37) check();
+      }
+      check();
+      EXPECT_GT(sum.memo_size(), 0u);
+    }
+  }
+  EXPECT_GT(searched, 0u) << "no step named a block: their search went untested";
+  EXPECT_GT(shortcuts, 0u);
 }
 
 // Many to many: every cell of a table of random endpoint sets costs what the reference costs,
