@@ -35,16 +35,19 @@ TableRowsStream* TableRowsStream::Start(grpc::CallbackServerContext* context,
   std::shared_ptr<TableRowsStream> stream(new TableRowsStream(
       context, std::move(request), std::move(stop), services, std::move(on_finish)));
   stream->self_ = stream;
-  services.pool.Submit([stream](nav::Searchers& searchers) {
-    stream->work_.BuildTargets(searchers, TableWork::Build::kOnceTheStoreMisses);
-    Next next;
-    {
-      std::lock_guard<std::mutex> lock(stream->mu_);
-      stream->built_ = true;
-      next = stream->NextLocked();
-    }
-    stream->Do(next);
-  });
+  // The stream's tasks queue as one call's: other calls' tasks take turns with them.
+  services.pool.Submit(
+      [stream](nav::Searchers& searchers) {
+        stream->work_.BuildTargets(searchers, TableWork::Build::kOnceTheStoreMisses);
+        Next next;
+        {
+          std::lock_guard<std::mutex> lock(stream->mu_);
+          stream->built_ = true;
+          next = stream->NextLocked();
+        }
+        stream->Do(next);
+      },
+      SearchPool::Priority::kInteractive, stream.get());
   return stream.get();
 }
 
@@ -138,7 +141,8 @@ void TableRowsStream::Do(const Next& next) {
   for (std::uint64_t s = next.submit_from; s < next.submit_to; ++s) {
     std::shared_ptr<TableRowsStream> self = self_;
     work_.services().pool.Submit(
-        [self, s](nav::Searchers& searchers) { self->AnswerRow(s, searchers); });
+        [self, s](nav::Searchers& searchers) { self->AnswerRow(s, searchers); },
+        SearchPool::Priority::kInteractive, this);
   }
   if (next.write) StartWrite(&message_);
   if (next.finish) {

@@ -257,14 +257,19 @@ void StartTable(grpc::CallbackServerContext* context, const walk::v1::TableReque
   auto call = std::make_shared<TableCall>(context, request, response, std::move(finish),
                                           std::move(stop), services);
   SearchPool& pool = services.pool;
-  pool.Submit([call, sources, &pool](nav::Searchers& searchers) {
-    call->work.BuildTargets(searchers, TableWork::Build::kOnceTheStoreMisses);
-    for (int s = 1; s < sources; ++s) {
-      pool.Submit(
-          [call, s](nav::Searchers& row_searchers) { AnswerTableRow(*call, s, row_searchers); });
-    }
-    AnswerTableRow(*call, 0, searchers);
-  });
+  // The rows queue as one call's: other calls' tasks take turns with them.
+  constexpr SearchPool::Priority kInteractive = SearchPool::Priority::kInteractive;
+  pool.Submit(
+      [call, sources, &pool](nav::Searchers& searchers) {
+        call->work.BuildTargets(searchers, TableWork::Build::kOnceTheStoreMisses);
+        for (int s = 1; s < sources; ++s) {
+          pool.Submit(
+              [call, s](nav::Searchers& row_searchers) { AnswerTableRow(*call, s, row_searchers); },
+              kInteractive, call.get());
+        }
+        AnswerTableRow(*call, 0, searchers);
+      },
+      kInteractive, call.get());
 }
 
 }  // namespace walk::server

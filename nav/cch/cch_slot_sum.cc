@@ -9,13 +9,6 @@ constexpr std::uint32_t kNoChild = ~std::uint32_t{0};
 constexpr std::uint32_t kToUnpack = kNoChild - 1;
 }  // namespace
 
-double CchSlotSum::Of(std::uint32_t slot, std::uint32_t tail) {
-  double sum;
-  const SlotAt at{slot, tail};
-  OfEach({&at, 1}, {&sum, 1});
-  return sum;
-}
-
 void CchSlotSum::OfEach(std::span<const SlotAt> slots, std::span<double> sums) {
   assert(sums.size() == slots.size());
   pieces_.clear();

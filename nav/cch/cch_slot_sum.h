@@ -29,9 +29,8 @@ class CchSlotSum {
     std::uint32_t slot;
     std::uint32_t tail;
   };
-  // The sum of the input values along slot `slot`'s way.
-  double Of(std::uint32_t slot, std::uint32_t tail);
-  // sums[i] = Of(slots[i]) for every i, the ways unpacked together.
+  // sums[i] = the sum of the input values along slots[i]'s way, for every i, the ways unpacked
+  // together.
   void OfEach(std::span<const SlotAt> slots, std::span<double> sums);
   // Slots whose sums are kept.
   std::size_t memo_size() const { return memo_.size(); }
