@@ -11,12 +11,12 @@ namespace walk::nav {
 std::uint64_t CchSide::MemoryBytes() const {
   return sizeof(CchSide) + rank.capacity() * sizeof(std::uint32_t) +
          cost.capacity() * sizeof(double) + from.capacity() * sizeof(std::uint32_t) +
-         slot.capacity() * sizeof(std::uint32_t) + bottom.capacity() * sizeof(std::uint32_t) +
-         sums.capacity() * sizeof(std::atomic<double>);
+         slot.capacity() * sizeof(std::uint32_t) + sums.capacity() * sizeof(std::atomic<double>);
 }
 
 std::uint32_t CchSide::EndpointNode(const Cch& cch, std::uint32_t label) const {
-  return cch.node_at(rank[bottom[label]]);
+  while (from[label] != kInvalidId) label = from[label];
+  return cch.node_at(rank[label]);
 }
 
 double CchSide::SumTo(std::uint32_t label, CchSlotSum& sum) const {
@@ -78,7 +78,6 @@ void CchSideSweep::Run(CchSplitQuery& query, const CchMetric& metric, std::uint3
   side->cost.clear();
   side->from.clear();
   side->slot.clear();
-  side->bottom.clear();
   for (const std::uint32_t r : ancestors) {
     if (!(cost_[r] < kInfCost)) continue;
     label_of_[r] = static_cast<std::uint32_t>(side->rank.size());
@@ -88,7 +87,6 @@ void CchSideSweep::Run(CchSplitQuery& query, const CchMetric& metric, std::uint3
     // The arc's lower end was reached before (ranks ascend), so it has its label.
     side->from.push_back(endpoint ? kInvalidId : label_of_[from_[r]]);
     side->slot.push_back(endpoint ? kInvalidId : 2 * arc_[r] + d);
-    side->bottom.push_back(endpoint ? label_of_[r] : side->bottom[label_of_[from_[r]]]);
   }
   side->sums = std::vector<std::atomic<double>>(side->size());
   for (std::atomic<double>& s : side->sums) s.store(-1.0, std::memory_order_relaxed);

@@ -28,8 +28,6 @@ struct CchSide {
   // label its endpoint's cost set (its node is the hierarchy's node_at(rank)).
   std::vector<std::uint32_t> from;
   std::vector<std::uint32_t> slot;
-  // The label each label's way goes down to, which its endpoint's cost set.
-  std::vector<std::uint32_t> bottom;
 
   std::size_t size() const { return rank.size(); }
   std::uint64_t MemoryBytes() const;
