@@ -287,8 +287,8 @@ double SideYardsOneByOne(const CchSide& side, std::uint32_t label, const CchMetr
 // --only table-yards: the yards of every cell of `tables` tables of size x size random nodes,
 // as a table's rows sum them (CchSide::SumTo, both sides' labels down from the meeting),
 // against one slot at a time, each table's memos empty (fresh places): ms a table.
-int RunTableYards(const World& world, const AbstractGraph& graph, int p, std::uint32_t tables,
-                  std::uint32_t size, std::uint64_t seed) {
+int RunTableYards(const AbstractGraph& graph, int p, std::uint32_t tables, std::uint32_t size,
+                  std::uint64_t seed) {
   const ContinentGraph& g = graph.continents.at(0);
   const Cch cch(g.node_count(), g.order, g.ArcTails(), g.arc_head);
   const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
@@ -567,7 +567,7 @@ int Run(int argc, char** argv) {
     return RunPricedEnds(world, *std::move(graph), p, *profile, band, pairs, seed);
   }
   if (only == "legs") return RunLegs(world, *std::move(graph), *profile, pairs, seed);
-  if (only == "table-yards") return RunTableYards(world, *graph, p, pairs, 100, seed);
+  if (only == "table-yards") return RunTableYards(*graph, p, pairs, 100, seed);
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph->continents.at(0);
 

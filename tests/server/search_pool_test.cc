@@ -18,14 +18,14 @@ class Recorder {
   SearchPool::Task Blocking() {
     return [this](nav::Searchers&) {
       std::unique_lock<std::mutex> lock(mu_);
-      started = true;
+      started_ = true;
       changed_.notify_all();
-      changed_.wait(lock, [this] { return released; });
+      changed_.wait(lock, [this] { return released_; });
     };
   }
   void WaitStarted() {
     std::unique_lock<std::mutex> lock(mu_);
-    changed_.wait(lock, [this] { return started; });
+    changed_.wait(lock, [this] { return started_; });
   }
   SearchPool::Task Named(std::string name) {
     return [this, name](nav::Searchers&) {
@@ -36,7 +36,7 @@ class Recorder {
   void Release() {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      released = true;
+      released_ = true;
     }
     changed_.notify_all();
   }
@@ -48,8 +48,8 @@ class Recorder {
  private:
   std::mutex mu_;
   std::condition_variable changed_;
-  bool started = false;
-  bool released = false;
+  bool started_ = false;
+  bool released_ = false;
   std::vector<std::string> order_;
 };
 
