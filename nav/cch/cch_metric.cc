@@ -408,19 +408,19 @@ void CchMetric::PrefetchStep(std::uint32_t slot, std::uint32_t tail) const {
   __builtin_prefetch(&cch_->down_first()[tail]);
 }
 
-void CchMetric::PrefetchEntry(std::uint32_t slot, std::uint32_t tail) const {
+std::uint32_t CchMetric::PrefetchEntry(std::uint32_t slot, std::uint32_t tail) const {
   const std::uint32_t k = TriangleEntry(slot, tail);
-  if (k == kInvalidId) return;
-  __builtin_prefetch(&cch_->down_arc()[k]);
-  __builtin_prefetch(&cch_->down_tail()[k]);
+  if (k != kInvalidId) {
+    __builtin_prefetch(&cch_->down_arc()[k]);
+    __builtin_prefetch(&cch_->down_tail()[k]);
+  }
+  return k;
 }
 
-void CchMetric::PrefetchMiddle(std::uint32_t slot, std::uint32_t tail) const {
-  const std::uint32_t k = TriangleEntry(slot, tail);
-  if (k == kInvalidId) return;
+void CchMetric::PrefetchMiddle(std::uint32_t entry) const {
   // ArcAfter's reads: the middle's arcs just past the lower side, and where they end.
-  __builtin_prefetch(&cch_->head()[cch_->down_arc()[k] + 1]);
-  __builtin_prefetch(&cch_->first_out()[cch_->down_tail()[k] + 1]);
+  __builtin_prefetch(&cch_->head()[cch_->down_arc()[entry] + 1]);
+  __builtin_prefetch(&cch_->first_out()[cch_->down_tail()[entry] + 1]);
 }
 
 CchStep CchMetric::StepInBytes(std::uint32_t slot, std::uint32_t tail) const {

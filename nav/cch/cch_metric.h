@@ -109,11 +109,12 @@ class CchMetric {
   }
   // What StepOf(slot, tail) reads, prefetched in three rounds, each reading what the one before
   // prefetched: the step and the rank's bounds; the down-list entry of a step naming one
-  // triangle; that triangle's middle's arcs. For unpacking many slots at once, so that their
-  // reads overlap rather than wait one after another.
+  // triangle (returned, kInvalidId for any other step); that entry's middle's arcs. For
+  // unpacking many slots at once, so that their reads overlap rather than wait one after
+  // another.
   void PrefetchStep(std::uint32_t slot, std::uint32_t tail) const;
-  void PrefetchEntry(std::uint32_t slot, std::uint32_t tail) const;
-  void PrefetchMiddle(std::uint32_t slot, std::uint32_t tail) const;
+  std::uint32_t PrefetchEntry(std::uint32_t slot, std::uint32_t tail) const;
+  void PrefetchMiddle(std::uint32_t entry) const;
   // Slots whose steps name a block of triangles, searched when unpacked.
   std::uint64_t searched_steps() const { return searched_steps_; }
   // Whether steps are kept in bytes (else as vias, 4 bytes a slot). On by default, except for

@@ -14,7 +14,7 @@ void CchSlotSum::OfEach(std::span<const SlotAt> slots, std::span<double> sums) {
   pieces_.clear();
   for (const SlotAt& at : slots) {
     metric_->PrefetchStep(at.slot, at.tail);
-    pieces_.push_back({at, kNoChild, 0.0});
+    pieces_.push_back({at, kNoChild, kInvalidId, 0.0});
   }
   Unpack();
   for (std::size_t i = 0; i < slots.size(); ++i) sums[i] = pieces_[i].sum;
@@ -35,12 +35,12 @@ void CchSlotSum::Unpack() {
         piece.sum = it->second;
       } else {
         piece.child = kToUnpack;
-        metric.PrefetchEntry(piece.at.slot, piece.at.tail);
+        piece.entry = metric.PrefetchEntry(piece.at.slot, piece.at.tail);
       }
     }
     for (std::size_t i = begin; i < end; ++i) {
-      if (pieces_[i].child == kToUnpack)
-        metric.PrefetchMiddle(pieces_[i].at.slot, pieces_[i].at.tail);
+      if (pieces_[i].child == kToUnpack && pieces_[i].entry != kInvalidId)
+        metric.PrefetchMiddle(pieces_[i].entry);
     }
     for (std::size_t i = begin; i < end; ++i) {
       if (pieces_[i].child != kToUnpack) continue;
@@ -58,7 +58,7 @@ void CchSlotSum::Unpack() {
       pieces_[i].child = static_cast<std::uint32_t>(pieces_.size());
       for (const SlotAt& half : {first, second}) {
         metric.PrefetchStep(half.slot, half.tail);
-        pieces_.push_back({half, kNoChild, 0.0});
+        pieces_.push_back({half, kNoChild, kInvalidId, 0.0});
       }
     }
   }

@@ -41,6 +41,7 @@ class CchSlotSum {
   struct Piece {
     SlotAt at;
     std::uint32_t child;
+    std::uint32_t entry;  // a shortcut's triangle's down-list entry, where its step names one
     double sum;
   };
   // Unpacks pieces_ level by level: each level's steps are prefetched before any is read, so a
