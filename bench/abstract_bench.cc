@@ -28,8 +28,10 @@
 // --only table-yards times the yards of 100 x 100 tables' cells summed down their sides' labels
 // (CchSide::SumTo), against one slot at a time (--pairs N: N tables).
 //
+// --only potentials times CH potentials priced at eight lanes against four (--pairs N: N rounds).
+//
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
-//                       [--only priced-ends|legs|table-yards]
+//                       [--only priced-ends|legs|table-yards|potentials]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
 // danger band's searches on legs and its first cold walks (their lines print zeros, and the
@@ -59,6 +61,7 @@
 #include "nav/cch/cch_order.h"
 #include "nav/cch/cch_potential.h"
 #include "nav/cch/cch_query.h"
+#include "nav/cch/cch_rank_relax.h"
 #include "nav/cch/cch_slot_sum.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
@@ -519,11 +522,58 @@ void PrintTableSides(const Cch& cch, const CchMetric& metric, int count) {
       Mean(sweep_us), Mean(side_us), Mean(sweep_us) / Mean(side_us));
 }
 
+// --only potentials: CH potentials priced as a priced end's A* prices them (CchPotential: a
+// Reset to 32 random target nodes, then ToTargets of 5,000 nodes of consecutive ids, a region
+// of the graph as a search's, the memo entered from below), at four lanes (AVX2, the baseline)
+// and at eight (AVX-512) in turns on the same targets and nodes, every value compared.
+int RunPotentials(const AbstractGraph& graph, int p, std::uint32_t rounds, std::uint64_t seed) {
+  const ContinentGraph& g = graph.continents.at(0);
+  const Cch cch(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+  const std::vector<double> weights(g.prices[p].seconds.begin(), g.prices[p].seconds.end());
+  const CchMetric metric(cch, weights, /*perfect=*/false,
+                         std::max(1u, std::thread::hardware_concurrency()));
+  if (UseRankRelaxLanes(8) != 8) {
+    std::printf("potentials: this processor has no AVX-512, nothing to compare\n");
+    return 0;
+  }
+  constexpr std::uint32_t kAsked = 5000;
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::uint32_t> node(0, cch.node_count() - 1),
+      first(0, cch.node_count() - kAsked);
+  CchPotential four(cch), eight(cch);
+  std::vector<double> us[2], values[2];
+  std::uint64_t differ = 0, priced = 0;
+  for (std::uint32_t round = 0; round < rounds; ++round) {
+    std::vector<CchEndpoint> targets;
+    for (int i = 0; i < 32; ++i) targets.push_back({node(random), double(random() % 1024)});
+    const std::uint32_t from = first(random);
+    for (const std::uint32_t k : {round % 2, 1 - round % 2}) {
+      UseRankRelaxLanes(k == 1 ? 8 : 4);
+      CchPotential& potential = k == 1 ? eight : four;
+      values[k].assign(kAsked, 0.0);
+      const auto t = Clock::now();
+      potential.Reset(metric, targets);
+      for (std::uint32_t i = 0; i < kAsked; ++i) values[k][i] = potential.ToTargets(from + i);
+      us[k].push_back(MicrosSince(t));
+      if (k == 1) priced += potential.priced();
+    }
+    for (std::uint32_t i = 0; i < kAsked; ++i) differ += values[0][i] != values[1][i];
+  }
+  UseRankRelaxLanes(8);
+  std::printf(
+      "potentials (%u rounds, %.0f ranks priced a round): eight lanes / four, medians %.0f / "
+      "%.0f us (%.3fx), means %.0f / %.0f us (%.3fx); values differing %llu\n",
+      rounds, static_cast<double>(priced) / rounds, Percentile(us[1], 0.5),
+      Percentile(us[0], 0.5), Percentile(us[1], 0.5) / Percentile(us[0], 0.5), Mean(us[1]),
+      Mean(us[0]), Mean(us[1]) / Mean(us[0]), static_cast<unsigned long long>(differ));
+  return differ == 0 ? 0 : 1;
+}
+
 int Run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] "
-                 "[--only priced-ends|legs|table-yards]\n");
+                 "[--only priced-ends|legs|table-yards|potentials]\n");
     return 2;
   }
   std::string dir = argv[1], profile_name = "neutral";
@@ -568,6 +618,7 @@ int Run(int argc, char** argv) {
   }
   if (only == "legs") return RunLegs(world, *std::move(graph), *profile, pairs, seed);
   if (only == "table-yards") return RunTableYards(*graph, p, pairs, 100, seed);
+  if (only == "potentials") return RunPotentials(*graph, p, pairs, seed);
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph->continents.at(0);
 

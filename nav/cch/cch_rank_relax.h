@@ -40,9 +40,9 @@ void RelaxRankArcsMeeting(const Cch& cch, std::uint32_t r, double up, const W* u
                           std::uint32_t* meet);
 
 // The least w[y] + labels[head] over rank r's arcs (weights `w`, by arc less first_out[r];
-// heads' labels by rank, every one set), kInfCost where r has none: four arcs at a time where
-// their heads are consecutive ranks. A least is the same in any order, so every lane width
-// gives the same value.
+// heads' labels by rank, every one set), kInfCost where r has none: four or eight arcs at a time
+// where their heads are consecutive ranks (sixteen into two minima at eight lanes). A least is
+// the same in any order, so every lane width gives the same value.
 template <typename W>
 double LeastOverRankArcs(const Cch& cch, std::uint32_t r, const W* w, const double* labels);
 
