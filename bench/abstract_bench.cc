@@ -563,9 +563,9 @@ int RunPotentials(const AbstractGraph& graph, int p, std::uint32_t rounds, std::
   std::printf(
       "potentials (%u rounds, %.0f ranks priced a round): eight lanes / four, medians %.0f / "
       "%.0f us (%.3fx), means %.0f / %.0f us (%.3fx); values differing %llu\n",
-      rounds, static_cast<double>(priced) / rounds, Percentile(us[1], 0.5),
-      Percentile(us[0], 0.5), Percentile(us[1], 0.5) / Percentile(us[0], 0.5), Mean(us[1]),
-      Mean(us[0]), Mean(us[1]) / Mean(us[0]), static_cast<unsigned long long>(differ));
+      rounds, static_cast<double>(priced) / rounds, Percentile(us[1], 0.5), Percentile(us[0], 0.5),
+      Percentile(us[1], 0.5) / Percentile(us[0], 0.5), Mean(us[1]), Mean(us[0]),
+      Mean(us[1]) / Mean(us[0]), static_cast<unsigned long long>(differ));
   return differ == 0 ? 0 : 1;
 }
 
