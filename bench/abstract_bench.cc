@@ -545,7 +545,8 @@ int RunPotentials(const AbstractGraph& graph, int p, std::uint32_t rounds, std::
   std::uint64_t differ = 0, priced = 0;
   for (std::uint32_t round = 0; round < rounds; ++round) {
     std::vector<CchEndpoint> targets;
-    for (int i = 0; i < 32; ++i) targets.push_back({node(random), double(random() % 1024)});
+    for (int i = 0; i < 32; ++i)
+      targets.push_back({node(random), static_cast<double>(random() % 1024)});
     const std::uint32_t from = first(random);
     for (const std::uint32_t k : {round % 2, 1 - round % 2}) {
       UseRankRelaxLanes(k == 1 ? 8 : 4);
