@@ -30,8 +30,11 @@
 //
 // --only potentials times CH potentials priced at eight lanes against four (--pairs N: N rounds).
 //
+// --only zone-order prints the hierarchy's size under an order that respects zones, beside the
+// prepared order's.
+//
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
-//                       [--only priced-ends|legs|table-yards|potentials]
+//                       [--only priced-ends|legs|table-yards|potentials|zone-order]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
 // danger band's searches on legs and its first cold walks (their lines print zeros, and the
@@ -42,8 +45,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <numeric>
 #include <random>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -570,11 +575,72 @@ int RunPotentials(const AbstractGraph& graph, int p, std::uint32_t rounds, std::
   return differ == 0 ? 0 : 1;
 }
 
+// --only zone-order: the hierarchy's size under an order that respects zones, beside the
+// prepared order's. Each node whose arcs all go through one zone (or through none) is ranked
+// below every node where zones meet, by a nested dissection of its zone's nodes; the nodes where
+// zones meet come last, by their own. Exempting a zone would then change only its nodes' part of
+// the hierarchy and the arcs among the nodes above it: what that order costs in arcs.
+int RunZoneOrder(const World& world, const AbstractGraph& graph, int p) {
+  const Continent& c = world.continents.at(0);
+  const ContinentGraph& g = graph.continents.at(0);
+  const ArcPrices& prices = g.prices[p];
+  const std::vector<std::uint32_t> tails = g.ArcTails();
+  const std::uint32_t n = g.node_count();
+  // A node's zone: the one zone all its arcs go through (0: none), or kMixed.
+  constexpr std::uint32_t kUnset = UINT32_MAX, kMixed = UINT32_MAX - 1;
+  std::vector<std::uint32_t> zone(n, kUnset);
+  auto meet = [&](std::uint32_t v, std::uint32_t z) {
+    zone[v] = zone[v] == kUnset || zone[v] == z ? z : kMixed;
+  };
+  for (std::uint32_t a = 0; a < g.arc_count(); ++a) {
+    const std::span<const ZoneShare> mix = prices.MixOf(a);
+    const std::uint32_t z = mix.empty() ? 0 : mix.size() == 1 ? mix[0].zone : kMixed;
+    meet(tails[a], z);
+    meet(g.arc_head[a], z);
+  }
+  std::map<std::uint32_t, std::vector<std::uint32_t>> groups;  // kMixed's last
+  for (std::uint32_t v = 0; v < n; ++v) groups[zone[v] == kUnset ? 0 : zone[v]].push_back(v);
+  std::vector<std::uint32_t> order, local(n, kInvalidId);
+  for (const auto& [z, nodes] : groups) {
+    std::vector<float> x, y;
+    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+      local[nodes[i]] = i;
+      x.push_back(c.column_x[g.node_surface[nodes[i]]]);
+      y.push_back(c.column_y[g.node_surface[nodes[i]]]);
+    }
+    std::vector<std::uint32_t> sub_tails, sub_heads;
+    for (std::uint32_t a = 0; a < g.arc_count(); ++a) {
+      if (local[tails[a]] != kInvalidId && local[g.arc_head[a]] != kInvalidId) {
+        sub_tails.push_back(local[tails[a]]);
+        sub_heads.push_back(local[g.arc_head[a]]);
+      }
+    }
+    const auto sub_order =
+        NestedDissectionOrder(static_cast<std::uint32_t>(nodes.size()), sub_tails, sub_heads, x, y);
+    for (const std::uint32_t i : sub_order) order.push_back(nodes[i]);
+    for (const std::uint32_t v : nodes) local[v] = kInvalidId;
+  }
+  auto t = Clock::now();
+  const Cch prepared(n, g.order, tails, g.arc_head);
+  const double prepared_s = MicrosSince(t) / 1e6;
+  t = Clock::now();
+  const Cch zoned(n, order, tails, g.arc_head);
+  const double zoned_s = MicrosSince(t) / 1e6;
+  std::printf(
+      "zone order: %zu groups, %zu nodes where zones meet of %u; hierarchy arcs %llu against the "
+      "prepared order's %llu (%.2fx), built in %.2f s against %.2f s\n",
+      groups.size() - groups.count(kMixed), groups.count(kMixed) ? groups.at(kMixed).size() : 0, n,
+      static_cast<unsigned long long>(zoned.arc_count()),
+      static_cast<unsigned long long>(prepared.arc_count()),
+      static_cast<double>(zoned.arc_count()) / prepared.arc_count(), zoned_s, prepared_s);
+  return 0;
+}
+
 int Run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] "
-                 "[--only priced-ends|legs|table-yards|potentials]\n");
+                 "[--only priced-ends|legs|table-yards|potentials|zone-order]\n");
     return 2;
   }
   std::string dir = argv[1], profile_name = "neutral";
@@ -620,6 +686,7 @@ int Run(int argc, char** argv) {
   if (only == "legs") return RunLegs(world, *std::move(graph), *profile, pairs, seed);
   if (only == "table-yards") return RunTableYards(*graph, p, pairs, 100, seed);
   if (only == "potentials") return RunPotentials(*graph, p, pairs, seed);
+  if (only == "zone-order") return RunZoneOrder(world, *graph, p);
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph->continents.at(0);
 
