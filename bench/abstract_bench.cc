@@ -598,27 +598,34 @@ int RunZoneOrder(const World& world, const AbstractGraph& graph, int p) {
     meet(tails[a], z);
     meet(g.arc_head[a], z);
   }
-  std::map<std::uint32_t, std::vector<std::uint32_t>> groups;  // kMixed's last
-  for (std::uint32_t v = 0; v < n; ++v) groups[zone[v] == kUnset ? 0 : zone[v]].push_back(v);
-  std::vector<std::uint32_t> order, local(n, kInvalidId);
-  for (const auto& [z, nodes] : groups) {
+  struct Group {
+    std::vector<std::uint32_t> nodes, tails, heads;  // its arcs' ends by their place in nodes
+  };
+  std::map<std::uint32_t, Group> groups;  // by zone, kMixed's last
+  std::vector<Group*> group_of(n);
+  std::vector<std::uint32_t> local(n);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    Group& group = groups[zone[v] == kUnset ? 0 : zone[v]];
+    group_of[v] = &group;
+    local[v] = static_cast<std::uint32_t>(group.nodes.size());
+    group.nodes.push_back(v);
+  }
+  for (std::uint32_t a = 0; a < g.arc_count(); ++a) {  // each arc within a group, filed there
+    Group* const group = group_of[tails[a]];
+    if (group != group_of[g.arc_head[a]]) continue;
+    group->tails.push_back(local[tails[a]]);
+    group->heads.push_back(local[g.arc_head[a]]);
+  }
+  std::vector<std::uint32_t> order;
+  for (const auto& [z, group] : groups) {
     std::vector<float> x, y;
-    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-      local[nodes[i]] = i;
-      x.push_back(c.column_x[g.node_surface[nodes[i]]]);
-      y.push_back(c.column_y[g.node_surface[nodes[i]]]);
+    for (const std::uint32_t v : group.nodes) {
+      x.push_back(c.column_x[g.node_surface[v]]);
+      y.push_back(c.column_y[g.node_surface[v]]);
     }
-    std::vector<std::uint32_t> sub_tails, sub_heads;
-    for (std::uint32_t a = 0; a < g.arc_count(); ++a) {
-      if (local[tails[a]] != kInvalidId && local[g.arc_head[a]] != kInvalidId) {
-        sub_tails.push_back(local[tails[a]]);
-        sub_heads.push_back(local[g.arc_head[a]]);
-      }
-    }
-    const auto sub_order =
-        NestedDissectionOrder(static_cast<std::uint32_t>(nodes.size()), sub_tails, sub_heads, x, y);
-    for (const std::uint32_t i : sub_order) order.push_back(nodes[i]);
-    for (const std::uint32_t v : nodes) local[v] = kInvalidId;
+    const auto sub_order = NestedDissectionOrder(static_cast<std::uint32_t>(group.nodes.size()),
+                                                 group.tails, group.heads, x, y);
+    for (const std::uint32_t i : sub_order) order.push_back(group.nodes[i]);
   }
   auto t = Clock::now();
   const Cch prepared(n, g.order, tails, g.arc_head);
@@ -629,7 +636,8 @@ int RunZoneOrder(const World& world, const AbstractGraph& graph, int p) {
   std::printf(
       "zone order: %zu groups, %zu nodes where zones meet of %u; hierarchy arcs %llu against the "
       "prepared order's %llu (%.2fx), built in %.2f s against %.2f s\n",
-      groups.size() - groups.count(kMixed), groups.count(kMixed) ? groups.at(kMixed).size() : 0, n,
+      groups.size() - groups.count(kMixed),
+      groups.count(kMixed) ? groups.at(kMixed).nodes.size() : 0, n,
       static_cast<unsigned long long>(zoned.arc_count()),
       static_cast<unsigned long long>(prepared.arc_count()),
       static_cast<double>(zoned.arc_count()) / prepared.arc_count(), zoned_s, prepared_s);
