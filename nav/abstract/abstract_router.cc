@@ -713,6 +713,9 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
     request.zone_bound = ZoneBoundFor(route, **lease, &band_metric);
   }
   DangerDijkstraResult result = route.searcher.dijkstra.Run(request, &route.arcs);
+  if (priced_end && request.zone_bound == nullptr && !result.gave_up) {
+    CountUnguided(route, result.settled);
+  }
   if (result.gave_up) {
     // On from the nodes band-0 seconds settled, their queue keyed by the zone bound.
     request.max_settled = UINT64_MAX;
@@ -765,6 +768,24 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
                             .targets = route.targets,
                             .goal_zero = queries.potential});
   return &queries.zone_bound;
+}
+
+void AbstractRouter::CountUnguided(const RouteState& route, std::uint64_t settled) const {
+  // The count of walks stands for the A*'s time spent without the metric, so that the metric
+  // is made once that time is about what making it costs; an unguided priced end settles tens
+  // of thousands of nodes where the walks counted settle a few thousand.
+  const std::uint64_t more =
+      settled /
+      std::max<std::uint64_t>(1, settled_per_counted_walk_.load(std::memory_order_relaxed));
+  if (more == 0 || !band_metrics_.Admits(BandKey(route), route.profile.metric->MemoryBytes())) {
+    return;
+  }
+  const std::uint32_t after =
+      std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
+  const auto walks = static_cast<std::uint32_t>(std::min<std::uint64_t>(more, after));
+  if (WantsMade(BandKey(route), after, walks)) {
+    BandMetricOf(route.index, route.p, route.profile, route.band);
+  }
 }
 
 std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderAt(const ContinentIndex& index, int p,

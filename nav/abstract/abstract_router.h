@@ -192,6 +192,11 @@ class AbstractRouter {
   // many-to-many customizes it at once; a batch block's rows count none (HierarchyOf).
   static constexpr std::uint32_t kBandMetricAfterWalks = 256;
   void SetBandMetricAfter(std::uint32_t walks) const { band_metric_after_ = walks; }
+  // A walk with a priced end that no band metric guided counts one more toward the metric for
+  // each this many nodes it settled: such a walk costs tens of milliseconds where the count's
+  // walks cost a few (CountUnguided).
+  static constexpr std::uint64_t kSettledPerCountedWalk = 4096;
+  void SetSettledPerCountedWalk(std::uint64_t nodes) const { settled_per_counted_walk_ = nodes; }
   // Both counts are of walks within this long of a key's first counted walk: older ones are
   // forgotten (a band walked a few times an hour never pays for its metric, which the room
   // evicts long before its next walks). A walk after the window starts the count again.
@@ -360,6 +365,10 @@ class AbstractRouter {
   // it, as WantsMade counts); else null.
   ZoneBound* ZoneBoundFor(const RouteState& route, CchQueries& queries,
                           std::shared_ptr<const BandMetric>* held) const;
+  // Counts a walk with a priced end that settled `settled` nodes unguided by the band's metric
+  // toward that metric (kSettledPerCountedWalk), and makes the metric here when that brings the
+  // count to it, so that the walks after are guided.
+  void CountUnguided(const RouteState& route, std::uint64_t settled) const;
   // The key of the band's metric `route` walks in.
   BandMetricCache::Key BandKey(const RouteState& route) const;
   // Where ways enter and leave `zone`'s arcs, for profile `p` (whose part is `profile`) of the
@@ -397,6 +406,7 @@ class AbstractRouter {
   mutable std::atomic<std::uint64_t> reach_far_after_{kReachFarAfter};
   mutable std::atomic<std::uint64_t> zone_bound_after_{kZoneBoundAfterSettled};
   mutable std::atomic<std::uint32_t> band_metric_after_{kBandMetricAfterWalks};
+  mutable std::atomic<std::uint64_t> settled_per_counted_walk_{kSettledPerCountedWalk};
   mutable std::atomic<std::int64_t> wanted_within_nanos_{
       std::chrono::nanoseconds(kWantedWithin).count()};
   // Walks asked per metric or patch key not yet made, since the count's start (cleared when it

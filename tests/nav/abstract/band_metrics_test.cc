@@ -370,6 +370,51 @@ TEST(BandMetricsTest, WalksOlderThanTheWindowAreForgotten) {
   EXPECT_EQ(router.band_metrics().customizations(), 0u);
 }
 
+// A walk with a priced end that no band metric guides counts toward the metric by the nodes it
+// settles (here one a node): one walk that settles a few nodes brings a count of 4 to it, where
+// counted as one walk it would not.
+TEST(BandMetricsTest, UnguidedPricedEndsCountByTheNodesTheySettle) {
+  const World& world = DemoWorld();
+  const Continent& c = world.continents.at(0);
+  const Metric band(world, *FindProfile("neutral"), 20);
+  EXPECT_EQ(AbstractRouter::kSettledPerCountedWalk, 4096u);
+  // A pair with a priced end in cells apart (band metrics off: the A* settles nodes).
+  const AbstractRouter scout(world, Prepare(world, {"neutral"}), 64 << 20, 0);
+  AbstractSearcher searcher;
+  std::mt19937_64 random(35);
+  std::uniform_int_distribution<SurfaceId> any(0, c.surface_count() - 1);
+  SurfaceId from = kInvalidId, to = kInvalidId;
+  for (int i = 0; i < 20000 && from == kInvalidId; ++i) {
+    const SurfaceId a = any(random), b = any(random);
+    if (a == b || c.region[a] != c.region[b] || SameCell(c, a, b) || EndsUnpriced(c, band, a, b))
+      continue;
+    auto walk = scout.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
+    ASSERT_TRUE(walk.ok());
+    if (walk->found && walk->method == Method::kCchAStar) {
+      from = a;
+      to = b;
+    }
+  }
+  ASSERT_NE(from, kInvalidId) << "no walk with a priced end";
+  const auto dijkstra = scout.Route(c, band, from, to, SearchMode::kDijkstra, false, searcher);
+  ASSERT_TRUE(dijkstra.ok() && dijkstra->found);
+  for (const bool by_nodes : {false, true}) {
+    const AbstractRouter router(world, Prepare(world, {"neutral"}), 64 << 20, 1ull << 30);
+    router.SetBandMetricAfter(4);
+    router.SetExemptPatchAfter(0);
+    router.SetSettledPerCountedWalk(by_nodes ? 1 : UINT64_MAX);
+    auto walk = router.Route(c, band, from, to, SearchMode::kAuto, false, searcher);
+    ASSERT_TRUE(walk.ok() && walk->found);
+    EXPECT_EQ(walk->method, Method::kCchAStar);
+    EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
+    EXPECT_EQ(router.band_metrics().customizations(), by_nodes ? 1u : 0u) << by_nodes;
+    // The next walk with a priced end is guided by the zone bound, over the metric made.
+    walk = router.Route(c, band, from, to, SearchMode::kAuto, false, searcher);
+    ASSERT_TRUE(walk.ok() && walk->found);
+    EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
+  }
+}
+
 // A table (or a batch's block taken as rows) counts the walks its rows would answer toward its
 // band's metric: a small one leaves them to the A*, until the band's count is reached.
 TEST(BandMetricsTest, TablesCountTheirWalksTowardTheBandsMetric) {
