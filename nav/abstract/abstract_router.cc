@@ -713,7 +713,8 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
     request.zone_bound = ZoneBoundFor(route, **lease, &band_metric);
   }
   DangerDijkstraResult result = route.searcher.dijkstra.Run(request, &route.arcs);
-  // A walk its call stopped makes no metric on the call's time.
+  // Unguided, it counts toward the metric by the nodes it settled; stopped by its call, it
+  // makes no metric on the call's time.
   if (priced_end && request.zone_bound == nullptr && !result.gave_up && result.stopped.ok()) {
     CountUnguided(route, result.settled);
   }

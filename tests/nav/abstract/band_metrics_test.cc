@@ -408,10 +408,12 @@ TEST(BandMetricsTest, UnguidedPricedEndsCountByTheNodesTheySettle) {
     EXPECT_EQ(walk->method, Method::kCchAStar);
     EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
     EXPECT_EQ(router.band_metrics().customizations(), by_nodes ? 1u : 0u) << by_nodes;
-    // The next walk with a priced end is guided by the zone bound, over the metric made.
+    // The walk again: guided by the zone bound where the metric was made, else by band 0 (its
+    // count now 2 of 4 counted as walks), at the same seconds.
     walk = router.Route(c, band, from, to, SearchMode::kAuto, false, searcher);
     ASSERT_TRUE(walk.ok() && walk->found);
     EXPECT_NEAR(walk->seconds, dijkstra->seconds, 1e-9 * std::max(1.0, dijkstra->seconds));
+    EXPECT_EQ(router.band_metrics().customizations(), by_nodes ? 1u : 0u) << by_nodes;
   }
 }
 
