@@ -101,7 +101,7 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
     std::condition_variable_any wake;
     std::deque<std::uint64_t> others;   // anonymous bytes besides band metrics, newest last
     std::deque<std::uint64_t> growths;  // what the file-backed bytes grew by at each look
-    std::uint64_t last_file = 0, largest = 0;
+    std::uint64_t last_file = 0, making = 0;
     int look = 0, since_recall = kRoomsBetweenRecalls, since_release = kLooksBetweenReleases;
     int since_trim = kLooksBetweenGrowthTrims;
     std::uint64_t trimmed_to = ReadResidentBytes().anonymous();  // anonymous after the last trim
@@ -120,11 +120,11 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
       if (room_look) {
         served = worlds->Snapshot();
         std::uint64_t band_bytes = 0;
-        largest = 0;
+        making = 0;
         for (const WorldStatus& w : served) {
           if (!w.served || !w.served->router) continue;
           band_bytes += w.served->router->band_metrics().bytes();
-          largest = std::max(largest, w.served->router->band_metrics().largest());
+          making = std::max(making, w.served->router->band_metrics().making());
         }
         others.push_back(now.anonymous() > band_bytes ? now.anonymous() - band_bytes : 0);
         if (others.size() > kOtherRooms) others.pop_front();
@@ -164,8 +164,7 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
         counts->buffer_recalls.fetch_add(1, std::memory_order_relaxed);
       }
       counts->band_metric_room.store(
-          ShareBandMetricRoom(served, step.band_metric_room, options.band_metric_bytes,
-                              largest / 5 * 4),
+          ShareBandMetricRoom(served, step.band_metric_room, options.band_metric_bytes, making),
           std::memory_order_relaxed);
     }
   });

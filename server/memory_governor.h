@@ -22,10 +22,10 @@
 //   being customized, leave the room alone, so a customized metric is not evicted for its own
 //   making), each what it holds and whatever none holds (BandMetricShares), at most
 //   --band-metrics-mb. Customizing one more takes room besides the metric only while it is made
-//   (its temporaries: 4/5 of the largest metric held, or of a profile's metric once one is
-//   customized, as a band's is as large): a metric is customized only when it and they fit the
-//   room, the least recently used going first. A danger band whose metric is not held and
-//   cannot be made so is walked by the A*, as with --band-metrics-mb 0.
+//   (its temporaries: the band's input weights and the customization's scratch, as a profile's
+//   metric told its world's cache, BandMetricCache::making): a metric is customized only when it
+//   and they fit the room, the least recently used going first. A danger band whose metric is not
+//   held and cannot be made so is walked by the A*, as with --band-metrics-mb 0.
 //
 // The grids' room is the smaller of --grid-resident-mb and a quarter of the target. The answer
 // cache, the store's caches and the leg caches keep their own flags' bounds.

@@ -114,7 +114,11 @@ absl::StatusOr<std::unique_ptr<const AbstractRouter::ProfileMetric>> AbstractRou
   // Prices read from the file on first use are held here; those the graph holds it counts.
   const std::uint64_t read = g.prices.empty() ? made->prices->MemoryBytes() : 0;
   metric_bytes_ += made->metric->MemoryBytes() + made->zone_arcs.MemoryBytes() + read;
-  band_metrics_.Expect(made->metric->MemoryBytes());  // for walkd's memory governor
+  // For walkd's memory governor: a band's metric is as large, and its making holds the band's
+  // input weights (BandWeights, doubles) and the customization's scratch besides.
+  band_metrics_.Expect(
+      made->metric->MemoryBytes(),
+      weights.size() * sizeof(double) + CchMetric::CustomizingBytes(*index.cch, kCustomizeThreads));
   ++profile_metrics_;
   return made;
 }

@@ -144,9 +144,15 @@ std::uint64_t BandMetricCache::capacity() const {
   return capacity_;
 }
 
-void BandMetricCache::Expect(std::uint64_t bytes) {
+void BandMetricCache::Expect(std::uint64_t bytes, std::uint64_t making_bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   largest_ = std::max(largest_, bytes);
+  expected_making_ = std::max(expected_making_, making_bytes);
+}
+
+std::uint64_t BandMetricCache::making() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return expected_making_;
 }
 
 std::uint64_t BandMetricCache::largest() const {

@@ -120,8 +120,11 @@ class BandMetricCache {
   std::uint64_t bytes() const;  // held by the cache's metrics (those in use too)
   // The largest metric or patch it has held or been told to expect (0: none yet).
   std::uint64_t largest() const;
-  // Tells it a metric of `bytes` may be asked for: a band's is as large as its profile's.
-  void Expect(std::uint64_t bytes);
+  // The most making one of the metrics it was told to expect takes besides the metric.
+  std::uint64_t making() const;
+  // Tells it a metric of `bytes` may be asked for (a band's is as large as its profile's), and
+  // making it takes `making_bytes` besides (its temporaries: input weights, scratch).
+  void Expect(std::uint64_t bytes, std::uint64_t making_bytes = 0);
   // Band metrics customized, and patches made.
   std::uint64_t customizations() const { return customizations_.load(std::memory_order_relaxed); }
   std::uint64_t patches() const { return patches_.load(std::memory_order_relaxed); }
@@ -159,6 +162,7 @@ class BandMetricCache {
   std::uint64_t making_ = 0;                         // guarded by mu_
   std::uint64_t bytes_ = 0;                          // guarded by mu_
   std::uint64_t largest_ = 0;                        // guarded by mu_
+  std::uint64_t expected_making_ = 0;                // guarded by mu_
   std::list<Key> lru_;                               // guarded by mu_: customized, newest first
   std::unordered_map<Key, Entry, KeyHash> entries_;  // guarded by mu_
   std::atomic<std::uint64_t> customizations_{0};

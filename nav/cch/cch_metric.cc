@@ -62,6 +62,16 @@ absl::StatusOr<std::unique_ptr<CchMetric>> CchMetric::Create(const Cch& cch,
   return metric;
 }
 
+std::uint64_t CchMetric::CustomizingBytes(const Cch& cch, unsigned threads) {
+  std::uint64_t most_arcs = 0;  // a rank's, up: its vias while it is settled
+  for (std::uint32_t r = 0; r < cch.node_count(); ++r) {
+    most_arcs = std::max<std::uint64_t>(most_arcs, cch.first_out()[r + 1] - cch.first_out()[r]);
+  }
+  const std::uint64_t nodes = cch.node_count();
+  return threads * (nodes * sizeof(std::uint32_t) + 2 * most_arcs * sizeof(std::uint32_t)) +
+         2 * nodes * sizeof(std::uint32_t);  // children unsettled, leaves
+}
+
 void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) {
   // A default BuildStop never stops: this cannot fail.
   CustomizeUnlessStopped(weights, threads, BuildStop()).IgnoreError();
@@ -98,13 +108,11 @@ absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weight
     const auto small = [](float w) { return !(w < kInfCost) || w < CchWeights::kMostFloatSeconds; };
     if (std::all_of(narrow_[0].begin(), narrow_[0].end(), small) &&
         std::all_of(narrow_[1].begin(), narrow_[1].end(), small)) {
-      KeepSteps(threads);
       return absl::OkStatus();
     }
   }
   if (absl::Status done = CustomizeInto(weights, threads, stop, weight_); !done.ok()) return done;
   if (perfect_) Perfect();
-  KeepSteps(threads);
   return absl::OkStatus();
 }
 
@@ -127,18 +135,29 @@ absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsign
   // range of arcs: on the first customization that is where their pages are first touched.
   // Input arcs land at random slots, so each thread reads every input arc, in order (of
   // equally cheap parallel arcs the first still counts), and keeps those of its range.
+  // Steps in bytes are kept rank by rank as customization settles it (PullTriangles); else the
+  // vias of every arc are.
   const std::size_t arcs = cch.arc_count();
+  const bool vias = !steps_in_bytes_;
   for (std::uint32_t d = 0; d < 2; ++d) {
     UninitializedVector<float>().swap(narrow_[d]);  // the other kind goes
     UninitializedVector<double>().swap(weight_[d]);
     w[d].resize(arcs);
-    via_[d].resize(arcs);
+    if (vias) {
+      via_[d].resize(arcs);
+      UninitializedVector<std::uint8_t>().swap(step_[d]);
+    } else {
+      UninitializedVector<std::uint32_t>().swap(via_[d]);
+      step_[d].resize(arcs);
+    }
   }
+  far_input_.clear();
+  searched_steps_ = 0;
   on_threads([&](unsigned t) {
     const std::size_t begin = arcs * t / threads, end = arcs * (t + 1) / threads;
     for (std::uint32_t d = 0; d < 2; ++d) {
       std::fill(w[d].begin() + begin, w[d].begin() + end, static_cast<W>(kInfCost));
-      std::fill(via_[d].begin() + begin, via_[d].begin() + end, kInvalidId);
+      if (vias) std::fill(via_[d].begin() + begin, via_[d].begin() + end, kInvalidId);
     }
     for (std::uint32_t a = 0; a < cch.input_arc_count(); ++a) {
       const std::uint32_t slot = cch.input_slot(a);
@@ -147,7 +166,7 @@ absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsign
       W& weight = w[slot & 1][slot >> 1];
       if (static_cast<W>(weights[a]) < weight) {  // parallel arcs: the cheapest
         weight = static_cast<W>(weights[a]);
-        via_[slot & 1][slot >> 1] = a;
+        if (vias) via_[slot & 1][slot >> 1] = a;
       }
     }
   });
@@ -157,10 +176,11 @@ absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsign
   const auto time_to_stop = [&stop](std::uint32_t pulled) {
     return pulled % kRanksBetweenStopChecks == 0 && stop.requested();
   };
+  std::vector<RankScratch> scratch(threads);
+  for (RankScratch& mine : scratch) mine.position.resize(n);
   if (threads == 1) {
-    std::vector<std::uint32_t> position(n);
     for (std::uint32_t a = 0; a < n && !time_to_stop(a); ++a) {
-      PullTriangles(a, position.data(), forward, backward);
+      PullTriangles(a, weights, scratch[0], forward, backward);
     }
   } else {
     // Bottom up the elimination tree: workers take leaves in rank order, and whoever settles
@@ -177,8 +197,7 @@ absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsign
     }
     constexpr std::size_t kLeavesATake = 64;
     std::atomic<std::size_t> next_leaf{0};
-    on_threads([&](unsigned) {
-      std::vector<std::uint32_t> position(n);
+    on_threads([&](unsigned t) {
       std::uint32_t pulled = 0;
       for (std::size_t begin; (begin = next_leaf.fetch_add(kLeavesATake)) < leaves.size();) {
         const std::size_t end = std::min(leaves.size(), begin + kLeavesATake);
@@ -186,7 +205,7 @@ absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsign
           for (std::uint32_t r = leaves[i];;) {
             // Stopped: the ranks above are left unsettled; the metric is discarded.
             if (time_to_stop(++pulled)) return;
-            PullTriangles(r, position.data(), forward, backward);
+            PullTriangles(r, weights, scratch[t], forward, backward);
             r = cch.parent(r);
             if (r == kInvalidId ||
                 unsettled_children[r].fetch_sub(1, std::memory_order_acq_rel) != 1)
@@ -197,28 +216,52 @@ absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsign
     });
   }
   if (stop.requested()) return BuildStop::Stopped("customizing the CCH");
+  for (const RankScratch& mine : scratch) {
+    far_input_.insert(far_input_.end(), mine.far.begin(), mine.far.end());
+    searched_steps_ += mine.searched;
+  }
+  std::sort(far_input_.begin(), far_input_.end());
   return absl::OkStatus();
 }
 
 template <typename W>
-void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position, W* const forward,
-                              W* const backward) {
+void CchMetric::PullTriangles(std::uint32_t a, const std::vector<double>& weights,
+                              RankScratch& scratch, W* const forward, W* const backward) {
   const Cch& cch = *cch_;
-  std::uint32_t* const forward_via = via_[Cch::kForward].data();
-  std::uint32_t* const backward_via = via_[Cch::kBackward].data();
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();
   const std::uint32_t begin = first_out[a], end = first_out[a + 1];
   if (begin == end) return;
   // Where each upward neighbour b of a sits among a's arcs. The arcs of every v below a,
   // above a, are a subset of a's (chordality), so every b is found here.
+  std::uint32_t* const position = scratch.position.data();
   for (std::uint32_t z = begin; z < end; ++z) position[head[z]] = z;
-  const TriangleArrays<W> arrays{head, position, forward, backward, forward_via, backward_via};
+  const W inf = static_cast<W>(kInfCost);
+  std::uint32_t* via[2] = {via_[Cch::kForward].data(), via_[Cch::kBackward].data()};
+  std::uint32_t via_first = 0;
+  if (steps_in_bytes_) {
+    // a's vias here alone: first its inputs', as the whole metric's would be set (of parallel
+    // inputs the first of the cheapest, inputs ascending); a's arcs are settled by a alone.
+    via_first = begin;
+    for (std::uint32_t d = 0; d < 2; ++d) {
+      scratch.via[d].assign(end - begin, kInvalidId);
+      via[d] = scratch.via[d].data();
+    }
+    for (std::uint32_t j = cch.lower_input_first()[a]; j < cch.lower_input_first()[a + 1]; ++j) {
+      const std::uint32_t input = cch.lower_input()[j];
+      const std::uint32_t slot = cch.input_slot(input);
+      if (slot == kInvalidId) continue;
+      const W weight = static_cast<W>(weights[input]);
+      const W settled = (slot & 1) == Cch::kForward ? forward[slot >> 1] : backward[slot >> 1];
+      std::uint32_t& first = via[slot & 1][(slot >> 1) - begin];
+      if (weight < inf && weight == settled && first == kInvalidId) first = input;
+    }
+  }
+  const TriangleArrays<W> arrays{head, position, forward, backward, via[0], via[1], via_first};
   const std::uint32_t* const down_arc = cch.down_arc().data();
   const std::uint32_t* const down_tail = cch.down_tail().data();
   const std::uint32_t down_end = cch.down_first()[a + 1];
   const std::uint32_t down_total = cch.down_first()[cch.node_count()];
-  const W inf = static_cast<W>(kInfCost);
   for (std::uint32_t k = cch.down_first()[a]; k < down_end; ++k) {
     if (k + kPrefetchRows < down_total) {
       const std::uint32_t ahead = down_arc[k + kPrefetchRows];
@@ -234,6 +277,10 @@ void CchMetric::PullTriangles(std::uint32_t a, std::uint32_t* position, W* const
     // Arcs x + 1 .. of v go up to the b above a; the triangle goes by its arc (v, a), named
     // by its place k in a's down list, which gives both the arc and v at once.
     RelaxTriangleRow(arrays, x + 1, first_out[v + 1], a_to_v, v_to_a, kViaMiddle | k);
+  }
+  if (steps_in_bytes_) {
+    const std::uint32_t* const settled[2] = {via[0], via[1]};
+    scratch.searched += StepsOfRank(a, settled, &scratch.far);
   }
 }
 
@@ -298,52 +345,15 @@ void CchMetric::Perfect() {
   }
 }
 
-void CchMetric::KeepSteps(unsigned threads) {
-  const Cch& cch = *cch_;
-  const std::size_t arcs = cch.arc_count();
-  if (!steps_in_bytes_) {  // the vias stay, their triangles named by arc
-    for (std::uint32_t d = 0; d < 2; ++d) UninitializedVector<std::uint8_t>().swap(step_[d]);
-    far_input_.clear();
-    searched_steps_ = 0;
-    return;
-  }
-  for (std::uint32_t d = 0; d < 2; ++d) step_[d].resize(arcs);
-  // Ranks in ranges of about equal arcs, a range a thread.
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  if (arcs < (1u << 16)) threads = 1;
-  const std::uint32_t n = cch.node_count();
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> far(threads);
-  std::vector<std::uint64_t> searched(threads, 0);
-  auto work = [&](unsigned t) {
-    const auto first = [&](unsigned i) {
-      return static_cast<std::uint32_t>(
-          std::lower_bound(cch.first_out().begin(), cch.first_out().end() - 1, arcs * i / threads) -
-          cch.first_out().begin());
-    };
-    for (std::uint32_t a = first(t), end = t + 1 == threads ? n : first(t + 1); a < end; ++a) {
-      searched[t] += StepsOfRank(a, &far[t]);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0u);
-  for (std::thread& thread : pool) thread.join();
-  far_input_.clear();
-  for (const auto& f : far) far_input_.insert(far_input_.end(), f.begin(), f.end());
-  std::sort(far_input_.begin(), far_input_.end());
-  searched_steps_ = 0;
-  for (const std::uint64_t count : searched) searched_steps_ += count;
-  for (std::uint32_t d = 0; d < 2; ++d) UninitializedVector<std::uint32_t>().swap(via_[d]);
-}
-
-std::uint64_t CchMetric::StepsOfRank(std::uint32_t a,
+std::uint64_t CchMetric::StepsOfRank(std::uint32_t a, const std::uint32_t* const (&vias)[2],
                                      std::vector<std::pair<std::uint32_t, std::uint32_t>>* far) {
   const Cch& cch = *cch_;
   const RankSteps r = StepsOf(cch, a);
+  const std::uint32_t begin = cch.first_out()[a];
   std::uint64_t searched = 0;
-  for (std::uint32_t x = cch.first_out()[a]; x < cch.first_out()[a + 1]; ++x) {
+  for (std::uint32_t x = begin; x < cch.first_out()[a + 1]; ++x) {
     for (std::uint32_t d = 0; d < 2; ++d) {
-      const std::uint32_t via = via_[d][x];
+      const std::uint32_t via = vias[d][x - begin];
       std::uint8_t step = 0;  // unreachable; an input's step is set below
       if (via != kInvalidId && (via & kViaMiddle) != 0) {
         const std::uint32_t from_end = r.down_end - (via & ~kViaMiddle);  // 1: the last
@@ -357,7 +367,7 @@ std::uint64_t CchMetric::StepsOfRank(std::uint32_t a,
   for (std::uint32_t j = input_begin; j < cch.lower_input_first()[a + 1]; ++j) {
     const std::uint32_t input = cch.lower_input()[j];
     const std::uint32_t slot = cch.input_slot(input);
-    if (via_[slot & 1][slot >> 1] != input) continue;  // another way was cheaper
+    if (vias[slot & 1][(slot >> 1) - begin] != input) continue;  // another way was cheaper
     if (j - input_begin < r.named_inputs) {
       step_[slot & 1][slot >> 1] = static_cast<std::uint8_t>(254 - (j - input_begin));
     } else {

@@ -62,6 +62,12 @@ class CchMetric {
                                                            bool perfect, unsigned threads,
                                                            const BuildStop& stop);
 
+  // Bytes customizing a metric onto `cch` on `threads` threads takes besides the metric and its
+  // input weights, while it runs: each thread's scratch (a position a node, the vias of the
+  // rank it settles) and the elimination tree's counts. A metric keeping steps in bytes holds
+  // no via of its own (docs/abstract_graph.md, "What a metric holds").
+  static std::uint64_t CustomizingBytes(const Cch& cch, unsigned threads);
+
   // Customizes other weights onto the same Cch, reusing this metric's arrays.
   void Customize(const std::vector<double>& weights, unsigned threads = 0);
 
@@ -153,18 +159,25 @@ class CchMetric {
   template <typename W>
   absl::Status CustomizeInto(const std::vector<double>& weights, unsigned threads,
                              const BuildStop& stop, UninitializedVector<W> (&w)[2]);
+  // What one customizing thread keeps between ranks.
+  struct RankScratch {
+    std::vector<std::uint32_t> position;  // rank b -> arc (a, b) of the rank a being settled
+    std::vector<std::uint32_t> via[2];    // by direction, a's vias by arc less a's first
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> far;  // far inputs' (slot, input)
+    std::uint64_t searched = 0;                                // steps naming a block of triangles
+  };
   // Settles rank a's arcs: each lower triangle {v, a, b}, v below a with arcs up to a and b,
-  // bounds arc (a, b) in both directions. The arcs of every v below a must be settled.
-  // `position` is scratch of node_count() entries.
+  // bounds arc (a, b) in both directions. The arcs of every v below a must be settled. Keeping
+  // steps in bytes, a's vias live in `scratch` only while a is settled, and its steps are kept
+  // at once: no via of the whole metric is held (4 bytes a slot, 144 MB on the 32 x 32 world).
   template <typename W>
-  void PullTriangles(std::uint32_t a, std::uint32_t* position, W* forward, W* backward);
+  void PullTriangles(std::uint32_t a, const std::vector<double>& weights, RankScratch& scratch,
+                     W* forward, W* backward);
   // Perfect customization over the basic weights; fills the kept arcs.
   void Perfect();
-  // After customization: the vias turned into steps in bytes and freed, or kept.
-  void KeepSteps(unsigned threads);
-  // Rank a's steps from its vias, far inputs appended to *far; returns its steps that name a
-  // block of triangles.
-  std::uint64_t StepsOfRank(std::uint32_t a,
+  // Rank a's steps from its vias (`vias[d]` by arc less a's first arc), far inputs appended to
+  // *far; returns its steps that name a block of triangles.
+  std::uint64_t StepsOfRank(std::uint32_t a, const std::uint32_t* const (&vias)[2],
                             std::vector<std::pair<std::uint32_t, std::uint32_t>>* far);
   // StepOf for a metric that keeps its vias: one read, the triangle's lower arc and middle
   // from the down lists (unpacking a long path reads thousands of these).
@@ -198,8 +211,7 @@ class CchMetric {
   UninitializedVector<double> weight_[2];  // by direction, arc -> cost; empty when in_ticks()
   UninitializedVector<float> narrow_[2];   // by direction, arc -> cost when in_ticks(), or empty
   // By direction, arc -> input arc, or kViaMiddle | k, the triangle's lower arc at index k of
-  // the down lists (Cch::down_arc, down_tail): while customizing, and after for a metric that
-  // keeps no steps in bytes.
+  // the down lists (Cch::down_arc, down_tail): for a metric that keeps no steps in bytes.
   UninitializedVector<std::uint32_t> via_[2];
   // By direction, arc -> step (StepOf), with I the inputs of the arc's lower rank (at most 253
   // named): 0 unreachable; kStepFarInput an input past those (in far_input_); 254 - j for j < I

@@ -16,8 +16,9 @@ struct Row {
   const std::uint32_t* __restrict position;
   W* __restrict forward;
   W* __restrict backward;
-  std::uint32_t* __restrict forward_via;
+  std::uint32_t* __restrict forward_via;  // by arc less via_first
   std::uint32_t* __restrict backward_via;
+  std::uint32_t via_first;
   W a_to_v, v_to_a;
   std::uint32_t middle;
 
@@ -29,12 +30,12 @@ struct Row {
       const W a_to_b = a_to_v + forward[y];
       if (a_to_b < forward[z]) {
         forward[z] = a_to_b;
-        forward_via[z] = middle;
+        forward_via[z - via_first] = middle;
       }
       const W b_to_a = backward[y] + v_to_a;
       if (b_to_a < backward[z]) {
         backward[z] = b_to_a;
-        backward_via[z] = middle;
+        backward_via[z - via_first] = middle;
       }
     }
   }
@@ -42,8 +43,8 @@ struct Row {
 
 template <typename W>
 Row<W> RowOf(const TriangleArrays<W>& t, W a_to_v, W v_to_a, std::uint32_t middle) {
-  return Row<W>{t.head,         t.position, t.forward, t.backward, t.forward_via,
-                t.backward_via, a_to_v,     v_to_a,    middle};
+  return Row<W>{t.head,         t.position,  t.forward, t.backward, t.forward_via,
+                t.backward_via, t.via_first, a_to_v,    v_to_a,     middle};
 }
 
 #if defined(__x86_64__)
@@ -116,9 +117,9 @@ WALK_AVX512 inline void RelaxBlock(const Row<W>& row, std::uint32_t y, std::uint
   const auto forward_better = Lanes::Less(a_to_b, Lanes::Load(row.forward + z));
   const auto backward_better = Lanes::Less(b_to_a, Lanes::Load(row.backward + z));
   Lanes::Store(row.forward + z, forward_better, a_to_b);
-  Lanes::StoreVia(row.forward_via + z, forward_better, row.middle);
+  Lanes::StoreVia(row.forward_via + (z - row.via_first), forward_better, row.middle);
   Lanes::Store(row.backward + z, backward_better, b_to_a);
-  Lanes::StoreVia(row.backward_via + z, backward_better, row.middle);
+  Lanes::StoreVia(row.backward_via + (z - row.via_first), backward_better, row.middle);
 }
 
 // A block of Wide (else Half) triangles at a time where their z are consecutive arcs of a (v's

@@ -14,8 +14,11 @@ struct TriangleArrays {
   const std::uint32_t* position;  // rank b -> arc (a, b), for the rank a being settled
   W* forward;                     // arc -> cost lower -> upper
   W* backward;                    // arc -> cost upper -> lower
-  std::uint32_t* forward_via;     // arc -> how its forward cost was found
+  // Arc z's via is at forward_via[z - via_first] (backward_via alike): arrays over every arc
+  // (0), or over the settled rank's arcs alone (its first arc).
+  std::uint32_t* forward_via;  // how its forward cost was found
   std::uint32_t* backward_via;
+  std::uint32_t via_first = 0;
 };
 
 // The triangles {v, a, b} through one arc x = (v, a): for every arc y = (v, b) in

@@ -525,6 +525,11 @@ TEST(BandMetricsTest, EvictsWithinItsBytesAndKeepsMetricsInUse) {
   EXPECT_EQ(cache.largest(), one);  // what the memory governor keeps room to customize
   cache.Expect(3 * one);
   EXPECT_EQ(cache.largest(), 3 * one);
+  EXPECT_EQ(cache.making(), 0u);
+  cache.Expect(one, one / 2);  // and what making one takes besides: the most told
+  cache.Expect(one, one / 4);
+  EXPECT_EQ(cache.largest(), 3 * one);
+  EXPECT_EQ(cache.making(), one / 2);
 }
 
 // Room to make a metric (its temporaries) is needed only while one is made: a metric the
