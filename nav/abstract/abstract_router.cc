@@ -751,17 +751,11 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
   const Metric& band = route.band;
   const bool start_priced = band.ZoneMultiplier(route.exempt_a) != 1.0;
   const bool goal_priced = band.ZoneMultiplier(route.exempt_b) != 1.0;
-  if (!band.prices_danger() || (!start_priced && !goal_priced) ||
-      !band_metrics_.Admits(BandKey(route), route.profile.metric->MemoryBytes())) {
-    return nullptr;
-  }
+  if (!band.prices_danger() || (!start_priced && !goal_priced)) return nullptr;
   // The band's metric, made once the band is walked often enough: this walk counts as one, as
   // a walk whose ends the band does not price does (counted for more, the metric was made
   // again and again in the routes stage as the memory target evicted it).
-  const std::uint32_t after =
-      std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
-  if (!WantsMade(BandKey(route), after, 1)) return nullptr;
-  *held = BandMetricOf(route.index, route.p, route.profile, band);
+  *held = CountedBandMetric(route, 1);
   if (*held == nullptr) return nullptr;
   const std::shared_ptr<const ZoneBorder> start =
       start_priced ? ZoneBorderAt(route.index, route.p, route.profile, route.exempt_a) : nullptr;
@@ -783,15 +777,17 @@ void AbstractRouter::CountUnguided(const RouteState& route, std::uint64_t settle
   const std::uint64_t more =
       settled /
       std::max<std::uint64_t>(1, settled_per_counted_walk_.load(std::memory_order_relaxed));
-  if (more == 0 || !band_metrics_.Admits(BandKey(route), route.profile.metric->MemoryBytes())) {
-    return;
-  }
+  if (more > 0) CountedBandMetric(route, more);
+}
+
+std::shared_ptr<const BandMetric> AbstractRouter::CountedBandMetric(const RouteState& route,
+                                                                    std::uint64_t walks) const {
+  if (!band_metrics_.Admits(BandKey(route), route.profile.metric->MemoryBytes())) return nullptr;
   const std::uint32_t after =
       std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
-  const auto walks = static_cast<std::uint32_t>(std::min<std::uint64_t>(more, after));
-  if (WantsMade(BandKey(route), after, walks)) {
-    BandMetricOf(route.index, route.p, route.profile, route.band);
-  }
+  const auto counted = static_cast<std::uint32_t>(std::min<std::uint64_t>(walks, after));
+  if (!WantsMade(BandKey(route), after, counted)) return nullptr;
+  return BandMetricOf(route.index, route.p, route.profile, route.band);
 }
 
 std::shared_ptr<const ZoneBorder> AbstractRouter::ZoneBorderAt(const ContinentIndex& index, int p,

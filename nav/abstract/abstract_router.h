@@ -369,6 +369,11 @@ class AbstractRouter {
   // toward that metric (kSettledPerCountedWalk), and makes the metric here when that brings the
   // count to it, so that the walks after are guided.
   void CountUnguided(const RouteState& route, std::uint64_t settled) const;
+  // The band's metric once `walks` more counted toward it bring it to kBandMetricAfterWalks
+  // (WantsMade; made here then), or at once where it is held; null while the count is short or
+  // the cache has no room for it.
+  std::shared_ptr<const BandMetric> CountedBandMetric(const RouteState& route,
+                                                      std::uint64_t walks) const;
   // The key of the band's metric `route` walks in.
   BandMetricCache::Key BandKey(const RouteState& route) const;
   // Where ways enter and leave `zone`'s arcs, for profile `p` (whose part is `profile`) of the
