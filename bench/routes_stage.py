@@ -129,6 +129,8 @@ MEMORY_METRICS = ["walk_band_metric_bytes", "walk_leg_cache_bytes", "walk_answer
                   "walk_store_table_reader_bytes", "walk_grid_mapped_resident_bytes",
                   "walk_search_buffer_resident_bytes",
                   "walk_band_metric_customizations_total", "walk_band_metric_evictions_total",
+                  "walk_band_metric_refusals_total", "walk_memory_band_metric_room_bytes",
+                  "walk_memory_caches_yielding",
                   "walk_profile_metric_customizations_total", "walk_memory_grid_releases_total",
                   "walk_memory_heap_trims_total", "walk_memory_heap_trimmed_bytes_total",
                   "walk_snap_cache_hit_ratio"]

@@ -6,6 +6,7 @@
 #include <deque>
 #include <mutex>
 
+#include "nav/abstract/abstract_router.h"
 #include "nav/grid/grid_image.h"
 #include "nav/search/buffer_recall.h"
 #include "server/world_registry.h"
@@ -37,6 +38,17 @@ bool ReleaseGrids(const std::vector<WorldStatus>& served) {
   return released;
 }
 
+// Has the caches that give way to band metrics shrink (`yield`) or grow back; a shrink's freed
+// pages go back to the kernel at once, so the band metrics' room grows by them at the next look.
+void YieldCaches(const MemoryGovernorOptions& options, MemoryGovernorCounts* counts, bool yield) {
+  options.yield_caches(yield);
+  counts->caches_yielding.store(yield);
+  if (!yield) return;
+  counts->cache_yields.fetch_add(1, std::memory_order_relaxed);
+  counts->heap_trimmed_bytes.fetch_add(TrimHeap(), std::memory_order_relaxed);
+  counts->heap_trims.fetch_add(1, std::memory_order_relaxed);
+}
+
 // Sets each routing world's band metric capacity to its share of `room` (BandMetricShares), at
 // most `most`, customizing one taking `making` besides the metric; returns what they may hold
 // together.
@@ -58,7 +70,48 @@ std::uint64_t ShareBandMetricRoom(const std::vector<WorldStatus>& served, std::u
   return std::min(given, room);
 }
 
+// What the worlds' band metric caches hold and counted, summed.
+struct BandMetricTotals {
+  std::uint64_t bytes = 0;
+  std::uint64_t making = 0;  // the most making one takes besides it, of any world
+  std::uint64_t refusals = 0;
+  std::uint64_t reads = 0;  // hits and customizations
+};
+
+BandMetricTotals SumBandMetrics(const std::vector<WorldStatus>& served) {
+  BandMetricTotals sum;
+  for (const WorldStatus& w : served) {
+    if (!w.served || !w.served->router) continue;
+    const nav::BandMetricCache& cache = w.served->router->band_metrics();
+    sum.bytes += cache.bytes();
+    sum.making = std::max(sum.making, cache.making());
+    sum.refusals += cache.refusals();
+    sum.reads += cache.hits() + cache.customizations();
+  }
+  return sum;
+}
+
 }  // namespace
+
+bool CacheYield::Look(std::uint64_t refusals, std::uint64_t reads) {
+  // A reloaded world's counts start again: a total below the last one is all new.
+  const std::uint64_t refused = refusals >= last_refusals_ ? refusals - last_refusals_ : refusals;
+  const bool read = reads != last_reads_;
+  last_refusals_ = refusals;
+  last_reads_ = reads;
+  refused_.push_back(refused);
+  if (refused_.size() > kWantLooks) refused_.pop_front();
+  std::uint64_t recent = 0;
+  for (const std::uint64_t r : refused_) recent += r;
+  const bool wanted = recent >= nav::AbstractRouter::kBandMetricAfterWalks;
+  if (wanted || (yielding_ && (read || refused > 0))) {
+    since_used_ = 0;
+  } else if (since_used_ < kKeepLooks) {
+    ++since_used_;
+  }
+  yielding_ = since_used_ < kKeepLooks;
+  return yielding_;
+}
 
 std::vector<std::uint64_t> BandMetricShares(const std::vector<std::uint64_t>& held,
                                             std::uint64_t room, std::uint64_t most) {
@@ -102,6 +155,7 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
     std::deque<std::uint64_t> others;   // anonymous bytes besides band metrics, newest last
     std::deque<std::uint64_t> growths;  // what the file-backed bytes grew by at each look
     std::uint64_t last_file = 0, making = 0;
+    CacheYield yield;
     int look = 0, since_recall = kRoomsBetweenRecalls, since_release = kLooksBetweenReleases;
     int since_trim = kLooksBetweenGrowthTrims;
     std::uint64_t trimmed_to = ReadResidentBytes().anonymous();  // anonymous after the last trim
@@ -119,14 +173,15 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
       std::vector<WorldStatus> served;
       if (room_look) {
         served = worlds->Snapshot();
-        std::uint64_t band_bytes = 0;
-        making = 0;
-        for (const WorldStatus& w : served) {
-          if (!w.served || !w.served->router) continue;
-          band_bytes += w.served->router->band_metrics().bytes();
-          making = std::max(making, w.served->router->band_metrics().making());
+        const BandMetricTotals band = SumBandMetrics(served);
+        making = band.making;
+        if (options.yield_caches && options.band_metric_bytes > 0 &&
+            yield.Look(band.refusals, band.reads) != counts->caches_yielding.load()) {
+          YieldCaches(options, counts, !counts->caches_yielding.load());
+          now = ReadResidentBytes();
+          trimmed_to = now.anonymous();
         }
-        others.push_back(now.anonymous() > band_bytes ? now.anonymous() - band_bytes : 0);
+        others.push_back(now.anonymous() > band.bytes ? now.anonymous() - band.bytes : 0);
         if (others.size() > kOtherRooms) others.pop_front();
       }
       auto decide = [&] {

@@ -27,12 +27,21 @@
 //   and they fit the room, the least recently used going first. A danger band whose metric is not
 //   held and cannot be made so is walked by the A*, as with --band-metrics-mb 0.
 //
-// The grids' room is the smaller of --grid-resident-mb and a quarter of the target. The answer
-// cache, the store's caches and the leg caches keep their own flags' bounds.
+// - Caches that give way to band metrics (the answer cache and the store's block cache), while
+//   danger bands are walked often enough to want a metric the room cannot hold (CacheYield):
+//   they shrink to an eighth of their flags' bounds, the heap is trimmed, and the room grows by
+//   what they held. They have their bounds back once band metrics were neither wanted nor read
+//   for a minute. A band metric spares its walks several times their time (the A* instead of a
+//   CCH query); the answers those caches drop are still in the store.
+//
+// The grids' room is the smaller of --grid-resident-mb and a quarter of the target. The leg
+// caches and the store's row cache keep their own flags' bounds.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -46,6 +55,36 @@ struct MemoryGovernorOptions {
   std::uint64_t target_bytes = 0;       // --memory-mb; 0: no governor
   std::uint64_t grid_room_bytes = 0;    // kept for mapped grid pages out of the target
   std::uint64_t band_metric_bytes = 0;  // --band-metrics-mb: the most a world's cache may hold
+  // Shrinks the caches that give way to band metrics (true), or gives them their own bounds back
+  // (false). Empty: none give way.
+  std::function<void(bool)> yield_caches;
+};
+
+// A cache's bound while it gives way to band metrics: an eighth of `bytes` (its flag's bound),
+// at least 16 MiB, never more than `bytes`.
+constexpr std::uint64_t GivingWayBytes(std::uint64_t bytes) {
+  const std::uint64_t eighth = bytes / 8, least = std::uint64_t{16} << 20;
+  return eighth > least ? eighth : (bytes < least ? bytes : least);
+}
+
+// Whether the caches that give way to band metrics should now, from what the worlds' band metric
+// caches counted: walks turned away for lack of room (BandMetricCache::refusals) and metrics read
+// (hits and customizations). They give way once the refusals over the last 10 s reach the walks
+// that make a band's metric (AbstractRouter::kBandMetricAfterWalks), and keep giving way until
+// band metrics were neither refused nor read for a minute.
+class CacheYield {
+ public:
+  // One look, about four times a second, with the counts so far (summed over the worlds; a
+  // reloaded world's counts start again). True while the caches should give way.
+  bool Look(std::uint64_t refusals, std::uint64_t reads);
+
+ private:
+  static constexpr std::size_t kWantLooks = 40;  // 10 s of looks
+  static constexpr int kKeepLooks = 240;         // a minute of looks
+  std::deque<std::uint64_t> refused_;            // each look's refusals, newest last
+  std::uint64_t last_refusals_ = 0, last_reads_ = 0;
+  int since_used_ = kKeepLooks;
+  bool yielding_ = false;
 };
 
 // What one look decides, from the resident bytes now, the most the file-backed ones grew by
@@ -75,6 +114,8 @@ struct MemoryGovernorCounts {
   std::atomic<std::uint64_t> heap_trims{0};
   std::atomic<std::uint64_t> heap_trimmed_bytes{0};
   std::atomic<std::uint64_t> band_metric_room{0};  // bytes, all worlds together
+  std::atomic<bool> caches_yielding{false};        // CacheYield's last answer
+  std::atomic<std::uint64_t> cache_yields{0};      // times the caches gave way
 };
 
 // Governs `worlds` until stopped; counts into `counts` (outlives the thread).

@@ -61,6 +61,8 @@ struct Walkd::Parts {
   absl::Status DeclareWorlds();
   // The walk store (--store, --ingest), the answer cache and its warmer, and their gauges.
   absl::Status OpenStore();
+  // Holds resident memory near --memory-mb (after the store: its caches give way to band metrics).
+  void StartMemoryGovernor();
   // The store-first answerer, the search pool and WalkService.
   void CreateWalkService();
   // LiveService with the worlds under --live-worlds.
@@ -220,6 +222,10 @@ void AddBandMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
       "Danger-band CCH metrics evicted, least recently used, to stay within "
       "--band-metrics-mb.",
       [caches] { return caches([](const Cache& c) { return double(c.evictions()); }); });
+  gauges.AddCounter(
+      "walk_band_metric_refusals_total",
+      "Danger-band walks that wanted their band's CCH metric where there was no room to make it.",
+      [caches] { return caches([](const Cache& c) { return double(c.refusals()); }); });
 }
 
 // What the memory governor aims at and did (zeros without --memory-mb).
@@ -243,6 +249,12 @@ void AddMemoryGovernorMetrics(CallbackGauges& gauges, const MemoryGovernorCounts
   gauges.AddCounter("walk_memory_heap_trimmed_bytes_total",
                     "Anonymous bytes the memory governor's heap trims gave back to the kernel.",
                     [c] { return double(c->heap_trimmed_bytes.load(std::memory_order_relaxed)); });
+  gauges.Add("walk_memory_caches_yielding",
+             "1 while the answer cache and the store's block cache give way to band metrics.",
+             [c] { return c->caches_yielding.load(std::memory_order_relaxed) ? 1.0 : 0.0; });
+  gauges.AddCounter("walk_memory_cache_yields_total",
+                    "Times the answer cache and the store's block cache gave way to band metrics.",
+                    [c] { return double(c->cache_yields.load(std::memory_order_relaxed)); });
 }
 
 // The worlds' profile metrics (--customize-at-load, else on first use), summed over every ready
@@ -373,13 +385,27 @@ absl::Status Walkd::Parts::DeclareWorlds() {
   if (options.map_grids && options.grid_resident_mb > 0) {
     grid_trimmer = TrimMappedGrids(&worlds, options.grid_resident_mb << 20);
   }
-  if (options.memory_mb > 0) {
-    memory_governor = GovernMemory(
-        &worlds,
-        {options.memory_mb << 20, options.grid_resident_mb << 20, options.band_metrics_mb << 20},
-        &governed);
-  }
   return worlds.Discover(options.worlds_dir, options.data_dir).status();
+}
+
+void Walkd::Parts::StartMemoryGovernor() {
+  if (options.memory_mb == 0) return;
+  MemoryGovernorOptions governing;
+  governing.target_bytes = options.memory_mb << 20;
+  governing.grid_room_bytes = options.grid_resident_mb << 20;
+  governing.band_metric_bytes = options.band_metrics_mb << 20;
+  // The answer cache and the store's block cache give way to band metrics (their answers are
+  // still in the store); both live until the governor stops (declared before it).
+  if (store != nullptr || answer_cache != nullptr) {
+    governing.yield_caches = [this](bool yield) {
+      auto bound = [yield](std::uint64_t mb) {
+        return yield ? GivingWayBytes(mb << 20) : mb << 20;
+      };
+      if (store != nullptr) store->SetBlockCacheBytes(bound(options.store_block_cache_mb));
+      if (answer_cache != nullptr) answer_cache->SetCapacity(bound(options.answer_cache_mb));
+    };
+  }
+  memory_governor = GovernMemory(&worlds, std::move(governing), &governed);
 }
 
 absl::Status Walkd::Parts::OpenStore() {
@@ -678,6 +704,7 @@ absl::StatusOr<std::unique_ptr<Walkd>> Walkd::Start(const WalkdOptions& options)
   if (!options.no_store) {
     if (absl::Status opened = p.OpenStore(); !opened.ok()) return opened;
   }
+  p.StartMemoryGovernor();
   p.CreateWalkService();
   if (absl::Status created = p.CreateLiveService(); !created.ok()) return created;
   if (absl::Status started = p.StartGrpc(); !started.ok()) return started;

@@ -74,7 +74,7 @@ bool AnswerCache::Find(const WalkKey& key, WalkOutcome* out) {
   *out = it->second;
   // Asked again: young once more.
   shard.old.erase(it);
-  if (shard.young.size() >= young_limit_) {
+  if (shard.young.size() >= young_limit_.load(std::memory_order_relaxed)) {
     shard.old = std::move(shard.young);
     shard.young = {};
   }
@@ -87,11 +87,22 @@ void AnswerCache::Insert(const WalkKey& key, const WalkOutcome& outcome) {
   const std::size_t hash = absl::Hash<KeyBytes>()(k);
   Shard& shard = *shards_[ShardOf(hash, kShards)];
   std::lock_guard<std::mutex> lock(shard.mu);
-  if (shard.young.size() >= young_limit_) {
+  if (shard.young.size() >= young_limit_.load(std::memory_order_relaxed)) {
     shard.old = std::move(shard.young);
     shard.young = {};
   }
   shard.young.insert_or_assign(k, outcome);
+}
+
+void AnswerCache::SetCapacity(std::size_t max_bytes) {
+  const std::size_t limit = YoungLimit(max_bytes / kShards / 2);
+  if (young_limit_.exchange(limit, std::memory_order_relaxed) <= limit) return;
+  for (auto& shard : shards_) {
+    std::lock_guard<std::mutex> lock(shard->mu);
+    // Assigning a fresh map frees the table (clearing keeps its slots).
+    shard->old = {};
+    if (shard->young.size() > limit) shard->young = {};
+  }
 }
 
 std::size_t AnswerCache::Size() const {

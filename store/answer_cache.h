@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,12 +39,18 @@ class AnswerCache {
   // Bytes its tables hold now, both generations (at most about max_bytes).
   std::size_t Bytes() const;
   // Answers the young maps hold before any ages: what a warm-up may insert without evicting.
-  std::size_t YoungCapacity() const { return young_limit_ * kShards; }
+  std::size_t YoungCapacity() const {
+    return young_limit_.load(std::memory_order_relaxed) * kShards;
+  }
+  // Holds at most about `max_bytes` from now on. Shrinking drops the old generation, and the
+  // young one where it holds more than the new size: their tables' memory goes at once (the
+  // answers stay in the store).
+  void SetCapacity(std::size_t max_bytes);
 
  private:
   struct Shard;
   static constexpr std::size_t kShards = 16;
-  std::size_t young_limit_;  // answers a shard's young map holds before it ages
+  std::atomic<std::size_t> young_limit_;  // answers a shard's young map holds before it ages
   std::array<std::unique_ptr<Shard>, kShards> shards_;
 };
 

@@ -349,6 +349,12 @@ absl::StatusOr<WalkStore::MemoryUse> WalkStore::Memory() const {
   return use;
 }
 
+void WalkStore::SetBlockCacheBytes(std::size_t bytes) {
+  // The cache belongs to the options every (re)open uses, not to the open database.
+  const auto* table = impl_->options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  if (table != nullptr && table->block_cache != nullptr) table->block_cache->SetCapacity(bytes);
+}
+
 absl::StatusOr<std::uint64_t> WalkStore::CountAnswers(std::uint64_t model) const {
   const auto in_use = impl_->Use();
   if (absl::Status live = impl_->Live(dir_); !live.ok()) return live;

@@ -133,6 +133,9 @@ class WalkStore {
     std::uint64_t table_readers = 0;
   };
   absl::StatusOr<MemoryUse> Memory() const;
+  // Changes the block cache's budget (WalkStoreOptions::block_cache_bytes), evicting the least
+  // recently used blocks down to it; a Reopen keeps it.
+  void SetBlockCacheBytes(std::size_t bytes);
 
   // The exact number of answers stored under `model`, counted by iterating its prefix.
   absl::StatusOr<std::uint64_t> CountAnswers(std::uint64_t model) const;

@@ -129,7 +129,9 @@ void BandMetricCache::EvictLocked(std::uint64_t room) {
 
 bool BandMetricCache::Admits(const Key& key, std::uint64_t bytes) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return capacity_ > 0 && (entries_.count(key) != 0 || bytes + making_ <= capacity_);
+  const bool admits = capacity_ > 0 && (entries_.count(key) != 0 || bytes + making_ <= capacity_);
+  if (!admits) refusals_.fetch_add(1, std::memory_order_relaxed);
+  return admits;
 }
 
 void BandMetricCache::SetCapacity(std::uint64_t capacity_bytes, std::uint64_t making_bytes) {

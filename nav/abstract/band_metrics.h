@@ -109,7 +109,7 @@ class BandMetricCache {
 
   // True when the metric of `key` is cached or being made, or one of `bytes` may be made: it and
   // what making it takes besides (SetCapacity's `making_bytes`) fit the capacity once the least
-  // recently used metrics go. False when the cache is off.
+  // recently used metrics go. False when the cache is off; each false is counted (refusals()).
   bool Admits(const Key& key, std::uint64_t bytes) const;
   // Changes the capacity, evicting down to it (0 turns the cache off). Customizing a metric takes
   // `making_bytes` besides the metric (its temporaries): room kept only while one is made, as Get
@@ -130,6 +130,9 @@ class BandMetricCache {
   std::uint64_t patches() const { return patches_.load(std::memory_order_relaxed); }
   std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   std::uint64_t evictions() const { return evictions_.load(std::memory_order_relaxed); }
+  // Walks Admits turned away: a band metric wanted, not held, and no room to make it. The memory
+  // governor has other caches give way while they mount (server/memory_governor.h).
+  std::uint64_t refusals() const { return refusals_.load(std::memory_order_relaxed); }
 
   struct KeyHash {
     std::size_t operator()(const Key& k) const {
@@ -169,6 +172,7 @@ class BandMetricCache {
   std::atomic<std::uint64_t> patches_{0};
   std::atomic<std::uint64_t> hits_{0};
   std::atomic<std::uint64_t> evictions_{0};
+  mutable std::atomic<std::uint64_t> refusals_{0};
 };
 
 }  // namespace walk::nav

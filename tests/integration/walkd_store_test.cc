@@ -1,12 +1,14 @@
 // Integration tests of the walk store through a real walkd: batches stream and are kept,
 // reruns are answered from the store, a walkd killed with SIGKILL mid-batch keeps every answer
 // it acknowledged, a damaged store is reported at start, tables are bounded.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "client/walk_client.h"
 #include "client/walk_stream.h"
@@ -1024,6 +1026,43 @@ TEST(WalkdStoreTest, ADangerBandTableAskedAgainBuildsNoSides) {
     walkd.process->Signal(SIGTERM);
     EXPECT_EQ(walkd.process->Wait(), 0);
   }
+  std::filesystem::remove_all(data);
+}
+
+// Under a memory target that leaves band metrics no room, a danger band walked often enough to
+// want its metric has the answer cache and the store's block cache give way, as walkd's gauges
+// say; its walks are answered all the same (by the A*).
+TEST(WalkdStoreTest, CachesGiveWayWhenADangerBandWantsItsMetricWithoutRoom) {
+  const std::string data = MakeTempDir("give-way");
+  // Under what walkd holds before it loads a world: the band metrics' room is 0 throughout.
+  Walkd walkd = Start(data, {"--metrics-listen", "127.0.0.1:0", "--memory-mb", "16"});
+  client::WalkClient client(walkd.address, 120.0);
+  ASSERT_TRUE(WaitServing(client));
+  auto gauge = [&](const char* name) {
+    const auto scrape = testing::HttpGet(walkd.metrics_address, "/metrics");
+    EXPECT_TRUE(scrape.ok()) << scrape.status();
+    return scrape.ok() ? testing::SampleValue(scrape->body, name) : -1.0;
+  };
+  // Band 10 prices three of the default world's four zones: many pairs cross one and search.
+  // Batches of new pairs until the caches give way: enough refusals must come within 10 s, which
+  // one batch may not bring on a slow machine (bounded: six batches at most).
+  for (int round = 0; round < 6 && gauge("walk_memory_caches_yielding") != 1.0; ++round) {
+    std::vector<walk::v1::WalkRequest> pairs = Pairs(1600, 35 + round);
+    for (walk::v1::WalkRequest& pair : pairs) pair.set_band(10);
+    const BatchResult batch = Stream(walkd.address, pairs);
+    ASSERT_TRUE(batch.status.ok()) << batch.status.error_message();
+    ASSERT_EQ(batch.answers.size(), pairs.size());
+    // The governor looks about four times a second (a bounded wait, not timed).
+    for (int look = 0; look < 20 && gauge("walk_memory_caches_yielding") != 1.0; ++look) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  EXPECT_GE(gauge("walk_band_metric_refusals_total"), 256.0);
+  EXPECT_EQ(gauge("walk_memory_caches_yielding"), 1.0);
+  EXPECT_GE(gauge("walk_memory_cache_yields_total"), 1.0);
+  EXPECT_EQ(gauge("walk_band_metric_customizations_total"), 0.0);
+  walkd.process->Signal(SIGTERM);
+  EXPECT_EQ(walkd.process->Wait(), 0);
   std::filesystem::remove_all(data);
 }
 

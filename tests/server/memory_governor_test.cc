@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "nav/abstract/abstract_router.h"
 #include "server/world_registry.h"
 
 namespace walk::server {
@@ -120,6 +121,51 @@ TEST(MemoryGovernorTest, TheGridsRoomIsAtMostAQuarterOfTheTarget) {
   o.grid_room_bytes = 64 * kMiB;
   EXPECT_EQ(DecideGovernorStep(o, Resident(500, 0), 0, 500 * kMiB).band_metric_room,
             (960 - 500) * kMiB);
+}
+
+TEST(CacheYieldTest, GivesWayOnceABandWantsItsMetricAndBackAMinuteAfterMetricsWentUnused) {
+  constexpr std::uint64_t kWant = nav::AbstractRouter::kBandMetricAfterWalks;
+  CacheYield yield;
+  std::uint64_t refusals = 0, reads = 0;
+  // Refusals short of a metric's walks within 10 s (40 looks): no yield.
+  for (int look = 0; look < 200; ++look) {
+    refusals += look % 40 == 0 ? kWant - 1 : 0;
+    ASSERT_FALSE(yield.Look(refusals, reads)) << look;
+  }
+  refusals += kWant;  // a band walked often enough to want its metric
+  EXPECT_TRUE(yield.Look(refusals, reads));
+  // Its metric made and read: the caches keep giving way as long as it is read.
+  for (int look = 0; look < 1000; ++look) {
+    reads += 3;
+    ASSERT_TRUE(yield.Look(refusals, reads)) << look;
+  }
+  // Unread for a minute (240 looks): they have their bounds back.
+  int looks_until_back = 0;
+  while (yield.Look(refusals, reads) && looks_until_back < 1000) ++looks_until_back;
+  EXPECT_EQ(looks_until_back, 239);
+  EXPECT_FALSE(yield.Look(refusals, reads));
+  // Reads alone (metrics that have their room) never make them give way.
+  for (int look = 0; look < 100; ++look) ASSERT_FALSE(yield.Look(refusals, reads += 5));
+}
+
+TEST(CacheYieldTest, AReloadedWorldsCountsStartingAgainCountAsNew) {
+  constexpr std::uint64_t kWant = nav::AbstractRouter::kBandMetricAfterWalks;
+  CacheYield yield;
+  EXPECT_FALSE(yield.Look(kWant - 1, 0));  // walkd's first look: all new, short by one
+  EXPECT_TRUE(yield.Look(kWant, 0));
+  CacheYield slow;
+  std::uint64_t refusals = 0;
+  for (int look = 0; look < 500; ++look) ASSERT_FALSE(slow.Look(refusals += kWant / 100, 0));
+  for (int look = 0; look < 40; ++look) ASSERT_FALSE(slow.Look(refusals, 0));
+  EXPECT_FALSE(slow.Look(50, 0)) << "a world reloaded: 50 refusals since, not minus thousands";
+  EXPECT_TRUE(slow.Look(kWant, 0));
+}
+
+TEST(CacheYieldTest, GivingWayLeavesAnEighthOfACache) {
+  EXPECT_EQ(GivingWayBytes(256 * kMiB), 32 * kMiB);
+  EXPECT_EQ(GivingWayBytes(64 * kMiB), 16 * kMiB);
+  EXPECT_EQ(GivingWayBytes(8 * kMiB), 8 * kMiB);
+  EXPECT_EQ(GivingWayBytes(0), 0u);
 }
 
 TEST(MemoryGovernorTest, ReadsThisProcesssResidentBytes) {

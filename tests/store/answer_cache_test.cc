@@ -52,5 +52,25 @@ TEST(AnswerCacheTest, StaysBoundedAndKeepsTheAnswersAskedAgain) {
   EXPECT_EQ(out.seconds, 99999.0);
 }
 
+TEST(AnswerCacheTest, ShrinkingFreesItsTablesAndKeepsItBoundedAtTheNewSize) {
+  AnswerCache cache(std::size_t{64} << 20);
+  for (std::int32_t x = 0; x < 200000; ++x) cache.Insert(Key(1, x), Outcome(x));
+  const std::size_t full = cache.Bytes();
+  ASSERT_GT(full, std::size_t{8} << 20);
+  cache.SetCapacity(std::size_t{2} << 20);
+  EXPECT_LE(cache.Bytes(), std::size_t{2} << 20) << "past the new size: its tables are dropped";
+  for (std::int32_t x = 0; x < 200000; ++x) cache.Insert(Key(2, x), Outcome(x));
+  EXPECT_LE(cache.Bytes(), std::size_t{2} << 20);
+  WalkOutcome out;
+  ASSERT_TRUE(cache.Find(Key(2, 199999), &out));
+  EXPECT_EQ(out.seconds, 199999.0);
+  // Grown back, it holds as many as before.
+  cache.SetCapacity(std::size_t{64} << 20);
+  for (std::int32_t x = 0; x < 200000; ++x) cache.Insert(Key(3, x), Outcome(x));
+  EXPECT_GT(cache.Bytes(), std::size_t{8} << 20);
+  EXPECT_LE(cache.Bytes(), std::size_t{64} << 20);
+  ASSERT_TRUE(cache.Find(Key(3, 0), &out)) << "the whole young generation held again";
+}
+
 }  // namespace
 }  // namespace walk::store

@@ -142,6 +142,34 @@ TEST(WalkStoreTest, AnswersSurviveCloseAndReopen) {
   ExpectAllStored(*store, logged_only);
 }
 
+TEST(WalkStoreTest, AShrunkBlockCacheGivesItsBlocksBackAndStaysShrunkThroughAReopen) {
+  TempDir tmp;
+  auto store = OpenOrDie(tmp.Sub("store"));
+  ASSERT_NE(store, nullptr);
+  const auto batch = Batch(5, 300, 300);
+  ASSERT_TRUE(store->PutBatch(batch).ok());
+  ASSERT_TRUE(store->CompactAll().ok());
+  std::vector<WalkKey> all;
+  for (const auto& [key, walk] : batch) all.push_back(key);
+  std::vector<std::optional<StoredWalk>> out;
+  auto cached = [&] {
+    EXPECT_TRUE(store->MultiGet(all, &out).ok());
+    absl::StatusOr<WalkStore::MemoryUse> use = store->Memory();
+    EXPECT_TRUE(use.ok()) << use.status();
+    return use.ok() ? use->block_cache : 0;
+  };
+  const std::uint64_t full = cached();
+  ASSERT_GT(full, std::uint64_t{1} << 20) << "90,000 answers' blocks read into the cache";
+  store->SetBlockCacheBytes(std::size_t{256} << 10);
+  EXPECT_LE(cached(), std::uint64_t{256} << 10);
+  ASSERT_TRUE(store->Reopen().ok());
+  EXPECT_LE(cached(), std::uint64_t{256} << 10) << "the cache is the options', kept by a reopen";
+  ASSERT_TRUE(out.back().has_value());
+  EXPECT_EQ(*out.back(), batch.back().second);
+  store->SetBlockCacheBytes(std::size_t{8} << 20);
+  EXPECT_GT(cached(), std::uint64_t{1} << 20);
+}
+
 TEST(WalkStoreTest, AQuotaStopsWritesAndKeepsReadsAndReopenKeepsEverythingStored) {
   TempDir tmp;
   WalkStoreOptions options;
