@@ -68,10 +68,10 @@ constexpr std::uint64_t GivingWayBytes(std::uint64_t bytes) {
 }
 
 // Whether the caches that give way to band metrics should now, from what the worlds' band metric
-// caches counted: walks turned away for lack of room (BandMetricCache::refusals) and metrics read
-// (hits and customizations). They give way once the refusals over the last 10 s reach the walks
-// that make a band's metric (AbstractRouter::kBandMetricAfterWalks), and keep giving way until
-// band metrics were neither refused nor read for a minute.
+// caches counted: asks turned away for lack of room (BandMetricCache::refusals) and metrics read
+// (hits and customizations). They give way once the refusals over the last 10 s reach the count
+// of walks that makes a band's metric (AbstractRouter::kBandMetricAfterWalks; a walk asks about
+// twice), and keep giving way until band metrics were neither refused nor read for a minute.
 class CacheYield {
  public:
   // One look, about four times a second, with the counts so far (summed over the worlds; a

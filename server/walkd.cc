@@ -224,7 +224,8 @@ void AddBandMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
       [caches] { return caches([](const Cache& c) { return double(c.evictions()); }); });
   gauges.AddCounter(
       "walk_band_metric_refusals_total",
-      "Danger-band walks that wanted their band's CCH metric where there was no room to make it.",
+      "Asks for a danger band's CCH metric turned away for lack of room (a walk asks where it "
+      "could use one: for its whole way, for its priced ends' bound).",
       [caches] { return caches([](const Cache& c) { return double(c.refusals()); }); });
 }
 

@@ -130,7 +130,7 @@ class BandMetricCache {
   std::uint64_t patches() const { return patches_.load(std::memory_order_relaxed); }
   std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   std::uint64_t evictions() const { return evictions_.load(std::memory_order_relaxed); }
-  // Walks Admits turned away: a band metric wanted, not held, and no room to make it. The memory
+  // Asks Admits turned away: a band metric wanted, not held, and no room to make it. The memory
   // governor has other caches give way while they mount (server/memory_governor.h).
   std::uint64_t refusals() const { return refusals_.load(std::memory_order_relaxed); }
 
