@@ -104,13 +104,13 @@ bool CacheYield::Look(std::uint64_t refusals, std::uint64_t reads) {
   std::uint64_t recent = 0;
   for (const std::uint64_t r : refused_) recent += r;
   const bool wanted = recent >= nav::AbstractRouter::kBandMetricAfterWalks;
-  if (wanted || (yielding_ && (read || refused > 0))) {
+  const bool yielding = since_used_ < kKeepLooks;
+  if (wanted || (yielding && (read || refused > 0))) {
     since_used_ = 0;
-  } else if (since_used_ < kKeepLooks) {
+  } else if (yielding) {
     ++since_used_;
   }
-  yielding_ = since_used_ < kKeepLooks;
-  return yielding_;
+  return since_used_ < kKeepLooks;
 }
 
 std::vector<std::uint64_t> BandMetricShares(const std::vector<std::uint64_t>& held,
@@ -175,11 +175,13 @@ std::jthread GovernMemory(const WorldRegistry* worlds, MemoryGovernorOptions opt
         served = worlds->Snapshot();
         const BandMetricTotals band = SumBandMetrics(served);
         making = band.making;
-        if (options.yield_caches && options.band_metric_bytes > 0 &&
-            yield.Look(band.refusals, band.reads) != counts->caches_yielding.load()) {
-          YieldCaches(options, counts, !counts->caches_yielding.load());
-          now = ReadResidentBytes();
-          trimmed_to = now.anonymous();
+        if (options.yield_caches && options.band_metric_bytes > 0) {
+          const bool yielding = yield.Look(band.refusals, band.reads);
+          if (yielding != counts->caches_yielding.load()) {
+            YieldCaches(options, counts, yielding);
+            now = ReadResidentBytes();
+            trimmed_to = now.anonymous();
+          }
         }
         others.push_back(now.anonymous() > band.bytes ? now.anonymous() - band.bytes : 0);
         if (others.size() > kOtherRooms) others.pop_front();

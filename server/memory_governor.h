@@ -83,8 +83,9 @@ class CacheYield {
   static constexpr int kKeepLooks = 240;         // a minute of looks
   std::deque<std::uint64_t> refused_;            // each look's refusals, newest last
   std::uint64_t last_refusals_ = 0, last_reads_ = 0;
+  // Looks since band metrics were last wanted or read; the caches give way while it is below
+  // kKeepLooks.
   int since_used_ = kKeepLooks;
-  bool yielding_ = false;
 };
 
 // What one look decides, from the resident bytes now, the most the file-backed ones grew by
