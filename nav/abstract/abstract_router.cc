@@ -115,10 +115,9 @@ absl::StatusOr<std::unique_ptr<const AbstractRouter::ProfileMetric>> AbstractRou
   const std::uint64_t read = g.prices.empty() ? made->prices->MemoryBytes() : 0;
   metric_bytes_ += made->metric->MemoryBytes() + made->zone_arcs.MemoryBytes() + read;
   // For walkd's memory governor: a band's metric is as large, and its making holds the band's
-  // input weights (BandWeights, doubles) and the customization's scratch besides.
-  band_metrics_.Expect(
-      made->metric->MemoryBytes(),
-      weights.size() * sizeof(double) + CchMetric::CustomizingBytes(*index.cch, kCustomizeThreads));
+  // input weights and the customization's scratch besides.
+  band_metrics_.Expect(made->metric->MemoryBytes(),
+                       BandMakingBytes(*index.cch, weights.size(), kCustomizeThreads));
   ++profile_metrics_;
   return made;
 }
@@ -302,8 +301,7 @@ std::shared_ptr<const BandMetric> AbstractRouter::BandMetricOf(const ContinentIn
   // A band's metric is as large as band 0's.
   if (!band_metrics_.Admits(key, profile.metric->MemoryBytes())) return nullptr;
   return band_metrics_.Get(key, [&] {
-    auto metric =
-        std::make_unique<BandMetric>(*index.cch, BandWeights(*profile.prices, band), threads);
+    auto metric = std::make_unique<BandMetric>(*index.cch, *profile.prices, band, threads);
     // The zones' borders too (once per continent and profile), which the zone bound and the
     // reaches read beside a band's metric: made here, their fraction of a second goes with the
     // customization rather than with the first walk that has a priced end.

@@ -16,6 +16,27 @@ std::vector<double> BandWeights(const ArcPrices& prices, const Metric& band) {
   return weights;
 }
 
+std::optional<std::vector<float>> BandTicks(const ArcPrices& prices, const Metric& band) {
+  std::vector<float> ticks(prices.seconds.size());
+  for (std::uint32_t a = 0; a < ticks.size(); ++a) {
+    const double seconds = prices.DangerSecondsOf(a, band, 0, 0);  // as BandWeights
+    if (!CchMetric::FitsFloatTicks(seconds)) return std::nullopt;
+    ticks[a] = static_cast<float>(seconds);
+  }
+  return ticks;
+}
+
+CchMetric BandMetric::BandCchMetric(const Cch& cch, const ArcPrices& prices, const Metric& band,
+                                    unsigned threads) {
+  if (std::optional<std::vector<float>> ticks = BandTicks(prices, band))
+    return CchMetric::OfTicks(cch, *ticks, threads);
+  return CchMetric(cch, BandWeights(prices, band), /*perfect=*/false, threads);
+}
+
+std::uint64_t BandMakingBytes(const Cch& cch, std::uint64_t input_arcs, unsigned threads) {
+  return input_arcs * sizeof(float) + CchMetric::CustomizingBytes(cch, threads);
+}
+
 ZoneArcs::ZoneArcs(const ArcPrices& prices) {
   std::uint32_t zones = 0;
   for (const ZoneShare& share : prices.mix) zones = std::max<std::uint32_t>(zones, share.zone + 1u);

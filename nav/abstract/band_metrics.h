@@ -13,6 +13,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -32,6 +33,10 @@ namespace walk::nav {
 // the danger of every zone in the arc's mix, none exempt; +inf where the profile cannot go.
 std::vector<double> BandWeights(const ArcPrices& prices, const Metric& band);
 
+// The same in floats, where every weight fits one as whole ticks (CchMetric::FitsFloatTicks:
+// any arc below 18 hours); else nullopt. Half the bytes, while a band's metric is made.
+std::optional<std::vector<float>> BandTicks(const ArcPrices& prices, const Metric& band);
+
 // One band's metric and what its walks learn about their costs (as the router keeps per
 // profile for band 0). The metric is immutable; the guesses are atomics, safe to share.
 struct BandMetric {
@@ -39,10 +44,22 @@ struct BandMetric {
   // core).
   BandMetric(const Cch& cch, const std::vector<double>& weights, unsigned threads = 1)
       : metric(cch, weights, /*perfect=*/false, threads) {}
+  // Customizes band `band`'s weights of `prices` (BandWeights), from BandTicks where they fit
+  // floats: its making then holds half the input bytes (what BandMakingBytes counts).
+  BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& band, unsigned threads = 1)
+      : metric(BandCchMetric(cch, prices, band, threads)) {}
   const CchMetric metric;
   mutable CostGuess guess;           // over the endpoints' bound (BoundBetween)
   mutable CostGuess straight_guess;  // over the straight line (a cold walk's)
+
+ private:
+  static CchMetric BandCchMetric(const Cch& cch, const ArcPrices& prices, const Metric& band,
+                                 unsigned threads);
 };
+
+// The bytes making a band's metric holds besides the metric, on `threads` threads: its input
+// weights (in floats, as a walkd's prices give them: BandTicks) and the customization's scratch.
+std::uint64_t BandMakingBytes(const Cch& cch, std::uint64_t input_arcs, unsigned threads);
 
 // A band's metric with the zones of a walk's ends exempt, as a patch over the band's metric
 // (the arcs whose mix has those zones lowered to their price without them): what a walk with an

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cassert>
 #include <thread>
+#include <type_traits>
 
 #include "nav/cch/cch_triangle_row.h"
 #include "nav/cch/uninitialized_vector.h"
@@ -51,12 +52,20 @@ CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool pe
   Customize(weights, threads);
 }
 
+CchMetric::CchMetric(const Cch& cch, std::span<const float> ticks, unsigned threads)
+    : cch_(&cch), perfect_(false) {
+  // A default BuildStop never stops: this cannot fail.
+  CustomizeUnlessStopped(ticks, threads, BuildStop()).IgnoreError();
+}
+
 absl::StatusOr<std::unique_ptr<CchMetric>> CchMetric::Create(const Cch& cch,
                                                              const std::vector<double>& weights,
                                                              bool perfect, unsigned threads,
                                                              const BuildStop& stop) {
   std::unique_ptr<CchMetric> metric(new CchMetric(cch, perfect, Uncustomized()));
-  if (absl::Status done = metric->CustomizeUnlessStopped(weights, threads, stop); !done.ok()) {
+  if (absl::Status done =
+          metric->CustomizeUnlessStopped(std::span<const double>(weights), threads, stop);
+      !done.ok()) {
     return done;
   }
   return metric;
@@ -74,7 +83,7 @@ std::uint64_t CchMetric::CustomizingBytes(const Cch& cch, unsigned threads) {
 
 void CchMetric::Customize(const std::vector<double>& weights, unsigned threads) {
   // A default BuildStop never stops: this cannot fail.
-  CustomizeUnlessStopped(weights, threads, BuildStop()).IgnoreError();
+  CustomizeUnlessStopped(std::span<const double>(weights), threads, BuildStop()).IgnoreError();
 }
 
 namespace {
@@ -83,10 +92,9 @@ std::atomic<bool> ticks_in_floats{true};
 std::atomic<bool> steps_in_bytes{true};
 
 // True when every input weight is a whole number of ticks below what a float holds exactly.
-bool FloatTicks(const std::vector<double>& weights) {
-  return std::all_of(weights.begin(), weights.end(), [](double w) {
-    return !(w < kInfCost) || (OnTicks(w) == w && w < CchWeights::kMostFloatSeconds);
-  });
+template <typename In>
+bool FloatTicks(std::span<const In> weights) {
+  return std::all_of(weights.begin(), weights.end(), CchMetric::FitsFloatTicks);
 }
 
 }  // namespace
@@ -95,15 +103,18 @@ void CchMetric::CustomizeTicksInFloats(bool on) { ticks_in_floats = on; }
 
 void CchMetric::KeepStepsInBytes(bool on) { steps_in_bytes = on; }
 
-absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
+template <typename In>
+absl::Status CchMetric::CustomizeUnlessStopped(std::span<const In> weights, unsigned threads,
                                                const BuildStop& stop) {
   assert(weights.size() == cch_->input_arc_count());
+  // Floats in are whole ticks already, which a float holds exactly.
+  assert((std::is_same_v<In, double> || FloatTicks(weights)));
   steps_in_bytes_ = !perfect_ && steps_in_bytes;
   // In floats, every sum of whole ticks below 2^24 of them is exact, and a sum at or past it
   // rounds to a value still at or past it (rounding is monotone and 2^24 ticks is a float): so
   // every customized weight below kMostFloatSeconds is the one doubles give, with the same via
   // (the first candidate reaching it). A weight at or past it means doubles.
-  if (!perfect_ && ticks_in_floats && FloatTicks(weights)) {
+  if (!perfect_ && ticks_in_floats && (std::is_same_v<In, float> || FloatTicks(weights))) {
     if (absl::Status done = CustomizeInto(weights, threads, stop, narrow_); !done.ok()) return done;
     const auto small = [](float w) { return !(w < kInfCost) || w < CchWeights::kMostFloatSeconds; };
     if (std::all_of(narrow_[0].begin(), narrow_[0].end(), small) &&
@@ -116,8 +127,8 @@ absl::Status CchMetric::CustomizeUnlessStopped(const std::vector<double>& weight
   return absl::OkStatus();
 }
 
-template <typename W>
-absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsigned threads,
+template <typename W, typename In>
+absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned threads,
                                       const BuildStop& stop, UninitializedVector<W> (&w)[2]) {
   const Cch& cch = *cch_;
   // Threads pay off only on hierarchies with millions of triangles.
@@ -224,9 +235,9 @@ absl::Status CchMetric::CustomizeInto(const std::vector<double>& weights, unsign
   return absl::OkStatus();
 }
 
-template <typename W>
-void CchMetric::PullTriangles(std::uint32_t a, const std::vector<double>& weights,
-                              RankScratch& scratch, W* const forward, W* const backward) {
+template <typename W, typename In>
+void CchMetric::PullTriangles(std::uint32_t a, std::span<const In> weights, RankScratch& scratch,
+                              W* const forward, W* const backward) {
   const Cch& cch = *cch_;
   const std::uint32_t* const first_out = cch.first_out().data();
   const std::uint32_t* const head = cch.head().data();

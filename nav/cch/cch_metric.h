@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,19 @@ class CchMetric {
   // the ranks below it in the elimination tree, so separate subtrees customize side by side.
   CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect = false,
             unsigned threads = 0);
+  // The same from weights in floats, each a whole number of ticks below
+  // CchWeights::kMostFloatSeconds or +inf (FitsFloatTicks): the customization is the one their
+  // values in doubles give, its input held in half the bytes (a danger band's metric is made
+  // beside the walks, within walkd's memory target). Not perfect.
+  static CchMetric OfTicks(const Cch& cch, std::span<const float> ticks, unsigned threads = 0) {
+    return CchMetric(cch, ticks, threads);
+  }
+  // Whether `seconds` is a whole number of ticks a float holds exactly below
+  // CchWeights::kMostFloatSeconds, or +inf: what a float input weight must be.
+  static bool FitsFloatTicks(double seconds) {
+    return !(seconds < kInfCost) ||
+           (OnTicks(seconds) == seconds && seconds < CchWeights::kMostFloatSeconds);
+  }
   // The same, abandoned with CANCELLED once `stop` says stop (asked every few dozen ranks, so
   // within milliseconds): walkd stopping while a world loads.
   static absl::StatusOr<std::unique_ptr<CchMetric>> Create(const Cch& cch,
@@ -152,13 +166,16 @@ class CchMetric {
 
   struct Uncustomized {};  // a tag: calls with braced weights still find the public ones
   CchMetric(const Cch& cch, bool perfect, Uncustomized) : cch_(&cch), perfect_(perfect) {}
+  CchMetric(const Cch& cch, std::span<const float> ticks, unsigned threads);  // OfTicks
   // Customize, or CANCELLED (the weights half customized) once `stop` says stop.
-  absl::Status CustomizeUnlessStopped(const std::vector<double>& weights, unsigned threads,
+  // `In`: the input weights' type, double or float (whole ticks).
+  template <typename In>
+  absl::Status CustomizeUnlessStopped(std::span<const In> weights, unsigned threads,
                                       const BuildStop& stop);
   // The basic customization of `weights` into `w` (weight_ or narrow_), the other kind freed.
-  template <typename W>
-  absl::Status CustomizeInto(const std::vector<double>& weights, unsigned threads,
-                             const BuildStop& stop, UninitializedVector<W> (&w)[2]);
+  template <typename W, typename In>
+  absl::Status CustomizeInto(std::span<const In> weights, unsigned threads, const BuildStop& stop,
+                             UninitializedVector<W> (&w)[2]);
   // What one customizing thread keeps between ranks.
   struct RankScratch {
     std::vector<std::uint32_t> position;  // rank b -> arc (a, b) of the rank a being settled
@@ -170,9 +187,9 @@ class CchMetric {
   // bounds arc (a, b) in both directions. The arcs of every v below a must be settled. Keeping
   // steps in bytes, a's vias live in `scratch` only while a is settled, and its steps are kept
   // at once: no via of the whole metric is held (4 bytes a slot, 144 MB on the 32 x 32 world).
-  template <typename W>
-  void PullTriangles(std::uint32_t a, const std::vector<double>& weights, RankScratch& scratch,
-                     W* forward, W* backward);
+  template <typename W, typename In>
+  void PullTriangles(std::uint32_t a, std::span<const In> weights, RankScratch& scratch, W* forward,
+                     W* backward);
   // Perfect customization over the basic weights; fills the kept arcs.
   void Perfect();
   // Rank a's steps from its vias (`vias[d]` by arc less a's first arc), far inputs appended to

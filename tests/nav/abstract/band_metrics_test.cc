@@ -79,6 +79,51 @@ Compared CompareWithDijkstra(const AbstractRouter& router, const Metric& band, i
   return compared;
 }
 
+// Every slot's weight and step of `a` and `b`.
+void ExpectSameMetric(const Cch& cch, const CchMetric& a, const CchMetric& b, std::uint32_t band) {
+  EXPECT_EQ(a.in_ticks(), b.in_ticks()) << "band " << band;
+  for (std::uint32_t tail = 0; tail < cch.node_count(); ++tail) {
+    for (std::uint32_t arc = cch.first_out()[tail]; arc < cch.first_out()[tail + 1]; ++arc) {
+      for (const std::uint32_t slot : {2 * arc, 2 * arc + 1}) {
+        ASSERT_EQ(a.weight(slot), b.weight(slot)) << "band " << band << ", slot " << slot;
+        const CchStep x = a.StepOf(slot, tail), y = b.StepOf(slot, tail);
+        ASSERT_TRUE(x.input == y.input && x.to_lower == y.to_lower && x.middle == y.middle &&
+                    x.to_upper == y.to_upper)
+            << "band " << band << ", slot " << slot;
+      }
+    }
+  }
+}
+
+// A band's metric is customized from its weights in floats (half the bytes while it is made):
+// the same weights and steps as from doubles; an arc too dear for a float's whole ticks leaves
+// it to doubles.
+TEST(BandMetricsTest, AMetricMadeFromFloatTicksIsTheOneDoublesMake) {
+  const World& world = DemoWorld();
+  const AbstractGraph graph = Prepare(world, {"faction-a-heavy"});
+  ASSERT_FALSE(graph.continents.empty());
+  const ContinentGraph& g = graph.continents.at(0);
+  const Cch cch(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+  ArcPrices prices = g.prices.at(0);
+  int bands = 0;
+  for (const std::uint32_t b : kDangerBands) {
+    const Metric band(world, *FindProfile("faction-a-heavy"), b);
+    if (!band.prices_danger()) continue;
+    ++bands;
+    ASSERT_TRUE(BandTicks(prices, band).has_value()) << "band " << b;
+    const BandMetric from_ticks(cch, prices, band);
+    EXPECT_TRUE(from_ticks.metric.in_ticks());
+    ExpectSameMetric(cch, from_ticks.metric, CchMetric(cch, BandWeights(prices, band)), b);
+  }
+  EXPECT_GT(bands, 0);
+  const Metric band(world, *FindProfile("faction-a-heavy"), kDangerBands.back());
+  prices.seconds.front() = static_cast<float>(2 * CchWeights::kMostFloatSeconds);
+  EXPECT_FALSE(BandTicks(prices, band).has_value());
+  const BandMetric from_doubles(cch, prices, band);
+  EXPECT_FALSE(from_doubles.metric.in_ticks());
+  ExpectSameMetric(cch, from_doubles.metric, CchMetric(cch, BandWeights(prices, band)), 0);
+}
+
 TEST(BandMetricsTest, EveryBandCostsWhatTheDangerDijkstraCosts) {
   const World& world = DemoWorld();
   const std::vector<std::string> profiles = {"neutral", "faction-a-heavy"};
