@@ -58,7 +58,9 @@ struct BandMetric {
 };
 
 // The bytes making a band's metric holds besides the metric, on `threads` threads: its input
-// weights (in floats, as a walkd's prices give them: BandTicks) and the customization's scratch.
+// weights and the customization's scratch. The weights are counted in floats, as a walkd's
+// prices give them (BandTicks); a band with an arc too dear for them holds doubles, 4 bytes an
+// arc more, while it is made.
 std::uint64_t BandMakingBytes(const Cch& cch, std::uint64_t input_arcs, unsigned threads);
 
 // A band's metric with the zones of a walk's ends exempt, as a patch over the band's metric
