@@ -26,12 +26,20 @@ std::optional<std::vector<float>> BandTicks(const ArcPrices& prices, const Metri
   return ticks;
 }
 
-CchMetric BandMetric::BandCchMetric(const Cch& cch, const ArcPrices& prices, const Metric& band,
-                                    unsigned threads) {
+namespace {
+
+CchMetric CustomizedBand(const Cch& cch, const ArcPrices& prices, const Metric& band,
+                         unsigned threads) {
   if (std::optional<std::vector<float>> ticks = BandTicks(prices, band))
     return CchMetric::OfTicks(cch, *ticks, threads);
   return CchMetric(cch, BandWeights(prices, band), /*perfect=*/false, threads);
 }
+
+}  // namespace
+
+BandMetric::BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& band,
+                       unsigned threads)
+    : metric(CustomizedBand(cch, prices, band, threads)) {}
 
 std::uint64_t BandMakingBytes(const Cch& cch, std::uint64_t input_arcs, unsigned threads) {
   return input_arcs * sizeof(float) + CchMetric::CustomizingBytes(cch, threads);

@@ -46,15 +46,10 @@ struct BandMetric {
       : metric(cch, weights, /*perfect=*/false, threads) {}
   // Customizes band `band`'s weights of `prices` (BandWeights), from BandTicks where they fit
   // floats: its making then holds half the input bytes (what BandMakingBytes counts).
-  BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& band, unsigned threads = 1)
-      : metric(BandCchMetric(cch, prices, band, threads)) {}
+  BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& band, unsigned threads = 1);
   const CchMetric metric;
   mutable CostGuess guess;           // over the endpoints' bound (BoundBetween)
   mutable CostGuess straight_guess;  // over the straight line (a cold walk's)
-
- private:
-  static CchMetric BandCchMetric(const Cch& cch, const ArcPrices& prices, const Metric& band,
-                                 unsigned threads);
 };
 
 // The bytes making a band's metric holds besides the metric, on `threads` threads: its input

@@ -166,7 +166,8 @@ class CchMetric {
 
   struct Uncustomized {};  // a tag: calls with braced weights still find the public ones
   CchMetric(const Cch& cch, bool perfect, Uncustomized) : cch_(&cch), perfect_(perfect) {}
-  CchMetric(const Cch& cch, std::span<const float> ticks, unsigned threads);  // OfTicks
+  // OfTicks's: named, as braced weights would find this constructor beside the public ones.
+  CchMetric(const Cch& cch, std::span<const float> ticks, unsigned threads);
   // Customize, or CANCELLED (the weights half customized) once `stop` says stop.
   // `In`: the input weights' type, double or float (whole ticks).
   template <typename In>
