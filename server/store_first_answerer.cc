@@ -164,6 +164,12 @@ struct StoreFirstAnswerer::Prepared {
   const ServedNavMesh* navmesh = nullptr;     // the navmesh of from's continent, or null
 };
 
+// The surface a snap stands on, as SnapSurface gives it.
+nav::SurfaceSnap SurfaceSnapOf(const nav::Snap& snap) {
+  return {.status = snap.status,
+          .surface = snap.status == nav::WalkStatus::kOk ? snap.end.surface : nav::kInvalidId};
+}
+
 // The place a navmesh walk starts or ends at: a place without a height stands on the grid's
 // usual floor of its column (as a grid walk's end does), so both backends walk from the same
 // floor; where the grid has no surface there, it keeps no height (the navmesh's own rule).
@@ -179,7 +185,8 @@ nav::Place OnUsualFloor(const ServedWorld& served, const nav::Place& place) {
 }
 
 absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_view field_prefix,
-                                         Prepared* p) const {
+                                         Prepared* p, const nav::Snap* from_snap,
+                                         const nav::Snap* to_snap) const {
   if (absl::Status valid = query.Validate(field_prefix); !valid.ok()) return valid;
   absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(query.world);
   if (!found.ok()) return Prefixed(found.status(), field_prefix);
@@ -222,8 +229,10 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
   const nav::Continent* continent = world.FindContinent(p->from.continent);
   if (store_ != nullptr && !forced && continent != nullptr && places_ok &&
       p->backend != BackendChoice::kNavMesh) {
-    p->from_snap = p->world->SurfaceOf(*continent, p->from);
-    p->to_snap = p->world->SurfaceOf(*continent, p->to);
+    p->from_snap =
+        from_snap != nullptr ? SurfaceSnapOf(*from_snap) : p->world->SurfaceOf(*continent, p->from);
+    p->to_snap =
+        to_snap != nullptr ? SurfaceSnapOf(*to_snap) : p->world->SurfaceOf(*continent, p->to);
     p->key = store::WalkKey{p->models.grid, store::MakeEndKey(p->from, KeySurface(*p->from_snap)),
                             store::MakeEndKey(p->to, KeySurface(*p->to_snap))};
   }
@@ -505,7 +514,9 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
                                                       const AnswerOptions& options,
                                                       nav::Searchers& searchers) const {
   Prepared p;
-  if (absl::Status s = Prepare(query, options.field_prefix, &p); !s.ok()) return s;
+  if (absl::Status s = Prepare(query, options.field_prefix, &p, options.from_snap, options.to_snap);
+      !s.ok())
+    return s;
   if (p.backend == BackendChoice::kGrid) return AnswerGrid(query, options, p, searchers);
   absl::StatusOr<std::optional<WalkResult>> navmesh =
       p.navmesh != nullptr ? AnswerNavMesh(query, options, p, searchers)
@@ -567,6 +578,8 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query
   walk_options.search = query.search;
   walk_options.stop = options.stop;
   walk_options.max_seconds = options.max_seconds;
+  walk_options.from_snap = options.from_snap;
+  walk_options.to_snap = options.to_snap;
   absl::StatusOr<nav::WalkAnswer> answer =
       nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, walk_options);
   if (!answer.ok()) return Prefixed(answer.status(), options.field_prefix);

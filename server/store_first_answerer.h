@@ -64,6 +64,11 @@ class StoreFirstAnswerer {
     // A grid walk dearer than this is not wanted (nav::WalkOptions::max_seconds): the answer
     // may then say only that (WalkAnswer::dearer), and is neither kept nor counted.
     double max_seconds = std::numeric_limits<double>::infinity();
+    // The query's places as nav::SnapPlace snaps them on from's continent, snapped once by a
+    // caller that asks many cells of the same places (a table), or null: Answer snaps them.
+    // They must be exactly what snapping those places gives.
+    const nav::Snap* from_snap = nullptr;
+    const nav::Snap* to_snap = nullptr;
   };
 
   // Answers `query`. Errors are the RPC's: INVALID_ARGUMENT naming the field, NOT_FOUND,
@@ -99,8 +104,10 @@ class StoreFirstAnswerer {
  private:
   // What both paths share: the checked query, its world, metric, snapped ends and store key.
   struct Prepared;
-  absl::Status Prepare(const WalkQuery& query, absl::string_view field_prefix,
-                       Prepared* prepared) const;
+  // `from_snap` and `to_snap` as AnswerOptions' (null: snapped here).
+  absl::Status Prepare(const WalkQuery& query, absl::string_view field_prefix, Prepared* prepared,
+                       const nav::Snap* from_snap = nullptr,
+                       const nav::Snap* to_snap = nullptr) const;
   // Fills `out` from the store's answer under `key`; false on a miss or without a key.
   absl::StatusOr<bool> LookupKey(const std::optional<store::WalkKey>& key,
                                  nav::WalkAnswer* out) const;

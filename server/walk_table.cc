@@ -14,11 +14,13 @@
 namespace walk::server {
 namespace {
 
-// Where a table's place stands on `c`: the surface it snaps to (kInvalidId when it stands
-// nowhere there), and, for a place in a pocket (a small region), the surface a walk settles it
-// on when the walk's other end lies outside the pocket, as nearly every other end of a table
-// does (SnapEnds); else kInvalidId.
+// Where a table's place stands on `c`: its snap (none where it is on another continent),
+// which its cells' walks take instead of snapping it again; the surface it snaps to
+// (kInvalidId when it stands nowhere there); and, for a place in a pocket (a small region), the
+// surface a walk settles it on when the walk's other end lies outside the pocket, as nearly
+// every other end of a table does (SnapEnds); else kInvalidId.
 struct PlaceSurfaces {
+  std::optional<nav::Snap> snap;
   nav::SurfaceId snapped = nav::kInvalidId;
   nav::SurfaceId settled = nav::kInvalidId;
 };
@@ -26,11 +28,11 @@ PlaceSurfaces SurfacesOf(const ServedWorld& served, const nav::Continent& c,
                          const walk::v1::Place& proto) {
   const nav::Place place = ToPlace(proto);
   if (place.continent != c.id) return {};
-  const nav::WorldFrame frame = served.world.FrameOf(c);
-  nav::Snap snap = served.SnapOf(c, place);
-  if (snap.status != nav::WalkStatus::kOk) return {};
-  PlaceSurfaces surfaces{.snapped = snap.end.surface};
-  if (nav::SettleEnd(c, frame.column_yards, nav::WalkOptions().settle, &snap.end))
+  PlaceSurfaces surfaces{.snap = served.SnapOf(c, place)};
+  nav::Snap snap = *surfaces.snap;
+  if (snap.status != nav::WalkStatus::kOk) return surfaces;
+  surfaces.snapped = snap.end.surface;
+  if (nav::SettleEnd(c, served.world.FrameOf(c).column_yards, nav::WalkOptions().settle, &snap.end))
     surfaces.settled = snap.end.surface;
   return surfaces;
 }
@@ -98,9 +100,12 @@ void TableWork::BuildTable(nav::Searchers& searchers) const {
   std::vector<nav::SurfaceId> targets;
   targets.reserve(request_.targets_size());
   std::vector<nav::SurfaceId> settled;  // a target in a pocket is walked to where it settles
+  std::vector<std::optional<nav::Snap>> target_snaps;
+  target_snaps.reserve(request_.targets_size());
   for (const walk::v1::Place& t : request_.targets()) {
     const PlaceSurfaces surfaces = SurfacesOf(**world, *c, t);
     targets.push_back(surfaces.snapped);
+    target_snaps.push_back(surfaces.snap);
     if (surfaces.settled != nav::kInvalidId) settled.push_back(surfaces.settled);
   }
   const std::size_t asked = targets.size();
@@ -112,14 +117,17 @@ void TableWork::BuildTable(nav::Searchers& searchers) const {
   table_ = *std::move(table);
   targets.resize(asked);
   target_surfaces_ = std::move(targets);
+  target_snaps_ = std::move(target_snaps);
 }
 
 std::unique_ptr<nav::AbstractTable::Row> TableWork::RowOf(
-    std::uint64_t s, nav::Searchers& searchers, nav::AbstractTable::RowWalks walks) const {
+    std::uint64_t s, nav::Searchers& searchers, nav::AbstractTable::RowWalks walks,
+    std::optional<nav::Snap>* source_snap) const {
   if (table_ == nullptr) return nullptr;
   // A source in a pocket walks from where it settles (to every target outside its pocket).
   const PlaceSurfaces surfaces =
       SurfacesOf(*world_, table_->continent(), request_.sources(static_cast<int>(s)));
+  if (source_snap != nullptr) *source_snap = surfaces.snap;
   const nav::SurfaceId from =
       surfaces.settled != nav::kInvalidId ? surfaces.settled : surfaces.snapped;
   return from != nav::kInvalidId ? table_->RowOf(from, searchers.abstract.cell, walks) : nullptr;
@@ -161,7 +169,8 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
   using RowWalks = nav::AbstractTable::RowWalks;
   const RowWalks walks =
       request_.seconds_only() ? RowWalks::kSecondsOnly : RowWalks::kSecondsAndYards;
-  const std::unique_ptr<nav::AbstractTable::Row> row = RowOf(s, searchers, walks);
+  std::optional<nav::Snap> source_snap;
+  const std::unique_ptr<nav::AbstractTable::Row> row = RowOf(s, searchers, walks, &source_snap);
   searchers.abstract.known = row.get();
   absl::Status status;
   for (const std::uint64_t t : to_walk) {
@@ -171,10 +180,16 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
     }
     // A cell the row knows is answered by it in its own band, without band 0's walk first.
     const bool known = Knows(row.get(), t);
-    const absl::StatusOr<WalkResult> result = services_.answerer.Answer(
-        ToTableQuery(request_, static_cast<int>(s), static_cast<int>(t)),
-        {.field_prefix = "", .look_up = true, .stop = &stop_, .band_zero_first = !known},
-        searchers);
+    // Each place snapped once for the whole table (its targets) or row (its source).
+    const absl::StatusOr<WalkResult> result =
+        services_.answerer.Answer(ToTableQuery(request_, static_cast<int>(s), static_cast<int>(t)),
+                                  {.field_prefix = "",
+                                   .look_up = true,
+                                   .stop = &stop_,
+                                   .band_zero_first = !known,
+                                   .from_snap = source_snap ? &*source_snap : nullptr,
+                                   .to_snap = TargetSnap(t)},
+                                  searchers);
     if (!result.ok()) {
       status = CellError(s, t, result.status());
       break;

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -70,8 +71,16 @@ class TableWork {
   // Source `s`'s row of the many-to-many, giving its walks as `walks` says; null where it knows
   // none (no many-to-many, or the source did not snap, or stands in a zone the band prices and
   // the table does not reach across it).
-  std::unique_ptr<nav::AbstractTable::Row> RowOf(std::uint64_t s, nav::Searchers& searchers,
-                                                 nav::AbstractTable::RowWalks walks) const;
+  // `source_snap`, when not null, receives the source as snapped for the row (none where it is
+  // not on the table's continent).
+  std::unique_ptr<nav::AbstractTable::Row> RowOf(
+      std::uint64_t s, nav::Searchers& searchers, nav::AbstractTable::RowWalks walks,
+      std::optional<nav::Snap>* source_snap = nullptr) const;
+  // Target `t` as snapped for the table, for its cells' walks; null without a many-to-many or
+  // where it is not on the table's continent.
+  const nav::Snap* TargetSnap(std::uint64_t t) const {
+    return table_ != nullptr && target_snaps_[t].has_value() ? &*target_snaps_[t] : nullptr;
+  }
   // Whether `row` (RowOf's) knows its walk to target `t`.
   bool Knows(const nav::AbstractTable::Row* row, std::uint64_t t) const {
     return row != nullptr && row->Knows(target_surfaces_[t]);
@@ -99,7 +108,8 @@ class TableWork {
   // Set by BuildTable, before any row reads them (BuildTargets, or built_ once deferred).
   mutable std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table
   mutable std::unique_ptr<nav::AbstractTable> table_;
-  mutable std::vector<nav::SurfaceId> target_surfaces_;  // by target, with table_
+  mutable std::vector<nav::SurfaceId> target_surfaces_;         // by target, with table_
+  mutable std::vector<std::optional<nav::Snap>> target_snaps_;  // by target, with table_
 };
 
 // Sizes `out`'s matrix (and its walks, when asked) for `rows` rows of `request`.

@@ -6,6 +6,7 @@
 #include "nav/abstract/abstract_router.h"
 #include "nav/cch/subgoal_hierarchies.h"
 #include "nav/query/settle.h"
+#include "nav/query/snap.h"
 #include "nav/search/jump_grid.h"
 #include "nav/search/method.h"
 #include "nav/search/search_stop.h"
@@ -37,6 +38,10 @@ struct WalkOptions {
   // danger band's search over the abstract graph stops once it has shown every walk costs more,
   // and the answer says only that (WalkAnswer::dearer). Other searches find the walk as usual.
   double max_seconds = kInfCost;
+  // The places as SnapPlace snaps them, snapped already by the caller (a table snaps each of its
+  // places once for all its cells), or null: the walk snaps its places itself.
+  const Snap* from_snap = nullptr;
+  const Snap* to_snap = nullptr;
 };
 
 }  // namespace walk::nav

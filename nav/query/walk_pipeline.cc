@@ -18,9 +18,12 @@ struct Ends {
   bool ok() const { return a.status == WalkStatus::kOk && b.status == WalkStatus::kOk; }
 };
 
+// Both given (snapped by the caller) where not null.
 Ends SnapEnds(const Continent& c, const WorldFrame& frame, const SettleOptions& settle,
-              const Place& from, const Place& to) {
-  Ends ends{SnapPlace(c, frame, from), SnapPlace(c, frame, to)};
+              const Place& from, const Place& to, const Snap* from_given = nullptr,
+              const Snap* to_given = nullptr) {
+  Ends ends{from_given != nullptr ? *from_given : SnapPlace(c, frame, from),
+            to_given != nullptr ? *to_given : SnapPlace(c, frame, to)};
   if (ends.ok()) SettleApart(c, frame.column_yards, settle, &ends.a.end, &ends.b.end);
   return ends;
 }
@@ -71,7 +74,8 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
       **continent, world.FrameOf(**continent), metric, astar, abstract, options, jump, subgoal};
 
   WalkAnswer answer;
-  Ends ends = SnapEnds(x.continent, x.frame, options.settle, from, to);
+  Ends ends =
+      SnapEnds(x.continent, x.frame, options.settle, from, to, options.from_snap, options.to_snap);
   if (!ends.ok()) {
     if (ends.a.status == WalkStatus::kOk) answer.from_end = ends.a.end;
     if (ends.b.status == WalkStatus::kOk) answer.to_end = ends.b.end;

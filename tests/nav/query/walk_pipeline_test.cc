@@ -87,6 +87,36 @@ TEST_F(AnswerWalkTest, EndsOffTheMapOrOnNoSurfaceGetTheirOwnStatus) {
   EXPECT_EQ(same->method, Method::kTrivial);
 }
 
+// Places the caller snapped already (a table snaps each place once for its cells) are the walk's
+// ends: the same answer as snapping the places, and a given snap, not the place's own, is where
+// the walk starts.
+TEST_F(AnswerWalkTest, PlacesSnappedByTheCallerAreTheWalksEnds) {
+  const Continent& c = world_.continents.at(0);
+  const WorldFrame frame = world_.FrameOf(c);
+  const Snap from = SnapPlace(c, frame, At(0, 0)), to = SnapPlace(c, frame, At(3, 2));
+  WalkOptions given;
+  given.from_snap = &from;
+  given.to_snap = &to;
+  auto snapped = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_);
+  auto answer = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
+  ASSERT_TRUE(snapped.ok() && answer.ok());
+  EXPECT_EQ(answer->seconds, snapped->seconds);
+  EXPECT_EQ(answer->from_end->surface, snapped->from_end->surface);
+  EXPECT_EQ(answer->to_end->surface, snapped->to_end->surface);
+  const Snap elsewhere = SnapPlace(c, frame, At(2, 0));
+  given.from_snap = &elsewhere;
+  auto moved = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
+  ASSERT_TRUE(moved.ok());
+  EXPECT_EQ(moved->from_end->column_x, 2u);
+  EXPECT_LT(moved->yards, snapped->yards);
+  // A snap that found no surface is the walk's status, as snapping the place would say.
+  const Snap wall = SnapPlace(c, frame, At(4, 1));
+  given.from_snap = &wall;
+  auto refused = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->status, WalkStatus::kNoSurface);
+}
+
 TEST_F(AnswerWalkTest, BadCoordinatesAreInvalidArgumentsNamingTheField) {
   struct Case {
     Place from, to;
