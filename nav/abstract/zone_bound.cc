@@ -141,12 +141,17 @@ void ZoneBound::Reset(const Request& request) {
     if (std::binary_search(start_zone_->heads.begin(), start_zone_->heads.end(), t.node))
       add(t.node);
   }
+  start_floor_ = kInfCost;
+  for (const CchEndpoint& seed : seeds_) start_floor_ = std::min(start_floor_, seed.cost);
   start_->Reset(request.band_zero, seeds_);
 }
 
 double ZoneBound::ToTargets(std::uint32_t node) {
   double bound = middle_->ToTargets(node);
-  if (start_zone_ != nullptr) bound = std::min(bound, start_->ToTargets(node));
+  // The start's seconds are at least its cheapest seed's: where the middle's are no more, the
+  // start's cannot lower the bound, and go unpriced.
+  if (start_zone_ != nullptr && bound > start_floor_)
+    bound = std::min(bound, start_->ToTargets(node));
   if (GoesThroughGoalZone(node)) bound = std::min(bound, goal_zero_->ToTargets(node));
   return bound;
 }

@@ -87,6 +87,7 @@ class ZoneBound {
   const Cch* cch_;
   std::unique_ptr<CchPotential> start_, middle_;
   const ZoneBorder* start_zone_ = nullptr;
+  double start_floor_ = kInfCost;  // the start potential's cheapest seed
   CchPotential* goal_zero_ = nullptr;
   std::vector<CchEndpoint> seeds_;  // scratch
   // By node, a byte each: whether it is a tail of the goal zone's arcs (one of goal_tails_).
