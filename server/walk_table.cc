@@ -187,6 +187,7 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
                                    .look_up = true,
                                    .stop = &stop_,
                                    .band_zero_first = !known,
+                                   .snapped_on = table_ != nullptr ? &table_->continent() : nullptr,
                                    .from_snap = source_snap ? &*source_snap : nullptr,
                                    .to_snap = TargetSnap(t)},
                                   searchers);

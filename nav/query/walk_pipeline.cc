@@ -74,8 +74,9 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
       **continent, world.FrameOf(**continent), metric, astar, abstract, options, jump, subgoal};
 
   WalkAnswer answer;
-  Ends ends =
-      SnapEnds(x.continent, x.frame, options.settle, from, to, options.from_snap, options.to_snap);
+  const bool snapped = options.snapped_on == &x.continent;
+  Ends ends = SnapEnds(x.continent, x.frame, options.settle, from, to,
+                       snapped ? options.from_snap : nullptr, snapped ? options.to_snap : nullptr);
   if (!ends.ok()) {
     if (ends.a.status == WalkStatus::kOk) answer.from_end = ends.a.end;
     if (ends.b.status == WalkStatus::kOk) answer.to_end = ends.b.end;

@@ -95,6 +95,7 @@ TEST_F(AnswerWalkTest, PlacesSnappedByTheCallerAreTheWalksEnds) {
   const WorldFrame frame = world_.FrameOf(c);
   const Snap from = SnapPlace(c, frame, At(0, 0)), to = SnapPlace(c, frame, At(3, 2));
   WalkOptions given;
+  given.snapped_on = &c;
   given.from_snap = &from;
   given.to_snap = &to;
   auto snapped = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_);
@@ -115,6 +116,14 @@ TEST_F(AnswerWalkTest, PlacesSnappedByTheCallerAreTheWalksEnds) {
   auto refused = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
   ASSERT_TRUE(refused.ok());
   EXPECT_EQ(refused->status, WalkStatus::kNoSurface);
+  // Snaps made on another continent (a world loaded again) are not taken: the places are
+  // snapped here.
+  const World again = testing::AsciiWorld({"....@...", "....@...", "....@..."});
+  given.snapped_on = &again.continents.at(0);
+  auto reloaded = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
+  ASSERT_TRUE(reloaded.ok());
+  EXPECT_EQ(reloaded->status, WalkStatus::kOk);
+  EXPECT_EQ(reloaded->seconds, snapped->seconds);
 }
 
 TEST_F(AnswerWalkTest, BadCoordinatesAreInvalidArgumentsNamingTheField) {
