@@ -33,8 +33,11 @@
 // --only zone-order prints the hierarchy's size under an order that respects zones, beside the
 // prepared order's.
 //
+// --only zone-patches times patches over the band's metric exempting one zone, then pairs of
+// zones (--pairs N: N zones the band prices).
+//
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
-//                       [--only priced-ends|legs|table-yards|potentials|zone-order]
+//                       [--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
 // danger band's searches on legs and its first cold walks (their lines print zeros, and the
@@ -580,6 +583,49 @@ int RunPotentials(const AbstractGraph& graph, int p, std::uint32_t rounds, std::
 // below every node where zones meet, by a nested dissection of its zone's nodes; the nodes where
 // zones meet come last, by their own. Exempting a zone would then change only its nodes' part of
 // the hierarchy and the arcs among the nodes above it: what that order costs in arcs.
+// --only zone-patches: the patches over band `band_number`'s metric that exempt one zone each
+// (`pairs` of the zones it prices, in order), then pairs of those zones: bytes and seconds to
+// make each on one thread, beside the whole metric's customization on one thread.
+int RunZonePatches(const World& world, const AbstractGraph& graph, int p, const Profile& profile,
+                   std::uint32_t band_number, std::uint32_t zones_asked) {
+  const ContinentGraph& g = graph.continents.at(0);
+  const ArcPrices& prices = g.prices[p];
+  const Metric band(world, profile, band_number);
+  const Cch cch(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+  auto t = Clock::now();
+  const BandMetric metric(cch, prices, band, /*threads=*/1);
+  const double customize_s = MicrosSince(t) / 1e6;
+  const ZoneArcs zone_arcs(prices);
+  std::vector<std::uint16_t> zones;
+  for (std::uint32_t z = 1; z < zone_arcs.zone_count() && zones.size() < zones_asked; ++z) {
+    const auto zone = static_cast<std::uint16_t>(z);
+    if (band.ZoneMultiplier(zone) != 1.0 && !zone_arcs.Of(zone).empty()) zones.push_back(zone);
+  }
+  auto make = [&](std::uint16_t a, std::uint16_t b, std::vector<double>* mb,
+                  std::vector<double>* s) {
+    const auto start = Clock::now();
+    const CchMetricPatch patch =
+        CchMetricPatch::Lower(metric.metric, ExemptWeights(prices, zone_arcs, band, a, b));
+    s->push_back(MicrosSince(start) / 1e6);
+    mb->push_back(static_cast<double>(patch.MemoryBytes()) / 1e6);
+  };
+  std::vector<double> one_mb, one_s, pair_mb, pair_s;
+  for (const std::uint16_t z : zones) make(z, 0, &one_mb, &one_s);
+  for (std::size_t i = 0; i + 1 < zones.size(); i += 2)
+    make(zones[i], zones[i + 1], &pair_mb, &pair_s);
+  std::printf(
+      "band %u's metric: %.0f MB, customized on one thread in %.2f s; %zu zones priced asked\n",
+      band_number, static_cast<double>(metric.metric.MemoryBytes()) / 1e6, customize_s,
+      zones.size());
+  std::printf("patch exempting one zone: MB median %.1f max %.1f, s median %.2f max %.2f\n",
+              Percentile(one_mb, 0.5), Percentile(one_mb, 1.0), Percentile(one_s, 0.5),
+              Percentile(one_s, 1.0));
+  std::printf("patch exempting a pair:   MB median %.1f max %.1f, s median %.2f max %.2f\n",
+              Percentile(pair_mb, 0.5), Percentile(pair_mb, 1.0), Percentile(pair_s, 0.5),
+              Percentile(pair_s, 1.0));
+  return 0;
+}
+
 int RunZoneOrder(const World& world, const AbstractGraph& graph, int p) {
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph.continents.at(0);
@@ -648,7 +694,7 @@ int Run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] "
-                 "[--only priced-ends|legs|table-yards|potentials|zone-order]\n");
+                 "[--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches]\n");
     return 2;
   }
   std::string dir = argv[1], profile_name = "neutral";
@@ -695,6 +741,7 @@ int Run(int argc, char** argv) {
   if (only == "table-yards") return RunTableYards(*graph, p, pairs, 100, seed);
   if (only == "potentials") return RunPotentials(*graph, p, pairs, seed);
   if (only == "zone-order") return RunZoneOrder(world, *graph, p);
+  if (only == "zone-patches") return RunZonePatches(world, *graph, p, *profile, band, pairs);
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph->continents.at(0);
 
