@@ -578,11 +578,6 @@ int RunPotentials(const AbstractGraph& graph, int p, std::uint32_t rounds, std::
   return differ == 0 ? 0 : 1;
 }
 
-// --only zone-order: the hierarchy's size under an order that respects zones, beside the
-// prepared order's. Each node whose arcs all go through one zone (or through none) is ranked
-// below every node where zones meet, by a nested dissection of its zone's nodes; the nodes where
-// zones meet come last, by their own. Exempting a zone would then change only its nodes' part of
-// the hierarchy and the arcs among the nodes above it: what that order costs in arcs.
 // --only zone-patches: the patches over band `band_number`'s metric that exempt one zone each
 // (`pairs` of the zones it prices, in order), then pairs of those zones: bytes and seconds to
 // make each on one thread, beside the whole metric's customization on one thread.
@@ -626,6 +621,11 @@ int RunZonePatches(const World& world, const AbstractGraph& graph, int p, const 
   return 0;
 }
 
+// --only zone-order: the hierarchy's size under an order that respects zones, beside the
+// prepared order's. Each node whose arcs all go through one zone (or through none) is ranked
+// below every node where zones meet, by a nested dissection of its zone's nodes; the nodes where
+// zones meet come last, by their own. Exempting a zone would then change only its nodes' part of
+// the hierarchy and the arcs among the nodes above it: what that order costs in arcs.
 int RunZoneOrder(const World& world, const AbstractGraph& graph, int p) {
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph.continents.at(0);
