@@ -108,15 +108,12 @@ void TableWork::BuildTable(nav::Searchers& searchers) const {
     target_snaps.push_back(surfaces.snap);
     if (surfaces.settled != nav::kInvalidId) settled.push_back(surfaces.settled);
   }
-  const std::size_t asked = targets.size();
   targets.insert(targets.end(), settled.begin(), settled.end());
   auto table = nav::AbstractTable::Build(*(*world)->router, *c, *metric->metric, targets,
                                          searchers.abstract.cell, &stop_, walks_, reaches_);
   if (!table.ok() || !(*table)->active()) return;  // a stop is reported by the rows' walks
   world_ = *std::move(world);
   table_ = *std::move(table);
-  targets.resize(asked);
-  target_surfaces_ = std::move(targets);
   target_snaps_ = std::move(target_snaps);
 }
 

@@ -81,9 +81,10 @@ class TableWork {
   const nav::Snap* TargetSnap(std::uint64_t t) const {
     return table_ != nullptr && target_snaps_[t].has_value() ? &*target_snaps_[t] : nullptr;
   }
-  // Whether `row` (RowOf's) knows its walk to target `t`.
+  // Whether `row` (RowOf's) knows its walk to target `t` (from the surface it snapped to).
   bool Knows(const nav::AbstractTable::Row* row, std::uint64_t t) const {
-    return row != nullptr && row->Knows(target_surfaces_[t]);
+    const nav::Snap* snap = row != nullptr ? TargetSnap(t) : nullptr;
+    return snap != nullptr && snap->status == nav::WalkStatus::kOk && row->Knows(snap->end.surface);
   }
 
  private:
@@ -108,7 +109,6 @@ class TableWork {
   // Set by BuildTable, before any row reads them (BuildTargets, or built_ once deferred).
   mutable std::shared_ptr<const ServedWorld> world_;  // kept while rows run; null without a table
   mutable std::unique_ptr<nav::AbstractTable> table_;
-  mutable std::vector<nav::SurfaceId> target_surfaces_;         // by target, with table_
   mutable std::vector<std::optional<nav::Snap>> target_snaps_;  // by target, with table_
 };
 
