@@ -471,6 +471,11 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
                  std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed)))) {
     return nullptr;
   }
+  // Being made by another walk (a metric takes seconds, a patch about one): this walk goes on by
+  // the A*, exact and slower, rather than wait idle for it.
+  if (band_metrics_.Making(BandKey(route)) || (ends_priced && band_metrics_.Making(exempt))) {
+    return nullptr;
+  }
   std::shared_ptr<const BandMetric> metric =
       BandMetricOf(route.index, route.p, route.profile, band);
   if (metric == nullptr) return nullptr;
@@ -781,6 +786,8 @@ void AbstractRouter::CountUnguided(const RouteState& route, std::uint64_t settle
 std::shared_ptr<const BandMetric> AbstractRouter::CountedBandMetric(const RouteState& route,
                                                                     std::uint64_t walks) const {
   if (!band_metrics_.Admits(BandKey(route), route.profile.metric->MemoryBytes())) return nullptr;
+  // Being customized by another walk: this one goes on unguided rather than wait idle for it.
+  if (band_metrics_.Making(BandKey(route))) return nullptr;
   const std::uint32_t after =
       std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
   const auto counted = static_cast<std::uint32_t>(std::min<std::uint64_t>(walks, after));

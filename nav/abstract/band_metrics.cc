@@ -1,6 +1,7 @@
 #include "nav/abstract/band_metrics.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "nav/cost/zone_mix.h"
 
@@ -134,6 +135,13 @@ std::shared_ptr<const ExemptPatch> BandMetricCache::GetPatch(
 bool BandMetricCache::Has(const Key& key) const {
   std::lock_guard<std::mutex> lock(mu_);
   return entries_.count(key) != 0;
+}
+
+bool BandMetricCache::Making(const Key& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = entries_.find(key);
+  return it != entries_.end() &&
+         it->second.metric.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
 }
 
 void BandMetricCache::AddLocked(const Key& key, std::uint64_t bytes) {

@@ -622,5 +622,28 @@ TEST(BandMetricsTest, ConcurrentFirstRequestsCustomizeOnce) {
   for (const auto& metric : got) EXPECT_EQ(metric.get(), got[0].get());
 }
 
+TEST(BandMetricsTest, AMetricBeingMadeIsSaidToBeUntilItIsMade) {
+  BandMetricCache cache(1 << 20);
+  const BandMetricCache::Key key{1, 2, 30}, other{1, 2, 40};
+  std::latch asked(1), go_on(1);
+  std::thread maker([&] {
+    cache.Get(key, [&] {
+      asked.count_down();
+      go_on.wait();  // held here while the test asks
+      return SmallMetric(4.0);
+    });
+  });
+  asked.wait();
+  // Another walk would wait for it: Making says so, so that it goes on by the A* instead.
+  EXPECT_TRUE(cache.Making(key));
+  EXPECT_TRUE(cache.Has(key));
+  EXPECT_FALSE(cache.Making(other));
+  go_on.count_down();
+  maker.join();
+  EXPECT_FALSE(cache.Making(key));
+  EXPECT_TRUE(cache.Has(key));
+  EXPECT_EQ(cache.hits(), 0u);  // asking whether it is made is no hit
+}
+
 }  // namespace
 }  // namespace walk::nav
