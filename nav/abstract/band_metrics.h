@@ -117,12 +117,12 @@ class BandMetricCache {
                                         absl::FunctionRef<std::unique_ptr<BandMetric>()> customize);
   // Whether the metric or patch of `key` is cached (or being made), without counting a hit.
   bool Has(const Key& key) const;
-  // Whether the metric or patch of `key` is being made by another caller, who Get would wait
-  // for: a walk that can go on without it (exactly, if slower) does rather than idle.
-  bool Making(const Key& key) const;
   // The same for the patch of `key` (its zones exempt), made by `make` on this thread.
   std::shared_ptr<const ExemptPatch> GetPatch(
       const Key& key, absl::FunctionRef<std::unique_ptr<ExemptPatch>()> make);
+  // Whether the metric or patch of `key` is being made by another caller, whom Get and GetPatch
+  // would wait for: a walk that can go on without it (exactly, if slower) does rather than idle.
+  bool Making(const Key& key) const;
 
   // True when the metric of `key` is cached or being made, or one of `bytes` may be made: it and
   // what making it takes besides (SetCapacity's `making_bytes`) fit the capacity once the least
