@@ -185,7 +185,7 @@ nav::Place OnUsualFloor(const ServedWorld& served, const nav::Place& place) {
 }
 
 absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_view field_prefix,
-                                         Prepared* p, const AnswerOptions* options) const {
+                                         Prepared* p, const nav::GivenSnaps& snaps) const {
   if (absl::Status valid = query.Validate(field_prefix); !valid.ok()) return valid;
   absl::StatusOr<std::shared_ptr<const ServedWorld>> found = worlds_.Find(query.world);
   if (!found.ok()) return Prefixed(found.status(), field_prefix);
@@ -228,12 +228,11 @@ absl::Status StoreFirstAnswerer::Prepare(const WalkQuery& query, absl::string_vi
   const nav::Continent* continent = world.FindContinent(p->from.continent);
   if (store_ != nullptr && !forced && continent != nullptr && places_ok &&
       p->backend != BackendChoice::kNavMesh) {
-    const bool snapped = options != nullptr && options->snapped_on == continent;
-    p->from_snap = snapped && options->from_snap != nullptr
-                       ? SurfaceSnapOf(*options->from_snap)
-                       : p->world->SurfaceOf(*continent, p->from);
-    p->to_snap = snapped && options->to_snap != nullptr ? SurfaceSnapOf(*options->to_snap)
-                                                        : p->world->SurfaceOf(*continent, p->to);
+    const nav::Snap* from = snaps.FromOn(*continent);
+    const nav::Snap* to = snaps.ToOn(*continent);
+    p->from_snap =
+        from != nullptr ? SurfaceSnapOf(*from) : p->world->SurfaceOf(*continent, p->from);
+    p->to_snap = to != nullptr ? SurfaceSnapOf(*to) : p->world->SurfaceOf(*continent, p->to);
     p->key = store::WalkKey{p->models.grid, store::MakeEndKey(p->from, KeySurface(*p->from_snap)),
                             store::MakeEndKey(p->to, KeySurface(*p->to_snap))};
   }
@@ -515,7 +514,7 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::Answer(const WalkQuery& query,
                                                       const AnswerOptions& options,
                                                       nav::Searchers& searchers) const {
   Prepared p;
-  if (absl::Status s = Prepare(query, options.field_prefix, &p, &options); !s.ok()) return s;
+  if (absl::Status s = Prepare(query, options.field_prefix, &p, options.snaps); !s.ok()) return s;
   if (p.backend == BackendChoice::kGrid) return AnswerGrid(query, options, p, searchers);
   absl::StatusOr<std::optional<WalkResult>> navmesh =
       p.navmesh != nullptr ? AnswerNavMesh(query, options, p, searchers)
@@ -577,9 +576,7 @@ absl::StatusOr<WalkResult> StoreFirstAnswerer::AnswerGrid(const WalkQuery& query
   walk_options.search = query.search;
   walk_options.stop = options.stop;
   walk_options.max_seconds = options.max_seconds;
-  walk_options.snapped_on = options.snapped_on;
-  walk_options.from_snap = options.from_snap;
-  walk_options.to_snap = options.to_snap;
+  walk_options.snaps = options.snaps;
   absl::StatusOr<nav::WalkAnswer> answer =
       nav::AnswerWalk(p.world->world, *p.metric->metric, p.from, p.to, searchers, walk_options);
   if (!answer.ok()) return Prefixed(answer.status(), options.field_prefix);

@@ -64,12 +64,9 @@ class StoreFirstAnswerer {
     // A grid walk dearer than this is not wanted (nav::WalkOptions::max_seconds): the answer
     // may then say only that (WalkAnswer::dearer), and is neither kept nor counted.
     double max_seconds = std::numeric_limits<double>::infinity();
-    // The query's places as nav::SnapPlace snaps them on `snapped_on`, snapped once by a caller
-    // that asks many cells of the same places (a table), or null: Answer snaps them. Taken only
-    // where the query's world, as found, has that very continent (not a world loaded since).
-    const nav::Continent* snapped_on = nullptr;
-    const nav::Snap* from_snap = nullptr;
-    const nav::Snap* to_snap = nullptr;
+    // The query's places snapped once by a caller that asks many cells of the same places (a
+    // table), taken where the query's world, as found, has their continent; or none.
+    nav::GivenSnaps snaps = {};
   };
 
   // Answers `query`. Errors are the RPC's: INVALID_ARGUMENT naming the field, NOT_FOUND,
@@ -105,9 +102,9 @@ class StoreFirstAnswerer {
  private:
   // What both paths share: the checked query, its world, metric, snapped ends and store key.
   struct Prepared;
-  // `options`' snaps are taken where they apply (null: the places are snapped here).
+  // `snaps` are taken where they apply (the rest of the places are snapped here).
   absl::Status Prepare(const WalkQuery& query, absl::string_view field_prefix, Prepared* prepared,
-                       const AnswerOptions* options = nullptr) const;
+                       const nav::GivenSnaps& snaps = {}) const;
   // Fills `out` from the store's answer under `key`; false on a miss or without a key.
   absl::StatusOr<bool> LookupKey(const std::optional<store::WalkKey>& key,
                                  nav::WalkAnswer* out) const;

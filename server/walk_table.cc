@@ -178,16 +178,16 @@ absl::Status TableWork::AnswerRow(std::uint64_t s, nav::Searchers& searchers,
     // A cell the row knows is answered by it in its own band, without band 0's walk first.
     const bool known = Knows(row.get(), t);
     // Each place snapped once for the whole table (its targets) or row (its source).
-    const absl::StatusOr<WalkResult> result =
-        services_.answerer.Answer(ToTableQuery(request_, static_cast<int>(s), static_cast<int>(t)),
-                                  {.field_prefix = "",
-                                   .look_up = true,
-                                   .stop = &stop_,
-                                   .band_zero_first = !known,
-                                   .snapped_on = table_ != nullptr ? &table_->continent() : nullptr,
-                                   .from_snap = source_snap ? &*source_snap : nullptr,
-                                   .to_snap = TargetSnap(t)},
-                                  searchers);
+    const absl::StatusOr<WalkResult> result = services_.answerer.Answer(
+        ToTableQuery(request_, static_cast<int>(s), static_cast<int>(t)),
+        {.field_prefix = "",
+         .look_up = true,
+         .stop = &stop_,
+         .band_zero_first = !known,
+         .snaps = {.on = table_ != nullptr ? &table_->continent() : nullptr,
+                   .from = source_snap ? &*source_snap : nullptr,
+                   .to = TargetSnap(t)}},
+        searchers);
     if (!result.ok()) {
       status = CellError(s, t, result.status());
       break;

@@ -14,6 +14,17 @@ struct Snap {
   End end;                              // set when kOk
 };
 
+// A walk's places as SnapPlace snaps them on continent `on`, snapped already by the caller (a
+// table snaps each of its places once for all its cells); a null one is snapped by the walk.
+// Taken only on that very continent: a world loaded again has new ones.
+struct GivenSnaps {
+  const Continent* on = nullptr;
+  const Snap* from = nullptr;
+  const Snap* to = nullptr;
+  const Snap* FromOn(const Continent& c) const { return on == &c ? from : nullptr; }
+  const Snap* ToOn(const Continent& c) const { return on == &c ? to : nullptr; }
+};
+
 // The place standing on surface `s`: its column's centre at the surface's height, in `frame`
 // (what checks and benchmarks ask walks between).
 Place PlaceOf(const Continent& continent, const WorldFrame& frame, SurfaceId s);

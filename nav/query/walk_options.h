@@ -38,12 +38,8 @@ struct WalkOptions {
   // danger band's search over the abstract graph stops once it has shown every walk costs more,
   // and the answer says only that (WalkAnswer::dearer). Other searches find the walk as usual.
   double max_seconds = kInfCost;
-  // The places as SnapPlace snaps them on `snapped_on`, snapped already by the caller (a table
-  // snaps each of its places once for all its cells), or null: the walk snaps its places itself.
-  // Taken only when the walk is on that very continent (a world loaded again has new ones).
-  const Continent* snapped_on = nullptr;
-  const Snap* from_snap = nullptr;
-  const Snap* to_snap = nullptr;
+  // The places snapped already by the caller, or none: the walk snaps its places itself.
+  GivenSnaps snaps = {};
 };
 
 }  // namespace walk::nav

@@ -74,9 +74,8 @@ absl::StatusOr<WalkAnswer> AnswerWith(const World& world, const Metric& metric, 
       **continent, world.FrameOf(**continent), metric, astar, abstract, options, jump, subgoal};
 
   WalkAnswer answer;
-  const bool snapped = options.snapped_on == &x.continent;
   Ends ends = SnapEnds(x.continent, x.frame, options.settle, from, to,
-                       snapped ? options.from_snap : nullptr, snapped ? options.to_snap : nullptr);
+                       options.snaps.FromOn(x.continent), options.snaps.ToOn(x.continent));
   if (!ends.ok()) {
     if (ends.a.status == WalkStatus::kOk) answer.from_end = ends.a.end;
     if (ends.b.status == WalkStatus::kOk) answer.to_end = ends.b.end;

@@ -95,9 +95,9 @@ TEST_F(AnswerWalkTest, PlacesSnappedByTheCallerAreTheWalksEnds) {
   const WorldFrame frame = world_.FrameOf(c);
   const Snap from = SnapPlace(c, frame, At(0, 0)), to = SnapPlace(c, frame, At(3, 2));
   WalkOptions given;
-  given.snapped_on = &c;
-  given.from_snap = &from;
-  given.to_snap = &to;
+  given.snaps.on = &c;
+  given.snaps.from = &from;
+  given.snaps.to = &to;
   auto snapped = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_);
   auto answer = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
   ASSERT_TRUE(snapped.ok() && answer.ok());
@@ -105,21 +105,21 @@ TEST_F(AnswerWalkTest, PlacesSnappedByTheCallerAreTheWalksEnds) {
   EXPECT_EQ(answer->from_end->surface, snapped->from_end->surface);
   EXPECT_EQ(answer->to_end->surface, snapped->to_end->surface);
   const Snap elsewhere = SnapPlace(c, frame, At(2, 0));
-  given.from_snap = &elsewhere;
+  given.snaps.from = &elsewhere;
   auto moved = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
   ASSERT_TRUE(moved.ok());
   EXPECT_EQ(moved->from_end->column_x, 2u);
   EXPECT_LT(moved->yards, snapped->yards);
   // A snap that found no surface is the walk's status, as snapping the place would say.
   const Snap wall = SnapPlace(c, frame, At(4, 1));
-  given.from_snap = &wall;
+  given.snaps.from = &wall;
   auto refused = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
   ASSERT_TRUE(refused.ok());
   EXPECT_EQ(refused->status, WalkStatus::kNoSurface);
   // Snaps made on another continent (a world loaded again) are not taken: the places are
   // snapped here.
   const World again = testing::AsciiWorld({"....@...", "....@...", "....@..."});
-  given.snapped_on = &again.continents.at(0);
+  given.snaps.on = &again.continents.at(0);
   auto reloaded = AnswerWalk(world_, shortest_, At(0, 0), At(3, 2), walker_, given);
   ASSERT_TRUE(reloaded.ok());
   EXPECT_EQ(reloaded->status, WalkStatus::kOk);
