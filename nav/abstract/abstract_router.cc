@@ -694,7 +694,8 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
         index.queries->Take([&index] { return std::make_unique<CchQueries>(*index.cch); }));
     potential = &(*lease)->potential;
     AddEndpoints(*route.goal, &route.targets);
-    potential->Reset(*route.profile.metric, route.targets);
+    // A walk to the last one's goal (a trip's walks from its stations) reads what it priced.
+    potential->ResetUnlessSame(*route.profile.metric, route.targets);
   }
   DangerDijkstra::Request request{.graph = route.g,
                                   .prices = *route.profile.prices,
@@ -769,7 +770,8 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
                             .start = start.get(),
                             .goal = goal.get(),
                             .targets = route.targets,
-                            .goal_zero = queries.potential});
+                            .goal_zero = queries.potential,
+                            .band_serial = (*held)->serial});
   return &queries.zone_bound;
 }
 

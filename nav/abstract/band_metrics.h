@@ -48,8 +48,14 @@ struct BandMetric {
   // floats: its making then holds half the input bytes (what BandMakingBytes counts).
   BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& band, unsigned threads = 1);
   const CchMetric metric;
+  // Names this metric among every one walkd makes, which may come and go at one address: what
+  // was priced on it may be kept for its later walks (ZoneBound::Request::band_serial).
+  const std::uint64_t serial = NewSerial();
   mutable CostGuess guess;           // over the endpoints' bound (BoundBetween)
   mutable CostGuess straight_guess;  // over the straight line (a cold walk's)
+
+ private:
+  static std::uint64_t NewSerial();
 };
 
 // The bytes making a band's metric holds besides the metric, on `threads` threads: its input

@@ -109,24 +109,17 @@ void ZoneBound::Reset(const Request& request) {
     middle_ = std::make_unique<CchPotential>(*cch_);
     start_ = std::make_unique<CchPotential>(*cch_);
   }
-  start_zone_ = request.start;
-  const ZoneBorder* const goal_zone = request.goal;
   goal_zero_ = &request.goal_zero;
-  // The goal zone's tails marked a byte a node: ToTargets asks of every node it bounds.
-  if (goal_tail_.empty()) goal_tail_.assign(cch_->node_count(), 0);
-  for (const std::uint32_t u : goal_tails_) goal_tail_[u] = 0;
-  goal_tails_.clear();
-  if (goal_zone != nullptr) goal_tails_.assign(goal_zone->tails.begin(), goal_zone->tails.end());
-  for (const std::uint32_t u : goal_tails_) goal_tail_[u] = 1;
-  // Middle: the band's metric to the goal leg, or to the goal zone's entries (then band 0).
-  seeds_.assign(request.targets.begin(), request.targets.end());
-  if (goal_zone != nullptr) {
-    for (const std::uint32_t u : goal_zone->entries) {
-      const double rest = goal_zero_->ToTargets(u);
-      if (rest < kInfCost) seeds_.push_back({u, rest});
+  if (SameGoal(request)) {
+    ++kept_goals_;
+    if (request.start == start_zone_) {
+      ++kept_starts_;
+      return;
     }
+  } else {
+    ResetGoal(request);
   }
-  middle_->Reset(request.band, seeds_);
+  start_zone_ = request.start;
   if (start_zone_ == nullptr) return;
   // Start: band 0 to where a way leaves the start zone's arcs for good, then the rest of it.
   seeds_.clear();
@@ -144,6 +137,34 @@ void ZoneBound::Reset(const Request& request) {
   start_floor_ = kInfCost;
   for (const CchEndpoint& seed : seeds_) start_floor_ = std::min(start_floor_, seed.cost);
   start_->Reset(request.band_zero, seeds_);
+}
+
+bool ZoneBound::SameGoal(const Request& request) const {
+  return request.band_serial != 0 && request.band_serial == band_serial_ &&
+         &request.band_zero == band_zero_ && request.goal == goal_zone_ &&
+         request.targets == targets_;
+}
+
+void ZoneBound::ResetGoal(const Request& request) {
+  band_serial_ = request.band_serial;
+  band_zero_ = &request.band_zero;
+  goal_zone_ = request.goal;
+  targets_.assign(request.targets.begin(), request.targets.end());
+  // The goal zone's tails marked a byte a node: ToTargets asks of every node it bounds.
+  if (goal_tail_.empty()) goal_tail_.assign(cch_->node_count(), 0);
+  for (const std::uint32_t u : goal_tails_) goal_tail_[u] = 0;
+  goal_tails_.clear();
+  if (goal_zone_ != nullptr) goal_tails_.assign(goal_zone_->tails.begin(), goal_zone_->tails.end());
+  for (const std::uint32_t u : goal_tails_) goal_tail_[u] = 1;
+  // Middle: the band's metric to the goal leg, or to the goal zone's entries (then band 0).
+  seeds_.assign(request.targets.begin(), request.targets.end());
+  if (goal_zone_ != nullptr) {
+    for (const std::uint32_t u : goal_zone_->entries) {
+      const double rest = goal_zero_->ToTargets(u);
+      if (rest < kInfCost) seeds_.push_back({u, rest});
+    }
+  }
+  middle_->Reset(request.band, seeds_);
 }
 
 double ZoneBound::ToTargets(std::uint32_t node) {

@@ -76,13 +76,25 @@ class ZoneBound {
     // `band_zero`.
     const std::vector<CchEndpoint>& targets;
     CchPotential& goal_zero;
+    // `band`'s BandMetric::serial, which no other metric shares. A Reset with the same band,
+    // goal zone and targets as the last keeps its middle, and its start too from the same
+    // start zone, with what they priced (a trip's walks from each station to its goal).
+    // 0: keeps nothing.
+    std::uint64_t band_serial = 0;
   };
   void Reset(const Request& request);
   // The bound on `node`'s seconds to the goal; kInfCost when no goal entrance is reachable.
   double ToTargets(std::uint32_t node);
+  // Resets that kept the last one's middle (the same goal), and of those, its start too.
+  std::uint64_t kept_goals() const { return kept_goals_; }
+  std::uint64_t kept_starts() const { return kept_starts_; }
 
  private:
   bool GoesThroughGoalZone(std::uint32_t node) const { return goal_tail_[node] != 0; }
+  // Whether `request` asks for the goal the middle was last Reset for.
+  bool SameGoal(const Request& request) const;
+  // The goal zone's tails and the middle potential, for `request`'s goal.
+  void ResetGoal(const Request& request);
 
   const Cch* cch_;
   std::unique_ptr<CchPotential> start_, middle_;
@@ -93,6 +105,13 @@ class ZoneBound {
   // By node, a byte each: whether it is a tail of the goal zone's arcs (one of goal_tails_).
   std::vector<std::uint8_t> goal_tail_;
   std::vector<std::uint32_t> goal_tails_;
+  // What the middle was last Reset for (SameGoal).
+  std::uint64_t band_serial_ = 0;
+  const CchMetric* band_zero_ = nullptr;
+  const ZoneBorder* goal_zone_ = nullptr;
+  std::vector<CchEndpoint> targets_;
+  std::uint64_t kept_goals_ = 0;
+  std::uint64_t kept_starts_ = 0;
 };
 
 }  // namespace walk::nav

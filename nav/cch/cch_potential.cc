@@ -20,6 +20,7 @@ void CchPotential::Reset(const CchMetric& metric, const std::vector<CchEndpoint>
   assert(&metric.cch() == cch_);
   metric_ = &metric;
   priced_ = 0;
+  targets_.assign(targets.begin(), targets.end());
   if (++generation_ == 0) {  // wrapped: the only time the stamps are cleared
     std::fill(down_stamp_.begin(), down_stamp_.end(), 0);
     std::fill(up_stamp_.begin(), up_stamp_.end(), 0);
@@ -52,6 +53,13 @@ void CchPotential::Reset(const CchMetric& metric, const std::vector<CchEndpoint>
       RelaxRankArcs(*cch_, r, cost, down, {down_.data(), arc_.data(), nullptr});
     });
   }
+}
+
+bool CchPotential::ResetUnlessSame(const CchMetric& metric,
+                                   const std::vector<CchEndpoint>& targets) {
+  if (metric_ == &metric && targets == targets_) return true;
+  Reset(metric, targets);
+  return false;
 }
 
 double CchPotential::ToTargets(std::uint32_t node) {

@@ -29,6 +29,11 @@ class CchPotential {
   // Starts a new target set under `metric` (customized on this potential's Cch): every
   // distance of the last one is stale from here on. Targets costing kInfCost are ignored.
   void Reset(const CchMetric& metric, const std::vector<CchEndpoint>& targets);
+  // The same, unless the last Reset was under this very `metric` (the same object, alive
+  // throughout, as a profile's band-0 metric is: never another at its address) with equal
+  // `targets`: then every distance stands and what was priced is read again. Returns whether
+  // it kept them.
+  bool ResetUnlessSame(const CchMetric& metric, const std::vector<CchEndpoint>& targets);
   // The cheapest dist(node, t.node) + t.cost over the targets t, kInfCost when none is
   // reachable from `node`.
   double ToTargets(std::uint32_t node);
@@ -50,6 +55,7 @@ class CchPotential {
   CchRankMarks marks_;
   std::vector<std::uint32_t> ranks_;  // scratch: the swept ranks, then a chain to price
   std::uint64_t priced_ = 0;
+  std::vector<CchEndpoint> targets_;  // the last Reset's
 };
 
 }  // namespace walk::nav

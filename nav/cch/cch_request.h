@@ -16,6 +16,7 @@ class CchMetricPatch;
 struct CchEndpoint {
   std::uint32_t node;
   double cost;
+  bool operator==(const CchEndpoint&) const = default;
 };
 
 // A query of the elimination-tree queries (CchQuery, CchSplitQuery): the cheapest

@@ -309,6 +309,70 @@ TEST(DangerSearchTest, TheZoneBoundNeverOverestimatesAndTheSearchItGuidesStaysEx
   }
 }
 
+TEST(DangerSearchTest, AZoneBoundResetForTheSameGoalKeepsWhatItPricedAndBoundsAsAFreshOne) {
+  const World world = ZonesOnly();
+  std::mt19937_64 rng(47);
+  std::uniform_int_distribution<std::uint16_t> any_zone(1, 6);
+  const ContinentGraph g = RandomGraph(1000, 3500, rng);
+  const ArcPrices& prices = g.prices[0];
+  const Cch cch = CchOf(g);
+  const CchMetric band_zero(cch, {prices.seconds.begin(), prices.seconds.end()});
+  const ZoneArcs zone_arcs(prices);
+  const std::vector<ZoneBorder> borders = BordersOf(g, prices, zone_arcs);
+  const Metric band(world, *FindProfile("neutral"), 10);
+  ASSERT_TRUE(band.prices_danger());
+  const CchMetric band_metric(cch, BandWeights(prices, band));
+  auto border = [&](std::uint16_t z) {
+    return band.ZoneMultiplier(z) != 1.0 ? &borders[z] : nullptr;
+  };
+  CchPotential kept_zero(cch), fresh_zero(cch);
+  ZoneBound kept(cch);
+  std::vector<CchEndpoint> targets;
+  std::uint16_t goal_zone = 0;
+  const ZoneBorder* last_start = nullptr;
+  std::uint64_t last_serial = 0, want_goals = 0, want_starts = 0;
+  for (int q = 0; q < 40; ++q) {
+    // Every third walk goes to a new goal (every other one in the last one's zone), the others
+    // to the last one's, from its start zone or another; every seventh is under another metric
+    // (made alike: only its serial differs).
+    const bool new_goal = q % 3 == 0;
+    if (new_goal) {
+      targets = BaseTargets(RandomEnds(1000, rng));
+      if (q % 6 == 3 || goal_zone == 0) goal_zone = any_zone(rng);
+    }
+    const ZoneBorder* start = border(q % 3 == 2 ? any_zone(rng) : goal_zone);
+    const std::uint64_t serial = q % 7 == 6 ? 100 + q : 1;
+    EXPECT_EQ(kept_zero.ResetUnlessSame(band_zero, targets), !new_goal) << "query " << q;
+    kept.Reset({.band_zero = band_zero,
+                .band = band_metric,
+                .start = start,
+                .goal = border(goal_zone),
+                .targets = targets,
+                .goal_zero = kept_zero,
+                .band_serial = serial});
+    if (!new_goal && serial == last_serial) {
+      ++want_goals;
+      if (start == last_start) ++want_starts;
+    }
+    last_serial = serial;
+    last_start = start;
+    EXPECT_EQ(kept.kept_goals(), want_goals) << "query " << q;
+    EXPECT_EQ(kept.kept_starts(), want_starts) << "query " << q;
+    fresh_zero.Reset(band_zero, targets);
+    ZoneBound fresh(cch);
+    fresh.Reset({.band_zero = band_zero,
+                 .band = band_metric,
+                 .start = start,
+                 .goal = border(goal_zone),
+                 .targets = targets,
+                 .goal_zero = fresh_zero});
+    for (std::uint32_t v = 0; v < 1000; v += 7)
+      ASSERT_EQ(kept.ToTargets(v), fresh.ToTargets(v)) << "query " << q << ", node " << v;
+  }
+  EXPECT_GT(want_starts, 3u);
+  EXPECT_GT(want_goals, want_starts);
+}
+
 // A random graph and what reaches read of it, for the tests below.
 struct ReachGraph {
   explicit ReachGraph(ContinentGraph graph)

@@ -497,6 +497,19 @@ TEST(CchPotentialTest, DistancesToTargetsMatchDijkstra) {
             << " vs " << expected;
       }
       EXPECT_LE(potential.priced(), g.node_count);  // each rank priced once per target set
+      // Asked again for the same targets it keeps its memo: nothing priced again, the same
+      // distances. Other targets start afresh.
+      const std::uint64_t priced = potential.priced();
+      EXPECT_TRUE(potential.ResetUnlessSame(metric, targets));
+      for (const std::uint32_t v : asked) {
+        ASSERT_TRUE(SameCost(potential.ToTargets(v),
+                             ReferenceCost(g, weights, {{v, 0.0}}, targets)));
+      }
+      EXPECT_EQ(potential.priced(), priced);
+      std::vector<CchEndpoint> other = targets;
+      other.push_back({0, 0.0});
+      EXPECT_FALSE(potential.ResetUnlessSame(metric, other));
+      EXPECT_EQ(potential.priced(), 0u);
     }
   }
 }
