@@ -463,10 +463,7 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   }
   const BandMetricCache::Key exempt = ExemptKey(route);
   const bool ends_priced = exempt.exempt_b != 0;
-  // A priced end reads its patch once the key's A*s have cost about what it does
-  // (CountTowardPatch made it), or at once where every walk makes it.
-  if (ends_priced && exempt_patch_after_.load(std::memory_order_relaxed) != 1 &&
-      !band_metrics_.Has(exempt)) {
+  if (ends_priced && !WantsMade(exempt, exempt_patch_after_.load(std::memory_order_relaxed))) {
     return nullptr;
   }
   if (!ends_priced &&
@@ -529,30 +526,13 @@ bool AbstractRouter::WantsMade(const BandMetricCache::Key& key, std::uint32_t af
 }
 
 void AbstractRouter::UseExemptPatch(RouteState& route, const BandMetricCache::Key& key) const {
-  route.exempt = ExemptPatchOf(route, *route.metric, key);
-}
-
-std::shared_ptr<const ExemptPatch> AbstractRouter::ExemptPatchOf(
-    const RouteState& route, const CchMetric& band_metric, const BandMetricCache::Key& key) const {
-  return band_metrics_.GetPatch(key, [&] {
+  const Metric& band = route.band;
+  route.exempt = band_metrics_.GetPatch(key, [&] {
     const std::vector<CchMetricPatch::Lowered> lowered = ExemptWeights(
-        *route.profile.prices, route.profile.zone_arcs, route.band, key.exempt_a, key.exempt_b);
-    return std::make_unique<ExemptPatch>(ExemptPatch{CchMetricPatch::Lower(band_metric, lowered)});
+        *route.profile.prices, route.profile.zone_arcs, band, key.exempt_a, key.exempt_b);
+    return std::make_unique<ExemptPatch>(
+        ExemptPatch{CchMetricPatch::Lower(*route.metric, lowered)});
   });
-}
-
-void AbstractRouter::CountTowardPatch(const RouteState& route, const CchMetric& band_metric,
-                                      std::uint64_t settled) const {
-  const std::uint32_t after = exempt_patch_after_.load(std::memory_order_relaxed);
-  if (after <= 1) return;  // never, or made before each walk's search
-  const BandMetricCache::Key key = ExemptKey(route);
-  const std::uint64_t per_walk =
-      std::max<std::uint64_t>(1, settled_per_patch_walk_.load(std::memory_order_relaxed));
-  const auto want = static_cast<std::uint32_t>(std::min<std::uint64_t>(
-      UINT32_MAX, std::uint64_t{after} * per_walk));
-  const auto nodes = static_cast<std::uint32_t>(std::min<std::uint64_t>(UINT32_MAX, settled));
-  if (band_metrics_.Making(key) || !WantsMade(key, want, nodes)) return;
-  (void)ExemptPatchOf(route, band_metric, key);
 }
 
 void AbstractRouter::FindLegs(RouteState& route) const {
@@ -754,10 +734,6 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
     const std::uint64_t settled_before = result.settled;
     result = route.searcher.dijkstra.Run(request, &route.arcs);
     result.settled += settled_before;
-  }
-  // Guided by the zone bound, it counts toward its ends' patch by the nodes it settled.
-  if (band_metric != nullptr && result.stopped.ok()) {
-    CountTowardPatch(route, band_metric->metric, result.settled);
   }
   route.walk.method = potential != nullptr ? Method::kCchAStar : Method::kDijkstra;
   route.walk.stats.nodes_expanded += result.settled;

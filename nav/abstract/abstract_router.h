@@ -178,16 +178,10 @@ class AbstractRouter {
   std::uint64_t reach_far_after() const { return reach_far_after_; }
   // The danger bands' CCH metrics, customized on demand (SetCapacity may turn them on or off).
   BandMetricCache& band_metrics() const { return band_metrics_; }
-  // Walks of one (band, pair of priced zones) after which their patch is made (seconds on a
-  // large world), counted by what their A*s cost: a walk guided by the zone bound counts one
-  // for each kSettledPerPatchWalk nodes it settled, so a trip's walk cut short after a few
-  // hundred counts a fraction of one. The walk that brings the count there makes the patch
-  // after its search; the later ones read it. 1: the first walk makes it, before its search.
-  // 0: never (the A* answers them).
+  // Walks of one (band, pair of priced zones) after which their patch is made: that walk makes
+  // it (seconds on a large world), and the later ones read it. 0: never (the A* answers them).
   static constexpr std::uint32_t kExemptPatchAfterWalks = 256;
   void SetExemptPatchAfter(std::uint32_t walks) const { exempt_patch_after_ = walks; }
-  static constexpr std::uint64_t kSettledPerPatchWalk = 2048;
-  void SetSettledPerPatchWalk(std::uint64_t nodes) const { settled_per_patch_walk_ = nodes; }
   // Nodes a walk with a priced end settles guided by band-0 seconds before it goes on guided
   // by the zone bound (when the band's metric is at hand; ZoneBound). 0: at once.
   static constexpr std::uint64_t kZoneBoundAfterSettled = 256;
@@ -375,15 +369,6 @@ class AbstractRouter {
   // toward that metric (kSettledPerCountedWalk), and makes the metric here when that brings the
   // count to it, so that the walks after are guided.
   void CountUnguided(const RouteState& route, std::uint64_t settled) const;
-  // Counts a walk with a priced end whose A* the zone bound guided over `band_metric` (the
-  // band's), settling `settled` nodes, toward its ends' patch, and makes the patch here when
-  // that brings the count to kExemptPatchAfterWalks, so that the walks after read it.
-  void CountTowardPatch(const RouteState& route, const CchMetric& band_metric,
-                        std::uint64_t settled) const;
-  // The patch of `key` over `band_metric` (the band's metric `route` walks in), cached or made.
-  std::shared_ptr<const ExemptPatch> ExemptPatchOf(const RouteState& route,
-                                                   const CchMetric& band_metric,
-                                                   const BandMetricCache::Key& key) const;
   // The band's metric once `walks` more counted toward it bring it to kBandMetricAfterWalks
   // (WantsMade; made here then), or at once where it is held; null while the count is short or
   // the cache has no room for it.
@@ -427,7 +412,6 @@ class AbstractRouter {
   mutable std::atomic<std::uint64_t> zone_bound_after_{kZoneBoundAfterSettled};
   mutable std::atomic<std::uint32_t> band_metric_after_{kBandMetricAfterWalks};
   mutable std::atomic<std::uint64_t> settled_per_counted_walk_{kSettledPerCountedWalk};
-  mutable std::atomic<std::uint64_t> settled_per_patch_walk_{kSettledPerPatchWalk};
   mutable std::atomic<std::int64_t> wanted_within_nanos_{
       std::chrono::nanoseconds(kWantedWithin).count()};
   // Walks asked per metric or patch key not yet made, since the count's start (cleared when it

@@ -332,9 +332,8 @@ Method AutoMethod(const AbstractRouter& router, const Continent& c, const Metric
   return answer->method;
 }
 
-// A patch is made by the walk whose A* brings its key's count, by nodes settled, to the set
-// number of walks; the walks before take the A*, the walks after read the patch; 0 turns
-// patches off.
+// A patch is made by the walk that asks for its key the set number of times; the walks before
+// take the A*, the walks after read the patch; 0 turns patches off.
 TEST(BandMetricsTest, PatchesAreMadeForKeysAskedOftenEnough) {
   const World& world = DemoWorld();
   const Continent& c = world.continents.at(0);
@@ -354,25 +353,13 @@ TEST(BandMetricsTest, PatchesAreMadeForKeysAskedOftenEnough) {
     auto off = router.Route(c, band, a, b, SearchMode::kAuto, false, searcher);
     ASSERT_TRUE(off.ok());
     EXPECT_EQ(off->method, Method::kCchAStar);
-    // Every walk guided by the zone bound at once, so each counts its nodes.
-    router.SetZoneBoundAfter(0);
     router.SetExemptPatchAfter(3);
-    auto three_walks = [&] {
-      std::vector<Method> methods;
-      for (int walk = 0; walk < 3; ++walk)
-        methods.push_back(AutoMethod(router, c, band, a, b, probe->seconds, searcher));
-      return methods;
-    };
-    // A walk counted as a sliver of one (its A* settled far fewer nodes than one counts for):
-    // three of them make no patch.
-    router.SetSettledPerPatchWalk(std::uint64_t{1} << 30);
-    EXPECT_EQ(three_walks(), std::vector<Method>(3, Method::kCchAStar));
-    EXPECT_EQ(router.band_metrics().patches(), 0u);
-    // Counted a walk a node, the next walk's A* brings the count past three: it makes the
-    // patch after its search, and the walks after read it.
-    router.SetSettledPerPatchWalk(1);
-    EXPECT_EQ(three_walks(),
-              (std::vector<Method>{Method::kCchAStar, Method::kCch, Method::kCch}));
+    std::vector<Method> methods;
+    for (int walk = 0; walk < 4; ++walk) {
+      methods.push_back(AutoMethod(router, c, band, a, b, probe->seconds, searcher));
+    }
+    EXPECT_EQ(methods, (std::vector<Method>{Method::kCchAStar, Method::kCchAStar, Method::kCch,
+                                            Method::kCch}));
     EXPECT_EQ(router.band_metrics().patches(), 1u);
     return;
   }
