@@ -502,8 +502,8 @@ TEST(CchPotentialTest, DistancesToTargetsMatchDijkstra) {
       const std::uint64_t priced = potential.priced();
       EXPECT_TRUE(potential.ResetUnlessSame(metric, targets));
       for (const std::uint32_t v : asked) {
-        ASSERT_TRUE(SameCost(potential.ToTargets(v),
-                             ReferenceCost(g, weights, {{v, 0.0}}, targets)));
+        ASSERT_TRUE(
+            SameCost(potential.ToTargets(v), ReferenceCost(g, weights, {{v, 0.0}}, targets)));
       }
       EXPECT_EQ(potential.priced(), priced);
       std::vector<CchEndpoint> other = targets;
