@@ -709,17 +709,14 @@ void AbstractRouter::SearchDijkstra(RouteState& route) const {
                                   .potential = potential};
   // A priced end's walk with the band's metric at hand first takes band-0 seconds for a few
   // hundred nodes, which short walks need no more than: the zone bound costs milliseconds to
-  // set up. Past them it goes on guided by the zone bound. A zone bound kept from the last
-  // walk, to the same goal from the same start zone, costs nothing to set up: it guides at
-  // once. Without the metric the walk counts toward it, and takes the zone bound at once when
-  // it makes it.
+  // set up. Past them it goes on guided by the zone bound. Without the metric the walk
+  // counts toward it, and takes the zone bound at once when it makes it.
   const bool priced_end = potential != nullptr && danger &&
                           (route.band.ZoneMultiplier(route.exempt_a) != 1.0 ||
                            route.band.ZoneMultiplier(route.exempt_b) != 1.0);
   const std::uint64_t band_zero_first = zone_bound_after_.load(std::memory_order_relaxed);
   if (priced_end && band_zero_first > 0 && band_metrics_.Has(BandKey(route))) {
-    request.zone_bound = ZoneBoundFor(route, **lease, &band_metric, /*kept_only=*/true);
-    if (request.zone_bound == nullptr) request.max_settled = band_zero_first;
+    request.max_settled = band_zero_first;
   } else if (priced_end) {
     request.zone_bound = ZoneBoundFor(route, **lease, &band_metric);
   }
@@ -754,8 +751,7 @@ BandMetricCache::Key AbstractRouter::BandKey(const RouteState& route) const {
 }
 
 ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& queries,
-                                        std::shared_ptr<const BandMetric>* held,
-                                        bool kept_only) const {
+                                        std::shared_ptr<const BandMetric>* held) const {
   const Metric& band = route.band;
   const bool start_priced = band.ZoneMultiplier(route.exempt_a) != 1.0;
   const bool goal_priced = band.ZoneMultiplier(route.exempt_b) != 1.0;
@@ -769,18 +765,13 @@ ZoneBound* AbstractRouter::ZoneBoundFor(const RouteState& route, CchQueries& que
       start_priced ? ZoneBorderAt(route.index, route.p, route.profile, route.exempt_a) : nullptr;
   const std::shared_ptr<const ZoneBorder> goal =
       goal_priced ? ZoneBorderAt(route.index, route.p, route.profile, route.exempt_b) : nullptr;
-  const ZoneBound::Request request{.band_zero = *route.profile.metric,
-                                   .band = (*held)->metric,
-                                   .start = start.get(),
-                                   .goal = goal.get(),
-                                   .targets = route.targets,
-                                   .goal_zero = queries.potential,
-                                   .band_serial = (*held)->serial};
-  if (kept_only && !queries.zone_bound.KeepsAll(request)) {
-    held->reset();
-    return nullptr;
-  }
-  queries.zone_bound.Reset(request);
+  queries.zone_bound.Reset({.band_zero = *route.profile.metric,
+                            .band = (*held)->metric,
+                            .start = start.get(),
+                            .goal = goal.get(),
+                            .targets = route.targets,
+                            .goal_zero = queries.potential,
+                            .band_serial = (*held)->serial});
   return &queries.zone_bound;
 }
 

@@ -362,10 +362,9 @@ class AbstractRouter {
   void SearchDijkstra(RouteState& route) const;
   // The A*'s zone bound for `route`, reset on `queries` and the band's metric held in *held:
   // where an end's zone is priced and the band's metric is made or due (the walk counts toward
-  // it, as WantsMade counts); else null. `kept_only`: only where the reset keeps all it has
-  // (ZoneBound::KeepsAll), else null and nothing held.
+  // it, as WantsMade counts); else null.
   ZoneBound* ZoneBoundFor(const RouteState& route, CchQueries& queries,
-                          std::shared_ptr<const BandMetric>* held, bool kept_only = false) const;
+                          std::shared_ptr<const BandMetric>* held) const;
   // Counts a walk with a priced end that settled `settled` nodes unguided by the band's metric
   // toward that metric (kSettledPerCountedWalk), and makes the metric here when that brings the
   // count to it, so that the walks after are guided.

@@ -83,11 +83,6 @@ class ZoneBound {
     std::uint64_t band_serial = 0;
   };
   void Reset(const Request& request);
-  // Whether Reset(request) would keep every potential and what it priced: the same goal
-  // (SameGoal) from the same start zone. Such a reset costs nothing.
-  bool KeepsAll(const Request& request) const {
-    return SameGoal(request) && request.start == start_zone_;
-  }
   // The bound on `node`'s seconds to the goal; kInfCost when no goal entrance is reachable.
   double ToTargets(std::uint32_t node);
   // Resets that kept the last one's middle (the same goal), and of those, its start too.
