@@ -42,11 +42,6 @@ BandMetric::BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& ba
                        unsigned threads)
     : metric(CustomizedBand(cch, prices, band, threads)) {}
 
-std::uint64_t BandMetric::NewSerial() {
-  static std::atomic<std::uint64_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
-}
-
 std::uint64_t BandMakingBytes(const Cch& cch, std::uint64_t input_arcs, unsigned threads) {
   return input_arcs * sizeof(float) + CchMetric::CustomizingBytes(cch, threads);
 }

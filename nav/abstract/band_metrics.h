@@ -26,6 +26,7 @@
 #include "nav/cch/cch_metric_patch.h"
 #include "nav/cch/cost_guess.h"
 #include "nav/cost/metric.h"
+#include "nav/grid/serial.h"
 
 namespace walk::nav {
 
@@ -53,9 +54,6 @@ struct BandMetric {
   const std::uint64_t serial = NewSerial();
   mutable CostGuess guess;           // over the endpoints' bound (BoundBetween)
   mutable CostGuess straight_guess;  // over the straight line (a cold walk's)
-
- private:
-  static std::uint64_t NewSerial();
 };
 
 // The bytes making a band's metric holds besides the metric, on `threads` threads: its input

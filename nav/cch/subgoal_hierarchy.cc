@@ -1,11 +1,11 @@
 #include "nav/cch/subgoal_hierarchy.h"
 
-#include <atomic>
 #include <cassert>
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
 #include "nav/cch/cch_order.h"
+#include "nav/grid/serial.h"
 
 namespace walk::nav {
 
@@ -47,8 +47,7 @@ std::unique_ptr<const SubgoalHierarchy> SubgoalHierarchy::Build(
   }
   // Every arc costs exactly the octile distance between its ends.
   h->bound_ = CchBound{&h->rank_x_, &h->rank_y_, 1.0 - 1e-9};
-  static std::atomic<std::uint64_t> next_serial{1};
-  h->serial_ = next_serial.fetch_add(1);
+  h->serial_ = NewSerial();
   h->build_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return h;

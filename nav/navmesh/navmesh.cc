@@ -1,7 +1,6 @@
 #include "nav/navmesh/navmesh.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -10,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nav/grid/content_hash.h"
+#include "nav/grid/serial.h"
 #include "nav/navmesh/file_bytes.h"
 #include "nav/navmesh/tile_cache.h"
 #include "nav/navmesh/tile_data.h"
@@ -70,15 +70,8 @@ absl::Status CheckTilePlace(const NavMeshTiling& t, const TileSummary& tile,
 
 }  // namespace
 
-namespace {
-
-// The serials navmeshes take, one each, never again.
-std::atomic<std::uint64_t> next_navmesh_serial{1};
-
-}  // namespace
-
 struct NavMesh::Impl {
-  std::uint64_t serial = next_navmesh_serial.fetch_add(1, std::memory_order_relaxed);
+  std::uint64_t serial = NewSerial();
   std::unique_ptr<dtNavMesh, NavMeshDeleter> mesh;
   NavMeshTiling tiling;
   std::uint32_t tiles = 0;
