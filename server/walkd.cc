@@ -218,6 +218,11 @@ void AddBandMetricGauges(CallbackGauges& gauges, const WorldRegistry& worlds) {
       "Danger-band CCH metrics customized on first use (or again after eviction).",
       [caches] { return caches([](const Cache& c) { return double(c.customizations()); }); });
   gauges.AddCounter(
+      "walk_band_metric_joins_total",
+      "Walks (and tables) that helped customize a danger-band CCH metric another one was making, "
+      "on a core its customization left free, rather than wait for it or go on without it.",
+      [caches] { return caches([](const Cache& c) { return double(c.joins()); }); });
+  gauges.AddCounter(
       "walk_band_metric_evictions_total",
       "Danger-band CCH metrics evicted, least recently used, to stay within "
       "--band-metrics-mb.",

@@ -300,8 +300,8 @@ std::shared_ptr<const BandMetric> AbstractRouter::BandMetricOf(const ContinentIn
                                  static_cast<std::uint16_t>(p), band.band()};
   // A band's metric is as large as band 0's.
   if (!band_metrics_.Admits(key, profile.metric->MemoryBytes())) return nullptr;
-  return band_metrics_.Get(key, [&] {
-    auto metric = std::make_unique<BandMetric>(*index.cch, *profile.prices, band, threads);
+  return band_metrics_.Get(key, [&](CustomizeCrew& crew) {
+    auto metric = std::make_unique<BandMetric>(*index.cch, *profile.prices, band, threads, &crew);
     // The zones' borders too (once per continent and profile), which the zone bound and the
     // reaches read beside a band's metric: made here, their fraction of a second goes with the
     // customization rather than with the first walk that has a priced end.
@@ -471,9 +471,11 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
                  std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed)))) {
     return nullptr;
   }
-  // Being made by another walk (a metric takes seconds, a patch about one): this walk goes on by
-  // the A*, exact and slower, rather than wait idle for it.
-  if (band_metrics_.Making(BandKey(route)) || (ends_priced && band_metrics_.Making(exempt))) {
+  // Being made by another walk (a metric takes seconds, a patch about one): this walk helps
+  // make the metric where a core is left for it (CustomizeCrew), else goes on by the A*, exact
+  // and slower, rather than wait idle for it.
+  if (ends_priced && band_metrics_.Making(exempt)) return nullptr;
+  if (!band_metrics_.JoinMaking(BandKey(route)) && band_metrics_.Making(BandKey(route))) {
     return nullptr;
   }
   std::shared_ptr<const BandMetric> metric =
@@ -788,7 +790,11 @@ void AbstractRouter::CountUnguided(const RouteState& route, std::uint64_t settle
 std::shared_ptr<const BandMetric> AbstractRouter::CountedBandMetric(const RouteState& route,
                                                                     std::uint64_t walks) const {
   if (!band_metrics_.Admits(BandKey(route), route.profile.metric->MemoryBytes())) return nullptr;
-  // Being customized by another walk: this one goes on unguided rather than wait idle for it.
+  // Being customized by another walk: this one helps make it where a core is left for it
+  // (CustomizeCrew), else goes on unguided rather than wait idle for it.
+  if (band_metrics_.JoinMaking(BandKey(route))) {
+    return BandMetricOf(route.index, route.p, route.profile, route.band);
+  }
   if (band_metrics_.Making(BandKey(route))) return nullptr;
   const std::uint32_t after =
       std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));

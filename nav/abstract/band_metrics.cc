@@ -30,17 +30,17 @@ std::optional<std::vector<float>> BandTicks(const ArcPrices& prices, const Metri
 namespace {
 
 CchMetric CustomizedBand(const Cch& cch, const ArcPrices& prices, const Metric& band,
-                         unsigned threads) {
+                         unsigned threads, CustomizeCrew* crew) {
   if (std::optional<std::vector<float>> ticks = BandTicks(prices, band))
-    return CchMetric::OfTicks(cch, *ticks, threads);
-  return CchMetric(cch, BandWeights(prices, band), /*perfect=*/false, threads);
+    return CchMetric::OfTicks(cch, *ticks, threads, crew);
+  return CchMetric(cch, BandWeights(prices, band), /*perfect=*/false, threads, crew);
 }
 
 }  // namespace
 
 BandMetric::BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& band,
-                       unsigned threads)
-    : metric(CustomizedBand(cch, prices, band, threads)) {}
+                       unsigned threads, CustomizeCrew* crew)
+    : metric(CustomizedBand(cch, prices, band, threads, crew)) {}
 
 std::uint64_t BandMakingBytes(const Cch& cch, std::uint64_t input_arcs, unsigned threads) {
   return input_arcs * sizeof(float) + CchMetric::CustomizingBytes(cch, threads);
@@ -84,11 +84,13 @@ std::vector<CchMetricPatch::Lowered> ExemptWeights(const ArcPrices& prices, cons
   return lowered;
 }
 
-std::shared_ptr<const void> BandMetricCache::GetAny(const Key& key, absl::FunctionRef<Made()> make,
+std::shared_ptr<const void> BandMetricCache::GetAny(const Key& key,
+                                                    absl::FunctionRef<Made(CustomizeCrew*)> make,
                                                     std::atomic<std::uint64_t>* made_count,
                                                     bool making_room) {
   std::promise<std::shared_ptr<const void>> made;
   std::shared_future<std::shared_ptr<const void>> waiting;
+  std::shared_ptr<CustomizeCrew> crew;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = entries_.find(key);
@@ -96,13 +98,21 @@ std::shared_ptr<const void> BandMetricCache::GetAny(const Key& key, absl::Functi
       hits_.fetch_add(1, std::memory_order_relaxed);
       if (it->second.bytes > 0) lru_.splice(lru_.begin(), lru_, it->second.lru);
       waiting = it->second.metric;
+      crew = it->second.crew;
     } else {
-      entries_[key].metric = made.get_future().share();
-      if (making_room) EvictLocked(largest_ + making_);
+      Entry& entry = entries_[key];
+      entry.metric = made.get_future().share();
+      if (making_room) {
+        entry.crew = crew = std::make_shared<CustomizeCrew>();
+        EvictLocked(largest_ + making_);
+      }
     }
   }
-  if (waiting.valid()) return waiting.get();  // cached, or made by another caller
-  const auto [value, bytes] = make();
+  if (waiting.valid()) {  // cached, or made by another caller, whom this one helps
+    if (crew != nullptr && crew->Join()) joins_.fetch_add(1, std::memory_order_relaxed);
+    return waiting.get();
+  }
+  const auto [value, bytes] = make(crew.get());
   made_count->fetch_add(1, std::memory_order_relaxed);
   made.set_value(value);
   std::lock_guard<std::mutex> lock(mu_);
@@ -111,11 +121,11 @@ std::shared_ptr<const void> BandMetricCache::GetAny(const Key& key, absl::Functi
 }
 
 std::shared_ptr<const BandMetric> BandMetricCache::Get(
-    const Key& key, absl::FunctionRef<std::unique_ptr<BandMetric>()> customize) {
+    const Key& key, absl::FunctionRef<std::unique_ptr<BandMetric>(CustomizeCrew&)> customize) {
   return std::static_pointer_cast<const BandMetric>(GetAny(
       key,
-      [&]() -> Made {
-        std::shared_ptr<const BandMetric> metric = customize();
+      [&](CustomizeCrew* crew) -> Made {
+        std::shared_ptr<const BandMetric> metric = customize(*crew);
         return {metric, metric->metric.MemoryBytes()};
       },
       &customizations_, /*making_room=*/true));
@@ -125,7 +135,7 @@ std::shared_ptr<const ExemptPatch> BandMetricCache::GetPatch(
     const Key& key, absl::FunctionRef<std::unique_ptr<ExemptPatch>()> make) {
   return std::static_pointer_cast<const ExemptPatch>(GetAny(
       key,
-      [&]() -> Made {
+      [&](CustomizeCrew*) -> Made {
         std::shared_ptr<const ExemptPatch> patch = make();
         return {patch, sizeof(ExemptPatch) + patch->patch.MemoryBytes()};
       },
@@ -144,8 +154,21 @@ bool BandMetricCache::Making(const Key& key) const {
          it->second.metric.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
 }
 
+bool BandMetricCache::JoinMaking(const Key& key) {
+  std::shared_ptr<CustomizeCrew> crew;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = entries_.find(key);
+    if (it != entries_.end()) crew = it->second.crew;
+  }
+  if (crew == nullptr || !crew->Join()) return false;
+  joins_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
 void BandMetricCache::AddLocked(const Key& key, std::uint64_t bytes) {
   Entry& entry = entries_.at(key);
+  entry.crew = nullptr;  // made: nothing left to join
   entry.bytes = std::max<std::uint64_t>(1, bytes);
   largest_ = std::max(largest_, entry.bytes);
   lru_.push_front(key);

@@ -25,6 +25,7 @@
 #include "nav/cch/cch_metric.h"
 #include "nav/cch/cch_metric_patch.h"
 #include "nav/cch/cost_guess.h"
+#include "nav/cch/customize_crew.h"
 #include "nav/cost/metric.h"
 #include "nav/grid/serial.h"
 
@@ -46,8 +47,10 @@ struct BandMetric {
   BandMetric(const Cch& cch, const std::vector<double>& weights, unsigned threads = 1)
       : metric(cch, weights, /*perfect=*/false, threads) {}
   // Customizes band `band`'s weights of `prices` (BandWeights), from BandTicks where they fit
-  // floats: its making then holds half the input bytes (what BandMakingBytes counts).
-  BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& band, unsigned threads = 1);
+  // floats: its making then holds half the input bytes (what BandMakingBytes counts). Threads
+  // wanting it meanwhile may join through `crew` (CchMetric's).
+  BandMetric(const Cch& cch, const ArcPrices& prices, const Metric& band, unsigned threads = 1,
+             CustomizeCrew* crew = nullptr);
   const CchMetric metric;
   // Names this metric among every one walkd makes, which may come and go at one address: what
   // was priced on it may be kept for its later walks (ZoneBound::Request::band_serial).
@@ -113,20 +116,26 @@ class BandMetricCache {
   explicit BandMetricCache(std::uint64_t capacity_bytes) : capacity_(capacity_bytes) {}
 
   // The metric of `key`: cached, or made by `customize` on this thread and cached. A caller
-  // asking for a key being customized waits for that customization rather than doing it
-  // again (and counts as a hit). The least recently used metrics go once the cache holds more than
+  // asking for a key being customized joins that customization through the crew `customize`
+  // was handed (where it has room: CchMetric's), then waits for it, rather than doing it again
+  // (and counts as a hit). The least recently used metrics go once the cache holds more than
   // its capacity (even the one just made, when it alone is larger); the caller's reference stays
   // valid.
-  std::shared_ptr<const BandMetric> Get(const Key& key,
-                                        absl::FunctionRef<std::unique_ptr<BandMetric>()> customize);
+  std::shared_ptr<const BandMetric> Get(
+      const Key& key, absl::FunctionRef<std::unique_ptr<BandMetric>(CustomizeCrew&)> customize);
   // Whether the metric or patch of `key` is cached (or being made), without counting a hit.
   bool Has(const Key& key) const;
   // The same for the patch of `key` (its zones exempt), made by `make` on this thread.
   std::shared_ptr<const ExemptPatch> GetPatch(
       const Key& key, absl::FunctionRef<std::unique_ptr<ExemptPatch>()> make);
   // Whether the metric or patch of `key` is being made by another caller, whom Get and GetPatch
-  // would wait for: a walk that can go on without it (exactly, if slower) does rather than idle.
+  // would wait for: a walk that can go on without a patch (exactly, if slower) does rather than
+  // idle.
   bool Making(const Key& key) const;
+  // Helps make the metric of `key` that another caller is customizing, where its crew has room
+  // (CchMetric's), until no rank is left to take; false at once where it is not being made or
+  // has no room. Get then returns it, as soon as its last ranks are settled.
+  bool JoinMaking(const Key& key);
 
   // True when the metric of `key` is cached or being made, or one of `bytes` may be made: it and
   // what making it takes besides (SetCapacity's `making_bytes`) fit the capacity once the least
@@ -148,6 +157,8 @@ class BandMetricCache {
   void Expect(std::uint64_t bytes, std::uint64_t making_bytes = 0);
   // Band metrics customized, and patches made.
   std::uint64_t customizations() const { return customizations_.load(std::memory_order_relaxed); }
+  // Callers that joined a metric's customization another caller was making.
+  std::uint64_t joins() const { return joins_.load(std::memory_order_relaxed); }
   std::uint64_t patches() const { return patches_.load(std::memory_order_relaxed); }
   std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   std::uint64_t evictions() const { return evictions_.load(std::memory_order_relaxed); }
@@ -168,13 +179,15 @@ class BandMetricCache {
   using Made = std::pair<std::shared_ptr<const void>, std::uint64_t>;
   struct Entry {
     std::shared_future<std::shared_ptr<const void>> metric;  // a BandMetric or an ExemptPatch
+    std::shared_ptr<CustomizeCrew> crew;                     // a metric's, while it is made
     std::uint64_t bytes = 0;                                 // 0 while it is being made
     std::list<Key>::iterator lru;                            // valid once made
   };
   // What Get and GetPatch share: the entry of `key`, cached or made by `make` (counted in
-  // *made) and cached. With `making_room` (a metric), the least recently used go before it is
-  // made, until the largest metric and what making one takes fit beside what stays.
-  std::shared_ptr<const void> GetAny(const Key& key, absl::FunctionRef<Made()> make,
+  // *made) and cached. A metric (`making_room`) is made with a crew that callers asking
+  // meanwhile join, and the least recently used go before it is made, until the largest metric
+  // and what making one takes fit beside what stays.
+  std::shared_ptr<const void> GetAny(const Key& key, absl::FunctionRef<Made(CustomizeCrew*)> make,
                                      std::atomic<std::uint64_t>* made, bool making_room);
   // Caches `metric` of `bytes`, made for `key`, and evicts down to the capacity. Under mu_.
   void AddLocked(const Key& key, std::uint64_t bytes);
@@ -190,6 +203,7 @@ class BandMetricCache {
   std::list<Key> lru_;                               // guarded by mu_: customized, newest first
   std::unordered_map<Key, Entry, KeyHash> entries_;  // guarded by mu_
   std::atomic<std::uint64_t> customizations_{0};
+  std::atomic<std::uint64_t> joins_{0};
   std::atomic<std::uint64_t> patches_{0};
   std::atomic<std::uint64_t> hits_{0};
   std::atomic<std::uint64_t> evictions_{0};

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <mutex>
 #include <thread>
 #include <type_traits>
 
 #include "nav/cch/cch_triangle_row.h"
+#include "nav/cch/customize_crew.h"
 #include "nav/cch/uninitialized_vector.h"
 
 namespace walk::nav {
@@ -47,15 +49,17 @@ RankSteps StepsOf(const Cch& cch, std::uint32_t a) {
 }  // namespace
 
 CchMetric::CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect,
-                     unsigned threads)
+                     unsigned threads, CustomizeCrew* crew)
     : cch_(&cch), perfect_(perfect) {
-  Customize(weights, threads);
+  // A default BuildStop never stops: this cannot fail.
+  CustomizeUnlessStopped(std::span<const double>(weights), threads, BuildStop(), crew)
+      .IgnoreError();
 }
 
-CchMetric::CchMetric(const Cch& cch, std::span<const float> ticks, unsigned threads)
+CchMetric::CchMetric(const Cch& cch, std::span<const float> ticks, unsigned threads,
+                     CustomizeCrew* crew)
     : cch_(&cch), perfect_(false) {
-  // A default BuildStop never stops: this cannot fail.
-  CustomizeUnlessStopped(ticks, threads, BuildStop()).IgnoreError();
+  CustomizeUnlessStopped(ticks, threads, BuildStop(), crew).IgnoreError();
 }
 
 absl::StatusOr<std::unique_ptr<CchMetric>> CchMetric::Create(const Cch& cch,
@@ -97,6 +101,15 @@ bool FloatTicks(std::span<const In> weights) {
   return std::all_of(weights.begin(), weights.end(), CchMetric::FitsFloatTicks);
 }
 
+// work(t) on threads t = 0 .. threads - 1, the calling thread taking t = 0.
+template <typename Work>
+void OnThreads(unsigned threads, const Work& work) {
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0u);
+  for (std::thread& thread : pool) thread.join();
+}
+
 }  // namespace
 
 void CchMetric::CustomizeTicksInFloats(bool on) { ticks_in_floats = on; }
@@ -105,7 +118,7 @@ void CchMetric::KeepStepsInBytes(bool on) { steps_in_bytes = on; }
 
 template <typename In>
 absl::Status CchMetric::CustomizeUnlessStopped(std::span<const In> weights, unsigned threads,
-                                               const BuildStop& stop) {
+                                               const BuildStop& stop, CustomizeCrew* crew) {
   assert(weights.size() == cch_->input_arc_count());
   // Floats in are whole ticks already, which a float holds exactly.
   assert((std::is_same_v<In, double> || FloatTicks(weights)));
@@ -115,33 +128,24 @@ absl::Status CchMetric::CustomizeUnlessStopped(std::span<const In> weights, unsi
   // every customized weight below kMostFloatSeconds is the one doubles give, with the same via
   // (the first candidate reaching it). A weight at or past it means doubles.
   if (!perfect_ && ticks_in_floats && (std::is_same_v<In, float> || FloatTicks(weights))) {
-    if (absl::Status done = CustomizeInto(weights, threads, stop, narrow_); !done.ok()) return done;
+    if (absl::Status done = CustomizeInto(weights, threads, stop, narrow_, crew); !done.ok())
+      return done;
     const auto small = [](float w) { return !(w < kInfCost) || w < CchWeights::kMostFloatSeconds; };
     if (std::all_of(narrow_[0].begin(), narrow_[0].end(), small) &&
         std::all_of(narrow_[1].begin(), narrow_[1].end(), small)) {
       return absl::OkStatus();
     }
   }
-  if (absl::Status done = CustomizeInto(weights, threads, stop, weight_); !done.ok()) return done;
+  if (absl::Status done = CustomizeInto(weights, threads, stop, weight_, crew); !done.ok())
+    return done;
   if (perfect_) Perfect();
   return absl::OkStatus();
 }
 
 template <typename W, typename In>
-absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned threads,
-                                      const BuildStop& stop, UninitializedVector<W> (&w)[2]) {
+void CchMetric::FillInputs(std::span<const In> weights, unsigned threads,
+                           UninitializedVector<W> (&w)[2]) {
   const Cch& cch = *cch_;
-  // Threads pay off only on hierarchies with millions of triangles.
-  const std::uint32_t n = cch.node_count();
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  if (cch.arc_count() < (1u << 16)) threads = 1;
-  auto on_threads = [threads](auto work) {  // work(t) on threads t = 0 .. threads - 1
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0u);
-    for (std::thread& thread : pool) thread.join();
-  };
-
   // Every slot unreachable, then the input arcs' weights, each thread taking the slots of one
   // range of arcs: on the first customization that is where their pages are first touched.
   // Input arcs land at random slots, so each thread reads every input arc, in order (of
@@ -164,7 +168,7 @@ absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned thre
   }
   far_input_.clear();
   searched_steps_ = 0;
-  on_threads([&](unsigned t) {
+  OnThreads(threads, [&](unsigned t) {
     const std::size_t begin = arcs * t / threads, end = arcs * (t + 1) / threads;
     for (std::uint32_t d = 0; d < 2; ++d) {
       std::fill(w[d].begin() + begin, w[d].begin() + end, static_cast<W>(kInfCost));
@@ -181,6 +185,18 @@ absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned thre
       }
     }
   });
+}
+
+template <typename W, typename In>
+absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned threads,
+                                      const BuildStop& stop, UninitializedVector<W> (&w)[2],
+                                      CustomizeCrew* crew) {
+  const Cch& cch = *cch_;
+  // Threads pay off only on hierarchies with millions of triangles.
+  const std::uint32_t n = cch.node_count();
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (cch.arc_count() < (1u << 16)) threads = 1;
+  FillInputs(weights, threads, w);
 
   W* const forward = w[Cch::kForward].data();
   W* const backward = w[Cch::kBackward].data();
@@ -189,14 +205,18 @@ absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned thre
   };
   std::vector<RankScratch> scratch(threads);
   for (RankScratch& mine : scratch) mine.position.resize(n);
-  if (threads == 1) {
+  // Joiners fill the cores the customization's own threads leave.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned joiners = crew != nullptr && cores > threads ? cores - threads : 0;
+  if (threads == 1 && joiners == 0) {
     for (std::uint32_t a = 0; a < n && !time_to_stop(a); ++a) {
       PullTriangles(a, weights, scratch[0], forward, backward);
     }
   } else {
     // Bottom up the elimination tree: workers take leaves in rank order, and whoever settles
     // the last child of a rank goes on to settle that rank (acquire-release on the count makes
-    // every child's arcs visible there). Subtrees apart in the tree settle side by side.
+    // every child's arcs visible there). Subtrees apart in the tree settle side by side, and a
+    // thread may join while leaves are left.
     std::vector<std::atomic<std::uint32_t>> unsettled_children(n);
     std::vector<std::uint32_t> leaves;
     for (std::uint32_t r = 0; r < n; ++r) {
@@ -208,7 +228,7 @@ absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned thre
     }
     constexpr std::size_t kLeavesATake = 64;
     std::atomic<std::size_t> next_leaf{0};
-    on_threads([&](unsigned t) {
+    const auto settle = [&](RankScratch& mine) {
       std::uint32_t pulled = 0;
       for (std::size_t begin; (begin = next_leaf.fetch_add(kLeavesATake)) < leaves.size();) {
         const std::size_t end = std::min(leaves.size(), begin + kLeavesATake);
@@ -216,7 +236,7 @@ absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned thre
           for (std::uint32_t r = leaves[i];;) {
             // Stopped: the ranks above are left unsettled; the metric is discarded.
             if (time_to_stop(++pulled)) return;
-            PullTriangles(r, weights, scratch[t], forward, backward);
+            PullTriangles(r, weights, mine, forward, backward);
             r = cch.parent(r);
             if (r == kInvalidId ||
                 unsettled_children[r].fetch_sub(1, std::memory_order_acq_rel) != 1)
@@ -224,7 +244,22 @@ absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned thre
           }
         }
       }
-    });
+    };
+    std::mutex joined_mu;
+    RankScratch joined;  // what joiners found: their far inputs and searched steps
+    const auto join = [&] {
+      RankScratch mine;
+      mine.position.resize(n);
+      settle(mine);
+      std::lock_guard<std::mutex> lock(joined_mu);
+      joined.far.insert(joined.far.end(), mine.far.begin(), mine.far.end());
+      joined.searched += mine.searched;
+    };
+    {
+      const OpenCrew open(joiners > 0 ? crew : nullptr, join, joiners);
+      OnThreads(threads, [&](unsigned t) { settle(scratch[t]); });
+    }  // every joiner is done
+    scratch.push_back(std::move(joined));
   }
   if (stop.requested()) return BuildStop::Stopped("customizing the CCH");
   for (const RankScratch& mine : scratch) {

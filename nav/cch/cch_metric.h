@@ -22,6 +22,8 @@
 
 namespace walk::nav {
 
+class CustomizeCrew;
+
 // How a slot's way was found (CchMetric::StepOf): an input arc, or a lower triangle through a
 // middle rank; neither when the slot is unreachable.
 struct CchStep {
@@ -54,14 +56,17 @@ class CchMetric {
   //
   // The basic pass runs on `threads` threads (0: one per core): a rank's arcs depend only on
   // the ranks below it in the elimination tree, so separate subtrees customize side by side.
+  // With a `crew`, threads that want the metric meanwhile may join that pass (CustomizeCrew::Join)
+  // up to one per core in all.
   CchMetric(const Cch& cch, const std::vector<double>& weights, bool perfect = false,
-            unsigned threads = 0);
+            unsigned threads = 0, CustomizeCrew* crew = nullptr);
   // The same from weights in floats, each a whole number of ticks below
   // CchWeights::kMostFloatSeconds or +inf (FitsFloatTicks): the customization is the one their
   // values in doubles give, its input held in half the bytes (a danger band's metric is made
   // beside the walks, within walkd's memory target). Not perfect.
-  static CchMetric OfTicks(const Cch& cch, std::span<const float> ticks, unsigned threads = 0) {
-    return CchMetric(cch, ticks, threads);
+  static CchMetric OfTicks(const Cch& cch, std::span<const float> ticks, unsigned threads = 0,
+                           CustomizeCrew* crew = nullptr) {
+    return CchMetric(cch, ticks, threads, crew);
   }
   // Whether `seconds` is a whole number of ticks a float holds exactly below
   // CchWeights::kMostFloatSeconds, or +inf: what a float input weight must be.
@@ -167,16 +172,20 @@ class CchMetric {
   struct Uncustomized {};  // a tag: calls with braced weights still find the public ones
   CchMetric(const Cch& cch, bool perfect, Uncustomized) : cch_(&cch), perfect_(perfect) {}
   // OfTicks's: named, as braced weights would find this constructor beside the public ones.
-  CchMetric(const Cch& cch, std::span<const float> ticks, unsigned threads);
+  CchMetric(const Cch& cch, std::span<const float> ticks, unsigned threads, CustomizeCrew* crew);
   // Customize, or CANCELLED (the weights half customized) once `stop` says stop.
   // `In`: the input weights' type, double or float (whole ticks).
   template <typename In>
   absl::Status CustomizeUnlessStopped(std::span<const In> weights, unsigned threads,
-                                      const BuildStop& stop);
+                                      const BuildStop& stop, CustomizeCrew* crew = nullptr);
   // The basic customization of `weights` into `w` (weight_ or narrow_), the other kind freed.
   template <typename W, typename In>
   absl::Status CustomizeInto(std::span<const In> weights, unsigned threads, const BuildStop& stop,
-                             UninitializedVector<W> (&w)[2]);
+                             UninitializedVector<W> (&w)[2], CustomizeCrew* crew);
+  // Every slot unreachable in `w`, then the input arcs' weights (and their vias, unless steps
+  // are kept in bytes) on `threads` threads.
+  template <typename W, typename In>
+  void FillInputs(std::span<const In> weights, unsigned threads, UninitializedVector<W> (&w)[2]);
   // What one customizing thread keeps between ranks.
   struct RankScratch {
     std::vector<std::uint32_t> position;  // rank b -> arc (a, b) of the rank a being settled

@@ -2,7 +2,10 @@
 // to fill should touch first.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <utility>
@@ -30,6 +33,21 @@ struct UninitializedAllocator : std::allocator<T> {
   void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kHugeFrom) return std::allocator<T>::allocate(n);
+    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(kHuge, rounded);
+    if (p == nullptr) throw std::bad_alloc();
+    madvise(p, rounded, MADV_HUGEPAGE);
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t n) {
+    if (n * sizeof(T) < kHugeFrom) return std::allocator<T>::deallocate(p, n);
+    std::free(p);
+  }
+  static constexpr std::size_t kHuge = std::size_t{2} << 20;
+  static constexpr std::size_t kHugeFrom = std::size_t{8} << 20;
 };
 template <typename T>
 using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;

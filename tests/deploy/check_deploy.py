@@ -65,6 +65,7 @@ WALKD_METRICS = {
     "walk_snap_cache_hit_ratio",
     "walk_band_metric_bytes",
     "walk_band_metric_customizations_total",
+    "walk_band_metric_joins_total",
     "walk_band_metric_evictions_total",
     "walk_memory_target_bytes",
     "walk_memory_band_metric_room_bytes",

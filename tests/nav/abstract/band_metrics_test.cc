@@ -546,23 +546,24 @@ TEST(BandMetricsTest, EvictsWithinItsBytesAndKeepsMetricsInUse) {
   const std::uint64_t one = SmallMetric(1.0)->metric.MemoryBytes();
   BandMetricCache cache(2 * one + one / 2);  // two metrics fit, not three
   EXPECT_EQ(cache.largest(), 0u);
-  auto first = cache.Get({0, 0, 10}, [] { return SmallMetric(1.0); });
-  (void)cache.Get({0, 0, 20}, [] { return SmallMetric(2.0); });
+  auto first = cache.Get({0, 0, 10}, [](CustomizeCrew&) { return SmallMetric(1.0); });
+  (void)cache.Get({0, 0, 20}, [](CustomizeCrew&) { return SmallMetric(2.0); });
   EXPECT_EQ(cache.bytes(), 2 * one);
   EXPECT_EQ(cache.evictions(), 0u);
-  (void)cache.Get({0, 0, 30}, [] { return SmallMetric(3.0); });  // band 10 goes: the oldest
+  (void)cache.Get({0, 0, 30},
+                  [](CustomizeCrew&) { return SmallMetric(3.0); });  // band 10 goes: the oldest
   EXPECT_EQ(cache.evictions(), 1u);
   EXPECT_LE(cache.bytes(), cache.capacity());
   // The evicted metric still serves the query holding it.
   EXPECT_EQ(first->metric.weights(Cch::kForward)[0], 1.0);
   // Band 20 asked again is a hit and becomes the newest, so band 30 goes next.
-  (void)cache.Get({0, 0, 20}, [] { return SmallMetric(9.0); });
+  (void)cache.Get({0, 0, 20}, [](CustomizeCrew&) { return SmallMetric(9.0); });
   EXPECT_EQ(cache.hits(), 1u);
-  (void)cache.Get({0, 0, 10}, [] { return SmallMetric(1.0); });
+  (void)cache.Get({0, 0, 10}, [](CustomizeCrew&) { return SmallMetric(1.0); });
   EXPECT_EQ(cache.customizations(), 4u);
   EXPECT_EQ(cache.evictions(), 2u);
   int customized = 0;
-  (void)cache.Get({0, 0, 20}, [&] { return ++customized, SmallMetric(2.0); });
+  (void)cache.Get({0, 0, 20}, [&](CustomizeCrew&) { return ++customized, SmallMetric(2.0); });
   EXPECT_EQ(customized, 0) << "band 20 stayed";
   cache.SetCapacity(0);
   EXPECT_EQ(cache.bytes(), 0u);
@@ -585,9 +586,9 @@ TEST(BandMetricsTest, MakesAMetricOnlyWhereItAndItsMakingFit) {
   BandMetricCache cache(0);
   cache.SetCapacity(2 * one, one);  // making one takes as much again
   EXPECT_TRUE(cache.Admits({0, 0, 10}, one));
-  (void)cache.Get({0, 0, 10}, [] { return SmallMetric(1.0); });
+  (void)cache.Get({0, 0, 10}, [](CustomizeCrew&) { return SmallMetric(1.0); });
   EXPECT_TRUE(cache.Admits({0, 0, 20}, one));
-  (void)cache.Get({0, 0, 20}, [] { return SmallMetric(2.0); });
+  (void)cache.Get({0, 0, 20}, [](CustomizeCrew&) { return SmallMetric(2.0); });
   EXPECT_EQ(cache.evictions(), 1u) << "band 10 went before band 20 was made";
   EXPECT_EQ(cache.bytes(), one);
   cache.SetCapacity(one + one / 2, one);
@@ -607,7 +608,7 @@ TEST(BandMetricsTest, ConcurrentFirstRequestsCustomizeOnce) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       start.arrive_and_wait();
-      got[t] = cache.Get({1, 2, 30}, [&] {
+      got[t] = cache.Get({1, 2, 30}, [&](CustomizeCrew&) {
         ++customized;
         // Long enough that the others ask meanwhile (they wait; none customizes again).
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -622,12 +623,45 @@ TEST(BandMetricsTest, ConcurrentFirstRequestsCustomizeOnce) {
   for (const auto& metric : got) EXPECT_EQ(metric.get(), got[0].get());
 }
 
+// A caller asking for a metric another is customizing joins the crew its maker was handed
+// (CchMetric opens it to the ranks left), and then has the one metric made.
+TEST(BandMetricsTest, ACallerAskingForAMetricBeingMadeJoinsItsCustomization) {
+  BandMetricCache cache(1 << 20);
+  const BandMetricCache::Key key{1, 2, 30}, other{1, 2, 40};
+  std::latch open(1), worked(1);
+  std::shared_ptr<const BandMetric> made;
+  std::thread maker([&] {
+    made = cache.Get(key, [&](CustomizeCrew& crew) {
+      const auto work = [&] { worked.count_down(); };
+      crew.Open(work, /*most=*/1);
+      open.count_down();
+      worked.wait();  // a joiner ran it
+      crew.Close();
+      return SmallMetric(4.0);
+    });
+  });
+  open.wait();
+  EXPECT_FALSE(cache.JoinMaking(other)) << "not being made";
+  EXPECT_TRUE(cache.JoinMaking(key));
+  maker.join();
+  const std::shared_ptr<const BandMetric> got =
+      cache.Get(key, [](CustomizeCrew&) -> std::unique_ptr<BandMetric> {
+        ADD_FAILURE() << "customized twice";
+        return SmallMetric(5.0);
+      });
+  EXPECT_EQ(got.get(), made.get());
+  EXPECT_EQ(cache.joins(), 1u);
+  EXPECT_EQ(cache.customizations(), 1u);
+  EXPECT_FALSE(cache.JoinMaking(key)) << "made: nothing left to join";
+  EXPECT_EQ(cache.joins(), 1u);
+}
+
 TEST(BandMetricsTest, AMetricBeingMadeIsSaidToBeUntilItIsMade) {
   BandMetricCache cache(1 << 20);
   const BandMetricCache::Key key{1, 2, 30}, other{1, 2, 40};
   std::latch asked(1), go_on(1);
   std::thread maker([&] {
-    cache.Get(key, [&] {
+    cache.Get(key, [&](CustomizeCrew&) {
       asked.count_down();
       go_on.wait();  // held here while the test asks
       return SmallMetric(4.0);

@@ -1,13 +1,17 @@
 #include "nav/cch/cch.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <latch>
 #include <numeric>
 #include <queue>
 #include <random>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -29,6 +33,7 @@
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cch_triangle_row.h"
 #include "nav/cch/cost_guess.h"
+#include "nav/cch/customize_crew.h"
 #include "nav/cch/guessed_query.h"
 #include "nav/grid/surface.h"
 
@@ -785,6 +790,73 @@ TEST(CchTest, ThreadsCustomizeAsOneThreadDoes) {
     const auto targets = RandomEndpoints(g.node_count, rng);
     ASSERT_NO_FATAL_FAILURE(ExpectMatchesReference(g, weights, one, queries, sources, targets));
   }
+}
+
+// Threads that want a metric join its customization through a crew (a danger band's walks
+// while another walk makes its metric): every slot's weight and step must be the one thread's,
+// in doubles and in floats, wherever the joiner came in.
+TEST(CchTest, ThreadsJoiningACustomizationCustomizeAsOneThreadDoes) {
+  if (std::thread::hardware_concurrency() < 2) {
+    GTEST_SKIP() << "one core: a customization on one thread leaves no room to join";
+  }
+  std::mt19937_64 rng(13);
+  const Graph g = GridGraph(40, 40, 4, rng);
+  const Cch cch(g.node_count, Order(g), g.tails, g.heads);
+  for (const std::vector<double>& weights : {RandomWeights(g, rng), RandomTickWeights(g, rng)}) {
+    const CchMetric one(cch, weights, /*perfect=*/false, /*threads=*/1);
+    std::uint64_t joined = 0;
+    // A joiner spins from before the customization starts, so it joins in nearly every round;
+    // the rounds stop once one has.
+    for (int round = 0; round < 20 && joined == 0; ++round) {
+      CustomizeCrew crew;
+      std::atomic<bool> made{false};
+      std::thread joiner([&] {
+        while (!made.load()) crew.Join();
+      });
+      const CchMetric helped(cch, weights, /*perfect=*/false, /*threads=*/1, &crew);
+      made = true;
+      joiner.join();
+      ASSERT_EQ(helped.in_ticks(), one.in_ticks());
+      ASSERT_NO_FATAL_FAILURE(ExpectSameWeights(helped, one)) << "round " << round;
+      for (std::uint32_t slot = 0; slot < 2 * cch.arc_count(); ++slot) {
+        ASSERT_EQ(helped.via(slot), one.via(slot)) << "slot " << slot << ", round " << round;
+      }
+      joined += crew.joined();
+    }
+    EXPECT_GT(joined, 0u) << "no thread joined in 20 customizations";
+  }
+}
+
+// A crew takes joiners only while open, no more at once than its room, and Close returns only
+// once those working are done (what they settled is then the caller's to read).
+TEST(CchTest, ACrewTakesJoinersWhileOpenWithinItsRoom) {
+  CustomizeCrew crew;
+  EXPECT_FALSE(crew.Join()) << "not open yet";
+  std::atomic<int> ran{0};
+  std::latch inside(1), release(1);
+  const auto work = [&] {
+    ++ran;
+    inside.count_down();
+    release.wait();
+  };
+  crew.Open(work, /*most=*/1);
+  std::thread joiner([&] { EXPECT_TRUE(crew.Join()); });
+  inside.wait();
+  EXPECT_FALSE(crew.Join()) << "room for one";
+  std::atomic<bool> closed{false};
+  std::thread closer([&] {
+    crew.Close();
+    closed = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(closed.load()) << "Close returned while a joiner was working";
+  release.count_down();
+  joiner.join();
+  closer.join();
+  EXPECT_TRUE(closed.load());
+  EXPECT_FALSE(crew.Join()) << "closed";
+  EXPECT_EQ(ran.load(), 1);
+  EXPECT_EQ(crew.joined(), 1u);
 }
 
 TEST(CchTest, VectorTrianglesCustomizeAsOneLaneDoes) {
