@@ -36,14 +36,18 @@
 // --only zone-patches times patches over the band's metric exempting one zone, then pairs of
 // zones (--pairs N: N zones the band prices).
 //
+// --only customize times the band's metric customized on one thread, alone and with a thread
+// joining it (CustomizeCrew), and on two threads (--pairs N: N rounds).
+//
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
-//                       [--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches]
+//                       [--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches|customize]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
 // danger band's searches on legs and its first cold walks (their lines print zeros, and the
 // landmarks line times the bound alone); the band metrics' walks run in every mode;
 // WALK_BENCH_LANDMARKS=N sets the landmarks (16).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +77,7 @@
 #include "nav/cch/cch_slot_sum.h"
 #include "nav/cch/cch_split_query.h"
 #include "nav/cch/cost_guess.h"
+#include "nav/cch/customize_crew.h"
 #include "nav/cch/guessed_query.h"
 #include "nav/cost/cost_model.h"
 #include "nav/grid/grid_format.h"
@@ -621,6 +626,55 @@ int RunZonePatches(const World& world, const AbstractGraph& graph, int p, const 
   return 0;
 }
 
+// --only customize: band `band_number`'s metric made `rounds` times each way, the ways taking
+// turns: on one thread in rank order (no crew); on one thread with a crew no one joins (the
+// elimination tree leaf by leaf, as a walk makes it); on one thread with a crew another thread
+// joins at once (a walk making it while another walk wants it); on two threads (a Table's).
+// Each metric is freed before the next is made, so each takes its arrays' page faults, as a
+// metric customized again after eviction does. Seconds, medians and means.
+int RunCustomize(const World& world, const AbstractGraph& graph, int p, const Profile& profile,
+                 std::uint32_t band_number, std::uint32_t rounds) {
+  const ContinentGraph& g = graph.continents.at(0);
+  const ArcPrices& prices = g.prices[p];
+  const Metric band(world, profile, band_number);
+  const Cch cch(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+  const char* const ways[] = {"one thread, rank order", "one thread, leaf by leaf",
+                              "one thread, one joiner", "two threads"};
+  std::vector<double> seconds[4];
+  std::uint64_t joined = 0;
+  for (std::uint32_t r = 0; r < std::max(1u, rounds); ++r) {
+    for (int way = 0; way < 4; ++way) {
+      CustomizeCrew crew;
+      std::atomic<bool> made{false};
+      std::thread joiner;
+      if (way == 2) {
+        joiner = std::thread([&] {
+          while (!made.load()) crew.Join();
+        });
+      }
+      const auto start = Clock::now();
+      {
+        const BandMetric metric(cch, prices, band, /*threads=*/way == 3 ? 2 : 1,
+                                way == 1 || way == 2 ? &crew : nullptr);
+        seconds[way].push_back(MicrosSince(start) / 1e6);
+      }
+      made = true;
+      if (joiner.joinable()) joiner.join();
+      joined += crew.joined();
+    }
+  }
+  std::printf("band %u's metric customized, %u rounds (seconds, median and mean):\n", band_number,
+              std::max(1u, rounds));
+  for (int way = 0; way < 4; ++way) {
+    std::printf("  %-26s %.3f %.3f (%.2f x one thread in rank order)\n", ways[way],
+                Percentile(seconds[way], 0.5), Mean(seconds[way]),
+                Percentile(seconds[way], 0.5) / Percentile(seconds[0], 0.5));
+  }
+  std::printf("  the joiner joined %llu of %u customizations\n",
+              static_cast<unsigned long long>(joined), std::max(1u, rounds));
+  return 0;
+}
+
 // --only zone-order: the hierarchy's size under an order that respects zones, beside the
 // prepared order's. Each node whose arcs all go through one zone (or through none) is ranked
 // below every node where zones meet, by a nested dissection of its zone's nodes; the nodes where
@@ -694,7 +748,7 @@ int Run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] "
-                 "[--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches]\n");
+                 "[--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches|customize]\n");
     return 2;
   }
   std::string dir = argv[1], profile_name = "neutral";
@@ -742,6 +796,7 @@ int Run(int argc, char** argv) {
   if (only == "potentials") return RunPotentials(*graph, p, pairs, seed);
   if (only == "zone-order") return RunZoneOrder(world, *graph, p);
   if (only == "zone-patches") return RunZonePatches(world, *graph, p, *profile, band, pairs);
+  if (only == "customize") return RunCustomize(world, *graph, p, *profile, band, pairs);
   const Continent& c = world.continents.at(0);
   const ContinentGraph& g = graph->continents.at(0);
 
