@@ -40,7 +40,8 @@
 // joining it (CustomizeCrew), and on two threads (--pairs N: N rounds).
 //
 // Usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N]
-//                       [--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches|customize]
+//                       [--only
+//                       priced-ends|legs|table-yards|potentials|zone-order|zone-patches|customize]
 // DIR holds grid.walkgrid and graph.walkgraph (walkgrid prepare). Prints a JSON line too.
 // WALK_BENCH_QUICK=1 skips perfect customization, landmarks, the bidirectional query and the
 // danger band's searches on legs and its first cold walks (their lines print zeros, and the
@@ -746,9 +747,10 @@ int RunZoneOrder(const World& world, const AbstractGraph& graph, int p) {
 
 int Run(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr,
-                 "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] "
-                 "[--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches|customize]\n");
+    std::fprintf(
+        stderr,
+        "usage: abstract_bench DIR [--pairs N] [--profile P] [--band B] [--seed N] "
+        "[--only priced-ends|legs|table-yards|potentials|zone-order|zone-patches|customize]\n");
     return 2;
   }
   std::string dir = argv[1], profile_name = "neutral";
