@@ -584,15 +584,27 @@ int RunPotentials(const AbstractGraph& graph, int p, std::uint32_t rounds, std::
   return differ == 0 ? 0 : 1;
 }
 
+// Continent 0's prices in profile `p`, band `band_number` and the continent's hierarchy: what
+// the band-metric modes customize.
+struct BandOnGraph {
+  BandOnGraph(const World& world, const AbstractGraph& graph, int p, const Profile& profile,
+              std::uint32_t band_number)
+      : prices(graph.continents.at(0).prices[p]),
+        band(world, profile, band_number),
+        cch(graph.continents.at(0).node_count(), graph.continents.at(0).order,
+            graph.continents.at(0).ArcTails(), graph.continents.at(0).arc_head) {}
+  const ArcPrices& prices;
+  const Metric band;
+  const Cch cch;
+};
+
 // --only zone-patches: the patches over band `band_number`'s metric that exempt one zone each
 // (`pairs` of the zones it prices, in order), then pairs of those zones: bytes and seconds to
 // make each on one thread, beside the whole metric's customization on one thread.
 int RunZonePatches(const World& world, const AbstractGraph& graph, int p, const Profile& profile,
                    std::uint32_t band_number, std::uint32_t zones_asked) {
-  const ContinentGraph& g = graph.continents.at(0);
-  const ArcPrices& prices = g.prices[p];
-  const Metric band(world, profile, band_number);
-  const Cch cch(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+  const BandOnGraph on(world, graph, p, profile, band_number);
+  const auto& [prices, band, cch] = on;
   auto t = Clock::now();
   const BandMetric metric(cch, prices, band, /*threads=*/1);
   const double customize_s = MicrosSince(t) / 1e6;
@@ -635,10 +647,8 @@ int RunZonePatches(const World& world, const AbstractGraph& graph, int p, const 
 // metric customized again after eviction does. Seconds, medians and means.
 int RunCustomize(const World& world, const AbstractGraph& graph, int p, const Profile& profile,
                  std::uint32_t band_number, std::uint32_t rounds) {
-  const ContinentGraph& g = graph.continents.at(0);
-  const ArcPrices& prices = g.prices[p];
-  const Metric band(world, profile, band_number);
-  const Cch cch(g.node_count(), g.order, g.ArcTails(), g.arc_head);
+  const BandOnGraph on(world, graph, p, profile, band_number);
+  const auto& [prices, band, cch] = on;
   const char* const ways[] = {"one thread, rank order", "one thread, leaf by leaf",
                               "one thread, one joiner", "two threads"};
   std::vector<double> seconds[4];

@@ -2,9 +2,10 @@
 // every arc priced by the band with no zone exempt, so that a walk whose ends' zones the band
 // does not price (exempting them changes nothing) is a plain CCH query at band-0 speed.
 //
-// They are customized on demand, on the thread of the walk that first needs one, and kept in a
-// byte-bounded LRU (walkd's --band-metrics-mb). A metric is handed out by shared_ptr: evicting
-// it drops only the cache's reference, never one a query still reads.
+// They are customized on demand, on the thread of the walk that first needs one (walks wanting
+// it meanwhile may help: JoinMaking), and kept in a byte-bounded LRU (walkd's
+// --band-metrics-mb). A metric is handed out by shared_ptr: evicting it drops only the cache's
+// reference, never one a query still reads.
 #pragma once
 
 #include <atomic>
@@ -129,8 +130,8 @@ class BandMetricCache {
   std::shared_ptr<const ExemptPatch> GetPatch(
       const Key& key, absl::FunctionRef<std::unique_ptr<ExemptPatch>()> make);
   // Whether the metric or patch of `key` is being made by another caller, whom Get and GetPatch
-  // would wait for: a walk that can go on without a patch (exactly, if slower) does rather than
-  // idle.
+  // would wait for: a walk that can go on without it (exactly, if slower) and cannot help make
+  // it (JoinMaking) does rather than idle.
   bool Making(const Key& key) const;
   // Helps make the metric of `key` that another caller is customizing, where its crew has room
   // (CchMetric's), until no rank is left to take; false at once where it is not being made or

@@ -33,6 +33,9 @@ struct UninitializedAllocator : std::allocator<T> {
   void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
+  // Arrays of kHugeFrom bytes or more (a metric's weights and steps, faulted in whole by each
+  // customization, again after every eviction) are asked for in transparent huge pages: 2 MB a
+  // fault rather than 4 KB. Their last huge page may hold up to 2 MB past the array's capacity.
   T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugeFrom) return std::allocator<T>::allocate(n);
