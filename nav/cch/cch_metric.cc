@@ -228,14 +228,17 @@ absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned thre
     }
     constexpr std::size_t kLeavesATake = 64;
     std::atomic<std::size_t> next_leaf{0};
+    // Settles leaves and the ranks they free until none is left; whether it took any.
     const auto settle = [&](RankScratch& mine) {
       std::uint32_t pulled = 0;
+      bool took = false;
       for (std::size_t begin; (begin = next_leaf.fetch_add(kLeavesATake)) < leaves.size();) {
+        took = true;
         const std::size_t end = std::min(leaves.size(), begin + kLeavesATake);
         for (std::size_t i = begin; i < end; ++i) {
           for (std::uint32_t r = leaves[i];;) {
             // Stopped: the ranks above are left unsettled; the metric is discarded.
-            if (time_to_stop(++pulled)) return;
+            if (time_to_stop(++pulled)) return took;
             PullTriangles(r, weights, mine, forward, backward);
             r = cch.parent(r);
             if (r == kInvalidId ||
@@ -244,16 +247,18 @@ absl::Status CchMetric::CustomizeInto(std::span<const In> weights, unsigned thre
           }
         }
       }
+      return took;
     };
     std::mutex joined_mu;
     RankScratch joined;  // what joiners found: their far inputs and searched steps
     const auto join = [&] {
       RankScratch mine;
       mine.position.resize(n);
-      settle(mine);
+      if (!settle(mine)) return false;
       std::lock_guard<std::mutex> lock(joined_mu);
       joined.far.insert(joined.far.end(), mine.far.begin(), mine.far.end());
       joined.searched += mine.searched;
+      return true;
     };
     {
       const OpenCrew open(joiners > 0 ? crew : nullptr, join, joiners);

@@ -3,23 +3,28 @@
 namespace walk::nav {
 
 bool CustomizeCrew::Join() {
-  std::optional<absl::FunctionRef<void()>> work;
+  std::optional<absl::FunctionRef<bool()>> work;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!work_.has_value() || working_ >= most_) return false;
+    if (!work_.has_value() || drained_ || working_ >= most_) return false;
     work.emplace(*work_);
     ++working_;
-    ++joined_;
   }
-  (*work)();
+  const bool worked = (*work)();
   std::lock_guard<std::mutex> lock(mu_);
+  if (worked) {
+    ++joined_;
+  } else {
+    drained_ = true;
+  }
   if (--working_ == 0) left_.notify_all();
-  return true;
+  return worked;
 }
 
-void CustomizeCrew::Open(absl::FunctionRef<void()> work, unsigned most) {
+void CustomizeCrew::Open(absl::FunctionRef<bool()> work, unsigned most) {
   std::lock_guard<std::mutex> lock(mu_);
   work_.emplace(work);
+  drained_ = false;
   most_ = most;
 }
 

@@ -14,23 +14,26 @@ namespace walk::nav {
 class CustomizeCrew {
  public:
   // Works on the customization at hand, on this thread, until no rank is left to take. Returns
-  // false at once where none is open or it has as many threads as it takes; the caller then
-  // waits for the metric as it would have.
+  // false at once where none is open, it has as many threads as it takes, or no work was left
+  // to take (the last ranks then belong to those already on them); the caller then waits for
+  // the metric as it would have. True if it did some of the work.
   bool Join();
 
   // For the customizing thread: while open, up to `most` joiners run `work` (each on scratch of
-  // its own) beside it. `work` must stay valid until Close, which turns new joiners away and
-  // returns once those working are done, so that what they settled is visible to the caller.
-  void Open(absl::FunctionRef<void()> work, unsigned most);
+  // its own) beside it; `work` says whether it found any to do, and once it found none no one
+  // else joins. `work` must stay valid until Close, which turns new joiners away and returns
+  // once those working are done, so that what they settled is visible to the caller.
+  void Open(absl::FunctionRef<bool()> work, unsigned most);
   void Close();
 
-  // Threads that joined, over every customization it was opened for.
+  // Joins that did some of the work, over every customization it was opened for.
   std::uint64_t joined() const;
 
  private:
   mutable std::mutex mu_;
   std::condition_variable left_;
-  std::optional<absl::FunctionRef<void()>> work_;  // guarded by mu_: set while open
+  std::optional<absl::FunctionRef<bool()>> work_;  // guarded by mu_: set while open
+  bool drained_ = false;                           // guarded by mu_: a joiner found no work
   unsigned most_ = 0;                              // guarded by mu_
   unsigned working_ = 0;                           // guarded by mu_
   std::uint64_t joined_ = 0;                       // guarded by mu_
@@ -39,7 +42,7 @@ class CustomizeCrew {
 // Opens `crew` (when given) to `work` for the scope's length.
 class OpenCrew {
  public:
-  OpenCrew(CustomizeCrew* crew, absl::FunctionRef<void()> work, unsigned most) : crew_(crew) {
+  OpenCrew(CustomizeCrew* crew, absl::FunctionRef<bool()> work, unsigned most) : crew_(crew) {
     if (crew_ != nullptr) crew_->Open(work, most);
   }
   ~OpenCrew() {

@@ -632,7 +632,10 @@ TEST(BandMetricsTest, ACallerAskingForAMetricBeingMadeJoinsItsCustomization) {
   std::shared_ptr<const BandMetric> made;
   std::thread maker([&] {
     made = cache.Get(key, [&](CustomizeCrew& crew) {
-      const auto work = [&] { worked.count_down(); };
+      const auto work = [&] {
+        worked.count_down();
+        return true;
+      };
       crew.Open(work, /*most=*/1);
       open.count_down();
       worked.wait();  // a joiner ran it

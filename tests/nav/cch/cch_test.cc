@@ -827,8 +827,9 @@ TEST(CchTest, ThreadsJoiningACustomizationCustomizeAsOneThreadDoes) {
   }
 }
 
-// A crew takes joiners only while open, no more at once than its room, and Close returns only
-// once those working are done (what they settled is then the caller's to read).
+// A crew takes joiners only while open, no more at once than its room, and none once one found
+// no work left; Close returns only once those working are done (what they settled is then the
+// caller's to read).
 TEST(CchTest, ACrewTakesJoinersWhileOpenWithinItsRoom) {
   CustomizeCrew crew;
   EXPECT_FALSE(crew.Join()) << "not open yet";
@@ -838,6 +839,7 @@ TEST(CchTest, ACrewTakesJoinersWhileOpenWithinItsRoom) {
     ++ran;
     inside.count_down();
     release.wait();
+    return true;
   };
   crew.Open(work, /*most=*/1);
   std::thread joiner([&] { EXPECT_TRUE(crew.Join()); });
@@ -856,6 +858,15 @@ TEST(CchTest, ACrewTakesJoinersWhileOpenWithinItsRoom) {
   EXPECT_TRUE(closed.load());
   EXPECT_FALSE(crew.Join()) << "closed";
   EXPECT_EQ(ran.load(), 1);
+  EXPECT_EQ(crew.joined(), 1u);
+  // A joiner that finds nothing left to take is no join, and turns later ones away.
+  int looked = 0;
+  const auto nothing_left = [&] { return ++looked, false; };
+  crew.Open(nothing_left, /*most=*/2);
+  EXPECT_FALSE(crew.Join());
+  EXPECT_FALSE(crew.Join());
+  crew.Close();
+  EXPECT_EQ(looked, 1);
   EXPECT_EQ(crew.joined(), 1u);
 }
 
