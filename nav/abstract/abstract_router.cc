@@ -475,9 +475,7 @@ std::shared_ptr<const BandMetric> AbstractRouter::UseBandMetric(RouteState& rout
   // make the metric where a core is left for it (CustomizeCrew), else goes on by the A*, exact
   // and slower, rather than wait idle for it.
   if (ends_priced && band_metrics_.Making(exempt)) return nullptr;
-  if (!band_metrics_.JoinMaking(BandKey(route)) && band_metrics_.Making(BandKey(route))) {
-    return nullptr;
-  }
+  if (band_metrics_.MakingElsewhere(BandKey(route))) return nullptr;
   std::shared_ptr<const BandMetric> metric =
       BandMetricOf(route.index, route.p, route.profile, band);
   if (metric == nullptr) return nullptr;
@@ -791,11 +789,8 @@ std::shared_ptr<const BandMetric> AbstractRouter::CountedBandMetric(const RouteS
                                                                     std::uint64_t walks) const {
   if (!band_metrics_.Admits(BandKey(route), route.profile.metric->MemoryBytes())) return nullptr;
   // Being customized by another walk: this one helps make it where a core is left for it
-  // (CustomizeCrew), else goes on unguided rather than wait idle for it.
-  if (band_metrics_.JoinMaking(BandKey(route))) {
-    return BandMetricOf(route.index, route.p, route.profile, route.band);
-  }
-  if (band_metrics_.Making(BandKey(route))) return nullptr;
+  // (CustomizeCrew; then WantsMade finds it), else goes on unguided rather than wait idle for it.
+  if (band_metrics_.MakingElsewhere(BandKey(route))) return nullptr;
   const std::uint32_t after =
       std::max<std::uint32_t>(1, band_metric_after_.load(std::memory_order_relaxed));
   const auto counted = static_cast<std::uint32_t>(std::min<std::uint64_t>(walks, after));

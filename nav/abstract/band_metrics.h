@@ -137,6 +137,9 @@ class BandMetricCache {
   // (CchMetric's), until no rank is left to take; false at once where it is not being made or
   // has no room. Get then returns it, as soon as its last ranks are settled.
   bool JoinMaking(const Key& key);
+  // Helps make the metric of `key` where it can (JoinMaking); true where another caller is still
+  // making it without this one: a walk that can go on without it (exactly, if slower) does.
+  bool MakingElsewhere(const Key& key) { return !JoinMaking(key) && Making(key); }
 
   // True when the metric of `key` is cached or being made, or one of `bytes` may be made: it and
   // what making it takes besides (SetCapacity's `making_bytes`) fit the capacity once the least
